@@ -1,0 +1,129 @@
+/* cudacore: the algorithms of cudavision behind a plain C11 API.
+ *
+ * Conventions (every module follows them):
+ *  - one public prefix, cc_; opaque handles with create / run / destroy;
+ *  - every call returns a cc_status; cc_last_error() gives a per-thread message
+ *    saying what went wrong (which argument, which value, which CUDA error);
+ *  - image views never own memory: the caller's frames are read and written in
+ *    place, on the host or on the device;
+ *  - scratch memory is allocated at create time for a size and reused; nothing is
+ *    allocated per frame;
+ *  - CUDA work goes on the context's stream.  A call that takes host outputs on the
+ *    CUDA backend copies them back and waits; a call with device outputs does not wait.
+ *
+ * This header compiles without the CUDA toolkit. */
+#ifndef CUDACORE_CC_CORE_H
+#define CUDACORE_CC_CORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* cudaStream_t without the CUDA headers. */
+typedef struct CUstream_st *cc_stream;
+
+typedef enum cc_status {
+  CC_SUCCESS = 0,
+  CC_ERROR_INVALID_ARGUMENT,  /* a parameter out of range, a size mismatch, a NULL */
+  CC_ERROR_OUT_OF_MEMORY,     /* host or device allocation failed */
+  CC_ERROR_NO_DEVICE,         /* CUDA asked for, but no usable device or driver */
+  CC_ERROR_NOT_SUPPORTED,     /* format or backend this build or call does not handle */
+  CC_ERROR_CUDA,              /* a CUDA runtime call or kernel launch failed */
+  CC_ERROR_IO,                /* a file could not be read or written */
+  CC_ERROR_CORRUPT_DATA,      /* a file or buffer is malformed */
+  CC_ERROR_INTERNAL
+} cc_status;
+
+/* "CC_ERROR_INVALID_ARGUMENT" etc. Never NULL. */
+const char *cc_status_name (cc_status status);
+/* Message of the last failing cc_ call on this thread ("" if none). */
+const char *cc_last_error (void);
+/* For module implementers: records a printf-style message and returns status. */
+cc_status cc_set_error (cc_status status, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__ ((format (printf, 2, 3)))
+#endif
+    ;
+
+typedef enum cc_backend {
+  CC_BACKEND_AUTO = 0,   /* CUDA when a device exists, else CPU */
+  CC_BACKEND_CPU,
+  CC_BACKEND_CUDA
+} cc_backend;
+
+const char *cc_backend_name (cc_backend backend);
+/* True when this build contains the CUDA kernels. */
+bool cc_built_with_cuda (void);
+/* Number of usable CUDA devices; 0 without CUDA build, driver or device. Never fails. */
+int cc_cuda_device_count (void);
+
+/* device_id for cc_context_create: */
+#define CC_DEVICE_AUTO    (-1)  /* device 0 (primary context) */
+#define CC_DEVICE_CURRENT (-2)  /* the CUDA context current on this thread (e.g. a
+                                   pushed GstCudaContext); the core never switches it */
+
+typedef struct cc_context cc_context;
+
+/* [in] backend: AUTO resolves to CUDA or CPU here, once.
+ * [in] device_id: >= 0, CC_DEVICE_AUTO or CC_DEVICE_CURRENT (CUDA only).
+ * [out] out: new context; for CUDA it owns a non-blocking stream. */
+cc_status cc_context_create (cc_backend backend, int device_id, cc_context **out);
+void cc_context_destroy (cc_context *ctx);
+cc_backend cc_context_backend (const cc_context *ctx);   /* never AUTO */
+int cc_context_device (const cc_context *ctx);           /* -1 for CPU */
+cc_stream cc_context_stream (const cc_context *ctx);     /* NULL for CPU */
+/* Waits for all work submitted on the context's stream. */
+cc_status cc_context_synchronize (cc_context *ctx);
+
+/* ---------------------------------------------------------------- images */
+
+typedef enum cc_location { CC_LOCATION_HOST = 0, CC_LOCATION_DEVICE } cc_location;
+
+typedef enum cc_format {
+  CC_FORMAT_GRAY8 = 0,  /* 1 plane, 1 byte */
+  CC_FORMAT_RGBX8,      /* 1 plane, bytes R G B X (RGBA, RGBx) */
+  CC_FORMAT_BGRX8,      /* 1 plane, bytes B G R X (BGRA, BGRx) */
+  CC_FORMAT_NV12,       /* Y plane, interleaved UV plane at half size */
+  CC_FORMAT_I420,       /* Y, U, V planes; chroma at half size (rounded up) */
+  CC_FORMAT_F32,        /* 1 plane of float */
+  CC_FORMAT_F32C2       /* 1 plane of float pairs (flow u, v) */
+} cc_format;
+
+#define CC_MAX_PLANES 3
+
+/* A view: never owns its memory. pitch is in bytes. */
+typedef struct cc_image {
+  void *planes[CC_MAX_PLANES];
+  size_t pitch[CC_MAX_PLANES];
+  int width, height;
+  cc_format format;
+  cc_location location;
+} cc_image;
+
+const char *cc_format_name (cc_format format);
+int cc_format_planes (cc_format format);
+/* A single-plane view. */
+cc_image cc_image_view (void *data, size_t pitch, int width, int height,
+    cc_format format, cc_location location);
+/* Checks planes, pitches and size; returns INVALID_ARGUMENT with a message naming `what`. */
+cc_status cc_image_check (const cc_image *img, const char *what);
+
+/* Convenience allocation for tools and tests (the element path never uses it per
+ * frame). DEVICE needs a CUDA context. */
+cc_status cc_image_alloc (cc_context *ctx, int width, int height, cc_format format,
+    cc_location location, cc_image *out);
+void cc_image_free (cc_context *ctx, cc_image *img);
+/* Copies between any two locations (same size and format). Device copies are
+ * asynchronous on the context stream unless the destination is on the host. */
+cc_status cc_image_copy (cc_context *ctx, const cc_image *src, cc_image *dst);
+/* Sets every byte of every plane to `value` (asynchronous for device images). */
+cc_status cc_image_fill (cc_context *ctx, cc_image *img, uint8_t value);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

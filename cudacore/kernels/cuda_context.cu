@@ -1,0 +1,134 @@
+// CUDA runtime side of cc_context and memory helpers.
+#include "cc_internal.h"
+#include "cuda_common.cuh"
+
+extern "C" int
+cc_cuda_device_count_impl (void)
+{
+  int n = 0;
+  cudaError_t err = cudaGetDeviceCount (&n);
+  if (err != cudaSuccess) {
+    cudaGetLastError ();  // clear the sticky "no driver" error
+    return 0;
+  }
+  return n;
+}
+
+extern "C" cc_status
+cc_cuda_context_init (cc_context *ctx, int device_id)
+{
+  int count = cc_cuda_device_count_impl ();
+  if (count <= 0)
+    return cc_set_error (CC_ERROR_NO_DEVICE,
+        "CUDA backend asked for, but no CUDA device or driver was found");
+  if (device_id == CC_DEVICE_CURRENT) {
+    // Keep the context the caller made current (a pushed GstCudaContext).
+    CC_CUDA_TRY (cudaGetDevice (&ctx->device), "cudaGetDevice");
+  } else {
+    int dev = device_id < 0 ? 0 : device_id;
+    if (dev >= count)
+      return cc_set_error (CC_ERROR_NO_DEVICE, "CUDA device %d asked for, but only %d present",
+          dev, count);
+    CC_CUDA_TRY (cudaSetDevice (dev), "cudaSetDevice");
+    ctx->device = dev;
+  }
+  cudaStream_t stream;
+  CC_CUDA_TRY (cudaStreamCreateWithFlags (&stream, cudaStreamNonBlocking), "cudaStreamCreate");
+  ctx->stream = (cc_stream) stream;
+  return CC_SUCCESS;
+}
+
+extern "C" void
+cc_cuda_context_fini (cc_context *ctx)
+{
+  if (ctx->stream) {
+    cudaStreamSynchronize ((cudaStream_t) ctx->stream);
+    cudaStreamDestroy ((cudaStream_t) ctx->stream);
+    ctx->stream = NULL;
+  }
+}
+
+extern "C" cc_status
+cc_cuda_synchronize (cc_context *ctx)
+{
+  CC_CUDA_TRY (cudaStreamSynchronize ((cudaStream_t) ctx->stream), "cudaStreamSynchronize");
+  return CC_SUCCESS;
+}
+
+extern "C" cc_status
+cc_cuda_malloc (cc_context *ctx, size_t bytes, void **out)
+{
+  (void) ctx;
+  cudaError_t err = cudaMalloc (out, bytes ? bytes : 1);
+  if (err != cudaSuccess) {
+    cudaGetLastError ();
+    *out = NULL;
+    return cc_set_error (err == cudaErrorMemoryAllocation ? CC_ERROR_OUT_OF_MEMORY : CC_ERROR_CUDA,
+        "cudaMalloc of %zu bytes: %s", bytes, cudaGetErrorString (err));
+  }
+  return CC_SUCCESS;
+}
+
+extern "C" cc_status
+cc_cuda_malloc_pitch (cc_context *ctx, size_t width_bytes, size_t height, void **out,
+    size_t *pitch)
+{
+  (void) ctx;
+  cudaError_t err = cudaMallocPitch (out, pitch, width_bytes ? width_bytes : 1, height ? height : 1);
+  if (err != cudaSuccess) {
+    cudaGetLastError ();
+    *out = NULL;
+    return cc_set_error (err == cudaErrorMemoryAllocation ? CC_ERROR_OUT_OF_MEMORY : CC_ERROR_CUDA,
+        "cudaMallocPitch of %zu x %zu bytes: %s", width_bytes, height, cudaGetErrorString (err));
+  }
+  return CC_SUCCESS;
+}
+
+extern "C" void
+cc_cuda_free (cc_context *ctx, void *ptr)
+{
+  (void) ctx;
+  if (ptr)
+    cudaFree (ptr);
+}
+
+extern "C" cc_status
+cc_cuda_memset_async (cc_context *ctx, void *ptr, int value, size_t bytes)
+{
+  CC_CUDA_TRY (cudaMemsetAsync (ptr, value, bytes, (cudaStream_t) ctx->stream), "cudaMemsetAsync");
+  return CC_SUCCESS;
+}
+
+extern "C" cc_status
+cc_cuda_memset_2d_async (cc_context *ctx, void *ptr, size_t pitch, int value,
+    size_t width_bytes, size_t height)
+{
+  CC_CUDA_TRY (cudaMemset2DAsync (ptr, pitch, value, width_bytes, height,
+          (cudaStream_t) ctx->stream), "cudaMemset2DAsync");
+  return CC_SUCCESS;
+}
+
+extern "C" cc_status
+cc_cuda_copy_2d (cc_context *ctx, void *dst, size_t dst_pitch, cc_location dst_loc,
+    const void *src, size_t src_pitch, cc_location src_loc, size_t width_bytes, size_t height)
+{
+  cudaMemcpyKind kind = src_loc == CC_LOCATION_HOST
+      ? (dst_loc == CC_LOCATION_HOST ? cudaMemcpyHostToHost : cudaMemcpyHostToDevice)
+      : (dst_loc == CC_LOCATION_HOST ? cudaMemcpyDeviceToHost : cudaMemcpyDeviceToDevice);
+  cudaStream_t stream = (cudaStream_t) ctx->stream;
+  CC_CUDA_TRY (cudaMemcpy2DAsync (dst, dst_pitch, src, src_pitch, width_bytes, height, kind,
+          stream), "cudaMemcpy2DAsync");
+  // Host destinations and pageable host sources must be complete when we return.
+  if (dst_loc == CC_LOCATION_HOST || src_loc == CC_LOCATION_HOST)
+    CC_CUDA_TRY (cudaStreamSynchronize (stream), "cudaStreamSynchronize");
+  return CC_SUCCESS;
+}
+
+extern "C" cc_status
+cc_cuda_check_launch (const char *kernel_name)
+{
+  cudaError_t err = cudaGetLastError ();
+  if (err != cudaSuccess)
+    return cc_set_error (CC_ERROR_CUDA, "kernel %s: %s", kernel_name, cudaGetErrorString (err));
+  return CC_SUCCESS;
+}

@@ -1,0 +1,67 @@
+/* Internal to cudacore: shared by the C sources and the CUDA kernels (no CUDA types here). */
+#ifndef CUDACORE_CC_INTERNAL_H
+#define CUDACORE_CC_INTERNAL_H
+
+#include "cc_config.h"
+#include "cudacore/cc_core.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct cc_context {
+  cc_backend backend;   /* CPU or CUDA, never AUTO */
+  int device;           /* CUDA device ordinal, -1 for CPU */
+  cc_stream stream;     /* owned CUDA stream, NULL for CPU */
+};
+
+/* Bytes per pixel of plane p (chroma of NV12 = 2, of I420 = 1). */
+int cc_format_plane_bpp (cc_format format, int plane);
+/* Width and height of plane p. */
+void cc_format_plane_size (cc_format format, int width, int height, int plane,
+    int *plane_width, int *plane_height);
+
+/* Argument checks with a message. */
+#define CC_CHECK_ARG(cond, ...) \
+  do { if (!(cond)) return cc_set_error (CC_ERROR_INVALID_ARGUMENT, __VA_ARGS__); } while (0)
+#define CC_TRY(expr) \
+  do { cc_status cc_try_status_ = (expr); if (cc_try_status_ != CC_SUCCESS) return cc_try_status_; } while (0)
+
+/* An image must be where the context computes (device for CUDA, host for CPU),
+ * except where a module copies host inputs explicitly. */
+cc_status cc_image_check_location (const cc_context *ctx, const cc_image *img,
+    const char *what);
+/* Same width, height (and format when check_format). */
+cc_status cc_image_check_same_size (const cc_image *a, const cc_image *b,
+    const char *what_a, const char *what_b);
+
+/* ---- CUDA backend (kernels/cuda_context.cu); never called in a CPU-only build,
+ * where CC_CUDA_ONLY() turns each call site into a NOT_SUPPORTED error. */
+#if CC_HAVE_CUDA
+#define CC_CUDA_ONLY(expr) (expr)
+#else
+#define CC_CUDA_ONLY(expr) \
+  cc_set_error (CC_ERROR_NOT_SUPPORTED, "%s: this build has no CUDA backend", __func__)
+#endif
+
+int cc_cuda_device_count_impl (void);
+cc_status cc_cuda_context_init (cc_context *ctx, int device_id);
+void cc_cuda_context_fini (cc_context *ctx);
+cc_status cc_cuda_synchronize (cc_context *ctx);
+cc_status cc_cuda_malloc (cc_context *ctx, size_t bytes, void **out);
+cc_status cc_cuda_malloc_pitch (cc_context *ctx, size_t width_bytes, size_t height,
+    void **out, size_t *pitch);
+void cc_cuda_free (cc_context *ctx, void *ptr);
+cc_status cc_cuda_memset_async (cc_context *ctx, void *ptr, int value, size_t bytes);
+/* 2D copy with kind inferred from the locations; synchronises when dst is host. */
+cc_status cc_cuda_copy_2d (cc_context *ctx, void *dst, size_t dst_pitch, cc_location dst_loc,
+    const void *src, size_t src_pitch, cc_location src_loc, size_t width_bytes, size_t height);
+cc_status cc_cuda_memset_2d_async (cc_context *ctx, void *ptr, size_t pitch, int value,
+    size_t width_bytes, size_t height);
+/* Checks cudaGetLastError after a launch; names the kernel in the message. */
+cc_status cc_cuda_check_launch (const char *kernel_name);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

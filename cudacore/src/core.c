@@ -1,0 +1,142 @@
+/* Status codes, per-thread error messages, backends and contexts. */
+#include "cc_internal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static _Thread_local char last_error[1024];
+
+const char *
+cc_status_name (cc_status status)
+{
+  switch (status) {
+    case CC_SUCCESS: return "CC_SUCCESS";
+    case CC_ERROR_INVALID_ARGUMENT: return "CC_ERROR_INVALID_ARGUMENT";
+    case CC_ERROR_OUT_OF_MEMORY: return "CC_ERROR_OUT_OF_MEMORY";
+    case CC_ERROR_NO_DEVICE: return "CC_ERROR_NO_DEVICE";
+    case CC_ERROR_NOT_SUPPORTED: return "CC_ERROR_NOT_SUPPORTED";
+    case CC_ERROR_CUDA: return "CC_ERROR_CUDA";
+    case CC_ERROR_IO: return "CC_ERROR_IO";
+    case CC_ERROR_CORRUPT_DATA: return "CC_ERROR_CORRUPT_DATA";
+    case CC_ERROR_INTERNAL: return "CC_ERROR_INTERNAL";
+  }
+  return "CC_ERROR_UNKNOWN";
+}
+
+const char *
+cc_last_error (void)
+{
+  return last_error;
+}
+
+cc_status
+cc_set_error (cc_status status, const char *fmt, ...)
+{
+  va_list args;
+  va_start (args, fmt);
+  vsnprintf (last_error, sizeof last_error, fmt, args);
+  va_end (args);
+  return status;
+}
+
+const char *
+cc_backend_name (cc_backend backend)
+{
+  switch (backend) {
+    case CC_BACKEND_AUTO: return "auto";
+    case CC_BACKEND_CPU: return "cpu";
+    case CC_BACKEND_CUDA: return "cuda";
+  }
+  return "unknown";
+}
+
+bool
+cc_built_with_cuda (void)
+{
+  return CC_HAVE_CUDA;
+}
+
+int
+cc_cuda_device_count (void)
+{
+#if CC_HAVE_CUDA
+  return cc_cuda_device_count_impl ();
+#else
+  return 0;
+#endif
+}
+
+cc_status
+cc_context_create (cc_backend backend, int device_id, cc_context **out)
+{
+  CC_CHECK_ARG (out != NULL, "cc_context_create: out is NULL");
+  *out = NULL;
+  CC_CHECK_ARG (backend == CC_BACKEND_AUTO || backend == CC_BACKEND_CPU
+      || backend == CC_BACKEND_CUDA, "cc_context_create: unknown backend %d", (int) backend);
+  CC_CHECK_ARG (device_id >= CC_DEVICE_CURRENT,
+      "cc_context_create: device_id %d (use >= 0, -1 = auto, -2 = current)", device_id);
+
+  if (backend == CC_BACKEND_AUTO)
+    backend = cc_cuda_device_count () > 0 ? CC_BACKEND_CUDA : CC_BACKEND_CPU;
+
+  cc_context *ctx = calloc (1, sizeof *ctx);
+  if (!ctx)
+    return cc_set_error (CC_ERROR_OUT_OF_MEMORY, "cc_context_create: out of host memory");
+  ctx->backend = backend;
+  ctx->device = -1;
+  if (backend == CC_BACKEND_CUDA) {
+    cc_status st;
+    if (!CC_HAVE_CUDA)
+      st = cc_set_error (CC_ERROR_NO_DEVICE,
+          "cc_context_create: CUDA backend asked for, but this build has no CUDA kernels");
+    else
+      st = CC_CUDA_ONLY (cc_cuda_context_init (ctx, device_id));
+    if (st != CC_SUCCESS) {
+      free (ctx);
+      return st;
+    }
+  }
+  *out = ctx;
+  return CC_SUCCESS;
+}
+
+void
+cc_context_destroy (cc_context *ctx)
+{
+  if (!ctx)
+    return;
+#if CC_HAVE_CUDA
+  if (ctx->backend == CC_BACKEND_CUDA)
+    cc_cuda_context_fini (ctx);
+#endif
+  free (ctx);
+}
+
+cc_backend
+cc_context_backend (const cc_context *ctx)
+{
+  return ctx ? ctx->backend : CC_BACKEND_CPU;
+}
+
+int
+cc_context_device (const cc_context *ctx)
+{
+  return ctx ? ctx->device : -1;
+}
+
+cc_stream
+cc_context_stream (const cc_context *ctx)
+{
+  return ctx ? ctx->stream : NULL;
+}
+
+cc_status
+cc_context_synchronize (cc_context *ctx)
+{
+  CC_CHECK_ARG (ctx != NULL, "cc_context_synchronize: ctx is NULL");
+  if (ctx->backend != CC_BACKEND_CUDA)
+    return CC_SUCCESS;
+  return CC_CUDA_ONLY (cc_cuda_synchronize (ctx));
+}

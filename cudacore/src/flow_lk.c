@@ -1,0 +1,594 @@
+/* Dense pyramidal Lucas-Kanade: the API, parameter checks, and the CPU reference.
+ *
+ * The algorithm (identical on both backends; the CUDA kernels fuse its steps):
+ *  1. Pyramids: level 0 is the luma in [0,1]; each next level is the 5-tap binomial
+ *     blur (1 4 6 4 1)/16 of the previous one (borders replicated), sampled at even
+ *     pixels. Each frame's pyramid is built once.
+ *  2. Coarse to fine, each level starts from twice the bilinear upsampling of the
+ *     coarser level's field (zero at the coarsest).
+ *  3. Each iteration warps J by the current field (bilinear, borders replicated):
+ *     Jw(p) = J(p + F(p)); takes the gradient of the average (I + Jw)/2 (Scharr or
+ *     Sobel, as ringaby-2008 takes Sobel of I+J) and the temporal difference
+ *     It = Jw - I. Each window pixel q, linearised around its own vector F(q), says
+ *     It(q) + g(q).(c - F(q)) = 0 for the window's flow c; the normal equations
+ *     G c = sum g (g.F - It) take five window sums (gx^2, gx gy, gy^2 and the two
+ *     right-hand sides; borders replicated) and are solved in closed form. Unlike
+ *     F += -G^-1 sum g It, this step damps high-frequency errors of the field
+ *     (each pixel warping by its own vector makes the plain update only neutrally
+ *     stable: it diverged after ~5 iterations in our tests). A pixel whose G has its smallest eigenvalue (per window pixel)
+ *     under the threshold keeps its estimate. Every pixel reads the fields of the
+ *     previous iteration (Jacobi order), so the result is independent of the order
+ *     in which pixels are visited: what lets the GPU agree with this code.
+ *  4. Confidence is that smallest eigenvalue at the last iteration of level 0; with
+ *     the forward-backward check on, the backward field J -> I is computed the same
+ *     way and confidence becomes |F(p) + B(p + F(p))| (invalid above the threshold).
+ */
+#include "flow_lk_internal.h"
+#include "cc_hostdev.h"
+
+#include <float.h>
+#include <stdlib.h>
+#include <string.h>
+
+void
+cc_flow_lk_params_default (cc_flow_lk_params *p)
+{
+  p->pyramid_levels = 5;
+  p->iterations = 3;
+  p->window_size = 9;
+  p->min_eigen_threshold = 1e-6f;
+  p->gradient = CC_GRADIENT_SCHARR;
+  p->fb_check = false;
+  p->fb_threshold = 1.0f;
+}
+
+cc_status
+cc_flow_lk_params_check (const cc_flow_lk_params *p)
+{
+  CC_CHECK_ARG (p != NULL, "flow-lk: params is NULL");
+  CC_CHECK_ARG (p->pyramid_levels >= CC_FLOW_LK_LEVELS_MIN
+      && p->pyramid_levels <= CC_FLOW_LK_LEVELS_MAX,
+      "flow-lk: pyramid_levels %d out of range %d..%d", p->pyramid_levels,
+      CC_FLOW_LK_LEVELS_MIN, CC_FLOW_LK_LEVELS_MAX);
+  CC_CHECK_ARG (p->iterations >= CC_FLOW_LK_ITERATIONS_MIN
+      && p->iterations <= CC_FLOW_LK_ITERATIONS_MAX,
+      "flow-lk: iterations %d out of range %d..%d", p->iterations,
+      CC_FLOW_LK_ITERATIONS_MIN, CC_FLOW_LK_ITERATIONS_MAX);
+  CC_CHECK_ARG (p->window_size >= CC_FLOW_LK_WINDOW_MIN
+      && p->window_size <= CC_FLOW_LK_WINDOW_MAX && (p->window_size & 1),
+      "flow-lk: window_size %d must be odd and in %d..%d", p->window_size,
+      CC_FLOW_LK_WINDOW_MIN, CC_FLOW_LK_WINDOW_MAX);
+  CC_CHECK_ARG (p->min_eigen_threshold >= 0.0f && p->min_eigen_threshold < 1.0f,
+      "flow-lk: min_eigen_threshold %g out of range [0, 1)", p->min_eigen_threshold);
+  CC_CHECK_ARG (p->gradient == CC_GRADIENT_SCHARR || p->gradient == CC_GRADIENT_SOBEL,
+      "flow-lk: unknown gradient %d", (int) p->gradient);
+  CC_CHECK_ARG (p->fb_threshold > 0.0f && p->fb_threshold <= 1000.0f,
+      "flow-lk: fb_threshold %g out of range (0, 1000]", p->fb_threshold);
+  return CC_SUCCESS;
+}
+
+void
+cc_lk_pyramid_sizes_compute (int width, int height, int wanted, cc_lk_pyramid_sizes *out)
+{
+  out->levels = 1;
+  out->width[0] = width;
+  out->height[0] = height;
+  for (int l = 1; l < wanted; l++) {
+    int w = (out->width[l - 1] + 1) / 2, h = (out->height[l - 1] + 1) / 2;
+    if (w < CC_LK_MIN_LEVEL_SIZE || h < CC_LK_MIN_LEVEL_SIZE)
+      break;
+    out->width[l] = w;
+    out->height[l] = h;
+    out->levels = l + 1;
+  }
+}
+
+/* ------------------------------------------------------------ CPU reference */
+
+typedef struct {
+  float *level[CC_FLOW_LK_LEVELS_MAX];   /* packed, pitch = level width */
+} cpu_pyramid;
+
+struct cc_flow_lk {
+  cc_context *ctx;
+  int width, height;
+  cc_flow_lk_params params;
+  cc_lk_pyramid_sizes sizes;
+  int current_slot;          /* slot holding the last pushed frame */
+  bool has_previous;
+  /* CPU */
+  cpu_pyramid pyr[2];
+  float *field_a, *field_b;  /* F32C2 packed, level-0 sized ping-pong */
+  float *backward;           /* backward field (fb check) */
+  float *conf;               /* level-0 confidence */
+  float *products;           /* 5 planes of level-0 size */
+  float *average, *temporal; /* (I+Jw)/2 and Jw-I */
+  /* CUDA */
+  cc_cuda_lk *cuda;
+};
+
+static float
+bilinear (const float *img, int w, int h, float x, float y)
+{
+  x = cc_clampf (x, 0.0f, (float) (w - 1));
+  y = cc_clampf (y, 0.0f, (float) (h - 1));
+  int x0 = (int) x, y0 = (int) y;
+  int x1 = x0 + 1 < w ? x0 + 1 : x0, y1 = y0 + 1 < h ? y0 + 1 : y0;
+  float fx = x - x0, fy = y - y0;
+  float top = img[y0 * w + x0] + fx * (img[y0 * w + x1] - img[y0 * w + x0]);
+  float bot = img[y1 * w + x0] + fx * (img[y1 * w + x1] - img[y1 * w + x0]);
+  return top + fy * (bot - top);
+}
+
+static float
+luma_at (const cc_image *f, int x, int y)
+{
+  const uint8_t *row = (const uint8_t *) f->planes[0] + (size_t) y * f->pitch[0];
+  switch (f->format) {
+    case CC_FORMAT_RGBX8: return cc_luma01 (row[4 * x], row[4 * x + 1], row[4 * x + 2]);
+    case CC_FORMAT_BGRX8: return cc_luma01 (row[4 * x + 2], row[4 * x + 1], row[4 * x]);
+    default: return row[x] * (1.0f / 255.0f);   /* GRAY8, NV12, I420: luma plane */
+  }
+}
+
+static void
+cpu_blur_down (const float *src, int sw, int sh, float *dst, int dw, int dh, float *tmp)
+{
+  static const float k[5] = { 1 / 16.f, 4 / 16.f, 6 / 16.f, 4 / 16.f, 1 / 16.f };
+  /* vertical blur at even rows into tmp (dh x sw), then horizontal at even columns */
+  for (int y = 0; y < dh; y++)
+    for (int x = 0; x < sw; x++) {
+      float s = 0;
+      for (int i = -2; i <= 2; i++)
+        s += k[i + 2] * src[cc_clampi (2 * y + i, 0, sh - 1) * sw + x];
+      tmp[y * sw + x] = s;
+    }
+  for (int y = 0; y < dh; y++)
+    for (int x = 0; x < dw; x++) {
+      float s = 0;
+      for (int i = -2; i <= 2; i++)
+        s += k[i + 2] * tmp[y * sw + cc_clampi (2 * x + i, 0, sw - 1)];
+      dst[y * dw + x] = s;
+    }
+}
+
+static void
+cpu_build_pyramid (cc_flow_lk *lk, int slot, const cc_image *frame)
+{
+  cpu_pyramid *p = &lk->pyr[slot];
+  for (int y = 0; y < lk->height; y++)
+    for (int x = 0; x < lk->width; x++)
+      p->level[0][y * lk->width + x] = luma_at (frame, x, y);
+  for (int l = 1; l < lk->sizes.levels; l++)
+    cpu_blur_down (p->level[l - 1], lk->sizes.width[l - 1], lk->sizes.height[l - 1],
+        p->level[l], lk->sizes.width[l], lk->sizes.height[l], lk->products);
+}
+
+/* Gradient of img at (x, y), borders replicated. */
+static void
+gradient_at (const float *img, int w, int h, int x, int y, cc_gradient kind,
+    float *gx, float *gy)
+{
+  /* Scharr (3 10 3)/32, Sobel (1 2 1)/8: smoothing weights s, centre c */
+  float s = kind == CC_GRADIENT_SCHARR ? 3.f / 32.f : 1.f / 8.f;
+  float c = kind == CC_GRADIENT_SCHARR ? 10.f / 32.f : 2.f / 8.f;
+  int xm = cc_clampi (x - 1, 0, w - 1), xp = cc_clampi (x + 1, 0, w - 1);
+  int ym = cc_clampi (y - 1, 0, h - 1), yp = cc_clampi (y + 1, 0, h - 1);
+#define PX(xx, yy) img[(yy) * w + (xx)]
+  *gx = s * (PX (xp, ym) - PX (xm, ym)) + c * (PX (xp, y) - PX (xm, y))
+      + s * (PX (xp, yp) - PX (xm, yp));
+  *gy = s * (PX (xm, yp) - PX (xm, ym)) + c * (PX (x, yp) - PX (x, ym))
+      + s * (PX (xp, yp) - PX (xp, ym));
+#undef PX
+}
+
+/* One warp-and-solve iteration at one level: reads `in`, writes `out`.
+ * mask (level 0 only) may be NULL; conf may be NULL. */
+static void
+cpu_lk_iteration (cc_flow_lk *lk, const float *I, const float *J, int w, int h,
+    const float *in, float *out, float *conf, const cc_image *mask)
+{
+  const cc_flow_lk_params *prm = &lk->params;
+  const int r = prm->window_size / 2;
+  const float inv_n = 1.0f / (float) (prm->window_size * prm->window_size);
+  float *avg = lk->average, *dt = lk->temporal;
+  size_t n = (size_t) w * h;
+  float *P[5];
+  for (int i = 0; i < 5; i++)
+    P[i] = lk->products + i * n;
+
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++) {
+      const float *f = in + 2 * ((size_t) y * w + x);
+      float jw = bilinear (J, w, h, x + f[0], y + f[1]);
+      float i0 = I[y * w + x];
+      avg[y * w + x] = 0.5f * (i0 + jw);
+      dt[y * w + x] = jw - i0;
+    }
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++) {
+      float gx, gy;
+      size_t i = (size_t) y * w + x;
+      gradient_at (avg, w, h, x, y, prm->gradient, &gx, &gy);
+      /* linearised residual of this pixel for a window flow c:
+       * It + g.(c - F)  ->  normal equations G c = sum g (g.F - It) */
+      float r = gx * in[2 * i] + gy * in[2 * i + 1] - dt[i];
+      P[0][i] = gx * gx;
+      P[1][i] = gx * gy;
+      P[2][i] = gy * gy;
+      P[3][i] = gx * r;
+      P[4][i] = gy * r;
+    }
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++) {
+      size_t i = (size_t) y * w + x;
+      float *o = out + 2 * i;
+      const float *f = in + 2 * i;
+      if (mask && ((const uint8_t *) mask->planes[0])[(size_t) y * mask->pitch[0] + x] == 0) {
+        o[0] = f[0];
+        o[1] = f[1];
+        if (conf)
+          conf[i] = 0.0f;
+        continue;
+      }
+      /* window sums, borders replicated: rows first, then columns of that sum */
+      float S[5] = { 0, 0, 0, 0, 0 };
+      for (int dy = -r; dy <= r; dy++) {
+        int yy = cc_clampi (y + dy, 0, h - 1);
+        for (int dx = -r; dx <= r; dx++) {
+          size_t j = (size_t) yy * w + cc_clampi (x + dx, 0, w - 1);
+          for (int k = 0; k < 5; k++)
+            S[k] += P[k][j];
+        }
+      }
+      float a = S[0] * inv_n, b = S[1] * inv_n, c = S[2] * inv_n;
+      float p = S[3] * inv_n, q = S[4] * inv_n;
+      float min_eig = cc_min_eigen_2x2 (a, b, c);
+      o[0] = f[0];
+      o[1] = f[1];
+      if (min_eig >= prm->min_eigen_threshold && min_eig > 0.0f)
+        cc_solve_2x2 (a, b, c, p, q, &o[0], &o[1]);
+      if (conf)
+        conf[i] = min_eig > 0.0f ? min_eig : 0.0f;
+    }
+}
+
+/* Twice the bilinear upsampling of the coarse field onto the fine level. */
+static void
+cpu_upsample_field (const float *coarse, int cw, int ch, float *fine, int fw, int fh)
+{
+  for (int y = 0; y < fh; y++)
+    for (int x = 0; x < fw; x++) {
+      float sx = cc_clampf (0.5f * x, 0.0f, (float) (cw - 1));
+      float sy = cc_clampf (0.5f * y, 0.0f, (float) (ch - 1));
+      int x0 = (int) sx, y0 = (int) sy;
+      int x1 = x0 + 1 < cw ? x0 + 1 : x0, y1 = y0 + 1 < ch ? y0 + 1 : y0;
+      float fx = sx - x0, fy = sy - y0;
+      for (int k = 0; k < 2; k++) {
+        float a = coarse[2 * (y0 * cw + x0) + k], b = coarse[2 * (y0 * cw + x1) + k];
+        float c = coarse[2 * (y1 * cw + x0) + k], d = coarse[2 * (y1 * cw + x1) + k];
+        float top = a + fx * (b - a), bot = c + fx * (d - c);
+        fine[2 * (y * fw + x) + k] = 2.0f * (top + fy * (bot - top));
+      }
+    }
+}
+
+/* Coarse-to-fine flow from pyramid `from` to pyramid `to`; the level-0 result is
+ * left in *result (one of field_a / field_b / backward scratch). */
+static float *
+cpu_lk_field (cc_flow_lk *lk, const cpu_pyramid *from, const cpu_pyramid *to,
+    float *buf_a, float *buf_b, float *conf, const cc_image *mask)
+{
+  const cc_lk_pyramid_sizes *s = &lk->sizes;
+  int top = s->levels - 1;
+  memset (buf_a, 0, sizeof (float) * 2 * s->width[top] * s->height[top]);
+  float *cur = buf_a, *next = buf_b;
+  for (int l = top; l >= 0; l--) {
+    int w = s->width[l], h = s->height[l];
+    if (l < top) {
+      cpu_upsample_field (cur, s->width[l + 1], s->height[l + 1], next, w, h);
+      float *t = cur; cur = next; next = t;
+    }
+    for (int it = 0; it < lk->params.iterations; it++) {
+      bool last = l == 0 && it == lk->params.iterations - 1;
+      cpu_lk_iteration (lk, from->level[l], to->level[l], w, h, cur, next,
+          last ? conf : NULL, l == 0 ? mask : NULL);
+      float *t = cur; cur = next; next = t;
+    }
+  }
+  return cur;
+}
+
+static cc_status
+cpu_flow (cc_flow_lk *lk, int slot_prev, int slot_next, const cc_image *mask,
+    cc_image *flow, cc_image *confidence)
+{
+  int w = lk->width, h = lk->height;
+  float *fwd = cpu_lk_field (lk, &lk->pyr[slot_prev], &lk->pyr[slot_next],
+      lk->field_a, lk->field_b, lk->conf, mask);
+  if (lk->params.fb_check) {
+    /* backward field J -> I into the other ping-pong buffer and `backward` */
+    float *other = fwd == lk->field_a ? lk->field_b : lk->field_a;
+    float *bwd = cpu_lk_field (lk, &lk->pyr[slot_next], &lk->pyr[slot_prev],
+        lk->backward, other, NULL, mask);
+    for (int y = 0; y < h; y++)
+      for (int x = 0; x < w; x++) {
+        size_t i = (size_t) y * w + x;
+        if (lk->conf[i] == 0.0f && mask
+            && ((const uint8_t *) mask->planes[0])[(size_t) y * mask->pitch[0] + x] == 0)
+          continue;
+        float u = fwd[2 * i], v = fwd[2 * i + 1];
+        float qx = x + u, qy = y + v;
+        float err;
+        if (qx < 0 || qy < 0 || qx > w - 1 || qy > h - 1)
+          err = FLT_MAX;      /* leaves the frame: cannot be checked */
+        else {
+          float bu = 0, bv = 0;
+          /* bilinear of the interleaved backward field */
+          int x0 = (int) qx, y0 = (int) qy;
+          int x1 = x0 + 1 < w ? x0 + 1 : x0, y1 = y0 + 1 < h ? y0 + 1 : y0;
+          float fx = qx - x0, fy = qy - y0;
+          for (int k = 0; k < 2; k++) {
+            float a = bwd[2 * ((size_t) y0 * w + x0) + k], b = bwd[2 * ((size_t) y0 * w + x1) + k];
+            float c = bwd[2 * ((size_t) y1 * w + x0) + k], d = bwd[2 * ((size_t) y1 * w + x1) + k];
+            float t = a + fx * (b - a), bo = c + fx * (d - c);
+            *(k ? &bv : &bu) = t + fy * (bo - t);
+          }
+          err = sqrtf ((u + bu) * (u + bu) + (v + bv) * (v + bv));
+        }
+        lk->conf[i] = err <= lk->params.fb_threshold ? err : CC_FLOW_INVALID;
+      }
+  }
+  for (int y = 0; y < h; y++) {
+    float *frow = (float *) ((char *) flow->planes[0] + (size_t) y * flow->pitch[0]);
+    float *crow = confidence
+        ? (float *) ((char *) confidence->planes[0] + (size_t) y * confidence->pitch[0]) : NULL;
+    const uint8_t *mrow = mask ? (const uint8_t *) mask->planes[0] + (size_t) y * mask->pitch[0] : NULL;
+    for (int x = 0; x < w; x++) {
+      size_t i = (size_t) y * w + x;
+      bool off = mrow && mrow[x] == 0;
+      frow[2 * x] = off ? 0.0f : fwd[2 * i];
+      frow[2 * x + 1] = off ? 0.0f : fwd[2 * i + 1];
+      if (crow)
+        crow[x] = off ? 0.0f : lk->conf[i];
+    }
+  }
+  return CC_SUCCESS;
+}
+
+static void
+cpu_free (cc_flow_lk *lk)
+{
+  for (int s = 0; s < 2; s++)
+    for (int l = 0; l < CC_FLOW_LK_LEVELS_MAX; l++) {
+      free (lk->pyr[s].level[l]);
+      lk->pyr[s].level[l] = NULL;
+    }
+  free (lk->field_a); free (lk->field_b); free (lk->backward); free (lk->conf);
+  free (lk->products); free (lk->average); free (lk->temporal);
+  lk->field_a = lk->field_b = lk->backward = lk->conf = NULL;
+  lk->products = lk->average = lk->temporal = NULL;
+}
+
+static cc_status
+cpu_alloc (cc_flow_lk *lk)
+{
+  size_t n = (size_t) lk->width * lk->height;
+  bool ok = true;
+  for (int s = 0; s < 2; s++)
+    for (int l = 0; l < lk->sizes.levels; l++)
+      ok &= (lk->pyr[s].level[l] =
+          malloc (sizeof (float) * lk->sizes.width[l] * lk->sizes.height[l])) != NULL;
+  ok &= (lk->field_a = malloc (sizeof (float) * 2 * n)) != NULL;
+  ok &= (lk->field_b = malloc (sizeof (float) * 2 * n)) != NULL;
+  ok &= (lk->backward = malloc (sizeof (float) * 2 * n)) != NULL;
+  ok &= (lk->conf = malloc (sizeof (float) * n)) != NULL;
+  ok &= (lk->products = malloc (sizeof (float) * 5 * n)) != NULL;
+  ok &= (lk->average = malloc (sizeof (float) * n)) != NULL;
+  ok &= (lk->temporal = malloc (sizeof (float) * n)) != NULL;
+  if (!ok) {
+    cpu_free (lk);
+    return cc_set_error (CC_ERROR_OUT_OF_MEMORY,
+        "flow-lk: out of host memory for %dx%d scratch", lk->width, lk->height);
+  }
+  return CC_SUCCESS;
+}
+
+/* ------------------------------------------------------------------ API */
+
+static cc_status
+lk_alloc (cc_flow_lk *lk)
+{
+  cc_lk_pyramid_sizes_compute (lk->width, lk->height, lk->params.pyramid_levels, &lk->sizes);
+  if (lk->ctx->backend == CC_BACKEND_CUDA)
+    return CC_CUDA_ONLY (cc_cuda_lk_create (lk->ctx, &lk->sizes, true, &lk->cuda));
+  return cpu_alloc (lk);
+}
+
+static void
+lk_free (cc_flow_lk *lk)
+{
+#if CC_HAVE_CUDA
+  if (lk->cuda)
+    cc_cuda_lk_destroy (lk->cuda);
+#endif
+  lk->cuda = NULL;
+  cpu_free (lk);
+}
+
+cc_status
+cc_flow_lk_create (cc_context *ctx, int width, int height,
+    const cc_flow_lk_params *params, cc_flow_lk **out)
+{
+  CC_CHECK_ARG (out != NULL, "cc_flow_lk_create: out is NULL");
+  *out = NULL;
+  CC_CHECK_ARG (ctx != NULL, "cc_flow_lk_create: ctx is NULL");
+  CC_CHECK_ARG (width >= 1 && height >= 1 && width <= 16384 && height <= 16384,
+      "cc_flow_lk_create: size %dx%d out of range 1..16384", width, height);
+  cc_flow_lk_params defaults;
+  if (!params) {
+    cc_flow_lk_params_default (&defaults);
+    params = &defaults;
+  }
+  CC_TRY (cc_flow_lk_params_check (params));
+  cc_flow_lk *lk = calloc (1, sizeof *lk);
+  if (!lk)
+    return cc_set_error (CC_ERROR_OUT_OF_MEMORY, "cc_flow_lk_create: out of host memory");
+  lk->ctx = ctx;
+  lk->width = width;
+  lk->height = height;
+  lk->params = *params;
+  cc_status st = lk_alloc (lk);
+  if (st != CC_SUCCESS) {
+    lk_free (lk);
+    free (lk);
+    return st;
+  }
+  *out = lk;
+  return CC_SUCCESS;
+}
+
+void
+cc_flow_lk_destroy (cc_flow_lk *lk)
+{
+  if (!lk)
+    return;
+  lk_free (lk);
+  free (lk);
+}
+
+cc_status
+cc_flow_lk_set_params (cc_flow_lk *lk, const cc_flow_lk_params *params)
+{
+  CC_CHECK_ARG (lk != NULL, "cc_flow_lk_set_params: lk is NULL");
+  CC_TRY (cc_flow_lk_params_check (params));
+  bool realloc_needed = params->pyramid_levels != lk->params.pyramid_levels;
+  lk->params = *params;
+  if (realloc_needed) {
+    lk_free (lk);
+    lk->has_previous = false;
+    return lk_alloc (lk);
+  }
+  return CC_SUCCESS;
+}
+
+void
+cc_flow_lk_get_params (const cc_flow_lk *lk, cc_flow_lk_params *params)
+{
+  *params = lk->params;
+}
+
+void
+cc_flow_lk_reset (cc_flow_lk *lk)
+{
+  if (lk)
+    lk->has_previous = false;
+}
+
+static cc_status
+check_frame (const cc_flow_lk *lk, const cc_image *img, const char *what)
+{
+  CC_TRY (cc_image_check (img, what));
+  CC_CHECK_ARG (img->format == CC_FORMAT_GRAY8 || img->format == CC_FORMAT_RGBX8
+      || img->format == CC_FORMAT_BGRX8 || img->format == CC_FORMAT_NV12
+      || img->format == CC_FORMAT_I420, "%s: format %s is not a video frame format",
+      what, cc_format_name (img->format));
+  CC_CHECK_ARG (img->width == lk->width && img->height == lk->height,
+      "%s: frame is %dx%d but flow-lk was created for %dx%d", what, img->width,
+      img->height, lk->width, lk->height);
+  CC_CHECK_ARG (img->location == CC_LOCATION_HOST || lk->ctx->backend == CC_BACKEND_CUDA,
+      "%s: device memory needs the CUDA backend", what);
+  return CC_SUCCESS;
+}
+
+static cc_status
+check_outputs (const cc_flow_lk *lk, const cc_image *mask, const cc_image *flow,
+    const cc_image *confidence)
+{
+  CC_TRY (cc_image_check (flow, "flow-lk: flow output"));
+  CC_CHECK_ARG (flow->format == CC_FORMAT_F32C2 && flow->width == lk->width
+      && flow->height == lk->height, "flow-lk: flow output must be F32C2 %dx%d (is %s %dx%d)",
+      lk->width, lk->height, cc_format_name (flow->format), flow->width, flow->height);
+  CC_CHECK_ARG (flow->location == CC_LOCATION_HOST || lk->ctx->backend == CC_BACKEND_CUDA,
+      "flow-lk: flow output in device memory needs the CUDA backend");
+  if (confidence) {
+    CC_TRY (cc_image_check (confidence, "flow-lk: confidence output"));
+    CC_CHECK_ARG (confidence->format == CC_FORMAT_F32 && confidence->width == lk->width
+        && confidence->height == lk->height,
+        "flow-lk: confidence output must be F32 %dx%d", lk->width, lk->height);
+    CC_CHECK_ARG (confidence->location == CC_LOCATION_HOST
+        || lk->ctx->backend == CC_BACKEND_CUDA,
+        "flow-lk: confidence output in device memory needs the CUDA backend");
+  }
+  if (mask) {
+    CC_TRY (cc_image_check (mask, "flow-lk: mask"));
+    CC_CHECK_ARG (mask->format == CC_FORMAT_GRAY8 && mask->width == lk->width
+        && mask->height == lk->height, "flow-lk: mask must be GRAY8 %dx%d",
+        lk->width, lk->height);
+    CC_CHECK_ARG (mask->location == (lk->ctx->backend == CC_BACKEND_CUDA
+            ? CC_LOCATION_DEVICE : CC_LOCATION_HOST),
+        "flow-lk: the mask must be in %s memory for the %s backend",
+        lk->ctx->backend == CC_BACKEND_CUDA ? "device" : "host",
+        cc_backend_name (lk->ctx->backend));
+  }
+  return CC_SUCCESS;
+}
+
+static cc_status
+build_pyramid (cc_flow_lk *lk, int slot, const cc_image *frame)
+{
+  if (lk->ctx->backend == CC_BACKEND_CUDA)
+    return CC_CUDA_ONLY (cc_cuda_lk_build_pyramid (lk->cuda, slot, frame));
+  cpu_build_pyramid (lk, slot, frame);
+  return CC_SUCCESS;
+}
+
+static cc_status
+run_flow (cc_flow_lk *lk, int slot_prev, int slot_next, const cc_image *mask,
+    cc_image *flow, cc_image *confidence)
+{
+  if (lk->ctx->backend == CC_BACKEND_CUDA)
+    return CC_CUDA_ONLY (cc_cuda_lk_flow (lk->cuda, slot_prev, slot_next, &lk->params,
+            mask, flow, confidence));
+  return cpu_flow (lk, slot_prev, slot_next, mask, flow, confidence);
+}
+
+cc_status
+cc_flow_lk_compute (cc_flow_lk *lk, const cc_image *prev, const cc_image *next,
+    const cc_image *mask, cc_image *flow, cc_image *confidence)
+{
+  CC_CHECK_ARG (lk != NULL, "cc_flow_lk_compute: lk is NULL");
+  CC_TRY (check_frame (lk, prev, "flow-lk: prev frame"));
+  CC_TRY (check_frame (lk, next, "flow-lk: next frame"));
+  CC_TRY (check_outputs (lk, mask, flow, confidence));
+  CC_TRY (build_pyramid (lk, 0, prev));
+  CC_TRY (build_pyramid (lk, 1, next));
+  lk->current_slot = 1;
+  lk->has_previous = true;
+  return run_flow (lk, 0, 1, mask, flow, confidence);
+}
+
+cc_status
+cc_flow_lk_push (cc_flow_lk *lk, const cc_image *frame, const cc_image *mask,
+    cc_image *flow, cc_image *confidence, bool *has_previous)
+{
+  CC_CHECK_ARG (lk != NULL, "cc_flow_lk_push: lk is NULL");
+  CC_TRY (check_frame (lk, frame, "flow-lk: frame"));
+  CC_TRY (check_outputs (lk, mask, flow, confidence));
+  int slot = lk->has_previous ? 1 - lk->current_slot : lk->current_slot;
+  CC_TRY (build_pyramid (lk, slot, frame));
+  bool had = lk->has_previous;
+  if (has_previous)
+    *has_previous = had;
+  if (!had) {
+    lk->current_slot = slot;
+    lk->has_previous = true;
+    CC_TRY (cc_image_fill (lk->ctx, flow, 0));
+    if (confidence)
+      CC_TRY (cc_image_fill (lk->ctx, confidence, 0));
+    return CC_SUCCESS;
+  }
+  cc_status st = run_flow (lk, lk->current_slot, slot, mask, flow, confidence);
+  lk->current_slot = slot;
+  return st;
+}

@@ -1,0 +1,141 @@
+/* Drawing flow fields into frames: colour wheel, arrows, quality. CPU reference.
+ *
+ * Every mode writes each frame pixel from the grid cell under it (COLOR, QUALITY),
+ * or draws one arrow per `arrow_spacing` cell of the frame (ARROWS): a white line
+ * from the cell centre along the vector with a 2-pixel black outline-free head dot.
+ * The CUDA twin (kernels/flow_vis.cu) uses the same per-pixel functions. */
+#include "flow_vis_internal.h"
+#include "cc_hostdev.h"
+
+#include <string.h>
+
+void
+cc_flow_vis_params_default (cc_flow_vis_params *p)
+{
+  p->mode = CC_FLOW_VIS_COLOR;
+  p->max_magnitude = 8.0f;
+  p->arrow_spacing = 16;
+  p->arrow_scale = 2.0f;
+  p->quality_scale = 1e-3f;
+}
+
+static cc_status
+check_vis (cc_context *ctx, const cc_image *flow, const cc_image *confidence,
+    const cc_flow_vis_params *p, cc_image *frame)
+{
+  CC_CHECK_ARG (ctx && p, "cc_flow_visualize: ctx or params is NULL");
+  CC_TRY (cc_image_check (flow, "cc_flow_visualize: flow"));
+  CC_TRY (cc_image_check (frame, "cc_flow_visualize: frame"));
+  CC_CHECK_ARG (flow->format == CC_FORMAT_F32C2, "cc_flow_visualize: flow must be F32C2");
+  CC_CHECK_ARG (frame->format <= CC_FORMAT_I420,
+      "cc_flow_visualize: frame format %s cannot be drawn into", cc_format_name (frame->format));
+  CC_CHECK_ARG (p->mode >= CC_FLOW_VIS_COLOR && p->mode <= CC_FLOW_VIS_QUALITY,
+      "cc_flow_visualize: unknown mode %d", (int) p->mode);
+  CC_CHECK_ARG (p->max_magnitude > 0.0f, "cc_flow_visualize: max_magnitude %g must be > 0",
+      p->max_magnitude);
+  CC_CHECK_ARG (p->arrow_spacing >= 4 && p->arrow_spacing <= 256,
+      "cc_flow_visualize: arrow_spacing %d out of range 4..256", p->arrow_spacing);
+  CC_CHECK_ARG (p->quality_scale > 0.0f, "cc_flow_visualize: quality_scale must be > 0");
+  CC_CHECK_ARG (p->mode != CC_FLOW_VIS_QUALITY || confidence,
+      "cc_flow_visualize: QUALITY mode needs a confidence image");
+  CC_TRY (cc_image_check_location (ctx, flow, "cc_flow_visualize: flow"));
+  CC_TRY (cc_image_check_location (ctx, frame, "cc_flow_visualize: frame"));
+  if (confidence) {
+    CC_TRY (cc_image_check (confidence, "cc_flow_visualize: confidence"));
+    CC_CHECK_ARG (confidence->format == CC_FORMAT_F32,
+        "cc_flow_visualize: confidence must be F32");
+    CC_TRY (cc_image_check_same_size (flow, confidence, "flow", "confidence"));
+    CC_TRY (cc_image_check_location (ctx, confidence, "cc_flow_visualize: confidence"));
+  }
+  return CC_SUCCESS;
+}
+
+static void
+put_rgb (cc_image *f, int x, int y, uint8_t r, uint8_t g, uint8_t b)
+{
+  uint8_t *row = (uint8_t *) f->planes[0] + (size_t) y * f->pitch[0];
+  switch (f->format) {
+    case CC_FORMAT_RGBX8: row[4 * x] = r; row[4 * x + 1] = g; row[4 * x + 2] = b; return;
+    case CC_FORMAT_BGRX8: row[4 * x] = b; row[4 * x + 1] = g; row[4 * x + 2] = r; return;
+    default: break;
+  }
+  uint8_t Y, U, V;
+  cc_rgb_to_yuv (r, g, b, &Y, &U, &V);
+  if (f->format == CC_FORMAT_GRAY8) {
+    row[x] = (uint8_t) (cc_luma01 (r, g, b) * 255.f + 0.5f);
+    return;
+  }
+  row[x] = Y;
+  /* chroma: the top-left pixel of each 2x2 block writes it */
+  if ((x & 1) || (y & 1))
+    return;
+  if (f->format == CC_FORMAT_NV12) {
+    uint8_t *uv = (uint8_t *) f->planes[1] + (size_t) (y / 2) * f->pitch[1];
+    uv[x] = U;          /* (x/2)*2 == x for even x */
+    uv[x + 1] = V;
+  } else {
+    ((uint8_t *) f->planes[1] + (size_t) (y / 2) * f->pitch[1])[x / 2] = U;
+    ((uint8_t *) f->planes[2] + (size_t) (y / 2) * f->pitch[2])[x / 2] = V;
+  }
+}
+
+static const float *
+cell (const cc_image *img, int gx, int gy, int channels)
+{
+  return (const float *) ((const char *) img->planes[0] + (size_t) gy * img->pitch[0]) + channels * gx;
+}
+
+static void
+draw_line (cc_image *f, float x0, float y0, float x1, float y1)
+{
+  float dx = x1 - x0, dy = y1 - y0;
+  int steps = (int) (fmaxf (fabsf (dx), fabsf (dy)) + 1.0f);
+  for (int i = 0; i <= steps; i++) {
+    int x = (int) (x0 + dx * i / steps + 0.5f), y = (int) (y0 + dy * i / steps + 0.5f);
+    if (x >= 0 && y >= 0 && x < f->width && y < f->height)
+      put_rgb (f, x, y, 255, 255, 255);
+  }
+}
+
+cc_status
+cc_flow_visualize (cc_context *ctx, const cc_image *flow, const cc_image *confidence,
+    const cc_flow_vis_params *p, cc_image *frame)
+{
+  CC_TRY (check_vis (ctx, flow, confidence, p, frame));
+  if (ctx->backend == CC_BACKEND_CUDA)
+    return CC_CUDA_ONLY (cc_cuda_flow_visualize (ctx, flow, confidence, p, frame));
+
+  const int W = frame->width, H = frame->height, gw = flow->width, gh = flow->height;
+  const float to_frame = (float) W / gw;
+  if (p->mode == CC_FLOW_VIS_ARROWS) {
+    for (int y = p->arrow_spacing / 2; y < H; y += p->arrow_spacing)
+      for (int x = p->arrow_spacing / 2; x < W; x += p->arrow_spacing) {
+        int cx = (int) ((long) x * gw / W), cy = (int) ((long) y * gh / H);
+        if (confidence && *cell (confidence, cx, cy, 1) < 0.0f)
+          continue;
+        const float *v = cell (flow, cx, cy, 2);
+        float ex = x + p->arrow_scale * to_frame * v[0], ey = y + p->arrow_scale * to_frame * v[1];
+        draw_line (frame, (float) x, (float) y, ex, ey);
+        put_rgb (frame, x, y, 0, 0, 0);   /* the tail: a dark dot marks the cell */
+      }
+    return CC_SUCCESS;
+  }
+  for (int y = 0; y < H; y++)
+    for (int x = 0; x < W; x++) {
+      int cx = (int) ((long) x * gw / W), cy = (int) ((long) y * gh / H);
+      float c = confidence ? *cell (confidence, cx, cy, 1) : 0.0f;
+      uint8_t r, g, b;
+      if (p->mode == CC_FLOW_VIS_QUALITY) {
+        uint8_t q = (uint8_t) (cc_clampf (c / p->quality_scale, 0.f, 1.f) * 255.f + 0.5f);
+        r = g = b = q;
+      } else if (confidence && c < 0.0f) {
+        r = g = b = 0;
+      } else {
+        const float *v = cell (flow, cx, cy, 2);
+        cc_flow_color (to_frame * v[0] / p->max_magnitude, to_frame * v[1] / p->max_magnitude,
+            &r, &g, &b);
+      }
+      put_rgb (frame, x, y, r, g, b);
+    }
+  return CC_SUCCESS;
+}

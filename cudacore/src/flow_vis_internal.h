@@ -1,0 +1,13 @@
+#ifndef CUDACORE_FLOW_VIS_INTERNAL_H
+#define CUDACORE_FLOW_VIS_INTERNAL_H
+#include "cc_internal.h"
+#include "cudacore/cc_flow.h"
+#ifdef __cplusplus
+extern "C" {
+#endif
+cc_status cc_cuda_flow_visualize (cc_context *ctx, const cc_image *flow,
+    const cc_image *confidence, const cc_flow_vis_params *params, cc_image *frame);
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,85 @@
+#include "cv_imageio.h"
+
+#include <png.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int
+bytes_per_pixel (cc_format f)
+{
+  switch (f) {
+    case CC_FORMAT_GRAY8: return 1;
+    case CC_FORMAT_RGBX8: case CC_FORMAT_BGRX8: case CC_FORMAT_F32: return 4;
+    case CC_FORMAT_F32C2: return 8;
+    default: return 0;
+  }
+}
+
+cc_status
+cv_image_new (int width, int height, cc_format format, cc_image *out)
+{
+  int bpp = bytes_per_pixel (format);
+  if (bpp == 0 || width < 1 || height < 1)
+    return cc_set_error (CC_ERROR_INVALID_ARGUMENT, "cv_image_new: %dx%d of format %d",
+        width, height, (int) format);
+  void *data = calloc ((size_t) width * height, bpp);
+  if (!data)
+    return cc_set_error (CC_ERROR_OUT_OF_MEMORY, "cv_image_new: %dx%d", width, height);
+  *out = cc_image_view (data, (size_t) width * bpp, width, height, format, CC_LOCATION_HOST);
+  return CC_SUCCESS;
+}
+
+void
+cv_image_free (cc_image *img)
+{
+  if (img) {
+    free (img->planes[0]);
+    img->planes[0] = NULL;
+  }
+}
+
+cc_status
+cv_png_load (const char *path, cc_format format, cc_image *out)
+{
+  if (format != CC_FORMAT_GRAY8 && format != CC_FORMAT_RGBX8)
+    return cc_set_error (CC_ERROR_NOT_SUPPORTED, "cv_png_load: only GRAY8 or RGBX8");
+  png_image png;
+  memset (&png, 0, sizeof png);
+  png.version = PNG_IMAGE_VERSION;
+  if (!png_image_begin_read_from_file (&png, path))
+    return cc_set_error (CC_ERROR_IO, "cannot read PNG %s: %s", path, png.message);
+  png.format = format == CC_FORMAT_GRAY8 ? PNG_FORMAT_GRAY : PNG_FORMAT_RGBA;
+  cc_status st = cv_image_new (png.width, png.height, format, out);
+  if (st != CC_SUCCESS) {
+    png_image_free (&png);
+    return st;
+  }
+  if (!png_image_finish_read (&png, NULL, out->planes[0], (png_int_32) out->pitch[0], NULL)) {
+    cv_image_free (out);
+    return cc_set_error (CC_ERROR_CORRUPT_DATA, "corrupt PNG %s: %s", path, png.message);
+  }
+  return CC_SUCCESS;
+}
+
+cc_status
+cv_png_save (const char *path, const cc_image *img)
+{
+  png_image png;
+  memset (&png, 0, sizeof png);
+  png.version = PNG_IMAGE_VERSION;
+  png.width = img->width;
+  png.height = img->height;
+  switch (img->format) {
+    case CC_FORMAT_GRAY8: png.format = PNG_FORMAT_GRAY; break;
+    case CC_FORMAT_RGBX8: png.format = PNG_FORMAT_RGBA; break;
+    case CC_FORMAT_BGRX8: png.format = PNG_FORMAT_BGRA; break;
+    default:
+      return cc_set_error (CC_ERROR_NOT_SUPPORTED, "cv_png_save: format %s",
+          cc_format_name (img->format));
+  }
+  if (img->location != CC_LOCATION_HOST)
+    return cc_set_error (CC_ERROR_INVALID_ARGUMENT, "cv_png_save: needs a host image");
+  if (!png_image_write_to_file (&png, path, 0, img->planes[0], (png_int_32) img->pitch[0], NULL))
+    return cc_set_error (CC_ERROR_IO, "cannot write PNG %s: %s", path, png.message);
+  return CC_SUCCESS;
+}

@@ -1,0 +1,15 @@
+/* PNG in and out for the tools and tests, through libpng's simplified API
+ * (docs/dependencies.md says why libpng). Host images, malloc'd. */
+#ifndef CV_IMAGEIO_H
+#define CV_IMAGEIO_H
+#include <cudacore/cc_core.h>
+
+/* Loads a PNG as GRAY8 or RGBX8 (format picks which). */
+cc_status cv_png_load (const char *path, cc_format format, cc_image *out);
+/* Saves a GRAY8, RGBX8 or BGRX8 host image. */
+cc_status cv_png_save (const char *path, const cc_image *img);
+/* Frees an image from cv_png_load or cv_image_new. */
+void cv_image_free (cc_image *img);
+/* A zeroed host image, packed rows. */
+cc_status cv_image_new (int width, int height, cc_format format, cc_image *out);
+#endif

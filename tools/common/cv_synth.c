@@ -1,0 +1,119 @@
+#include "cv_synth.h"
+#include "cv_imageio.h"
+
+#include <math.h>
+#include <stdint.h>
+
+static uint32_t
+hash3 (int32_t x, int32_t y, uint32_t seed)
+{
+  uint32_t h = seed * 0x9E3779B1u ^ (uint32_t) x * 0x85EBCA77u ^ (uint32_t) y * 0xC2B2AE3Du;
+  h ^= h >> 15; h *= 0x2C1B3C6Du; h ^= h >> 12; h *= 0x297A2D39u; h ^= h >> 15;
+  return h;
+}
+
+/* Smooth (C1) value noise on a lattice of `cell` pixels. */
+static double
+value_noise (double x, double y, double cell, uint32_t seed)
+{
+  double gx = x / cell, gy = y / cell;
+  double fx0 = floor (gx), fy0 = floor (gy);
+  int32_t ix = (int32_t) fx0, iy = (int32_t) fy0;
+  double fx = gx - fx0, fy = gy - fy0;
+  double sx = fx * fx * (3 - 2 * fx), sy = fy * fy * (3 - 2 * fy);
+  double a = hash3 (ix, iy, seed) / 4294967296.0, b = hash3 (ix + 1, iy, seed) / 4294967296.0;
+  double c = hash3 (ix, iy + 1, seed) / 4294967296.0, d = hash3 (ix + 1, iy + 1, seed) / 4294967296.0;
+  return (a + sx * (b - a)) * (1 - sy) + (c + sx * (d - c)) * sy;
+}
+
+float
+cv_synth_texture (double x, double y, unsigned seed)
+{
+  double v = 0.45 * value_noise (x, y, 7.0, seed) + 0.3 * value_noise (x, y, 3.0, seed + 17)
+      + 0.25 * value_noise (x, y, 17.0, seed + 31);
+  v += 0.08 * sin (0.31 * x + 0.17 * y + seed) + 0.06 * sin (0.11 * x - 0.29 * y + 2 * seed);
+  return (float) fmin (1.0, fmax (0.0, v));
+}
+
+cc_status
+cv_synth_translation (int width, int height, double dx, double dy, unsigned seed,
+    cc_image *frame1, cc_image *frame2)
+{
+  cc_status st = cv_image_new (width, height, CC_FORMAT_GRAY8, frame1);
+  if (st != CC_SUCCESS)
+    return st;
+  if ((st = cv_image_new (width, height, CC_FORMAT_GRAY8, frame2)) != CC_SUCCESS) {
+    cv_image_free (frame1);
+    return st;
+  }
+  for (int y = 0; y < height; y++)
+    for (int x = 0; x < width; x++) {
+      ((uint8_t *) frame1->planes[0])[y * frame1->pitch[0] + x] =
+          (uint8_t) lrint (255.0 * cv_synth_texture (x, y, seed));
+      ((uint8_t *) frame2->planes[0])[y * frame2->pitch[0] + x] =
+          (uint8_t) lrint (255.0 * cv_synth_texture (x - dx, y - dy, seed));
+    }
+  return CC_SUCCESS;
+}
+
+/* Scene layout relative to the frame size. */
+typedef struct {
+  double bg_vx, bg_vy;             /* background drift */
+  double sq_x0, sq_y0, sq_size;    /* square at t = 0 */
+  double sq_vx, sq_vy;
+  double disc_cx, disc_cy, disc_r; /* disc, fixed centre */
+  double disc_omega;               /* radians per frame */
+} scene;
+
+static scene
+scene_for (int w, int h)
+{
+  scene s = { 0.6, 0.3, 0.12 * w, 0.45 * h, 0.3 * h, 2.5, -1.25,
+              0.72 * w, 0.35 * h, 0.22 * h, 1.5 * M_PI / 180.0 };
+  return s;
+}
+
+cc_status
+cv_synth_clip_frame (int t, int width, int height, cc_image *frame, cc_image *truth)
+{
+  cc_status st = cv_image_new (width, height, CC_FORMAT_RGBX8, frame);
+  if (st != CC_SUCCESS)
+    return st;
+  if (truth && (st = cv_image_new (width, height, CC_FORMAT_F32C2, truth)) != CC_SUCCESS) {
+    cv_image_free (frame);
+    return st;
+  }
+  scene s = scene_for (width, height);
+  for (int y = 0; y < height; y++)
+    for (int x = 0; x < width; x++) {
+      double tx, ty, u, v;   /* texture coordinates and motion of the front layer */
+      unsigned seed;
+      double sqx = s.sq_x0 + s.sq_vx * t, sqy = s.sq_y0 + s.sq_vy * t;
+      double rx = x - s.disc_cx, ry = y - s.disc_cy;
+      if (x >= sqx && x < sqx + s.sq_size && y >= sqy && y < sqy + s.sq_size) {
+        tx = x - s.sq_vx * t; ty = y - s.sq_vy * t; u = s.sq_vx; v = s.sq_vy; seed = 7;
+      } else if (rx * rx + ry * ry < s.disc_r * s.disc_r) {
+        double a = -s.disc_omega * t;   /* rotate back to the disc's rest pose */
+        tx = s.disc_cx + cos (a) * rx - sin (a) * ry;
+        ty = s.disc_cy + sin (a) * rx + cos (a) * ry;
+        double c = cos (s.disc_omega), sn = sin (s.disc_omega);
+        u = c * rx - sn * ry - rx; v = sn * rx + c * ry - ry; seed = 3;
+      } else {
+        tx = x - s.bg_vx * t; ty = y - s.bg_vy * t; u = s.bg_vx; v = s.bg_vy; seed = 1;
+      }
+      float l = cv_synth_texture (tx, ty, seed);
+      /* colour: same luma pattern, tinted per layer */
+      uint8_t *px = (uint8_t *) frame->planes[0] + y * frame->pitch[0] + 4 * x;
+      double tint[3][3] = { { 1.0, 0.85, 0.7 }, { 0.7, 0.9, 1.0 }, { 0.8, 1.0, 0.75 } };
+      int layer = seed == 7 ? 0 : (seed == 3 ? 1 : 2);
+      for (int k = 0; k < 3; k++)
+        px[k] = (uint8_t) lrint (255.0 * fmin (1.0, l * tint[layer][k]));
+      px[3] = 255;
+      if (truth) {
+        float *g = (float *) ((uint8_t *) truth->planes[0] + y * truth->pitch[0]) + 2 * x;
+        g[0] = (float) u;
+        g[1] = (float) v;
+      }
+    }
+  return CC_SUCCESS;
+}

@@ -1,0 +1,258 @@
+/* cv-flow: optical flow between two PNG frames, and evaluation against ground truth.
+ *
+ *   cv-flow [options] FRAME1.png FRAME2.png [-o OUT.flo] [--truth GT.flo] [--vis OUT.png]
+ *   cv-flow [options] --eval DIR     every DIR/NAME/{frame10,frame11}.png + flow10.flo
+ *
+ * Options: --method lk  --backend auto|cpu|cuda  --levels N  --iterations N
+ *          --window N  --min-eigen X  --sobel  --fb-check  --repeat N (timing)
+ * Prints EPE, angular error, % of pixels off by > 1/3/5 px, and time per pair. */
+#include "cv_imageio.h"
+#include <cudacore/cc_flow.h>
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef struct {
+  const char *method;
+  cc_backend backend;
+  cc_flow_lk_params lk;
+  int repeat;
+} options;
+
+static double
+now_ms (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static int
+fail (const char *what)
+{
+  fprintf (stderr, "cv-flow: %s: %s\n", what, cc_last_error ());
+  return 1;
+}
+
+/* Computes host flow (F32C2, same size as the frames) for one pair; *ms gets the
+ * median wall time of `repeat` runs (upload and download included). */
+static int
+compute_flow (const options *o, cc_context *ctx, const cc_image *f1, const cc_image *f2,
+    cc_image *flow, double *ms)
+{
+  if (strcmp (o->method, "lk") != 0) {
+    fprintf (stderr, "cv-flow: unknown method %s\n", o->method);
+    return 1;
+  }
+  cc_flow_lk *lk;
+  if (cc_flow_lk_create (ctx, f1->width, f1->height, &o->lk, &lk) != CC_SUCCESS)
+    return fail ("create");
+  bool dev = cc_context_backend (ctx) == CC_BACKEND_CUDA;
+  cc_image d1 = *f1, d2 = *f2;
+  if (dev && (cc_image_alloc (ctx, f1->width, f1->height, f1->format, CC_LOCATION_DEVICE, &d1)
+          || cc_image_alloc (ctx, f1->width, f1->height, f1->format, CC_LOCATION_DEVICE, &d2)
+          || cc_image_copy (ctx, f1, &d1) || cc_image_copy (ctx, f2, &d2)))
+    return fail ("upload");
+  double times[64];
+  int n = o->repeat < 1 ? 1 : (o->repeat > 64 ? 64 : o->repeat);
+  for (int i = 0; i < n; i++) {
+    double t0 = now_ms ();
+    if (cc_flow_lk_compute (lk, &d1, &d2, NULL, flow, NULL) != CC_SUCCESS)
+      return fail ("flow");
+    times[i] = now_ms () - t0;
+  }
+  for (int i = 1; i < n; i++)   /* insertion sort for the median */
+    for (int j = i; j > 0 && times[j] < times[j - 1]; j--) {
+      double t = times[j]; times[j] = times[j - 1]; times[j - 1] = t;
+    }
+  *ms = times[n / 2];
+  if (dev) {
+    cc_image_free (ctx, &d1);
+    cc_image_free (ctx, &d2);
+  }
+  cc_flow_lk_destroy (lk);
+  return 0;
+}
+
+static void
+print_metrics_header (void)
+{
+  printf ("%-14s %8s %8s %7s %7s %7s %9s\n", "sequence", "EPE", "AE(deg)", ">1px%",
+      ">3px%", ">5px%", "time(ms)");
+}
+
+static void
+print_metrics (const char *name, const cc_flow_metrics *m, double ms)
+{
+  printf ("%-14s %8.3f %8.2f %7.2f %7.2f %7.2f %9.2f\n", name, m->epe, m->angular_error,
+      100 * m->over1, 100 * m->over3, 100 * m->over5, ms);
+}
+
+static int
+run_pair (const options *o, cc_context *ctx, const char *p1, const char *p2,
+    const char *gt_path, const char *out_flo, const char *vis_png, const char *name,
+    cc_flow_metrics *metrics_out, double *ms_out)
+{
+  cc_image f1, f2, flow;
+  if (cv_png_load (p1, CC_FORMAT_RGBX8, &f1) || cv_png_load (p2, CC_FORMAT_RGBX8, &f2))
+    return fail ("load");
+  if (f1.width != f2.width || f1.height != f2.height) {
+    fprintf (stderr, "cv-flow: %s is %dx%d but %s is %dx%d\n", p1, f1.width, f1.height, p2,
+        f2.width, f2.height);
+    return 1;
+  }
+  if (cv_image_new (f1.width, f1.height, CC_FORMAT_F32C2, &flow))
+    return fail ("alloc");
+  double ms = 0;
+  if (compute_flow (o, ctx, &f1, &f2, &flow, &ms))
+    return 1;
+  if (out_flo && cc_flo_write (out_flo, &flow))
+    return fail ("write");
+  if (vis_png) {
+    cc_flow_vis_params vp;
+    cc_flow_vis_params_default (&vp);
+    cc_context *cpu;
+    cc_image vis;
+    cv_image_new (f1.width, f1.height, CC_FORMAT_RGBX8, &vis);
+    if (cc_context_create (CC_BACKEND_CPU, -1, &cpu) || cc_flow_visualize (cpu, &flow, NULL, &vp, &vis)
+        || cv_png_save (vis_png, &vis))
+      return fail ("visualize");
+    cc_context_destroy (cpu);
+    cv_image_free (&vis);
+  }
+  int rc = 0;
+  if (gt_path) {
+    cc_image gt;
+    cc_flow_metrics m;
+    if (cc_flo_read (gt_path, &gt) || cc_flow_compare (&flow, &gt, 0, &m))
+      rc = fail ("evaluate");
+    else {
+      if (!metrics_out)
+        print_metrics_header ();
+      print_metrics (name, &m, ms);
+      if (metrics_out)
+        *metrics_out = m;
+    }
+    cc_flo_free (&gt);
+  } else {
+    printf ("flow %dx%d in %.2f ms (%s)\n", f1.width, f1.height, ms,
+        cc_backend_name (cc_context_backend (ctx)));
+  }
+  if (ms_out)
+    *ms_out = ms;
+  cv_image_free (&f1);
+  cv_image_free (&f2);
+  cv_image_free (&flow);
+  return rc;
+}
+
+static int
+cmp_str (const void *a, const void *b)
+{
+  return strcmp (*(char *const *) a, *(char *const *) b);
+}
+
+static int
+run_eval (const options *o, cc_context *ctx, const char *dir)
+{
+  DIR *d = opendir (dir);
+  if (!d) {
+    fprintf (stderr, "cv-flow: cannot open %s\n", dir);
+    return 1;
+  }
+  char *names[256];
+  int count = 0;
+  struct dirent *e;
+  while ((e = readdir (d)) && count < 256) {
+    char probe[4096];
+    snprintf (probe, sizeof probe, "%s/%s/flow10.flo", dir, e->d_name);
+    FILE *f = fopen (probe, "rb");
+    if (f) {
+      fclose (f);
+      names[count++] = strdup (e->d_name);
+    }
+  }
+  closedir (d);
+  qsort (names, count, sizeof names[0], cmp_str);
+  if (count == 0) {
+    fprintf (stderr, "cv-flow: no NAME/flow10.flo under %s\n", dir);
+    return 1;
+  }
+  printf ("method %s, backend %s\n", o->method, cc_backend_name (cc_context_backend (ctx)));
+  print_metrics_header ();
+  cc_flow_metrics sum = { 0 };
+  double ms_sum = 0;
+  int rc = 0;
+  for (int i = 0; i < count; i++) {
+    char p1[4096], p2[4096], gt[4096];
+    snprintf (p1, sizeof p1, "%s/%s/frame10.png", dir, names[i]);
+    snprintf (p2, sizeof p2, "%s/%s/frame11.png", dir, names[i]);
+    snprintf (gt, sizeof gt, "%s/%s/flow10.flo", dir, names[i]);
+    cc_flow_metrics m;
+    double ms;
+    rc |= run_pair (o, ctx, p1, p2, gt, NULL, NULL, names[i], &m, &ms);
+    sum.epe += m.epe; sum.angular_error += m.angular_error;
+    sum.over1 += m.over1; sum.over3 += m.over3; sum.over5 += m.over5;
+    ms_sum += ms;
+    free (names[i]);
+  }
+  sum.epe /= count; sum.angular_error /= count;
+  sum.over1 /= count; sum.over3 /= count; sum.over5 /= count;
+  print_metrics ("mean", &sum, ms_sum / count);
+  return rc;
+}
+
+int
+main (int argc, char **argv)
+{
+  options o = { "lk", CC_BACKEND_AUTO, { 0 }, 1 };
+  cc_flow_lk_params_default (&o.lk);
+  const char *in[2] = { NULL, NULL }, *out = NULL, *truth = NULL, *vis = NULL, *eval = NULL;
+  int nin = 0;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+#define OPT(name) (!strcmp (a, name) && v && ++i)
+    if (OPT ("--method")) o.method = v;
+    else if (OPT ("--backend"))
+      o.backend = !strcmp (v, "cpu") ? CC_BACKEND_CPU : !strcmp (v, "cuda") ? CC_BACKEND_CUDA : CC_BACKEND_AUTO;
+    else if (OPT ("--levels")) o.lk.pyramid_levels = atoi (v);
+    else if (OPT ("--iterations")) o.lk.iterations = atoi (v);
+    else if (OPT ("--window")) o.lk.window_size = atoi (v);
+    else if (OPT ("--min-eigen")) o.lk.min_eigen_threshold = (float) atof (v);
+    else if (OPT ("--repeat")) o.repeat = atoi (v);
+    else if (OPT ("-o")) out = v;
+    else if (OPT ("--truth")) truth = v;
+    else if (OPT ("--vis")) vis = v;
+    else if (OPT ("--eval")) eval = v;
+    else if (!strcmp (a, "--sobel")) o.lk.gradient = CC_GRADIENT_SOBEL;
+    else if (!strcmp (a, "--fb-check")) o.lk.fb_check = true;
+    else if (a[0] != '-' && nin < 2) in[nin++] = a;
+    else {
+      fprintf (stderr, "cv-flow: unknown or incomplete argument %s\n"
+          "usage: cv-flow [options] FRAME1.png FRAME2.png [-o OUT.flo] [--truth GT.flo] [--vis OUT.png]\n"
+          "       cv-flow [options] --eval DIR\n", a);
+      return 2;
+    }
+#undef OPT
+  }
+  if (cc_flow_lk_params_check (&o.lk) != CC_SUCCESS)
+    return fail ("parameters");
+  cc_context *ctx;
+  if (cc_context_create (o.backend, CC_DEVICE_AUTO, &ctx) != CC_SUCCESS)
+    return fail ("context");
+  int rc;
+  if (eval)
+    rc = run_eval (&o, ctx, eval);
+  else if (nin == 2)
+    rc = run_pair (&o, ctx, in[0], in[1], truth, out, vis, "pair", NULL, NULL);
+  else {
+    fprintf (stderr, "cv-flow: two frames or --eval DIR needed\n");
+    rc = 2;
+  }
+  cc_context_destroy (ctx);
+  return rc;
+}
