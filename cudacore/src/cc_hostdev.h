@@ -22,6 +22,12 @@ CC_HOSTDEV float cc_luma01 (int r, int g, int b)
   return (0.299f * r + 0.587f * g + 0.114f * b) * (1.0f / 255.0f);
 }
 
+/* LK: is the warped position (x, y) inside a w x h image? (outside: no data) */
+CC_HOSTDEV int cc_lk_inside (float x, float y, int w, int h)
+{
+  return x >= 0.0f && y >= 0.0f && x <= (float) (w - 1) && y <= (float) (h - 1);
+}
+
 /* Smallest eigenvalue of the symmetric 2x2 [a b; b c]. */
 CC_HOSTDEV float cc_min_eigen_2x2 (float a, float b, float c)
 {

@@ -203,7 +203,8 @@ cpu_lk_iteration (cc_flow_lk *lk, const float *I, const float *J, int w, int h,
       float jw = bilinear (J, w, h, x + f[0], y + f[1]);
       float i0 = I[y * w + x];
       avg[y * w + x] = 0.5f * (i0 + jw);
-      dt[y * w + x] = jw - i0;
+      /* a pixel warped out of J has no data: NAN marks it, and it drops out of the sums */
+      dt[y * w + x] = cc_lk_inside (x + f[0], y + f[1], w, h) ? jw - i0 : NAN;
     }
   for (int y = 0; y < h; y++)
     for (int x = 0; x < w; x++) {
@@ -212,6 +213,11 @@ cpu_lk_iteration (cc_flow_lk *lk, const float *I, const float *J, int w, int h,
       gradient_at (avg, w, h, x, y, prm->gradient, &gx, &gy);
       /* linearised residual of this pixel for a window flow c:
        * It + g.(c - F)  ->  normal equations G c = sum g (g.F - It) */
+      if (isnan (dt[i])) {
+        for (int k = 0; k < 5; k++)
+          P[k][i] = 0.0f;
+        continue;
+      }
       float r = gx * in[2 * i] + gy * in[2 * i + 1] - dt[i];
       P[0][i] = gx * gx;
       P[1][i] = gx * gy;

@@ -1,0 +1,31 @@
+/* Helpers shared by the Check suites. */
+#ifndef CV_TEST_H
+#define CV_TEST_H
+#include <check.h>
+#include <cudacore/cc_core.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/* Fails the test with the core's message when a cc_ call does not succeed. */
+#define CC_ASSERT_OK(expr)                                                        \
+  do {                                                                            \
+    cc_status st_ = (expr);                                                       \
+    ck_assert_msg (st_ == CC_SUCCESS, "%s -> %s: %s", #expr, cc_status_name (st_), \
+        cc_last_error ());                                                        \
+  } while (0)
+
+/* Backends a core test runs on: always CPU; CUDA when a device is present.
+ * Loop with for (int b = 0; b < cv_test_backend_count (); b++). */
+int cv_test_backend_count (void);
+cc_backend cv_test_backend (int index);
+/* Skips (returns true and prints why) when no CUDA device: for GPU-only tests. */
+int cv_test_skip_without_gpu (const char *test_name);
+/* ../shared/media, found from the source tree (CV_SHARED_MEDIA env overrides);
+ * NULL (after printing a skip message) when absent. */
+const char *cv_test_shared_media (const char *test_name);
+
+/* Uploads a host image to a new device image on a CUDA context (copy for CPU). */
+cc_status cv_test_to_backend (cc_context *ctx, const cc_image *host, cc_image *out);
+/* Downloads into a new host image (packed). Caller frees with cv_image_free. */
+cc_status cv_test_to_host (cc_context *ctx, const cc_image *img, cc_image *out);
+#endif

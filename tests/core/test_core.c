@@ -1,0 +1,141 @@
+/* cudacore basics: status names, errors, contexts, image views and copies. */
+#include "cv_test.h"
+#include "cv_imageio.h"
+#include <string.h>
+#include <unistd.h>
+
+START_TEST (test_status_names)
+{
+  ck_assert_str_eq (cc_status_name (CC_SUCCESS), "CC_SUCCESS");
+  ck_assert_str_eq (cc_status_name (CC_ERROR_NO_DEVICE), "CC_ERROR_NO_DEVICE");
+  ck_assert_str_eq (cc_status_name ((cc_status) 999), "CC_ERROR_UNKNOWN");
+  ck_assert_str_eq (cc_backend_name (CC_BACKEND_CUDA), "cuda");
+}
+END_TEST
+
+START_TEST (test_context_cpu_and_errors)
+{
+  cc_context *ctx = NULL;
+  CC_ASSERT_OK (cc_context_create (CC_BACKEND_CPU, -1, &ctx));
+  ck_assert_int_eq (cc_context_backend (ctx), CC_BACKEND_CPU);
+  ck_assert_ptr_null (cc_context_stream (ctx));
+  CC_ASSERT_OK (cc_context_synchronize (ctx));
+  cc_context_destroy (ctx);
+
+  ck_assert_int_eq (cc_context_create (CC_BACKEND_CPU, -7, &ctx), CC_ERROR_INVALID_ARGUMENT);
+  ck_assert_ptr_null (ctx);
+  ck_assert_ptr_nonnull (strstr (cc_last_error (), "device_id -7"));
+  ck_assert_int_eq (cc_context_create ((cc_backend) 42, -1, &ctx), CC_ERROR_INVALID_ARGUMENT);
+
+  /* AUTO resolves to a concrete backend, CUDA exactly when a device exists */
+  CC_ASSERT_OK (cc_context_create (CC_BACKEND_AUTO, -1, &ctx));
+  ck_assert_int_eq (cc_context_backend (ctx),
+      cc_cuda_device_count () > 0 ? CC_BACKEND_CUDA : CC_BACKEND_CPU);
+  cc_context_destroy (ctx);
+
+  if (cc_cuda_device_count () == 0) {
+    ck_assert_int_eq (cc_context_create (CC_BACKEND_CUDA, -1, &ctx), CC_ERROR_NO_DEVICE);
+    ck_assert_ptr_null (ctx);
+    ck_assert_msg (strlen (cc_last_error ()) > 10, "no-device error explains itself");
+  }
+}
+END_TEST
+
+START_TEST (test_image_checks)
+{
+  uint8_t buf[64];
+  cc_image img = cc_image_view (buf, 8, 8, 8, CC_FORMAT_GRAY8, CC_LOCATION_HOST);
+  CC_ASSERT_OK (cc_image_check (&img, "test"));
+  img.pitch[0] = 4;
+  ck_assert_int_eq (cc_image_check (&img, "test"), CC_ERROR_INVALID_ARGUMENT);
+  ck_assert_ptr_nonnull (strstr (cc_last_error (), "pitch 4"));
+  img = cc_image_view (buf, 8, 0, 8, CC_FORMAT_GRAY8, CC_LOCATION_HOST);
+  ck_assert_int_eq (cc_image_check (&img, "test"), CC_ERROR_INVALID_ARGUMENT);
+  img = cc_image_view (buf, 8, 8, 8, CC_FORMAT_NV12, CC_LOCATION_HOST);
+  ck_assert_int_eq (cc_image_check (&img, "test"), CC_ERROR_INVALID_ARGUMENT);  /* no UV plane */
+  ck_assert_int_eq (cc_format_planes (CC_FORMAT_I420), 3);
+}
+END_TEST
+
+/* Round trip host -> backend -> host for every format, odd sizes included. */
+START_TEST (test_image_copy_roundtrip)
+{
+  const cc_format formats[] = { CC_FORMAT_GRAY8, CC_FORMAT_RGBX8, CC_FORMAT_NV12,
+    CC_FORMAT_I420, CC_FORMAT_F32, CC_FORMAT_F32C2 };
+  const int sizes[][2] = { { 1, 1 }, { 641, 479 }, { 64, 3 } };
+  for (int b = 0; b < cv_test_backend_count (); b++) {
+    cc_context *ctx;
+    CC_ASSERT_OK (cc_context_create (cv_test_backend (b), -1, &ctx));
+    cc_location loc = b ? CC_LOCATION_DEVICE : CC_LOCATION_HOST;
+    for (size_t f = 0; f < sizeof formats / sizeof formats[0]; f++)
+      for (size_t s = 0; s < 3; s++) {
+        cc_image src, mid, back;
+        int w = sizes[s][0], h = sizes[s][1];
+        CC_ASSERT_OK (cc_image_alloc (ctx, w, h, formats[f], CC_LOCATION_HOST, &src));
+        CC_ASSERT_OK (cc_image_alloc (ctx, w, h, formats[f], loc, &mid));
+        CC_ASSERT_OK (cc_image_alloc (ctx, w, h, formats[f], CC_LOCATION_HOST, &back));
+        for (int p = 0; p < cc_format_planes (formats[f]); p++)
+          for (size_t i = 0; i < src.pitch[p] * (p ? (h + 1) / 2 : h); i++)
+            ((uint8_t *) src.planes[p])[i] = (uint8_t) (i * 31 + p * 7 + 1);
+        CC_ASSERT_OK (cc_image_fill (ctx, &back, 0xEE));
+        CC_ASSERT_OK (cc_image_copy (ctx, &src, &mid));
+        CC_ASSERT_OK (cc_image_copy (ctx, &mid, &back));
+        for (int p = 0; p < cc_format_planes (formats[f]); p++) {
+          int pw = p ? (w + 1) / 2 : w, ph = p ? (h + 1) / 2 : h;
+          int bpp = formats[f] == CC_FORMAT_NV12 && p ? 2 :
+              formats[f] == CC_FORMAT_RGBX8 || formats[f] == CC_FORMAT_F32 ? 4 :
+              formats[f] == CC_FORMAT_F32C2 ? 8 : 1;
+          for (int y = 0; y < ph; y++)
+            ck_assert_msg (memcmp ((uint8_t *) src.planes[p] + y * src.pitch[p],
+                    (uint8_t *) back.planes[p] + y * back.pitch[p], (size_t) pw * bpp) == 0,
+                "%s %dx%d plane %d row %d differs after round trip on %s",
+                cc_format_name (formats[f]), w, h, p, y, cc_backend_name (cv_test_backend (b)));
+        }
+        cc_image_free (ctx, &src);
+        cc_image_free (ctx, &mid);
+        cc_image_free (ctx, &back);
+      }
+    cc_context_destroy (ctx);
+  }
+}
+END_TEST
+
+START_TEST (test_png_corrupt_file)
+{
+  char path[] = "/tmp/cv-corrupt-XXXXXX";
+  int fd = mkstemp (path);
+  ck_assert_int_ge (fd, 0);
+  ck_assert_int_eq (write (fd, "\x89PNG\r\n\x1a\nnot really", 18), 18);
+  close (fd);
+  cc_image img;
+  cc_status st = cv_png_load (path, CC_FORMAT_GRAY8, &img);
+  ck_assert_int_ne (st, CC_SUCCESS);
+  ck_assert_ptr_nonnull (strstr (cc_last_error (), path));
+  ck_assert_int_eq (cv_png_load ("/nonexistent/x.png", CC_FORMAT_GRAY8, &img), CC_ERROR_IO);
+  unlink (path);
+}
+END_TEST
+
+static Suite *
+core_suite (void)
+{
+  Suite *s = suite_create ("core");
+  TCase *tc = tcase_create ("basics");
+  tcase_add_test (tc, test_status_names);
+  tcase_add_test (tc, test_context_cpu_and_errors);
+  tcase_add_test (tc, test_image_checks);
+  tcase_add_test (tc, test_image_copy_roundtrip);
+  tcase_add_test (tc, test_png_corrupt_file);
+  suite_add_tcase (s, tc);
+  return s;
+}
+
+int
+main (void)
+{
+  SRunner *sr = srunner_create (core_suite ());
+  srunner_run_all (sr, CK_NORMAL);
+  int failed = srunner_ntests_failed (sr);
+  srunner_free (sr);
+  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
