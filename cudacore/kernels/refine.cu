@@ -12,12 +12,18 @@
 // Per level: one kernel computes the data terms (warp of frame 2 and derivatives);
 // per outer iteration one kernel freezes the smoothness weights, one assembles
 // the coefficients (the diagonal, and the right-hand side with the start field's
-// smoothness term folded in), then 2 x inner colour sweeps.
+// smoothness term folded in), then the inner sweeps: by default up to
+// CC_RT_MAX_SWEEPS red-black sweeps per launch on shared-memory tiles
+// (refine_tile.h: exact, halo-based temporal blocking, coefficients in registers);
+// with CC_REFINE_SOR=simple in the environment, one launch per colour half-sweep
+// (rf_sor_kernel) straight on the split arrays.
 #include "cuda_common.cuh"
 #include "refine_internal.h"
 #include "refine_hostdev.h"
+#include "refine_tile.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 struct cc_cuda_refine {
   cc_context *ctx;
@@ -31,6 +37,8 @@ struct cc_cuda_refine {
   // red-black split arrays (2 * hw * h cells at level 0; colour c at c * hw * h)
   float4 *d0, *d1;            // (ix, iy, iz, ixx), (ixy, iyy, ixz, iyz)
   float2 *wuv, *duv;          // start field, increment
+  float2 *duv_alt;            // second increment buffer for the tiled sweeps
+  bool tiled;                 // several sweeps per launch (CC_REFINE_SOR=simple: one colour)
   float4 *coef;               // (diag_u, diag_v, rhs_u, rhs_v)
   float *a12, *smooth;
   double *energies;           // levels * (max_outer + 1)
@@ -285,6 +293,28 @@ rf_sor_kernel (rb_view v, int c, float omega)
   v.duv[i] = d;
 }
 
+// `sweeps` red-black sweeps per launch on shared-memory tiles (refine_tile.h):
+// the same result as 2 x sweeps launches of rf_sor_kernel. Reads duv_in, writes
+// duv_out (every cell of the level: the output tiles partition it).
+__global__ void __launch_bounds__ (CC_RT_TX * CC_RT_TY)
+rf_sor_tiles_kernel (cc_rt_level L, const float4 *coef, const float *a12,
+    const float *smooth, const float2 *duv_in, float2 *duv_out, int sweeps, float omega)
+{
+  __shared__ cc_rt_smem sm;
+  cc_rt_regs regs;
+  const int bx = blockIdx.x, by = blockIdx.y, tx = threadIdx.x, ty = threadIdx.y;
+  cc_rt_load (&L, bx, by, tx, ty, (const float *) coef, a12, smooth, (const float *) duv_in,
+      &regs, &sm);
+  __syncthreads ();
+  for (int k = 0; k < sweeps; k++) {
+    cc_rt_half_sweep (&L, bx, by, tx, ty, 0, omega, &regs, &sm);
+    __syncthreads ();
+    cc_rt_half_sweep (&L, bx, by, tx, ty, 1, omega, &regs, &sm);
+    __syncthreads ();
+  }
+  cc_rt_store (&L, bx, by, tx, ty, &sm, (float *) duv_out);
+}
+
 // Energy of the level at the current increment, summed into *out.
 __global__ void
 rf_energy_kernel (rb_view v, float alpha, float delta, float gamma, double *out)
@@ -346,6 +376,7 @@ cc_cuda_refine_destroy (cc_cuda_refine *s)
   cudaFree (s->d1);
   cudaFree (s->wuv);
   cudaFree (s->duv);
+  cudaFree (s->duv_alt);
   cudaFree (s->coef);
   cudaFree (s->a12);
   cudaFree (s->smooth);
@@ -364,6 +395,8 @@ cc_cuda_refine_create (cc_context *ctx, const cc_refine_sizes *sizes, int max_ou
   s->ctx = ctx;
   s->sizes = *sizes;
   s->max_outer = max_outer;
+  const char *sor = getenv ("CC_REFINE_SOR");
+  s->tiled = !(sor && !strcmp (sor, "simple"));
   cc_status st = CC_SUCCESS;
 #define RF_ALLOC(ptr, bytes) \
   if (st == CC_SUCCESS) st = cc_cuda_malloc (ctx, (bytes), (void **) &(ptr))
@@ -384,6 +417,7 @@ cc_cuda_refine_create (cc_context *ctx, const cc_refine_sizes *sizes, int max_ou
   RF_ALLOC (s->d1, cells * sizeof (float4));
   RF_ALLOC (s->wuv, cells * sizeof (float2));
   RF_ALLOC (s->duv, cells * sizeof (float2));
+  RF_ALLOC (s->duv_alt, cells * sizeof (float2));
   RF_ALLOC (s->coef, cells * sizeof (float4));
   RF_ALLOC (s->a12, cells * sizeof (float));
   RF_ALLOC (s->smooth, cells * sizeof (float));
@@ -459,10 +493,23 @@ rf_level (cc_cuda_refine *s, const cc_refine_params *p, int level, double *energ
     CC_CUDA_LAUNCHED ("rf_weights_kernel");
     rf_coef_kernel<<<both, block, 0, stream>>> (v, p->color_weight, p->gradient_weight);
     CC_CUDA_LAUNCHED ("rf_coef_kernel");
-    for (int inner = 0; inner < p->inner_iterations; inner++)
-      for (int c = 0; c < 2; c++)
-        rf_sor_kernel<<<one, block, 0, stream>>> (v, c, p->omega);
-    CC_CUDA_LAUNCHED ("rf_sor_kernel");
+    if (s->tiled) {
+      cc_rt_level L = { v.w, v.h, v.hw };
+      dim3 tiles (cc_div_up (v.w, CC_RT_TW), cc_div_up (v.h, CC_RT_TH));
+      for (int left = p->inner_iterations; left > 0; left -= CC_RT_MAX_SWEEPS) {
+        float2 *other = v.duv == s->duv ? s->duv_alt : s->duv;
+        rf_sor_tiles_kernel<<<tiles, dim3 (CC_RT_TX, CC_RT_TY), 0, stream>>> (L, v.coef,
+            v.a12, v.smooth, v.duv, other,
+            left < CC_RT_MAX_SWEEPS ? left : CC_RT_MAX_SWEEPS, p->omega);
+        v.duv = other;
+      }
+      CC_CUDA_LAUNCHED ("rf_sor_tiles_kernel");
+    } else {
+      for (int inner = 0; inner < p->inner_iterations; inner++)
+        for (int c = 0; c < 2; c++)
+          rf_sor_kernel<<<one, block, 0, stream>>> (v, c, p->omega);
+      CC_CUDA_LAUNCHED ("rf_sor_kernel");
+    }
     if (energy) {
       rf_energy_kernel<<<both, block, 0, stream>>> (v, p->smoothness_weight, p->color_weight,
           p->gradient_weight, energy++);

@@ -9,6 +9,7 @@
 #include <cudacore/cc_blockmatch.h>
 #include <cudacore/cc_flow.h>
 #include <cudacore/cc_refine.h>
+#include "refine_tile.h"   /* cudacore/src: the tiled sweeps, emulated below */
 
 #include <math.h>
 #include <string.h>
@@ -351,6 +352,105 @@ START_TEST (test_middlebury)
 }
 END_TEST
 
+/* The CUDA tiled sweeps (refine_tile.h), run here thread by thread, phase by
+ * phase, equal plain red-black half-sweeps over the whole level: the halo logic
+ * and the split indexing are checked without a GPU. */
+static void
+plain_half_sweep (const cc_rt_level *L, int c, float omega, const float *coef,
+    const float *a12, const float *s, float *duv)
+{
+  for (int y = 0; y < L->h; y++)
+    for (int xs = 0; xs < L->hw; xs++) {
+      int ph = (y + c) & 1, x = 2 * xs + ph, o = 1 - c;
+      if (x >= L->w)
+        continue;
+      int i = cc_rt_global (L, c, y, xs);
+      float nu = 0, nv = 0;
+      if (x > 0) {
+        int j = cc_rt_global (L, o, y, xs + ph - 1);
+        nu += s[j] * duv[2 * j]; nv += s[j] * duv[2 * j + 1];
+      }
+      if (x + 1 < L->w) {
+        int j = cc_rt_global (L, o, y, xs + ph);
+        nu += s[i] * duv[2 * j]; nv += s[i] * duv[2 * j + 1];
+      }
+      if (y > 0) {
+        int j = cc_rt_global (L, o, y - 1, xs);
+        nu += s[j] * duv[2 * j]; nv += s[j] * duv[2 * j + 1];
+      }
+      if (y + 1 < L->h) {
+        int j = cc_rt_global (L, o, y + 1, xs);
+        nu += s[i] * duv[2 * j]; nv += s[i] * duv[2 * j + 1];
+      }
+      cc_refine_sor_step (coef[4 * i], coef[4 * i + 1], a12[i], coef[4 * i + 2],
+          coef[4 * i + 3], nu, nv, omega, &duv[2 * i], &duv[2 * i + 1]);
+    }
+}
+
+START_TEST (test_tiled_sweeps_emulated)
+{
+  const int sizes[][2] = { { 157, 101 }, { 48, 32 }, { 5, 70 }, { 1, 1 } };
+  for (int si = 0; si < 4; si++) {
+    cc_rt_level L = { sizes[si][0], sizes[si][1], (sizes[si][0] + 1) / 2 };
+    size_t cells = (size_t) 2 * L.hw * L.h;
+    float *coef = calloc (4 * cells, sizeof (float)), *a12 = calloc (cells, sizeof (float));
+    float *s = calloc (cells, sizeof (float)), *ref = calloc (2 * cells, sizeof (float));
+    float *in = calloc (2 * cells, sizeof (float)), *out = calloc (2 * cells, sizeof (float));
+    unsigned seed = 12345;
+#define RND() ((seed = seed * 1103515245u + 12345u) >> 8) / 16777216.0f
+    for (size_t i = 0; i < cells; i++) {
+      s[i] = 0.1f + 2.0f * RND ();
+      a12[i] = 0.5f * RND () - 0.25f;
+      coef[4 * i] = 1.0f + 8.0f * RND ();
+      coef[4 * i + 1] = 1.0f + 8.0f * RND ();
+      coef[4 * i + 2] = 2.0f * RND () - 1.0f;
+      coef[4 * i + 3] = 2.0f * RND () - 1.0f;
+      in[2 * i] = RND () - 0.5f;
+      in[2 * i + 1] = RND () - 0.5f;
+    }
+#undef RND
+    cc_rt_regs *regs = malloc (sizeof (cc_rt_regs) * CC_RT_TX * CC_RT_TY);
+    cc_rt_smem *sm = malloc (sizeof (cc_rt_smem));
+    for (int sweeps = 1; sweeps <= CC_RT_MAX_SWEEPS; sweeps += 3) {
+      memcpy (ref, in, 2 * cells * sizeof (float));
+      for (int k = 0; k < sweeps; k++) {
+        plain_half_sweep (&L, 0, 1.6f, coef, a12, s, ref);
+        plain_half_sweep (&L, 1, 1.6f, coef, a12, s, ref);
+      }
+      for (size_t i = 0; i < 2 * cells; i++)
+        out[i] = NAN;
+      int tiles_x = (L.w + CC_RT_TW - 1) / CC_RT_TW, tiles_y = (L.h + CC_RT_TH - 1) / CC_RT_TH;
+      for (int by = 0; by < tiles_y; by++)
+        for (int bx = 0; bx < tiles_x; bx++) {
+#define THREADS for (int ty = 0; ty < CC_RT_TY; ty++) for (int tx = 0; tx < CC_RT_TX; tx++)
+          THREADS cc_rt_load (&L, bx, by, tx, ty, coef, a12, s, in, &regs[ty * CC_RT_TX + tx], sm);
+          for (int k = 0; k < sweeps; k++)
+            for (int c = 0; c < 2; c++)
+              THREADS cc_rt_half_sweep (&L, bx, by, tx, ty, c, 1.6f, &regs[ty * CC_RT_TX + tx], sm);
+          THREADS cc_rt_store (&L, bx, by, tx, ty, sm, out);
+#undef THREADS
+        }
+      double max_diff = 0;
+      for (int c = 0; c < 2; c++)
+        for (int y = 0; y < L.h; y++)
+          for (int xs = 0; xs < L.hw; xs++) {
+            if (2 * xs + ((y + c) & 1) >= L.w)
+              continue;
+            int i = cc_rt_global (&L, c, y, xs);
+            for (int k = 0; k < 2; k++) {
+              ck_assert_msg (isfinite (out[2 * i + k]), "%dx%d: cell (%d,%d,%d) not written",
+                  L.w, L.h, c, y, xs);
+              max_diff = fmax (max_diff, fabs (out[2 * i + k] - ref[2 * i + k]));
+            }
+          }
+      ck_assert_msg (max_diff < 1e-5, "%dx%d, %d sweeps: tiled differs from plain by %g",
+          L.w, L.h, sweeps, max_diff);
+    }
+    free (regs); free (sm); free (coef); free (a12); free (s); free (ref); free (in); free (out);
+  }
+}
+END_TEST
+
 static Suite *
 refine_suite (void)
 {
@@ -362,6 +462,7 @@ refine_suite (void)
   tcase_add_test (tc, test_invalid_parameters);
   tcase_add_test (tc, test_odd_and_tiny_sizes);
   tcase_add_test (tc, test_in_place);
+  tcase_add_test (tc, test_tiled_sweeps_emulated);
   tcase_add_test (tc, test_gpu_matches_cpu);
   tcase_add_test (tc, test_middlebury);
   suite_add_tcase (s, tc);
