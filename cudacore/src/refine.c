@@ -32,7 +32,7 @@ cc_refine_params_default (cc_refine_params *p)
   p->outer_iterations = 5;
   p->inner_iterations = 30;
   p->omega = 1.6f;
-  p->smoothness_weight = 10.0f;
+  p->smoothness_weight = 15.0f;
   p->color_weight = 5.0f;
   p->gradient_weight = 10.0f;
   p->track_energy = false;

@@ -33,7 +33,7 @@ typedef struct cc_refine_params {
   int outer_iterations;    /* fixed-point (weight update) iterations per level, 1..50. Default 5 */
   int inner_iterations;    /* SOR sweeps per outer iteration, 1..500. Default 30 */
   float omega;             /* SOR relaxation factor, (0, 2). Default 1.6 */
-  float smoothness_weight; /* alpha: Charbonnier smoothness weight, > 0, <= 1e4. Default 10 */
+  float smoothness_weight; /* alpha: Charbonnier smoothness weight, > 0, <= 1e4. Default 15 */
   float color_weight;      /* delta: normalised brightness-constancy weight, >= 0, <= 1e4. Default 5 */
   float gradient_weight;   /* gamma: normalised gradient-constancy weight, >= 0, <= 1e4. Default 10 */
   bool track_energy;       /* record E after each outer iteration (a reduction per
