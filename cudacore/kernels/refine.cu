@@ -39,7 +39,7 @@ struct cc_cuda_refine {
   float2 *wuv, *duv;          // start field, increment
   float2 *duv_alt;            // second increment buffer for the tiled sweeps
   bool tiled;                 // several sweeps per launch (CC_REFINE_SOR=simple: one colour)
-  float4 *coef;               // (diag_u, diag_v, rhs_u, rhs_v)
+  float4 *coef;               // (1 / diag_u, 1 / diag_v, rhs_u, rhs_v)
   float *a12, *smooth;
   double *energies;           // levels * (max_outer + 1)
 };
@@ -248,7 +248,8 @@ rf_coef_kernel (rb_view v, float delta, float gamma)
       b1 += wt[k] * (q.x - w0.x);
       b2 += wt[k] * (q.y - w0.y);
     }
-  v.coef[i] = make_float4 (a11 + sum_w, a22 + sum_w, b1, b2);
+  v.coef[i] = make_float4 (cc_refine_inverse_diag (a11 + sum_w),
+      cc_refine_inverse_diag (a22 + sum_w), b1, b2);
   v.a12[i] = a12;
 }
 

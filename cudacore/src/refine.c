@@ -227,40 +227,54 @@ cpu_refine_level (cc_refine *r, int level, float *field)
         size_t i = (size_t) y * w + x;
         s[i] = cc_refine_smooth_weight (grad2_at (field, du, dv, w, h, x, y),
             p->smoothness_weight);
+      }
+    /* per pixel: 1 / diag_u, 1 / diag_v, a12, rhs_u, rhs_v, with the start field's
+     * smoothness term folded into the right-hand side (as the CUDA kernels) */
+    for (int y = 0; y < h; y++)
+      for (int x = 0; x < w; x++) {
+        size_t i = (size_t) y * w + x;
+        float a11, a12, a22, b1, b2;
         cc_refine_data_system (&r->data[i], du[i], dv[i], p->color_weight,
-            p->gradient_weight, &c[5 * i], &c[5 * i + 1], &c[5 * i + 2], &c[5 * i + 3],
-            &c[5 * i + 4]);
+            p->gradient_weight, &a11, &a12, &a22, &b1, &b2);
+        /* edge weights: the forward edges carry the pixel's own weight */
+        const int exists[4] = { x > 0, x + 1 < w, y > 0, y + 1 < h };
+        const long off[4] = { -1, 1, -(long) w, (long) w };
+        const float wgt[4] = { x > 0 ? s[i - 1] : 0.0f, s[i], y > 0 ? s[i - w] : 0.0f, s[i] };
+        float sum_w = 0.0f;
+        for (int k = 0; k < 4; k++)
+          if (exists[k]) {
+            size_t q = i + off[k];
+            sum_w += wgt[k];
+            b1 += wgt[k] * (field[2 * q] - field[2 * i]);
+            b2 += wgt[k] * (field[2 * q + 1] - field[2 * i + 1]);
+          }
+        c[5 * i] = cc_refine_inverse_diag (a11 + sum_w);
+        c[5 * i + 1] = cc_refine_inverse_diag (a22 + sum_w);
+        c[5 * i + 2] = a12;
+        c[5 * i + 3] = b1;
+        c[5 * i + 4] = b2;
       }
     for (int inner = 0; inner < p->inner_iterations; inner++)
-      for (int y = 0; y < h; y++)
+      for (int y = 0; y < h; y++) {
+        bool edge_row = y == 0 || y + 1 == h;
         for (int x = 0; x < w; x++) {
           size_t i = (size_t) y * w + x;
-          /* edge weights: the forward edges carry the pixel's own weight */
-          float wl = x > 0 ? s[i - 1] : 0.0f, wr = x + 1 < w ? s[i] : 0.0f;
-          float wu = y > 0 ? s[i - w] : 0.0f, wd = y + 1 < h ? s[i] : 0.0f;
-          float sum_w = wl + wr + wu + wd;
-          float u = field[2 * i], v = field[2 * i + 1];
-          float rhs_u = c[5 * i + 3], rhs_v = c[5 * i + 4];
-          float nbr_du = 0.0f, nbr_dv = 0.0f;
-          if (x > 0) {
-            rhs_u += wl * (field[2 * (i - 1)] - u); rhs_v += wl * (field[2 * (i - 1) + 1] - v);
-            nbr_du += wl * du[i - 1]; nbr_dv += wl * dv[i - 1];
+          float nbr_du, nbr_dv;
+          if (!edge_row && x > 0 && x + 1 < w) {   /* interior: all four neighbours */
+            float wl = s[i - 1], wu = s[i - w], ws = s[i];
+            nbr_du = wl * du[i - 1] + ws * du[i + 1] + wu * du[i - w] + ws * du[i + w];
+            nbr_dv = wl * dv[i - 1] + ws * dv[i + 1] + wu * dv[i - w] + ws * dv[i + w];
+          } else {
+            nbr_du = nbr_dv = 0.0f;
+            if (x > 0) { nbr_du += s[i - 1] * du[i - 1]; nbr_dv += s[i - 1] * dv[i - 1]; }
+            if (x + 1 < w) { nbr_du += s[i] * du[i + 1]; nbr_dv += s[i] * dv[i + 1]; }
+            if (y > 0) { nbr_du += s[i - w] * du[i - w]; nbr_dv += s[i - w] * dv[i - w]; }
+            if (y + 1 < h) { nbr_du += s[i] * du[i + w]; nbr_dv += s[i] * dv[i + w]; }
           }
-          if (x + 1 < w) {
-            rhs_u += wr * (field[2 * (i + 1)] - u); rhs_v += wr * (field[2 * (i + 1) + 1] - v);
-            nbr_du += wr * du[i + 1]; nbr_dv += wr * dv[i + 1];
-          }
-          if (y > 0) {
-            rhs_u += wu * (field[2 * (i - w)] - u); rhs_v += wu * (field[2 * (i - w) + 1] - v);
-            nbr_du += wu * du[i - w]; nbr_dv += wu * dv[i - w];
-          }
-          if (y + 1 < h) {
-            rhs_u += wd * (field[2 * (i + w)] - u); rhs_v += wd * (field[2 * (i + w) + 1] - v);
-            nbr_du += wd * du[i + w]; nbr_dv += wd * dv[i + w];
-          }
-          cc_refine_sor_step (c[5 * i] + sum_w, c[5 * i + 2] + sum_w, c[5 * i + 1], rhs_u,
-              rhs_v, nbr_du, nbr_dv, omega, &du[i], &dv[i]);
+          cc_refine_sor_step (c[5 * i], c[5 * i + 1], c[5 * i + 2], c[5 * i + 3],
+              c[5 * i + 4], nbr_du, nbr_dv, omega, &du[i], &dv[i]);
         }
+      }
     if (p->track_energy)
       r->energies[r->energy_count++] = cpu_energy (r, field, w, h);
   }

@@ -108,17 +108,24 @@ cc_refine_smooth_weight (float grad2, float smoothness_weight)
   return smoothness_weight * 0.5f / sqrtf (grad2 + CC_REFINE_EPS2);
 }
 
+/* 1 / diagonal of a pixel's row (0 for a singular row, which keeps its value). */
+CC_HOSTDEV float
+cc_refine_inverse_diag (float diag)
+{
+  return diag > 1e-12f ? 1.0f / diag : 0.0f;
+}
+
 /* One SOR step of a pixel (du first, then dv with the new du).
- * diag_u = a11 + sum w, rhs_u = b1 + sum w (u_q - u_p) (likewise v);
- * nbr_du = sum w du_q over the neighbours. A singular row keeps its value. */
+ * inv_u = 1 / (a11 + sum w), rhs_u = b1 + sum w (u_q - u_p) (likewise v);
+ * nbr_du = sum w du_q over the neighbours. */
 CC_HOSTDEV void
-cc_refine_sor_step (float diag_u, float diag_v, float a12, float rhs_u, float rhs_v,
+cc_refine_sor_step (float inv_u, float inv_v, float a12, float rhs_u, float rhs_v,
     float nbr_du, float nbr_dv, float omega, float *du, float *dv)
 {
-  if (diag_u > 1e-12f)
-    *du = (1.0f - omega) * *du + omega * (rhs_u + nbr_du - a12 * *dv) / diag_u;
-  if (diag_v > 1e-12f)
-    *dv = (1.0f - omega) * *dv + omega * (rhs_v + nbr_dv - a12 * *du) / diag_v;
+  if (inv_u > 0.0f)
+    *du = (1.0f - omega) * *du + omega * (rhs_u + nbr_du - a12 * *dv) * inv_u;
+  if (inv_v > 0.0f)
+    *dv = (1.0f - omega) * *dv + omega * (rhs_v + nbr_dv - a12 * *du) * inv_v;
 }
 
 /* Bilinear sample of a packed float image, position clamped to the image. */

@@ -33,7 +33,7 @@ typedef struct cc_rt_level {
   int w, h, hw;                                     /* hw = (w + 1) / 2 */
 } cc_rt_level;
 
-/* Per-thread coefficients: (diag_u, diag_v, rhs_u, rhs_v, a12) of its cells. */
+/* Per-thread coefficients: (1 / diag_u, 1 / diag_v, rhs_u, rhs_v, a12) of its cells. */
 typedef struct cc_rt_regs {
   float k[CC_RT_ROWS][2][5];
 } cc_rt_regs;
@@ -51,7 +51,7 @@ cc_rt_global (const cc_rt_level *L, int c, int gy, int xs)
 }
 
 /* Loads the thread's cells (zeros outside the level).
- * coef: 4 floats per cell (diag_u, diag_v, rhs_u, rhs_v); duv: 2 per cell. */
+ * coef: 4 floats per cell (1 / diag_u, 1 / diag_v, rhs_u, rhs_v); duv: 2 per cell. */
 CC_HOSTDEV void
 cc_rt_load (const cc_rt_level *L, int bx, int by, int tx, int ty, const float *coef,
     const float *a12, const float *smooth, const float *duv, cc_rt_regs *regs,

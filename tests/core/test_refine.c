@@ -415,8 +415,8 @@ START_TEST (test_tiled_sweeps_emulated)
     for (size_t i = 0; i < cells; i++) {
       s[i] = 0.1f + 2.0f * RND ();
       a12[i] = 0.5f * RND () - 0.25f;
-      coef[4 * i] = 1.0f + 8.0f * RND ();
-      coef[4 * i + 1] = 1.0f + 8.0f * RND ();
+      coef[4 * i] = 1.0f / (9.0f + 8.0f * RND ());       /* inverse diagonals */
+      coef[4 * i + 1] = 1.0f / (9.0f + 8.0f * RND ());
       coef[4 * i + 2] = 2.0f * RND () - 1.0f;
       coef[4 * i + 3] = 2.0f * RND () - 1.0f;
       in[2 * i] = RND () - 0.5f;
