@@ -20,6 +20,12 @@ cc_flow_vis_params_default (cc_flow_vis_params *p)
   p->min_confidence = 0.0f;
 }
 
+void
+cc_flow_color_rgb (float u, float v, uint8_t *r, uint8_t *g, uint8_t *b)
+{
+  cc_flow_color (u, v, r, g, b);
+}
+
 static cc_status
 check_vis (cc_context *ctx, const cc_image *flow, const cc_image *confidence,
     const cc_flow_vis_params *p, cc_image *frame)

@@ -107,6 +107,9 @@ void cc_flow_vis_params_default (cc_flow_vis_params *params);
 cc_status cc_flow_visualize (cc_context *ctx, const cc_image *flow,
     const cc_image *confidence, const cc_flow_vis_params *params, cc_image *frame);
 
+/* The Middlebury wheel colour of a vector already divided by max_magnitude. */
+void cc_flow_color_rgb (float u, float v, uint8_t *r, uint8_t *g, uint8_t *b);
+
 /* ------------------------------------------------------------- files, metrics */
 
 /* Middlebury .flo: "PIEH" magic (202021.25f), int32 width, height, then u, v
