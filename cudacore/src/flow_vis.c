@@ -15,7 +15,7 @@ cc_flow_vis_params_default (cc_flow_vis_params *p)
   p->mode = CC_FLOW_VIS_COLOR;
   p->max_magnitude = 8.0f;
   p->arrow_spacing = 16;
-  p->arrow_scale = 2.0f;
+  p->arrow_scale = 1.0f;
   p->quality_scale = 1e-3f;
   p->min_confidence = 0.0f;
 }
@@ -123,7 +123,9 @@ cc_flow_visualize (cc_context *ctx, const cc_image *flow, const cc_image *confid
         if (confidence && !cc_flow_vis_drawn (*cell (confidence, cx, cy, 1), p->min_confidence))
           continue;
         const float *v = cell (flow, cx, cy, 2);
-        float ex = x + p->arrow_scale * to_frame * v[0], ey = y + p->arrow_scale * to_frame * v[1];
+        /* an arrow spans one spacing at max_magnitude */
+        float k = p->arrow_scale * p->arrow_spacing * to_frame / p->max_magnitude;
+        float ex = x + k * v[0], ey = y + k * v[1];
         draw_line (frame, (float) x, (float) y, ex, ey);
         put_rgb (frame, x, y, 0, 0, 0);   /* the tail: a dark dot marks the cell */
       }

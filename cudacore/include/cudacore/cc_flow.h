@@ -87,7 +87,7 @@ typedef struct cc_flow_vis_params {
   cc_flow_vis_mode mode;
   float max_magnitude;   /* px mapped to full saturation (COLOR) / arrow scale ref. > 0. Default 8 */
   int arrow_spacing;     /* frame pixels between arrows, 4..256. Default 16 */
-  float arrow_scale;     /* arrow length = scale * |flow| (frame px). Default 2 */
+  float arrow_scale;     /* arrow length = scale * spacing * |flow| / max_magnitude. Default 1 */
   float quality_scale;   /* QUALITY: confidence mapped to white. > 0. Default 1e-3 */
   float min_confidence;  /* COLOR/ARROWS: cells whose confidence is below this are
                             drawn as no motion (white / no arrow), e.g. flat areas
