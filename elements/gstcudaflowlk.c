@@ -8,7 +8,9 @@
  * draws the flow into the video (Middlebury colour wheel or arrows).
  * Frames in CUDA memory (from cudaupload or nvh264dec) are processed on the GPU
  * with no host copy. The first frame, and the first after a caps change, carries
- * zero flow with confidence 0 (meta field `valid` = FALSE).
+ * zero flow with confidence 0 (meta field `valid` = FALSE). With `refine=variational`
+ * the field is refined by the variational energy minimisation shared with
+ * cudablockmatch (refine-* properties).
  *
  * ## Example launch lines
  * |[
@@ -22,6 +24,7 @@
  */
 #include "gstcvfilter.h"
 #include "gstcvflowfield.h"
+#include "gstcvrefine.h"
 
 #include <cudacore/cc_flow.h>
 #include <stdio.h>
@@ -71,6 +74,7 @@ enum {
   PROP_0, PROP_PYRAMID_LEVELS, PROP_ITERATIONS, PROP_WINDOW_SIZE, PROP_MIN_EIGEN_THRESHOLD,
   PROP_GRADIENT, PROP_FB_CHECK, PROP_FB_THRESHOLD, PROP_VISUALIZE, PROP_MAX_MAGNITUDE,
   PROP_ARROW_SPACING, PROP_ROI,
+  PROP_REFINE_FIRST,           /* GST_CV_REFINE_N_PROPS ids from here */
 };
 
 #define DEFAULT_VISUALIZE VIS_NONE
@@ -83,6 +87,7 @@ struct _GstCudaFlowLk {
   FlowVisualize visualize;
   cc_flow_vis_params vis;
   gint roi[4];               /* x, y, width, height; width 0 = whole frame */
+  GstCvRefine refine;
   /* streaming (setup/process) */
   cc_flow_lk *lk;
   GstCvFieldPool *pool;
@@ -105,6 +110,17 @@ gst_cuda_flow_lk_teardown (GstCvFilter * filter)
   if (self->have_mask)
     cc_image_free (gst_cv_filter_get_context (filter), &self->mask);
   self->have_mask = FALSE;
+  gst_cv_refine_teardown (&self->refine);
+}
+
+static gboolean
+gst_cuda_flow_lk_wants_previous_frame (GstCvFilter * filter)
+{
+  GstCudaFlowLk *self = GST_CUDA_FLOW_LK (filter);
+  GST_OBJECT_LOCK (self);
+  gboolean wants = self->refine.enabled;
+  GST_OBJECT_UNLOCK (self);
+  return wants;
 }
 
 /* The roi property as a mask image, built once per setup. */
@@ -150,6 +166,8 @@ gst_cuda_flow_lk_setup (GstCvFilter * filter, const GstVideoInfo * info, cc_cont
         ("%s", cc_last_error ()));
     return FALSE;
   }
+  if (!gst_cv_refine_setup (&self->refine, filter, w, h))
+    return FALSE;
   if (roi[2] > 0 && !make_roi_mask (self, ctx, w, h, roi)) {
     GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT, ("cannot create the roi mask"),
         ("%s", cc_last_error ()));
@@ -200,6 +218,13 @@ gst_cuda_flow_lk_process (GstCvFilter * filter, GstBuffer * buffer, cc_image * f
   bool had_previous = false;
   st = cc_flow_lk_push (self->lk, frame, self->have_mask ? &self->mask : NULL, vectors,
       confidence, &had_previous);
+  if (st == CC_SUCCESS && had_previous
+      && (!gst_cv_refine_apply (&self->refine, filter,
+              gst_cv_filter_get_previous_frame (filter), frame, vectors)
+          || !gst_cv_filter_keep_frame (filter, frame))) {
+    gst_cv_flow_field_unref (field);
+    return GST_FLOW_ERROR;
+  }
   if (st == CC_SUCCESS && visualize != VIS_NONE) {
     vis.mode = visualize == VIS_COLOR ? CC_FLOW_VIS_COLOR : CC_FLOW_VIS_ARROWS;
     /* flat areas only inherit coarse vectors: show them as still */
@@ -246,6 +271,10 @@ gst_cuda_flow_lk_set_property (GObject * object, guint prop_id, const GValue * v
   GstCudaFlowLk *self = GST_CUDA_FLOW_LK (object);
   gboolean resetup = FALSE;
   GST_OBJECT_LOCK (self);
+  if (gst_cv_refine_set_property (&self->refine, PROP_REFINE_FIRST, prop_id, value)) {
+    GST_OBJECT_UNLOCK (self);
+    return;
+  }
   cc_flow_lk_params *p = &self->params;
   switch (prop_id) {
     case PROP_PYRAMID_LEVELS: p->pyramid_levels = g_value_get_int (value); break;
@@ -293,6 +322,10 @@ gst_cuda_flow_lk_get_property (GObject * object, guint prop_id, GValue * value,
   GstCudaFlowLk *self = GST_CUDA_FLOW_LK (object);
   GST_OBJECT_LOCK (self);
   cc_flow_lk_params *p = &self->params;
+  if (gst_cv_refine_get_property (&self->refine, PROP_REFINE_FIRST, prop_id, value)) {
+    GST_OBJECT_UNLOCK (self);
+    return;
+  }
   switch (prop_id) {
     case PROP_PYRAMID_LEVELS: g_value_set_int (value, p->pyramid_levels); break;
     case PROP_ITERATIONS: g_value_set_int (value, p->iterations); break;
@@ -370,6 +403,8 @@ gst_cuda_flow_lk_class_init (GstCudaFlowLkClass * klass)
           "\"x,y,width,height\": flow only inside this rectangle (zero outside); "
           "empty = whole frame", "", rw));
 
+  gst_cv_refine_install_properties (gobject_class, PROP_REFINE_FIRST);
+
   gst_element_class_set_static_metadata (element_class, "CUDA Lucas-Kanade optical flow",
       "Filter/Analyzer/Video",
       "Dense pyramidal Lucas-Kanade optical flow, attached as GstCvFlowMeta and optionally drawn",
@@ -380,6 +415,7 @@ gst_cuda_flow_lk_class_init (GstCudaFlowLkClass * klass)
   filter_class->teardown = gst_cuda_flow_lk_teardown;
   filter_class->writes_frame = gst_cuda_flow_lk_writes_frame;
   filter_class->process = gst_cuda_flow_lk_process;
+  filter_class->wants_previous_frame = gst_cuda_flow_lk_wants_previous_frame;
 
   gst_type_mark_as_plugin_api (GST_TYPE_CV_FLOW_VISUALIZE, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CV_GRADIENT, 0);
@@ -391,4 +427,5 @@ gst_cuda_flow_lk_init (GstCudaFlowLk * self)
   cc_flow_lk_params_default (&self->params);
   cc_flow_vis_params_default (&self->vis);
   self->visualize = DEFAULT_VISUALIZE;
+  gst_cv_refine_init (&self->refine);
 }

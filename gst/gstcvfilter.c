@@ -31,6 +31,8 @@ typedef struct {
   gpointer cuda_ctx;         /* GstCudaContext or NULL */
   cc_image staging;          /* device copy of system-memory frames (CUDA backend) */
   gboolean have_staging;
+  cc_image previous;         /* copy of the last frame (needs_previous_frame) */
+  gboolean have_previous_buffer, previous_valid, kept_this_frame;
   gboolean subclass_ready;
   guint64 frame_number;
   gboolean said_fallback;
@@ -95,6 +97,47 @@ gst_cv_filter_pop_cuda (GstCvFilter * filter)
     gst_cv_cuda_context_pop ();
 }
 
+const cc_image *
+gst_cv_filter_get_previous_frame (GstCvFilter * filter)
+{
+  GstCvFilterPrivate *p = PRIV (filter);
+  return p->previous_valid ? &p->previous : NULL;
+}
+
+gboolean
+gst_cv_filter_keep_frame (GstCvFilter * filter, const cc_image * frame)
+{
+  GstCvFilterPrivate *p = PRIV (filter);
+  if (!p->have_previous_buffer || p->kept_this_frame)
+    return p->kept_this_frame;
+  cc_status st = cc_image_copy (p->core, frame, &p->previous);
+  if (st != CC_SUCCESS) {
+    GST_CV_FILTER_CORE_ERROR (filter, st, "keeping the previous frame");
+    return FALSE;
+  }
+  p->kept_this_frame = TRUE;
+  return TRUE;
+}
+
+/* process() plus the previous-frame bookkeeping. */
+static GstFlowReturn
+run_process (GstCvFilter * self, GstBuffer * buf, cc_image * frame)
+{
+  GstCvFilterPrivate *p = PRIV (self);
+  GstCvFilterClass *klass = GST_CV_FILTER_GET_CLASS (self);
+  gboolean keep = p->have_previous_buffer && klass->wants_previous_frame (self);
+  if (!keep)
+    p->previous_valid = FALSE;
+  p->kept_this_frame = FALSE;
+  GstFlowReturn ret = klass->process (self, buf, frame);
+  if (ret == GST_FLOW_OK && keep) {
+    if (!p->kept_this_frame && !gst_cv_filter_keep_frame (self, frame))
+      return GST_FLOW_ERROR;
+    p->previous_valid = TRUE;
+  }
+  return ret;
+}
+
 void
 gst_cv_filter_request_setup (GstCvFilter * filter)
 {
@@ -131,6 +174,9 @@ release (GstCvFilter * self, gboolean all)
   if (p->have_staging)
     cc_image_free (p->core, &p->staging);
   p->have_staging = FALSE;
+  if (p->have_previous_buffer)
+    cc_image_free (p->core, &p->previous);
+  p->have_previous_buffer = p->previous_valid = FALSE;
   if (all) {
     cc_context_destroy (p->core);
     p->core = NULL;
@@ -229,6 +275,20 @@ do_setup (GstCvFilter * self)
       ok = FALSE;
     }
     p->have_staging = ok;
+  }
+  if (ok && klass->wants_previous_frame) {
+    cc_format fmt;
+    video_format_to_cc (GST_VIDEO_INFO_FORMAT (&p->info), &fmt);
+    cc_location loc = cc_context_backend (p->core) == CC_BACKEND_CUDA
+        ? CC_LOCATION_DEVICE : CC_LOCATION_HOST;
+    cc_status st = cc_image_alloc (p->core, GST_VIDEO_INFO_WIDTH (&p->info),
+        GST_VIDEO_INFO_HEIGHT (&p->info), fmt, loc, &p->previous);
+    if (st != CC_SUCCESS) {
+      GST_CV_FILTER_CORE_ERROR (self, st, "allocating the previous-frame copy");
+      ok = FALSE;
+    }
+    p->have_previous_buffer = ok;
+    p->previous_valid = FALSE;
   }
   if (ok && klass->setup)
     ok = klass->setup (self, &p->info, p->core);
@@ -375,7 +435,7 @@ process_cuda_memory (GstCvFilter * self, GstBuffer * buf, gboolean writes)
   }
   GstFlowReturn ret = GST_FLOW_ERROR;
   if (gst_cv_cuda_context_push (p->cuda_ctx)) {
-    ret = klass->process (self, buf, &img);
+    ret = run_process (self, buf, &img);
     gst_cv_cuda_context_pop ();
   } else {
     GST_ELEMENT_ERROR (self, LIBRARY, FAILED, ("cannot push the frame's CUDA context"), (NULL));
@@ -423,12 +483,12 @@ gst_cv_filter_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
   }
   cc_image host = frame_view (&vf, CC_LOCATION_HOST);
   if (!on_cuda) {
-    ret = klass->process (self, buf, &host);
+    ret = run_process (self, buf, &host);
   } else {
     gboolean pushed = gst_cv_cuda_context_push (p->cuda_ctx);
     cc_status st = cc_image_copy (p->core, &host, &p->staging);
     if (st == CC_SUCCESS) {
-      ret = klass->process (self, buf, &p->staging);
+      ret = run_process (self, buf, &p->staging);
       if (ret == GST_FLOW_OK && writes
           && (st = cc_image_copy (p->core, &p->staging, &host)) != CC_SUCCESS)
         ret = GST_FLOW_ERROR;

@@ -47,7 +47,19 @@ struct _GstCvFilterClass
   gboolean (*writes_frame) (GstCvFilter * filter);
   /* Processes one frame in place; `frame` lives where the backend computes. */
   GstFlowReturn (*process) (GstCvFilter * filter, GstBuffer * buffer, cc_image * frame);
+  /* Optional: TRUE while process() needs the previous frame
+   * (gst_cv_filter_get_previous_frame): the base class then keeps a copy of each
+   * frame, before any drawing, in the backend's memory (allocated at setup when the
+   * vfunc exists). */
+  gboolean (*wants_previous_frame) (GstCvFilter * filter);
 };
+
+/* The previous frame of the stream (a copy where the backend computes), or NULL
+ * on the first frame after a setup. Valid during process(). */
+const cc_image *gst_cv_filter_get_previous_frame (GstCvFilter * filter);
+/* For subclasses that draw: copies the current frame into the previous-frame slot
+ * now (before drawing). Otherwise the base class copies it after process(). */
+gboolean gst_cv_filter_keep_frame (GstCvFilter * filter, const cc_image * frame);
 
 /* Adds the sink and src templates: system memory in GST_CV_SYSTEM_FORMATS and,
  * in CUDA builds, memory:CUDAMemory in GST_CV_CUDA_FORMATS. */
