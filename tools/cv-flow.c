@@ -3,11 +3,17 @@
  *   cv-flow [options] FRAME1.png FRAME2.png [-o OUT.flo] [--truth GT.flo] [--vis OUT.png]
  *   cv-flow [options] --eval DIR     every DIR/NAME/{frame10,frame11}.png + flow10.flo
  *
- * Options: --method lk  --backend auto|cpu|cuda  --levels N  --iterations N
- *          --window N  --min-eigen X  --sobel  --fb-check  --repeat N (timing)
+ * Options: --method lk|blockmatch  --backend auto|cpu|cuda  --repeat N (timing)
+ *   LK:         --levels N  --iterations N  --window N  --min-eigen X  --sobel  --fb-check
+ *   blockmatch: --block-size N  --search-radius N  --seed-radius N  --bm-levels N
+ *               --metric ncc|ssd|sad  --no-subpixel  (the dense field is evaluated)
+ *   refinement: --refine [variational|none]  --refine-levels N  --outer N  --inner N
+ *               --omega X  --alpha X (smoothness)  --delta X (colour)  --gamma X (gradient)
  * Prints EPE, angular error, % of pixels off by > 1/3/5 px, and time per pair. */
 #include "cv_imageio.h"
+#include <cudacore/cc_blockmatch.h>
 #include <cudacore/cc_flow.h>
+#include <cudacore/cc_refine.h>
 
 #include <dirent.h>
 #include <stdio.h>
@@ -19,6 +25,9 @@ typedef struct {
   const char *method;
   cc_backend backend;
   cc_flow_lk_params lk;
+  cc_blockmatch_params bm;
+  bool refine;
+  cc_refine_params rf;
   int repeat;
 } options;
 
@@ -37,19 +46,81 @@ fail (const char *what)
   return 1;
 }
 
+/* The estimator of one run: LK or block matching (dense), then the refinement. */
+typedef struct {
+  cc_flow_lk *lk;
+  cc_blockmatch *bm;
+  cc_refine *rf;
+  cc_image grid, dense, refined;   /* where the backend computes */
+} estimator;
+
+static int
+estimator_create (const options *o, cc_context *ctx, int w, int h, estimator *e)
+{
+  memset (e, 0, sizeof *e);
+  cc_location loc = cc_context_backend (ctx) == CC_BACKEND_CUDA
+      ? CC_LOCATION_DEVICE : CC_LOCATION_HOST;
+  if (!strcmp (o->method, "lk")) {
+    if (cc_flow_lk_create (ctx, w, h, &o->lk, &e->lk))
+      return fail ("lk create");
+  } else if (!strcmp (o->method, "blockmatch")) {
+    int gw, gh;
+    if (cc_blockmatch_create (ctx, w, h, &o->bm, &e->bm))
+      return fail ("blockmatch create");
+    cc_blockmatch_grid_size (e->bm, &gw, &gh);
+    if (cc_image_alloc (ctx, gw, gh, CC_FORMAT_F32C2, loc, &e->grid))
+      return fail ("alloc");
+  } else {
+    fprintf (stderr, "cv-flow: unknown method %s (lk, blockmatch)\n", o->method);
+    return 1;
+  }
+  if (cc_image_alloc (ctx, w, h, CC_FORMAT_F32C2, loc, &e->dense))
+    return fail ("alloc");
+  if (o->refine && (cc_refine_create (ctx, w, h, &o->rf, &e->rf)
+          || cc_image_alloc (ctx, w, h, CC_FORMAT_F32C2, loc, &e->refined)))
+    return fail ("refine create");
+  return 0;
+}
+
+static void
+estimator_destroy (cc_context *ctx, estimator *e)
+{
+  cc_flow_lk_destroy (e->lk);
+  cc_blockmatch_destroy (e->bm);
+  cc_refine_destroy (e->rf);
+  if (e->grid.planes[0])
+    cc_image_free (ctx, &e->grid);
+  cc_image_free (ctx, &e->dense);
+  if (e->refined.planes[0])
+    cc_image_free (ctx, &e->refined);
+}
+
+/* One estimate into `flow` (host). */
+static int
+estimator_run (estimator *e, cc_context *ctx, const cc_image *f1, const cc_image *f2,
+    cc_image *flow)
+{
+  if (e->lk && cc_flow_lk_compute (e->lk, f1, f2, NULL, &e->dense, NULL))
+    return fail ("lk");
+  if (e->bm && cc_blockmatch_compute (e->bm, f1, f2, &e->grid, NULL, &e->dense))
+    return fail ("blockmatch");
+  if (e->rf && cc_refine_run (e->rf, f1, f2, &e->dense, &e->refined))
+    return fail ("refine");
+  if (cc_image_copy (ctx, e->rf ? &e->refined : &e->dense, flow))
+    return fail ("download");
+  return 0;
+}
+
 /* Computes host flow (F32C2, same size as the frames) for one pair; *ms gets the
- * median wall time of `repeat` runs (upload and download included). */
+ * median wall time of `repeat` runs (frames already where the backend computes,
+ * result downloaded). */
 static int
 compute_flow (const options *o, cc_context *ctx, const cc_image *f1, const cc_image *f2,
     cc_image *flow, double *ms)
 {
-  if (strcmp (o->method, "lk") != 0) {
-    fprintf (stderr, "cv-flow: unknown method %s\n", o->method);
+  estimator e;
+  if (estimator_create (o, ctx, f1->width, f1->height, &e))
     return 1;
-  }
-  cc_flow_lk *lk;
-  if (cc_flow_lk_create (ctx, f1->width, f1->height, &o->lk, &lk) != CC_SUCCESS)
-    return fail ("create");
   bool dev = cc_context_backend (ctx) == CC_BACKEND_CUDA;
   cc_image d1 = *f1, d2 = *f2;
   if (dev && (cc_image_alloc (ctx, f1->width, f1->height, f1->format, CC_LOCATION_DEVICE, &d1)
@@ -60,8 +131,8 @@ compute_flow (const options *o, cc_context *ctx, const cc_image *f1, const cc_im
   int n = o->repeat < 1 ? 1 : (o->repeat > 64 ? 64 : o->repeat);
   for (int i = 0; i < n; i++) {
     double t0 = now_ms ();
-    if (cc_flow_lk_compute (lk, &d1, &d2, NULL, flow, NULL) != CC_SUCCESS)
-      return fail ("flow");
+    if (estimator_run (&e, ctx, &d1, &d2, flow))
+      return 1;
     times[i] = now_ms () - t0;
   }
   for (int i = 1; i < n; i++)   /* insertion sort for the median */
@@ -73,7 +144,7 @@ compute_flow (const options *o, cc_context *ctx, const cc_image *f1, const cc_im
     cc_image_free (ctx, &d1);
     cc_image_free (ctx, &d2);
   }
-  cc_flow_lk_destroy (lk);
+  estimator_destroy (ctx, &e);
   return 0;
 }
 
@@ -181,7 +252,8 @@ run_eval (const options *o, cc_context *ctx, const char *dir)
     fprintf (stderr, "cv-flow: no NAME/flow10.flo under %s\n", dir);
     return 1;
   }
-  printf ("method %s, backend %s\n", o->method, cc_backend_name (cc_context_backend (ctx)));
+  printf ("method %s%s, backend %s\n", o->method, o->refine ? " + variational refinement" : "",
+      cc_backend_name (cc_context_backend (ctx)));
   print_metrics_header ();
   cc_flow_metrics sum = { 0 };
   double ms_sum = 0;
@@ -208,8 +280,14 @@ run_eval (const options *o, cc_context *ctx, const char *dir)
 int
 main (int argc, char **argv)
 {
-  options o = { "lk", CC_BACKEND_AUTO, { 0 }, 1 };
+  options o;
+  memset (&o, 0, sizeof o);
+  o.method = "lk";
+  o.backend = CC_BACKEND_AUTO;
+  o.repeat = 1;
   cc_flow_lk_params_default (&o.lk);
+  cc_blockmatch_params_default (&o.bm);
+  cc_refine_params_default (&o.rf);
   const char *in[2] = { NULL, NULL }, *out = NULL, *truth = NULL, *vis = NULL, *eval = NULL;
   int nin = 0;
   for (int i = 1; i < argc; i++) {
@@ -224,6 +302,28 @@ main (int argc, char **argv)
     else if (OPT ("--window")) o.lk.window_size = atoi (v);
     else if (OPT ("--min-eigen")) o.lk.min_eigen_threshold = (float) atof (v);
     else if (OPT ("--repeat")) o.repeat = atoi (v);
+    else if (OPT ("--block-size")) o.bm.block_size = atoi (v);
+    else if (OPT ("--search-radius")) o.bm.search_radius = atoi (v);
+    else if (OPT ("--seed-radius")) o.bm.seed_radius = atoi (v);
+    else if (OPT ("--bm-levels")) o.bm.levels = atoi (v);
+    else if (OPT ("--metric"))
+      o.bm.metric = !strcmp (v, "ssd") ? CC_MATCH_SSD : !strcmp (v, "sad") ? CC_MATCH_SAD
+          : !strcmp (v, "ncc") ? CC_MATCH_NCC : (cc_match_metric) -1;
+    else if (OPT ("--refine-levels")) o.rf.levels = atoi (v);
+    else if (OPT ("--outer")) o.rf.outer_iterations = atoi (v);
+    else if (OPT ("--inner")) o.rf.inner_iterations = atoi (v);
+    else if (OPT ("--omega")) o.rf.omega = (float) atof (v);
+    else if (OPT ("--alpha")) o.rf.smoothness_weight = (float) atof (v);
+    else if (OPT ("--delta")) o.rf.color_weight = (float) atof (v);
+    else if (OPT ("--gamma")) o.rf.gradient_weight = (float) atof (v);
+    else if (!strcmp (a, "--refine")) {
+      o.refine = true;
+      if (v && (!strcmp (v, "variational") || !strcmp (v, "none"))) {
+        o.refine = !strcmp (v, "variational");
+        i++;
+      }
+    }
+    else if (!strcmp (a, "--no-subpixel")) o.bm.subpixel = false;
     else if (OPT ("-o")) out = v;
     else if (OPT ("--truth")) truth = v;
     else if (OPT ("--vis")) vis = v;
@@ -239,7 +339,9 @@ main (int argc, char **argv)
     }
 #undef OPT
   }
-  if (cc_flow_lk_params_check (&o.lk) != CC_SUCCESS)
+  if (cc_flow_lk_params_check (&o.lk) != CC_SUCCESS
+      || cc_blockmatch_params_check (&o.bm) != CC_SUCCESS
+      || cc_refine_params_check (&o.rf) != CC_SUCCESS)
     return fail ("parameters");
   cc_context *ctx;
   if (cc_context_create (o.backend, CC_DEVICE_AUTO, &ctx) != CC_SUCCESS)

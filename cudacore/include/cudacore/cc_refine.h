@@ -1,0 +1,77 @@
+/* Variational refinement of a dense flow field (the DIS / EpicFlow energy).
+ *
+ * Given two frames and an initial F32C2 field at frame resolution (from LK or
+ * block matching), minimises, coarse to fine over a small pyramid,
+ *
+ *   E(w) = sum_p  delta * Psi(|I1(p + w) - I0(p)|^2 / (|grad I|^2 + zeta^2))
+ *              + gamma * Psi(|grad I1(p + w) - grad I0(p)|^2 / (|hess I|^2 + zeta^2))
+ *              + alpha * Psi(|grad u|^2 + |grad v|^2),      Psi(s) = sqrt(s + eps^2)
+ *
+ * (luma in 0..255, linearised once per level around that level's initial field),
+ * by fixed-point (lagged-weight) outer iterations, each solving its linear system
+ * with SOR sweeps: Gauss-Seidel order on the CPU, red-black on CUDA.
+ * docs/flow-refinement.md describes the energy, solver and memory layout. */
+#ifndef CUDACORE_CC_REFINE_H
+#define CUDACORE_CC_REFINE_H
+
+#include "cc_core.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CC_REFINE_LEVELS_MIN 1
+#define CC_REFINE_LEVELS_MAX 6
+#define CC_REFINE_OUTER_MIN 1
+#define CC_REFINE_OUTER_MAX 50
+#define CC_REFINE_INNER_MIN 1
+#define CC_REFINE_INNER_MAX 500
+
+typedef struct cc_refine_params {
+  int levels;              /* pyramid levels refined, coarse to fine, 1..6; levels
+                              under 16 px on a side are skipped. Default 3 */
+  int outer_iterations;    /* fixed-point (weight update) iterations per level, 1..50. Default 5 */
+  int inner_iterations;    /* SOR sweeps per outer iteration, 1..500. Default 30 */
+  float omega;             /* SOR relaxation factor, (0, 2). Default 1.6 */
+  float smoothness_weight; /* alpha: Charbonnier smoothness weight, > 0, <= 1e4. Default 10 */
+  float color_weight;      /* delta: normalised brightness-constancy weight, >= 0, <= 1e4. Default 5 */
+  float gradient_weight;   /* gamma: normalised gradient-constancy weight, >= 0, <= 1e4. Default 10 */
+  bool track_energy;       /* record E after each outer iteration (a reduction per
+                              outer iteration: for tests and tuning). Default false */
+} cc_refine_params;
+
+void cc_refine_params_default (cc_refine_params *params);
+/* INVALID_ARGUMENT with a message naming the first field out of range. */
+cc_status cc_refine_params_check (const cc_refine_params *params);
+
+typedef struct cc_refine cc_refine;
+
+/* Allocates every pyramid and scratch buffer for width x height frames. */
+cc_status cc_refine_create (cc_context *ctx, int width, int height,
+    const cc_refine_params *params, cc_refine **out);
+void cc_refine_destroy (cc_refine *refine);
+/* Changes parameters; reallocates when the number of levels changes. */
+cc_status cc_refine_set_params (cc_refine *refine, const cc_refine_params *params);
+void cc_refine_get_params (const cc_refine *refine, cc_refine_params *params);
+
+/* Refines flow_in (prev -> next) into flow_out.
+ * [in] prev, next: width x height, GRAY8 / RGBX8 / BGRX8 / NV12 / I420 (luma used),
+ *      host or device (device needs the CUDA backend).
+ * [in] flow_in: F32C2 width x height, frame pixels, host or device.
+ * [out] flow_out: F32C2 width x height, host or device; may be the same image as
+ *      flow_in (refined in place).
+ * Outputs on the host make the call wait; outputs on the device do not. */
+cc_status cc_refine_run (cc_refine *refine, const cc_image *prev, const cc_image *next,
+    const cc_image *flow_in, cc_image *flow_out);
+
+/* With track_energy: the energies of the last run, level by level from the
+ * coarsest, each level giving outer_iterations + 1 values (before the first outer
+ * iteration, then after each). Copies up to `max` values (waits for the GPU);
+ * returns how many exist (0 without track_energy or before a run).
+ * *levels_run (may be NULL) gets the number of levels refined. */
+int cc_refine_energies (cc_refine *refine, double *energies, int max, int *levels_run);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

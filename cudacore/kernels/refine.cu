@@ -1,0 +1,592 @@
+// Variational refinement on CUDA: the twin of the CPU reference in src/refine.c.
+//
+// Memory layout (param-2016, 4.2-4.3): every per-pixel quantity the solver touches
+// (data terms, start field, increment, linear-system coefficients, smoothness
+// weights) is stored in two arrays, red cells ((x + y) even) and black cells,
+// each hw = ceil(W / 2) cells wide: cell (c, y, xs) is pixel x = 2 xs + ((y + c) & 1).
+// A red sweep's threads index red cells directly (alternate indexing: no thread
+// idles on a cell of the other colour), read and write contiguous red cells, and
+// read black neighbours at (y, xs + ph - 1), (y, xs + ph), (y +- 1, xs) with
+// ph = (y + c) & 1: neighbours are computed, not branched on.
+//
+// Per level: one kernel computes the data terms (warp of frame 2 and derivatives);
+// per outer iteration one kernel freezes the smoothness weights, one assembles
+// the coefficients (the diagonal, and the right-hand side with the start field's
+// smoothness term folded in), then the inner sweeps: by default up to
+// CC_RT_MAX_SWEEPS red-black sweeps per launch on shared-memory tiles
+// (refine_tile.h: exact, halo-based temporal blocking, coefficients in registers);
+// with CC_REFINE_SOR=simple in the environment, one launch per colour half-sweep
+// (rf_sor_kernel) straight on the split arrays.
+#include "cuda_common.cuh"
+#include "refine_internal.h"
+#include "refine_hostdev.h"
+#include "refine_tile.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct cc_cuda_refine {
+  cc_context *ctx;
+  cc_refine_sizes sizes;
+  int max_outer;
+  float *i0[CC_REFINE_LEVELS_MAX], *i1[CC_REFINE_LEVELS_MAX];      // natural, packed
+  float2 *init[CC_REFINE_LEVELS_MAX], *field[CC_REFINE_LEVELS_MAX]; // natural, packed
+  uint8_t *staging[2];        // host frames' plane 0
+  size_t staging_pitch;
+  float2 *flow_staging;       // host flow_in / flow_out, packed level 0
+  // red-black split arrays (2 * hw * h cells at level 0; colour c at c * hw * h)
+  float4 *d0, *d1;            // (ix, iy, iz, ixx), (ixy, iyy, ixz, iyz)
+  float2 *wuv, *duv;          // start field, increment
+  float2 *duv_alt;            // second increment buffer for the tiled sweeps
+  bool tiled;                 // several sweeps per launch (CC_REFINE_SOR=simple: one colour)
+  float4 *coef;               // (diag_u, diag_v, rhs_u, rhs_v)
+  float *a12, *smooth;
+  double *energies;           // levels * (max_outer + 1)
+};
+
+// One level's split arrays.
+struct rb_view {
+  int w, h, hw;
+  float4 *d0, *d1, *coef;
+  float2 *wuv, *duv;
+  float *a12, *smooth;
+};
+
+static __device__ __forceinline__ int
+rb_index (const rb_view &v, int c, int y, int xs)
+{
+  return (c * v.h + y) * v.hw + xs;
+}
+
+// ------------------------------------------------------------------ images
+
+__global__ void
+rf_luma_kernel (const uint8_t *src, size_t pitch, int w, int h, int rgbx, int bgrx, float *dst)
+{
+  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x >= w || y >= h)
+    return;
+  dst[(size_t) y * w + x] = cc_refine_luma255 (src + (size_t) y * pitch, x, rgbx, bgrx);
+}
+
+// 5-tap binomial blur sampled at even pixels; `channels` 1 or 2, times `scale`.
+__global__ void
+rf_blur_down_kernel (const float *src, int sw, int sh, float *dst, int dw, int dh,
+    int channels, float scale)
+{
+  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x >= dw || y >= dh)
+    return;
+  const float k[5] = { 1 / 16.f, 4 / 16.f, 6 / 16.f, 4 / 16.f, 1 / 16.f };
+  for (int c = 0; c < channels; c++) {
+    float s = 0.0f;
+    for (int i = -2; i <= 2; i++) {
+      const float *row = src + (size_t) cc_clampi (2 * y + i, 0, sh - 1) * sw * channels;
+      float r = 0.0f;
+      for (int j = -2; j <= 2; j++)
+        r += k[j + 2] * row[cc_clampi (2 * x + j, 0, sw - 1) * channels + c];
+      s += k[i + 2] * r;
+    }
+    dst[((size_t) y * dw + x) * channels + c] = scale * s;
+  }
+}
+
+__global__ void
+rf_copy_field_kernel (const float *src, size_t pitch, int w, int h, float2 *dst)
+{
+  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x >= w || y >= h)
+    return;
+  const float *row = (const float *) ((const char *) src + (size_t) y * pitch);
+  dst[(size_t) y * w + x] = make_float2 (row[2 * x], row[2 * x + 1]);
+}
+
+__global__ void
+rf_store_field_kernel (const float2 *src, int w, int h, float *dst, size_t pitch)
+{
+  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x >= w || y >= h)
+    return;
+  float2 f = src[(size_t) y * w + x];
+  float *row = (float *) ((char *) dst + (size_t) y * pitch);
+  row[2 * x] = f.x;
+  row[2 * x + 1] = f.y;
+}
+
+// Start field of a level: its initial field plus twice the upsampled correction
+// (refined - initial) of the coarser level; coarse == NULL at the coarsest level.
+__global__ void
+rf_start_kernel (const float2 *init, int w, int h, const float2 *coarse,
+    const float2 *coarse_init, int cw, int ch, float2 *field)
+{
+  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x >= w || y >= h)
+    return;
+  float2 f = init[(size_t) y * w + x];
+  if (coarse) {
+    float sx = cc_clampf (0.5f * x, 0.0f, (float) (cw - 1));
+    float sy = cc_clampf (0.5f * y, 0.0f, (float) (ch - 1));
+    int x0 = (int) sx, y0 = (int) sy;
+    int x1 = x0 + 1 < cw ? x0 + 1 : x0, y1 = y0 + 1 < ch ? y0 + 1 : y0;
+    float fx = sx - x0, fy = sy - y0;
+    int id[4] = { y0 * cw + x0, y0 * cw + x1, y1 * cw + x0, y1 * cw + x1 };
+    float2 c[4];
+    for (int k = 0; k < 4; k++)
+      c[k] = make_float2 (coarse[id[k]].x - coarse_init[id[k]].x,
+          coarse[id[k]].y - coarse_init[id[k]].y);
+    float tu = c[0].x + fx * (c[1].x - c[0].x), bu = c[2].x + fx * (c[3].x - c[2].x);
+    float tv = c[0].y + fx * (c[1].y - c[0].y), bv = c[2].y + fx * (c[3].y - c[2].y);
+    f.x += 2.0f * (tu + fy * (bu - tu));
+    f.y += 2.0f * (tv + fy * (bv - tv));
+  }
+  field[(size_t) y * w + x] = f;
+}
+
+// ------------------------------------------------------------------ solver
+
+// Data terms of pixel (x, y) into its cell; start field copied, increment zeroed.
+__global__ void
+rf_data_kernel (const float *i0, const float *i1, const float2 *field, rb_view v)
+{
+  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x >= v.w || y >= v.h)
+    return;
+  float2 f = field[(size_t) y * v.w + x];
+  float qx = x + f.x, qy = y + f.y;
+  float n0[3][3], n1[3][3];
+  for (int dy = -1; dy <= 1; dy++)
+    for (int dx = -1; dx <= 1; dx++) {
+      n0[dy + 1][dx + 1] = i0[cc_clampi (y + dy, 0, v.h - 1) * v.w + cc_clampi (x + dx, 0, v.w - 1)];
+      n1[dy + 1][dx + 1] = cc_refine_bilinear (i1, v.w, v.h, qx + dx, qy + dy);
+    }
+  int valid = qx >= 0.0f && qy >= 0.0f && qx <= (float) (v.w - 1) && qy <= (float) (v.h - 1);
+  cc_refine_data d;
+  cc_refine_data_terms (n0, n1, valid, &d);
+  int i = rb_index (v, (x + y) & 1, y, x >> 1);
+  v.d0[i] = make_float4 (d.ix, d.iy, d.iz, d.ixx);
+  v.d1[i] = make_float4 (d.ixy, d.iyy, d.ixz, d.iyz);
+  v.wuv[i] = f;
+  v.duv[i] = make_float2 (0.0f, 0.0f);
+}
+
+// Cell of this thread (colour blockIdx.z, or `colour`); false when outside the level.
+static __device__ __forceinline__ bool
+rf_cell (const rb_view &v, int c, int *y, int *xs, int *x, int *ph)
+{
+  *xs = blockIdx.x * blockDim.x + threadIdx.x;
+  *y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (*xs >= v.hw || *y >= v.h)
+    return false;
+  *ph = (*y + c) & 1;
+  *x = 2 * *xs + *ph;
+  return *x < v.w;
+}
+
+// |grad (w + dw)|^2 by forward differences at a cell.
+static __device__ __forceinline__ float
+rf_grad2 (const rb_view &v, int c, int y, int xs, int x, int ph)
+{
+  int i = rb_index (v, c, y, xs);
+  float2 w0 = v.wuv[i], d0 = v.duv[i];
+  float u = w0.x + d0.x, vv = w0.y + d0.y;
+  float g = 0.0f;
+  if (x + 1 < v.w) {
+    int j = rb_index (v, 1 - c, y, xs + ph);
+    float2 wj = v.wuv[j], dj = v.duv[j];
+    float ux = wj.x + dj.x - u, vx = wj.y + dj.y - vv;
+    g += ux * ux + vx * vx;
+  }
+  if (y + 1 < v.h) {
+    int j = rb_index (v, 1 - c, y + 1, xs);
+    float2 wj = v.wuv[j], dj = v.duv[j];
+    float uy = wj.x + dj.x - u, vy = wj.y + dj.y - vv;
+    g += uy * uy + vy * vy;
+  }
+  return g;
+}
+
+__global__ void
+rf_weights_kernel (rb_view v, float alpha)
+{
+  int c = blockIdx.z, y, xs, x, ph;
+  if (!rf_cell (v, c, &y, &xs, &x, &ph))
+    return;
+  v.smooth[rb_index (v, c, y, xs)] = cc_refine_smooth_weight (rf_grad2 (v, c, y, xs, x, ph), alpha);
+}
+
+static __device__ __forceinline__ cc_refine_data
+rf_load_data (const rb_view &v, int i)
+{
+  float4 a = v.d0[i], b = v.d1[i];
+  cc_refine_data d = { a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w };
+  return d;
+}
+
+__global__ void
+rf_coef_kernel (rb_view v, float delta, float gamma)
+{
+  int c = blockIdx.z, y, xs, x, ph;
+  if (!rf_cell (v, c, &y, &xs, &x, &ph))
+    return;
+  int i = rb_index (v, c, y, xs);
+  cc_refine_data d = rf_load_data (v, i);
+  float2 dw = v.duv[i], w0 = v.wuv[i];
+  float a11, a12, a22, b1, b2;
+  cc_refine_data_system (&d, dw.x, dw.y, delta, gamma, &a11, &a12, &a22, &b1, &b2);
+  float s = v.smooth[i], sum_w = 0.0f;
+  // (neighbour cell, edge weight): left and up edges carry the neighbour's weight
+  int nb[4] = { -1, -1, -1, -1 };
+  float wt[4] = { 0.0f, 0.0f, 0.0f, 0.0f };
+  if (x > 0) { nb[0] = rb_index (v, 1 - c, y, xs + ph - 1); wt[0] = v.smooth[nb[0]]; }
+  if (x + 1 < v.w) { nb[1] = rb_index (v, 1 - c, y, xs + ph); wt[1] = s; }
+  if (y > 0) { nb[2] = rb_index (v, 1 - c, y - 1, xs); wt[2] = v.smooth[nb[2]]; }
+  if (y + 1 < v.h) { nb[3] = rb_index (v, 1 - c, y + 1, xs); wt[3] = s; }
+  for (int k = 0; k < 4; k++)
+    if (nb[k] >= 0) {
+      float2 q = v.wuv[nb[k]];
+      sum_w += wt[k];
+      b1 += wt[k] * (q.x - w0.x);
+      b2 += wt[k] * (q.y - w0.y);
+    }
+  v.coef[i] = make_float4 (a11 + sum_w, a22 + sum_w, b1, b2);
+  v.a12[i] = a12;
+}
+
+// One colour's SOR half-sweep: every cell of colour c depends only on cells of
+// the other colour, so this equals the sequential sweep in red-black order.
+__global__ void
+rf_sor_kernel (rb_view v, int c, float omega)
+{
+  int y, xs, x, ph;
+  if (!rf_cell (v, c, &y, &xs, &x, &ph))
+    return;
+  int i = rb_index (v, c, y, xs);
+  float4 k = v.coef[i];
+  float s = v.smooth[i];
+  float nu = 0.0f, nv = 0.0f;
+  if (x > 0) {
+    int j = rb_index (v, 1 - c, y, xs + ph - 1);
+    float w = v.smooth[j];
+    float2 q = v.duv[j];
+    nu += w * q.x;
+    nv += w * q.y;
+  }
+  if (x + 1 < v.w) {
+    float2 q = v.duv[rb_index (v, 1 - c, y, xs + ph)];
+    nu += s * q.x;
+    nv += s * q.y;
+  }
+  if (y > 0) {
+    int j = rb_index (v, 1 - c, y - 1, xs);
+    float w = v.smooth[j];
+    float2 q = v.duv[j];
+    nu += w * q.x;
+    nv += w * q.y;
+  }
+  if (y + 1 < v.h) {
+    float2 q = v.duv[rb_index (v, 1 - c, y + 1, xs)];
+    nu += s * q.x;
+    nv += s * q.y;
+  }
+  float2 d = v.duv[i];
+  cc_refine_sor_step (k.x, k.y, v.a12[i], k.z, k.w, nu, nv, omega, &d.x, &d.y);
+  v.duv[i] = d;
+}
+
+// `sweeps` red-black sweeps per launch on shared-memory tiles (refine_tile.h):
+// the same result as 2 x sweeps launches of rf_sor_kernel. Reads duv_in, writes
+// duv_out (every cell of the level: the output tiles partition it).
+__global__ void __launch_bounds__ (CC_RT_TX * CC_RT_TY)
+rf_sor_tiles_kernel (cc_rt_level L, const float4 *coef, const float *a12,
+    const float *smooth, const float2 *duv_in, float2 *duv_out, int sweeps, float omega)
+{
+  __shared__ cc_rt_smem sm;
+  cc_rt_regs regs;
+  const int bx = blockIdx.x, by = blockIdx.y, tx = threadIdx.x, ty = threadIdx.y;
+  cc_rt_load (&L, bx, by, tx, ty, (const float *) coef, a12, smooth, (const float *) duv_in,
+      &regs, &sm);
+  __syncthreads ();
+  for (int k = 0; k < sweeps; k++) {
+    cc_rt_half_sweep (&L, bx, by, tx, ty, 0, omega, &regs, &sm);
+    __syncthreads ();
+    cc_rt_half_sweep (&L, bx, by, tx, ty, 1, omega, &regs, &sm);
+    __syncthreads ();
+  }
+  cc_rt_store (&L, bx, by, tx, ty, &sm, (float *) duv_out);
+}
+
+// Energy of the level at the current increment, summed into *out.
+__global__ void
+rf_energy_kernel (rb_view v, float alpha, float delta, float gamma, double *out)
+{
+  __shared__ double part[8];
+  int c = blockIdx.z, y, xs, x, ph;
+  double e = 0.0;
+  if (rf_cell (v, c, &y, &xs, &x, &ph)) {
+    int i = rb_index (v, c, y, xs);
+    cc_refine_data d = rf_load_data (v, i);
+    float2 dw = v.duv[i];
+    e = cc_refine_data_energy (&d, dw.x, dw.y, delta, gamma)
+        + cc_refine_smooth_energy (rf_grad2 (v, c, y, xs, x, ph), alpha);
+  }
+  for (int o = 16; o > 0; o >>= 1)
+    e += __shfl_xor_sync (0xFFFFFFFFu, e, o);
+  int t = threadIdx.y * blockDim.x + threadIdx.x;
+  if ((t & 31) == 0)
+    part[t >> 5] = e;
+  __syncthreads ();
+  if (t == 0) {
+    double s = 0.0;
+    for (int k = 0; k < (int) (blockDim.x * blockDim.y) / 32; k++)
+      s += part[k];
+    atomicAdd (out, s);
+  }
+}
+
+// field += increment, back to the natural layout.
+__global__ void
+rf_finish_kernel (rb_view v, float2 *field)
+{
+  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x >= v.w || y >= v.h)
+    return;
+  float2 d = v.duv[rb_index (v, (x + y) & 1, y, x >> 1)];
+  float2 *f = field + (size_t) y * v.w + x;
+  f->x += d.x;
+  f->y += d.y;
+}
+
+// ------------------------------------------------------------------ host side
+
+extern "C" void
+cc_cuda_refine_destroy (cc_cuda_refine *s)
+{
+  if (!s)
+    return;
+  for (int l = 0; l < CC_REFINE_LEVELS_MAX; l++) {
+    cudaFree (s->i0[l]);
+    cudaFree (s->i1[l]);
+    cudaFree (s->init[l]);
+    cudaFree (s->field[l]);
+  }
+  cudaFree (s->staging[0]);
+  cudaFree (s->staging[1]);
+  cudaFree (s->flow_staging);
+  cudaFree (s->d0);
+  cudaFree (s->d1);
+  cudaFree (s->wuv);
+  cudaFree (s->duv);
+  cudaFree (s->duv_alt);
+  cudaFree (s->coef);
+  cudaFree (s->a12);
+  cudaFree (s->smooth);
+  cudaFree (s->energies);
+  free (s);
+}
+
+extern "C" cc_status
+cc_cuda_refine_create (cc_context *ctx, const cc_refine_sizes *sizes, int max_outer,
+    cc_cuda_refine **out)
+{
+  *out = NULL;
+  cc_cuda_refine *s = (cc_cuda_refine *) calloc (1, sizeof *s);
+  if (!s)
+    return cc_set_error (CC_ERROR_OUT_OF_MEMORY, "refine: out of host memory");
+  s->ctx = ctx;
+  s->sizes = *sizes;
+  s->max_outer = max_outer;
+  const char *sor = getenv ("CC_REFINE_SOR");
+  s->tiled = !(sor && !strcmp (sor, "simple"));
+  cc_status st = CC_SUCCESS;
+#define RF_ALLOC(ptr, bytes) \
+  if (st == CC_SUCCESS) st = cc_cuda_malloc (ctx, (bytes), (void **) &(ptr))
+  for (int l = 0; l < sizes->levels; l++) {
+    size_t n = (size_t) sizes->width[l] * sizes->height[l];
+    RF_ALLOC (s->i0[l], n * sizeof (float));
+    RF_ALLOC (s->i1[l], n * sizeof (float));
+    RF_ALLOC (s->init[l], n * sizeof (float2));
+    RF_ALLOC (s->field[l], n * sizeof (float2));
+  }
+  int w = sizes->width[0], h = sizes->height[0];
+  size_t cells = (size_t) 2 * ((w + 1) / 2) * h;
+  s->staging_pitch = (size_t) w * 4;
+  RF_ALLOC (s->staging[0], s->staging_pitch * h);
+  RF_ALLOC (s->staging[1], s->staging_pitch * h);
+  RF_ALLOC (s->flow_staging, (size_t) w * h * sizeof (float2));
+  RF_ALLOC (s->d0, cells * sizeof (float4));
+  RF_ALLOC (s->d1, cells * sizeof (float4));
+  RF_ALLOC (s->wuv, cells * sizeof (float2));
+  RF_ALLOC (s->duv, cells * sizeof (float2));
+  RF_ALLOC (s->duv_alt, cells * sizeof (float2));
+  RF_ALLOC (s->coef, cells * sizeof (float4));
+  RF_ALLOC (s->a12, cells * sizeof (float));
+  RF_ALLOC (s->smooth, cells * sizeof (float));
+  RF_ALLOC (s->energies, (size_t) CC_REFINE_LEVELS_MAX * (max_outer + 1) * sizeof (double));
+#undef RF_ALLOC
+  if (st != CC_SUCCESS) {
+    cc_cuda_refine_destroy (s);
+    return st;
+  }
+  *out = s;
+  return CC_SUCCESS;
+}
+
+static dim3
+grid_for (int w, int h, int z)
+{
+  return dim3 (cc_div_up (w, 32), cc_div_up (h, 8), z);
+}
+
+static cc_status
+rf_luma (cc_cuda_refine *s, int slot, const cc_image *f)
+{
+  const uint8_t *src = (const uint8_t *) f->planes[0];
+  size_t pitch = f->pitch[0];
+  int bpp = (f->format == CC_FORMAT_RGBX8 || f->format == CC_FORMAT_BGRX8) ? 4 : 1;
+  int w = s->sizes.width[0], h = s->sizes.height[0];
+  if (f->location == CC_LOCATION_HOST) {
+    CC_TRY (cc_cuda_copy_2d (s->ctx, s->staging[slot], s->staging_pitch, CC_LOCATION_DEVICE,
+            src, pitch, CC_LOCATION_HOST, (size_t) w * bpp, h));
+    src = s->staging[slot];
+    pitch = s->staging_pitch;
+  }
+  float *dst = slot == 0 ? s->i0[0] : s->i1[0];
+  rf_luma_kernel<<<grid_for (w, h, 1), dim3 (32, 8), 0, cc_stream_of (s->ctx)>>> (src, pitch,
+      w, h, f->format == CC_FORMAT_RGBX8, f->format == CC_FORMAT_BGRX8, dst);
+  CC_CUDA_LAUNCHED ("rf_luma_kernel");
+  return CC_SUCCESS;
+}
+
+static rb_view
+rf_view (cc_cuda_refine *s, int level)
+{
+  rb_view v;
+  v.w = s->sizes.width[level];
+  v.h = s->sizes.height[level];
+  v.hw = (v.w + 1) / 2;
+  v.d0 = s->d0;
+  v.d1 = s->d1;
+  v.coef = s->coef;
+  v.wuv = s->wuv;
+  v.duv = s->duv;
+  v.a12 = s->a12;
+  v.smooth = s->smooth;
+  return v;
+}
+
+static cc_status
+rf_level (cc_cuda_refine *s, const cc_refine_params *p, int level, double *energy)
+{
+  cudaStream_t stream = cc_stream_of (s->ctx);
+  rb_view v = rf_view (s, level);
+  dim3 block (32, 8), natural = grid_for (v.w, v.h, 1);
+  dim3 both = grid_for (v.hw, v.h, 2), one = grid_for (v.hw, v.h, 1);
+  rf_data_kernel<<<natural, block, 0, stream>>> (s->i0[level], s->i1[level], s->field[level], v);
+  CC_CUDA_LAUNCHED ("rf_data_kernel");
+  if (energy) {
+    rf_energy_kernel<<<both, block, 0, stream>>> (v, p->smoothness_weight, p->color_weight,
+        p->gradient_weight, energy++);
+    CC_CUDA_LAUNCHED ("rf_energy_kernel");
+  }
+  for (int outer = 0; outer < p->outer_iterations; outer++) {
+    rf_weights_kernel<<<both, block, 0, stream>>> (v, p->smoothness_weight);
+    CC_CUDA_LAUNCHED ("rf_weights_kernel");
+    rf_coef_kernel<<<both, block, 0, stream>>> (v, p->color_weight, p->gradient_weight);
+    CC_CUDA_LAUNCHED ("rf_coef_kernel");
+    if (s->tiled) {
+      cc_rt_level L = { v.w, v.h, v.hw };
+      dim3 tiles (cc_div_up (v.w, CC_RT_TW), cc_div_up (v.h, CC_RT_TH));
+      for (int left = p->inner_iterations; left > 0; left -= CC_RT_MAX_SWEEPS) {
+        float2 *other = v.duv == s->duv ? s->duv_alt : s->duv;
+        rf_sor_tiles_kernel<<<tiles, dim3 (CC_RT_TX, CC_RT_TY), 0, stream>>> (L, v.coef,
+            v.a12, v.smooth, v.duv, other,
+            left < CC_RT_MAX_SWEEPS ? left : CC_RT_MAX_SWEEPS, p->omega);
+        v.duv = other;
+      }
+      CC_CUDA_LAUNCHED ("rf_sor_tiles_kernel");
+    } else {
+      for (int inner = 0; inner < p->inner_iterations; inner++)
+        for (int c = 0; c < 2; c++)
+          rf_sor_kernel<<<one, block, 0, stream>>> (v, c, p->omega);
+      CC_CUDA_LAUNCHED ("rf_sor_kernel");
+    }
+    if (energy) {
+      rf_energy_kernel<<<both, block, 0, stream>>> (v, p->smoothness_weight, p->color_weight,
+          p->gradient_weight, energy++);
+      CC_CUDA_LAUNCHED ("rf_energy_kernel");
+    }
+  }
+  rf_finish_kernel<<<natural, block, 0, stream>>> (v, s->field[level]);
+  CC_CUDA_LAUNCHED ("rf_finish_kernel");
+  return CC_SUCCESS;
+}
+
+extern "C" cc_status
+cc_cuda_refine_run (cc_cuda_refine *s, const cc_refine_params *p, const cc_image *prev,
+    const cc_image *next, const cc_image *flow_in, cc_image *flow_out)
+{
+  cudaStream_t stream = cc_stream_of (s->ctx);
+  const cc_refine_sizes *z = &s->sizes;
+  int w = z->width[0], h = z->height[0];
+  dim3 block (32, 8);
+  CC_TRY (rf_luma (s, 0, prev));
+  CC_TRY (rf_luma (s, 1, next));
+  const float *fin = (const float *) flow_in->planes[0];
+  size_t fin_pitch = flow_in->pitch[0];
+  if (flow_in->location == CC_LOCATION_HOST) {
+    CC_TRY (cc_cuda_copy_2d (s->ctx, s->flow_staging, sizeof (float2) * w, CC_LOCATION_DEVICE,
+            fin, fin_pitch, CC_LOCATION_HOST, sizeof (float2) * w, h));
+    fin = (const float *) s->flow_staging;
+    fin_pitch = sizeof (float2) * w;
+  }
+  rf_copy_field_kernel<<<grid_for (w, h, 1), block, 0, stream>>> (fin, fin_pitch, w, h,
+      s->init[0]);
+  CC_CUDA_LAUNCHED ("rf_copy_field_kernel");
+  for (int l = 1; l < z->levels; l++) {
+    dim3 g = grid_for (z->width[l], z->height[l], 1);
+    int pw = z->width[l - 1], ph = z->height[l - 1];
+    rf_blur_down_kernel<<<g, block, 0, stream>>> (s->i0[l - 1], pw, ph, s->i0[l],
+        z->width[l], z->height[l], 1, 1.0f);
+    rf_blur_down_kernel<<<g, block, 0, stream>>> (s->i1[l - 1], pw, ph, s->i1[l],
+        z->width[l], z->height[l], 1, 1.0f);
+    rf_blur_down_kernel<<<g, block, 0, stream>>> ((const float *) s->init[l - 1], pw, ph,
+        (float *) s->init[l], z->width[l], z->height[l], 2, 0.5f);
+    CC_CUDA_LAUNCHED ("rf_blur_down_kernel");
+  }
+  double *energy = NULL;
+  if (p->track_energy) {
+    CC_TRY (cc_cuda_memset_async (s->ctx, s->energies, 0,
+            (size_t) z->levels * (p->outer_iterations + 1) * sizeof (double)));
+    energy = s->energies;
+  }
+  for (int l = z->levels - 1; l >= 0; l--) {
+    bool top = l == z->levels - 1;
+    rf_start_kernel<<<grid_for (z->width[l], z->height[l], 1), block, 0, stream>>> (
+        s->init[l], z->width[l], z->height[l], top ? NULL : s->field[l + 1],
+        top ? NULL : s->init[l + 1], top ? 0 : z->width[l + 1], top ? 0 : z->height[l + 1],
+        s->field[l]);
+    CC_CUDA_LAUNCHED ("rf_start_kernel");
+    CC_TRY (rf_level (s, p, l, energy));
+    if (energy)
+      energy += p->outer_iterations + 1;
+  }
+  bool host_out = flow_out->location == CC_LOCATION_HOST;
+  float *dst = host_out ? (float *) s->flow_staging : (float *) flow_out->planes[0];
+  size_t dst_pitch = host_out ? sizeof (float2) * w : flow_out->pitch[0];
+  rf_store_field_kernel<<<grid_for (w, h, 1), block, 0, stream>>> (s->field[0], w, h, dst,
+      dst_pitch);
+  CC_CUDA_LAUNCHED ("rf_store_field_kernel");
+  if (host_out)
+    CC_TRY (cc_cuda_copy_2d (s->ctx, flow_out->planes[0], flow_out->pitch[0], CC_LOCATION_HOST,
+            s->flow_staging, sizeof (float2) * w, CC_LOCATION_DEVICE, sizeof (float2) * w, h));
+  return CC_SUCCESS;
+}
+
+extern "C" cc_status
+cc_cuda_refine_energies (cc_cuda_refine *s, double *out, int count)
+{
+  CC_CUDA_TRY (cudaMemcpyAsync (out, s->energies, (size_t) count * sizeof (double),
+          cudaMemcpyDeviceToHost, cc_stream_of (s->ctx)), "refine energies");
+  CC_CUDA_TRY (cudaStreamSynchronize (cc_stream_of (s->ctx)), "refine energies");
+  return CC_SUCCESS;
+}

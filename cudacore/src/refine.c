@@ -1,0 +1,519 @@
+/* Variational flow refinement: the API, parameter checks, and the CPU reference.
+ *
+ * The algorithm (identical on both backends except for the SOR visiting order):
+ *  1. Pyramids: level 0 is the luma in 0..255; each next level is the 5-tap
+ *     binomial blur of the previous one sampled at even pixels (borders
+ *     replicated). The initial field gets the same blur-down, halved per level.
+ *  2. Coarse to fine. The coarsest level starts from the initial field's own
+ *     level; each finer level starts from its initial field plus twice the
+ *     bilinear upsampling of the correction found at the coarser level, so the
+ *     detail of the initial estimate is kept while large-scale errors are fixed.
+ *  3. Per level, frame 2 is warped once by that start field w (bilinear, its 3x3
+ *     neighbourhood too, for derivatives): eight data terms per pixel
+ *     (refine_hostdev.h). The increment dw minimises the linearised energy
+ *     E(dw) = sum delta Psi(rc) + gamma Psi(rg) + alpha Psi(|grad(w + dw)|^2)
+ *     by `outer` fixed-point iterations: each freezes the Charbonnier weights at
+ *     the current dw (a quadratic majorant of E, so E cannot increase) and makes
+ *     `inner` SOR sweeps on that quadratic.
+ *  4. The CPU sweeps in Gauss-Seidel order (row by row); CUDA in red-black order
+ *     over split red and black arrays (kernels/refine.cu). Both converge to the
+ *     same minimiser; tests compare them.
+ */
+#include "refine_internal.h"
+#include "refine_hostdev.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void
+cc_refine_params_default (cc_refine_params *p)
+{
+  p->levels = 3;
+  p->outer_iterations = 5;
+  p->inner_iterations = 30;
+  p->omega = 1.6f;
+  p->smoothness_weight = 10.0f;
+  p->color_weight = 5.0f;
+  p->gradient_weight = 10.0f;
+  p->track_energy = false;
+}
+
+cc_status
+cc_refine_params_check (const cc_refine_params *p)
+{
+  CC_CHECK_ARG (p != NULL, "refine: params is NULL");
+  CC_CHECK_ARG (p->levels >= CC_REFINE_LEVELS_MIN && p->levels <= CC_REFINE_LEVELS_MAX,
+      "refine: levels %d out of range %d..%d", p->levels, CC_REFINE_LEVELS_MIN,
+      CC_REFINE_LEVELS_MAX);
+  CC_CHECK_ARG (p->outer_iterations >= CC_REFINE_OUTER_MIN
+      && p->outer_iterations <= CC_REFINE_OUTER_MAX,
+      "refine: outer_iterations %d out of range %d..%d", p->outer_iterations,
+      CC_REFINE_OUTER_MIN, CC_REFINE_OUTER_MAX);
+  CC_CHECK_ARG (p->inner_iterations >= CC_REFINE_INNER_MIN
+      && p->inner_iterations <= CC_REFINE_INNER_MAX,
+      "refine: inner_iterations %d out of range %d..%d", p->inner_iterations,
+      CC_REFINE_INNER_MIN, CC_REFINE_INNER_MAX);
+  CC_CHECK_ARG (p->omega > 0.0f && p->omega < 2.0f,
+      "refine: omega %g out of range (0, 2)", p->omega);
+  CC_CHECK_ARG (p->smoothness_weight > 0.0f && p->smoothness_weight <= 1e4f,
+      "refine: smoothness_weight %g out of range (0, 1e4]", p->smoothness_weight);
+  CC_CHECK_ARG (p->color_weight >= 0.0f && p->color_weight <= 1e4f,
+      "refine: color_weight %g out of range [0, 1e4]", p->color_weight);
+  CC_CHECK_ARG (p->gradient_weight >= 0.0f && p->gradient_weight <= 1e4f,
+      "refine: gradient_weight %g out of range [0, 1e4]", p->gradient_weight);
+  return CC_SUCCESS;
+}
+
+void
+cc_refine_sizes_compute (int width, int height, int wanted, cc_refine_sizes *out)
+{
+  out->levels = 1;
+  out->width[0] = width;
+  out->height[0] = height;
+  for (int l = 1; l < wanted; l++) {
+    int w = (out->width[l - 1] + 1) / 2, h = (out->height[l - 1] + 1) / 2;
+    if (w < CC_REFINE_MIN_LEVEL_SIZE || h < CC_REFINE_MIN_LEVEL_SIZE)
+      break;
+    out->width[l] = w;
+    out->height[l] = h;
+    out->levels = l + 1;
+  }
+}
+
+/* ------------------------------------------------------------ CPU reference */
+
+struct cc_refine {
+  cc_context *ctx;
+  int width, height;
+  cc_refine_params params;
+  cc_refine_sizes sizes;
+  int energy_count;          /* energies recorded by the last run */
+  double *energies;          /* host copy (CPU: written directly) */
+  /* CPU: per level packed images */
+  float *i0[CC_REFINE_LEVELS_MAX], *i1[CC_REFINE_LEVELS_MAX];
+  float *init[CC_REFINE_LEVELS_MAX];     /* initial field per level, F32C2 packed */
+  float *field[CC_REFINE_LEVELS_MAX];    /* refined field per level */
+  float *tmp;                            /* blur scratch, 2 x level-0 size */
+  cc_refine_data *data;                  /* data terms, level-0 size */
+  float *coef;                           /* a11 a12 a22 b1 b2 per pixel */
+  float *smooth;                         /* lagged smoothness weight per pixel */
+  float *du, *dv;
+  /* CUDA */
+  cc_cuda_refine *cuda;
+};
+
+static float
+frame_luma255 (const cc_image *f, int x, int y)
+{
+  const uint8_t *row = (const uint8_t *) f->planes[0] + (size_t) y * f->pitch[0];
+  return cc_refine_luma255 (row, x, f->format == CC_FORMAT_RGBX8, f->format == CC_FORMAT_BGRX8);
+}
+
+/* Binomial (1 4 6 4 1)/16 blur sampled at even pixels, `channels` interleaved. */
+static void
+blur_down (const float *src, int sw, int sh, float *dst, int dw, int dh, int channels,
+    float scale, float *tmp)
+{
+  static const float k[5] = { 1 / 16.f, 4 / 16.f, 6 / 16.f, 4 / 16.f, 1 / 16.f };
+  for (int y = 0; y < dh; y++)
+    for (int x = 0; x < sw * channels; x++) {
+      float s = 0;
+      for (int i = -2; i <= 2; i++)
+        s += k[i + 2] * src[cc_clampi (2 * y + i, 0, sh - 1) * sw * channels + x];
+      tmp[y * sw * channels + x] = s;
+    }
+  for (int y = 0; y < dh; y++)
+    for (int x = 0; x < dw; x++)
+      for (int c = 0; c < channels; c++) {
+        float s = 0;
+        for (int i = -2; i <= 2; i++)
+          s += k[i + 2] * tmp[(y * sw + cc_clampi (2 * x + i, 0, sw - 1)) * channels + c];
+        dst[(y * dw + x) * channels + c] = scale * s;
+      }
+}
+
+/* Twice the bilinear upsampling of a coarse field, added to `fine`. */
+static void
+add_upsampled (const float *coarse, int cw, int ch, float *fine, int fw, int fh)
+{
+  for (int y = 0; y < fh; y++)
+    for (int x = 0; x < fw; x++) {
+      float sx = cc_clampf (0.5f * x, 0.0f, (float) (cw - 1));
+      float sy = cc_clampf (0.5f * y, 0.0f, (float) (ch - 1));
+      int x0 = (int) sx, y0 = (int) sy;
+      int x1 = x0 + 1 < cw ? x0 + 1 : x0, y1 = y0 + 1 < ch ? y0 + 1 : y0;
+      float fx = sx - x0, fy = sy - y0;
+      for (int k = 0; k < 2; k++) {
+        float a = coarse[2 * (y0 * cw + x0) + k], b = coarse[2 * (y0 * cw + x1) + k];
+        float c = coarse[2 * (y1 * cw + x0) + k], d = coarse[2 * (y1 * cw + x1) + k];
+        float top = a + fx * (b - a), bot = c + fx * (d - c);
+        fine[2 * (y * fw + x) + k] += 2.0f * (top + fy * (bot - top));
+      }
+    }
+}
+
+/* Eight data terms per pixel, frame 2 warped by `w`. */
+static void
+cpu_data_terms (const float *i0, const float *i1, int w, int h, const float *field,
+    cc_refine_data *data)
+{
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++) {
+      size_t i = (size_t) y * w + x;
+      float qx = x + field[2 * i], qy = y + field[2 * i + 1];
+      float n0[3][3], n1[3][3];
+      for (int dy = -1; dy <= 1; dy++)
+        for (int dx = -1; dx <= 1; dx++) {
+          n0[dy + 1][dx + 1] = i0[cc_clampi (y + dy, 0, h - 1) * w + cc_clampi (x + dx, 0, w - 1)];
+          n1[dy + 1][dx + 1] = cc_refine_bilinear (i1, w, h, qx + dx, qy + dy);
+        }
+      int valid = qx >= 0.0f && qy >= 0.0f && qx <= (float) (w - 1) && qy <= (float) (h - 1);
+      cc_refine_data_terms (n0, n1, valid, &data[i]);
+    }
+}
+
+/* |grad (w + dw)|^2 by forward differences (zero across the last row / column). */
+static float
+grad2_at (const float *field, const float *du, const float *dv, int w, int h, int x, int y)
+{
+  size_t i = (size_t) y * w + x;
+  float u = field[2 * i] + du[i], v = field[2 * i + 1] + dv[i];
+  float g = 0.0f;
+  if (x + 1 < w) {
+    float ux = field[2 * (i + 1)] + du[i + 1] - u, vx = field[2 * (i + 1) + 1] + dv[i + 1] - v;
+    g += ux * ux + vx * vx;
+  }
+  if (y + 1 < h) {
+    float uy = field[2 * (i + w)] + du[i + w] - u, vy = field[2 * (i + w) + 1] + dv[i + w] - v;
+    g += uy * uy + vy * vy;
+  }
+  return g;
+}
+
+static double
+cpu_energy (const cc_refine *r, const float *field, int w, int h)
+{
+  const cc_refine_params *p = &r->params;
+  double e = 0.0;
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++) {
+      size_t i = (size_t) y * w + x;
+      e += cc_refine_data_energy (&r->data[i], r->du[i], r->dv[i], p->color_weight,
+          p->gradient_weight);
+      e += cc_refine_smooth_energy (grad2_at (field, r->du, r->dv, w, h, x, y),
+          p->smoothness_weight);
+    }
+  return e;
+}
+
+/* Refines `field` (w x h, F32C2 packed) in place. */
+static void
+cpu_refine_level (cc_refine *r, int level, float *field)
+{
+  const cc_refine_params *p = &r->params;
+  int w = r->sizes.width[level], h = r->sizes.height[level];
+  size_t n = (size_t) w * h;
+  float *du = r->du, *dv = r->dv, *s = r->smooth, *c = r->coef;
+  const float omega = p->omega;
+  cpu_data_terms (r->i0[level], r->i1[level], w, h, field, r->data);
+  memset (du, 0, n * sizeof (float));
+  memset (dv, 0, n * sizeof (float));
+  if (p->track_energy)
+    r->energies[r->energy_count++] = cpu_energy (r, field, w, h);
+  for (int outer = 0; outer < p->outer_iterations; outer++) {
+    /* freeze the Charbonnier weights at the current increment */
+    for (int y = 0; y < h; y++)
+      for (int x = 0; x < w; x++) {
+        size_t i = (size_t) y * w + x;
+        s[i] = cc_refine_smooth_weight (grad2_at (field, du, dv, w, h, x, y),
+            p->smoothness_weight);
+        cc_refine_data_system (&r->data[i], du[i], dv[i], p->color_weight,
+            p->gradient_weight, &c[5 * i], &c[5 * i + 1], &c[5 * i + 2], &c[5 * i + 3],
+            &c[5 * i + 4]);
+      }
+    for (int inner = 0; inner < p->inner_iterations; inner++)
+      for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+          size_t i = (size_t) y * w + x;
+          /* edge weights: the forward edges carry the pixel's own weight */
+          float wl = x > 0 ? s[i - 1] : 0.0f, wr = x + 1 < w ? s[i] : 0.0f;
+          float wu = y > 0 ? s[i - w] : 0.0f, wd = y + 1 < h ? s[i] : 0.0f;
+          float sum_w = wl + wr + wu + wd;
+          float u = field[2 * i], v = field[2 * i + 1];
+          float rhs_u = c[5 * i + 3], rhs_v = c[5 * i + 4];
+          float nbr_du = 0.0f, nbr_dv = 0.0f;
+          if (x > 0) {
+            rhs_u += wl * (field[2 * (i - 1)] - u); rhs_v += wl * (field[2 * (i - 1) + 1] - v);
+            nbr_du += wl * du[i - 1]; nbr_dv += wl * dv[i - 1];
+          }
+          if (x + 1 < w) {
+            rhs_u += wr * (field[2 * (i + 1)] - u); rhs_v += wr * (field[2 * (i + 1) + 1] - v);
+            nbr_du += wr * du[i + 1]; nbr_dv += wr * dv[i + 1];
+          }
+          if (y > 0) {
+            rhs_u += wu * (field[2 * (i - w)] - u); rhs_v += wu * (field[2 * (i - w) + 1] - v);
+            nbr_du += wu * du[i - w]; nbr_dv += wu * dv[i - w];
+          }
+          if (y + 1 < h) {
+            rhs_u += wd * (field[2 * (i + w)] - u); rhs_v += wd * (field[2 * (i + w) + 1] - v);
+            nbr_du += wd * du[i + w]; nbr_dv += wd * dv[i + w];
+          }
+          cc_refine_sor_step (c[5 * i] + sum_w, c[5 * i + 2] + sum_w, c[5 * i + 1], rhs_u,
+              rhs_v, nbr_du, nbr_dv, omega, &du[i], &dv[i]);
+        }
+    if (p->track_energy)
+      r->energies[r->energy_count++] = cpu_energy (r, field, w, h);
+  }
+  for (size_t i = 0; i < n; i++) {
+    field[2 * i] += du[i];
+    field[2 * i + 1] += dv[i];
+  }
+}
+
+static cc_status
+cpu_run (cc_refine *r, const cc_image *prev, const cc_image *next, const cc_image *flow_in,
+    cc_image *flow_out)
+{
+  const cc_refine_sizes *s = &r->sizes;
+  int w = r->width, h = r->height;
+  for (int y = 0; y < h; y++) {
+    const float *row = (const float *) ((const char *) flow_in->planes[0]
+        + (size_t) y * flow_in->pitch[0]);
+    for (int x = 0; x < w; x++) {
+      r->i0[0][y * w + x] = frame_luma255 (prev, x, y);
+      r->i1[0][y * w + x] = frame_luma255 (next, x, y);
+      r->init[0][2 * (y * w + x)] = row[2 * x];
+      r->init[0][2 * (y * w + x) + 1] = row[2 * x + 1];
+    }
+  }
+  for (int l = 1; l < s->levels; l++) {
+    int pw = s->width[l - 1], ph = s->height[l - 1];
+    blur_down (r->i0[l - 1], pw, ph, r->i0[l], s->width[l], s->height[l], 1, 1.0f, r->tmp);
+    blur_down (r->i1[l - 1], pw, ph, r->i1[l], s->width[l], s->height[l], 1, 1.0f, r->tmp);
+    blur_down (r->init[l - 1], pw, ph, r->init[l], s->width[l], s->height[l], 2, 0.5f, r->tmp);
+  }
+  r->energy_count = 0;
+  for (int l = s->levels - 1; l >= 0; l--) {
+    size_t n = (size_t) s->width[l] * s->height[l];
+    memcpy (r->field[l], r->init[l], 2 * n * sizeof (float));
+    if (l + 1 < s->levels) {
+      /* the coarser level's correction (refined - initial), upsampled */
+      size_t cn = (size_t) s->width[l + 1] * s->height[l + 1];
+      for (size_t i = 0; i < 2 * cn; i++)
+        r->field[l + 1][i] -= r->init[l + 1][i];
+      add_upsampled (r->field[l + 1], s->width[l + 1], s->height[l + 1], r->field[l],
+          s->width[l], s->height[l]);
+    }
+    cpu_refine_level (r, l, r->field[l]);
+  }
+  for (int y = 0; y < h; y++) {
+    float *row = (float *) ((char *) flow_out->planes[0] + (size_t) y * flow_out->pitch[0]);
+    memcpy (row, r->field[0] + 2 * (size_t) y * w, 2 * w * sizeof (float));
+  }
+  return CC_SUCCESS;
+}
+
+static void
+cpu_free (cc_refine *r)
+{
+  for (int l = 0; l < CC_REFINE_LEVELS_MAX; l++) {
+    free (r->i0[l]); free (r->i1[l]); free (r->init[l]); free (r->field[l]);
+    r->i0[l] = r->i1[l] = r->init[l] = r->field[l] = NULL;
+  }
+  free (r->tmp); free (r->data); free (r->coef); free (r->smooth); free (r->du); free (r->dv);
+  r->tmp = r->coef = r->smooth = r->du = r->dv = NULL;
+  r->data = NULL;
+}
+
+static cc_status
+cpu_alloc (cc_refine *r)
+{
+  size_t n = (size_t) r->width * r->height;
+  bool ok = true;
+  for (int l = 0; l < r->sizes.levels; l++) {
+    size_t ln = (size_t) r->sizes.width[l] * r->sizes.height[l];
+    ok &= (r->i0[l] = malloc (ln * sizeof (float))) != NULL;
+    ok &= (r->i1[l] = malloc (ln * sizeof (float))) != NULL;
+    ok &= (r->init[l] = malloc (2 * ln * sizeof (float))) != NULL;
+    ok &= (r->field[l] = malloc (2 * ln * sizeof (float))) != NULL;
+  }
+  ok &= (r->tmp = malloc (2 * n * sizeof (float))) != NULL;
+  ok &= (r->data = malloc (n * sizeof (cc_refine_data))) != NULL;
+  ok &= (r->coef = malloc (5 * n * sizeof (float))) != NULL;
+  ok &= (r->smooth = malloc (n * sizeof (float))) != NULL;
+  ok &= (r->du = malloc (n * sizeof (float))) != NULL;
+  ok &= (r->dv = malloc (n * sizeof (float))) != NULL;
+  if (!ok) {
+    cpu_free (r);
+    return cc_set_error (CC_ERROR_OUT_OF_MEMORY,
+        "refine: out of host memory for %dx%d scratch", r->width, r->height);
+  }
+  return CC_SUCCESS;
+}
+
+/* ------------------------------------------------------------------ API */
+
+static int
+energy_capacity (const cc_refine *r)
+{
+  return r->sizes.levels * (r->params.outer_iterations + 1);
+}
+
+static cc_status
+refine_alloc (cc_refine *r)
+{
+  cc_refine_sizes_compute (r->width, r->height, r->params.levels, &r->sizes);
+  r->energies = calloc ((size_t) CC_REFINE_LEVELS_MAX * (CC_REFINE_OUTER_MAX + 1),
+      sizeof (double));
+  if (!r->energies)
+    return cc_set_error (CC_ERROR_OUT_OF_MEMORY, "refine: out of host memory");
+  if (r->ctx->backend == CC_BACKEND_CUDA)
+    return CC_CUDA_ONLY (cc_cuda_refine_create (r->ctx, &r->sizes, CC_REFINE_OUTER_MAX,
+            &r->cuda));
+  return cpu_alloc (r);
+}
+
+static void
+refine_free (cc_refine *r)
+{
+#if CC_HAVE_CUDA
+  if (r->cuda)
+    cc_cuda_refine_destroy (r->cuda);
+#endif
+  r->cuda = NULL;
+  cpu_free (r);
+  free (r->energies);
+  r->energies = NULL;
+  r->energy_count = 0;
+}
+
+cc_status
+cc_refine_create (cc_context *ctx, int width, int height, const cc_refine_params *params,
+    cc_refine **out)
+{
+  CC_CHECK_ARG (out != NULL, "cc_refine_create: out is NULL");
+  *out = NULL;
+  CC_CHECK_ARG (ctx != NULL, "cc_refine_create: ctx is NULL");
+  CC_CHECK_ARG (width >= 1 && height >= 1 && width <= 16384 && height <= 16384,
+      "cc_refine_create: size %dx%d out of range 1..16384", width, height);
+  cc_refine_params defaults;
+  if (!params) {
+    cc_refine_params_default (&defaults);
+    params = &defaults;
+  }
+  CC_TRY (cc_refine_params_check (params));
+  cc_refine *r = calloc (1, sizeof *r);
+  if (!r)
+    return cc_set_error (CC_ERROR_OUT_OF_MEMORY, "cc_refine_create: out of host memory");
+  r->ctx = ctx;
+  r->width = width;
+  r->height = height;
+  r->params = *params;
+  cc_status st = refine_alloc (r);
+  if (st != CC_SUCCESS) {
+    refine_free (r);
+    free (r);
+    return st;
+  }
+  *out = r;
+  return CC_SUCCESS;
+}
+
+void
+cc_refine_destroy (cc_refine *r)
+{
+  if (!r)
+    return;
+  refine_free (r);
+  free (r);
+}
+
+cc_status
+cc_refine_set_params (cc_refine *r, const cc_refine_params *params)
+{
+  CC_CHECK_ARG (r != NULL, "cc_refine_set_params: refine is NULL");
+  CC_TRY (cc_refine_params_check (params));
+  bool realloc_needed = params->levels != r->params.levels;
+  r->params = *params;
+  r->energy_count = 0;
+  if (realloc_needed) {
+    refine_free (r);
+    return refine_alloc (r);
+  }
+  return CC_SUCCESS;
+}
+
+void
+cc_refine_get_params (const cc_refine *r, cc_refine_params *params)
+{
+  *params = r->params;
+}
+
+static cc_status
+check_frame (const cc_refine *r, const cc_image *img, const char *what)
+{
+  CC_CHECK_ARG (img != NULL, "%s is NULL", what);
+  CC_TRY (cc_image_check (img, what));
+  CC_CHECK_ARG (img->format == CC_FORMAT_GRAY8 || img->format == CC_FORMAT_RGBX8
+      || img->format == CC_FORMAT_BGRX8 || img->format == CC_FORMAT_NV12
+      || img->format == CC_FORMAT_I420, "%s: format %s is not a video frame format",
+      what, cc_format_name (img->format));
+  CC_CHECK_ARG (img->width == r->width && img->height == r->height,
+      "%s: frame is %dx%d but refine was created for %dx%d", what, img->width,
+      img->height, r->width, r->height);
+  CC_CHECK_ARG (img->location == CC_LOCATION_HOST || r->ctx->backend == CC_BACKEND_CUDA,
+      "%s: device memory needs the CUDA backend", what);
+  return CC_SUCCESS;
+}
+
+static cc_status
+check_field (const cc_refine *r, const cc_image *img, const char *what)
+{
+  CC_CHECK_ARG (img != NULL, "%s is NULL", what);
+  CC_TRY (cc_image_check (img, what));
+  CC_CHECK_ARG (img->format == CC_FORMAT_F32C2 && img->width == r->width
+      && img->height == r->height, "%s must be F32C2 %dx%d (is %s %dx%d)", what,
+      r->width, r->height, cc_format_name (img->format), img->width, img->height);
+  CC_CHECK_ARG (img->location == CC_LOCATION_HOST || r->ctx->backend == CC_BACKEND_CUDA,
+      "%s: device memory needs the CUDA backend", what);
+  return CC_SUCCESS;
+}
+
+cc_status
+cc_refine_run (cc_refine *r, const cc_image *prev, const cc_image *next,
+    const cc_image *flow_in, cc_image *flow_out)
+{
+  CC_CHECK_ARG (r != NULL, "cc_refine_run: refine is NULL");
+  CC_TRY (check_frame (r, prev, "refine: prev frame"));
+  CC_TRY (check_frame (r, next, "refine: next frame"));
+  CC_TRY (check_field (r, flow_in, "refine: flow_in"));
+  CC_TRY (check_field (r, flow_out, "refine: flow_out"));
+  r->energy_count = 0;
+  if (r->ctx->backend == CC_BACKEND_CUDA) {
+    CC_TRY (CC_CUDA_ONLY (cc_cuda_refine_run (r->cuda, &r->params, prev, next, flow_in,
+            flow_out)));
+    if (r->params.track_energy)
+      r->energy_count = energy_capacity (r);
+    return CC_SUCCESS;
+  }
+  return cpu_run (r, prev, next, flow_in, flow_out);
+}
+
+int
+cc_refine_energies (cc_refine *r, double *energies, int max, int *levels_run)
+{
+  if (!r)
+    return 0;
+  if (levels_run)
+    *levels_run = r->sizes.levels;
+  int n = r->energy_count;
+  if (n > 0 && energies && max > 0) {
+    int k = n < max ? n : max;
+#if CC_HAVE_CUDA
+    if (r->cuda && cc_cuda_refine_energies (r->cuda, r->energies, n) != CC_SUCCESS)
+      return 0;
+#endif
+    memcpy (energies, r->energies, (size_t) k * sizeof (double));
+  }
+  return n;
+}

@@ -1,0 +1,531 @@
+/* Variational refinement: the energy decreases at every outer iteration, a
+ * perturbed field is pulled back to the truth, parameter errors are named, odd
+ * sizes are safe, CUDA (red-black SOR) and CPU (Gauss-Seidel SOR) converge to the
+ * same field, and on the Middlebury pairs refinement lowers the EPE of LK and of
+ * block matching on every sequence. */
+#include "cv_test.h"
+#include "cv_imageio.h"
+#include "cv_synth.h"
+#include <cudacore/cc_blockmatch.h>
+#include <cudacore/cc_flow.h>
+#include <cudacore/cc_refine.h>
+#include "refine_tile.h"   /* cudacore/src: the tiled sweeps, emulated below */
+
+#include <math.h>
+#include <string.h>
+
+/* Refines a host initial field on a backend; result in *out (host, packed).
+ * energies (may be NULL) gets up to max values, *count how many. */
+static void
+refine_pair (cc_backend backend, const cc_refine_params *p, const cc_image *a,
+    const cc_image *b, const cc_image *init, cc_image *out, double *energies, int max,
+    int *count)
+{
+  cc_context *ctx;
+  CC_ASSERT_OK (cc_context_create (backend, -1, &ctx));
+  cc_refine *rf;
+  CC_ASSERT_OK (cc_refine_create (ctx, a->width, a->height, p, &rf));
+  cc_image da, db, di, dout;
+  CC_ASSERT_OK (cv_test_to_backend (ctx, a, &da));
+  CC_ASSERT_OK (cv_test_to_backend (ctx, b, &db));
+  CC_ASSERT_OK (cv_test_to_backend (ctx, init, &di));
+  CC_ASSERT_OK (cv_test_to_backend (ctx, init, &dout));
+  CC_ASSERT_OK (cc_image_fill (ctx, &dout, 0xFF));   /* poison: every pixel written */
+  CC_ASSERT_OK (cc_refine_run (rf, &da, &db, &di, &dout));
+  CC_ASSERT_OK (cv_test_to_host (ctx, &dout, out));
+  if (count)
+    *count = cc_refine_energies (rf, energies, max, NULL);
+  cc_image_free (ctx, &da);
+  cc_image_free (ctx, &db);
+  cc_image_free (ctx, &di);
+  cc_image_free (ctx, &dout);
+  cc_refine_destroy (rf);
+  cc_context_destroy (ctx);
+}
+
+/* truth + a smooth perturbation of amplitude `amp` px. */
+static cc_image
+perturbed (const cc_image *truth, float amp)
+{
+  cc_image f;
+  cv_image_new (truth->width, truth->height, CC_FORMAT_F32C2, &f);
+  for (int y = 0; y < truth->height; y++)
+    for (int x = 0; x < truth->width; x++) {
+      const float *t = (const float *) truth->planes[0] + 2 * (y * truth->width + x);
+      float *o = (float *) f.planes[0] + 2 * (y * truth->width + x);
+      o[0] = t[0] + amp * sinf (0.05f * x + 0.3f) * cosf (0.07f * y);
+      o[1] = t[1] + amp * cosf (0.04f * x) * sinf (0.06f * y + 1.0f);
+    }
+  return f;
+}
+
+static cc_image
+constant_field (int w, int h, float u, float v)
+{
+  cc_image f;
+  cv_image_new (w, h, CC_FORMAT_F32C2, &f);
+  for (int i = 0; i < w * h; i++) {
+    ((float *) f.planes[0])[2 * i] = u;
+    ((float *) f.planes[0])[2 * i + 1] = v;
+  }
+  return f;
+}
+
+static void
+assert_finite (const cc_image *img, const char *what)
+{
+  for (int y = 0; y < img->height; y++)
+    for (int x = 0; x < img->width * 2; x++)
+      ck_assert_msg (isfinite (((float *) ((char *) img->planes[0] + y * img->pitch[0]))[x]),
+          "%s: non-finite value at (%d, %d)", what, x / 2, y);
+}
+
+static double
+mean_abs_diff (const cc_image *a, const cc_image *b)
+{
+  double s = 0;
+  for (int i = 0; i < 2 * a->width * a->height; i++)
+    s += fabs (((float *) a->planes[0])[i] - ((float *) b->planes[0])[i]);
+  return s / (2.0 * a->width * a->height);
+}
+
+/* Each outer iteration minimises a quadratic majorant of the level's energy, so
+ * the energy never increases (up to float rounding of the sums). */
+START_TEST (test_energy_decreases)
+{
+  const int w = 192, h = 128;
+  cc_image f0, f1, gt;
+  CC_ASSERT_OK (cv_synth_clip_frame (3, w, h, &f0, &gt));
+  CC_ASSERT_OK (cv_synth_clip_frame (4, w, h, &f1, NULL));
+  cc_image init = perturbed (&gt, 0.6f);
+  cc_refine_params p;
+  cc_refine_params_default (&p);
+  p.track_energy = true;
+  for (int bk = 0; bk < cv_test_backend_count (); bk++) {
+    double e[64];
+    int n = 0;
+    cc_image out;
+    refine_pair (cv_test_backend (bk), &p, &f0, &f1, &init, &out, e, 64, &n);
+    int per_level = p.outer_iterations + 1;
+    ck_assert_int_eq (n % per_level, 0);
+    ck_assert_int_ge (n / per_level, 2);
+    for (int l = 0; l < n / per_level; l++) {
+      printf ("%s level %d energy:", cc_backend_name (cv_test_backend (bk)), n / per_level - 1 - l);
+      for (int k = 0; k < per_level; k++)
+        printf (" %.1f", e[l * per_level + k]);
+      printf ("\n");
+      for (int k = 1; k < per_level; k++) {
+        double prev = e[l * per_level + k - 1], cur = e[l * per_level + k];
+        ck_assert_msg (cur <= prev * (1 + 1e-6), "%s: level %d outer %d: energy %.3f > %.3f",
+            cc_backend_name (cv_test_backend (bk)), l, k, cur, prev);
+      }
+      ck_assert_msg (e[l * per_level + per_level - 1] < e[l * per_level],
+          "energy did not decrease over a level");
+    }
+    cv_image_free (&out);
+  }
+  cv_image_free (&f0); cv_image_free (&f1); cv_image_free (&gt); cv_image_free (&init);
+}
+END_TEST
+
+/* A smoothly perturbed field and a constant offset are pulled back to the truth. */
+START_TEST (test_pulls_back_to_truth)
+{
+  const int w = 160, h = 120;
+  cc_image a, b;
+  CC_ASSERT_OK (cv_synth_translation (w, h, 1.25, -0.75, 9, &a, &b));
+  cc_image gt = constant_field (w, h, 1.25f, -0.75f);
+  cc_image inits[2] = { perturbed (&gt, 0.5f), constant_field (w, h, 0.5f, 0.0f) };
+  cc_refine_params p;
+  cc_refine_params_default (&p);
+  for (int bk = 0; bk < cv_test_backend_count (); bk++)
+    for (int i = 0; i < 2; i++) {
+      cc_image out;
+      refine_pair (cv_test_backend (bk), &p, &a, &b, &inits[i], &out, NULL, 0, NULL);
+      cc_flow_metrics before, after;
+      CC_ASSERT_OK (cc_flow_compare (&inits[i], &gt, 8, &before));
+      CC_ASSERT_OK (cc_flow_compare (&out, &gt, 8, &after));
+      printf ("translation on %s, init %d: EPE %.3f -> %.3f\n",
+          cc_backend_name (cv_test_backend (bk)), i, before.epe, after.epe);
+      ck_assert_msg (after.epe < 0.05, "refined EPE %.3f (from %.3f)", after.epe, before.epe);
+      cv_image_free (&out);
+    }
+  cv_image_free (&a); cv_image_free (&b); cv_image_free (&gt);
+  cv_image_free (&inits[0]); cv_image_free (&inits[1]);
+}
+END_TEST
+
+START_TEST (test_invalid_parameters)
+{
+  cc_context *ctx;
+  CC_ASSERT_OK (cc_context_create (CC_BACKEND_CPU, -1, &ctx));
+  struct { const char *field; int levels, outer, inner; float omega, alpha, delta, gamma; } bad[] = {
+    { "levels", 0, 5, 30, 1.6f, 10, 5, 10 }, { "levels", 7, 5, 30, 1.6f, 10, 5, 10 },
+    { "outer_iterations", 3, 0, 30, 1.6f, 10, 5, 10 },
+    { "outer_iterations", 3, 51, 30, 1.6f, 10, 5, 10 },
+    { "inner_iterations", 3, 5, 0, 1.6f, 10, 5, 10 },
+    { "inner_iterations", 3, 5, 501, 1.6f, 10, 5, 10 },
+    { "omega", 3, 5, 30, 0.0f, 10, 5, 10 }, { "omega", 3, 5, 30, 2.0f, 10, 5, 10 },
+    { "smoothness_weight", 3, 5, 30, 1.6f, 0, 5, 10 },
+    { "color_weight", 3, 5, 30, 1.6f, 10, -1, 10 },
+    { "gradient_weight", 3, 5, 30, 1.6f, 10, 5, -1 },
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    cc_refine_params p;
+    cc_refine_params_default (&p);
+    p.levels = bad[i].levels;
+    p.outer_iterations = bad[i].outer;
+    p.inner_iterations = bad[i].inner;
+    p.omega = bad[i].omega;
+    p.smoothness_weight = bad[i].alpha;
+    p.color_weight = bad[i].delta;
+    p.gradient_weight = bad[i].gamma;
+    cc_refine *rf = NULL;
+    ck_assert_int_eq (cc_refine_create (ctx, 64, 64, &p, &rf), CC_ERROR_INVALID_ARGUMENT);
+    ck_assert_ptr_null (rf);
+    ck_assert_msg (strstr (cc_last_error (), bad[i].field) != NULL,
+        "message '%s' does not name %s", cc_last_error (), bad[i].field);
+  }
+  cc_refine *rf;
+  CC_ASSERT_OK (cc_refine_create (ctx, 64, 48, NULL, &rf));
+  cc_image a, b, f, small;
+  CC_ASSERT_OK (cv_synth_translation (64, 48, 1, 1, 1, &a, &b));
+  cv_image_new (64, 48, CC_FORMAT_F32C2, &f);
+  cv_image_new (32, 48, CC_FORMAT_F32C2, &small);
+  ck_assert_int_eq (cc_refine_run (rf, &a, &b, &small, &f), CC_ERROR_INVALID_ARGUMENT);
+  ck_assert_ptr_nonnull (strstr (cc_last_error (), "flow_in"));
+  ck_assert_int_eq (cc_refine_run (rf, &a, &b, &f, &small), CC_ERROR_INVALID_ARGUMENT);
+  ck_assert_ptr_nonnull (strstr (cc_last_error (), "flow_out"));
+  cv_image_free (&a); cv_image_free (&b); cv_image_free (&f); cv_image_free (&small);
+  cc_refine_destroy (rf);
+  cc_context_destroy (ctx);
+}
+END_TEST
+
+START_TEST (test_odd_and_tiny_sizes)
+{
+  const int sizes[][2] = { { 1, 1 }, { 2, 3 }, { 7, 5 }, { 33, 17 }, { 65, 47 } };
+  cc_refine_params p;
+  cc_refine_params_default (&p);
+  p.track_energy = true;
+  for (int bk = 0; bk < cv_test_backend_count (); bk++)
+    for (int s = 0; s < 5; s++) {
+      cc_image a, b, out;
+      CC_ASSERT_OK (cv_synth_translation (sizes[s][0], sizes[s][1], 0.5, -0.5, 3, &a, &b));
+      cc_image init = constant_field (sizes[s][0], sizes[s][1], 0.25f, 0.0f);
+      double e[64];
+      int n;
+      refine_pair (cv_test_backend (bk), &p, &a, &b, &init, &out, e, 64, &n);
+      assert_finite (&out, "refined flow");
+      for (int i = 0; i < n; i++)
+        ck_assert_msg (isfinite (e[i]), "energy %d not finite", i);
+      cv_image_free (&a); cv_image_free (&b); cv_image_free (&out); cv_image_free (&init);
+    }
+}
+END_TEST
+
+/* In place (flow_in == flow_out) gives the same field as separate images. */
+START_TEST (test_in_place)
+{
+  const int w = 96, h = 64;
+  cc_image a, b;
+  CC_ASSERT_OK (cv_synth_translation (w, h, 0.75, 0.5, 4, &a, &b));
+  cc_image field = constant_field (w, h, 0.5f, 0.25f), copy = constant_field (w, h, 0.5f, 0.25f);
+  cc_context *ctx;
+  CC_ASSERT_OK (cc_context_create (CC_BACKEND_CPU, -1, &ctx));
+  cc_refine *rf;
+  CC_ASSERT_OK (cc_refine_create (ctx, w, h, NULL, &rf));
+  cc_image out;
+  cv_image_new (w, h, CC_FORMAT_F32C2, &out);
+  CC_ASSERT_OK (cc_refine_run (rf, &a, &b, &copy, &out));
+  CC_ASSERT_OK (cc_refine_run (rf, &a, &b, &field, &field));
+  ck_assert_int_eq (memcmp (out.planes[0], field.planes[0], (size_t) w * h * 8), 0);
+  cv_image_free (&a); cv_image_free (&b); cv_image_free (&field); cv_image_free (&copy);
+  cv_image_free (&out);
+  cc_refine_destroy (rf);
+  cc_context_destroy (ctx);
+}
+END_TEST
+
+/* CUDA (red-black SOR) and CPU (Gauss-Seidel SOR) reach the same field: mean
+ * difference <= 0.02 px, on a clip pair with occlusions, from a perturbed start. */
+START_TEST (test_gpu_matches_cpu)
+{
+  if (cv_test_skip_without_gpu ("refine gpu_matches_cpu"))
+    return;
+  const int w = 321, h = 181;
+  cc_image f0, f1, gt;
+  CC_ASSERT_OK (cv_synth_clip_frame (5, w, h, &f0, &gt));
+  CC_ASSERT_OK (cv_synth_clip_frame (6, w, h, &f1, NULL));
+  cc_image init = perturbed (&gt, 0.5f);
+  cc_refine_params p;
+  cc_refine_params_default (&p);
+  cc_image fc;
+  refine_pair (CC_BACKEND_CPU, &p, &f0, &f1, &init, &fc, NULL, 0, NULL);
+  cc_flow_metrics mc;
+  CC_ASSERT_OK (cc_flow_compare (&fc, &gt, 4, &mc));
+  /* both CUDA sweep paths: tiles (default), one launch per colour (CC_REFINE_SOR) */
+  cc_image fg[2];
+  for (int path = 0; path < 2; path++) {
+    if (path)
+      setenv ("CC_REFINE_SOR", "simple", 1);
+    refine_pair (CC_BACKEND_CUDA, &p, &f0, &f1, &init, &fg[path], NULL, 0, NULL);
+    unsetenv ("CC_REFINE_SOR");
+    double d = mean_abs_diff (&fc, &fg[path]);
+    cc_flow_metrics mg;
+    CC_ASSERT_OK (cc_flow_compare (&fg[path], &gt, 4, &mg));
+    printf ("refine GPU (%s sweeps) vs CPU: mean |diff| %.4f px; EPE CPU %.3f, GPU %.3f\n",
+        path ? "per-colour" : "tiled", d, mc.epe, mg.epe);
+    ck_assert_msg (d <= 0.02, "GPU (%s sweeps) and CPU differ by %.4f px mean",
+        path ? "per-colour" : "tiled", d);
+  }
+  /* the tiles are exact: the two CUDA paths agree to float rounding */
+  double dt = mean_abs_diff (&fg[0], &fg[1]);
+  printf ("refine GPU tiled vs per-colour: mean |diff| %.2g px\n", dt);
+  ck_assert_msg (dt <= 1e-4, "tiled and per-colour sweeps differ by %g px mean", dt);
+  cv_image_free (&f0); cv_image_free (&f1); cv_image_free (&gt); cv_image_free (&init);
+  cv_image_free (&fc); cv_image_free (&fg[0]); cv_image_free (&fg[1]);
+}
+END_TEST
+
+/* Initial field of a method on a backend (host result). */
+static void
+initial_field (cc_backend backend, bool blockmatch, const cc_image *a, const cc_image *b,
+    cc_image *out)
+{
+  cc_context *ctx;
+  CC_ASSERT_OK (cc_context_create (backend, -1, &ctx));
+  cc_image da, db, df;
+  CC_ASSERT_OK (cv_test_to_backend (ctx, a, &da));
+  CC_ASSERT_OK (cv_test_to_backend (ctx, b, &db));
+  cc_location loc = backend == CC_BACKEND_CUDA ? CC_LOCATION_DEVICE : CC_LOCATION_HOST;
+  CC_ASSERT_OK (cc_image_alloc (ctx, a->width, a->height, CC_FORMAT_F32C2, loc, &df));
+  if (blockmatch) {
+    cc_blockmatch *bm;
+    cc_image grid;
+    int gw, gh;
+    CC_ASSERT_OK (cc_blockmatch_create (ctx, a->width, a->height, NULL, &bm));
+    cc_blockmatch_grid_size (bm, &gw, &gh);
+    CC_ASSERT_OK (cc_image_alloc (ctx, gw, gh, CC_FORMAT_F32C2, loc, &grid));
+    CC_ASSERT_OK (cc_blockmatch_compute (bm, &da, &db, &grid, NULL, &df));
+    cc_image_free (ctx, &grid);
+    cc_blockmatch_destroy (bm);
+  } else {
+    cc_flow_lk *lk;
+    CC_ASSERT_OK (cc_flow_lk_create (ctx, a->width, a->height, NULL, &lk));
+    CC_ASSERT_OK (cc_flow_lk_compute (lk, &da, &db, NULL, &df, NULL));
+    cc_flow_lk_destroy (lk);
+  }
+  CC_ASSERT_OK (cv_test_to_host (ctx, &df, out));
+  cc_image_free (ctx, &da);
+  cc_image_free (ctx, &db);
+  cc_image_free (ctx, &df);
+  cc_context_destroy (ctx);
+}
+
+/* Middlebury (../shared/media): refinement at the defaults lowers the EPE of LK and
+ * of block matching on every sequence; LK + refinement averages <= 0.27 px. */
+START_TEST (test_middlebury)
+{
+  const char *media = cv_test_shared_media ("refine middlebury");
+  if (!media)
+    return;
+  const char *seq[] = { "Dimetrodon", "Grove2", "RubberWhale", "Venus" };
+  cc_refine_params p;
+  cc_refine_params_default (&p);
+  for (int bk = 0; bk < cv_test_backend_count (); bk++)
+    for (int method = 0; method < 2; method++) {
+      double sum = 0;
+      for (int i = 0; i < 4; i++) {
+        char p1[4096], p2[4096], g[4096];
+        snprintf (p1, sizeof p1, "%s/optflow/middlebury/%s/frame10.png", media, seq[i]);
+        snprintf (p2, sizeof p2, "%s/optflow/middlebury/%s/frame11.png", media, seq[i]);
+        snprintf (g, sizeof g, "%s/optflow/middlebury/%s/flow10.flo", media, seq[i]);
+        cc_image a, b, gt, init, out;
+        CC_ASSERT_OK (cv_png_load (p1, CC_FORMAT_RGBX8, &a));
+        CC_ASSERT_OK (cv_png_load (p2, CC_FORMAT_RGBX8, &b));
+        CC_ASSERT_OK (cc_flo_read (g, &gt));
+        initial_field (cv_test_backend (bk), method == 1, &a, &b, &init);
+        refine_pair (cv_test_backend (bk), &p, &a, &b, &init, &out, NULL, 0, NULL);
+        cc_flow_metrics before, after;
+        CC_ASSERT_OK (cc_flow_compare (&init, &gt, 0, &before));
+        CC_ASSERT_OK (cc_flow_compare (&out, &gt, 0, &after));
+        printf ("Middlebury %-12s %-10s on %s: EPE %.3f -> refined %.3f\n", seq[i],
+            method ? "blockmatch" : "lk", cc_backend_name (cv_test_backend (bk)), before.epe,
+            after.epe);
+        ck_assert_msg (after.epe < before.epe, "%s %s: refinement raised EPE %.3f -> %.3f",
+            seq[i], method ? "blockmatch" : "lk", before.epe, after.epe);
+        sum += after.epe;
+        cv_image_free (&a); cv_image_free (&b); cc_flo_free (&gt);
+        cv_image_free (&init); cv_image_free (&out);
+      }
+      printf ("Middlebury mean refined EPE (%s) on %s: %.3f\n", method ? "blockmatch" : "lk",
+          cc_backend_name (cv_test_backend (bk)), sum / 4);
+      ck_assert_msg (sum / 4 <= 0.27, "mean refined EPE %.3f > 0.27", sum / 4);
+    }
+}
+END_TEST
+
+/* The CUDA tiled sweeps (refine_tile.h), run here thread by thread, phase by
+ * phase, equal plain red-black half-sweeps over the whole level: the halo logic
+ * and the split indexing are checked without a GPU. */
+static void
+plain_half_sweep (const cc_rt_level *L, int c, float omega, const float *coef,
+    const float *a12, const float *s, float *duv)
+{
+  for (int y = 0; y < L->h; y++)
+    for (int xs = 0; xs < L->hw; xs++) {
+      int ph = (y + c) & 1, x = 2 * xs + ph, o = 1 - c;
+      if (x >= L->w)
+        continue;
+      int i = cc_rt_global (L, c, y, xs);
+      float nu = 0, nv = 0;
+      if (x > 0) {
+        int j = cc_rt_global (L, o, y, xs + ph - 1);
+        nu += s[j] * duv[2 * j]; nv += s[j] * duv[2 * j + 1];
+      }
+      if (x + 1 < L->w) {
+        int j = cc_rt_global (L, o, y, xs + ph);
+        nu += s[i] * duv[2 * j]; nv += s[i] * duv[2 * j + 1];
+      }
+      if (y > 0) {
+        int j = cc_rt_global (L, o, y - 1, xs);
+        nu += s[j] * duv[2 * j]; nv += s[j] * duv[2 * j + 1];
+      }
+      if (y + 1 < L->h) {
+        int j = cc_rt_global (L, o, y + 1, xs);
+        nu += s[i] * duv[2 * j]; nv += s[i] * duv[2 * j + 1];
+      }
+      cc_refine_sor_step (coef[4 * i], coef[4 * i + 1], a12[i], coef[4 * i + 2],
+          coef[4 * i + 3], nu, nv, omega, &duv[2 * i], &duv[2 * i + 1]);
+    }
+}
+
+START_TEST (test_tiled_sweeps_emulated)
+{
+  const int sizes[][2] = { { 157, 101 }, { 48, 32 }, { 5, 70 }, { 1, 1 } };
+  for (int si = 0; si < 4; si++) {
+    cc_rt_level L = { sizes[si][0], sizes[si][1], (sizes[si][0] + 1) / 2 };
+    size_t cells = (size_t) 2 * L.hw * L.h;
+    float *coef = calloc (4 * cells, sizeof (float)), *a12 = calloc (cells, sizeof (float));
+    float *s = calloc (cells, sizeof (float)), *ref = calloc (2 * cells, sizeof (float));
+    float *in = calloc (2 * cells, sizeof (float)), *out = calloc (2 * cells, sizeof (float));
+    unsigned seed = 12345;
+#define RND() ((seed = seed * 1103515245u + 12345u) >> 8) / 16777216.0f
+    for (size_t i = 0; i < cells; i++) {
+      s[i] = 0.1f + 2.0f * RND ();
+      a12[i] = 0.5f * RND () - 0.25f;
+      coef[4 * i] = 1.0f + 8.0f * RND ();
+      coef[4 * i + 1] = 1.0f + 8.0f * RND ();
+      coef[4 * i + 2] = 2.0f * RND () - 1.0f;
+      coef[4 * i + 3] = 2.0f * RND () - 1.0f;
+      in[2 * i] = RND () - 0.5f;
+      in[2 * i + 1] = RND () - 0.5f;
+    }
+#undef RND
+    cc_rt_regs *regs = malloc (sizeof (cc_rt_regs) * CC_RT_TX * CC_RT_TY);
+    cc_rt_smem *sm = malloc (sizeof (cc_rt_smem));
+    for (int sweeps = 1; sweeps <= CC_RT_MAX_SWEEPS; sweeps += 3) {
+      memcpy (ref, in, 2 * cells * sizeof (float));
+      for (int k = 0; k < sweeps; k++) {
+        plain_half_sweep (&L, 0, 1.6f, coef, a12, s, ref);
+        plain_half_sweep (&L, 1, 1.6f, coef, a12, s, ref);
+      }
+      for (size_t i = 0; i < 2 * cells; i++)
+        out[i] = NAN;
+      int tiles_x = (L.w + CC_RT_TW - 1) / CC_RT_TW, tiles_y = (L.h + CC_RT_TH - 1) / CC_RT_TH;
+      for (int by = 0; by < tiles_y; by++)
+        for (int bx = 0; bx < tiles_x; bx++) {
+#define THREADS for (int ty = 0; ty < CC_RT_TY; ty++) for (int tx = 0; tx < CC_RT_TX; tx++)
+          THREADS cc_rt_load (&L, bx, by, tx, ty, coef, a12, s, in, &regs[ty * CC_RT_TX + tx], sm);
+          for (int k = 0; k < sweeps; k++)
+            for (int c = 0; c < 2; c++)
+              THREADS cc_rt_half_sweep (&L, bx, by, tx, ty, c, 1.6f, &regs[ty * CC_RT_TX + tx], sm);
+          THREADS cc_rt_store (&L, bx, by, tx, ty, sm, out);
+#undef THREADS
+        }
+      /* the split indexing itself: the same sweeps on the natural layout */
+      size_t np = (size_t) L.w * L.h;
+      float *nat = malloc (2 * np * sizeof (float));
+      for (int y = 0; y < L.h; y++)
+        for (int x = 0; x < L.w; x++) {
+          int g = cc_rt_global (&L, (x + y) & 1, y, x >> 1);
+          nat[2 * (y * L.w + x)] = in[2 * g];
+          nat[2 * (y * L.w + x) + 1] = in[2 * g + 1];
+        }
+#define SPLIT(x, y) cc_rt_global (&L, ((x) + (y)) & 1, (y), (x) >> 1)
+      for (int k = 0; k < 2 * sweeps; k++)
+        for (int y = 0; y < L.h; y++)
+          for (int x = 0; x < L.w; x++) {
+            if (((x + y) & 1) != (k & 1))
+              continue;
+            int g = SPLIT (x, y);
+            float nu = 0, nv = 0;
+            const int nx[4] = { x - 1, x + 1, x, x }, ny[4] = { y, y, y - 1, y + 1 };
+            for (int q = 0; q < 4; q++) {
+              if (nx[q] < 0 || ny[q] < 0 || nx[q] >= L.w || ny[q] >= L.h)
+                continue;
+              /* an edge carries the weight of its left / upper pixel */
+              float wgt = q == 0 || q == 2 ? s[SPLIT (nx[q], ny[q])] : s[g];
+              nu += wgt * nat[2 * (ny[q] * L.w + nx[q])];
+              nv += wgt * nat[2 * (ny[q] * L.w + nx[q]) + 1];
+            }
+            float *d = nat + 2 * (y * L.w + x);
+            cc_refine_sor_step (coef[4 * g], coef[4 * g + 1], a12[g], coef[4 * g + 2],
+                coef[4 * g + 3], nu, nv, 1.6f, &d[0], &d[1]);
+          }
+      for (int y = 0; y < L.h; y++)
+        for (int x = 0; x < L.w; x++)
+          for (int k = 0; k < 2; k++)
+            ck_assert_msg (fabs (nat[2 * (y * L.w + x) + k] - ref[2 * SPLIT (x, y) + k]) < 1e-5,
+                "%dx%d: split-layout sweep differs from natural layout at (%d,%d)", L.w, L.h, x, y);
+#undef SPLIT
+      free (nat);
+      double max_diff = 0;
+      for (int c = 0; c < 2; c++)
+        for (int y = 0; y < L.h; y++)
+          for (int xs = 0; xs < L.hw; xs++) {
+            if (2 * xs + ((y + c) & 1) >= L.w)
+              continue;
+            int i = cc_rt_global (&L, c, y, xs);
+            for (int k = 0; k < 2; k++) {
+              ck_assert_msg (isfinite (out[2 * i + k]), "%dx%d: cell (%d,%d,%d) not written",
+                  L.w, L.h, c, y, xs);
+              max_diff = fmax (max_diff, fabs (out[2 * i + k] - ref[2 * i + k]));
+            }
+          }
+      ck_assert_msg (max_diff < 1e-5, "%dx%d, %d sweeps: tiled differs from plain by %g",
+          L.w, L.h, sweeps, max_diff);
+    }
+    free (regs); free (sm); free (coef); free (a12); free (s); free (ref); free (in); free (out);
+  }
+}
+END_TEST
+
+static Suite *
+refine_suite (void)
+{
+  Suite *s = suite_create ("refine");
+  TCase *tc = tcase_create ("refine");
+  tcase_set_timeout (tc, 600);
+  tcase_add_test (tc, test_energy_decreases);
+  tcase_add_test (tc, test_pulls_back_to_truth);
+  tcase_add_test (tc, test_invalid_parameters);
+  tcase_add_test (tc, test_odd_and_tiny_sizes);
+  tcase_add_test (tc, test_in_place);
+  tcase_add_test (tc, test_tiled_sweeps_emulated);
+  tcase_add_test (tc, test_gpu_matches_cpu);
+  tcase_add_test (tc, test_middlebury);
+  suite_add_tcase (s, tc);
+  return s;
+}
+
+int
+main (void)
+{
+  SRunner *sr = srunner_create (refine_suite ());
+  srunner_run_all (sr, CK_NORMAL);
+  int failed = srunner_ntests_failed (sr);
+  srunner_free (sr);
+  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

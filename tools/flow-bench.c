@@ -1,0 +1,227 @@
+/* flow-bench: timings of block matching and the variational refinement, one JSON
+ * object per line:
+ *
+ *   {"algorithm":"blockmatch","width":1920,"height":1080,"backend":"cuda",
+ *    "kernel_ms":..,"end_to_end_ms":.., ...parameters}
+ *
+ *   flow-bench [--backend cuda|cpu] [--size WxH]... [--repeat N] [--algorithm NAME]
+ *
+ * kernel_ms: frames and outputs already on the device, the stream's time between
+ * two events around the call (cc_timer), median of N runs after warm-up.
+ * end_to_end_ms: host frames in, host outputs back (upload, kernels, download,
+ * wait), wall clock, median. Sizes default to 640x480, 1920x1080 and 3840x2160;
+ * block matching at 16x16 blocks, radius 16, 4 levels; refinement 5 x 30. The
+ * frames are the synthetic clip (cv_synth), the refinement starts from its truth
+ * plus a perturbation. */
+#include "cv_imageio.h"
+#include "cv_synth.h"
+#include <cudacore/cc_blockmatch.h>
+#include <cudacore/cc_refine.h>
+#include <cudacore/cc_timer.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define MAX_REPEAT 200
+#define TRY(expr) \
+  do { cc_status st_ = (expr); if (st_ != CC_SUCCESS) return st_; } while (0)
+
+static double
+now_ms (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static int
+fail (const char *what)
+{
+  fprintf (stderr, "flow-bench: %s: %s\n", what, cc_last_error ());
+  return 1;
+}
+
+static double
+median (double *v, int n)
+{
+  for (int i = 1; i < n; i++)
+    for (int j = i; j > 0 && v[j] < v[j - 1]; j--) {
+      double t = v[j]; v[j] = v[j - 1]; v[j - 1] = t;
+    }
+  return v[n / 2];
+}
+
+/* One algorithm run: frames/flows where `dev` says. */
+typedef struct {
+  cc_blockmatch *bm;
+  cc_refine *rf;
+  cc_image grid, dense;       /* blockmatch outputs */
+  cc_image init, out;         /* refine field in / out */
+} bench_job;
+
+static cc_status
+job_run (bench_job *j, const cc_image *a, const cc_image *b)
+{
+  if (j->bm)
+    return cc_blockmatch_compute (j->bm, a, b, &j->grid, NULL, &j->dense);
+  return cc_refine_run (j->rf, a, b, &j->init, &j->out);
+}
+
+static cc_status
+job_alloc (bench_job *j, cc_context *ctx, cc_location loc, int w, int h,
+    const cc_image *host_init)
+{
+  if (j->bm) {
+    int gw, gh;
+    cc_blockmatch_grid_size (j->bm, &gw, &gh);
+    TRY (cc_image_alloc (ctx, gw, gh, CC_FORMAT_F32C2, loc, &j->grid));
+    return cc_image_alloc (ctx, w, h, CC_FORMAT_F32C2, loc, &j->dense);
+  }
+  TRY (cc_image_alloc (ctx, w, h, CC_FORMAT_F32C2, loc, &j->init));
+  TRY (cc_image_copy (ctx, host_init, &j->init));
+  return cc_image_alloc (ctx, w, h, CC_FORMAT_F32C2, loc, &j->out);
+}
+
+static void
+job_free_images (bench_job *j, cc_context *ctx)
+{
+  cc_image *all[] = { &j->grid, &j->dense, &j->init, &j->out };
+  for (int i = 0; i < 4; i++)
+    if (all[i]->planes[0]) {
+      cc_image_free (ctx, all[i]);
+      memset (all[i], 0, sizeof *all[i]);
+    }
+}
+
+static int
+bench_one (cc_context *ctx, const char *algorithm, int w, int h, int repeat)
+{
+  cc_image a, b, truth;
+  if (cv_synth_clip_frame (4, w, h, &a, &truth) || cv_synth_clip_frame (5, w, h, &b, NULL))
+    return fail ("synthetic frames");
+  /* refinement start: truth plus a smooth 0.5 px perturbation */
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++) {
+      float *f = (float *) truth.planes[0] + 2 * ((size_t) y * w + x);
+      f[0] += 0.5f * sinf (0.05f * x) * cosf (0.07f * y);
+      f[1] += 0.5f * cosf (0.04f * x) * sinf (0.06f * y);
+    }
+  bench_job j;
+  memset (&j, 0, sizeof j);
+  cc_blockmatch_params bp;
+  cc_refine_params rp;
+  cc_blockmatch_params_default (&bp);
+  cc_refine_params_default (&rp);
+  bool is_bm = !strcmp (algorithm, "blockmatch");
+  if (is_bm ? cc_blockmatch_create (ctx, w, h, &bp, &j.bm)
+      : cc_refine_create (ctx, w, h, &rp, &j.rf))
+    return fail ("create");
+  bool cuda = cc_context_backend (ctx) == CC_BACKEND_CUDA;
+  cc_location dev = cuda ? CC_LOCATION_DEVICE : CC_LOCATION_HOST;
+  double kernel[MAX_REPEAT], e2e[MAX_REPEAT];
+
+  /* kernel time: everything where the backend computes */
+  cc_image da = a, db = b;
+  if (cuda && (cc_image_alloc (ctx, w, h, a.format, dev, &da) || cc_image_copy (ctx, &a, &da)
+          || cc_image_alloc (ctx, w, h, b.format, dev, &db) || cc_image_copy (ctx, &b, &db)))
+    return fail ("upload");
+  if (job_alloc (&j, ctx, dev, w, h, &truth))
+    return fail ("alloc");
+  cc_timer *timer;
+  if (cc_timer_create (ctx, &timer))
+    return fail ("timer");
+  for (int i = 0; i < 3; i++)   /* warm-up */
+    if (job_run (&j, &da, &db))
+      return fail (algorithm);
+  for (int i = 0; i < repeat; i++) {
+    float ms;
+    if (cc_timer_start (timer) || job_run (&j, &da, &db) || cc_timer_stop (timer)
+        || cc_timer_elapsed_ms (timer, &ms))
+      return fail (algorithm);
+    kernel[i] = ms;
+  }
+  job_free_images (&j, ctx);
+  if (cuda) {
+    cc_image_free (ctx, &da);
+    cc_image_free (ctx, &db);
+  }
+  /* end to end: host frames in, host results out (the call waits) */
+  if (job_alloc (&j, ctx, CC_LOCATION_HOST, w, h, &truth))
+    return fail ("alloc");
+  if (job_run (&j, &a, &b))
+    return fail (algorithm);
+  for (int i = 0; i < repeat; i++) {
+    double t0 = now_ms ();
+    if (job_run (&j, &a, &b))
+      return fail (algorithm);
+    e2e[i] = now_ms () - t0;
+  }
+  job_free_images (&j, ctx);
+  printf ("{\"algorithm\":\"%s\",\"width\":%d,\"height\":%d,\"backend\":\"%s\","
+      "\"kernel_ms\":%.4f,\"end_to_end_ms\":%.4f,", algorithm, w, h,
+      cc_backend_name (cc_context_backend (ctx)), median (kernel, repeat), median (e2e, repeat));
+  if (is_bm)
+    printf ("\"block_size\":%d,\"search_radius\":%d,\"levels\":%d,\"metric\":\"ncc\"}\n",
+        bp.block_size, bp.search_radius, bp.levels);
+  else
+    printf ("\"levels\":%d,\"outer_iterations\":%d,\"inner_iterations\":%d}\n", rp.levels,
+        rp.outer_iterations, rp.inner_iterations);
+  fflush (stdout);
+  cc_timer_destroy (timer);
+  cc_blockmatch_destroy (j.bm);
+  cc_refine_destroy (j.rf);
+  cv_image_free (&a);
+  cv_image_free (&b);
+  cv_image_free (&truth);
+  return 0;
+}
+
+int
+main (int argc, char **argv)
+{
+  cc_backend backend = CC_BACKEND_CUDA;
+  int sizes[8][2], nsizes = 0, repeat = 20;
+  const char *only = NULL;
+  for (int i = 1; i < argc; i++) {
+    const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+    if (!strcmp (argv[i], "--backend") && v) {
+      backend = !strcmp (v, "cpu") ? CC_BACKEND_CPU : CC_BACKEND_CUDA;
+      i++;
+    } else if (!strcmp (argv[i], "--size") && v && nsizes < 8
+        && sscanf (v, "%dx%d", &sizes[nsizes][0], &sizes[nsizes][1]) == 2) {
+      nsizes++;
+      i++;
+    } else if (!strcmp (argv[i], "--repeat") && v) {
+      repeat = atoi (v);
+      i++;
+    } else if (!strcmp (argv[i], "--algorithm") && v) {
+      only = v;
+      i++;
+    } else {
+      fprintf (stderr, "usage: flow-bench [--backend cuda|cpu] [--size WxH]... [--repeat N]"
+          " [--algorithm blockmatch|refine]\n");
+      return 2;
+    }
+  }
+  if (repeat < 1 || repeat > MAX_REPEAT)
+    repeat = repeat < 1 ? 1 : MAX_REPEAT;
+  if (nsizes == 0) {
+    const int def[3][2] = { { 640, 480 }, { 1920, 1080 }, { 3840, 2160 } };
+    memcpy (sizes, def, sizeof def);
+    nsizes = 3;
+  }
+  cc_context *ctx;
+  if (cc_context_create (backend, CC_DEVICE_AUTO, &ctx))
+    return fail ("context");
+  const char *algorithms[] = { "blockmatch", "refine" };
+  int rc = 0;
+  for (int s = 0; s < nsizes && !rc; s++)
+    for (int k = 0; k < 2 && !rc; k++)
+      if (!only || !strcmp (only, algorithms[k]))
+        rc = bench_one (ctx, algorithms[k], sizes[s][0], sizes[s][1], repeat);
+  cc_context_destroy (ctx);
+  return rc;
+}
