@@ -25,6 +25,7 @@
 #include "gstcvfilter.h"
 #include "gstcvflowfield.h"
 #include "gstcvrefine.h"
+#include "gstcvflowvis.h"
 
 #include <cudacore/cc_flow.h>
 #include <stdio.h>
@@ -32,26 +33,6 @@
 
 GST_DEBUG_CATEGORY_STATIC (cudaflowlk_debug);
 #define GST_CAT_DEFAULT cudaflowlk_debug
-
-typedef enum { VIS_NONE = 0, VIS_COLOR, VIS_ARROWS } FlowVisualize;
-
-#define GST_TYPE_CV_FLOW_VISUALIZE (gst_cv_flow_visualize_get_type ())
-static GType
-gst_cv_flow_visualize_get_type (void)
-{
-  static GType type = 0;
-  static const GEnumValue values[] = {
-    { VIS_NONE, "Video unchanged (flow only in the meta)", "none" },
-    { VIS_COLOR, "Middlebury colour wheel: hue = direction, saturation = speed", "color" },
-    { VIS_ARROWS, "Arrows on a grid over the video", "arrows" },
-    { 0, NULL, NULL },
-  };
-  if (g_once_init_enter (&type)) {
-    GType t = g_enum_register_static ("GstCvFlowVisualize", values);
-    g_once_init_leave (&type, t);
-  }
-  return type;
-}
 
 #define GST_TYPE_CV_GRADIENT (gst_cv_gradient_get_type ())
 static GType
@@ -72,20 +53,17 @@ gst_cv_gradient_get_type (void)
 
 enum {
   PROP_0, PROP_PYRAMID_LEVELS, PROP_ITERATIONS, PROP_WINDOW_SIZE, PROP_MIN_EIGEN_THRESHOLD,
-  PROP_GRADIENT, PROP_FB_CHECK, PROP_FB_THRESHOLD, PROP_VISUALIZE, PROP_MAX_MAGNITUDE,
-  PROP_ARROW_SPACING, PROP_ROI,
-  PROP_REFINE_FIRST,           /* GST_CV_REFINE_N_PROPS ids from here */
+  PROP_GRADIENT, PROP_FB_CHECK, PROP_FB_THRESHOLD, PROP_ROI,
+  PROP_VIS_FIRST,                                      /* GST_CV_VIS_N_PROPS ids */
+  PROP_REFINE_FIRST = PROP_VIS_FIRST + GST_CV_VIS_N_PROPS, /* GST_CV_REFINE_N_PROPS ids */
 };
-
-#define DEFAULT_VISUALIZE VIS_NONE
 
 struct _GstCudaFlowLk {
   GstCvFilter parent;
   /* properties (object lock) */
   cc_flow_lk_params params;
   gboolean params_changed;
-  FlowVisualize visualize;
-  cc_flow_vis_params vis;
+  GstCvFlowVis vis;
   gint roi[4];               /* x, y, width, height; width 0 = whole frame */
   GstCvRefine refine;
   /* streaming (setup/process) */
@@ -184,7 +162,7 @@ gst_cuda_flow_lk_writes_frame (GstCvFilter * filter)
 {
   GstCudaFlowLk *self = GST_CUDA_FLOW_LK (filter);
   GST_OBJECT_LOCK (self);
-  gboolean writes = self->visualize != VIS_NONE;
+  gboolean writes = gst_cv_flow_vis_draws (&self->vis);
   GST_OBJECT_UNLOCK (self);
   return writes;
 }
@@ -198,8 +176,6 @@ gst_cuda_flow_lk_process (GstCvFilter * filter, GstBuffer * buffer, cc_image * f
   gboolean changed = self->params_changed;
   cc_flow_lk_params params = self->params;
   self->params_changed = FALSE;
-  FlowVisualize visualize = self->visualize;
-  cc_flow_vis_params vis = self->vis;
   GST_OBJECT_UNLOCK (self);
 
   cc_status st;
@@ -225,11 +201,11 @@ gst_cuda_flow_lk_process (GstCvFilter * filter, GstBuffer * buffer, cc_image * f
     gst_cv_flow_field_unref (field);
     return GST_FLOW_ERROR;
   }
-  if (st == CC_SUCCESS && visualize != VIS_NONE) {
-    vis.mode = visualize == VIS_COLOR ? CC_FLOW_VIS_COLOR : CC_FLOW_VIS_ARROWS;
-    /* flat areas only inherit coarse vectors: show them as still */
-    vis.min_confidence = params.fb_check ? 0.0f : params.min_eigen_threshold;
-    st = cc_flow_visualize (ctx, vectors, confidence, &vis, frame);
+  /* flat areas only inherit coarse vectors: drawn as still */
+  if (st == CC_SUCCESS && !gst_cv_flow_vis_draw (&self->vis, filter, vectors, confidence,
+          params.fb_check ? 0.0f : params.min_eigen_threshold, 1e-3f, frame)) {
+    gst_cv_flow_field_unref (field);
+    return GST_FLOW_ERROR;
   }
   /* Downstream (cudadownload, the application) reads with its own stream. */
   if (st == CC_SUCCESS)
@@ -271,7 +247,8 @@ gst_cuda_flow_lk_set_property (GObject * object, guint prop_id, const GValue * v
   GstCudaFlowLk *self = GST_CUDA_FLOW_LK (object);
   gboolean resetup = FALSE;
   GST_OBJECT_LOCK (self);
-  if (gst_cv_refine_set_property (&self->refine, PROP_REFINE_FIRST, prop_id, value)) {
+  if (gst_cv_refine_set_property (&self->refine, PROP_REFINE_FIRST, prop_id, value)
+      || gst_cv_flow_vis_set_property (&self->vis, PROP_VIS_FIRST, prop_id, value)) {
     GST_OBJECT_UNLOCK (self);
     return;
   }
@@ -294,9 +271,6 @@ gst_cuda_flow_lk_set_property (GObject * object, guint prop_id, const GValue * v
     case PROP_GRADIENT: p->gradient = g_value_get_enum (value); break;
     case PROP_FB_CHECK: p->fb_check = g_value_get_boolean (value); break;
     case PROP_FB_THRESHOLD: p->fb_threshold = (float) g_value_get_double (value); break;
-    case PROP_VISUALIZE: self->visualize = g_value_get_enum (value); break;
-    case PROP_MAX_MAGNITUDE: self->vis.max_magnitude = (float) g_value_get_double (value); break;
-    case PROP_ARROW_SPACING: self->vis.arrow_spacing = g_value_get_int (value); break;
     case PROP_ROI:
       if (!parse_roi (g_value_get_string (value), self->roi)) {
         GST_OBJECT_UNLOCK (self);
@@ -322,7 +296,8 @@ gst_cuda_flow_lk_get_property (GObject * object, guint prop_id, GValue * value,
   GstCudaFlowLk *self = GST_CUDA_FLOW_LK (object);
   GST_OBJECT_LOCK (self);
   cc_flow_lk_params *p = &self->params;
-  if (gst_cv_refine_get_property (&self->refine, PROP_REFINE_FIRST, prop_id, value)) {
+  if (gst_cv_refine_get_property (&self->refine, PROP_REFINE_FIRST, prop_id, value)
+      || gst_cv_flow_vis_get_property (&self->vis, PROP_VIS_FIRST, prop_id, value)) {
     GST_OBJECT_UNLOCK (self);
     return;
   }
@@ -334,9 +309,6 @@ gst_cuda_flow_lk_get_property (GObject * object, guint prop_id, GValue * value,
     case PROP_GRADIENT: g_value_set_enum (value, p->gradient); break;
     case PROP_FB_CHECK: g_value_set_boolean (value, p->fb_check); break;
     case PROP_FB_THRESHOLD: g_value_set_double (value, p->fb_threshold); break;
-    case PROP_VISUALIZE: g_value_set_enum (value, self->visualize); break;
-    case PROP_MAX_MAGNITUDE: g_value_set_double (value, self->vis.max_magnitude); break;
-    case PROP_ARROW_SPACING: g_value_set_int (value, self->vis.arrow_spacing); break;
     case PROP_ROI:
       if (self->roi[2] > 0)
         g_value_take_string (value, g_strdup_printf ("%d,%d,%d,%d", self->roi[0], self->roi[1],
@@ -388,21 +360,12 @@ gst_cuda_flow_lk_class_init (GstCudaFlowLkClass * klass)
       g_param_spec_double ("fb-threshold", "Forward-backward threshold",
           "Forward-backward error in pixels above which a vector is invalid",
           0.01, 1000.0, 1.0, rw));
-  g_object_class_install_property (gobject_class, PROP_VISUALIZE,
-      g_param_spec_enum ("visualize", "Visualize", "Draw the flow into the video",
-          GST_TYPE_CV_FLOW_VISUALIZE, DEFAULT_VISUALIZE, rw));
-  g_object_class_install_property (gobject_class, PROP_MAX_MAGNITUDE,
-      g_param_spec_double ("max-magnitude", "Maximum magnitude",
-          "Motion in pixels shown at full colour saturation (visualize=color)",
-          0.1, 1000.0, 8.0, rw));
-  g_object_class_install_property (gobject_class, PROP_ARROW_SPACING,
-      g_param_spec_int ("arrow-spacing", "Arrow spacing",
-          "Pixels between arrows (visualize=arrows)", 4, 256, 16, rw));
   g_object_class_install_property (gobject_class, PROP_ROI,
       g_param_spec_string ("roi", "Region of interest",
           "\"x,y,width,height\": flow only inside this rectangle (zero outside); "
           "empty = whole frame", "", rw));
 
+  gst_cv_flow_vis_install_properties (gobject_class, PROP_VIS_FIRST, FALSE);
   gst_cv_refine_install_properties (gobject_class, PROP_REFINE_FIRST);
 
   gst_element_class_set_static_metadata (element_class, "CUDA Lucas-Kanade optical flow",
@@ -417,7 +380,6 @@ gst_cuda_flow_lk_class_init (GstCudaFlowLkClass * klass)
   filter_class->process = gst_cuda_flow_lk_process;
   filter_class->wants_previous_frame = gst_cuda_flow_lk_wants_previous_frame;
 
-  gst_type_mark_as_plugin_api (GST_TYPE_CV_FLOW_VISUALIZE, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CV_GRADIENT, 0);
 }
 
@@ -425,7 +387,6 @@ static void
 gst_cuda_flow_lk_init (GstCudaFlowLk * self)
 {
   cc_flow_lk_params_default (&self->params);
-  cc_flow_vis_params_default (&self->vis);
-  self->visualize = DEFAULT_VISUALIZE;
+  gst_cv_flow_vis_init (&self->vis);
   gst_cv_refine_init (&self->refine);
 }
