@@ -3,12 +3,14 @@
 #include <gst/gst.h>
 
 GST_ELEMENT_REGISTER_DECLARE (cudaflowlk);
+GST_ELEMENT_REGISTER_DECLARE (cudablockmatch);
 
 static gboolean
 plugin_init (GstPlugin * plugin)
 {
   gboolean ret = FALSE;
   ret |= GST_ELEMENT_REGISTER (cudaflowlk, plugin);
+  ret |= GST_ELEMENT_REGISTER (cudablockmatch, plugin);
   return ret;
 }
 
