@@ -132,3 +132,32 @@ cc_cuda_check_launch (const char *kernel_name)
     return cc_set_error (CC_ERROR_CUDA, "kernel %s: %s", kernel_name, cudaGetErrorString (err));
   return CC_SUCCESS;
 }
+
+// Nearest-neighbour resampling (cc_image_resize_nearest); T is float or float2.
+template <typename T>
+__global__ void
+resize_nearest_kernel (const char *src, size_t spitch, int sw, int sh, char *dst,
+    size_t dpitch, int dw, int dh)
+{
+  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x >= dw || y >= dh)
+    return;
+  int sx = (int) ((long long) x * sw / dw), sy = (int) ((long long) y * sh / dh);
+  ((T *) (dst + (size_t) y * dpitch))[x] = ((const T *) (src + (size_t) sy * spitch))[sx];
+}
+
+extern "C" cc_status
+cc_cuda_resize_nearest (cc_context *ctx, const cc_image *src, cc_image *dst)
+{
+  dim3 block (32, 8), grid (cc_div_up (dst->width, 32), cc_div_up (dst->height, 8));
+  if (src->format == CC_FORMAT_F32)
+    resize_nearest_kernel<float><<<grid, block, 0, cc_stream_of (ctx)>>> (
+        (const char *) src->planes[0], src->pitch[0], src->width, src->height,
+        (char *) dst->planes[0], dst->pitch[0], dst->width, dst->height);
+  else
+    resize_nearest_kernel<float2><<<grid, block, 0, cc_stream_of (ctx)>>> (
+        (const char *) src->planes[0], src->pitch[0], src->width, src->height,
+        (char *) dst->planes[0], dst->pitch[0], dst->width, dst->height);
+  CC_CUDA_LAUNCHED ("resize_nearest");
+  return CC_SUCCESS;
+}

@@ -97,6 +97,13 @@ CC_HOSTDEV void cc_flow_color (float u, float v, uint8_t *out_r, uint8_t *out_g,
   *out_b = (uint8_t) (255.f * c[2] + 0.5f);
 }
 
+/* Flow visualisation: is a cell with this confidence drawn? (invalid < 0 never;
+ * with a positive min_confidence, only cells at or above it) */
+CC_HOSTDEV int cc_flow_vis_drawn (float confidence, float min_confidence)
+{
+  return confidence >= 0.0f && (min_confidence <= 0.0f || confidence >= min_confidence);
+}
+
 /* BT.601 limited-range RGB -> YUV (for NV12 / I420 drawing). */
 CC_HOSTDEV void cc_rgb_to_yuv (int r, int g, int b, uint8_t *y, uint8_t *u, uint8_t *v)
 {

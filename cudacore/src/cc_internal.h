@@ -58,6 +58,7 @@ cc_status cc_cuda_copy_2d (cc_context *ctx, void *dst, size_t dst_pitch, cc_loca
     const void *src, size_t src_pitch, cc_location src_loc, size_t width_bytes, size_t height);
 cc_status cc_cuda_memset_2d_async (cc_context *ctx, void *ptr, size_t pitch, int value,
     size_t width_bytes, size_t height);
+cc_status cc_cuda_resize_nearest (cc_context *ctx, const cc_image *src, cc_image *dst);
 /* Checks cudaGetLastError after a launch; names the kernel in the message. */
 cc_status cc_cuda_check_launch (const char *kernel_name);
 

@@ -15,8 +15,15 @@ cc_flow_vis_params_default (cc_flow_vis_params *p)
   p->mode = CC_FLOW_VIS_COLOR;
   p->max_magnitude = 8.0f;
   p->arrow_spacing = 16;
-  p->arrow_scale = 2.0f;
+  p->arrow_scale = 1.0f;
   p->quality_scale = 1e-3f;
+  p->min_confidence = 0.0f;
+}
+
+void
+cc_flow_color_rgb (float u, float v, uint8_t *r, uint8_t *g, uint8_t *b)
+{
+  cc_flow_color (u, v, r, g, b);
 }
 
 static cc_status
@@ -36,6 +43,8 @@ check_vis (cc_context *ctx, const cc_image *flow, const cc_image *confidence,
   CC_CHECK_ARG (p->arrow_spacing >= 4 && p->arrow_spacing <= 256,
       "cc_flow_visualize: arrow_spacing %d out of range 4..256", p->arrow_spacing);
   CC_CHECK_ARG (p->quality_scale > 0.0f, "cc_flow_visualize: quality_scale must be > 0");
+  CC_CHECK_ARG (p->min_confidence >= 0.0f, "cc_flow_visualize: min_confidence %g must be >= 0",
+      p->min_confidence);
   CC_CHECK_ARG (p->mode != CC_FLOW_VIS_QUALITY || confidence,
       "cc_flow_visualize: QUALITY mode needs a confidence image");
   CC_TRY (cc_image_check_location (ctx, flow, "cc_flow_visualize: flow"));
@@ -111,10 +120,12 @@ cc_flow_visualize (cc_context *ctx, const cc_image *flow, const cc_image *confid
     for (int y = p->arrow_spacing / 2; y < H; y += p->arrow_spacing)
       for (int x = p->arrow_spacing / 2; x < W; x += p->arrow_spacing) {
         int cx = (int) ((long) x * gw / W), cy = (int) ((long) y * gh / H);
-        if (confidence && *cell (confidence, cx, cy, 1) < 0.0f)
+        if (confidence && !cc_flow_vis_drawn (*cell (confidence, cx, cy, 1), p->min_confidence))
           continue;
         const float *v = cell (flow, cx, cy, 2);
-        float ex = x + p->arrow_scale * to_frame * v[0], ey = y + p->arrow_scale * to_frame * v[1];
+        /* an arrow spans one spacing at max_magnitude */
+        float k = p->arrow_scale * p->arrow_spacing * to_frame / p->max_magnitude;
+        float ex = x + k * v[0], ey = y + k * v[1];
         draw_line (frame, (float) x, (float) y, ex, ey);
         put_rgb (frame, x, y, 0, 0, 0);   /* the tail: a dark dot marks the cell */
       }
@@ -130,6 +141,8 @@ cc_flow_visualize (cc_context *ctx, const cc_image *flow, const cc_image *confid
         r = g = b = q;
       } else if (confidence && c < 0.0f) {
         r = g = b = 0;
+      } else if (confidence && !cc_flow_vis_drawn (c, p->min_confidence)) {
+        r = g = b = 255;   /* the colour of zero motion */
       } else {
         const float *v = cell (flow, cx, cy, 2);
         cc_flow_color (to_frame * v[0] / p->max_magnitude, to_frame * v[1] / p->max_magnitude,

@@ -213,3 +213,28 @@ cc_image_fill (cc_context *ctx, cc_image *img, uint8_t value)
   }
   return CC_SUCCESS;
 }
+
+cc_status
+cc_image_resize_nearest (cc_context *ctx, const cc_image *src, cc_image *dst)
+{
+  CC_CHECK_ARG (ctx != NULL, "cc_image_resize_nearest: ctx is NULL");
+  CC_TRY (cc_image_check (src, "cc_image_resize_nearest: src"));
+  CC_TRY (cc_image_check (dst, "cc_image_resize_nearest: dst"));
+  CC_CHECK_ARG (src->format == dst->format && (src->format == CC_FORMAT_F32
+          || src->format == CC_FORMAT_F32C2),
+      "cc_image_resize_nearest: needs two F32 or two F32C2 images (got %s, %s)",
+      cc_format_name (src->format), cc_format_name (dst->format));
+  CC_TRY (cc_image_check_location (ctx, src, "cc_image_resize_nearest: src"));
+  CC_TRY (cc_image_check_location (ctx, dst, "cc_image_resize_nearest: dst"));
+  if (ctx->backend == CC_BACKEND_CUDA)
+    return CC_CUDA_ONLY (cc_cuda_resize_nearest (ctx, src, dst));
+  size_t bpp = (size_t) cc_format_plane_bpp (src->format, 0);
+  for (int y = 0; y < dst->height; y++) {
+    int sy = (int) ((long) y * src->height / dst->height);
+    const char *srow = (const char *) src->planes[0] + (size_t) sy * src->pitch[0];
+    char *drow = (char *) dst->planes[0] + (size_t) y * dst->pitch[0];
+    for (int x = 0; x < dst->width; x++)
+      memcpy (drow + x * bpp, srow + (size_t) ((long) x * src->width / dst->width) * bpp, bpp);
+  }
+  return CC_SUCCESS;
+}

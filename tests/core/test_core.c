@@ -100,6 +100,40 @@ START_TEST (test_image_copy_roundtrip)
 }
 END_TEST
 
+/* Nearest resampling: exact source values on every backend. */
+START_TEST (test_resize_nearest)
+{
+  for (int b = 0; b < cv_test_backend_count (); b++) {
+    cc_context *ctx;
+    CC_ASSERT_OK (cc_context_create (cv_test_backend (b), -1, &ctx));
+    cc_image src, dst, back;
+    CC_ASSERT_OK (cc_image_alloc (ctx, 5, 3, CC_FORMAT_F32C2, CC_LOCATION_HOST, &src));
+    for (int y = 0; y < 3; y++)
+      for (int x = 0; x < 10; x++)
+        ((float *) ((char *) src.planes[0] + y * src.pitch[0]))[x] = 100.0f * y + x;
+    cc_image dsrc, ddst;
+    CC_ASSERT_OK (cv_test_to_backend (ctx, &src, &dsrc));
+    CC_ASSERT_OK (cc_image_alloc (ctx, 17, 7, CC_FORMAT_F32C2,
+            b ? CC_LOCATION_DEVICE : CC_LOCATION_HOST, &ddst));
+    CC_ASSERT_OK (cc_image_resize_nearest (ctx, &dsrc, &ddst));
+    CC_ASSERT_OK (cv_test_to_host (ctx, &ddst, &back));
+    for (int y = 0; y < 7; y++)
+      for (int x = 0; x < 17; x++) {
+        const float *v = (const float *) ((char *) back.planes[0] + y * back.pitch[0]) + 2 * x;
+        int sx = x * 5 / 17, sy = y * 3 / 7;
+        ck_assert_float_eq (v[0], 100.0f * sy + 2 * sx);
+        ck_assert_float_eq (v[1], 100.0f * sy + 2 * sx + 1);
+      }
+    ck_assert_int_eq (cc_image_resize_nearest (ctx, &dsrc, &src), b ? CC_ERROR_INVALID_ARGUMENT
+        : CC_SUCCESS);
+    cc_image_free (ctx, &src); cc_image_free (ctx, &dsrc); cc_image_free (ctx, &ddst);
+    cc_image_free (NULL, &back);
+    (void) dst;
+    cc_context_destroy (ctx);
+  }
+}
+END_TEST
+
 START_TEST (test_png_corrupt_file)
 {
   char path[] = "/tmp/cv-corrupt-XXXXXX";
@@ -125,6 +159,7 @@ core_suite (void)
   tcase_add_test (tc, test_context_cpu_and_errors);
   tcase_add_test (tc, test_image_checks);
   tcase_add_test (tc, test_image_copy_roundtrip);
+  tcase_add_test (tc, test_resize_nearest);
   tcase_add_test (tc, test_png_corrupt_file);
   suite_add_tcase (s, tc);
   return s;

@@ -123,6 +123,11 @@ cc_status cc_image_copy (cc_context *ctx, const cc_image *src, cc_image *dst);
 /* Sets every byte of every plane to `value` (asynchronous for device images). */
 cc_status cc_image_fill (cc_context *ctx, cc_image *img, uint8_t value);
 
+/* Nearest-neighbour resampling of a single-plane F32 or F32C2 image to dst's size:
+ * dst(x, y) = src(x * sw / dw, y * sh / dh). Values are copied, not rescaled.
+ * Both images where the context computes; asynchronous on CUDA. */
+cc_status cc_image_resize_nearest (cc_context *ctx, const cc_image *src, cc_image *dst);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,603 @@
+/* GstCvFilter: see gstcvfilter.h for what it does and why. */
+#include "gstcvfilter.h"
+#include "gstcvconfig.h"
+#include "gstcvcuda.h"
+
+#if CV_HAVE_GST_CUDA
+#define GST_USE_UNSTABLE_API
+#include <gst/cuda/gstcudacontext.h>
+#include <gst/cuda/gstcudamemory.h>
+#include <gst/cuda/gstcudautils.h>
+#endif
+
+GST_DEBUG_CATEGORY_STATIC (cv_filter_debug);
+#define GST_CAT_DEFAULT cv_filter_debug
+
+enum { PROP_0, PROP_BACKEND, PROP_CUDA_DEVICE_ID };
+#define DEFAULT_BACKEND CC_BACKEND_AUTO
+#define DEFAULT_CUDA_DEVICE_ID (-1)
+
+typedef struct {
+  /* properties (object lock) */
+  cc_backend backend_prop;
+  gint device_id_prop;
+  gboolean setup_requested;
+
+  /* streaming state */
+  GstVideoInfo info;
+  gboolean have_info;
+  gboolean cuda_memory;      /* negotiated caps carry memory:CUDAMemory */
+  cc_context *core;
+  gpointer cuda_ctx;         /* GstCudaContext or NULL */
+  cc_image staging;          /* device copy of system-memory frames (CUDA backend) */
+  gboolean have_staging;
+  cc_image previous;         /* copy of the last frame (needs_previous_frame) */
+  gboolean have_previous_buffer, previous_valid, kept_this_frame;
+  gboolean subclass_ready;
+  guint64 frame_number;
+  gboolean said_fallback;
+} GstCvFilterPrivate;
+
+G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (GstCvFilter, gst_cv_filter, GST_TYPE_BASE_TRANSFORM);
+#define PRIV(f) ((GstCvFilterPrivate *) gst_cv_filter_get_instance_private (GST_CV_FILTER (f)))
+
+GType
+gst_cv_backend_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    { CC_BACKEND_AUTO, "CUDA when a device is present, else CPU", "auto" },
+    { CC_BACKEND_CPU, "CPU reference implementation", "cpu" },
+    { CC_BACKEND_CUDA, "CUDA kernels (fails without a device)", "cuda" },
+    { 0, NULL, NULL },
+  };
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstCvBackend", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
+/* ------------------------------------------------------------- helpers */
+
+const GstVideoInfo *
+gst_cv_filter_get_info (GstCvFilter * filter)
+{
+  return &PRIV (filter)->info;
+}
+
+cc_context *
+gst_cv_filter_get_context (GstCvFilter * filter)
+{
+  return PRIV (filter)->core;
+}
+
+guint64
+gst_cv_filter_get_frame_number (GstCvFilter * filter)
+{
+  return PRIV (filter)->frame_number;
+}
+
+gpointer
+gst_cv_filter_get_cuda_context (GstCvFilter * filter)
+{
+  return PRIV (filter)->cuda_ctx;
+}
+
+gboolean
+gst_cv_filter_push_cuda (GstCvFilter * filter)
+{
+  return gst_cv_cuda_context_push (PRIV (filter)->cuda_ctx);
+}
+
+void
+gst_cv_filter_pop_cuda (GstCvFilter * filter)
+{
+  if (PRIV (filter)->cuda_ctx)
+    gst_cv_cuda_context_pop ();
+}
+
+const cc_image *
+gst_cv_filter_get_previous_frame (GstCvFilter * filter)
+{
+  GstCvFilterPrivate *p = PRIV (filter);
+  return p->previous_valid ? &p->previous : NULL;
+}
+
+gboolean
+gst_cv_filter_keep_frame (GstCvFilter * filter, const cc_image * frame)
+{
+  GstCvFilterPrivate *p = PRIV (filter);
+  if (!p->have_previous_buffer || p->kept_this_frame)
+    return p->kept_this_frame;
+  cc_status st = cc_image_copy (p->core, frame, &p->previous);
+  if (st != CC_SUCCESS) {
+    GST_CV_FILTER_CORE_ERROR (filter, st, "keeping the previous frame");
+    return FALSE;
+  }
+  p->kept_this_frame = TRUE;
+  return TRUE;
+}
+
+/* process() plus the previous-frame bookkeeping. */
+static GstFlowReturn
+run_process (GstCvFilter * self, GstBuffer * buf, cc_image * frame)
+{
+  GstCvFilterPrivate *p = PRIV (self);
+  GstCvFilterClass *klass = GST_CV_FILTER_GET_CLASS (self);
+  gboolean keep = p->have_previous_buffer && klass->wants_previous_frame (self);
+  if (!keep)
+    p->previous_valid = FALSE;
+  p->kept_this_frame = FALSE;
+  GstFlowReturn ret = klass->process (self, buf, frame);
+  if (ret == GST_FLOW_OK && keep) {
+    if (!p->kept_this_frame && !gst_cv_filter_keep_frame (self, frame))
+      return GST_FLOW_ERROR;
+    p->previous_valid = TRUE;
+  }
+  return ret;
+}
+
+void
+gst_cv_filter_request_setup (GstCvFilter * filter)
+{
+  GST_OBJECT_LOCK (filter);
+  PRIV (filter)->setup_requested = TRUE;
+  GST_OBJECT_UNLOCK (filter);
+}
+
+static gboolean
+video_format_to_cc (GstVideoFormat f, cc_format * out)
+{
+  switch (f) {
+    case GST_VIDEO_FORMAT_GRAY8: *out = CC_FORMAT_GRAY8; return TRUE;
+    case GST_VIDEO_FORMAT_RGBA:
+    case GST_VIDEO_FORMAT_RGBx: *out = CC_FORMAT_RGBX8; return TRUE;
+    case GST_VIDEO_FORMAT_BGRA:
+    case GST_VIDEO_FORMAT_BGRx: *out = CC_FORMAT_BGRX8; return TRUE;
+    case GST_VIDEO_FORMAT_NV12: *out = CC_FORMAT_NV12; return TRUE;
+    case GST_VIDEO_FORMAT_I420: *out = CC_FORMAT_I420; return TRUE;
+    default: return FALSE;
+  }
+}
+
+/* Tears down the subclass, the staging frame and (when `all`) the contexts. */
+static void
+release (GstCvFilter * self, gboolean all)
+{
+  GstCvFilterPrivate *p = PRIV (self);
+  GstCvFilterClass *klass = GST_CV_FILTER_GET_CLASS (self);
+  gboolean pushed = gst_cv_cuda_context_push (p->cuda_ctx);
+  if (p->subclass_ready && klass->teardown)
+    klass->teardown (self);
+  p->subclass_ready = FALSE;
+  if (p->have_staging)
+    cc_image_free (p->core, &p->staging);
+  p->have_staging = FALSE;
+  if (p->have_previous_buffer)
+    cc_image_free (p->core, &p->previous);
+  p->have_previous_buffer = p->previous_valid = FALSE;
+  if (all) {
+    cc_context_destroy (p->core);
+    p->core = NULL;
+  }
+  if (pushed)
+    gst_cv_cuda_context_pop ();
+  if (all) {
+    gst_cv_cuda_context_unref (p->cuda_ctx);
+    p->cuda_ctx = NULL;
+  }
+}
+
+/* Picks the backend, gets the CUDA context, creates the core context. */
+static gboolean
+ensure_core (GstCvFilter * self)
+{
+  GstCvFilterPrivate *p = PRIV (self);
+  if (p->core)
+    return TRUE;
+  GST_OBJECT_LOCK (self);
+  cc_backend want = p->backend_prop;
+  gint device_id = p->device_id_prop;
+  GST_OBJECT_UNLOCK (self);
+
+  int devices = cc_cuda_device_count ();
+  if (want == CC_BACKEND_CUDA && devices == 0) {
+    GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND,
+        ("backend=cuda, but no CUDA device is usable"),
+        ("%s; use backend=auto or backend=cpu to run on the CPU",
+            cc_built_with_cuda () ? "no device or driver found" :
+            "this build of cudavision has no CUDA kernels"));
+    return FALSE;
+  }
+  if (want == CC_BACKEND_CUDA && device_id >= devices) {
+    GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND,
+        ("cuda-device-id=%d, but only %d CUDA device(s) present", device_id, devices), (NULL));
+    return FALSE;
+  }
+  cc_backend backend = want;
+  if (want == CC_BACKEND_AUTO)
+    backend = devices > 0 ? CC_BACKEND_CUDA : CC_BACKEND_CPU;
+  if (backend == CC_BACKEND_CPU && !p->said_fallback) {
+    if (want == CC_BACKEND_AUTO)
+      GST_ELEMENT_INFO (self, RESOURCE, NOT_FOUND, ("no CUDA device: using the CPU backend"),
+          ("built with CUDA: %s", cc_built_with_cuda () ? "yes" : "no"));
+    p->said_fallback = TRUE;
+  }
+  if (p->cuda_memory && backend == CC_BACKEND_CPU)
+    GST_ELEMENT_WARNING (self, STREAM, FORMAT, ("CUDA memory on the CPU backend"),
+        ("every frame is copied to the host and back: use backend=cuda/auto on a GPU machine"));
+
+#if CV_HAVE_GST_CUDA
+  if (backend == CC_BACKEND_CUDA && gst_cv_cuda_available () && !p->cuda_ctx) {
+    GstCudaContext *c = NULL;
+    if (gst_cuda_ensure_element_context (GST_ELEMENT (self), device_id, &c))
+      p->cuda_ctx = c;
+  }
+#endif
+  if (backend == CC_BACKEND_CUDA && p->cuda_memory && !p->cuda_ctx) {
+    GST_ELEMENT_ERROR (self, LIBRARY, INIT, ("could not get a GstCudaContext for CUDA memory"),
+        ("libgstcuda could not load the driver or share the upstream context"));
+    return FALSE;
+  }
+  gboolean pushed = gst_cv_cuda_context_push (p->cuda_ctx);
+  cc_status st = cc_context_create (backend,
+      backend == CC_BACKEND_CUDA ? (pushed ? CC_DEVICE_CURRENT : device_id) : -1, &p->core);
+  if (pushed)
+    gst_cv_cuda_context_pop ();
+  if (st != CC_SUCCESS) {
+    GST_CV_FILTER_CORE_ERROR (self, st, "creating the cudacore context");
+    return FALSE;
+  }
+  GST_INFO_OBJECT (self, "backend %s, device %d, GstCudaContext %p", cc_backend_name (backend),
+      cc_context_device (p->core), p->cuda_ctx);
+  return TRUE;
+}
+
+/* Runs the subclass's setup for the current info (and the staging frame). */
+static gboolean
+do_setup (GstCvFilter * self)
+{
+  GstCvFilterPrivate *p = PRIV (self);
+  GstCvFilterClass *klass = GST_CV_FILTER_GET_CLASS (self);
+  release (self, FALSE);
+  if (!ensure_core (self))
+    return FALSE;
+  gboolean ok = TRUE;
+  gboolean pushed = gst_cv_cuda_context_push (p->cuda_ctx);
+  if (cc_context_backend (p->core) == CC_BACKEND_CUDA && !p->cuda_memory) {
+    cc_format fmt;
+    video_format_to_cc (GST_VIDEO_INFO_FORMAT (&p->info), &fmt);
+    cc_status st = cc_image_alloc (p->core, GST_VIDEO_INFO_WIDTH (&p->info),
+        GST_VIDEO_INFO_HEIGHT (&p->info), fmt, CC_LOCATION_DEVICE, &p->staging);
+    if (st != CC_SUCCESS) {
+      GST_CV_FILTER_CORE_ERROR (self, st, "allocating the device frame");
+      ok = FALSE;
+    }
+    p->have_staging = ok;
+  }
+  if (ok && klass->wants_previous_frame) {
+    cc_format fmt;
+    video_format_to_cc (GST_VIDEO_INFO_FORMAT (&p->info), &fmt);
+    cc_location loc = cc_context_backend (p->core) == CC_BACKEND_CUDA
+        ? CC_LOCATION_DEVICE : CC_LOCATION_HOST;
+    cc_status st = cc_image_alloc (p->core, GST_VIDEO_INFO_WIDTH (&p->info),
+        GST_VIDEO_INFO_HEIGHT (&p->info), fmt, loc, &p->previous);
+    if (st != CC_SUCCESS) {
+      GST_CV_FILTER_CORE_ERROR (self, st, "allocating the previous-frame copy");
+      ok = FALSE;
+    }
+    p->have_previous_buffer = ok;
+    p->previous_valid = FALSE;
+  }
+  if (ok && klass->setup)
+    ok = klass->setup (self, &p->info, p->core);
+  p->subclass_ready = ok;
+  p->frame_number = 0;
+  if (pushed)
+    gst_cv_cuda_context_pop ();
+  return ok;
+}
+
+/* ------------------------------------------------------------- vfuncs */
+
+static gboolean
+gst_cv_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps, GstCaps * outcaps)
+{
+  GstCvFilter *self = GST_CV_FILTER (trans);
+  GstCvFilterPrivate *p = PRIV (self);
+  GstVideoInfo info;
+  cc_format fmt;
+  if (!gst_video_info_from_caps (&info, incaps)
+      || !video_format_to_cc (GST_VIDEO_INFO_FORMAT (&info), &fmt)) {
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, ("unsupported caps"),
+        ("%" GST_PTR_FORMAT, incaps));
+    return FALSE;
+  }
+  GstCapsFeatures *features = gst_caps_get_features (incaps, 0);
+  gboolean cuda_memory = features
+      && gst_caps_features_contains (features, "memory:CUDAMemory");
+  if (cuda_memory && p->core && p->cuda_memory != cuda_memory)
+    release (self, TRUE);   /* the memory kind changed: get the upstream context anew */
+  p->info = info;
+  p->have_info = TRUE;
+  p->cuda_memory = cuda_memory;
+  GST_DEBUG_OBJECT (self, "caps %" GST_PTR_FORMAT, incaps);
+  return do_setup (self);
+}
+
+static gboolean
+gst_cv_filter_start (GstBaseTransform * trans)
+{
+  PRIV (trans)->have_info = FALSE;
+  return TRUE;
+}
+
+static gboolean
+gst_cv_filter_stop (GstBaseTransform * trans)
+{
+  release (GST_CV_FILTER (trans), TRUE);
+  PRIV (trans)->have_info = FALSE;
+  return TRUE;
+}
+
+static void
+gst_cv_filter_set_context (GstElement * element, GstContext * context)
+{
+#if CV_HAVE_GST_CUDA
+  GstCvFilterPrivate *p = PRIV (element);
+  if (gst_cv_cuda_available ()) {
+    GstCudaContext *c = p->cuda_ctx;
+    gst_cuda_handle_set_context (element, context, p->device_id_prop, &c);
+    p->cuda_ctx = c;
+  }
+#endif
+  GST_ELEMENT_CLASS (gst_cv_filter_parent_class)->set_context (element, context);
+}
+
+static gboolean
+gst_cv_filter_query (GstBaseTransform * trans, GstPadDirection direction, GstQuery * query)
+{
+#if CV_HAVE_GST_CUDA
+  if (GST_QUERY_TYPE (query) == GST_QUERY_CONTEXT && PRIV (trans)->cuda_ctx
+      && gst_cuda_handle_context_query (GST_ELEMENT (trans), query, PRIV (trans)->cuda_ctx))
+    return TRUE;
+#endif
+  return GST_BASE_TRANSFORM_CLASS (gst_cv_filter_parent_class)->query (trans, direction, query);
+}
+
+static gboolean
+gst_cv_filter_propose_allocation (GstBaseTransform * trans, GstQuery * decide_query,
+    GstQuery * query)
+{
+  if (!GST_BASE_TRANSFORM_CLASS (gst_cv_filter_parent_class)->propose_allocation (trans,
+          decide_query, query))
+    return FALSE;
+  gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
+  return TRUE;
+}
+
+/* A view of the mapped frame's planes. */
+static cc_image
+frame_view (const GstVideoFrame * vf, cc_location loc)
+{
+  cc_image img = { 0 };
+  cc_format fmt = CC_FORMAT_GRAY8;
+  video_format_to_cc (GST_VIDEO_FRAME_FORMAT (vf), &fmt);
+  img.width = GST_VIDEO_FRAME_WIDTH (vf);
+  img.height = GST_VIDEO_FRAME_HEIGHT (vf);
+  img.format = fmt;
+  img.location = loc;
+  for (guint i = 0; i < GST_VIDEO_FRAME_N_PLANES (vf) && i < CC_MAX_PLANES; i++) {
+    img.planes[i] = GST_VIDEO_FRAME_PLANE_DATA (vf, i);
+    img.pitch[i] = GST_VIDEO_FRAME_PLANE_STRIDE (vf, i);
+  }
+  return img;
+}
+
+#if CV_HAVE_GST_CUDA
+/* CUDA memory on the CUDA backend: the device planes, no copy. */
+static GstFlowReturn
+process_cuda_memory (GstCvFilter * self, GstBuffer * buf, gboolean writes)
+{
+  GstCvFilterPrivate *p = PRIV (self);
+  GstCvFilterClass *klass = GST_CV_FILTER_GET_CLASS (self);
+  GstMemory *mem = gst_buffer_n_memory (buf) == 1 ? gst_buffer_peek_memory (buf, 0) : NULL;
+  if (!mem || !gst_is_cuda_memory (mem)) {
+    GST_ELEMENT_ERROR (self, STREAM, FORMAT, ("caps say CUDA memory, but buffer %"
+            G_GUINT64_FORMAT " is not one GstCudaMemory", p->frame_number), (NULL));
+    return GST_FLOW_ERROR;
+  }
+  GstCudaMemory *cmem = GST_CUDA_MEMORY_CAST (mem);
+  if ((gpointer) cmem->context != p->cuda_ctx) {
+    /* Our stream and scratch must live in the frame's CUDA context: adopt it. */
+    GST_INFO_OBJECT (self, "adopting the frames' GstCudaContext %p", cmem->context);
+    release (self, TRUE);
+    p->cuda_ctx = gst_object_ref (cmem->context);
+    if (!do_setup (self))
+      return GST_FLOW_ERROR;
+  }
+  GstMapInfo map;
+  GstMapFlags flags = GST_MAP_READ | GST_MAP_CUDA | (writes ? GST_MAP_WRITE : 0);
+  if (!gst_memory_map (mem, &map, flags)) {
+    GST_ELEMENT_ERROR (self, STREAM, FAILED, ("cannot map CUDA memory of frame %"
+            G_GUINT64_FORMAT, p->frame_number), (NULL));
+    return GST_FLOW_ERROR;
+  }
+  cc_image img = { 0 };
+  video_format_to_cc (GST_VIDEO_INFO_FORMAT (&cmem->info), &img.format);
+  img.width = GST_VIDEO_INFO_WIDTH (&p->info);
+  img.height = GST_VIDEO_INFO_HEIGHT (&p->info);
+  img.location = CC_LOCATION_DEVICE;
+  for (guint i = 0; i < GST_VIDEO_INFO_N_PLANES (&cmem->info) && i < CC_MAX_PLANES; i++) {
+    img.planes[i] = (guint8 *) map.data + GST_VIDEO_INFO_PLANE_OFFSET (&cmem->info, i);
+    img.pitch[i] = GST_VIDEO_INFO_PLANE_STRIDE (&cmem->info, i);
+  }
+  GstFlowReturn ret = GST_FLOW_ERROR;
+  if (gst_cv_cuda_context_push (p->cuda_ctx)) {
+    ret = run_process (self, buf, &img);
+    gst_cv_cuda_context_pop ();
+  } else {
+    GST_ELEMENT_ERROR (self, LIBRARY, FAILED, ("cannot push the frame's CUDA context"), (NULL));
+  }
+  gst_memory_unmap (mem, &map);
+  return ret;
+}
+#endif
+
+static GstFlowReturn
+gst_cv_filter_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
+{
+  GstCvFilter *self = GST_CV_FILTER (trans);
+  GstCvFilterPrivate *p = PRIV (self);
+  GstCvFilterClass *klass = GST_CV_FILTER_GET_CLASS (self);
+
+  if (!p->have_info) {
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, ("no caps before the first buffer"), (NULL));
+    return GST_FLOW_NOT_NEGOTIATED;
+  }
+  GST_OBJECT_LOCK (self);
+  gboolean again = p->setup_requested;
+  p->setup_requested = FALSE;
+  GST_OBJECT_UNLOCK (self);
+  if ((again || !p->subclass_ready) && !do_setup (self))
+    return GST_FLOW_ERROR;
+
+  gboolean writes = klass->writes_frame ? klass->writes_frame (self) : FALSE;
+  gboolean on_cuda = cc_context_backend (p->core) == CC_BACKEND_CUDA;
+  GstFlowReturn ret;
+#if CV_HAVE_GST_CUDA
+  if (p->cuda_memory && on_cuda) {
+    ret = process_cuda_memory (self, buf, writes);
+    p->frame_number++;
+    return ret;
+  }
+#endif
+  GstVideoFrame vf;
+  /* NO_REF: the subclass adds metas, which needs the buffer to stay writable */
+  if (!gst_video_frame_map (&vf, &p->info, buf, GST_MAP_READ | (writes ? GST_MAP_WRITE : 0)
+          | GST_VIDEO_FRAME_MAP_FLAG_NO_REF)) {
+    GST_ELEMENT_ERROR (self, STREAM, FAILED, ("cannot map frame %" G_GUINT64_FORMAT,
+            p->frame_number), (NULL));
+    return GST_FLOW_ERROR;
+  }
+  cc_image host = frame_view (&vf, CC_LOCATION_HOST);
+  if (!on_cuda) {
+    ret = run_process (self, buf, &host);
+  } else {
+    gboolean pushed = gst_cv_cuda_context_push (p->cuda_ctx);
+    cc_status st = cc_image_copy (p->core, &host, &p->staging);
+    if (st == CC_SUCCESS) {
+      ret = run_process (self, buf, &p->staging);
+      if (ret == GST_FLOW_OK && writes
+          && (st = cc_image_copy (p->core, &p->staging, &host)) != CC_SUCCESS)
+        ret = GST_FLOW_ERROR;
+    } else {
+      ret = GST_FLOW_ERROR;
+    }
+    if (st != CC_SUCCESS)
+      GST_CV_FILTER_CORE_ERROR (self, st, "copying the frame to or from the device");
+    if (pushed)
+      gst_cv_cuda_context_pop ();
+  }
+  gst_video_frame_unmap (&vf);
+  p->frame_number++;
+  return ret;
+}
+
+void
+gst_cv_filter_class_add_pad_templates (GstCvFilterClass * klass)
+{
+  GstCaps *caps = gst_caps_from_string (GST_VIDEO_CAPS_MAKE (GST_CV_SYSTEM_FORMATS));
+#if CV_HAVE_GST_CUDA
+  gst_caps_append (caps, gst_caps_from_string (GST_VIDEO_CAPS_MAKE_WITH_FEATURES
+          ("memory:CUDAMemory", GST_CV_CUDA_FORMATS)));
+#endif
+  gst_element_class_add_pad_template (GST_ELEMENT_CLASS (klass),
+      gst_pad_template_new ("sink", GST_PAD_SINK, GST_PAD_ALWAYS, caps));
+  gst_element_class_add_pad_template (GST_ELEMENT_CLASS (klass),
+      gst_pad_template_new ("src", GST_PAD_SRC, GST_PAD_ALWAYS, caps));
+  gst_caps_unref (caps);
+}
+
+/* ------------------------------------------------------------- GObject */
+
+static void
+gst_cv_filter_set_property (GObject * object, guint prop_id, const GValue * value,
+    GParamSpec * pspec)
+{
+  GstCvFilterPrivate *p = PRIV (object);
+  GST_OBJECT_LOCK (object);
+  switch (prop_id) {
+    case PROP_BACKEND: p->backend_prop = g_value_get_enum (value); break;
+    case PROP_CUDA_DEVICE_ID: p->device_id_prop = g_value_get_int (value); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec); break;
+  }
+  GST_OBJECT_UNLOCK (object);
+}
+
+static void
+gst_cv_filter_get_property (GObject * object, guint prop_id, GValue * value,
+    GParamSpec * pspec)
+{
+  GstCvFilterPrivate *p = PRIV (object);
+  GST_OBJECT_LOCK (object);
+  switch (prop_id) {
+    case PROP_BACKEND: g_value_set_enum (value, p->backend_prop); break;
+    case PROP_CUDA_DEVICE_ID: g_value_set_int (value, p->device_id_prop); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec); break;
+  }
+  GST_OBJECT_UNLOCK (object);
+}
+
+static void
+gst_cv_filter_finalize (GObject * object)
+{
+  release (GST_CV_FILTER (object), TRUE);
+  G_OBJECT_CLASS (gst_cv_filter_parent_class)->finalize (object);
+}
+
+static void
+gst_cv_filter_class_init (GstCvFilterClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
+
+  GST_DEBUG_CATEGORY_INIT (cv_filter_debug, "cvfilter", 0, "cudavision base filter");
+  gobject_class->set_property = gst_cv_filter_set_property;
+  gobject_class->get_property = gst_cv_filter_get_property;
+  gobject_class->finalize = gst_cv_filter_finalize;
+
+  g_object_class_install_property (gobject_class, PROP_BACKEND,
+      g_param_spec_enum ("backend", "Backend",
+          "Where the algorithm runs: auto (CUDA when a device is present), cpu or cuda",
+          GST_TYPE_CV_BACKEND, DEFAULT_BACKEND,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
+  g_object_class_install_property (gobject_class, PROP_CUDA_DEVICE_ID,
+      g_param_spec_int ("cuda-device-id", "CUDA device id",
+          "CUDA device to use (-1 = the upstream element's, or the first)", -1, 64,
+          DEFAULT_CUDA_DEVICE_ID,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
+
+  element_class->set_context = GST_DEBUG_FUNCPTR (gst_cv_filter_set_context);
+  trans_class->set_caps = GST_DEBUG_FUNCPTR (gst_cv_filter_set_caps);
+  trans_class->start = GST_DEBUG_FUNCPTR (gst_cv_filter_start);
+  trans_class->stop = GST_DEBUG_FUNCPTR (gst_cv_filter_stop);
+  trans_class->query = GST_DEBUG_FUNCPTR (gst_cv_filter_query);
+  trans_class->propose_allocation = GST_DEBUG_FUNCPTR (gst_cv_filter_propose_allocation);
+  trans_class->transform_ip = GST_DEBUG_FUNCPTR (gst_cv_filter_transform_ip);
+  trans_class->passthrough_on_same_caps = FALSE;
+  trans_class->transform_ip_on_passthrough = FALSE;
+
+  gst_type_mark_as_plugin_api (GST_TYPE_CV_BACKEND, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_CV_FILTER, 0);
+}
+
+static void
+gst_cv_filter_init (GstCvFilter * self)
+{
+  GstCvFilterPrivate *p = PRIV (self);
+  p->backend_prop = DEFAULT_BACKEND;
+  p->device_id_prop = DEFAULT_CUDA_DEVICE_ID;
+}

@@ -1,0 +1,90 @@
+/* GstCvFilter: the base class every cudavision video element derives from.
+ *
+ * It turns each buffer, in system memory or in CUDA memory (from cudaupload or
+ * nvh264dec), into a cudacore image view that lives where the chosen backend
+ * computes, with no host copy for CUDA memory on the CUDA backend:
+ *
+ *   memory   backend  what the subclass gets
+ *   system   cpu      the mapped frame
+ *   system   cuda     a device copy (uploaded; downloaded back if the subclass wrote it)
+ *   CUDA     cuda     the device frame itself (GstCudaContext pushed around the call)
+ *   CUDA     cpu      a host mapping made by GstCudaMemory (slow; said once in the log)
+ *
+ * It owns the `backend` and `cuda-device-id` properties, shares the GstCudaContext
+ * with cudaupload/nvh264dec (context query / set_context), creates the cudacore
+ * context, and calls the subclass's setup() on each caps or backend change. */
+#ifndef GST_CV_FILTER_H
+#define GST_CV_FILTER_H
+
+#include <gst/base/gstbasetransform.h>
+#include <gst/video/video.h>
+#include <cudacore/cc_core.h>
+
+G_BEGIN_DECLS
+
+#define GST_TYPE_CV_FILTER (gst_cv_filter_get_type ())
+G_DECLARE_DERIVABLE_TYPE (GstCvFilter, gst_cv_filter, GST, CV_FILTER, GstBaseTransform)
+
+#define GST_TYPE_CV_BACKEND (gst_cv_backend_get_type ())
+GType gst_cv_backend_get_type (void);
+
+/* Formats every cudavision video element takes. CUDA memory excludes GRAY8: the
+ * 1.22 CUDA allocator aborts on it (see docs/architecture.md). */
+#define GST_CV_SYSTEM_FORMATS "{ GRAY8, NV12, I420, RGBA, BGRA, RGBx, BGRx }"
+#define GST_CV_CUDA_FORMATS "{ NV12, I420, RGBA, BGRA, RGBx, BGRx }"
+
+struct _GstCvFilterClass
+{
+  GstBaseTransformClass parent_class;
+
+  /* (Re)creates the subclass's cudacore objects for `info` on `ctx`; called with
+   * the CUDA context pushed. Return FALSE after posting an error. */
+  gboolean (*setup) (GstCvFilter * filter, const GstVideoInfo * info, cc_context * ctx);
+  /* Destroys them (CUDA context pushed). Must be safe to call twice. */
+  void (*teardown) (GstCvFilter * filter);
+  /* TRUE when process() will write into the frame (the frame is then mapped
+   * writable, and downloaded back when it was uploaded). */
+  gboolean (*writes_frame) (GstCvFilter * filter);
+  /* Processes one frame in place; `frame` lives where the backend computes. */
+  GstFlowReturn (*process) (GstCvFilter * filter, GstBuffer * buffer, cc_image * frame);
+  /* Optional: TRUE while process() needs the previous frame
+   * (gst_cv_filter_get_previous_frame): the base class then keeps a copy of each
+   * frame, before any drawing, in the backend's memory (allocated at setup when the
+   * vfunc exists). */
+  gboolean (*wants_previous_frame) (GstCvFilter * filter);
+};
+
+/* The previous frame of the stream (a copy where the backend computes), or NULL
+ * on the first frame after a setup. Valid during process(). */
+const cc_image *gst_cv_filter_get_previous_frame (GstCvFilter * filter);
+/* For subclasses that draw: copies the current frame into the previous-frame slot
+ * now (before drawing). Otherwise the base class copies it after process(). */
+gboolean gst_cv_filter_keep_frame (GstCvFilter * filter, const cc_image * frame);
+
+/* Adds the sink and src templates: system memory in GST_CV_SYSTEM_FORMATS and,
+ * in CUDA builds, memory:CUDAMemory in GST_CV_CUDA_FORMATS. */
+void gst_cv_filter_class_add_pad_templates (GstCvFilterClass * klass);
+
+/* The negotiated video info (valid after caps). */
+const GstVideoInfo *gst_cv_filter_get_info (GstCvFilter * filter);
+/* The cudacore context (valid in setup/process). */
+cc_context *gst_cv_filter_get_context (GstCvFilter * filter);
+/* Frame counter since the last setup (for messages). */
+guint64 gst_cv_filter_get_frame_number (GstCvFilter * filter);
+/* Makes the element's CUDA context current / releases it (no-op on CPU).
+ * Anything that touches device memory outside setup/process (a property change,
+ * dispose) brackets itself with these. */
+gboolean gst_cv_filter_push_cuda (GstCvFilter * filter);
+void gst_cv_filter_pop_cuda (GstCvFilter * filter);
+/* The GstCudaContext in use, or NULL (transfer none). */
+gpointer gst_cv_filter_get_cuda_context (GstCvFilter * filter);
+/* Asks for setup() to run again before the next frame (a property that changes
+ * buffer sizes). Takes the object lock itself. */
+void gst_cv_filter_request_setup (GstCvFilter * filter);
+/* Converts a cc_status into an element error with the core's message. */
+#define GST_CV_FILTER_CORE_ERROR(filter, status, what)                              \
+  GST_ELEMENT_ERROR ((filter), LIBRARY, FAILED, ("%s failed: %s", (what),          \
+          cc_status_name (status)), ("%s", cc_last_error ()))
+
+G_END_DECLS
+#endif

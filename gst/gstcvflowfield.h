@@ -1,0 +1,33 @@
+/* Internal to the plugin: pooled storage for flow fields attached as GstCvFlowMeta.
+ * A pool holds fields of one grid size in the element's memory (device for CUDA);
+ * a field goes back to its pool when the last meta holding it is freed, so nothing
+ * is allocated per frame. The pool outlives its element while fields are out. */
+#ifndef GST_CV_FLOW_FIELD_H
+#define GST_CV_FLOW_FIELD_H
+
+#include "gstcvflowmeta.h"
+#include <cudacore/cc_core.h>
+
+G_BEGIN_DECLS
+
+typedef struct _GstCvFieldPool GstCvFieldPool;
+
+/* cuda_context: a GstCudaContext (pushed around device allocations and frees) or NULL.
+ * backend: where fields live. Call with the CUDA context pushed. */
+GstCvFieldPool *gst_cv_field_pool_new (cc_backend backend, gpointer cuda_context,
+    int grid_width, int grid_height);
+void gst_cv_field_pool_unref (GstCvFieldPool * pool);
+/* A field (transfer full) whose views are filled by the element; NULL + core message on failure. */
+GstCvFlowField *gst_cv_field_pool_acquire (GstCvFieldPool * pool);
+
+GstCvFlowField *gst_cv_flow_field_ref (GstCvFlowField * field);
+void gst_cv_flow_field_unref (GstCvFlowField * field);
+cc_image *gst_cv_flow_field_vectors (GstCvFlowField * field);
+cc_image *gst_cv_flow_field_confidence (GstCvFlowField * field);
+
+/* Adds the meta (takes the field reference). */
+GstCvFlowMeta *gst_buffer_add_cv_flow_meta (GstBuffer * buffer, GstCvFlowField * field,
+    guint cell_width, guint cell_height, GstCvFlowConfidence confidence, gboolean valid);
+
+G_END_DECLS
+#endif

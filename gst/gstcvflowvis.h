@@ -1,0 +1,43 @@
+/* The flow elements' drawing: the `visualize`, `max-magnitude` and `arrow-spacing`
+ * properties (installed by one call) and the per-frame draw. */
+#ifndef GST_CV_FLOW_VIS_H
+#define GST_CV_FLOW_VIS_H
+
+#include "gstcvfilter.h"
+#include <cudacore/cc_flow.h>
+
+G_BEGIN_DECLS
+
+typedef enum {
+  GST_CV_VISUALIZE_NONE = 0,
+  GST_CV_VISUALIZE_COLOR,
+  GST_CV_VISUALIZE_ARROWS,
+  GST_CV_VISUALIZE_QUALITY,
+} GstCvVisualize;
+
+enum { GST_CV_VIS_PROP_MODE = 0, GST_CV_VIS_PROP_MAX_MAGNITUDE, GST_CV_VIS_PROP_SPACING,
+  GST_CV_VIS_N_PROPS };
+
+typedef struct {
+  GstCvVisualize mode;
+  cc_flow_vis_params params;
+} GstCvFlowVis;
+
+void gst_cv_flow_vis_init (GstCvFlowVis * v);
+/* with_quality: offer visualize=quality (a confidence in [0, 1]). */
+void gst_cv_flow_vis_install_properties (GObjectClass * klass, guint first_id,
+    gboolean with_quality);
+gboolean gst_cv_flow_vis_set_property (GstCvFlowVis * v, guint first_id, guint prop_id,
+    const GValue * value);
+gboolean gst_cv_flow_vis_get_property (GstCvFlowVis * v, guint first_id, guint prop_id,
+    GValue * value);
+/* TRUE when the current mode draws (call under the object lock). */
+gboolean gst_cv_flow_vis_draws (const GstCvFlowVis * v);
+/* Draws `flow` (+ confidence) into `frame` with a snapshot of the settings taken
+ * under the lock; min_confidence: cells under it are drawn still. */
+gboolean gst_cv_flow_vis_draw (GstCvFlowVis * v, GstCvFilter * filter,
+    const cc_image * flow, const cc_image * confidence, float min_confidence,
+    float quality_scale, cc_image * frame);
+
+G_END_DECLS
+#endif

@@ -1,0 +1,154 @@
+#include "gstcvrefine.h"
+
+#define GST_TYPE_CV_REFINE_MODE (gst_cv_refine_mode_get_type ())
+static GType
+gst_cv_refine_mode_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    { 0, "No refinement", "none" },
+    { 1, "Variational refinement (colour + gradient constancy, Charbonnier "
+          "smoothness, red-black SOR)", "variational" },
+    { 0, NULL, NULL },
+  };
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstCvRefineMode", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
+void
+gst_cv_refine_init (GstCvRefine * r)
+{
+  r->enabled = FALSE;
+  cc_refine_params_default (&r->params);
+  r->changed = FALSE;
+  r->refine = NULL;
+}
+
+void
+gst_cv_refine_install_properties (GObjectClass * klass, guint id)
+{
+  const GParamFlags rw = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING;
+  cc_refine_params d;
+  cc_refine_params_default (&d);
+  g_object_class_install_property (klass, id + GST_CV_REFINE_PROP_MODE,
+      g_param_spec_enum ("refine", "Refine", "Refinement applied to the dense field",
+          GST_TYPE_CV_REFINE_MODE, 0, rw));
+  g_object_class_install_property (klass, id + GST_CV_REFINE_PROP_LEVELS,
+      g_param_spec_int ("refine-levels", "Refine levels",
+          "Pyramid levels refined, coarse to fine", CC_REFINE_LEVELS_MIN, CC_REFINE_LEVELS_MAX,
+          d.levels, rw));
+  g_object_class_install_property (klass, id + GST_CV_REFINE_PROP_OUTER,
+      g_param_spec_int ("refine-outer-iterations", "Refine outer iterations",
+          "Fixed-point iterations per level", CC_REFINE_OUTER_MIN, CC_REFINE_OUTER_MAX,
+          d.outer_iterations, rw));
+  g_object_class_install_property (klass, id + GST_CV_REFINE_PROP_INNER,
+      g_param_spec_int ("refine-inner-iterations", "Refine inner iterations",
+          "Red-black SOR sweeps per outer iteration", CC_REFINE_INNER_MIN, CC_REFINE_INNER_MAX,
+          d.inner_iterations, rw));
+  g_object_class_install_property (klass, id + GST_CV_REFINE_PROP_OMEGA,
+      g_param_spec_double ("refine-omega", "Refine omega", "SOR relaxation factor",
+          0.01, 1.99, d.omega, rw));
+  g_object_class_install_property (klass, id + GST_CV_REFINE_PROP_SMOOTHNESS,
+      g_param_spec_double ("refine-smoothness", "Refine smoothness weight",
+          "Weight of the Charbonnier smoothness term (alpha)", 0.001, 10000.0,
+          d.smoothness_weight, rw));
+  g_object_class_install_property (klass, id + GST_CV_REFINE_PROP_COLOR,
+      g_param_spec_double ("refine-color-weight", "Refine colour weight",
+          "Weight of the normalised brightness-constancy term (delta)", 0.0, 10000.0,
+          d.color_weight, rw));
+  g_object_class_install_property (klass, id + GST_CV_REFINE_PROP_GRADIENT,
+      g_param_spec_double ("refine-gradient-weight", "Refine gradient weight",
+          "Weight of the normalised gradient-constancy term (gamma)", 0.0, 10000.0,
+          d.gradient_weight, rw));
+  gst_type_mark_as_plugin_api (GST_TYPE_CV_REFINE_MODE, 0);
+}
+
+gboolean
+gst_cv_refine_set_property (GstCvRefine * r, guint first_id, guint prop_id,
+    const GValue * value)
+{
+  if (prop_id < first_id || prop_id >= first_id + GST_CV_REFINE_N_PROPS)
+    return FALSE;
+  cc_refine_params *p = &r->params;
+  switch (prop_id - first_id) {
+    case GST_CV_REFINE_PROP_MODE: r->enabled = g_value_get_enum (value) != 0; break;
+    case GST_CV_REFINE_PROP_LEVELS: p->levels = g_value_get_int (value); break;
+    case GST_CV_REFINE_PROP_OUTER: p->outer_iterations = g_value_get_int (value); break;
+    case GST_CV_REFINE_PROP_INNER: p->inner_iterations = g_value_get_int (value); break;
+    case GST_CV_REFINE_PROP_OMEGA: p->omega = (float) g_value_get_double (value); break;
+    case GST_CV_REFINE_PROP_SMOOTHNESS: p->smoothness_weight = (float) g_value_get_double (value); break;
+    case GST_CV_REFINE_PROP_COLOR: p->color_weight = (float) g_value_get_double (value); break;
+    case GST_CV_REFINE_PROP_GRADIENT: p->gradient_weight = (float) g_value_get_double (value); break;
+  }
+  r->changed = TRUE;
+  return TRUE;
+}
+
+gboolean
+gst_cv_refine_get_property (GstCvRefine * r, guint first_id, guint prop_id, GValue * value)
+{
+  if (prop_id < first_id || prop_id >= first_id + GST_CV_REFINE_N_PROPS)
+    return FALSE;
+  cc_refine_params *p = &r->params;
+  switch (prop_id - first_id) {
+    case GST_CV_REFINE_PROP_MODE: g_value_set_enum (value, r->enabled ? 1 : 0); break;
+    case GST_CV_REFINE_PROP_LEVELS: g_value_set_int (value, p->levels); break;
+    case GST_CV_REFINE_PROP_OUTER: g_value_set_int (value, p->outer_iterations); break;
+    case GST_CV_REFINE_PROP_INNER: g_value_set_int (value, p->inner_iterations); break;
+    case GST_CV_REFINE_PROP_OMEGA: g_value_set_double (value, p->omega); break;
+    case GST_CV_REFINE_PROP_SMOOTHNESS: g_value_set_double (value, p->smoothness_weight); break;
+    case GST_CV_REFINE_PROP_COLOR: g_value_set_double (value, p->color_weight); break;
+    case GST_CV_REFINE_PROP_GRADIENT: g_value_set_double (value, p->gradient_weight); break;
+  }
+  return TRUE;
+}
+
+gboolean
+gst_cv_refine_setup (GstCvRefine * r, GstCvFilter * filter, int width, int height)
+{
+  GST_OBJECT_LOCK (filter);
+  cc_refine_params params = r->params;
+  r->changed = FALSE;
+  GST_OBJECT_UNLOCK (filter);
+  /* Always created: switching refine on while playing needs no allocation. */
+  cc_status st = cc_refine_create (gst_cv_filter_get_context (filter), width, height,
+      &params, &r->refine);
+  if (st != CC_SUCCESS) {
+    GST_CV_FILTER_CORE_ERROR (filter, st, "creating the variational refinement");
+    return FALSE;
+  }
+  return TRUE;
+}
+
+void
+gst_cv_refine_teardown (GstCvRefine * r)
+{
+  cc_refine_destroy (r->refine);
+  r->refine = NULL;
+}
+
+gboolean
+gst_cv_refine_apply (GstCvRefine * r, GstCvFilter * filter, const cc_image * prev,
+    const cc_image * next, cc_image * flow)
+{
+  GST_OBJECT_LOCK (filter);
+  gboolean enabled = r->enabled, changed = r->changed;
+  cc_refine_params params = r->params;
+  r->changed = FALSE;
+  GST_OBJECT_UNLOCK (filter);
+  if (!enabled || !prev)
+    return TRUE;
+  cc_status st = CC_SUCCESS;
+  if (changed)
+    st = cc_refine_set_params (r->refine, &params);
+  if (st == CC_SUCCESS)
+    st = cc_refine_run (r->refine, prev, next, flow, flow);
+  if (st != CC_SUCCESS) {
+    GST_CV_FILTER_CORE_ERROR (filter, st, "variational refinement");
+    return FALSE;
+  }
+  return TRUE;
+}

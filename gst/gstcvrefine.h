@@ -1,0 +1,49 @@
+/* The variational refinement as both flow elements expose it: the same properties
+ * (installed by one call) and the same per-frame step. */
+#ifndef GST_CV_REFINE_H
+#define GST_CV_REFINE_H
+
+#include "gstcvfilter.h"
+#include <cudacore/cc_refine.h>
+
+G_BEGIN_DECLS
+
+/* Property ids are first_id + these offsets. */
+enum {
+  GST_CV_REFINE_PROP_MODE = 0,
+  GST_CV_REFINE_PROP_LEVELS,
+  GST_CV_REFINE_PROP_OUTER,
+  GST_CV_REFINE_PROP_INNER,
+  GST_CV_REFINE_PROP_OMEGA,
+  GST_CV_REFINE_PROP_SMOOTHNESS,
+  GST_CV_REFINE_PROP_COLOR,
+  GST_CV_REFINE_PROP_GRADIENT,
+  GST_CV_REFINE_N_PROPS
+};
+
+typedef struct {
+  /* settings (under the element's object lock) */
+  gboolean enabled;
+  cc_refine_params params;
+  gboolean changed;
+  /* streaming */
+  cc_refine *refine;
+} GstCvRefine;
+
+void gst_cv_refine_init (GstCvRefine * r);
+void gst_cv_refine_install_properties (GObjectClass * klass, guint first_id);
+/* TRUE when prop_id belonged to the refinement (call under the object lock). */
+gboolean gst_cv_refine_set_property (GstCvRefine * r, guint first_id, guint prop_id,
+    const GValue * value);
+gboolean gst_cv_refine_get_property (GstCvRefine * r, guint first_id, guint prop_id,
+    GValue * value);
+
+/* setup/teardown from the element's setup()/teardown(). */
+gboolean gst_cv_refine_setup (GstCvRefine * r, GstCvFilter * filter, int width, int height);
+void gst_cv_refine_teardown (GstCvRefine * r);
+/* Refines `flow` (dense, frame size) in place from prev -> next when enabled. */
+gboolean gst_cv_refine_apply (GstCvRefine * r, GstCvFilter * filter, const cc_image * prev,
+    const cc_image * next, cc_image * flow);
+
+G_END_DECLS
+#endif

@@ -1,0 +1,19 @@
+/* cudavision: GPU video analysis elements. */
+#include "gstcvconfig.h"
+#include <gst/gst.h>
+
+GST_ELEMENT_REGISTER_DECLARE (cudaflowlk);
+GST_ELEMENT_REGISTER_DECLARE (cudablockmatch);
+
+static gboolean
+plugin_init (GstPlugin * plugin)
+{
+  gboolean ret = FALSE;
+  ret |= GST_ELEMENT_REGISTER (cudaflowlk, plugin);
+  ret |= GST_ELEMENT_REGISTER (cudablockmatch, plugin);
+  return ret;
+}
+
+GST_PLUGIN_DEFINE (GST_VERSION_MAJOR, GST_VERSION_MINOR, cudavision,
+    "GPU video analysis: optical flow, tracking, segmentation (CUDA with a CPU fallback)",
+    plugin_init, CV_VERSION, "LGPL", "cudavision", "https://example.invalid/cudavision")

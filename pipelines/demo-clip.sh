@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# The main job: optical flow of the project's synthetic clip (media/, generated with
+# known motion), drawn with the Middlebury colour wheel, written to out/flow.webm and
+# out/flow_NNN.png, with the accuracy against the clip's ground truth printed.
+#   pipelines/demo-clip.sh [BUILD_DIR]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${1:-build}
+clip=$build/media/clip
+[ -f "$clip/frame_000.png" ] || "$build/tools/cv-mkclip" "$clip" --frames 48 --size 640x360
+mkdir -p out
+rm -f out/flow_*.png out/flow.webm
+export GST_PLUGIN_PATH="$PWD/$build/gst${GST_PLUGIN_PATH:+:$GST_PLUGIN_PATH}"
+gst-launch-1.0 -q \
+  imagesequencesrc location="$clip/frame_%03d.png" start-index=0 framerate=12/1 ! pngdec ! \
+  videoconvert ! video/x-raw,format=RGBA ! cudaflowlk visualize=color max-magnitude=4 ! \
+  tee name=t \
+  t. ! queue ! videoconvert ! vp8enc deadline=1 ! webmmux ! filesink location=out/flow.webm \
+  t. ! queue ! videoconvert ! pngenc ! multifilesink location=out/flow_%03d.png
+echo "demo: wrote out/flow.webm and $(ls out/flow_*.png | wc -l) PNGs"
+# accuracy of the same flow on one pair, against the clip's exact ground truth
+"$build/tools/cv-flow" "$clip/frame_010.png" "$clip/frame_011.png" \
+  --truth "$clip/flow_010.flo" --vis out/clip_flow_010.png

@@ -1,0 +1,26 @@
+#ifndef ELEMENT_COMMON_H
+#define ELEMENT_COMMON_H
+#include <gst/check/gstcheck.h>
+#include <gst/check/gstharness.h>
+#include <gst/video/video.h>
+#include <cudacore/cc_core.h>
+
+/* gst-check bundles its own Check: element tests must not include <check.h>
+ * (tests/common/cv_test.h) or link the system libcheck. */
+#define CC_ASSERT_OK(expr)                                                        \
+  do {                                                                            \
+    cc_status st_ = (expr);                                                       \
+    fail_unless (st_ == CC_SUCCESS, "%s -> %s: %s", #expr, cc_status_name (st_),  \
+        cc_last_error ());                                                        \
+  } while (0)
+
+/* A harness around `launch` (e.g. "cudaflowlk visualize=color") with src caps set. */
+GstHarness *cv_harness_new (const gchar * launch, const gchar * format, int width, int height);
+/* A buffer of `format` whose luma (or RGB) is the given GRAY8 picture (w x h). */
+GstBuffer *cv_buffer_from_gray (const gchar * format, const guint8 * gray, int width, int height);
+/* Textured GRAY8 pair with a known translation (caller g_free's). */
+void cv_translation_pair (int width, int height, double dx, double dy, guint8 ** first,
+    guint8 ** second);
+/* Skips when the GPU or nvcodec's cudaupload is missing. */
+gboolean cv_have_cuda_elements (const gchar * test_name);
+#endif

@@ -1,0 +1,375 @@
+/* cudaflowlk through GstHarness: caps per format, the flow meta's grid and values,
+ * exact visualisation pixels, live property and resolution changes, odd sizes,
+ * refused property values, states, no-GPU behaviour, and CUDA memory when present. */
+#include "element_common.h"
+#include "gstcvflowmeta.h"
+#include <cudacore/cc_flow.h>
+#include <math.h>
+#include <string.h>
+
+static const gchar *formats[] = { "GRAY8", "NV12", "I420", "RGBA", "BGRA", "RGBx", "BGRx" };
+
+/* Mean vector over the interior of a host meta view. */
+static void
+meta_mean (GstCvFlowMeta * meta, int border, double *u, double *v)
+{
+  const gfloat *uv;
+  gsize stride;
+  fail_unless (gst_cv_flow_meta_map_host (meta, &uv, &stride, NULL, NULL));
+  double su = 0, sv = 0;
+  long n = 0;
+  for (guint y = border; y < meta->grid_height - border; y++)
+    for (guint x = border; x < meta->grid_width - border; x++) {
+      const gfloat *p = (const gfloat *) ((const guint8 *) uv + y * stride) + 2 * x;
+      su += p[0];
+      sv += p[1];
+      n++;
+    }
+  *u = su / n;
+  *v = sv / n;
+}
+
+GST_START_TEST (test_formats_and_meta)
+{
+  const int w = 160, h = 120;
+  guint8 *a, *b;
+  cv_translation_pair (w, h, 1.0, 0.5, &a, &b);
+  for (gsize f = 0; f < G_N_ELEMENTS (formats); f++) {
+    GstHarness *hn = cv_harness_new ("cudaflowlk backend=cpu", formats[f], w, h);
+    GstBuffer *out1 = gst_harness_push_and_pull (hn, cv_buffer_from_gray (formats[f], a, w, h));
+    GstBuffer *out2 = gst_harness_push_and_pull (hn, cv_buffer_from_gray (formats[f], b, w, h));
+    fail_unless (out1 && out2, "%s: no output", formats[f]);
+    GstCaps *caps = gst_pad_get_current_caps (hn->sinkpad);
+    GstVideoInfo info;
+    fail_unless (gst_video_info_from_caps (&info, caps));
+    ck_assert_str_eq (gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (&info)), formats[f]);
+    gst_caps_unref (caps);
+    GstCvFlowMeta *m1 = gst_buffer_get_cv_flow_meta (out1);
+    GstCvFlowMeta *m2 = gst_buffer_get_cv_flow_meta (out2);
+    fail_unless (m1 && m2, "%s: flow meta missing", formats[f]);
+    ck_assert_uint_eq (m2->grid_width, w);
+    ck_assert_uint_eq (m2->grid_height, h);
+    ck_assert_uint_eq (m2->cell_width, 1);
+    ck_assert (!m1->valid);
+    ck_assert (m2->valid);
+    double u, v;
+    meta_mean (m1, 0, &u, &v);
+    ck_assert_msg (u == 0.0 && v == 0.0, "first frame flow must be zero");
+    meta_mean (m2, 16, &u, &v);
+    ck_assert_msg (fabs (u - 1.0) < 0.05 && fabs (v - 0.5) < 0.05,
+        "%s: mean flow (%.3f, %.3f), expected (1, 0.5)", formats[f], u, v);
+    gst_buffer_unref (out1);
+    gst_buffer_unref (out2);
+    gst_harness_teardown (hn);
+  }
+  g_free (a);
+  g_free (b);
+}
+GST_END_TEST;
+
+/* visualize=color writes exactly cc_flow_visualize's pixels for the meta's field. */
+GST_START_TEST (test_visualize_color_pixels)
+{
+  const int w = 96, h = 64;
+  guint8 *a, *b;
+  cv_translation_pair (w, h, 2.0, 0.0, &a, &b);
+  GstHarness *hn = cv_harness_new ("cudaflowlk backend=cpu visualize=color max-magnitude=8",
+      "RGBA", w, h);
+  gst_buffer_unref (gst_harness_push_and_pull (hn, cv_buffer_from_gray ("RGBA", a, w, h)));
+  GstBuffer *in2 = cv_buffer_from_gray ("RGBA", b, w, h);
+  GstBuffer *out = gst_harness_push_and_pull (hn, in2);
+  GstCvFlowMeta *m = gst_buffer_get_cv_flow_meta (out);
+  fail_unless (m != NULL);
+  const gfloat *uv, *conf;
+  gsize us, cs;
+  fail_unless (gst_cv_flow_meta_map_host (m, &uv, &us, &conf, &cs));
+  /* expected: the CPU drawing of the same field into a blank frame (the colour
+   * modes overwrite every pixel's RGB) */
+  cc_image field = cc_image_view ((void *) uv, us, w, h, CC_FORMAT_F32C2, CC_LOCATION_HOST);
+  cc_image cfield = cc_image_view ((void *) conf, cs, w, h, CC_FORMAT_F32, CC_LOCATION_HOST);
+  guint8 *expect = g_malloc0 (w * h * 4);
+  cc_image ex = cc_image_view (expect, w * 4, w, h, CC_FORMAT_RGBX8, CC_LOCATION_HOST);
+  cc_context *ctx;
+  CC_ASSERT_OK (cc_context_create (CC_BACKEND_CPU, -1, &ctx));
+  cc_flow_vis_params vp;
+  cc_flow_vis_params_default (&vp);
+  vp.min_confidence = 1e-6f;
+  CC_ASSERT_OK (cc_flow_visualize (ctx, &field, &cfield, &vp, &ex));
+  GstMapInfo map;
+  fail_unless (gst_buffer_map (out, &map, GST_MAP_READ));
+  for (int i = 0; i < w * h; i++)
+    for (int c = 0; c < 3; c++)
+      ck_assert_msg (map.data[4 * i + c] == expect[4 * i + c],
+          "pixel %d channel %d: %d != %d", i, c, map.data[4 * i + c], expect[4 * i + c]);
+  /* and it is the wheel's colour for (2, 0) / 8 in the interior */
+  guint8 r, g, bb;
+  cc_flow_color_rgb (2.0f / 8.0f, 0.0f, &r, &g, &bb);
+  const guint8 *px = map.data + 4 * (32 * w + 48);
+  ck_assert_msg (abs (px[0] - r) <= 3 && abs (px[1] - g) <= 3 && abs (px[2] - bb) <= 3,
+      "centre colour (%d,%d,%d) vs wheel (%d,%d,%d)", px[0], px[1], px[2], r, g, bb);
+  gst_buffer_unmap (out, &map);
+  gst_buffer_unref (out);
+  cc_context_destroy (ctx);
+  g_free (expect);
+  gst_harness_teardown (hn);
+  g_free (a);
+  g_free (b);
+}
+GST_END_TEST;
+
+GST_START_TEST (test_property_change_mid_stream)
+{
+  const int w = 96, h = 64;
+  guint8 *a, *b;
+  cv_translation_pair (w, h, 1.5, 0.0, &a, &b);
+  GstHarness *hn = cv_harness_new ("cudaflowlk name=lk backend=cpu", "GRAY8", w, h);
+  GstElement *lk = gst_harness_find_element (hn, "cudaflowlk");
+  GstBuffer *o1 = gst_harness_push_and_pull (hn, cv_buffer_from_gray ("GRAY8", a, w, h));
+  GstBuffer *o2 = gst_harness_push_and_pull (hn, cv_buffer_from_gray ("GRAY8", b, w, h));
+  GstMapInfo m2;
+  gst_buffer_map (o2, &m2, GST_MAP_READ);
+  ck_assert_int_eq (memcmp (m2.data, b, w * h), 0);  /* visualize=none: video unchanged */
+  gst_buffer_unmap (o2, &m2);
+  g_object_set (lk, "visualize", 1, "window-size", 15, "iterations", 5, NULL);
+  GstBuffer *o3 = gst_harness_push_and_pull (hn, cv_buffer_from_gray ("GRAY8", a, w, h));
+  GstMapInfo m3;
+  gst_buffer_map (o3, &m3, GST_MAP_READ);
+  ck_assert_int_ne (memcmp (m3.data, a, w * h), 0);  /* now drawn */
+  gst_buffer_unmap (o3, &m3);
+  double u, v;
+  GstCvFlowMeta *meta = gst_buffer_get_cv_flow_meta (o3);
+  meta_mean (meta, 20, &u, &v);
+  ck_assert_msg (fabs (u + 1.5) < 0.1, "back to frame a: u %.3f, expected -1.5", u);
+  gint ws;
+  g_object_get (lk, "window-size", &ws, NULL);
+  ck_assert_int_eq (ws, 15);
+  gst_buffer_unref (o1); gst_buffer_unref (o2); gst_buffer_unref (o3);
+  gst_object_unref (lk);
+  gst_harness_teardown (hn);
+  g_free (a);
+  g_free (b);
+}
+GST_END_TEST;
+
+GST_START_TEST (test_resolution_change_mid_stream)
+{
+  guint8 *a, *b, *c, *d;
+  cv_translation_pair (128, 96, 1.0, 0.0, &a, &b);
+  cv_translation_pair (64, 48, 0.0, 1.0, &c, &d);
+  GstHarness *hn = cv_harness_new ("cudaflowlk backend=cpu", "I420", 128, 96);
+  gst_buffer_unref (gst_harness_push_and_pull (hn, cv_buffer_from_gray ("I420", a, 128, 96)));
+  gst_buffer_unref (gst_harness_push_and_pull (hn, cv_buffer_from_gray ("I420", b, 128, 96)));
+  gst_harness_set_src_caps_str (hn, "video/x-raw,format=I420,width=64,height=48,framerate=30/1");
+  GstBuffer *o1 = gst_harness_push_and_pull (hn, cv_buffer_from_gray ("I420", c, 64, 48));
+  GstBuffer *o2 = gst_harness_push_and_pull (hn, cv_buffer_from_gray ("I420", d, 64, 48));
+  GstCvFlowMeta *m1 = gst_buffer_get_cv_flow_meta (o1), *m2 = gst_buffer_get_cv_flow_meta (o2);
+  ck_assert_uint_eq (m1->grid_width, 64);
+  ck_assert_uint_eq (m1->grid_height, 48);
+  ck_assert (!m1->valid);   /* new size: no previous frame */
+  ck_assert (m2->valid);
+  double u, v;
+  meta_mean (m2, 12, &u, &v);
+  ck_assert_msg (fabs (v - 1.0) < 0.1 && fabs (u) < 0.1, "flow after resize (%.3f, %.3f)", u, v);
+  gst_buffer_unref (o1); gst_buffer_unref (o2);
+  gst_harness_teardown (hn);
+  g_free (a); g_free (b); g_free (c); g_free (d);
+}
+GST_END_TEST;
+
+GST_START_TEST (test_odd_and_tiny_sizes)
+{
+  const int sizes[][2] = { { 1, 1 }, { 3, 2 }, { 641, 479 } };
+  for (int s = 0; s < 3; s++)
+    for (int f = 0; f < 3; f++) {
+      int w = sizes[s][0], h = sizes[s][1];
+      guint8 *a, *b;
+      cv_translation_pair (w, h, 0.5, 0.5, &a, &b);
+      GstHarness *hn = cv_harness_new ("cudaflowlk backend=cpu visualize=color",
+          formats[f], w, h);
+      gst_buffer_unref (gst_harness_push_and_pull (hn, cv_buffer_from_gray (formats[f], a, w, h)));
+      GstBuffer *o = gst_harness_push_and_pull (hn, cv_buffer_from_gray (formats[f], b, w, h));
+      GstCvFlowMeta *m = gst_buffer_get_cv_flow_meta (o);
+      fail_unless (m && m->grid_width == (guint) w && m->grid_height == (guint) h);
+      const gfloat *uv;
+      gsize st;
+      fail_unless (gst_cv_flow_meta_map_host (m, &uv, &st, NULL, NULL));
+      for (int y = 0; y < h; y++)
+        for (int x = 0; x < 2 * w; x++)
+          fail_unless (isfinite (((const gfloat *) ((const guint8 *) uv + y * st))[x]));
+      gst_buffer_unref (o);
+      gst_harness_teardown (hn);
+      g_free (a);
+      g_free (b);
+    }
+}
+GST_END_TEST;
+
+GST_START_TEST (test_invalid_property_values)
+{
+  GstElement *lk = gst_element_factory_make ("cudaflowlk", NULL);
+  fail_unless (lk != NULL);
+  ASSERT_WARNING (g_object_set (lk, "window-size", 10, NULL));
+  ASSERT_WARNING (g_object_set (lk, "window-size", 33, NULL));
+  ASSERT_WARNING (g_object_set (lk, "pyramid-levels", 0, NULL));
+  ASSERT_WARNING (g_object_set (lk, "roi", "10,10,-5,3", NULL));
+  ASSERT_WARNING (g_object_set (lk, "max-magnitude", 0.0, NULL));
+  gint ws, lv;
+  gchar *roi;
+  g_object_get (lk, "window-size", &ws, "pyramid-levels", &lv, "roi", &roi, NULL);
+  ck_assert_int_eq (ws, 9);
+  ck_assert_int_eq (lv, 5);
+  ck_assert_str_eq (roi, "");
+  g_free (roi);
+  g_object_set (lk, "roi", "8,4,32,16", NULL);
+  g_object_get (lk, "roi", &roi, NULL);
+  ck_assert_str_eq (roi, "8,4,32,16");
+  g_free (roi);
+  gst_object_unref (lk);
+}
+GST_END_TEST;
+
+GST_START_TEST (test_roi_mask)
+{
+  const int w = 96, h = 64;
+  guint8 *a, *b;
+  cv_translation_pair (w, h, 1.0, 0.0, &a, &b);
+  GstHarness *hn = cv_harness_new ("cudaflowlk backend=cpu roi=20,10,40,30", "GRAY8", w, h);
+  gst_buffer_unref (gst_harness_push_and_pull (hn, cv_buffer_from_gray ("GRAY8", a, w, h)));
+  GstBuffer *o = gst_harness_push_and_pull (hn, cv_buffer_from_gray ("GRAY8", b, w, h));
+  const gfloat *uv;
+  gsize st;
+  fail_unless (gst_cv_flow_meta_map_host (gst_buffer_get_cv_flow_meta (o), &uv, &st, NULL, NULL));
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++) {
+      const gfloat *p = (const gfloat *) ((const guint8 *) uv + y * st) + 2 * x;
+      gboolean inside = x >= 20 && x < 60 && y >= 10 && y < 40;
+      if (!inside)
+        fail_unless (p[0] == 0.0f && p[1] == 0.0f, "flow outside the roi at (%d,%d)", x, y);
+      else if (x >= 28 && x < 52 && y >= 18 && y < 32)
+        fail_unless (fabsf (p[0] - 1.0f) < 0.1f, "roi interior (%d,%d) u %.3f", x, y, p[0]);
+    }
+  gst_buffer_unref (o);
+  gst_harness_teardown (hn);
+  g_free (a);
+  g_free (b);
+}
+GST_END_TEST;
+
+GST_START_TEST (test_states)
+{
+  GstElement *pipe = gst_parse_launch ("videotestsrc num-buffers=5 ! "
+      "video/x-raw,format=NV12,width=64,height=48 ! cudaflowlk ! fakesink", NULL);
+  fail_unless (pipe != NULL);
+  const GstState states[] = { GST_STATE_READY, GST_STATE_PAUSED, GST_STATE_PLAYING,
+    GST_STATE_PAUSED, GST_STATE_READY, GST_STATE_NULL, GST_STATE_PLAYING, GST_STATE_NULL };
+  for (gsize i = 0; i < G_N_ELEMENTS (states); i++) {
+    fail_if (gst_element_set_state (pipe, states[i]) == GST_STATE_CHANGE_FAILURE);
+    fail_if (gst_element_get_state (pipe, NULL, NULL, 10 * GST_SECOND) == GST_STATE_CHANGE_FAILURE);
+  }
+  gst_object_unref (pipe);
+}
+GST_END_TEST;
+
+/* backend=cuda without a device: a clear element error, not a crash. */
+GST_START_TEST (test_cuda_backend_without_device)
+{
+  if (cc_cuda_device_count () > 0) {
+    g_print ("SKIP cuda_backend_without_device: a device is present\n");
+    return;
+  }
+  GstElement *pipe = gst_parse_launch ("videotestsrc num-buffers=3 ! "
+      "video/x-raw,format=GRAY8,width=32,height=32 ! cudaflowlk backend=cuda ! fakesink", NULL);
+  GstBus *bus = gst_element_get_bus (pipe);
+  gst_element_set_state (pipe, GST_STATE_PLAYING);
+  GstMessage *msg = gst_bus_timed_pop_filtered (bus, 10 * GST_SECOND,
+      GST_MESSAGE_ERROR | GST_MESSAGE_EOS);
+  fail_unless (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR, "expected an error");
+  GError *err = NULL;
+  gst_message_parse_error (msg, &err, NULL);
+  ck_assert_msg (strstr (err->message, "no CUDA device") != NULL, "error: %s", err->message);
+  g_error_free (err);
+  gst_message_unref (msg);
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  gst_object_unref (bus);
+  gst_object_unref (pipe);
+}
+GST_END_TEST;
+
+/* Pulls the flow of the second frame through `launch` (appsink named sink). */
+static void
+pipeline_flow (const gchar * launch, gfloat ** out, int w, int h, gboolean * on_device)
+{
+  GstElement *pipe = gst_parse_launch (launch, NULL);
+  fail_unless (pipe != NULL);
+  GstElement *sink = gst_bin_get_by_name (GST_BIN (pipe), "sink");
+  gst_element_set_state (pipe, GST_STATE_PLAYING);
+  GstSample *s = NULL;
+  for (int i = 0; i < 2; i++) {
+    if (s)
+      gst_sample_unref (s);
+    g_signal_emit_by_name (sink, "pull-sample", &s);
+    fail_unless (s != NULL, "no sample from %s", launch);
+  }
+  GstCvFlowMeta *m = gst_buffer_get_cv_flow_meta (gst_sample_get_buffer (s));
+  fail_unless (m && m->valid);
+  gconstpointer dv;
+  *on_device = gst_cv_flow_meta_get_device (m, &dv, NULL, NULL, NULL);
+  const gfloat *uv;
+  gsize st;
+  fail_unless (gst_cv_flow_meta_map_host (m, &uv, &st, NULL, NULL));
+  *out = g_new (gfloat, 2 * w * h);
+  for (int y = 0; y < h; y++)
+    memcpy (*out + 2 * w * y, (const guint8 *) uv + y * st, 8 * w);
+  gst_sample_unref (s);
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  gst_object_unref (sink);
+  gst_object_unref (pipe);
+}
+
+/* cudaupload -> cudaflowlk (CUDA memory, no host copy) equals the CPU backend. */
+GST_START_TEST (test_cuda_memory_matches_cpu)
+{
+  if (!cv_have_cuda_elements ("cuda_memory_matches_cpu"))
+    return;
+  const gchar *src = "videotestsrc pattern=ball num-buffers=4 ! "
+      "video/x-raw,format=NV12,width=642,height=480";
+  gchar *gpu = g_strdup_printf ("%s ! cudaupload ! cudaflowlk backend=cuda ! "
+      "cudadownload ! appsink name=sink sync=false", src);
+  gchar *cpu = g_strdup_printf ("%s ! cudaflowlk backend=cpu ! appsink name=sink sync=false", src);
+  gfloat *fg, *fc;
+  gboolean dev_g, dev_c;
+  pipeline_flow (gpu, &fg, 642, 480, &dev_g);
+  pipeline_flow (cpu, &fc, 642, 480, &dev_c);
+  ck_assert (dev_g);
+  ck_assert (!dev_c);
+  double diff = 0;
+  for (int i = 0; i < 2 * 642 * 480; i++)
+    diff += fabs (fg[i] - fc[i]);
+  diff /= 2 * 642 * 480;
+  g_print ("CUDA memory vs CPU: mean |diff| %.5f px\n", diff);
+  ck_assert_msg (diff <= 0.01, "mean |diff| %.5f px", diff);
+  g_free (fg); g_free (fc); g_free (gpu); g_free (cpu);
+}
+GST_END_TEST;
+
+static Suite *
+cudaflowlk_suite (void)
+{
+  Suite *s = suite_create ("cudaflowlk");
+  TCase *tc = tcase_create ("general");
+  tcase_set_timeout (tc, 300);
+  tcase_add_test (tc, test_formats_and_meta);
+  tcase_add_test (tc, test_visualize_color_pixels);
+  tcase_add_test (tc, test_property_change_mid_stream);
+  tcase_add_test (tc, test_resolution_change_mid_stream);
+  tcase_add_test (tc, test_odd_and_tiny_sizes);
+  tcase_add_test (tc, test_invalid_property_values);
+  tcase_add_test (tc, test_roi_mask);
+  tcase_add_test (tc, test_states);
+  tcase_add_test (tc, test_cuda_backend_without_device);
+  tcase_add_test (tc, test_cuda_memory_matches_cpu);
+  suite_add_tcase (s, tc);
+  return s;
+}
+
+GST_CHECK_MAIN (cudaflowlk);

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# On this (GPU-less) machine: build for the H100 (sm_90 SASS + PTX) into build-gpu/
+# and collect the shared libraries the GPU machine lacks into .devlibs/, so that
+# one device `run` can carry build-gpu, .devlibs and .gstrt.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+export PATH=/usr/local/cuda/bin:$PATH
+[ -f build-gpu/build.ninja ] || meson setup build-gpu -Dbuildtype=release \
+  -Dcuda=enabled -Dcuda-arch=sm_90,compute_90
+ninja -C build-gpu
+rm -rf .devlibs && mkdir -p .devlibs
+grep -qx '/.devlibs/' .git/info/exclude 2>/dev/null || echo '/.devlibs/' >> .git/info/exclude
+# libraries of the base system or of .gstrt stay behind
+skip='linux-vdso|ld-linux|libc\.so|libm\.so|libdl\.so|librt\.so|libpthread|libgcc_s|libstdc\+\+|libgst|libglib|libgobject|libgmodule|libgio|libffi|libpcre2|libz\.so|libpng16|libcuda|libmount|libselinux|libblkid|liborc|libunwind|libdw|libelf|libgudev|libudev|libexpat|libGL|libEGL|libX|libxcb|libwayland|libdrm|libgbm|libbsd|libmd\.so'
+find build-gpu -type f \( -perm -u+x -o -name '*.so*' \) ! -name '*.o' -print0 |
+  xargs -0 ldd 2>/dev/null | awk '/=> \//{print $3}' | sort -u | grep -Ev "$skip" |
+  while read -r lib; do cp -L "$lib" .devlibs/; done
+# a slim copy of the build (programs and shared objects, same relative paths so the
+# $ORIGIN rpaths hold) to carry instead of the whole build tree
+rm -rf .devbuild && mkdir -p .devbuild
+grep -qx '/.devbuild/' .git/info/exclude 2>/dev/null || echo '/.devbuild/' >> .git/info/exclude
+(cd build-gpu && find . -type f \( -name '*.so' -o -name '*.so.*' -o \( -perm -u+x ! -name '*.p' \) \) \
+   ! -path '*/meson-*' ! -path '*.p/*' -print | while read -r f; do
+     mkdir -p "../.devbuild/$(dirname "$f")"; cp -a "$f" "../.devbuild/$f"; done)
+strip --strip-debug .devbuild/tools/* .devbuild/tests/test-* .devbuild/tests/*/test-* 2>/dev/null || true
+du -sh .devbuild .devlibs .gstrt 2>/dev/null
+ls .devlibs
+# third-party evaluation media the tests read (never committed: .devmedia is ignored)
+rm -rf .devmedia && mkdir -p .devmedia/optflow .devmedia/mesh
+grep -qx '/.devmedia/' .git/info/exclude 2>/dev/null || echo '/.devmedia/' >> .git/info/exclude
+if [ -d ../shared/media ]; then
+  cp -r ../shared/media/optflow/middlebury .devmedia/optflow/
+  cp -r ../shared/media/mesh/psb .devmedia/mesh/
+fi
+du -sh .devmedia

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# On the GPU machine (device `run`), from the checkout root, carrying .devbuild,
+# .devlibs and .gstrt:  bash tools/gpu/suite.sh
+# Runs every test binary (CUDA paths included), the benchmarks and real pipelines;
+# writes logs and JSON under $OUT.
+set -uo pipefail
+OUT=${OUT:-/tmp/out}
+mkdir -p "$OUT"
+source .gstrt/env.sh
+export LD_LIBRARY_PATH="$PWD/.devlibs:$LD_LIBRARY_PATH"
+B=.devbuild
+export GST_PLUGIN_PATH="$PWD/$B/gst"
+export GST_PLUGIN_PATH_1_0="$PWD/$B/gst"
+export CV_SOURCE_ROOT="$PWD" CV_SHARED_MEDIA="$PWD/.devmedia"
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
+gst-inspect-1.0 cudavision 2>&1 | grep -E "^  [a-z]" | head
+fails=0
+echo "=== tests"
+for t in $(find $B/tests -maxdepth 2 -type f -name 'test-*' -perm -u+x | sort); do
+  name=$(basename "$t")
+  start=$(date +%s.%N)
+  if timeout 300 "$t" > "$OUT/$name.log" 2>&1; then r=PASS; else r=FAIL; fails=$((fails+1)); fi
+  printf '%-36s %s %6.1fs  %s\n' "$name" "$r" "$(awk "BEGIN{print $(date +%s.%N) - $start}")" \
+    "$(grep -E '^[0-9]+%: Checks' "$OUT/$name.log" | tail -1)"
+  [ $r = FAIL ] && grep -E ':F:|:E:|rror' "$OUT/$name.log" | head -5
+done
+grep -h -E "GPU vs CPU|on cuda|CUDA memory|mean EPE|SKIP" "$OUT"/test-*.log | head -60
+echo "=== benchmarks"
+for bench in $B/tools/*-bench; do
+  [ -x "$bench" ] && timeout 300 "$bench" 2>&1 | tee -a "$OUT/bench.json"
+done
+echo "=== pipelines"
+bash tools/gpu/pipeline-fps.sh 2>&1 | tee "$OUT/pipelines.txt"
+for extra in tools/gpu/extra-*.sh; do
+  [ -f "$extra" ] && bash "$extra" 2>&1 | tee -a "$OUT/extra.txt"
+done
+echo "test binaries failed: $fails"

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# cudavision: install the dependencies (Debian bookworm packages), build, then
+#   tools/setup.sh demo   run the main job on the project's own media: out/flow.webm + PNGs
+#   tools/setup.sh test   run the whole test suite (what CI runs)
+#   tools/setup.sh build  only install and build
+# Idempotent; needs root or sudo for apt-get (skipped when everything is installed).
+# Environment: BUILD_DIR (default build), CUDA_ARCH (meson cuda-arch; default: the
+# project's full list), MESON_ARGS (extra meson setup arguments).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+mode=${1:-build}
+build=${BUILD_DIR:-build}
+
+packages=(
+  meson ninja-build pkg-config gcc g++
+  libglib2.0-dev libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev
+  libgstreamer-plugins-bad1.0-dev gstreamer1.0-tools gstreamer1.0-plugins-base
+  gstreamer1.0-plugins-good gstreamer1.0-plugins-bad
+  check libpng-dev libassimp-dev
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# nvcc is optional: without it the plugin is built CPU-only.
+if ! command -v nvcc >/dev/null && [ -x /usr/local/cuda/bin/nvcc ]; then
+  export PATH=/usr/local/cuda/bin:$PATH
+fi
+args=(-Dbuildtype=release)
+[ -n "${CUDA_ARCH:-}" ] && args+=("-Dcuda-arch=$CUDA_ARCH")
+if [ ! -f "$build/build.ninja" ]; then
+  meson setup "$build" "${args[@]}" ${MESON_ARGS:-}
+fi
+ninja -C "$build"
+
+case "$mode" in
+  build) ;;
+  test)
+    meson test -C "$build" --print-errorlogs --num-processes "$(nproc)"
+    ;;
+  demo)
+    bash pipelines/demo-clip.sh "$build"
+    ;;
+  *) echo "usage: tools/setup.sh [build|test|demo]" >&2; exit 2 ;;
+esac
