@@ -1,10 +1,10 @@
-/* flow-bench-bm-refine: timings of block matching and the variational refinement, one JSON
+/* blockmatch-refine-bench: timings of block matching and the variational refinement, one JSON
  * object per line:
  *
  *   {"algorithm":"blockmatch","width":1920,"height":1080,"backend":"cuda",
  *    "kernel_ms":..,"end_to_end_ms":.., ...parameters}
  *
- *   flow-bench-bm-refine [--backend cuda|cpu] [--size WxH]... [--repeat N] [--algorithm NAME]
+ *   blockmatch-refine-bench [--backend cuda|cpu] [--size WxH]... [--repeat N] [--algorithm NAME]
  *
  * kernel_ms: frames and outputs already on the device, the stream's time between
  * two events around the call (cc_timer), median of N runs after warm-up.
@@ -12,8 +12,9 @@
  * wait), wall clock, median. Sizes default to 640x480, 1920x1080 and 3840x2160;
  * block matching at 16x16 blocks, radius 16, 4 levels; refinement 5 x 30. The
  * frames are the synthetic clip (cv_synth), the refinement starts from its truth
- * plus a perturbation. (A separate program from LK's flow-bench so that the two
- * branches merge without conflict; fold it in when both have landed.) */
+ * plus a perturbation. (A program apart from LK's flow-bench, which its own branch
+ * adds, so that the two merge without conflict; tools/gpu/suite.sh runs every
+ * *-bench.) */
 #include "cv_imageio.h"
 #include "cv_synth.h"
 #include <cudacore/cc_blockmatch.h>
@@ -41,7 +42,7 @@ now_ms (void)
 static int
 fail (const char *what)
 {
-  fprintf (stderr, "flow-bench-bm-refine: %s: %s\n", what, cc_last_error ());
+  fprintf (stderr, "blockmatch-refine-bench: %s: %s\n", what, cc_last_error ());
   return 1;
 }
 
@@ -202,7 +203,7 @@ main (int argc, char **argv)
       only = v;
       i++;
     } else {
-      fprintf (stderr, "usage: flow-bench-bm-refine [--backend cuda|cpu] [--size WxH]... [--repeat N]"
+      fprintf (stderr, "usage: blockmatch-refine-bench [--backend cuda|cpu] [--size WxH]... [--repeat N]"
           " [--algorithm blockmatch|refine]\n");
       return 2;
     }
