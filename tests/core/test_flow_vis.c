@@ -56,9 +56,10 @@ START_TEST (test_arrow_tails_on_top)
   cc_image frame, flow;
   CC_ASSERT_OK (cv_image_new (w, h, CC_FORMAT_RGBX8, &frame));
   CC_ASSERT_OK (cv_image_new (w, h, CC_FORMAT_F32C2, &flow));
-  /* every vector points 12 px left: each line crosses the tail of the arrow before */
+  /* every vector is 12 px long (max_magnitude 8, spacing 8, scale 1: 12 px), pointing
+   * left: each line crosses the tail of the arrow before */
   for (int i = 0; i < w * h; i++) {
-    ((float *) flow.planes[0])[2 * i] = -6.0f;
+    ((float *) flow.planes[0])[2 * i] = -12.0f;
     ((float *) flow.planes[0])[2 * i + 1] = 0.0f;
   }
   cc_flow_vis_params vp;
