@@ -98,6 +98,8 @@ static void
 draw_line (cc_image *f, float x0, float y0, float x1, float y1)
 {
   float dx = x1 - x0, dy = y1 - y0;
+  if (!isfinite (dx) || !isfinite (dy))
+    return;   /* no length to draw (and (int) of a non-finite float is undefined) */
   int steps = (int) (fmaxf (fabsf (dx), fabsf (dy)) + 1.0f);
   for (int i = 0; i <= steps; i++) {
     int x = (int) (x0 + dx * i / steps + 0.5f), y = (int) (y0 + dy * i / steps + 0.5f);
@@ -117,18 +119,25 @@ cc_flow_visualize (cc_context *ctx, const cc_image *flow, const cc_image *confid
   const int W = frame->width, H = frame->height, gw = flow->width, gh = flow->height;
   const float to_frame = (float) W / gw;
   if (p->mode == CC_FLOW_VIS_ARROWS) {
-    for (int y = p->arrow_spacing / 2; y < H; y += p->arrow_spacing)
-      for (int x = p->arrow_spacing / 2; x < W; x += p->arrow_spacing) {
-        int cx = (int) ((long) x * gw / W), cy = (int) ((long) y * gh / H);
-        if (confidence && !cc_flow_vis_drawn (*cell (confidence, cx, cy, 1), p->min_confidence))
-          continue;
-        const float *v = cell (flow, cx, cy, 2);
-        /* an arrow spans one spacing at max_magnitude */
-        float k = p->arrow_scale * p->arrow_spacing * to_frame / p->max_magnitude;
-        float ex = x + k * v[0], ey = y + k * v[1];
-        draw_line (frame, (float) x, (float) y, ex, ey);
-        put_rgb (frame, x, y, 0, 0, 0);   /* the tail: a dark dot marks the cell */
-      }
+    /* two passes: every arrow's line, then every tail dot, so that the result does
+     * not depend on the order in which arrows are drawn (the CUDA twin draws them
+     * all at once); a later arrow's line no longer covers an earlier tail dot */
+    for (int pass = 0; pass < 2; pass++)
+      for (int y = p->arrow_spacing / 2; y < H; y += p->arrow_spacing)
+        for (int x = p->arrow_spacing / 2; x < W; x += p->arrow_spacing) {
+          int cx = (int) ((long) x * gw / W), cy = (int) ((long) y * gh / H);
+          if (confidence && !cc_flow_vis_drawn (*cell (confidence, cx, cy, 1), p->min_confidence))
+            continue;
+          if (pass == 1) {
+            put_rgb (frame, x, y, 0, 0, 0);   /* the tail: a dark dot marks the cell */
+            continue;
+          }
+          const float *v = cell (flow, cx, cy, 2);
+          /* an arrow spans one spacing at max_magnitude */
+          float k = p->arrow_scale * p->arrow_spacing * to_frame / p->max_magnitude;
+          float ex = x + k * v[0], ey = y + k * v[1];
+          draw_line (frame, (float) x, (float) y, ex, ey);
+        }
     return CC_SUCCESS;
   }
   for (int y = 0; y < H; y++)

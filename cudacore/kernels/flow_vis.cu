@@ -1,0 +1,199 @@
+// Drawing flow fields into frames on CUDA: the twin of src/flow_vis.c.
+//
+// Cells are skipped / drawn as zero motion per cc_flow_vis_drawn (min_confidence).
+// COLOR / QUALITY: one thread per frame pixel, writing what put_rgb writes (for
+// NV12 / I420 the top-left pixel of each 2x2 block writes the chroma).
+// ARROWS: one thread per arrow draws its line (all lines write the same white, so
+// overlaps are harmless), then a second launch draws every tail dot: the same
+// two-pass order as the CPU reference.
+//
+// This file is compiled with -fmad=false (see cudacore/meson.build) so that the
+// float expressions round as the CPU's do; atan2f in cc_flow_color may still
+// differ from the host libm by an ulp, which can move a colour by one level.
+#include "cuda_common.cuh"
+#include "flow_vis_internal.h"
+#include "cc_hostdev.h"
+
+namespace {
+
+struct Frame {
+  uint8_t *p0, *p1, *p2;
+  size_t pitch0, pitch1, pitch2;
+  int w, h, format;
+};
+
+struct Field {
+  const uint8_t *flow;
+  size_t flow_pitch;
+  const uint8_t *conf;   // nullable
+  size_t conf_pitch;
+  int gw, gh;
+};
+
+__device__ __forceinline__ void
+put_rgb_dev (const Frame &f, int x, int y, uint8_t r, uint8_t g, uint8_t b)
+{
+  uint8_t *row = f.p0 + (size_t) y * f.pitch0;
+  if (f.format == CC_FORMAT_RGBX8) {
+    row[4 * x] = r;
+    row[4 * x + 1] = g;
+    row[4 * x + 2] = b;
+    return;
+  }
+  if (f.format == CC_FORMAT_BGRX8) {
+    row[4 * x] = b;
+    row[4 * x + 1] = g;
+    row[4 * x + 2] = r;
+    return;
+  }
+  if (f.format == CC_FORMAT_GRAY8) {
+    row[x] = (uint8_t) (cc_luma01 (r, g, b) * 255.f + 0.5f);
+    return;
+  }
+  uint8_t Y, U, V;
+  cc_rgb_to_yuv (r, g, b, &Y, &U, &V);
+  row[x] = Y;
+  if ((x & 1) || (y & 1))
+    return;
+  if (f.format == CC_FORMAT_NV12) {
+    uint8_t *uv = f.p1 + (size_t) (y / 2) * f.pitch1;
+    uv[x] = U;
+    uv[x + 1] = V;
+  } else {
+    f.p1[(size_t) (y / 2) * f.pitch1 + x / 2] = U;
+    f.p2[(size_t) (y / 2) * f.pitch2 + x / 2] = V;
+  }
+}
+
+__device__ __forceinline__ float2
+flow_at (const Field &F, int cx, int cy)
+{
+  const float *v = (const float *) (F.flow + (size_t) cy * F.flow_pitch) + 2 * cx;
+  return make_float2 (v[0], v[1]);
+}
+
+__device__ __forceinline__ float
+conf_at (const Field &F, int cx, int cy)
+{
+  return ((const float *) (F.conf + (size_t) cy * F.conf_pitch))[cx];
+}
+
+__global__ void
+vis_pixels (Frame f, Field F, int mode, float max_magnitude, float quality_scale,
+    float min_confidence)
+{
+  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x >= f.w || y >= f.h)
+    return;
+  const float to_frame = (float) f.w / F.gw;
+  int cx = (int) ((long long) x * F.gw / f.w), cy = (int) ((long long) y * F.gh / f.h);
+  float c = F.conf ? conf_at (F, cx, cy) : 0.0f;
+  uint8_t r, g, b;
+  if (mode == CC_FLOW_VIS_QUALITY) {
+    uint8_t q = (uint8_t) (cc_clampf (c / quality_scale, 0.f, 1.f) * 255.f + 0.5f);
+    r = g = b = q;
+  } else if (F.conf && c < 0.0f) {
+    r = g = b = 0;
+  } else if (F.conf && !cc_flow_vis_drawn (c, min_confidence)) {
+    r = g = b = 255;   // the colour of zero motion
+  } else {
+    float2 v = flow_at (F, cx, cy);
+    cc_flow_color (to_frame * v.x / max_magnitude, to_frame * v.y / max_magnitude, &r, &g, &b);
+  }
+  put_rgb_dev (f, x, y, r, g, b);
+}
+
+// Arrow (ax, ay) of the grid: its tail (x, y) and whether it is drawn.
+__device__ __forceinline__ bool
+arrow_tail (const Frame &f, const Field &F, int spacing, int nx, int ny, float min_confidence,
+    int *x, int *y, int *cx, int *cy)
+{
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= nx * ny)
+    return false;
+  int ay = i / nx, ax = i - ay * nx;
+  *x = spacing / 2 + ax * spacing;
+  *y = spacing / 2 + ay * spacing;
+  *cx = (int) ((long long) *x * F.gw / f.w);
+  *cy = (int) ((long long) *y * F.gh / f.h);
+  return !F.conf || cc_flow_vis_drawn (conf_at (F, *cx, *cy), min_confidence);
+}
+
+__global__ void
+vis_arrow_lines (Frame f, Field F, int spacing, int nx, int ny, float min_confidence,
+    float arrow_scale, float max_magnitude)
+{
+  int x, y, cx, cy;
+  if (!arrow_tail (f, F, spacing, nx, ny, min_confidence, &x, &y, &cx, &cy))
+    return;
+  const float to_frame = (float) f.w / F.gw;
+  float2 v = flow_at (F, cx, cy);
+  // an arrow spans one spacing at max_magnitude (same expression as the CPU)
+  const float k = arrow_scale * spacing * to_frame / max_magnitude;
+  float x0 = (float) x, y0 = (float) y;
+  float x1 = x + k * v.x, y1 = y + k * v.y;
+  // draw_line of the CPU
+  float dx = x1 - x0, dy = y1 - y0;
+  if (!isfinite (dx) || !isfinite (dy))
+    return;
+  int steps = (int) (fmaxf (fabsf (dx), fabsf (dy)) + 1.0f);
+  for (int i = 0; i <= steps; i++) {
+    int px = (int) (x0 + dx * i / steps + 0.5f), py = (int) (y0 + dy * i / steps + 0.5f);
+    if (px >= 0 && py >= 0 && px < f.w && py < f.h)
+      put_rgb_dev (f, px, py, 255, 255, 255);
+  }
+}
+
+__global__ void
+vis_arrow_tails (Frame f, Field F, int spacing, int nx, int ny, float min_confidence)
+{
+  int x, y, cx, cy;
+  if (!arrow_tail (f, F, spacing, nx, ny, min_confidence, &x, &y, &cx, &cy))
+    return;
+  put_rgb_dev (f, x, y, 0, 0, 0);
+}
+
+}  // namespace
+
+extern "C" cc_status
+cc_cuda_flow_visualize (cc_context *ctx, const cc_image *flow, const cc_image *confidence,
+    const cc_flow_vis_params *p, cc_image *frame)
+{
+  cudaStream_t stream = cc_stream_of (ctx);
+  Frame f;
+  f.p0 = (uint8_t *) frame->planes[0];
+  f.p1 = (uint8_t *) frame->planes[1];
+  f.p2 = (uint8_t *) frame->planes[2];
+  f.pitch0 = frame->pitch[0];
+  f.pitch1 = frame->pitch[1];
+  f.pitch2 = frame->pitch[2];
+  f.w = frame->width;
+  f.h = frame->height;
+  f.format = (int) frame->format;
+  Field F;
+  F.flow = (const uint8_t *) flow->planes[0];
+  F.flow_pitch = flow->pitch[0];
+  F.conf = confidence ? (const uint8_t *) confidence->planes[0] : NULL;
+  F.conf_pitch = confidence ? confidence->pitch[0] : 0;
+  F.gw = flow->width;
+  F.gh = flow->height;
+  if (p->mode == CC_FLOW_VIS_ARROWS) {
+    const int s = p->arrow_spacing;
+    const int nx = f.w > s / 2 ? (f.w - s / 2 + s - 1) / s : 0;
+    const int ny = f.h > s / 2 ? (f.h - s / 2 + s - 1) / s : 0;
+    if (nx == 0 || ny == 0)
+      return CC_SUCCESS;
+    const unsigned blocks = cc_div_up ((unsigned) (nx * ny), 128);
+    vis_arrow_lines<<<blocks, 128, 0, stream>>> (f, F, s, nx, ny, p->min_confidence,
+        p->arrow_scale, p->max_magnitude);
+    CC_CUDA_LAUNCHED ("vis_arrow_lines");
+    vis_arrow_tails<<<blocks, 128, 0, stream>>> (f, F, s, nx, ny, p->min_confidence);
+    CC_CUDA_LAUNCHED ("vis_arrow_tails");
+    return CC_SUCCESS;
+  }
+  dim3 b (32, 8);
+  vis_pixels<<<dim3 (cc_div_up (f.w, b.x), cc_div_up (f.h, b.y)), b, 0, stream>>> (f, F,
+      (int) p->mode, p->max_magnitude, p->quality_scale, p->min_confidence);
+  CC_CUDA_LAUNCHED ("vis_pixels");
+  return CC_SUCCESS;
+}

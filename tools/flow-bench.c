@@ -1,0 +1,232 @@
+/* flow-bench: timings of dense LK (cc_flow_lk_push: pyramid of the new frame + flow)
+ * and of cc_flow_visualize (COLOR), one JSON object per line.
+ *
+ *   flow-bench [--fb-check | --no-fb-check] [--runs N] [--no-cpu]
+ *
+ * Sizes 640x480, 1920x1080, 3840x2160 on CUDA (when a device exists); the CPU
+ * backend at 640x480 only (fewer runs). LK: 5 levels, 3 iterations, 9x9 window.
+ * Frames are synthetic clip frames (RGBX8), uploaded once; outputs (flow F32C2,
+ * confidence F32) live where the backend computes.
+ *  kernel_ms:     median over runs of the context timer around one call
+ *                 (CUDA: events on the context stream);
+ *  end_to_end_ms: median of the wall clock around call + cc_context_synchronize.
+ * Each size also gets an LK line with the forward-backward check on ("fb_check":true;
+ * --fb-check, the default, asks for it; --no-fb-check leaves it out). */
+#include "cv_imageio.h"
+#include "cv_synth.h"
+#include <cudacore/cc_flow.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define MAX_RUNS 1000
+
+static double
+now_ms (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static int
+cmp_double (const void *a, const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return x < y ? -1 : x > y;
+}
+
+static double
+median (double *v, int n)
+{
+  qsort (v, n, sizeof *v, cmp_double);
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+static int
+fail (const char *what)
+{
+  fprintf (stderr, "flow-bench: %s: %s\n", what, cc_last_error ());
+  return 1;
+}
+
+typedef struct {
+  cc_context *ctx;
+  cc_image frames[2];   /* where the backend computes */
+  cc_image flow, conf;
+  int w, h;
+} bench_set;
+
+static void
+set_free (bench_set *s)
+{
+  for (int i = 0; i < 2; i++)
+    cc_image_free (s->ctx, &s->frames[i]);
+  cc_image_free (s->ctx, &s->flow);
+  cc_image_free (s->ctx, &s->conf);
+}
+
+static int
+set_init (bench_set *s, cc_context *ctx, int w, int h)
+{
+  memset (s, 0, sizeof *s);
+  s->ctx = ctx;
+  s->w = w;
+  s->h = h;
+  cc_location loc = cc_context_backend (ctx) == CC_BACKEND_CUDA
+      ? CC_LOCATION_DEVICE : CC_LOCATION_HOST;
+  for (int i = 0; i < 2; i++) {
+    cc_image host;
+    if (cv_synth_clip_frame (3 + i, w, h, &host, NULL) != CC_SUCCESS)
+      return fail ("synthetic frame");
+    if (cc_image_alloc (ctx, w, h, host.format, loc, &s->frames[i]) != CC_SUCCESS
+        || cc_image_copy (ctx, &host, &s->frames[i]) != CC_SUCCESS)
+      return fail ("upload");
+    cv_image_free (&host);
+  }
+  if (cc_image_alloc (ctx, w, h, CC_FORMAT_F32C2, loc, &s->flow) != CC_SUCCESS
+      || cc_image_alloc (ctx, w, h, CC_FORMAT_F32, loc, &s->conf) != CC_SUCCESS)
+    return fail ("output alloc");
+  if (cc_context_synchronize (ctx) != CC_SUCCESS)
+    return fail ("synchronize");
+  return 0;
+}
+
+static int
+bench_lk (bench_set *s, bool fb, int warmup, int runs)
+{
+  cc_flow_lk_params p;
+  cc_flow_lk_params_default (&p);
+  p.pyramid_levels = 5;
+  p.iterations = 3;
+  p.window_size = 9;
+  p.fb_check = fb;
+  cc_flow_lk *lk;
+  if (cc_flow_lk_create (s->ctx, s->w, s->h, &p, &lk) != CC_SUCCESS)
+    return fail ("cc_flow_lk_create");
+  static double kt[MAX_RUNS], et[MAX_RUNS];
+  int k = 0;
+  for (int i = 0; i < warmup; i++)
+    if (cc_flow_lk_push (lk, &s->frames[k++ & 1], NULL, &s->flow, &s->conf, NULL) != CC_SUCCESS)
+      return fail ("cc_flow_lk_push");
+  if (cc_context_synchronize (s->ctx) != CC_SUCCESS)
+    return fail ("synchronize");
+  for (int i = 0; i < runs; i++) {
+    float ms;
+    if (cc_context_timer_start (s->ctx) != CC_SUCCESS)
+      return fail ("timer start");
+    if (cc_flow_lk_push (lk, &s->frames[k++ & 1], NULL, &s->flow, &s->conf, NULL) != CC_SUCCESS)
+      return fail ("cc_flow_lk_push");
+    if (cc_context_timer_stop (s->ctx, &ms) != CC_SUCCESS)
+      return fail ("timer stop");
+    kt[i] = ms;
+  }
+  for (int i = 0; i < runs; i++) {
+    double t0 = now_ms ();
+    if (cc_flow_lk_push (lk, &s->frames[k++ & 1], NULL, &s->flow, &s->conf, NULL) != CC_SUCCESS
+        || cc_context_synchronize (s->ctx) != CC_SUCCESS)
+      return fail ("cc_flow_lk_push");
+    et[i] = now_ms () - t0;
+  }
+  printf ("{\"algorithm\":\"flow_lk\",\"width\":%d,\"height\":%d,\"backend\":\"%s\","
+      "\"levels\":%d,\"iterations\":%d,\"window\":%d,\"fb_check\":%s,\"confidence\":true,"
+      "\"runs\":%d,\"kernel_ms\":%.4f,\"end_to_end_ms\":%.4f}\n", s->w, s->h,
+      cc_backend_name (cc_context_backend (s->ctx)), p.pyramid_levels, p.iterations,
+      p.window_size, fb ? "true" : "false", runs, median (kt, runs), median (et, runs));
+  fflush (stdout);
+  cc_flow_lk_destroy (lk);
+  return 0;
+}
+
+static int
+bench_vis (bench_set *s, int warmup, int runs)
+{
+  cc_flow_vis_params vp;
+  cc_flow_vis_params_default (&vp);
+  vp.mode = CC_FLOW_VIS_COLOR;
+  cc_image *frame = &s->frames[0];   /* drawn over: the LK runs are done */
+  static double kt[MAX_RUNS], et[MAX_RUNS];
+  for (int i = 0; i < warmup; i++)
+    if (cc_flow_visualize (s->ctx, &s->flow, NULL, &vp, frame) != CC_SUCCESS)
+      return fail ("cc_flow_visualize");
+  if (cc_context_synchronize (s->ctx) != CC_SUCCESS)
+    return fail ("synchronize");
+  for (int i = 0; i < runs; i++) {
+    float ms;
+    if (cc_context_timer_start (s->ctx) != CC_SUCCESS
+        || cc_flow_visualize (s->ctx, &s->flow, NULL, &vp, frame) != CC_SUCCESS
+        || cc_context_timer_stop (s->ctx, &ms) != CC_SUCCESS)
+      return fail ("cc_flow_visualize");
+    kt[i] = ms;
+  }
+  for (int i = 0; i < runs; i++) {
+    double t0 = now_ms ();
+    if (cc_flow_visualize (s->ctx, &s->flow, NULL, &vp, frame) != CC_SUCCESS
+        || cc_context_synchronize (s->ctx) != CC_SUCCESS)
+      return fail ("cc_flow_visualize");
+    et[i] = now_ms () - t0;
+  }
+  printf ("{\"algorithm\":\"flow_vis\",\"mode\":\"color\",\"width\":%d,\"height\":%d,"
+      "\"backend\":\"%s\",\"format\":\"%s\",\"runs\":%d,\"kernel_ms\":%.4f,"
+      "\"end_to_end_ms\":%.4f}\n", s->w, s->h, cc_backend_name (cc_context_backend (s->ctx)),
+      cc_format_name (frame->format), runs, median (kt, runs), median (et, runs));
+  fflush (stdout);
+  return 0;
+}
+
+static int
+bench_size (cc_backend backend, int w, int h, bool fb, int warmup, int runs)
+{
+  cc_context *ctx;
+  if (cc_context_create (backend, -1, &ctx) != CC_SUCCESS)
+    return fail ("cc_context_create");
+  bench_set s;
+  int rc = set_init (&s, ctx, w, h);
+  if (!rc)
+    rc = bench_lk (&s, false, warmup, runs);
+  if (!rc && fb)
+    rc = bench_lk (&s, true, warmup, runs);
+  if (!rc)
+    rc = bench_vis (&s, warmup, runs);
+  set_free (&s);
+  cc_context_destroy (ctx);
+  return rc;
+}
+
+int
+main (int argc, char **argv)
+{
+  bool fb = true, cpu = true;
+  int runs = 50;
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp (argv[i], "--fb-check"))
+      fb = true;
+    else if (!strcmp (argv[i], "--no-fb-check"))
+      fb = false;
+    else if (!strcmp (argv[i], "--no-cpu"))
+      cpu = false;
+    else if (!strcmp (argv[i], "--runs") && i + 1 < argc)
+      runs = atoi (argv[++i]);
+    else {
+      fprintf (stderr, "usage: flow-bench [--fb-check | --no-fb-check] [--runs N] [--no-cpu]\n");
+      return 2;
+    }
+  }
+  if (runs < 1 || runs > MAX_RUNS) {
+    fprintf (stderr, "flow-bench: --runs must be in 1..%d\n", MAX_RUNS);
+    return 2;
+  }
+  static const int sizes[][2] = { { 640, 480 }, { 1920, 1080 }, { 3840, 2160 } };
+  int rc = 0;
+  if (cc_cuda_device_count () > 0) {
+    for (int i = 0; i < 3 && !rc; i++)
+      rc = bench_size (CC_BACKEND_CUDA, sizes[i][0], sizes[i][1], fb, 5, runs);
+  } else {
+    fprintf (stderr, "flow-bench: no CUDA device, CPU only\n");
+  }
+  if (cpu && !rc)
+    rc = bench_size (CC_BACKEND_CPU, 640, 480, fb, 1, runs < 3 ? runs : 3);
+  return rc;
+}
