@@ -13,13 +13,13 @@ grep -qx '/.devlibs/' .git/info/exclude 2>/dev/null || echo '/.devlibs/' >> .git
 # libraries of the base system or of .gstrt stay behind
 skip='linux-vdso|ld-linux|libc\.so|libm\.so|libdl\.so|librt\.so|libpthread|libgcc_s|libstdc\+\+|libgst|libglib|libgobject|libgmodule|libgio|libffi|libpcre2|libz\.so|libpng16|libcuda|libmount|libselinux|libblkid|liborc|libunwind|libdw|libelf|libgudev|libudev|libexpat|libGL|libEGL|libX|libxcb|libwayland|libdrm|libgbm|libbsd|libmd\.so'
 find build-gpu -type f \( -perm -u+x -o -name '*.so*' \) ! -name '*.o' -print0 |
-  xargs -0 ldd 2>/dev/null | awk '/=> \//{print $3}' | sort -u | grep -Ev "$skip" |
-  while read -r lib; do cp -L "$lib" .devlibs/; done
+  { xargs -0 ldd 2>/dev/null || true; } | awk '/=> \//{print $3}' | sort -u | grep -Ev "$skip" |
+  while read -r lib; do cp -L "$lib" .devlibs/; done || true
 # a slim copy of the build (programs and shared objects, same relative paths so the
 # $ORIGIN rpaths hold) to carry instead of the whole build tree
 rm -rf .devbuild && mkdir -p .devbuild
 grep -qx '/.devbuild/' .git/info/exclude 2>/dev/null || echo '/.devbuild/' >> .git/info/exclude
-(cd build-gpu && find . -type f \( -name '*.so' -o -name '*.so.*' -o \( -perm -u+x ! -name '*.p' \) \) \
+(cd build-gpu && find . \( -type f -o -type l \) \( -name '*.so' -o -name '*.so.*' -o \( -perm -u+x ! -name '*.p' \) \) \
    ! -path '*/meson-*' ! -path '*.p/*' -print | while read -r f; do
      mkdir -p "../.devbuild/$(dirname "$f")"; cp -a "$f" "../.devbuild/$f"; done)
 strip --strip-debug .devbuild/tools/* .devbuild/tests/test-* .devbuild/tests/*/test-* 2>/dev/null || true
