@@ -56,13 +56,14 @@ tile_at (const Matrix &m, int r, int c, size_t *pitch)
   return m.d + (size_t) m.slot_of[(size_t) r * m.tiles + c] * kTileFloats;
 }
 
-// Element (i, j) of the symmetric or full matrix.
+// Element (i, j) of the full or the symmetric matrix. Undirected diagonal tiles are
+// stored whole (both halves kept equal); above them the mirror (j, i) is read.
 __device__ __forceinline__ float *
 element_at (const Matrix &m, int i, int j)
 {
   if (m.kind == CC_APSP_DIRECTED)
     return m.d + (size_t) i * m.pitch + j;
-  if (i < j) {
+  if (i / kTile < j / kTile) {
     int t = i; i = j; j = t;
   }
   size_t slot = (size_t) m.slot_of[(size_t) (i / kTile) * m.tiles + j / kTile];
@@ -278,8 +279,8 @@ fill_infinity (float *d, size_t count)
     d[i] = INFINITY;
 }
 
-// Diagonal zeros (padding nodes included) and the arcs of node u. Undirected keeps
-// u > v only: the symmetrised CSR has every arc both ways.
+// Diagonal zeros (padding nodes included) and the arcs of node u. Undirected skips
+// arcs into a tile above the diagonal: the symmetrised CSR has their mirror.
 __global__ void
 scatter_arcs (Matrix m, int padded, int nodes, const int32_t *row_start, const int32_t *col,
     const float *weight)
@@ -292,7 +293,7 @@ scatter_arcs (Matrix m, int padded, int nodes, const int32_t *row_start, const i
     return;
   for (int a = row_start[u]; a < row_start[u + 1]; a++) {
     int v = col[a];
-    if (m.kind == CC_APSP_DIRECTED || u > v)
+    if (m.kind == CC_APSP_DIRECTED || u / kTile >= v / kTile)
       *element_at (m, u, v) = weight[a];
   }
 }
