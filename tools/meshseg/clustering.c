@@ -3,11 +3,15 @@
  *     others (estimated from evenly spread sample rows, d being symmetric); each next
  *     one is the face farthest from those chosen (farthest-point selection). G(i) is
  *     that farthest distance when representative i is added.
- *  2. Automatic k: the number of representatives just before G drops most.
+ *  2. Automatic k: the representatives whose G is at least a share of the first's.
  *  3. Memberships P_i(f) = (1 / d(f, rep_i)) / sum_j (1 / d(f, rep_j)).
- *  4. Each representative moves to the face minimising sum_f P_i(f) d(rep, f), tried
- *     among the current one and `candidates` faces of its cluster spread over it,
- *     until no representative moves.
+ *  4. Each representative moves to the face minimising sum_f P_i(f) d(rep, f) over the
+ *     faces f of its cluster (those nearest to it), tried among the current one and
+ *     `candidates` faces of the cluster spread over it, until no representative moves.
+ *     Katz-Tal sum over all faces; the far faces' small memberships then add up and
+ *     pull every representative towards the middle of the mesh: on the PSB meshes and
+ *     the test body that merged limbs with the body (Rand Index error 0.16 and 0.40
+ *     instead of 0.14 and 0.004).
  *  5. Faces whose top two memberships, renormalised, are under 0.5 + epsilon form the
  *     fuzzy region between those two clusters; mincut.c resolves it.
  * Only rows of the distance matrix are read, so the same code runs on a full APSP
@@ -23,7 +27,8 @@ void
 ms_cluster_params_default (ms_cluster_params *p)
 {
   p->segments = 0;
-  p->max_segments = 10;
+  p->max_segments = 12;
+  p->k_threshold = 0.5f;
   p->epsilon = 0.1f;
   p->max_iterations = 10;
   p->candidates = 16;
@@ -173,22 +178,20 @@ farthest_points (ms_distances *d, int centre, int kmax, int32_t *reps, float *ro
   return st;
 }
 
-/* Katz-Tal: k where G drops most (at least 2 when possible). */
+/* Automatic k from Katz-Tal's G (the distance each new representative is from the
+ * earlier ones): G falls as the representatives fill in the parts. On the PSB meshes G
+ * falls smoothly rather than in one step, so instead of its steepest drop we keep the
+ * representatives whose G is at least `threshold` times that of the first farthest
+ * one (at least 2). */
 static int
-choose_k (const double *gain, int found)
+choose_k (const double *gain, int found, float threshold)
 {
   if (found <= 2)
     return found;
-  int k = 2;
-  double best = -INFINITY;
-  for (int c = 2; c < found; c++) {
-    double drop = gain[c - 1] - gain[c];
-    if (drop > best) {
-      best = drop;
-      k = c;
-    }
-  }
-  return k;
+  int k = 1;
+  while (k < found && gain[k] >= threshold * gain[1])
+    k++;
+  return k < 2 ? 2 : k;
 }
 
 /* ------------------------------------------------------------ memberships */
@@ -288,7 +291,7 @@ move_representatives (ms_distances *d, const ms_cluster_params *p, int k, int32_
   int32_t *pick = k <= 64 ? chosen : malloc (sizeof (int32_t) * k);
   for (int i = 0, t = 0; i < k; i++) {
     for (size_t f = 0; f < n; f++)
-      weight[f] = membership (rows, k, n, (int) f, i);
+      weight[f] = owner[f] == i ? membership (rows, k, n, (int) f, i) : 0.0;
     double best = INFINITY;
     pick[i] = reps[i];
     for (int c = 0; c < cand_count[i]; c++, t++) {
@@ -330,6 +333,7 @@ ms_cluster (ms_distances *d, const ms_dual *dual, const ms_cluster_params *p,
   memset (out, 0, sizeof *out);
   if (p->segments < 0 || p->max_segments < 2 || p->max_segments > 64 || p->segments > 64
       || !(p->epsilon >= 0.0f && p->epsilon < 0.5f) || p->candidates < 0
+      || !(p->k_threshold > 0.0f && p->k_threshold <= 1.0f)
       || p->max_iterations < 0)
     return cc_set_error (CC_ERROR_INVALID_ARGUMENT,
         "meshseg: segments %d (0..64), max-segments %d (2..64), epsilon %g ([0, 0.5)) "
@@ -358,7 +362,13 @@ ms_cluster (ms_distances *d, const ms_dual *dual, const ms_cluster_params *p,
     st = farthest_points (d, centre, kmax, reps, rows, gain, &found);
   int k = 0;
   if (st == CC_SUCCESS) {
-    k = p->segments > 0 ? found : choose_k (gain, found);
+    k = p->segments > 0 ? found : choose_k (gain, found, p->k_threshold);
+    if (getenv ("MESHSEG_DEBUG")) {
+      fprintf (stderr, "gains:");
+      for (int i = 1; i < found; i++)
+        fprintf (stderr, " %.2f", gain[i]);
+      fprintf (stderr, " -> k %d\n", k);
+    }
     for (int it = 0; it < p->max_iterations && k > 1 && st == CC_SUCCESS; it++) {
       bool moved = false;
       st = move_representatives (d, p, k, reps, rows, &moved);

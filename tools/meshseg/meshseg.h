@@ -78,6 +78,7 @@ cc_status ms_distances_rows (ms_distances *d, const int32_t *sources, int count,
 typedef struct ms_cluster_params {
   int segments;         /* k; 0 = automatic */
   int max_segments;     /* automatic k: at most this many */
+  float k_threshold;    /* automatic k: keep representatives with G >= this x G(1) */
   float epsilon;        /* fuzzy band: faces whose top-two membership ratio is under 0.5 + epsilon */
   int max_iterations;   /* representative updates */
   int candidates;       /* faces tried per cluster when a representative moves */
