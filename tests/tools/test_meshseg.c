@@ -2,6 +2,7 @@
  * empty, quad and non-manifold input; the evaluation metrics; a procedural body with
  * protruding cylinders split into its parts; on a CUDA device the dual graph's APSP
  * equals CPU Dijkstra; the PSB meshes of ../shared/media (skipped when absent). */
+#define _GNU_SOURCE   /* nftw */
 #include "cv_test.h"
 #include "meshseg.h"
 
@@ -9,20 +10,24 @@
 #include <stdarg.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <ftw.h>
 #include <unistd.h>
 
 static char tmpdir[256];
 
+/* Made by main before the (forked) tests run, removed after. */
 static const char *
 temp_path (const char *name)
 {
   static char path[512];
-  if (!tmpdir[0]) {
-    snprintf (tmpdir, sizeof tmpdir, "/tmp/meshseg-test-XXXXXX");
-    ck_assert_ptr_nonnull (mkdtemp (tmpdir));
-  }
   snprintf (path, sizeof path, "%s/%s", tmpdir, name);
   return path;
+}
+
+static int
+remove_entry (const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+  return remove (path);
 }
 
 static const char *
@@ -495,9 +500,16 @@ meshseg_suite (void)
 int
 main (void)
 {
+  const char *base = getenv ("TMPDIR") ? getenv ("TMPDIR") : "/tmp";
+  snprintf (tmpdir, sizeof tmpdir, "%s/meshseg-test-XXXXXX", base);
+  if (!mkdtemp (tmpdir)) {
+    perror ("mkdtemp");
+    return EXIT_FAILURE;
+  }
   SRunner *sr = srunner_create (meshseg_suite ());
   srunner_run_all (sr, CK_NORMAL);
   int failed = srunner_ntests_failed (sr);
   srunner_free (sr);
+  nftw (tmpdir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
   return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }

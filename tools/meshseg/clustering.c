@@ -54,20 +54,33 @@ ms_distances_init (ms_distances *d, const ms_dual *dual, cc_context *ctx, ms_aps
   d->threads = threads;
   bool cuda = cc_context_backend (ctx) == CC_BACKEND_CUDA;
   if (mode == MS_APSP_AUTO)
-    mode = cuda || dual->faces <= 8192 ? MS_APSP_FULL : MS_APSP_ROWS;
+    mode = cuda ? MS_APSP_FULL : MS_APSP_ROWS;
   if (mode == MS_APSP_ROWS)
     return CC_SUCCESS;
+  cc_apsp_params p;
+  cc_apsp_params_default (&p);
+  p.kind = CC_APSP_UNDIRECTED;
+  p.cpu_threads = threads;
+  cc_apsp_stats stats;
+  if (cuda) {
+    /* the matrix stays on the device; the clustering fetches the rows it reads */
+    cc_status st = cc_apsp_create (ctx, dual->faces, &p, &d->apsp);
+    if (st == CC_SUCCESS)
+      st = cc_apsp_solve (d->apsp, &d->graph, &stats);
+    if (st != CC_SUCCESS) {
+      cc_apsp_destroy (d->apsp);
+      d->apsp = NULL;
+      return st;
+    }
+    d->apsp_kernel_ms = stats.kernel_ms;
+    return CC_SUCCESS;
+  }
   size_t cells = (size_t) dual->faces * dual->faces;
   d->full = malloc (sizeof (float) * cells);
   if (!d->full)
     return cc_set_error (CC_ERROR_OUT_OF_MEMORY,
         "meshseg: %d faces need %zu bytes of host memory for the distance matrix "
         "(--apsp rows computes rows on demand)", dual->faces, sizeof (float) * cells);
-  cc_apsp_params p;
-  cc_apsp_params_default (&p);
-  p.kind = CC_APSP_UNDIRECTED;
-  p.cpu_threads = threads;
-  cc_apsp_stats stats;
   cc_status st = cc_apsp_dense (ctx, &d->graph, &p, d->full, NULL, &stats);
   if (st != CC_SUCCESS) {
     free (d->full);
@@ -81,6 +94,8 @@ ms_distances_init (ms_distances *d, const ms_dual *dual, cc_context *ctx, ms_aps
 void
 ms_distances_free (ms_distances *d)
 {
+  cc_apsp_destroy (d->apsp);
+  d->apsp = NULL;
   free (d->full);
   d->full = NULL;
 }
@@ -89,6 +104,8 @@ cc_status
 ms_distances_rows (ms_distances *d, const int32_t *sources, int count, float *out)
 {
   size_t n = (size_t) d->faces;
+  if (d->apsp)
+    return cc_apsp_get_rows (d->apsp, sources, count, out, NULL);
   if (d->full) {
     for (int i = 0; i < count; i++)
       memcpy (out + i * n, d->full + (size_t) sources[i] * n, sizeof (float) * n);

@@ -51,7 +51,8 @@ usage (FILE *out)
       "      --iterations N      representative updates (default 10)\n"
       "      --min-part F        parts under this share of faces merge (default 0.005)\n"
       "  -b, --backend B         auto | cpu | cuda (APSP backend; default auto)\n"
-      "      --apsp M            auto | full | rows: full matrix, or rows on demand (CPU)\n"
+      "      --apsp M            auto | full | rows: the full APSP matrix (auto on CUDA),\n"
+      "                          or rows by CPU Dijkstra on demand (auto on the CPU)\n"
       "      --threads N         CPU threads for Dijkstra (0 = all; default 0)\n"
       "      --triangulate       split polygons into triangles instead of failing\n"
       "      --allow-nonmanifold join the faces of edges with more than two faces\n"
@@ -223,14 +224,16 @@ main (int argc, char **argv)
   if (!o.quiet) {
     printf ("  import        %9.1f ms\n", t[0] - t_start);
     printf ("  dual graph    %9.1f ms\n", t[1] - t[0]);
-    if (dist.full)
+    if (dist.full || dist.apsp)
       printf ("  APSP (%s)   %9.1f ms  (full %dx%d matrix, kernel %.1f ms)\n", backend,
           t[2] - t[1], dual.faces, dual.faces, dist.apsp_kernel_ms);
     else
       printf ("  APSP          %9.1f ms  (rows on demand)\n", t[2] - t[1]);
-    printf ("  clustering    %9.1f ms  (k = %d, %d iterations, %d fuzzy faces%s%ld rows)\n",
-        t[3] - t[2], seg.k, seg.iterations, seg.fuzzy_faces, dist.full ? ", " : ", Dijkstra ",
-        dist.rows_computed);
+    printf ("  clustering    %9.1f ms  (k = %d, %d iterations, %d fuzzy faces",
+        t[3] - t[2], seg.k, seg.iterations, seg.fuzzy_faces);
+    if (!dist.full && !dist.apsp)
+      printf (", %ld rows by Dijkstra", dist.rows_computed);
+    printf (")\n");
     printf ("  min cut       %9.1f ms  (%d segments)\n", t[4] - t[3], seg.segments);
     printf ("  output        %9.1f ms\n", t[5] - t[4]);
     printf ("  total         %9.1f ms\n", t[5] - t_start);
@@ -262,7 +265,7 @@ main (int argc, char **argv)
     printf ("{\"tool\":\"meshseg\",\"mesh\":\"%s\",\"faces\":%d,\"backend\":\"%s\","
         "\"apsp\":\"%s\",\"k\":%d,\"segments\":%d,\"import_ms\":%.1f,\"dual_ms\":%.1f,"
         "\"apsp_ms\":%.1f,\"apsp_kernel_ms\":%.2f,\"cluster_ms\":%.1f,\"mincut_ms\":%.1f,"
-        "\"total_ms\":%.1f", o.input, seg.faces, backend, dist.full ? "full" : "rows", seg.k,
+        "\"total_ms\":%.1f", o.input, seg.faces, backend, dist.full || dist.apsp ? "full" : "rows", seg.k,
         seg.segments, t[0] - t_start, t[1] - t[0], t[2] - t[1], dist.apsp_kernel_ms,
         t[3] - t[2], t[4] - t[3], t[5] - t_start);
     if (scored)

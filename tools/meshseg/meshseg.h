@@ -55,11 +55,12 @@ cc_status ms_dual_build (const ms_mesh *mesh, const ms_dual_params *params,
 void ms_dual_free (ms_dual *dual);
 cc_apsp_graph ms_dual_graph (const ms_dual *dual);
 
-/* Rows of the face-to-face distance matrix: from a full APSP matrix (either backend),
- * or on demand by CPU Dijkstra when the whole matrix is too large. */
+/* Rows of the face-to-face distance matrix: from the full APSP matrix (kept on the
+ * device on CUDA, on the host on the CPU), or on demand by CPU Dijkstra. */
 typedef struct ms_distances {
   int faces;
-  float *full;                /* faces x faces, or NULL */
+  cc_apsp *apsp;              /* CUDA: the solved matrix, rows fetched from the device */
+  float *full;                /* CPU: faces x faces, or NULL */
   cc_apsp_graph graph;        /* for on-demand rows */
   int threads;
   double apsp_kernel_ms;      /* APSP kernel time when `full` was computed */
@@ -68,7 +69,7 @@ typedef struct ms_distances {
 
 typedef enum ms_apsp_mode { MS_APSP_AUTO = 0, MS_APSP_FULL, MS_APSP_ROWS } ms_apsp_mode;
 
-/* AUTO: the full matrix on CUDA, or on the CPU when it has at most 8192 faces. */
+/* AUTO: the full matrix on CUDA, rows on demand on the CPU. */
 cc_status ms_distances_init (ms_distances *d, const ms_dual *dual, cc_context *ctx,
     ms_apsp_mode mode, int threads);
 void ms_distances_free (ms_distances *d);
