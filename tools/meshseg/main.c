@@ -17,7 +17,8 @@
 typedef struct {
   const char *input, *seg_out, *ply_out, *eval_dir;
   const char *truths[MAX_TRUTHS];
-  int truth_count;
+  char *owned_truths[MAX_TRUTHS];   /* paths made for --eval-dir, freed at exit */
+  int truth_count, owned_count;
   cc_backend backend;
   ms_apsp_mode apsp;
   int threads;
@@ -84,8 +85,11 @@ add_eval_dir (options *o, const char *dir)
     size_t len = strlen (e->d_name);
     if (len > 4 && !strcmp (e->d_name + len - 4, ".seg")) {
       char *path = malloc (strlen (dir) + len + 2);
+      if (!path)
+        break;
       sprintf (path, "%s/%s", dir, e->d_name);
       o->truths[o->truth_count++] = path;
+      o->owned_truths[o->owned_count++] = path;
     }
   }
   closedir (d);
@@ -278,5 +282,7 @@ main (int argc, char **argv)
   cc_context_destroy (ctx);
   ms_dual_free (&dual);
   ms_mesh_free (&mesh);
+  for (int i = 0; i < o.owned_count; i++)
+    free (o.owned_truths[i]);
   return 0;
 }
