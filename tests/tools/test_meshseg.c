@@ -474,8 +474,8 @@ START_TEST (test_psb)
     if (meshes) {
       printf ("PSB mean Rand Index error on %s over %d meshes: %.4f\n",
           cc_backend_name (cv_test_backend (b)), meshes, sum / meshes);
-      /* a guard against regressions, looser than the 0.20 target */
-      ck_assert_msg (sum / meshes <= 0.25, "mean Rand Index error %.4f", sum / meshes);
+      /* the target (0.125 measured on the CPU when this was written) */
+      ck_assert_msg (sum / meshes <= 0.20, "mean Rand Index error %.4f > 0.20", sum / meshes);
     }
   }
 }
@@ -510,6 +510,9 @@ main (void)
   srunner_run_all (sr, CK_NORMAL);
   int failed = srunner_ntests_failed (sr);
   srunner_free (sr);
-  nftw (tmpdir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+  if (!getenv ("MESHSEG_TEST_KEEP"))
+    nftw (tmpdir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+  else
+    printf ("test files kept in %s\n", tmpdir);
   return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }

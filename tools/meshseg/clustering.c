@@ -28,11 +28,12 @@ ms_cluster_params_default (ms_cluster_params *p)
 {
   p->segments = 0;
   p->max_segments = 12;
-  p->k_threshold = 0.5f;
+  p->k_threshold = 0.4f;
   p->epsilon = 0.1f;
   p->max_iterations = 10;
   p->candidates = 16;
   p->min_part = 0.005f;
+  p->merge_flatness = 0.5f;
 }
 
 void

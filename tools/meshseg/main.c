@@ -45,7 +45,9 @@ usage (FILE *out)
       "  -k, --segments N        number of representatives (0 = automatic; default 0)\n"
       "      --max-segments N    automatic k tries up to N (2..64; default 12)\n"
       "      --k-threshold T     automatic k: representatives at least T x as far as the\n"
-      "                          first farthest one (0..1; default 0.5)\n"
+      "                          first farthest one (0..1; default 0.4)\n"
+      "      --merge-flat F      merge neighbouring parts whose boundary's mean angular\n"
+      "                          distance is under F x the mesh mean (0 = off; default 0.5)\n"
       "      --alpha A           angular share of the face distance, 0..1 (default 0.5)\n"
       "      --eta E             convex-edge angle factor, (0, 1] (default 0.2)\n"
       "      --epsilon E         fuzzy band half-width, [0, 0.5) (default 0.1)\n"
@@ -105,7 +107,7 @@ static int
 parse (int argc, char **argv, options *o)
 {
   enum { O_MAXSEG = 256, O_ALPHA, O_ETA, O_EPS, O_ITER, O_MINPART, O_APSP, O_THREADS,
-    O_TRI, O_NONMAN, O_PLY, O_EVALDIR, O_JSON, O_KTHR };
+    O_TRI, O_NONMAN, O_PLY, O_EVALDIR, O_JSON, O_KTHR, O_FLAT };
   static const struct option longs[] = {
     { "segments", required_argument, 0, 'k' }, { "max-segments", required_argument, 0, O_MAXSEG },
     { "alpha", required_argument, 0, O_ALPHA }, { "eta", required_argument, 0, O_ETA },
@@ -115,7 +117,8 @@ parse (int argc, char **argv, options *o)
     { "triangulate", no_argument, 0, O_TRI }, { "allow-nonmanifold", no_argument, 0, O_NONMAN },
     { "seg", required_argument, 0, 'o' }, { "ply", required_argument, 0, O_PLY },
     { "eval", required_argument, 0, 'e' }, { "eval-dir", required_argument, 0, O_EVALDIR },
-    { "json", no_argument, 0, O_JSON }, { "k-threshold", required_argument, 0, O_KTHR }, { "quiet", no_argument, 0, 'q' },
+    { "json", no_argument, 0, O_JSON }, { "k-threshold", required_argument, 0, O_KTHR },
+    { "merge-flat", required_argument, 0, O_FLAT }, { "quiet", no_argument, 0, 'q' },
     { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 } };
   memset (o, 0, sizeof *o);
   o->dual.alpha = 0.5f;
@@ -126,6 +129,7 @@ parse (int argc, char **argv, options *o)
     switch (c) {
       case 'k': o->cluster.segments = atoi (optarg); break;
       case O_MAXSEG: o->cluster.max_segments = atoi (optarg); break;
+      case O_FLAT: o->cluster.merge_flatness = strtof (optarg, NULL); break;
       case O_KTHR: o->cluster.k_threshold = strtof (optarg, NULL); break;
       case O_ALPHA: o->dual.alpha = strtof (optarg, NULL); break;
       case O_ETA: o->dual.convex_eta = strtof (optarg, NULL); break;

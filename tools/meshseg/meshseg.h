@@ -84,6 +84,8 @@ typedef struct ms_cluster_params {
   int max_iterations;   /* representative updates */
   int candidates;       /* faces tried per cluster when a representative moves */
   float min_part;       /* parts under this share of the faces merge into a neighbour */
+  float merge_flatness; /* adjacent parts whose boundary's mean Ang is under this x the
+                           mesh mean merge (0 = never) */
 } ms_cluster_params;
 
 typedef struct ms_segmentation {

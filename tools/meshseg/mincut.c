@@ -243,6 +243,62 @@ merge_small_parts (const ms_dual *d, const adjacency *adj, ms_segmentation *s, i
   return CC_SUCCESS;
 }
 
+/* Merges adjacent segments whose shared boundary is flat: the mean angular distance of
+ * its arcs under `flatness` times the mesh's mean (flattest first, until none is).
+ * Over-segmented smooth regions (more representatives than parts) join up; parts
+ * separated by creases stay apart. */
+static cc_status
+merge_flat_boundaries (const ms_dual *d, const adjacency *adj, ms_segmentation *s,
+    float flatness)
+{
+  int segs = s->segments;
+  if (flatness <= 0.0f || segs < 2 || d->mean_angular <= 0.0f)
+    return CC_SUCCESS;
+  double *sum = malloc (sizeof (double) * segs * segs);
+  int *count = malloc (sizeof (int) * segs * segs);
+  int32_t *part = malloc (sizeof (int32_t) * d->faces), *stack = malloc (sizeof (int32_t) * d->faces);
+  if (!sum || !count || !part || !stack) {
+    free (sum); free (count); free (part); free (stack);
+    return cc_set_error (CC_ERROR_OUT_OF_MEMORY, "meshseg: out of memory");
+  }
+  for (;;) {
+    memset (sum, 0, sizeof (double) * segs * segs);
+    memset (count, 0, sizeof (int) * segs * segs);
+    for (int k = 0; k < d->arcs; k++) {
+      int a = s->label[d->from[k]], b = s->label[d->to[k]];
+      if (a == b)
+        continue;
+      int lo = a < b ? a : b, hi = a < b ? b : a;
+      sum[lo * segs + hi] += d->angular[k];
+      count[lo * segs + hi]++;
+    }
+    int best_lo = -1, best_hi = -1;
+    double best = flatness;
+    for (int lo = 0; lo < segs; lo++)
+      for (int hi = lo + 1; hi < segs; hi++) {
+        int c = count[lo * segs + hi];
+        if (c < 3)
+          continue;
+        double mean = sum[lo * segs + hi] / c / d->mean_angular;
+        if (mean < best) {
+          best = mean;
+          best_lo = lo;
+          best_hi = hi;
+        }
+      }
+    if (best_lo < 0)
+      break;
+    for (int f = 0; f < d->faces; f++)
+      if (s->label[f] == best_hi)
+        s->label[f] = best_lo;
+  }
+  int parts = label_parts (d, adj, s->label, part, stack);
+  memcpy (s->label, part, sizeof (int32_t) * d->faces);
+  s->segments = parts;
+  free (sum); free (count); free (part); free (stack);
+  return CC_SUCCESS;
+}
+
 cc_status
 ms_refine_mincut (const ms_dual *d, const ms_cluster_params *p, ms_segmentation *s)
 {
@@ -279,6 +335,8 @@ ms_refine_mincut (const ms_dual *d, const ms_cluster_params *p, ms_segmentation 
     int min_faces = (int) (p->min_part * n);
     st = merge_small_parts (d, &adj, s, min_faces > 1 ? min_faces : 1);
   }
+  if (st == CC_SUCCESS)
+    st = merge_flat_boundaries (d, &adj, s, p->merge_flatness);
   free (region); free (local); free (best);
   adjacency_free (&adj);
   return st;
