@@ -259,9 +259,10 @@ move_representatives (ms_distances *d, const ms_cluster_params *p, int k, int32_
   int32_t *members = malloc (sizeof (int32_t) * n);
   int32_t *owner = malloc (sizeof (int32_t) * n);
   double *weight = malloc (sizeof (double) * n);
+  int32_t *pick = malloc (sizeof (int32_t) * k);   /* each cluster's new representative */
   float *cand_rows = NULL;
   cc_status st = CC_SUCCESS;
-  if (!cand || !cand_count || !members || !owner || !weight) {
+  if (!cand || !cand_count || !members || !owner || !weight || !pick) {
     st = cc_set_error (CC_ERROR_OUT_OF_MEMORY, "meshseg: out of memory");
     goto done;
   }
@@ -304,9 +305,6 @@ move_representatives (ms_distances *d, const ms_cluster_params *p, int k, int32_
   if (st != CC_SUCCESS)
     goto done;
   *moved = false;
-  int32_t *new_reps = cand;   /* reuse: first k entries are overwritten after reading */
-  int32_t chosen[64];
-  int32_t *pick = k <= 64 ? chosen : malloc (sizeof (int32_t) * k);
   for (int i = 0, t = 0; i < k; i++) {
     for (size_t f = 0; f < n; f++)
       weight[f] = owner[f] == i ? membership (rows, k, n, (int) f, i) : 0.0;
@@ -325,20 +323,17 @@ move_representatives (ms_distances *d, const ms_cluster_params *p, int k, int32_
       }
     }
   }
-  (void) new_reps;
   for (int i = 0; i < k; i++) {
     if (pick[i] != reps[i]) {
       *moved = true;
       reps[i] = pick[i];
     }
   }
-  if (pick != chosen)
-    free (pick);
   if (*moved)
     st = ms_distances_rows (d, reps, k, rows);
 done:
   free (cand); free (cand_count); free (members); free (owner); free (weight);
-  free (cand_rows);
+  free (pick); free (cand_rows);
   return st;
 }
 
