@@ -3,7 +3,8 @@
  *   {"algorithm":"apsp","variant":"directed","backend":"cuda","nodes":N,
  *    "padded_nodes":P,"kernel_ms":..,"total_ms":..,"memory_bytes":..,"max_rel_error":..}
  * kernel_ms is the CUDA-event time of the Floyd-Warshall rounds (CPU: the solve).
- * --check compares a few rows with CPU Dijkstra (max_rel_error; -1 when not checked).
+ * --check compares ROWS rows (default 4) with CPU Dijkstra (max_rel_error; -1 when
+ * --check 0); the exit status is 1 when an error exceeds 1e-5 or a run fails.
  *
  * --largest adds the largest size whose matrix fits in the free device memory (at most
  * --cap nodes): an n^3 run, minutes at 100k+ nodes on an H100.
@@ -123,7 +124,7 @@ main (int argc, char **argv)
 {
   cc_backend backend = CC_BACKEND_CUDA;
   const char *sizes = "5120,20480", *variant = "both";
-  int largest = 0, check = 0, cap = CC_APSP_MAX_NODES;
+  int largest = 0, check = 4, cap = CC_APSP_MAX_NODES;
   for (int i = 1; i < argc; i++) {
     if (!strcmp (argv[i], "--backend") && i + 1 < argc) {
       i++;
@@ -165,8 +166,16 @@ main (int argc, char **argv)
       if (cc_apsp_max_nodes (ctx, &p, (size_t) 1 << 30, &nodes) != CC_SUCCESS) {
         fprintf (stderr, "apsp-bench: %s\n", cc_last_error ());
         failures++;
-      } else
+      } else {
+        size_t bytes = 0;
+        cc_apsp_device_bytes (nodes, &p, &bytes);
+        printf ("{\"algorithm\":\"apsp\",\"variant\":\"%s\",\"largest_fit_nodes\":%d,"
+            "\"largest_fit_bytes\":%zu,\"run_nodes\":%d}\n",
+            kind == CC_APSP_UNDIRECTED ? "undirected" : "directed", nodes, bytes,
+            nodes < cap ? nodes : cap);
+        fflush (stdout);
         failures += run (ctx, kind, nodes < cap ? nodes : cap, check ? 2 : 0);
+      }
     }
   }
   cc_context_destroy (ctx);

@@ -410,8 +410,8 @@ START_TEST (test_gpu_dual_graph_apsp)
       double e = fabs ((double) gpu[i] - cpu[i]) / fmax (cpu[i], 1e-6);
       worst = e > worst ? e : worst;
     }
-    printf ("dual graph of %zu faces, %s on CUDA: kernel %.2f ms, max relative error %.3g\n",
-        n, kind ? "undirected" : "directed", stats.kernel_ms, worst);
+    printf ("dual graph of %zu faces, %s: GPU vs CPU max relative error %.3g, kernel %.2f ms\n",
+        n, kind ? "undirected" : "directed", worst, stats.kernel_ms);
     ck_assert_msg (worst <= 1e-5, "GPU vs CPU relative error %.3g", worst);
     free (from); free (to); free (w);
   }
@@ -475,7 +475,7 @@ START_TEST (test_psb)
       else if (cpu_labels[i]) {
         ms_eval agree;
         ms_evaluate (seg.label, cpu_labels[i], m.face_count, &agree);
-        printf ("PSB %d: CUDA vs CPU segmentation Rand Index error %.4f\n", ids[i],
+        printf ("PSB %d: GPU vs CPU segmentation Rand Index error %.4f\n", ids[i],
             agree.rand_index_error);
       }
       ms_segmentation_free (&seg);
