@@ -1,0 +1,128 @@
+/* meshseg: Katz-Tal fuzzy-clustering mesh segmentation over the dual graph's all-pairs
+ * shortest paths (marras-2010 section 4; Katz and Tal 2003). The stages, one file each:
+ *   mesh_import.c  triangle meshes (OFF, OBJ, PLY, ...) through Assimp, welded, checked
+ *   dual_graph.c   faces as nodes, adjacent faces joined by the paper's distance
+ *   clustering.c   representatives, fuzzy memberships, automatic k
+ *   mincut.c       the fuzzy boundaries resolved by a minimum cut (igraph)
+ *   seg_io.c       Princeton .seg files and the face-coloured PLY
+ *   evaluate.c     Rand Index and consistency errors against ground truth
+ * Errors are cc_status values with the message in cc_last_error(). */
+#ifndef MESHSEG_H
+#define MESHSEG_H
+
+#include <cudacore/cc_apsp.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef struct ms_mesh {
+  int vertex_count, face_count;
+  float (*vertices)[3];
+  int32_t (*faces)[3];
+} ms_mesh;
+
+typedef struct ms_import_options {
+  bool triangulate;          /* let Assimp split polygons; otherwise they are an error */
+  bool allow_nonmanifold;    /* edges of more than two faces join them all pairwise */
+} ms_import_options;
+
+/* Reads a triangle mesh; vertices at the same position are welded (file formats
+ * duplicate them per corner), face order is the file's. */
+cc_status ms_mesh_load (const char *path, const ms_import_options *options, ms_mesh *out);
+void ms_mesh_free (ms_mesh *mesh);
+
+/* The dual graph: arcs between faces sharing an edge, each listed once (u < v). */
+typedef struct ms_dual {
+  int faces;
+  int arcs;
+  int32_t *from, *to;
+  float *weight;        /* alpha * angular / mean + (1 - alpha) * geodesic / mean */
+  float *angular;       /* eta * (1 - cos dihedral), eta = 1 on concave edges */
+  float mean_angular;
+  float (*centroid)[3];
+  float *area;
+  int components;       /* connected parts of the dual graph */
+  int boundary_edges;   /* edges of a single face (open mesh) */
+  int nonmanifold_edges;
+} ms_dual;
+
+typedef struct ms_dual_params {
+  float alpha;          /* angular share of the distance, 0..1 */
+  float convex_eta;     /* eta of convex edges (concave edges: 1) */
+} ms_dual_params;
+
+cc_status ms_dual_build (const ms_mesh *mesh, const ms_dual_params *params,
+    bool allow_nonmanifold, ms_dual *out);
+void ms_dual_free (ms_dual *dual);
+cc_apsp_graph ms_dual_graph (const ms_dual *dual);
+
+/* Rows of the face-to-face distance matrix: from the full APSP matrix (kept on the
+ * device on CUDA, on the host on the CPU), or on demand by CPU Dijkstra. */
+typedef struct ms_distances {
+  int faces;
+  cc_apsp *apsp;              /* CUDA: the solved matrix, rows fetched from the device */
+  float *full;                /* CPU: faces x faces, or NULL */
+  cc_apsp_graph graph;        /* for on-demand rows */
+  int threads;
+  double apsp_kernel_ms;      /* APSP kernel time when `full` was computed */
+  long rows_computed;         /* on-demand rows so far */
+} ms_distances;
+
+typedef enum ms_apsp_mode { MS_APSP_AUTO = 0, MS_APSP_FULL, MS_APSP_ROWS } ms_apsp_mode;
+
+/* AUTO: the full matrix on CUDA, rows on demand on the CPU. */
+cc_status ms_distances_init (ms_distances *d, const ms_dual *dual, cc_context *ctx,
+    ms_apsp_mode mode, int threads);
+void ms_distances_free (ms_distances *d);
+/* count rows (distances from sources[i]) into out, count x faces. */
+cc_status ms_distances_rows (ms_distances *d, const int32_t *sources, int count, float *out);
+
+typedef struct ms_cluster_params {
+  int segments;         /* k; 0 = automatic */
+  int max_segments;     /* automatic k: at most this many */
+  float k_threshold;    /* automatic k: keep representatives with G >= this x G(1) */
+  float epsilon;        /* fuzzy band: faces whose top-two membership ratio is under 0.5 + epsilon */
+  int max_iterations;   /* representative updates */
+  int candidates;       /* faces tried per cluster when a representative moves */
+  float min_part;       /* parts under this share of the faces merge into a neighbour */
+  float merge_flatness; /* adjacent parts whose boundary's mean Ang is under this x the
+                           mesh mean merge (0 = never) */
+} ms_cluster_params;
+
+typedef struct ms_segmentation {
+  int faces;
+  int k;                /* representatives */
+  int32_t *reps;        /* k face ids */
+  int32_t *label;       /* final label per face, 0..segments-1 */
+  int32_t *second;      /* runner-up cluster per face */
+  float *certainty;     /* 0 (on a fuzzy boundary) .. 1 (sure) */
+  bool *fuzzy;          /* inside the fuzzy band before the cut */
+  int segments;         /* distinct labels in `label` */
+  int iterations;
+  int fuzzy_faces;
+} ms_segmentation;
+
+void ms_cluster_params_default (ms_cluster_params *params);
+/* Representatives, memberships, assignment (fuzzy faces get label -1 until the cut). */
+cc_status ms_cluster (ms_distances *d, const ms_dual *dual, const ms_cluster_params *params,
+    ms_segmentation *out);
+/* Resolves the fuzzy faces by minimum cuts on angular capacities, one per pair of
+ * clusters, then merges parts smaller than min_part and numbers labels 0.. */
+cc_status ms_refine_mincut (const ms_dual *dual, const ms_cluster_params *params,
+    ms_segmentation *seg);
+void ms_segmentation_free (ms_segmentation *seg);
+
+/* Princeton Segmentation Benchmark .seg: one label per line, one line per face. */
+cc_status ms_seg_write (const char *path, const int32_t *label, int faces);
+cc_status ms_seg_read (const char *path, int faces, int32_t **label);
+/* ASCII PLY with per-face colours; certainty pales uncertain faces towards white. */
+cc_status ms_ply_write (const char *path, const ms_mesh *mesh, const ms_segmentation *seg);
+
+typedef struct ms_eval {
+  double rand_index_error;        /* 1 - Rand Index (Chen et al. 2009) */
+  double gce, lce;                /* global and local consistency errors (Martin et al.) */
+} ms_eval;
+
+/* a and b: labels of the same faces (any integer ids). */
+void ms_evaluate (const int32_t *a, const int32_t *b, int faces, ms_eval *out);
+
+#endif
