@@ -5,7 +5,7 @@
 B=${B:-.devbuild}
 echo "=== meshseg PSB (tools/meshseg-eval.sh)"
 bash tools/meshseg-eval.sh "$B"
-echo "=== apsp largest fit (capped at 98304 nodes)"
+echo "=== apsp largest fit (capped at 65536 nodes)"
 for v in directed undirected; do
-  timeout 300 "$B/tools/apsp-bench" --variant "$v" --sizes "" --largest --cap 98304 --check 2
+  timeout 300 "$B/tools/apsp-bench" --variant "$v" --sizes "" --largest --cap 65536 --check 2
 done

@@ -5,7 +5,7 @@
 # allocations) cancels out. The element's cost is the difference to its baseline.
 set -uo pipefail
 N1=${N1:-200}
-N2=${N2:-800}
+N2=${N2:-600}
 elapsed () {   # frames, pipeline tail...
   local n=$1; shift
   local src="videotestsrc num-buffers=$n pattern=ball motion=sweep ! video/x-raw,format=NV12,width=1920,height=1080,framerate=1000/1"
