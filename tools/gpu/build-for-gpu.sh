@@ -23,8 +23,11 @@ grep -qx '/.devbuild/' .git/info/exclude 2>/dev/null || echo '/.devbuild/' >> .g
    ! -path '*/meson-*' ! -path '*.p/*' -print | while read -r f; do
      mkdir -p "../.devbuild/$(dirname "$f")"; cp -a "$f" "../.devbuild/$f"; done)
 strip --strip-debug .devbuild/tools/* .devbuild/tests/test-* .devbuild/tests/*/test-* 2>/dev/null || true
-du -sh .devbuild .devlibs .gstrt 2>/dev/null
-ls .devlibs
+# packed: meshseg's Assimp/igraph pull in ~60 MB of libraries (ICU data, LAPACK)
+mkdir -p .devpack
+grep -qx '/.devpack/' .git/info/exclude 2>/dev/null || echo '/.devpack/' >> .git/info/exclude
+tar -C .devlibs -cJf .devpack/libs.tar.xz .
+du -sh .devbuild .devpack .gstrt 2>/dev/null
 # third-party evaluation media the tests read (never committed: .devmedia is ignored)
 rm -rf .devmedia && mkdir -p .devmedia/optflow .devmedia/mesh
 grep -qx '/.devmedia/' .git/info/exclude 2>/dev/null || echo '/.devmedia/' >> .git/info/exclude

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # On the GPU machine (device `run`), from the checkout root, carrying .devbuild,
-# .devlibs and .gstrt:  bash tools/gpu/suite.sh
+# .devpack, .devmedia and .gstrt:  bash tools/gpu/suite.sh
 # Runs every test binary (CUDA paths included), the benchmarks and real pipelines;
 # writes logs and JSON under $OUT.
 set -uo pipefail
 OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
 source .gstrt/env.sh
-export LD_LIBRARY_PATH="$PWD/.devlibs:$LD_LIBRARY_PATH"
+mkdir -p /tmp/devlibs && tar -C /tmp/devlibs -xJf .devpack/libs.tar.xz
+export LD_LIBRARY_PATH="/tmp/devlibs:$LD_LIBRARY_PATH"
 B=.devbuild
 export GST_PLUGIN_PATH="$PWD/$B/gst"
 export GST_PLUGIN_PATH_1_0="$PWD/$B/gst"
