@@ -27,6 +27,7 @@ strip --strip-debug .devbuild/tools/* .devbuild/tests/test-* .devbuild/tests/*/t
 mkdir -p .devpack
 grep -qx '/.devpack/' .git/info/exclude 2>/dev/null || echo '/.devpack/' >> .git/info/exclude
 tar -C .devlibs -cJf .devpack/libs.tar.xz .
+tar -cJf .devpack/build.tar.xz .devbuild
 du -sh .devbuild .devpack .gstrt 2>/dev/null
 # third-party evaluation media the tests read (never committed: .devmedia is ignored)
 rm -rf .devmedia && mkdir -p .devmedia/optflow .devmedia/mesh

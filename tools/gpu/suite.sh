@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# On the GPU machine (device `run`), from the checkout root, carrying .devbuild,
-# .devpack, .devmedia and .gstrt:  bash tools/gpu/suite.sh
+# On the GPU machine (device `run`), from the checkout root, carrying
+# .devpack (build + libraries), .devmedia and .gstrt:  bash tools/gpu/suite.sh
 # Runs every test binary (CUDA paths included), the benchmarks and real pipelines;
 # writes logs and JSON under $OUT.
 set -uo pipefail
@@ -8,6 +8,7 @@ OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
 source .gstrt/env.sh
 mkdir -p /tmp/devlibs && tar -C /tmp/devlibs -xJf .devpack/libs.tar.xz
+[ -d .devbuild ] || tar -xJf .devpack/build.tar.xz
 export LD_LIBRARY_PATH="/tmp/devlibs:$LD_LIBRARY_PATH"
 B=.devbuild
 export GST_PLUGIN_PATH="$PWD/$B/gst"
