@@ -1,0 +1,113 @@
+/* cv-pipeline-bench: steady-state throughput of a pipeline and the time one of its
+ * elements holds each buffer.
+ *
+ *   cv-pipeline-bench "videotestsrc num-buffers=1 ! ... ! cudaflowlk name=e ! ... ! fakesink name=sink"
+ *
+ * Buffer probes on the element named "e" (optional) time each buffer from its sink
+ * pad to its src pad (what the element adds to a frame's trip); a probe on "sink"
+ * gives the fps over the frames after the first WARMUP. Prints one JSON line. */
+#include <gst/gst.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define WARMUP 30
+#define MAX_FRAMES 100000
+
+static gint64 entered;             /* element sink pad, current buffer */
+static double element_us[MAX_FRAMES];
+static int n_element;
+static gint64 sink_times[MAX_FRAMES];
+static int n_sink;
+
+static GstPadProbeReturn
+on_enter (GstPad * pad, GstPadProbeInfo * info, gpointer data)
+{
+  entered = g_get_monotonic_time ();
+  return GST_PAD_PROBE_OK;
+}
+
+static GstPadProbeReturn
+on_leave (GstPad * pad, GstPadProbeInfo * info, gpointer data)
+{
+  if (n_element < MAX_FRAMES)
+    element_us[n_element++] = (double) (g_get_monotonic_time () - entered);
+  return GST_PAD_PROBE_OK;
+}
+
+static GstPadProbeReturn
+on_sink (GstPad * pad, GstPadProbeInfo * info, gpointer data)
+{
+  if (n_sink < MAX_FRAMES)
+    sink_times[n_sink++] = g_get_monotonic_time ();
+  return GST_PAD_PROBE_OK;
+}
+
+static int
+cmp_double (const void *a, const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return x < y ? -1 : x > y;
+}
+
+static void
+probe (GstElement * pipe, const char *name, const char *pad, GstPadProbeCallback cb)
+{
+  GstElement *e = gst_bin_get_by_name (GST_BIN (pipe), name);
+  if (!e)
+    return;
+  GstPad *p = gst_element_get_static_pad (e, pad);
+  gst_pad_add_probe (p, GST_PAD_PROBE_TYPE_BUFFER, cb, NULL, NULL);
+  gst_object_unref (p);
+  gst_object_unref (e);
+}
+
+int
+main (int argc, char **argv)
+{
+  gst_init (&argc, &argv);
+  if (argc < 2) {
+    fprintf (stderr, "usage: cv-pipeline-bench \"LAUNCH with name=e and fakesink name=sink\" [label]\n");
+    return 2;
+  }
+  GError *err = NULL;
+  GstElement *pipe = gst_parse_launch (argv[1], &err);
+  if (!pipe) {
+    fprintf (stderr, "cv-pipeline-bench: %s\n", err->message);
+    return 1;
+  }
+  probe (pipe, "e", "sink", on_enter);
+  probe (pipe, "e", "src", on_leave);
+  probe (pipe, "sink", "sink", on_sink);
+  gst_element_set_state (pipe, GST_STATE_PLAYING);
+  GstBus *bus = gst_element_get_bus (pipe);
+  GstMessage *msg = gst_bus_timed_pop_filtered (bus, GST_CLOCK_TIME_NONE,
+      GST_MESSAGE_ERROR | GST_MESSAGE_EOS);
+  int rc = 0;
+  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
+    GError *e = NULL;
+    gchar *dbg = NULL;
+    gst_message_parse_error (msg, &e, &dbg);
+    fprintf (stderr, "cv-pipeline-bench: error: %s (%s)\n", e->message, dbg ? dbg : "");
+    rc = 1;
+  }
+  gst_message_unref (msg);
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  gst_object_unref (bus);
+  gst_object_unref (pipe);
+  if (rc)
+    return rc;
+  double fps = 0;
+  if (n_sink > WARMUP + 1)
+    fps = (n_sink - 1 - WARMUP) * 1e6 / (double) (sink_times[n_sink - 1] - sink_times[WARMUP]);
+  double median = 0, p90 = 0;
+  if (n_element > WARMUP + 1) {
+    int n = n_element - WARMUP;
+    qsort (element_us + WARMUP, n, sizeof (double), cmp_double);
+    median = element_us[WARMUP + n / 2];
+    p90 = element_us[WARMUP + (int) (n * 0.9)];
+  }
+  printf ("{\"pipeline\":\"%s\",\"frames\":%d,\"fps\":%.1f,\"frame_ms\":%.3f,"
+      "\"element_median_ms\":%.3f,\"element_p90_ms\":%.3f}\n", argc > 2 ? argv[2] : "",
+      n_sink, fps, fps > 0 ? 1000.0 / fps : 0.0, median / 1000.0, p90 / 1000.0);
+  return 0;
+}
