@@ -2,7 +2,9 @@
 #include "gstcvconfig.h"
 
 #if CV_HAVE_GST_CUDA
+#ifndef GST_USE_UNSTABLE_API
 #define GST_USE_UNSTABLE_API
+#endif
 #include <gst/cuda/gstcudacontext.h>
 #include <gst/cuda/gstcudaloader.h>
 #include <gst/cuda/gstcudamemory.h>

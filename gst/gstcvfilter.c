@@ -4,7 +4,9 @@
 #include "gstcvcuda.h"
 
 #if CV_HAVE_GST_CUDA
+#ifndef GST_USE_UNSTABLE_API
 #define GST_USE_UNSTABLE_API
+#endif
 #include <gst/cuda/gstcudacontext.h>
 #include <gst/cuda/gstcudamemory.h>
 #include <gst/cuda/gstcudautils.h>
@@ -266,7 +268,7 @@ do_setup (GstCvFilter * self)
   gboolean ok = TRUE;
   gboolean pushed = gst_cv_cuda_context_push (p->cuda_ctx);
   if (cc_context_backend (p->core) == CC_BACKEND_CUDA && !p->cuda_memory) {
-    cc_format fmt;
+    cc_format fmt = CC_FORMAT_GRAY8;
     video_format_to_cc (GST_VIDEO_INFO_FORMAT (&p->info), &fmt);
     cc_status st = cc_image_alloc (p->core, GST_VIDEO_INFO_WIDTH (&p->info),
         GST_VIDEO_INFO_HEIGHT (&p->info), fmt, CC_LOCATION_DEVICE, &p->staging);
@@ -277,7 +279,7 @@ do_setup (GstCvFilter * self)
     p->have_staging = ok;
   }
   if (ok && klass->wants_previous_frame) {
-    cc_format fmt;
+    cc_format fmt = CC_FORMAT_GRAY8;
     video_format_to_cc (GST_VIDEO_INFO_FORMAT (&p->info), &fmt);
     cc_location loc = cc_context_backend (p->core) == CC_BACKEND_CUDA
         ? CC_LOCATION_DEVICE : CC_LOCATION_HOST;
@@ -401,7 +403,6 @@ static GstFlowReturn
 process_cuda_memory (GstCvFilter * self, GstBuffer * buf, gboolean writes)
 {
   GstCvFilterPrivate *p = PRIV (self);
-  GstCvFilterClass *klass = GST_CV_FILTER_GET_CLASS (self);
   GstMemory *mem = gst_buffer_n_memory (buf) == 1 ? gst_buffer_peek_memory (buf, 0) : NULL;
   if (!mem || !gst_is_cuda_memory (mem)) {
     GST_ELEMENT_ERROR (self, STREAM, FORMAT, ("caps say CUDA memory, but buffer %"

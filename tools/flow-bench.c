@@ -7,7 +7,7 @@
  * backend at 640x480 only (fewer runs). LK: 5 levels, 3 iterations, 9x9 window.
  * Frames are synthetic clip frames (RGBX8), uploaded once; outputs (flow F32C2,
  * confidence F32) live where the backend computes.
- *  kernel_ms:     median over runs of the context timer around one call
+ *  kernel_ms:     median over runs of a cc_timer (CUDA events) around one call
  *                 (CUDA: events on the context stream);
  *  end_to_end_ms: median of the wall clock around call + cc_context_synchronize.
  * Each size also gets an LK line with the forward-backward check on ("fb_check":true;
@@ -15,6 +15,7 @@
 #include "cv_imageio.h"
 #include "cv_synth.h"
 #include <cudacore/cc_flow.h>
+#include <cudacore/cc_timer.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,8 +53,17 @@ fail (const char *what)
   return 1;
 }
 
+/* Stops a timer and reads its time (waits for the stop point). */
+static cc_status
+stop_timer (cc_timer *t, float *ms)
+{
+  cc_status st = cc_timer_stop (t);
+  return st != CC_SUCCESS ? st : cc_timer_elapsed_ms (t, ms);
+}
+
 typedef struct {
   cc_context *ctx;
+  cc_timer *timer;
   cc_image frames[2];   /* where the backend computes */
   cc_image flow, conf;
   int w, h;
@@ -115,11 +125,11 @@ bench_lk (bench_set *s, bool fb, int warmup, int runs)
     return fail ("synchronize");
   for (int i = 0; i < runs; i++) {
     float ms;
-    if (cc_context_timer_start (s->ctx) != CC_SUCCESS)
+    if (cc_timer_start (s->timer) != CC_SUCCESS)
       return fail ("timer start");
     if (cc_flow_lk_push (lk, &s->frames[k++ & 1], NULL, &s->flow, &s->conf, NULL) != CC_SUCCESS)
       return fail ("cc_flow_lk_push");
-    if (cc_context_timer_stop (s->ctx, &ms) != CC_SUCCESS)
+    if (stop_timer (s->timer, &ms) != CC_SUCCESS)
       return fail ("timer stop");
     kt[i] = ms;
   }
@@ -155,9 +165,9 @@ bench_vis (bench_set *s, int warmup, int runs)
     return fail ("synchronize");
   for (int i = 0; i < runs; i++) {
     float ms;
-    if (cc_context_timer_start (s->ctx) != CC_SUCCESS
+    if (cc_timer_start (s->timer) != CC_SUCCESS
         || cc_flow_visualize (s->ctx, &s->flow, NULL, &vp, frame) != CC_SUCCESS
-        || cc_context_timer_stop (s->ctx, &ms) != CC_SUCCESS)
+        || stop_timer (s->timer, &ms) != CC_SUCCESS)
       return fail ("cc_flow_visualize");
     kt[i] = ms;
   }
@@ -184,12 +194,15 @@ bench_size (cc_backend backend, int w, int h, bool fb, int warmup, int runs)
     return fail ("cc_context_create");
   bench_set s;
   int rc = set_init (&s, ctx, w, h);
+  if (!rc && cc_timer_create (ctx, &s.timer) != CC_SUCCESS)
+    rc = fail ("cc_timer_create");
   if (!rc)
     rc = bench_lk (&s, false, warmup, runs);
   if (!rc && fb)
     rc = bench_lk (&s, true, warmup, runs);
   if (!rc)
     rc = bench_vis (&s, warmup, runs);
+  cc_timer_destroy (s.timer);
   set_free (&s);
   cc_context_destroy (ctx);
   return rc;

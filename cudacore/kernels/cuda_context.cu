@@ -46,36 +46,6 @@ cc_cuda_context_fini (cc_context *ctx)
     cudaStreamDestroy ((cudaStream_t) ctx->stream);
     ctx->stream = NULL;
   }
-  for (int i = 0; i < 2; i++)
-    if (ctx->timer_events[i]) {
-      cudaEventDestroy ((cudaEvent_t) ctx->timer_events[i]);
-      ctx->timer_events[i] = NULL;
-    }
-}
-
-extern "C" cc_status
-cc_cuda_timer_start (cc_context *ctx)
-{
-  for (int i = 0; i < 2; i++)
-    if (!ctx->timer_events[i]) {
-      cudaEvent_t ev;
-      CC_CUDA_TRY (cudaEventCreate (&ev), "cudaEventCreate");
-      ctx->timer_events[i] = (void *) ev;
-    }
-  CC_CUDA_TRY (cudaEventRecord ((cudaEvent_t) ctx->timer_events[0],
-          (cudaStream_t) ctx->stream), "cudaEventRecord (timer start)");
-  return CC_SUCCESS;
-}
-
-extern "C" cc_status
-cc_cuda_timer_stop (cc_context *ctx, float *ms)
-{
-  cudaEvent_t start = (cudaEvent_t) ctx->timer_events[0];
-  cudaEvent_t stop = (cudaEvent_t) ctx->timer_events[1];
-  CC_CUDA_TRY (cudaEventRecord (stop, (cudaStream_t) ctx->stream), "cudaEventRecord (timer stop)");
-  CC_CUDA_TRY (cudaEventSynchronize (stop), "cudaEventSynchronize (timer stop)");
-  CC_CUDA_TRY (cudaEventElapsedTime (ms, start, stop), "cudaEventElapsedTime");
-  return CC_SUCCESS;
 }
 
 extern "C" cc_status

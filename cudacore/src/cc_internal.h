@@ -13,9 +13,6 @@ struct cc_context {
   cc_backend backend;   /* CPU or CUDA, never AUTO */
   int device;           /* CUDA device ordinal, -1 for CPU */
   cc_stream stream;     /* owned CUDA stream, NULL for CPU */
-  void *timer_events[2]; /* CUDA: cudaEvent_t start/stop, created at first use */
-  double timer_t0_ms;    /* CPU: monotonic clock at timer start */
-  bool timer_started;
 };
 
 /* Bytes per pixel of plane p (chroma of NV12 = 2, of I420 = 1). */
@@ -51,8 +48,6 @@ int cc_cuda_device_count_impl (void);
 cc_status cc_cuda_context_init (cc_context *ctx, int device_id);
 void cc_cuda_context_fini (cc_context *ctx);
 cc_status cc_cuda_synchronize (cc_context *ctx);
-cc_status cc_cuda_timer_start (cc_context *ctx);
-cc_status cc_cuda_timer_stop (cc_context *ctx, float *ms);
 cc_status cc_cuda_malloc (cc_context *ctx, size_t bytes, void **out);
 cc_status cc_cuda_malloc_pitch (cc_context *ctx, size_t width_bytes, size_t height,
     void **out, size_t *pitch);

@@ -141,35 +141,3 @@ cc_context_synchronize (cc_context *ctx)
     return CC_SUCCESS;
   return CC_CUDA_ONLY (cc_cuda_synchronize (ctx));
 }
-
-static double
-monotonic_ms (void)
-{
-  struct timespec ts;
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-cc_status
-cc_context_timer_start (cc_context *ctx)
-{
-  CC_CHECK_ARG (ctx != NULL, "cc_context_timer_start: ctx is NULL");
-  if (ctx->backend == CC_BACKEND_CUDA)
-    CC_TRY (CC_CUDA_ONLY (cc_cuda_timer_start (ctx)));
-  else
-    ctx->timer_t0_ms = monotonic_ms ();
-  ctx->timer_started = true;
-  return CC_SUCCESS;
-}
-
-cc_status
-cc_context_timer_stop (cc_context *ctx, float *ms)
-{
-  CC_CHECK_ARG (ctx != NULL && ms != NULL, "cc_context_timer_stop: ctx or ms is NULL");
-  CC_CHECK_ARG (ctx->timer_started, "cc_context_timer_stop: the timer was not started");
-  ctx->timer_started = false;
-  if (ctx->backend == CC_BACKEND_CUDA)
-    return CC_CUDA_ONLY (cc_cuda_timer_stop (ctx, ms));
-  *ms = (float) (monotonic_ms () - ctx->timer_t0_ms);
-  return CC_SUCCESS;
-}

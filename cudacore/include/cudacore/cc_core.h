@@ -79,13 +79,6 @@ cc_stream cc_context_stream (const cc_context *ctx);     /* NULL for CPU */
 /* Waits for all work submitted on the context's stream. */
 cc_status cc_context_synchronize (cc_context *ctx);
 
-/* Timing for benchmarks. start marks the context's stream (CUDA: an event recorded
- * on it; CPU: the monotonic clock); stop marks it again, waits for the mark and
- * gives in *ms the time between the two marks (CUDA: device time of the work
- * submitted in between, launch gaps included). One timer per context. */
-cc_status cc_context_timer_start (cc_context *ctx);
-cc_status cc_context_timer_stop (cc_context *ctx, float *ms);
-
 /* ---------------------------------------------------------------- images */
 
 typedef enum cc_location { CC_LOCATION_HOST = 0, CC_LOCATION_DEVICE } cc_location;
