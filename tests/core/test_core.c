@@ -1,6 +1,7 @@
 /* cudacore basics: status names, errors, contexts, image views and copies. */
 #include "cv_test.h"
 #include "cv_imageio.h"
+#include <cudacore/cc_flow.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -150,6 +151,37 @@ START_TEST (test_png_corrupt_file)
 }
 END_TEST
 
+/* .flo files: round trip, and clear errors for truncated or foreign files. */
+START_TEST (test_flo_files)
+{
+  char path[] = "/tmp/cv-flo-XXXXXX";
+  int fd = mkstemp (path);
+  ck_assert_int_ge (fd, 0);
+  close (fd);
+  float data[3 * 2 * 2];
+  for (int i = 0; i < 12; i++)
+    data[i] = i * 0.5f - 2.0f;
+  cc_image f = cc_image_view (data, 3 * 8, 3, 2, CC_FORMAT_F32C2, CC_LOCATION_HOST), back;
+  CC_ASSERT_OK (cc_flo_write (path, &f));
+  CC_ASSERT_OK (cc_flo_read (path, &back));
+  ck_assert_int_eq (back.width, 3);
+  ck_assert_int_eq (back.height, 2);
+  ck_assert_int_eq (memcmp (back.planes[0], data, sizeof data), 0);
+  cc_flo_free (&back);
+  /* truncated data */
+  ck_assert_int_eq (truncate (path, 12 + 20), 0);
+  ck_assert_int_eq (cc_flo_read (path, &back), CC_ERROR_CORRUPT_DATA);
+  ck_assert_ptr_nonnull (strstr (cc_last_error (), "truncated"));
+  /* not a .flo at all */
+  FILE *fp = fopen (path, "wb");
+  fputs ("P5 3 2 255 garbage garbage", fp);
+  fclose (fp);
+  ck_assert_int_eq (cc_flo_read (path, &back), CC_ERROR_CORRUPT_DATA);
+  ck_assert_ptr_nonnull (strstr (cc_last_error (), "not a .flo"));
+  unlink (path);
+}
+END_TEST
+
 static Suite *
 core_suite (void)
 {
@@ -161,6 +193,7 @@ core_suite (void)
   tcase_add_test (tc, test_image_copy_roundtrip);
   tcase_add_test (tc, test_resize_nearest);
   tcase_add_test (tc, test_png_corrupt_file);
+  tcase_add_test (tc, test_flo_files);
   suite_add_tcase (s, tc);
   return s;
 }
