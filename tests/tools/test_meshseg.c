@@ -1,10 +1,12 @@
 /* meshseg: mesh import in each format (files written here, to a temp folder), corrupt,
  * empty, quad and non-manifold input; the evaluation metrics; a procedural body with
- * protruding cylinders split into its parts; on a CUDA device the dual graph's APSP
+ * protruding cylinders split into its parts and rendered to a PNG; on a CUDA device the dual graph's APSP
  * equals CPU Dijkstra; the PSB meshes of ../shared/media (skipped when absent). */
 #define _GNU_SOURCE   /* nftw */
 #include "cv_test.h"
 #include "meshseg.h"
+#include "render.h"
+#include "cv_imageio.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -301,6 +303,81 @@ write_body (const char *path, int freq, int32_t **truth)
   return faces;
 }
 
+/* Hue in [0, 1) of an RGB colour, -1 when too grey to tell. Segment colours keep their
+ * hue through the renderer's shading (a scale) and the paling (a blend with white). */
+static float
+hue_of (const uint8_t *rgb)
+{
+  int r = rgb[0], g = rgb[1], b = rgb[2];
+  int hi = r > g ? (r > b ? r : b) : (g > b ? g : b), lo = r < g ? (r < b ? r : b) : (g < b ? g : b);
+  if (hi - lo < 40)
+    return -1;
+  float h, d = (float) (hi - lo);
+  if (hi == r)
+    h = (g - b) / d;
+  else if (hi == g)
+    h = 2 + (b - r) / d;
+  else
+    h = 4 + (r - g) / d;
+  h /= 6;
+  return h < 0 ? h + 1 : h;
+}
+
+/* Renders seg to a PNG, reads it back: its size, a white background corner, and how
+ * many segments show their colour on at least 30 pixels. */
+static int
+rendered_segments (const ms_mesh *m, const ms_segmentation *seg, int width, int height)
+{
+  ms_render_params rp;
+  ms_render_params_default (&rp);
+  rp.width = width;
+  rp.height = height;
+  const char *png = temp_path ("body-render.png");
+  CC_ASSERT_OK (ms_render_png (png, m, seg, &rp));
+  cc_image img;
+  CC_ASSERT_OK (cv_png_load (png, CC_FORMAT_RGBX8, &img));
+  ck_assert_int_eq (img.width, width);
+  ck_assert_int_eq (img.height, height);
+  const uint8_t *px = img.planes[0];
+  ck_assert_msg (px[0] == 255 && px[1] == 255 && px[2] == 255, "corner pixel %d,%d,%d not white",
+      px[0], px[1], px[2]);
+  const uint8_t *last = (const uint8_t *) img.planes[0] + (size_t) (height - 1) * img.pitch[0]
+      + 4 * (size_t) (width - 1);
+  ck_assert_msg (last[0] == 255 && last[1] == 255 && last[2] == 255, "far corner not white");
+  /* each segment's hue, from one of its faces */
+  float seg_hue[64];
+  int pixels[64] = { 0 }, segments = seg->segments < 64 ? seg->segments : 64, object = 0;
+  for (int l = 0; l < segments; l++) {
+    seg_hue[l] = -1;
+    for (int f = 0; f < seg->faces && seg_hue[l] < 0; f++)
+      if (seg->label[f] == l) {
+        uint8_t rgb[3];
+        ms_face_colour (seg, f, rgb);
+        seg_hue[l] = hue_of (rgb);
+      }
+  }
+  for (int y = 0; y < height; y++)
+    for (int x = 0; x < width; x++) {
+      const uint8_t *p = (const uint8_t *) img.planes[0] + (size_t) y * img.pitch[0] + 4 * x;
+      object += p[0] != 255 || p[1] != 255 || p[2] != 255;
+      float h = hue_of (p);
+      if (h < 0)
+        continue;
+      for (int l = 0; l < segments; l++) {
+        float d = fabsf (h - seg_hue[l]);
+        if (seg_hue[l] >= 0 && fminf (d, 1 - d) < 0.02f)
+          pixels[l]++;
+      }
+    }
+  cv_image_free (&img);
+  /* fitted with a 5 % margin: the body covers a good share of the picture */
+  ck_assert_msg (object > width * height / 10, "only %d object pixels", object);
+  int shown = 0;
+  for (int l = 0; l < segments; l++)
+    shown += pixels[l] >= 30;
+  return shown;
+}
+
 /* Full pipeline on a loaded mesh. */
 static void
 segment (const ms_mesh *m, cc_backend backend, ms_apsp_mode mode, int k, ms_segmentation *seg,
@@ -351,6 +428,10 @@ START_TEST (test_body_with_cylinders)
         CC_ASSERT_OK (ms_mesh_load (temp_path ("body.ply"), NULL, &back));
         ck_assert_int_eq (back.face_count, faces);
         ms_mesh_free (&back);
+        int shown = rendered_segments (&m, &seg, 320, 240);
+        printf ("rendered 320x240: %d of %d segment colours visible\n", shown, seg.segments);
+        ck_assert_int_ge (seg.segments, 5);
+        ck_assert_msg (shown >= 5, "%d segment colours in the picture, wanted >= 5", shown);
       }
       ms_segmentation_free (&seg);
       ms_dual_free (&dual);

@@ -1,8 +1,9 @@
 /* meshseg: segments a triangle mesh into parts (Katz-Tal fuzzy clustering on the
  * dual graph's all-pairs shortest paths, boundaries by minimum cut), writes per-face
- * labels (.seg) and a face-coloured PLY, and scores the result against ground-truth
+ * labels (.seg), a face-coloured PLY and a picture (PNG), and scores the result against ground-truth
  * .seg files. See docs/meshseg.md. */
 #include "meshseg.h"
+#include "render.h"
 
 #include <dirent.h>
 #include <getopt.h>
@@ -15,7 +16,7 @@
 #define MAX_TRUTHS 256
 
 typedef struct {
-  const char *input, *seg_out, *ply_out, *eval_dir;
+  const char *input, *seg_out, *ply_out, *render_out, *eval_dir;
   const char *truths[MAX_TRUTHS];
   char *owned_truths[MAX_TRUTHS];   /* paths made for --eval-dir, freed at exit */
   int truth_count, owned_count;
@@ -26,6 +27,7 @@ typedef struct {
   ms_import_options import;
   ms_dual_params dual;
   ms_cluster_params cluster;
+  ms_render_params render;
 } options;
 
 static double
@@ -61,6 +63,9 @@ usage (FILE *out)
       "      --allow-nonmanifold join the faces of edges with more than two faces\n"
       "  -o, --seg FILE          write labels (.seg: one per line, one line per face)\n"
       "      --ply FILE          write a face-coloured PLY (paler = less certain)\n"
+      "      --render FILE.png   write a picture of the segmented mesh (PLY colours, flat\n"
+      "                          shading, 3/4 view with the longest extent horizontal)\n"
+      "      --render-size WxH   size of that picture (default 640x480)\n"
       "  -e, --eval FILE.seg     score against a ground truth (repeatable)\n"
       "      --eval-dir DIR      score against every *.seg in DIR\n"
       "      --json              print a JSON summary line\n"
@@ -107,7 +112,7 @@ static int
 parse (int argc, char **argv, options *o)
 {
   enum { O_MAXSEG = 256, O_ALPHA, O_ETA, O_EPS, O_ITER, O_MINPART, O_APSP, O_THREADS,
-    O_TRI, O_NONMAN, O_PLY, O_EVALDIR, O_JSON, O_KTHR, O_FLAT };
+    O_TRI, O_NONMAN, O_PLY, O_EVALDIR, O_JSON, O_KTHR, O_FLAT, O_RENDER, O_RSIZE };
   static const struct option longs[] = {
     { "segments", required_argument, 0, 'k' }, { "max-segments", required_argument, 0, O_MAXSEG },
     { "alpha", required_argument, 0, O_ALPHA }, { "eta", required_argument, 0, O_ETA },
@@ -116,6 +121,7 @@ parse (int argc, char **argv, options *o)
     { "apsp", required_argument, 0, O_APSP }, { "threads", required_argument, 0, O_THREADS },
     { "triangulate", no_argument, 0, O_TRI }, { "allow-nonmanifold", no_argument, 0, O_NONMAN },
     { "seg", required_argument, 0, 'o' }, { "ply", required_argument, 0, O_PLY },
+    { "render", required_argument, 0, O_RENDER }, { "render-size", required_argument, 0, O_RSIZE },
     { "eval", required_argument, 0, 'e' }, { "eval-dir", required_argument, 0, O_EVALDIR },
     { "json", no_argument, 0, O_JSON }, { "k-threshold", required_argument, 0, O_KTHR },
     { "merge-flat", required_argument, 0, O_FLAT }, { "quiet", no_argument, 0, 'q' },
@@ -124,6 +130,7 @@ parse (int argc, char **argv, options *o)
   o->dual.alpha = 0.5f;
   o->dual.convex_eta = 0.2f;
   ms_cluster_params_default (&o->cluster);
+  ms_render_params_default (&o->render);
   int c;
   while ((c = getopt_long (argc, argv, "k:b:o:e:qh", longs, NULL)) != -1) {
     switch (c) {
@@ -153,6 +160,20 @@ parse (int argc, char **argv, options *o)
       case O_NONMAN: o->import.allow_nonmanifold = true; break;
       case 'o': o->seg_out = optarg; break;
       case O_PLY: o->ply_out = optarg; break;
+      case O_RENDER: o->render_out = optarg; break;
+      case O_RSIZE: {
+        int w, h;
+        char extra;
+        if (sscanf (optarg, "%dx%d%c", &w, &h, &extra) != 2 || w < 8 || h < 8 || w > 8192
+            || h > 8192) {
+          fprintf (stderr, "meshseg: --render-size wants WxH, 8..8192 each (got '%s')\n",
+              optarg);
+          return -1;
+        }
+        o->render.width = w;
+        o->render.height = h;
+        break;
+      }
       case 'e':
         if (o->truth_count < MAX_TRUTHS)
           o->truths[o->truth_count++] = optarg;
@@ -227,6 +248,8 @@ main (int argc, char **argv)
     return fail ("writing the .seg file", st);
   if (o.ply_out && (st = ms_ply_write (o.ply_out, &mesh, &seg)) != CC_SUCCESS)
     return fail ("writing the PLY file", st);
+  if (o.render_out && (st = ms_render_png (o.render_out, &mesh, &seg, &o.render)) != CC_SUCCESS)
+    return fail ("rendering the picture", st);
   t[5] = now_ms ();
   const char *backend = cc_backend_name (cc_context_backend (ctx));
   if (!o.quiet) {

@@ -5,6 +5,7 @@
  *   clustering.c   representatives, fuzzy memberships, automatic k
  *   mincut.c       the fuzzy boundaries resolved by a minimum cut (igraph)
  *   seg_io.c       Princeton .seg files and the face-coloured PLY
+ *   render.c       a picture of the segmented mesh (PNG; render.h)
  *   evaluate.c     Rand Index and consistency errors against ground truth
  * Errors are cc_status values with the message in cc_last_error(). */
 #ifndef MESHSEG_H
@@ -116,6 +117,9 @@ cc_status ms_seg_write (const char *path, const int32_t *label, int faces);
 cc_status ms_seg_read (const char *path, int faces, int32_t **label);
 /* ASCII PLY with per-face colours; certainty pales uncertain faces towards white. */
 cc_status ms_ply_write (const char *path, const ms_mesh *mesh, const ms_segmentation *seg);
+/* The colour of a face in the PLY (and in ms_render): its segment's hue, paler the less
+ * certain its membership. */
+void ms_face_colour (const ms_segmentation *seg, int face, uint8_t rgb[3]);
 
 typedef struct ms_eval {
   double rand_index_error;        /* 1 - Rand Index (Chen et al. 2009) */

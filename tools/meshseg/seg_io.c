@@ -67,6 +67,18 @@ label_colour (int label, float rgb[3])
   memcpy (rgb, table[i % 6], sizeof table[0]);
 }
 
+void
+ms_face_colour (const ms_segmentation *s, int face, uint8_t rgb[3])
+{
+  float base[3];
+  label_colour (s->label[face], base);
+  /* linear blend towards white as certainty falls (marras-2010 figure 6) */
+  float c = s->certainty ? fminf (1.0f, fmaxf (0.0f, s->certainty[face])) : 1.0f;
+  float keep = 0.25f + 0.75f * c;
+  for (int i = 0; i < 3; i++)
+    rgb[i] = (uint8_t) lrintf (255.0f * (1.0f - keep * (1.0f - base[i])));
+}
+
 cc_status
 ms_ply_write (const char *path, const ms_mesh *m, const ms_segmentation *s)
 {
@@ -81,15 +93,10 @@ ms_ply_write (const char *path, const ms_mesh *m, const ms_segmentation *s)
   for (int v = 0; v < m->vertex_count; v++)
     fprintf (f, "%g %g %g\n", m->vertices[v][0], m->vertices[v][1], m->vertices[v][2]);
   for (int i = 0; i < m->face_count; i++) {
-    float rgb[3];
-    label_colour (s->label[i], rgb);
-    /* linear blend towards white as certainty falls (marras-2010 figure 6) */
-    float c = s->certainty ? fminf (1.0f, fmaxf (0.0f, s->certainty[i])) : 1.0f;
-    float keep = 0.25f + 0.75f * c;
+    uint8_t rgb[3];
+    ms_face_colour (s, i, rgb);
     fprintf (f, "3 %d %d %d %d %d %d\n", m->faces[i][0], m->faces[i][1], m->faces[i][2],
-        (int) lrintf (255.0f * (1.0f - keep * (1.0f - rgb[0]))),
-        (int) lrintf (255.0f * (1.0f - keep * (1.0f - rgb[1]))),
-        (int) lrintf (255.0f * (1.0f - keep * (1.0f - rgb[2]))));
+        rgb[0], rgb[1], rgb[2]);
   }
   if (fclose (f) != 0)
     return cc_set_error (CC_ERROR_IO, "%s: write failed: %s", path, strerror (errno));
