@@ -324,7 +324,7 @@ hue_of (const uint8_t *rgb)
 }
 
 /* Renders seg to a PNG, reads it back: its size, a white background corner, and how
- * many segments show their colour on at least 30 pixels. */
+ * many distinct segment colours show, each on at least 30 pixels. */
 static int
 rendered_segments (const ms_mesh *m, const ms_segmentation *seg, int width, int height)
 {
@@ -363,18 +363,37 @@ rendered_segments (const ms_mesh *m, const ms_segmentation *seg, int width, int 
       float h = hue_of (p);
       if (h < 0)
         continue;
+      int best = -1;                  /* the nearest segment hue, if near enough */
+      float best_d = 0.02f;
       for (int l = 0; l < segments; l++) {
         float d = fabsf (h - seg_hue[l]);
-        if (seg_hue[l] >= 0 && fminf (d, 1 - d) < 0.02f)
-          pixels[l]++;
+        d = fminf (d, 1 - d);
+        if (seg_hue[l] >= 0 && d < best_d) {
+          best = l;
+          best_d = d;
+        }
       }
+      if (best >= 0)
+        pixels[best]++;
     }
   cv_image_free (&img);
   /* fitted with a 5 % margin: the body covers a good share of the picture */
   ck_assert_msg (object > width * height / 10, "only %d object pixels", object);
+  /* distinct colours: a shown segment whose hue is that of one counted already is not
+   * counted again */
   int shown = 0;
-  for (int l = 0; l < segments; l++)
-    shown += pixels[l] >= 30;
+  float shown_hue[64];
+  for (int l = 0; l < segments; l++) {
+    if (pixels[l] < 30)
+      continue;
+    bool seen = false;
+    for (int i = 0; i < shown && !seen; i++) {
+      float d = fabsf (seg_hue[l] - shown_hue[i]);
+      seen = fminf (d, 1 - d) < 0.04f;
+    }
+    if (!seen)
+      shown_hue[shown++] = seg_hue[l];
+  }
   return shown;
 }
 
