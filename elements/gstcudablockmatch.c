@@ -14,7 +14,7 @@
  * ## Example launch lines
  * |[
  * gst-launch-1.0 videotestsrc pattern=ball motion=sweep ! video/x-raw,format=NV12 ! \
- *     cudaupload ! cudablockmatch visualize=quality ! cudadownload ! videoconvert ! autovideosink
+ *     cudaupload ! video/x-raw(memory:CUDAMemory) ! cudablockmatch visualize=quality ! cudadownload ! videoconvert ! autovideosink
  * ]| White blocks are matched reliably, black ones (flat background) are not.
  * |[
  * gst-launch-1.0 filesrc location=clip.mp4 ! decodebin ! videoconvert ! \

@@ -15,8 +15,11 @@
  * ## Example launch lines
  * |[
  * gst-launch-1.0 videotestsrc pattern=ball ! video/x-raw,format=NV12 ! cudaupload ! \
- *     cudaflowlk visualize=color ! cudadownload ! videoconvert ! autovideosink
- * ]| The moving ball coloured by direction of motion on the Middlebury wheel.
+ *     "video/x-raw(memory:CUDAMemory)" ! cudaflowlk visualize=color ! cudadownload ! \
+ *     videoconvert ! autovideosink
+ * ]| The moving ball coloured by direction of motion on the Middlebury wheel. The caps
+ * filter keeps the frames in CUDA memory (without it cudaupload and cudadownload
+ * agree on system memory and only pass buffers through).
  * |[
  * gst-launch-1.0 v4l2src ! videoconvert ! video/x-raw,format=I420 ! \
  *     cudaflowlk visualize=arrows window-size=15 ! videoconvert ! autovideosink

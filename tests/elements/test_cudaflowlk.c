@@ -312,6 +312,16 @@ pipeline_flow (const gchar * launch, gfloat ** out, int w, int h, gboolean * on_
   }
   GstCvFlowMeta *m = gst_buffer_get_cv_flow_meta (gst_sample_get_buffer (s));
   fail_unless (m && m->valid);
+  GstElement *flow = gst_bin_get_by_name (GST_BIN (pipe), "flow");
+  if (flow) {   /* the element must really have been given CUDA memory */
+    GstPad *pad = gst_element_get_static_pad (flow, "sink");
+    GstCaps *caps = gst_pad_get_current_caps (pad);
+    fail_unless (caps && gst_caps_features_contains (gst_caps_get_features (caps, 0),
+            "memory:CUDAMemory"), "cudaflowlk got %" GST_PTR_FORMAT, caps);
+    gst_caps_unref (caps);
+    gst_object_unref (pad);
+    gst_object_unref (flow);
+  }
   gconstpointer dv;
   *on_device = gst_cv_flow_meta_get_device (m, &dv, NULL, NULL, NULL);
   const gfloat *uv;
@@ -333,8 +343,10 @@ GST_START_TEST (test_cuda_memory_matches_cpu)
     return;
   const gchar *src = "videotestsrc pattern=ball num-buffers=4 ! "
       "video/x-raw,format=NV12,width=642,height=480";
-  gchar *gpu = g_strdup_printf ("%s ! cudaupload ! cudaflowlk backend=cuda ! "
-      "cudadownload ! appsink name=sink sync=false", src);
+  /* the caps filter forces CUDA memory: without it cudaupload and cudadownload
+   * would agree on system memory and pass buffers through */
+  gchar *gpu = g_strdup_printf ("%s ! cudaupload ! video/x-raw(memory:CUDAMemory) ! "
+      "cudaflowlk name=flow backend=cuda ! cudadownload ! appsink name=sink sync=false", src);
   gchar *cpu = g_strdup_printf ("%s ! cudaflowlk backend=cpu ! appsink name=sink sync=false", src);
   gfloat *fg, *fc;
   gboolean dev_g, dev_c;

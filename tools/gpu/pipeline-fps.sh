@@ -6,12 +6,15 @@
 set -uo pipefail
 B=${B:-.devbuild}
 N=${FRAMES:-600}
+cm="video/x-raw(memory:CUDAMemory)"
 src="videotestsrc num-buffers=1 pattern=ball ! video/x-raw,format=NV12,width=1920,height=1080,framerate=1000/1 ! imagefreeze num-buffers=$N"
 bench () { "$B/cv-pipeline-bench" "$src ! $2 ! fakesink name=sink sync=false" "$1" || echo "{\"pipeline\":\"$1\",\"error\":true}"; }
-bench "cuda baseline: upload ! identity ! download" "cudaupload ! identity name=e ! cudadownload"
-bench "cuda: upload ! cudaflowlk ! download" "cudaupload ! cudaflowlk name=e ! cudadownload"
-bench "cuda: upload ! cudaflowlk visualize=color ! download" "cudaupload ! cudaflowlk name=e visualize=color ! cudadownload"
-bench "cuda: upload ! cudaflowlk refine=variational ! download" "cudaupload ! cudaflowlk name=e refine=variational ! cudadownload"
-bench "cuda: upload ! cudablockmatch ! download" "cudaupload ! cudablockmatch name=e ! cudadownload"
+bench "cuda baseline: upload ! identity ! download" "cudaupload ! $cm ! identity name=e ! cudadownload"
+bench "cuda: upload ! cudaflowlk ! download" "cudaupload ! $cm ! cudaflowlk name=e ! cudadownload"
+bench "cuda: upload ! cudaflowlk visualize=color ! download" "cudaupload ! $cm ! cudaflowlk name=e visualize=color ! cudadownload"
+bench "cuda: upload ! cudaflowlk refine=variational ! download" "cudaupload ! $cm ! cudaflowlk name=e refine=variational ! cudadownload"
+bench "cuda: upload ! cudablockmatch ! download" "cudaupload ! $cm ! cudablockmatch name=e ! cudadownload"
 bench "system baseline: identity" "identity name=e"
 bench "system: cudaflowlk backend=cuda" "cudaflowlk name=e backend=cuda"
+bench "cuda: upload ! cudaflowlk fb-check ! download" "cudaupload ! $cm ! cudaflowlk name=e fb-check=true ! cudadownload"
+bench "cuda: upload ! cudaflowlk ! download (no probe baseline)" "cudaupload ! $cm ! cudaflowlk ! identity name=e ! cudadownload"
