@@ -16,6 +16,7 @@
  * adds, so that the two merge without conflict; tools/gpu/suite.sh runs every
  * *-bench.) */
 #include "cv_imageio.h"
+#include "cv_timing.h"
 #include "cv_synth.h"
 #include <cudacore/cc_blockmatch.h>
 #include <cudacore/cc_refine.h>
@@ -31,29 +32,11 @@
 #define TRY(expr) \
   do { cc_status st_ = (expr); if (st_ != CC_SUCCESS) return st_; } while (0)
 
-static double
-now_ms (void)
-{
-  struct timespec ts;
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
 static int
 fail (const char *what)
 {
   fprintf (stderr, "blockmatch-refine-bench: %s: %s\n", what, cc_last_error ());
   return 1;
-}
-
-static double
-median (double *v, int n)
-{
-  for (int i = 1; i < n; i++)
-    for (int j = i; j > 0 && v[j] < v[j - 1]; j--) {
-      double t = v[j]; v[j] = v[j - 1]; v[j - 1] = t;
-    }
-  return v[n / 2];
 }
 
 /* One algorithm run: frames/flows where `dev` says. */
@@ -156,15 +139,15 @@ bench_one (cc_context *ctx, const char *algorithm, int w, int h, int repeat)
   if (job_run (&j, &a, &b))
     return fail (algorithm);
   for (int i = 0; i < repeat; i++) {
-    double t0 = now_ms ();
+    double t0 = cv_now_ms ();
     if (job_run (&j, &a, &b))
       return fail (algorithm);
-    e2e[i] = now_ms () - t0;
+    e2e[i] = cv_now_ms () - t0;
   }
   job_free_images (&j, ctx);
   printf ("{\"algorithm\":\"%s\",\"width\":%d,\"height\":%d,\"backend\":\"%s\","
       "\"kernel_ms\":%.4f,\"end_to_end_ms\":%.4f,", algorithm, w, h,
-      cc_backend_name (cc_context_backend (ctx)), median (kernel, repeat), median (e2e, repeat));
+      cc_backend_name (cc_context_backend (ctx)), cv_median (kernel, repeat), cv_median (e2e, repeat));
   if (is_bm)
     printf ("\"block_size\":%d,\"search_radius\":%d,\"levels\":%d,\"metric\":\"ncc\"}\n",
         bp.block_size, bp.search_radius, bp.levels);

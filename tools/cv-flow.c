@@ -11,6 +11,7 @@
  *               --omega X  --alpha X (smoothness)  --delta X (colour)  --gamma X (gradient)
  * Prints EPE, angular error, % of pixels off by > 1/3/5 px, and time per pair. */
 #include "cv_imageio.h"
+#include "cv_timing.h"
 #include <cudacore/cc_blockmatch.h>
 #include <cudacore/cc_flow.h>
 #include <cudacore/cc_refine.h>
@@ -30,14 +31,6 @@ typedef struct {
   cc_refine_params rf;
   int repeat;
 } options;
-
-static double
-now_ms (void)
-{
-  struct timespec ts;
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
 
 static int
 fail (const char *what)
@@ -130,16 +123,12 @@ compute_flow (const options *o, cc_context *ctx, const cc_image *f1, const cc_im
   double times[64];
   int n = o->repeat < 1 ? 1 : (o->repeat > 64 ? 64 : o->repeat);
   for (int i = 0; i < n; i++) {
-    double t0 = now_ms ();
+    double t0 = cv_now_ms ();
     if (estimator_run (&e, ctx, &d1, &d2, flow))
       return 1;
-    times[i] = now_ms () - t0;
+    times[i] = cv_now_ms () - t0;
   }
-  for (int i = 1; i < n; i++)   /* insertion sort for the median */
-    for (int j = i; j > 0 && times[j] < times[j - 1]; j--) {
-      double t = times[j]; times[j] = times[j - 1]; times[j - 1] = t;
-    }
-  *ms = times[n / 2];
+  *ms = cv_median (times, n);
   if (dev) {
     cc_image_free (ctx, &d1);
     cc_image_free (ctx, &d2);

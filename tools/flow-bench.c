@@ -13,6 +13,7 @@
  * Each size also gets an LK line with the forward-backward check on ("fb_check":true;
  * --fb-check, the default, asks for it; --no-fb-check leaves it out). */
 #include "cv_imageio.h"
+#include "cv_timing.h"
 #include "cv_synth.h"
 #include <cudacore/cc_flow.h>
 #include <cudacore/cc_timer.h>
@@ -23,28 +24,6 @@
 #include <time.h>
 
 #define MAX_RUNS 1000
-
-static double
-now_ms (void)
-{
-  struct timespec ts;
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-static int
-cmp_double (const void *a, const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-  return x < y ? -1 : x > y;
-}
-
-static double
-median (double *v, int n)
-{
-  qsort (v, n, sizeof *v, cmp_double);
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 static int
 fail (const char *what)
@@ -134,17 +113,17 @@ bench_lk (bench_set *s, bool fb, int warmup, int runs)
     kt[i] = ms;
   }
   for (int i = 0; i < runs; i++) {
-    double t0 = now_ms ();
+    double t0 = cv_now_ms ();
     if (cc_flow_lk_push (lk, &s->frames[k++ & 1], NULL, &s->flow, &s->conf, NULL) != CC_SUCCESS
         || cc_context_synchronize (s->ctx) != CC_SUCCESS)
       return fail ("cc_flow_lk_push");
-    et[i] = now_ms () - t0;
+    et[i] = cv_now_ms () - t0;
   }
   printf ("{\"algorithm\":\"flow_lk\",\"width\":%d,\"height\":%d,\"backend\":\"%s\","
       "\"levels\":%d,\"iterations\":%d,\"window\":%d,\"fb_check\":%s,\"confidence\":true,"
       "\"runs\":%d,\"kernel_ms\":%.4f,\"end_to_end_ms\":%.4f}\n", s->w, s->h,
       cc_backend_name (cc_context_backend (s->ctx)), p.pyramid_levels, p.iterations,
-      p.window_size, fb ? "true" : "false", runs, median (kt, runs), median (et, runs));
+      p.window_size, fb ? "true" : "false", runs, cv_median (kt, runs), cv_median (et, runs));
   fflush (stdout);
   cc_flow_lk_destroy (lk);
   return 0;
@@ -172,16 +151,16 @@ bench_vis (bench_set *s, int warmup, int runs)
     kt[i] = ms;
   }
   for (int i = 0; i < runs; i++) {
-    double t0 = now_ms ();
+    double t0 = cv_now_ms ();
     if (cc_flow_visualize (s->ctx, &s->flow, NULL, &vp, frame) != CC_SUCCESS
         || cc_context_synchronize (s->ctx) != CC_SUCCESS)
       return fail ("cc_flow_visualize");
-    et[i] = now_ms () - t0;
+    et[i] = cv_now_ms () - t0;
   }
   printf ("{\"algorithm\":\"flow_vis\",\"mode\":\"color\",\"width\":%d,\"height\":%d,"
       "\"backend\":\"%s\",\"format\":\"%s\",\"runs\":%d,\"kernel_ms\":%.4f,"
       "\"end_to_end_ms\":%.4f}\n", s->w, s->h, cc_backend_name (cc_context_backend (s->ctx)),
-      cc_format_name (frame->format), runs, median (kt, runs), median (et, runs));
+      cc_format_name (frame->format), runs, cv_median (kt, runs), cv_median (et, runs));
   fflush (stdout);
   return 0;
 }

@@ -1,0 +1,28 @@
+#include "cv_timing.h"
+
+#include <stdlib.h>
+#include <time.h>
+
+double
+cv_now_ms (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static int
+cmp_double (const void *a, const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return x < y ? -1 : x > y;
+}
+
+double
+cv_median (double *v, int n)
+{
+  if (n < 1)
+    return 0.0;
+  qsort (v, n, sizeof *v, cmp_double);
+  return v[n / 2];
+}
