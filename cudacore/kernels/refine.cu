@@ -23,7 +23,10 @@
 #include "refine_tile.h"
 
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
+
+enum { RF_SOR_SIMPLE, RF_SOR_TILES, RF_SOR_REGS };
 
 struct cc_cuda_refine {
   cc_context *ctx;
@@ -38,7 +41,16 @@ struct cc_cuda_refine {
   float4 *d0, *d1;            // (ix, iy, iz, ixx), (ixy, iyy, ixz, iyz)
   float2 *wuv, *duv;          // start field, increment
   float2 *duv_alt;            // second increment buffer for the tiled sweeps
-  bool tiled;                 // several sweeps per launch (CC_REFINE_SOR=simple: one colour)
+  int sor;                    // RF_SOR_*: CC_REFINE_SOR=simple|tiles|regs (default regs)
+  int tile_ty, tile_r;        // register tiles: warps per block, rows per thread (CC_REFINE_TILE=TYxR)
+  bool use_graph;             // replay a captured CUDA graph (CC_REFINE_GRAPH=0: off)
+  cudaGraphExec_t graph;      // the last captured run (device images, no energies)
+  struct rf_graph_key {
+    const void *planes[4];
+    size_t pitch[4];
+    int format[4];
+    cc_refine_params params;
+  } graph_key;
   float4 *coef;               // (1 / diag_u, 1 / diag_v, rhs_u, rhs_v)
   float *a12, *smooth;
   double *energies;           // levels * (max_outer + 1)
@@ -316,6 +328,150 @@ rf_sor_tiles_kernel (cc_rt_level L, const float4 *coef, const float *a12,
   cc_rt_store (&L, bx, by, tx, ty, &sm, (float *) duv_out);
 }
 
+// ------------------------------------------------------------------ register tiles (v2)
+//
+// The same exact temporal blocking as refine_tile.h (output tile + CC_RT_HALO px halo,
+// up to CC_RT_MAX_SWEEPS red-black sweeps per launch, the result equal to as many global
+// half-sweeps), but the increment lives in registers instead of shared memory. A warp
+// owns a 64 px wide strip (lane tx: the red and the black cell of pixel pair
+// (2 tx, 2 tx + 1)), each thread R consecutive rows of it; the block stacks TY warps.
+// Because the tile origin and R are even, the parity of a thread's row r is r's: the
+// neighbour pattern of cell (r, c) is known at compile time. A cell's up / down
+// neighbours are the thread's own registers (other colour, row r -+ 1), one horizontal
+// neighbour is the thread's other-colour cell of the row, the other comes from lane
+// tx -+ 1 by a shuffle; only a warp's first and last rows go through shared memory
+// (one barrier per half-sweep). Missing neighbours (outside the level: zero cells,
+// zero weights; outside the tile: the halo) add zero, so the half-sweep has no branches.
+// Every thread updates its cells unconditionally: cells outside the level have zero
+// coefficients, which cc_refine_sor_step leaves unchanged.
+template <int TY, int R>
+__global__ void __launch_bounds__ (32 * TY)
+rf_sor_regs_kernel (int w, int h, int hw, const float4 *__restrict__ coef,
+    const float *__restrict__ a12, const float *__restrict__ smooth,
+    const float2 *__restrict__ duv_in, float2 *__restrict__ duv_out, int sweeps, float omega)
+{
+  static_assert (R % 2 == 0, "R must be even");
+  constexpr int EH = TY * R, TH = EH - 2 * CC_RT_HALO, TW = CC_RT_TW;
+  static_assert (TH % 2 == 0 && TW % 2 == 0 && CC_RT_HALO % 2 == 0, "even tile origin");
+  __shared__ float2 top[2][TY][32], bot[2][TY][32];
+  __shared__ float sbot[2][TY][32];
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const int ex0 = blockIdx.x * TW - CC_RT_HALO, ey0 = blockIdx.y * TH - CC_RT_HALO;
+  const int xs = ex0 / 2 + tx;   // ex0 even
+  float ki[R][2], kv[R][2], ru[R][2], rv[R][2], ka[R][2], s[R][2], du[R][2], dv[R][2];
+#pragma unroll
+  for (int r = 0; r < R; r++) {
+    const int gy = ey0 + ty * R + r;
+#pragma unroll
+    for (int c = 0; c < 2; c++) {
+      const int gx = ex0 + 2 * tx + ((r + c) & 1);
+      ki[r][c] = kv[r][c] = ru[r][c] = rv[r][c] = ka[r][c] = s[r][c] = du[r][c] = dv[r][c] = 0.0f;
+      if (gy >= 0 && gy < h && gx >= 0 && gx < w) {
+        const int g = (c * h + gy) * hw + xs;
+        float4 q = __ldg (coef + g);
+        float2 d = duv_in[g];
+        ki[r][c] = q.x; kv[r][c] = q.y; ru[r][c] = q.z; rv[r][c] = q.w;
+        ka[r][c] = __ldg (a12 + g);
+        s[r][c] = __ldg (smooth + g);
+        du[r][c] = d.x; dv[r][c] = d.y;
+      }
+    }
+  }
+#pragma unroll
+  for (int c = 0; c < 2; c++) {
+    top[c][ty][tx] = make_float2 (du[0][c], dv[0][c]);
+    bot[c][ty][tx] = make_float2 (du[R - 1][c], dv[R - 1][c]);
+    sbot[c][ty][tx] = s[R - 1][c];
+  }
+  __syncthreads ();
+  // weights of the neighbours held by other threads: left (lane tx - 1, for the
+  // colour with ph = 0 in row r, i.e. c = r & 1) and up (warp ty - 1, row 0)
+  float wl[R], wu[2];
+#pragma unroll
+  for (int r = 0; r < R; r++) {
+    const int c = r & 1, o = 1 - c;
+    float v = __shfl_up_sync (0xFFFFFFFFu, s[r][o], 1);
+    wl[r] = tx > 0 ? v : 0.0f;
+  }
+#pragma unroll
+  for (int c = 0; c < 2; c++)
+    wu[c] = ty > 0 ? sbot[1 - c][ty - 1][tx] : 0.0f;
+
+  for (int k = 0; k < 2 * sweeps; k++) {
+    const int c = k & 1;
+    // the two colours as compile-time branches
+#define RF_HALF(C)                                                                   \
+    {                                                                                \
+      constexpr int o = 1 - (C);                                                     \
+      float2 up = ty > 0 ? bot[o][ty - 1][tx] : make_float2 (0.0f, 0.0f);            \
+      float2 dn = ty < TY - 1 ? top[o][ty + 1][tx] : make_float2 (0.0f, 0.0f);       \
+      _Pragma ("unroll")                                                             \
+      for (int r = 0; r < R; r++) {                                                  \
+        constexpr int dummy = 0; (void) dummy;                                       \
+        const bool ph = ((r + (C)) & 1) != 0;                                        \
+        float nu = 0.0f, nv = 0.0f;                                                  \
+        /* left: (o, r, tx + ph - 1), weight its s */                                \
+        if (ph) {                                                                    \
+          nu += s[r][o] * du[r][o]; nv += s[r][o] * dv[r][o];                        \
+        } else {                                                                     \
+          float lu = __shfl_up_sync (0xFFFFFFFFu, du[r][o], 1);                      \
+          float lv = __shfl_up_sync (0xFFFFFFFFu, dv[r][o], 1);                      \
+          nu += wl[r] * lu; nv += wl[r] * lv;                                        \
+        }                                                                            \
+        /* right: (o, r, tx + ph), weight own s */                                   \
+        const float so = s[r][(C)];                                                  \
+        if (ph) {                                                                    \
+          float ru_ = __shfl_down_sync (0xFFFFFFFFu, du[r][o], 1);                   \
+          float rv_ = __shfl_down_sync (0xFFFFFFFFu, dv[r][o], 1);                   \
+          const float sr = tx < 31 ? so : 0.0f;                                      \
+          nu += sr * ru_; nv += sr * rv_;                                            \
+        } else {                                                                     \
+          nu += so * du[r][o]; nv += so * dv[r][o];                                  \
+        }                                                                            \
+        /* up: (o, r - 1, tx) */                                                     \
+        if (r > 0) {                                                                 \
+          nu += s[r > 0 ? r - 1 : 0][o] * du[r > 0 ? r - 1 : 0][o];                  \
+          nv += s[r > 0 ? r - 1 : 0][o] * dv[r > 0 ? r - 1 : 0][o];                  \
+        } else {                                                                     \
+          nu += wu[(C)] * up.x; nv += wu[(C)] * up.y;                                \
+        }                                                                            \
+        /* down: (o, r + 1, tx), weight own s */                                     \
+        if (r < R - 1) {                                                             \
+          nu += so * du[r < R - 1 ? r + 1 : 0][o];                                   \
+          nv += so * dv[r < R - 1 ? r + 1 : 0][o];                                   \
+        } else {                                                                     \
+          nu += so * dn.x; nv += so * dn.y;                                          \
+        }                                                                            \
+        cc_refine_sor_step (ki[r][(C)], kv[r][(C)], ka[r][(C)], ru[r][(C)],          \
+            rv[r][(C)], nu, nv, omega, &du[r][(C)], &dv[r][(C)]);                    \
+      }                                                                              \
+      top[(C)][ty][tx] = make_float2 (du[0][(C)], dv[0][(C)]);                       \
+      bot[(C)][ty][tx] = make_float2 (du[R - 1][(C)], dv[R - 1][(C)]);               \
+    }
+    if (c == 0)
+      RF_HALF (0)
+    else
+      RF_HALF (1)
+#undef RF_HALF
+    __syncthreads ();
+  }
+  const int ey_first = CC_RT_HALO, ey_end = CC_RT_HALO + TH;
+  if (2 * tx < CC_RT_HALO || 2 * tx >= CC_RT_HALO + TW)
+    return;
+#pragma unroll
+  for (int r = 0; r < R; r++) {
+    const int ey = ty * R + r, gy = ey0 + ey;
+    if (ey < ey_first || ey >= ey_end || gy >= h)
+      continue;
+#pragma unroll
+    for (int c = 0; c < 2; c++) {
+      const int gx = ex0 + 2 * tx + ((r + c) & 1);
+      if (gx < w)
+        duv_out[(c * h + gy) * hw + xs] = make_float2 (du[r][c], dv[r][c]);
+    }
+  }
+}
+
 // Energy of the level at the current increment, summed into *out.
 __global__ void
 rf_energy_kernel (rb_view v, float alpha, float delta, float gamma, double *out)
@@ -382,6 +538,8 @@ cc_cuda_refine_destroy (cc_cuda_refine *s)
   cudaFree (s->a12);
   cudaFree (s->smooth);
   cudaFree (s->energies);
+  if (s->graph)
+    cudaGraphExecDestroy (s->graph);
   free (s);
 }
 
@@ -397,7 +555,17 @@ cc_cuda_refine_create (cc_context *ctx, const cc_refine_sizes *sizes, int max_ou
   s->sizes = *sizes;
   s->max_outer = max_outer;
   const char *sor = getenv ("CC_REFINE_SOR");
-  s->tiled = !(sor && !strcmp (sor, "simple"));
+  s->sor = sor && !strcmp (sor, "simple") ? RF_SOR_SIMPLE
+      : sor && !strcmp (sor, "tiles") ? RF_SOR_TILES : RF_SOR_REGS;
+  s->tile_ty = 0;   // auto
+  s->tile_r = 0;
+  const char *tile = getenv ("CC_REFINE_TILE");
+  if (tile && sscanf (tile, "%dx%d", &s->tile_ty, &s->tile_r) != 2) {
+    s->tile_ty = 0;
+    s->tile_r = 0;
+  }
+  const char *graph = getenv ("CC_REFINE_GRAPH");
+  s->use_graph = !(graph && !strcmp (graph, "0"));
   cc_status st = CC_SUCCESS;
 #define RF_ALLOC(ptr, bytes) \
   if (st == CC_SUCCESS) st = cc_cuda_malloc (ctx, (bytes), (void **) &(ptr))
@@ -475,6 +643,35 @@ rf_view (cc_cuda_refine *s, int level)
   return v;
 }
 
+template <int TY, int R>
+static cc_status
+rf_sor_regs_launch (const rb_view &v, float2 *out, int sweeps, float omega, cudaStream_t stream)
+{
+  dim3 tiles (cc_div_up (v.w, CC_RT_TW), cc_div_up (v.h, TY * R - 2 * CC_RT_HALO));
+  rf_sor_regs_kernel<TY, R><<<tiles, dim3 (32, TY), 0, stream>>> (v.w, v.h, v.hw, v.coef,
+      v.a12, v.smooth, v.duv, out, sweeps, omega);
+  CC_CUDA_LAUNCHED ("rf_sor_regs_kernel");
+  return CC_SUCCESS;
+}
+
+static cc_status
+rf_sor_regs (cc_cuda_refine *s, const rb_view &v, float2 *out, int sweeps, float omega,
+    cudaStream_t stream)
+{
+  int key = s->tile_ty * 100 + s->tile_r;
+  if (key == 0)   // auto: large tiles (less halo work) where they still fill the GPU
+    key = (long) v.w * v.h >= 1000000 ? 1606 : 806;
+  switch (key) {
+  case 806: return rf_sor_regs_launch<8, 6> (v, out, sweeps, omega, stream);
+  case 808: return rf_sor_regs_launch<8, 8> (v, out, sweeps, omega, stream);
+  case 1204: return rf_sor_regs_launch<12, 4> (v, out, sweeps, omega, stream);
+  case 1206: return rf_sor_regs_launch<12, 6> (v, out, sweeps, omega, stream);
+  case 1604: return rf_sor_regs_launch<16, 4> (v, out, sweeps, omega, stream);
+  case 2404: return rf_sor_regs_launch<24, 4> (v, out, sweeps, omega, stream);
+  default: return rf_sor_regs_launch<16, 6> (v, out, sweeps, omega, stream);
+  }
+}
+
 static cc_status
 rf_level (cc_cuda_refine *s, const cc_refine_params *p, int level, double *energy)
 {
@@ -494,7 +691,14 @@ rf_level (cc_cuda_refine *s, const cc_refine_params *p, int level, double *energ
     CC_CUDA_LAUNCHED ("rf_weights_kernel");
     rf_coef_kernel<<<both, block, 0, stream>>> (v, p->color_weight, p->gradient_weight);
     CC_CUDA_LAUNCHED ("rf_coef_kernel");
-    if (s->tiled) {
+    if (s->sor == RF_SOR_REGS) {
+      for (int left = p->inner_iterations; left > 0; left -= CC_RT_MAX_SWEEPS) {
+        float2 *other = v.duv == s->duv ? s->duv_alt : s->duv;
+        CC_TRY (rf_sor_regs (s, v, other, left < CC_RT_MAX_SWEEPS ? left : CC_RT_MAX_SWEEPS,
+                p->omega, stream));
+        v.duv = other;
+      }
+    } else if (s->sor == RF_SOR_TILES) {
       cc_rt_level L = { v.w, v.h, v.hw };
       dim3 tiles (cc_div_up (v.w, CC_RT_TW), cc_div_up (v.h, CC_RT_TH));
       for (int left = p->inner_iterations; left > 0; left -= CC_RT_MAX_SWEEPS) {
@@ -522,8 +726,8 @@ rf_level (cc_cuda_refine *s, const cc_refine_params *p, int level, double *energ
   return CC_SUCCESS;
 }
 
-extern "C" cc_status
-cc_cuda_refine_run (cc_cuda_refine *s, const cc_refine_params *p, const cc_image *prev,
+static cc_status
+rf_enqueue (cc_cuda_refine *s, const cc_refine_params *p, const cc_image *prev,
     const cc_image *next, const cc_image *flow_in, cc_image *flow_out)
 {
   cudaStream_t stream = cc_stream_of (s->ctx);
@@ -580,6 +784,58 @@ cc_cuda_refine_run (cc_cuda_refine *s, const cc_refine_params *p, const cc_image
   if (host_out)
     CC_TRY (cc_cuda_copy_2d (s->ctx, flow_out->planes[0], flow_out->pitch[0], CC_LOCATION_HOST,
             s->flow_staging, sizeof (float2) * w, CC_LOCATION_DEVICE, sizeof (float2) * w, h));
+  return CC_SUCCESS;
+}
+
+// With every image on the device and no energy tracking, a run is captured once into
+// a CUDA graph (some 150 launches at 3 levels x 5 x 30) and replayed while the images
+// and parameters stay the same: the coarse levels' kernels are short, and launch
+// gaps would otherwise be a large share of them.
+extern "C" cc_status
+cc_cuda_refine_run (cc_cuda_refine *s, const cc_refine_params *p, const cc_image *prev,
+    const cc_image *next, const cc_image *flow_in, cc_image *flow_out)
+{
+  const cc_image *im[4] = { prev, next, flow_in, flow_out };
+  bool device = true;
+  for (int i = 0; i < 4; i++)
+    device = device && im[i]->location == CC_LOCATION_DEVICE;
+  if (!s->use_graph || !device || p->track_energy)
+    return rf_enqueue (s, p, prev, next, flow_in, flow_out);
+  cc_cuda_refine::rf_graph_key key;
+  memset (&key, 0, sizeof key);
+  for (int i = 0; i < 4; i++) {
+    key.planes[i] = im[i]->planes[0];
+    key.pitch[i] = im[i]->pitch[0];
+    key.format[i] = (int) im[i]->format;
+  }
+  key.params = *p;
+  cudaStream_t stream = cc_stream_of (s->ctx);
+  if (!s->graph || memcmp (&key, &s->graph_key, sizeof key)) {
+    if (s->graph) {
+      cudaGraphExecDestroy (s->graph);
+      s->graph = NULL;
+    }
+    CC_CUDA_TRY (cudaStreamBeginCapture (stream, cudaStreamCaptureModeThreadLocal),
+        "refine: graph capture");
+    cc_status st = rf_enqueue (s, p, prev, next, flow_in, flow_out);
+    cudaGraph_t g = NULL;
+    cudaError_t e = cudaStreamEndCapture (stream, &g);
+    if (st != CC_SUCCESS) {
+      if (g)
+        cudaGraphDestroy (g);
+      return st;
+    }
+    if (e != cudaSuccess)
+      return cc_set_error (CC_ERROR_CUDA, "refine: graph capture: %s", cudaGetErrorString (e));
+    e = cudaGraphInstantiate (&s->graph, g, 0);
+    cudaGraphDestroy (g);
+    if (e != cudaSuccess) {
+      s->graph = NULL;
+      return cc_set_error (CC_ERROR_CUDA, "refine: graph instantiate: %s", cudaGetErrorString (e));
+    }
+    s->graph_key = key;
+  }
+  CC_CUDA_TRY (cudaGraphLaunch (s->graph, stream), "refine: graph launch");
   return CC_SUCCESS;
 }
 
