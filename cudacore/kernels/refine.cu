@@ -42,7 +42,8 @@ struct cc_cuda_refine {
   float2 *wuv, *duv;          // start field, increment
   float2 *duv_alt;            // second increment buffer for the tiled sweeps
   int sor;                    // RF_SOR_*: CC_REFINE_SOR=simple|tiles|regs (default regs)
-  int tile_ty, tile_r;        // register tiles: warps per block, rows per thread (CC_REFINE_TILE=TYxR)
+  int tile_big, tile_small;   // register-tile shapes, TY * 10000 + R * 100 + H (rf_tile_key)
+  bool fuse_coef;             // one weights + coefficients kernel (CC_REFINE_FUSE=0: two)
   bool use_graph;             // replay a captured CUDA graph (CC_REFINE_GRAPH=0: off)
   cudaGraphExec_t graph;      // the last captured run (device images, no energies)
   struct rf_graph_key {
@@ -265,6 +266,47 @@ rf_coef_kernel (rb_view v, float delta, float gamma)
   v.a12[i] = a12;
 }
 
+// rf_weights_kernel and rf_coef_kernel in one pass: the smoothness weights of the
+// cell and of its left and upper neighbours are computed here (the same formula),
+// the cell's own is stored for the sweeps. Same results, one launch and one pass less.
+__global__ void
+rf_weights_coef_kernel (rb_view v, float alpha, float delta, float gamma)
+{
+  int c = blockIdx.z, y, xs, x, ph;
+  if (!rf_cell (v, c, &y, &xs, &x, &ph))
+    return;
+  int i = rb_index (v, c, y, xs);
+  float s = cc_refine_smooth_weight (rf_grad2 (v, c, y, xs, x, ph), alpha);
+  v.smooth[i] = s;
+  cc_refine_data d = rf_load_data (v, i);
+  float2 dw = v.duv[i], w0 = v.wuv[i];
+  float a11, a12, a22, b1, b2;
+  cc_refine_data_system (&d, dw.x, dw.y, delta, gamma, &a11, &a12, &a22, &b1, &b2);
+  float sum_w = 0.0f;
+  int nb[4] = { -1, -1, -1, -1 };
+  float wt[4] = { 0.0f, 0.0f, 0.0f, 0.0f };
+  if (x > 0) {
+    nb[0] = rb_index (v, 1 - c, y, xs + ph - 1);
+    wt[0] = cc_refine_smooth_weight (rf_grad2 (v, 1 - c, y, xs + ph - 1, x - 1, 1 - ph), alpha);
+  }
+  if (x + 1 < v.w) { nb[1] = rb_index (v, 1 - c, y, xs + ph); wt[1] = s; }
+  if (y > 0) {
+    nb[2] = rb_index (v, 1 - c, y - 1, xs);
+    wt[2] = cc_refine_smooth_weight (rf_grad2 (v, 1 - c, y - 1, xs, x, ph), alpha);
+  }
+  if (y + 1 < v.h) { nb[3] = rb_index (v, 1 - c, y + 1, xs); wt[3] = s; }
+  for (int k = 0; k < 4; k++)
+    if (nb[k] >= 0) {
+      float2 q = v.wuv[nb[k]];
+      sum_w += wt[k];
+      b1 += wt[k] * (q.x - w0.x);
+      b2 += wt[k] * (q.y - w0.y);
+    }
+  v.coef[i] = make_float4 (cc_refine_inverse_diag (a11 + sum_w),
+      cc_refine_inverse_diag (a22 + sum_w), b1, b2);
+  v.a12[i] = a12;
+}
+
 // One colour's SOR half-sweep: every cell of colour c depends only on cells of
 // the other colour, so this equals the sequential sweep in red-black order.
 __global__ void
@@ -344,19 +386,19 @@ rf_sor_tiles_kernel (cc_rt_level L, const float4 *coef, const float *a12,
 // zero weights; outside the tile: the halo) add zero, so the half-sweep has no branches.
 // Every thread updates its cells unconditionally: cells outside the level have zero
 // coefficients, which cc_refine_sor_step leaves unchanged.
-template <int TY, int R>
+template <int TY, int R, int H>
 __global__ void __launch_bounds__ (32 * TY)
 rf_sor_regs_kernel (int w, int h, int hw, const float4 *__restrict__ coef,
     const float *__restrict__ a12, const float *__restrict__ smooth,
     const float2 *__restrict__ duv_in, float2 *__restrict__ duv_out, int sweeps, float omega)
 {
   static_assert (R % 2 == 0, "R must be even");
-  constexpr int EH = TY * R, TH = EH - 2 * CC_RT_HALO, TW = CC_RT_TW;
-  static_assert (TH % 2 == 0 && TW % 2 == 0 && CC_RT_HALO % 2 == 0, "even tile origin");
+  constexpr int EH = TY * R, TH = EH - 2 * H, TW = 64 - 2 * H;
+  static_assert (TH % 2 == 0 && TW % 2 == 0 && H % 2 == 0 && TH > 0 && TW > 0, "even tile origin");
   __shared__ float2 top[2][TY][32], bot[2][TY][32];
   __shared__ float sbot[2][TY][32];
   const int tx = threadIdx.x, ty = threadIdx.y;
-  const int ex0 = blockIdx.x * TW - CC_RT_HALO, ey0 = blockIdx.y * TH - CC_RT_HALO;
+  const int ex0 = blockIdx.x * TW - H, ey0 = blockIdx.y * TH - H;
   const int xs = ex0 / 2 + tx;   // ex0 even
   float ki[R][2], kv[R][2], ru[R][2], rv[R][2], ka[R][2], s[R][2], du[R][2], dv[R][2];
 #pragma unroll
@@ -455,8 +497,8 @@ rf_sor_regs_kernel (int w, int h, int hw, const float4 *__restrict__ coef,
 #undef RF_HALF
     __syncthreads ();
   }
-  const int ey_first = CC_RT_HALO, ey_end = CC_RT_HALO + TH;
-  if (2 * tx < CC_RT_HALO || 2 * tx >= CC_RT_HALO + TW)
+  const int ey_first = H, ey_end = H + TH;
+  if (2 * tx < H || 2 * tx >= H + TW)
     return;
 #pragma unroll
   for (int r = 0; r < R; r++) {
@@ -543,6 +585,8 @@ cc_cuda_refine_destroy (cc_cuda_refine *s)
   free (s);
 }
 
+static bool rf_tile_supported (int key);
+
 extern "C" cc_status
 cc_cuda_refine_create (cc_context *ctx, const cc_refine_sizes *sizes, int max_outer,
     cc_cuda_refine **out)
@@ -557,15 +601,19 @@ cc_cuda_refine_create (cc_context *ctx, const cc_refine_sizes *sizes, int max_ou
   const char *sor = getenv ("CC_REFINE_SOR");
   s->sor = sor && !strcmp (sor, "simple") ? RF_SOR_SIMPLE
       : sor && !strcmp (sor, "tiles") ? RF_SOR_TILES : RF_SOR_REGS;
-  s->tile_ty = 0;   // auto
-  s->tile_r = 0;
-  const char *tile = getenv ("CC_REFINE_TILE");
-  if (tile && sscanf (tile, "%dx%d", &s->tile_ty, &s->tile_r) != 2) {
-    s->tile_ty = 0;
-    s->tile_r = 0;
+  s->tile_big = 160608;     // 16 warps x 6 rows, 8 px halo
+  s->tile_small = 80608;    // 8 warps x 6 rows, 8 px halo
+  const char *tiles[2] = { getenv ("CC_REFINE_TILE"), getenv ("CC_REFINE_TILE_SMALL") };
+  for (int i = 0; i < 2; i++) {
+    int ty, r, hh;
+    if (tiles[i] && sscanf (tiles[i], "%dx%dx%d", &ty, &r, &hh) == 3
+        && rf_tile_supported (ty * 10000 + r * 100 + hh))
+      *(i ? &s->tile_small : &s->tile_big) = ty * 10000 + r * 100 + hh;
   }
   const char *graph = getenv ("CC_REFINE_GRAPH");
   s->use_graph = !(graph && !strcmp (graph, "0"));
+  const char *fuse = getenv ("CC_REFINE_FUSE");
+  s->fuse_coef = !(fuse && !strcmp (fuse, "0"));
   cc_status st = CC_SUCCESS;
 #define RF_ALLOC(ptr, bytes) \
   if (st == CC_SUCCESS) st = cc_cuda_malloc (ctx, (bytes), (void **) &(ptr))
@@ -643,32 +691,60 @@ rf_view (cc_cuda_refine *s, int level)
   return v;
 }
 
-template <int TY, int R>
+template <int TY, int R, int H>
 static cc_status
 rf_sor_regs_launch (const rb_view &v, float2 *out, int sweeps, float omega, cudaStream_t stream)
 {
-  dim3 tiles (cc_div_up (v.w, CC_RT_TW), cc_div_up (v.h, TY * R - 2 * CC_RT_HALO));
-  rf_sor_regs_kernel<TY, R><<<tiles, dim3 (32, TY), 0, stream>>> (v.w, v.h, v.hw, v.coef,
+  dim3 tiles (cc_div_up (v.w, 64 - 2 * H), cc_div_up (v.h, TY * R - 2 * H));
+  rf_sor_regs_kernel<TY, R, H><<<tiles, dim3 (32, TY), 0, stream>>> (v.w, v.h, v.hw, v.coef,
       v.a12, v.smooth, v.duv, out, sweeps, omega);
   CC_CUDA_LAUNCHED ("rf_sor_regs_kernel");
   return CC_SUCCESS;
 }
 
+// Register-tile shape of a level (TY * 10000 + R * 100 + H): CC_REFINE_TILE=TYxRxH for
+// levels of >= 1M px, CC_REFINE_TILE_SMALL for smaller ones.
+static int
+rf_tile_key (const cc_cuda_refine *s, const rb_view &v)
+{
+  return (long) v.w * v.h >= 1000000 ? s->tile_big : s->tile_small;
+}
+
+// Sweeps per launch of a tile shape (its halo / 2).
+static int
+rf_tile_sweeps (int key)
+{
+  return (key % 100) / 2;
+}
+
+static bool
+rf_tile_supported (int key)
+{
+  static const int shapes[] = { 160608, 80608, 80612, 160612, 160616, 240412, 240416, 160412,
+    120612 };
+  for (unsigned i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
+    if (shapes[i] == key)
+      return true;
+  return false;
+}
+
 static cc_status
-rf_sor_regs (cc_cuda_refine *s, const rb_view &v, float2 *out, int sweeps, float omega,
+rf_sor_regs (int key, const rb_view &v, float2 *out, int sweeps, float omega,
     cudaStream_t stream)
 {
-  int key = s->tile_ty * 100 + s->tile_r;
-  if (key == 0)   // auto: large tiles (less halo work) where they still fill the GPU
-    key = (long) v.w * v.h >= 1000000 ? 1606 : 806;
   switch (key) {
-  case 806: return rf_sor_regs_launch<8, 6> (v, out, sweeps, omega, stream);
-  case 808: return rf_sor_regs_launch<8, 8> (v, out, sweeps, omega, stream);
-  case 1204: return rf_sor_regs_launch<12, 4> (v, out, sweeps, omega, stream);
-  case 1206: return rf_sor_regs_launch<12, 6> (v, out, sweeps, omega, stream);
-  case 1604: return rf_sor_regs_launch<16, 4> (v, out, sweeps, omega, stream);
-  case 2404: return rf_sor_regs_launch<24, 4> (v, out, sweeps, omega, stream);
-  default: return rf_sor_regs_launch<16, 6> (v, out, sweeps, omega, stream);
+#define RF_SHAPE(TY, R, H) \
+  case TY * 10000 + R * 100 + H: return rf_sor_regs_launch<TY, R, H> (v, out, sweeps, omega, stream);
+  RF_SHAPE (8, 6, 8)
+  RF_SHAPE (8, 6, 12)
+  RF_SHAPE (16, 6, 12)
+  RF_SHAPE (16, 6, 16)
+  RF_SHAPE (24, 4, 12)
+  RF_SHAPE (24, 4, 16)
+  RF_SHAPE (16, 4, 12)
+  RF_SHAPE (12, 6, 12)
+#undef RF_SHAPE
+  default: return rf_sor_regs_launch<16, 6, 8> (v, out, sweeps, omega, stream);
   }
 }
 
@@ -687,15 +763,21 @@ rf_level (cc_cuda_refine *s, const cc_refine_params *p, int level, double *energ
     CC_CUDA_LAUNCHED ("rf_energy_kernel");
   }
   for (int outer = 0; outer < p->outer_iterations; outer++) {
-    rf_weights_kernel<<<both, block, 0, stream>>> (v, p->smoothness_weight);
-    CC_CUDA_LAUNCHED ("rf_weights_kernel");
-    rf_coef_kernel<<<both, block, 0, stream>>> (v, p->color_weight, p->gradient_weight);
-    CC_CUDA_LAUNCHED ("rf_coef_kernel");
+    if (s->fuse_coef) {
+      rf_weights_coef_kernel<<<both, block, 0, stream>>> (v, p->smoothness_weight,
+          p->color_weight, p->gradient_weight);
+      CC_CUDA_LAUNCHED ("rf_weights_coef_kernel");
+    } else {
+      rf_weights_kernel<<<both, block, 0, stream>>> (v, p->smoothness_weight);
+      CC_CUDA_LAUNCHED ("rf_weights_kernel");
+      rf_coef_kernel<<<both, block, 0, stream>>> (v, p->color_weight, p->gradient_weight);
+      CC_CUDA_LAUNCHED ("rf_coef_kernel");
+    }
     if (s->sor == RF_SOR_REGS) {
-      for (int left = p->inner_iterations; left > 0; left -= CC_RT_MAX_SWEEPS) {
+      int key = rf_tile_key (s, v), per = rf_tile_sweeps (key);
+      for (int left = p->inner_iterations; left > 0; left -= per) {
         float2 *other = v.duv == s->duv ? s->duv_alt : s->duv;
-        CC_TRY (rf_sor_regs (s, v, other, left < CC_RT_MAX_SWEEPS ? left : CC_RT_MAX_SWEEPS,
-                p->omega, stream));
+        CC_TRY (rf_sor_regs (key, v, other, left < per ? left : per, p->omega, stream));
         v.duv = other;
       }
     } else if (s->sor == RF_SOR_TILES) {
