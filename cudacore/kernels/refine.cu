@@ -18,6 +18,7 @@
 // with CC_REFINE_SOR=simple in the environment, one launch per colour half-sweep
 // (rf_sor_kernel) straight on the split arrays.
 #include "cuda_common.cuh"
+#include <cuda_bf16.h>
 #include "refine_internal.h"
 #include "refine_hostdev.h"
 #include "refine_tile.h"
@@ -54,6 +55,10 @@ struct cc_cuda_refine {
   } graph_key;
   float4 *coef;               // (1 / diag_u, 1 / diag_v, rhs_u, rhs_v)
   float *a12, *smooth;
+  uint2 *pk;                  // packed coefficients for the register tiles (bf16)
+  float2 *rhs;
+  bool bf16;                  // coefficients other than rhs in bf16 (CC_REFINE_BF16=0: fp32)
+  bool snake;                 // alternate the tile order between launches (CC_REFINE_SNAKE=0: off)
   double *energies;           // levels * (max_outer + 1)
 };
 
@@ -63,6 +68,8 @@ struct rb_view {
   float4 *d0, *d1, *coef;
   float2 *wuv, *duv;
   float *a12, *smooth;
+  uint2 *pk;                  // bf16 (1 / diag_u, 1 / diag_v), (a12, smooth weight)
+  float2 *rhs;                // (rhs_u, rhs_v)
 };
 
 static __device__ __forceinline__ int
@@ -266,18 +273,34 @@ rf_coef_kernel (rb_view v, float delta, float gamma)
   v.a12[i] = a12;
 }
 
+// Coefficients kept in bf16 (bf16 != 0): the value the sweeps will see.
+static __device__ __forceinline__ float
+rf_round (float x, int bf16)
+{
+  return bf16 ? __bfloat162float (__float2bfloat16_rn (x)) : x;
+}
+
+// Two values already rounded to bf16, packed (low half first).
+static __device__ __forceinline__ unsigned
+rf_pack2 (float lo, float hi)
+{
+  return (__float_as_uint (lo) >> 16) | (__float_as_uint (hi) & 0xFFFF0000u);
+}
+
 // rf_weights_kernel and rf_coef_kernel in one pass: the smoothness weights of the
 // cell and of its left and upper neighbours are computed here (the same formula),
 // the cell's own is stored for the sweeps. Same results, one launch and one pass less.
 __global__ void
-rf_weights_coef_kernel (rb_view v, float alpha, float delta, float gamma)
+rf_weights_coef_kernel (rb_view v, float alpha, float delta, float gamma, int bf16,
+    int packed_only)
 {
   int c = blockIdx.z, y, xs, x, ph;
   if (!rf_cell (v, c, &y, &xs, &x, &ph))
     return;
   int i = rb_index (v, c, y, xs);
-  float s = cc_refine_smooth_weight (rf_grad2 (v, c, y, xs, x, ph), alpha);
-  v.smooth[i] = s;
+  float s = rf_round (cc_refine_smooth_weight (rf_grad2 (v, c, y, xs, x, ph), alpha), bf16);
+  if (!packed_only)
+    v.smooth[i] = s;
   cc_refine_data d = rf_load_data (v, i);
   float2 dw = v.duv[i], w0 = v.wuv[i];
   float a11, a12, a22, b1, b2;
@@ -287,12 +310,14 @@ rf_weights_coef_kernel (rb_view v, float alpha, float delta, float gamma)
   float wt[4] = { 0.0f, 0.0f, 0.0f, 0.0f };
   if (x > 0) {
     nb[0] = rb_index (v, 1 - c, y, xs + ph - 1);
-    wt[0] = cc_refine_smooth_weight (rf_grad2 (v, 1 - c, y, xs + ph - 1, x - 1, 1 - ph), alpha);
+    wt[0] = rf_round (cc_refine_smooth_weight (rf_grad2 (v, 1 - c, y, xs + ph - 1, x - 1,
+            1 - ph), alpha), bf16);
   }
   if (x + 1 < v.w) { nb[1] = rb_index (v, 1 - c, y, xs + ph); wt[1] = s; }
   if (y > 0) {
     nb[2] = rb_index (v, 1 - c, y - 1, xs);
-    wt[2] = cc_refine_smooth_weight (rf_grad2 (v, 1 - c, y - 1, xs, x, ph), alpha);
+    wt[2] = rf_round (cc_refine_smooth_weight (rf_grad2 (v, 1 - c, y - 1, xs, x, ph), alpha),
+        bf16);
   }
   if (y + 1 < v.h) { nb[3] = rb_index (v, 1 - c, y + 1, xs); wt[3] = s; }
   for (int k = 0; k < 4; k++)
@@ -302,9 +327,16 @@ rf_weights_coef_kernel (rb_view v, float alpha, float delta, float gamma)
       b1 += wt[k] * (q.x - w0.x);
       b2 += wt[k] * (q.y - w0.y);
     }
-  v.coef[i] = make_float4 (cc_refine_inverse_diag (a11 + sum_w),
-      cc_refine_inverse_diag (a22 + sum_w), b1, b2);
-  v.a12[i] = a12;
+  float iu = rf_round (cc_refine_inverse_diag (a11 + sum_w), bf16);
+  float iv = rf_round (cc_refine_inverse_diag (a22 + sum_w), bf16);
+  a12 = rf_round (a12, bf16);
+  if (bf16)
+    v.pk[i] = make_uint2 (rf_pack2 (iu, iv), rf_pack2 (a12, s));
+  if (!packed_only) {
+    v.coef[i] = make_float4 (iu, iv, b1, b2);
+    v.a12[i] = a12;
+  }
+  v.rhs[i] = make_float2 (b1, b2);
 }
 
 // One colour's SOR half-sweep: every cell of colour c depends only on cells of
@@ -386,11 +418,13 @@ rf_sor_tiles_kernel (cc_rt_level L, const float4 *coef, const float *a12,
 // zero weights; outside the tile: the halo) add zero, so the half-sweep has no branches.
 // Every thread updates its cells unconditionally: cells outside the level have zero
 // coefficients, which cc_refine_sor_step leaves unchanged.
-template <int TY, int R, int H>
+template <int TY, int R, int H, bool PACKED>
 __global__ void __launch_bounds__ (32 * TY)
 rf_sor_regs_kernel (int w, int h, int hw, const float4 *__restrict__ coef,
     const float *__restrict__ a12, const float *__restrict__ smooth,
-    const float2 *__restrict__ duv_in, float2 *__restrict__ duv_out, int sweeps, float omega)
+    const uint2 *__restrict__ pk, const float2 *__restrict__ rhs,
+    const float2 *__restrict__ duv_in, float2 *__restrict__ duv_out, int sweeps, float omega,
+    int flip)
 {
   static_assert (R % 2 == 0, "R must be even");
   constexpr int EH = TY * R, TH = EH - 2 * H, TW = 64 - 2 * H;
@@ -398,7 +432,10 @@ rf_sor_regs_kernel (int w, int h, int hw, const float4 *__restrict__ coef,
   __shared__ float2 top[2][TY][32], bot[2][TY][32];
   __shared__ float sbot[2][TY][32];
   const int tx = threadIdx.x, ty = threadIdx.y;
-  const int ex0 = blockIdx.x * TW - H, ey0 = blockIdx.y * TH - H;
+  // flip: tiles in reverse order (what the previous launch wrote last is still in L2)
+  const int bx = flip ? gridDim.x - 1 - blockIdx.x : blockIdx.x;
+  const int by = flip ? gridDim.y - 1 - blockIdx.y : blockIdx.y;
+  const int ex0 = bx * TW - H, ey0 = by * TH - H;
   const int xs = ex0 / 2 + tx;   // ex0 even
   float ki[R][2], kv[R][2], ru[R][2], rv[R][2], ka[R][2], s[R][2], du[R][2], dv[R][2];
 #pragma unroll
@@ -410,11 +447,21 @@ rf_sor_regs_kernel (int w, int h, int hw, const float4 *__restrict__ coef,
       ki[r][c] = kv[r][c] = ru[r][c] = rv[r][c] = ka[r][c] = s[r][c] = du[r][c] = dv[r][c] = 0.0f;
       if (gy >= 0 && gy < h && gx >= 0 && gx < w) {
         const int g = (c * h + gy) * hw + xs;
-        float4 q = __ldg (coef + g);
+        if (PACKED) {
+          uint2 q = __ldg (pk + g);
+          float2 b = __ldg (rhs + g);
+          ki[r][c] = __uint_as_float (q.x << 16);
+          kv[r][c] = __uint_as_float (q.x & 0xFFFF0000u);
+          ka[r][c] = __uint_as_float (q.y << 16);
+          s[r][c] = __uint_as_float (q.y & 0xFFFF0000u);
+          ru[r][c] = b.x; rv[r][c] = b.y;
+        } else {
+          float4 q = __ldg (coef + g);
+          ki[r][c] = q.x; kv[r][c] = q.y; ru[r][c] = q.z; rv[r][c] = q.w;
+          ka[r][c] = __ldg (a12 + g);
+          s[r][c] = __ldg (smooth + g);
+        }
         float2 d = duv_in[g];
-        ki[r][c] = q.x; kv[r][c] = q.y; ru[r][c] = q.z; rv[r][c] = q.w;
-        ka[r][c] = __ldg (a12 + g);
-        s[r][c] = __ldg (smooth + g);
         du[r][c] = d.x; dv[r][c] = d.y;
       }
     }
@@ -579,6 +626,8 @@ cc_cuda_refine_destroy (cc_cuda_refine *s)
   cudaFree (s->coef);
   cudaFree (s->a12);
   cudaFree (s->smooth);
+  cudaFree (s->pk);
+  cudaFree (s->rhs);
   cudaFree (s->energies);
   if (s->graph)
     cudaGraphExecDestroy (s->graph);
@@ -614,6 +663,10 @@ cc_cuda_refine_create (cc_context *ctx, const cc_refine_sizes *sizes, int max_ou
   s->use_graph = !(graph && !strcmp (graph, "0"));
   const char *fuse = getenv ("CC_REFINE_FUSE");
   s->fuse_coef = !(fuse && !strcmp (fuse, "0"));
+  const char *bf = getenv ("CC_REFINE_BF16");
+  s->bf16 = !(bf && !strcmp (bf, "0")) && s->fuse_coef;   // rounded by the fused kernel
+  const char *snake = getenv ("CC_REFINE_SNAKE");
+  s->snake = !(snake && !strcmp (snake, "0"));
   cc_status st = CC_SUCCESS;
 #define RF_ALLOC(ptr, bytes) \
   if (st == CC_SUCCESS) st = cc_cuda_malloc (ctx, (bytes), (void **) &(ptr))
@@ -638,6 +691,8 @@ cc_cuda_refine_create (cc_context *ctx, const cc_refine_sizes *sizes, int max_ou
   RF_ALLOC (s->coef, cells * sizeof (float4));
   RF_ALLOC (s->a12, cells * sizeof (float));
   RF_ALLOC (s->smooth, cells * sizeof (float));
+  RF_ALLOC (s->pk, cells * sizeof (uint2));
+  RF_ALLOC (s->rhs, cells * sizeof (float2));
   RF_ALLOC (s->energies, (size_t) CC_REFINE_LEVELS_MAX * (max_outer + 1) * sizeof (double));
 #undef RF_ALLOC
   if (st != CC_SUCCESS) {
@@ -688,16 +743,23 @@ rf_view (cc_cuda_refine *s, int level)
   v.duv = s->duv;
   v.a12 = s->a12;
   v.smooth = s->smooth;
+  v.pk = s->pk;
+  v.rhs = s->rhs;
   return v;
 }
 
 template <int TY, int R, int H>
 static cc_status
-rf_sor_regs_launch (const rb_view &v, float2 *out, int sweeps, float omega, cudaStream_t stream)
+rf_sor_regs_launch (const rb_view &v, float2 *out, int sweeps, float omega, cudaStream_t stream,
+    bool packed, int flip)
 {
   dim3 tiles (cc_div_up (v.w, 64 - 2 * H), cc_div_up (v.h, TY * R - 2 * H));
-  rf_sor_regs_kernel<TY, R, H><<<tiles, dim3 (32, TY), 0, stream>>> (v.w, v.h, v.hw, v.coef,
-      v.a12, v.smooth, v.duv, out, sweeps, omega);
+  if (packed)
+    rf_sor_regs_kernel<TY, R, H, true><<<tiles, dim3 (32, TY), 0, stream>>> (v.w, v.h, v.hw,
+        v.coef, v.a12, v.smooth, v.pk, v.rhs, v.duv, out, sweeps, omega, flip);
+  else
+    rf_sor_regs_kernel<TY, R, H, false><<<tiles, dim3 (32, TY), 0, stream>>> (v.w, v.h, v.hw,
+        v.coef, v.a12, v.smooth, v.pk, v.rhs, v.duv, out, sweeps, omega, flip);
   CC_CUDA_LAUNCHED ("rf_sor_regs_kernel");
   return CC_SUCCESS;
 }
@@ -720,8 +782,7 @@ rf_tile_sweeps (int key)
 static bool
 rf_tile_supported (int key)
 {
-  static const int shapes[] = { 160608, 80608, 80612, 160612, 160616, 240412, 240416, 160412,
-    120612 };
+  static const int shapes[] = { 160608, 80608, 80612, 160612, 240412 };
   for (unsigned i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
     if (shapes[i] == key)
       return true;
@@ -730,21 +791,17 @@ rf_tile_supported (int key)
 
 static cc_status
 rf_sor_regs (int key, const rb_view &v, float2 *out, int sweeps, float omega,
-    cudaStream_t stream)
+    cudaStream_t stream, bool packed, int flip)
 {
   switch (key) {
 #define RF_SHAPE(TY, R, H) \
-  case TY * 10000 + R * 100 + H: return rf_sor_regs_launch<TY, R, H> (v, out, sweeps, omega, stream);
+  case TY * 10000 + R * 100 + H: return rf_sor_regs_launch<TY, R, H> (v, out, sweeps, omega, stream, packed, flip);
   RF_SHAPE (8, 6, 8)
   RF_SHAPE (8, 6, 12)
   RF_SHAPE (16, 6, 12)
-  RF_SHAPE (16, 6, 16)
   RF_SHAPE (24, 4, 12)
-  RF_SHAPE (24, 4, 16)
-  RF_SHAPE (16, 4, 12)
-  RF_SHAPE (12, 6, 12)
 #undef RF_SHAPE
-  default: return rf_sor_regs_launch<16, 6, 8> (v, out, sweeps, omega, stream);
+  default: return rf_sor_regs_launch<16, 6, 8> (v, out, sweeps, omega, stream, packed, flip);
   }
 }
 
@@ -765,7 +822,7 @@ rf_level (cc_cuda_refine *s, const cc_refine_params *p, int level, double *energ
   for (int outer = 0; outer < p->outer_iterations; outer++) {
     if (s->fuse_coef) {
       rf_weights_coef_kernel<<<both, block, 0, stream>>> (v, p->smoothness_weight,
-          p->color_weight, p->gradient_weight);
+          p->color_weight, p->gradient_weight, s->bf16, s->bf16 && s->sor == RF_SOR_REGS);
       CC_CUDA_LAUNCHED ("rf_weights_coef_kernel");
     } else {
       rf_weights_kernel<<<both, block, 0, stream>>> (v, p->smoothness_weight);
@@ -774,10 +831,11 @@ rf_level (cc_cuda_refine *s, const cc_refine_params *p, int level, double *energ
       CC_CUDA_LAUNCHED ("rf_coef_kernel");
     }
     if (s->sor == RF_SOR_REGS) {
-      int key = rf_tile_key (s, v), per = rf_tile_sweeps (key);
-      for (int left = p->inner_iterations; left > 0; left -= per) {
+      int key = rf_tile_key (s, v), per = rf_tile_sweeps (key), launch = 0;
+      for (int left = p->inner_iterations; left > 0; left -= per, launch++) {
         float2 *other = v.duv == s->duv ? s->duv_alt : s->duv;
-        CC_TRY (rf_sor_regs (key, v, other, left < per ? left : per, p->omega, stream));
+        CC_TRY (rf_sor_regs (key, v, other, left < per ? left : per, p->omega, stream, s->bf16,
+                s->snake && !(launch & 1)));
         v.duv = other;
       }
     } else if (s->sor == RF_SOR_TILES) {
