@@ -855,7 +855,7 @@ rf_tile_sweeps (int key)
 static bool
 rf_tile_supported (int key)
 {
-  static const int shapes[] = { 160608, 80608, 80612, 160612, 240412 };
+  static const int shapes[] = { 160608, 80608, 80612, 160612, 240412, 160610, 80610 };
   for (unsigned i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
     if (shapes[i] == key)
       return true;
@@ -873,6 +873,8 @@ rf_sor_regs (int key, const rb_view &v, float2 *out, int sweeps, float omega,
   RF_SHAPE (8, 6, 12)
   RF_SHAPE (16, 6, 12)
   RF_SHAPE (24, 4, 12)
+  RF_SHAPE (16, 6, 10)
+  RF_SHAPE (8, 6, 10)
 #undef RF_SHAPE
   default: return rf_sor_regs_launch<16, 6, 8> (v, out, sweeps, omega, stream, packed, flip,
       pdl);
