@@ -57,10 +57,7 @@ struct cc_cuda_refine {
   float *a12, *smooth;
   uint2 *pk;                  // packed coefficients for the register tiles (bf16)
   float2 *rhs;
-  unsigned *rhs16;            // bf16 right-hand sides for the register tiles
   bool bf16;                  // coefficients other than rhs in bf16 (CC_REFINE_BF16=0: fp32)
-  bool rhs_bf16;              // right-hand sides in bf16 too (CC_REFINE_RHS16=0: fp32)
-  bool pdl;                   // programmatic dependent launch of coefficients and sweeps (CC_REFINE_PDL=1)
   bool snake;                 // alternate the tile order between launches (CC_REFINE_SNAKE=0: off)
   double *energies;           // levels * (max_outer + 1)
 };
@@ -73,7 +70,6 @@ struct rb_view {
   float *a12, *smooth;
   uint2 *pk;                  // bf16 (1 / diag_u, 1 / diag_v), (a12, smooth weight)
   float2 *rhs;                // (rhs_u, rhs_v)
-  unsigned *rhs16;            // bf16 (rhs_u, rhs_v)
 };
 
 static __device__ __forceinline__ int
@@ -277,26 +273,6 @@ rf_coef_kernel (rb_view v, float delta, float gamma)
   v.a12[i] = a12;
 }
 
-// Programmatic dependent launch (Hopper): a kernel launched with it waits here for
-// the previous kernel (completion and memory) before touching anything; it lets the
-// next kernel be launched once every block of this one has passed rf_pdl_trigger.
-// Both are no-ops for kernels launched normally.
-static __device__ __forceinline__ void
-rf_pdl_wait ()
-{
-#if __CUDA_ARCH__ >= 900
-  asm volatile ("griddepcontrol.wait;" ::: "memory");
-#endif
-}
-
-static __device__ __forceinline__ void
-rf_pdl_trigger ()
-{
-#if __CUDA_ARCH__ >= 900
-  asm volatile ("griddepcontrol.launch_dependents;" ::: "memory");
-#endif
-}
-
 // Coefficients kept in bf16 (bf16 != 0): the value the sweeps will see.
 static __device__ __forceinline__ float
 rf_round (float x, int bf16)
@@ -316,10 +292,8 @@ rf_pack2 (float lo, float hi)
 // the cell's own is stored for the sweeps. Same results, one launch and one pass less.
 __global__ void
 rf_weights_coef_kernel (rb_view v, float alpha, float delta, float gamma, int bf16,
-    int packed_only, int rhs_bf16)
+    int packed_only)
 {
-  rf_pdl_wait ();
-  rf_pdl_trigger ();
   int c = blockIdx.z, y, xs, x, ph;
   if (!rf_cell (v, c, &y, &xs, &x, &ph))
     return;
@@ -358,17 +332,11 @@ rf_weights_coef_kernel (rb_view v, float alpha, float delta, float gamma, int bf
   a12 = rf_round (a12, bf16);
   if (bf16)
     v.pk[i] = make_uint2 (rf_pack2 (iu, iv), rf_pack2 (a12, s));
-  if (!packed_only)
-    v.a12[i] = a12;
-  if (rhs_bf16) {
-    b1 = rf_round (b1, 1);
-    b2 = rf_round (b2, 1);
-    v.rhs16[i] = rf_pack2 (b1, b2);
-  } else {
-    v.rhs[i] = make_float2 (b1, b2);
-  }
-  if (!packed_only)
+  if (!packed_only) {
     v.coef[i] = make_float4 (iu, iv, b1, b2);
+    v.a12[i] = a12;
+  }
+  v.rhs[i] = make_float2 (b1, b2);
 }
 
 // One colour's SOR half-sweep: every cell of colour c depends only on cells of
@@ -455,8 +423,8 @@ __global__ void __launch_bounds__ (32 * TY)
 rf_sor_regs_kernel (int w, int h, int hw, const float4 *__restrict__ coef,
     const float *__restrict__ a12, const float *__restrict__ smooth,
     const uint2 *__restrict__ pk, const float2 *__restrict__ rhs,
-    const unsigned *__restrict__ rhs16, const float2 *__restrict__ duv_in,
-    float2 *__restrict__ duv_out, int sweeps, float omega, int flip)
+    const float2 *__restrict__ duv_in, float2 *__restrict__ duv_out, int sweeps, float omega,
+    int flip)
 {
   static_assert (R % 2 == 0, "R must be even");
   constexpr int EH = TY * R, TH = EH - 2 * H, TW = 64 - 2 * H;
@@ -464,7 +432,6 @@ rf_sor_regs_kernel (int w, int h, int hw, const float4 *__restrict__ coef,
   __shared__ float2 top[2][TY][32], bot[2][TY][32];
   __shared__ float sbot[2][TY][32];
   const int tx = threadIdx.x, ty = threadIdx.y;
-  rf_pdl_wait ();
   // flip: tiles in reverse order (what the previous launch wrote last is still in L2)
   const int bx = flip ? gridDim.x - 1 - blockIdx.x : blockIdx.x;
   const int by = flip ? gridDim.y - 1 - blockIdx.y : blockIdx.y;
@@ -482,13 +449,7 @@ rf_sor_regs_kernel (int w, int h, int hw, const float4 *__restrict__ coef,
         const int g = (c * h + gy) * hw + xs;
         if (PACKED) {
           uint2 q = __ldg (pk + g);
-          float2 b;
-          if (rhs16) {
-            unsigned bb = __ldg (rhs16 + g);
-            b = make_float2 (__uint_as_float (bb << 16), __uint_as_float (bb & 0xFFFF0000u));
-          } else {
-            b = __ldg (rhs + g);
-          }
+          float2 b = __ldg (rhs + g);
           ki[r][c] = __uint_as_float (q.x << 16);
           kv[r][c] = __uint_as_float (q.x & 0xFFFF0000u);
           ka[r][c] = __uint_as_float (q.y << 16);
@@ -511,7 +472,6 @@ rf_sor_regs_kernel (int w, int h, int hw, const float4 *__restrict__ coef,
     bot[c][ty][tx] = make_float2 (du[R - 1][c], dv[R - 1][c]);
     sbot[c][ty][tx] = s[R - 1][c];
   }
-  rf_pdl_trigger ();
   __syncthreads ();
   // weights of the neighbours held by other threads: left (lane tx - 1, for the
   // colour with ph = 0 in row r, i.e. c = r & 1) and up (warp ty - 1, row 0)
@@ -668,7 +628,6 @@ cc_cuda_refine_destroy (cc_cuda_refine *s)
   cudaFree (s->smooth);
   cudaFree (s->pk);
   cudaFree (s->rhs);
-  cudaFree (s->rhs16);
   cudaFree (s->energies);
   if (s->graph)
     cudaGraphExecDestroy (s->graph);
@@ -706,10 +665,6 @@ cc_cuda_refine_create (cc_context *ctx, const cc_refine_sizes *sizes, int max_ou
   s->fuse_coef = !(fuse && !strcmp (fuse, "0"));
   const char *bf = getenv ("CC_REFINE_BF16");
   s->bf16 = !(bf && !strcmp (bf, "0")) && s->fuse_coef;   // rounded by the fused kernel
-  const char *r16 = getenv ("CC_REFINE_RHS16");
-  s->rhs_bf16 = s->bf16 && !(r16 && !strcmp (r16, "0"));
-  const char *pdl = getenv ("CC_REFINE_PDL");
-  s->pdl = pdl && !strcmp (pdl, "1");
   const char *snake = getenv ("CC_REFINE_SNAKE");
   s->snake = !(snake && !strcmp (snake, "0"));
   cc_status st = CC_SUCCESS;
@@ -738,7 +693,6 @@ cc_cuda_refine_create (cc_context *ctx, const cc_refine_sizes *sizes, int max_ou
   RF_ALLOC (s->smooth, cells * sizeof (float));
   RF_ALLOC (s->pk, cells * sizeof (uint2));
   RF_ALLOC (s->rhs, cells * sizeof (float2));
-  RF_ALLOC (s->rhs16, cells * sizeof (unsigned));
   RF_ALLOC (s->energies, (size_t) CC_REFINE_LEVELS_MAX * (max_outer + 1) * sizeof (double));
 #undef RF_ALLOC
   if (st != CC_SUCCESS) {
@@ -791,48 +745,21 @@ rf_view (cc_cuda_refine *s, int level)
   v.smooth = s->smooth;
   v.pk = s->pk;
   v.rhs = s->rhs;
-  v.rhs16 = s->rhs_bf16 ? s->rhs16 : NULL;
   return v;
-}
-
-// Launch configuration, with programmatic dependent launch when pdl.
-static cudaLaunchConfig_t
-rf_config (dim3 grid, dim3 block, cudaStream_t stream, bool pdl, cudaLaunchAttribute *attr)
-{
-  cudaLaunchConfig_t cfg;
-  memset (&cfg, 0, sizeof cfg);
-  cfg.gridDim = grid;
-  cfg.blockDim = block;
-  cfg.dynamicSmemBytes = 0;
-  cfg.stream = stream;
-  memset (attr, 0, sizeof *attr);
-  attr->id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  attr->val.programmaticStreamSerializationAllowed = 1;
-  cfg.attrs = attr;
-  cfg.numAttrs = pdl ? 1 : 0;
-  return cfg;
 }
 
 template <int TY, int R, int H>
 static cc_status
 rf_sor_regs_launch (const rb_view &v, float2 *out, int sweeps, float omega, cudaStream_t stream,
-    bool packed, int flip, bool pdl)
+    bool packed, int flip)
 {
   dim3 tiles (cc_div_up (v.w, 64 - 2 * H), cc_div_up (v.h, TY * R - 2 * H));
-  cudaLaunchAttribute attr;
-  cudaLaunchConfig_t cfg = rf_config (tiles, dim3 (32, TY), stream, pdl, &attr);
-  const float4 *coef = v.coef;
-  const float *a12 = v.a12, *smooth = v.smooth;
-  const uint2 *pk = v.pk;
-  const float2 *rhs = v.rhs, *in = v.duv;
-  const unsigned *rhs16 = v.rhs16;
-  cudaError_t e = packed
-      ? cudaLaunchKernelEx (&cfg, rf_sor_regs_kernel<TY, R, H, true>, v.w, v.h, v.hw, coef,
-            a12, smooth, pk, rhs, rhs16, in, out, sweeps, omega, flip)
-      : cudaLaunchKernelEx (&cfg, rf_sor_regs_kernel<TY, R, H, false>, v.w, v.h, v.hw, coef,
-            a12, smooth, pk, rhs, rhs16, in, out, sweeps, omega, flip);
-  if (e != cudaSuccess)
-    return cc_set_error (CC_ERROR_CUDA, "rf_sor_regs_kernel: %s", cudaGetErrorString (e));
+  if (packed)
+    rf_sor_regs_kernel<TY, R, H, true><<<tiles, dim3 (32, TY), 0, stream>>> (v.w, v.h, v.hw,
+        v.coef, v.a12, v.smooth, v.pk, v.rhs, v.duv, out, sweeps, omega, flip);
+  else
+    rf_sor_regs_kernel<TY, R, H, false><<<tiles, dim3 (32, TY), 0, stream>>> (v.w, v.h, v.hw,
+        v.coef, v.a12, v.smooth, v.pk, v.rhs, v.duv, out, sweeps, omega, flip);
   CC_CUDA_LAUNCHED ("rf_sor_regs_kernel");
   return CC_SUCCESS;
 }
@@ -855,7 +782,7 @@ rf_tile_sweeps (int key)
 static bool
 rf_tile_supported (int key)
 {
-  static const int shapes[] = { 160608, 80608, 80612, 160612, 240412, 160610, 80610 };
+  static const int shapes[] = { 160608, 80608, 80612, 160612, 240412 };
   for (unsigned i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
     if (shapes[i] == key)
       return true;
@@ -864,20 +791,17 @@ rf_tile_supported (int key)
 
 static cc_status
 rf_sor_regs (int key, const rb_view &v, float2 *out, int sweeps, float omega,
-    cudaStream_t stream, bool packed, int flip, bool pdl)
+    cudaStream_t stream, bool packed, int flip)
 {
   switch (key) {
 #define RF_SHAPE(TY, R, H) \
-  case TY * 10000 + R * 100 + H: return rf_sor_regs_launch<TY, R, H> (v, out, sweeps, omega, stream, packed, flip, pdl);
+  case TY * 10000 + R * 100 + H: return rf_sor_regs_launch<TY, R, H> (v, out, sweeps, omega, stream, packed, flip);
   RF_SHAPE (8, 6, 8)
   RF_SHAPE (8, 6, 12)
   RF_SHAPE (16, 6, 12)
   RF_SHAPE (24, 4, 12)
-  RF_SHAPE (16, 6, 10)
-  RF_SHAPE (8, 6, 10)
 #undef RF_SHAPE
-  default: return rf_sor_regs_launch<16, 6, 8> (v, out, sweeps, omega, stream, packed, flip,
-      pdl);
+  default: return rf_sor_regs_launch<16, 6, 8> (v, out, sweeps, omega, stream, packed, flip);
   }
 }
 
@@ -897,13 +821,9 @@ rf_level (cc_cuda_refine *s, const cc_refine_params *p, int level, double *energ
   }
   for (int outer = 0; outer < p->outer_iterations; outer++) {
     if (s->fuse_coef) {
-      cudaLaunchAttribute attr;
-      cudaLaunchConfig_t cfg = rf_config (both, block, stream, s->pdl, &attr);
-      cudaError_t e = cudaLaunchKernelEx (&cfg, rf_weights_coef_kernel, v,
-          p->smoothness_weight, p->color_weight, p->gradient_weight, (int) s->bf16,
-          (int) (s->bf16 && s->sor == RF_SOR_REGS), (int) s->rhs_bf16);
-      if (e != cudaSuccess)
-        return cc_set_error (CC_ERROR_CUDA, "rf_weights_coef_kernel: %s", cudaGetErrorString (e));
+      rf_weights_coef_kernel<<<both, block, 0, stream>>> (v, p->smoothness_weight,
+          p->color_weight, p->gradient_weight, s->bf16, s->bf16 && s->sor == RF_SOR_REGS);
+      CC_CUDA_LAUNCHED ("rf_weights_coef_kernel");
     } else {
       rf_weights_kernel<<<both, block, 0, stream>>> (v, p->smoothness_weight);
       CC_CUDA_LAUNCHED ("rf_weights_kernel");
@@ -915,7 +835,7 @@ rf_level (cc_cuda_refine *s, const cc_refine_params *p, int level, double *energ
       for (int left = p->inner_iterations; left > 0; left -= per, launch++) {
         float2 *other = v.duv == s->duv ? s->duv_alt : s->duv;
         CC_TRY (rf_sor_regs (key, v, other, left < per ? left : per, p->omega, stream, s->bf16,
-                s->snake && !(launch & 1), s->pdl));
+                s->snake && !(launch & 1)));
         v.duv = other;
       }
     } else if (s->sor == RF_SOR_TILES) {
