@@ -10,13 +10,20 @@
 // ph = (y + c) & 1: neighbours are computed, not branched on.
 //
 // Per level: one kernel computes the data terms (warp of frame 2 and derivatives);
-// per outer iteration one kernel freezes the smoothness weights, one assembles
-// the coefficients (the diagonal, and the right-hand side with the start field's
-// smoothness term folded in), then the inner sweeps: by default up to
-// CC_RT_MAX_SWEEPS red-black sweeps per launch on shared-memory tiles
-// (refine_tile.h: exact, halo-based temporal blocking, coefficients in registers);
-// with CC_REFINE_SOR=simple in the environment, one launch per colour half-sweep
-// (rf_sor_kernel) straight on the split arrays.
+// per outer iteration one kernel freezes the smoothness weights and assembles the
+// coefficients (rf_weights_coef_kernel: the diagonal, and the right-hand side with
+// the start field's smoothness term folded in; by default the inverse diagonals,
+// a12 and the weights are rounded to bf16, packed for the sweeps), then the inner
+// sweeps: by default H / 2 red-black sweeps per launch on register tiles
+// (rf_sor_regs_kernel: exact, halo-based temporal blocking with the increment and
+// coefficients in registers, neighbours by shuffles), the tile order reversed
+// every other launch. With every image on the device the whole run is captured
+// once into a CUDA graph and replayed. Environment switches (for comparison and
+// debugging): CC_REFINE_SOR=tiles (shared-memory tiles of refine_tile.h) or
+// simple (one launch per colour half-sweep, rf_sor_kernel), CC_REFINE_BF16=0
+// (fp32 coefficients), CC_REFINE_TILE / CC_REFINE_TILE_SMALL=TYxRxH (tile shapes),
+// CC_REFINE_GRAPH=0, CC_REFINE_FUSE=0 (separate weight and coefficient kernels,
+// implies fp32), CC_REFINE_SNAKE=0.
 #include "cuda_common.cuh"
 #include <cuda_bf16.h>
 #include "refine_internal.h"
