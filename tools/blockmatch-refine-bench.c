@@ -5,6 +5,7 @@
  *    "kernel_ms":..,"end_to_end_ms":.., ...parameters}
  *
  *   blockmatch-refine-bench [--backend cuda|cpu] [--size WxH]... [--repeat N] [--algorithm NAME]
+ *       [--levels N] [--outer N] [--inner N]   (refinement parameters; defaults otherwise)
  *
  * kernel_ms: frames and outputs already on the device, the stream's time between
  * two events around the call (cc_timer), median of N runs after warm-up.
@@ -38,6 +39,9 @@ fail (const char *what)
   fprintf (stderr, "blockmatch-refine-bench: %s: %s\n", what, cc_last_error ());
   return 1;
 }
+
+/* Refinement parameters other than the defaults (--levels, --outer, --inner; 0: default). */
+static int refine_levels, refine_outer, refine_inner;
 
 /* One algorithm run: frames/flows where `dev` says. */
 typedef struct {
@@ -100,6 +104,12 @@ bench_one (cc_context *ctx, const char *algorithm, int w, int h, int repeat)
   cc_refine_params rp;
   cc_blockmatch_params_default (&bp);
   cc_refine_params_default (&rp);
+  if (refine_levels > 0)
+    rp.levels = refine_levels;
+  if (refine_outer > 0)
+    rp.outer_iterations = refine_outer;
+  if (refine_inner > 0)
+    rp.inner_iterations = refine_inner;
   bool is_bm = !strcmp (algorithm, "blockmatch");
   if (is_bm ? cc_blockmatch_create (ctx, w, h, &bp, &j.bm)
       : cc_refine_create (ctx, w, h, &rp, &j.rf))
@@ -185,9 +195,18 @@ main (int argc, char **argv)
     } else if (!strcmp (argv[i], "--algorithm") && v) {
       only = v;
       i++;
+    } else if (!strcmp (argv[i], "--levels") && v) {
+      refine_levels = atoi (v);
+      i++;
+    } else if (!strcmp (argv[i], "--outer") && v) {
+      refine_outer = atoi (v);
+      i++;
+    } else if (!strcmp (argv[i], "--inner") && v) {
+      refine_inner = atoi (v);
+      i++;
     } else {
       fprintf (stderr, "usage: blockmatch-refine-bench [--backend cuda|cpu] [--size WxH]... [--repeat N]"
-          " [--algorithm blockmatch|refine]\n");
+          " [--algorithm blockmatch|refine] [--levels N] [--outer N] [--inner N]\n");
       return 2;
     }
   }

@@ -10,20 +10,31 @@
 // ph = (y + c) & 1: neighbours are computed, not branched on.
 //
 // Per level: one kernel computes the data terms (warp of frame 2 and derivatives);
-// per outer iteration one kernel freezes the smoothness weights, one assembles
-// the coefficients (the diagonal, and the right-hand side with the start field's
-// smoothness term folded in), then the inner sweeps: by default up to
-// CC_RT_MAX_SWEEPS red-black sweeps per launch on shared-memory tiles
-// (refine_tile.h: exact, halo-based temporal blocking, coefficients in registers);
-// with CC_REFINE_SOR=simple in the environment, one launch per colour half-sweep
-// (rf_sor_kernel) straight on the split arrays.
+// per outer iteration one kernel freezes the smoothness weights and assembles the
+// coefficients (rf_weights_coef_kernel: the diagonal, and the right-hand side with
+// the start field's smoothness term folded in; by default the inverse diagonals,
+// a12 and the weights are rounded to bf16, packed for the sweeps), then the inner
+// sweeps: by default H / 2 red-black sweeps per launch on register tiles
+// (rf_sor_regs_kernel: exact, halo-based temporal blocking with the increment and
+// coefficients in registers, neighbours by shuffles), the tile order reversed
+// every other launch. With every image on the device the whole run is captured
+// once into a CUDA graph and replayed. Environment switches (for comparison and
+// debugging): CC_REFINE_SOR=tiles (shared-memory tiles of refine_tile.h) or
+// simple (one launch per colour half-sweep, rf_sor_kernel), CC_REFINE_BF16=0
+// (fp32 coefficients), CC_REFINE_TILE / CC_REFINE_TILE_SMALL=TYxRxH (tile shapes),
+// CC_REFINE_GRAPH=0, CC_REFINE_FUSE=0 (separate weight and coefficient kernels,
+// implies fp32), CC_REFINE_SNAKE=0.
 #include "cuda_common.cuh"
+#include <cuda_bf16.h>
 #include "refine_internal.h"
 #include "refine_hostdev.h"
 #include "refine_tile.h"
 
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
+
+enum { RF_SOR_SIMPLE, RF_SOR_TILES, RF_SOR_REGS };
 
 struct cc_cuda_refine {
   cc_context *ctx;
@@ -38,9 +49,23 @@ struct cc_cuda_refine {
   float4 *d0, *d1;            // (ix, iy, iz, ixx), (ixy, iyy, ixz, iyz)
   float2 *wuv, *duv;          // start field, increment
   float2 *duv_alt;            // second increment buffer for the tiled sweeps
-  bool tiled;                 // several sweeps per launch (CC_REFINE_SOR=simple: one colour)
+  int sor;                    // RF_SOR_*: CC_REFINE_SOR=simple|tiles|regs (default regs)
+  int tile_big, tile_small;   // register-tile shapes, TY * 10000 + R * 100 + H (rf_tile_key)
+  bool fuse_coef;             // one weights + coefficients kernel (CC_REFINE_FUSE=0: two)
+  bool use_graph;             // replay a captured CUDA graph (CC_REFINE_GRAPH=0: off)
+  cudaGraphExec_t graph;      // the last captured run (device images, no energies)
+  struct rf_graph_key {
+    const void *planes[4];
+    size_t pitch[4];
+    int format[4];
+    cc_refine_params params;
+  } graph_key;
   float4 *coef;               // (1 / diag_u, 1 / diag_v, rhs_u, rhs_v)
   float *a12, *smooth;
+  uint2 *pk;                  // packed coefficients for the register tiles (bf16)
+  float2 *rhs;
+  bool bf16;                  // coefficients other than rhs in bf16 (CC_REFINE_BF16=0: fp32)
+  bool snake;                 // alternate the tile order between launches (CC_REFINE_SNAKE=0: off)
   double *energies;           // levels * (max_outer + 1)
 };
 
@@ -50,6 +75,8 @@ struct rb_view {
   float4 *d0, *d1, *coef;
   float2 *wuv, *duv;
   float *a12, *smooth;
+  uint2 *pk;                  // bf16 (1 / diag_u, 1 / diag_v), (a12, smooth weight)
+  float2 *rhs;                // (rhs_u, rhs_v)
 };
 
 static __device__ __forceinline__ int
@@ -253,6 +280,72 @@ rf_coef_kernel (rb_view v, float delta, float gamma)
   v.a12[i] = a12;
 }
 
+// Coefficients kept in bf16 (bf16 != 0): the value the sweeps will see.
+static __device__ __forceinline__ float
+rf_round (float x, int bf16)
+{
+  return bf16 ? __bfloat162float (__float2bfloat16_rn (x)) : x;
+}
+
+// Two values already rounded to bf16, packed (low half first).
+static __device__ __forceinline__ unsigned
+rf_pack2 (float lo, float hi)
+{
+  return (__float_as_uint (lo) >> 16) | (__float_as_uint (hi) & 0xFFFF0000u);
+}
+
+// rf_weights_kernel and rf_coef_kernel in one pass: the smoothness weights of the
+// cell and of its left and upper neighbours are computed here (the same formula),
+// the cell's own is stored for the sweeps. Same results, one launch and one pass less.
+__global__ void
+rf_weights_coef_kernel (rb_view v, float alpha, float delta, float gamma, int bf16,
+    int packed_only)
+{
+  int c = blockIdx.z, y, xs, x, ph;
+  if (!rf_cell (v, c, &y, &xs, &x, &ph))
+    return;
+  int i = rb_index (v, c, y, xs);
+  float s = rf_round (cc_refine_smooth_weight (rf_grad2 (v, c, y, xs, x, ph), alpha), bf16);
+  if (!packed_only)
+    v.smooth[i] = s;
+  cc_refine_data d = rf_load_data (v, i);
+  float2 dw = v.duv[i], w0 = v.wuv[i];
+  float a11, a12, a22, b1, b2;
+  cc_refine_data_system (&d, dw.x, dw.y, delta, gamma, &a11, &a12, &a22, &b1, &b2);
+  float sum_w = 0.0f;
+  int nb[4] = { -1, -1, -1, -1 };
+  float wt[4] = { 0.0f, 0.0f, 0.0f, 0.0f };
+  if (x > 0) {
+    nb[0] = rb_index (v, 1 - c, y, xs + ph - 1);
+    wt[0] = rf_round (cc_refine_smooth_weight (rf_grad2 (v, 1 - c, y, xs + ph - 1, x - 1,
+            1 - ph), alpha), bf16);
+  }
+  if (x + 1 < v.w) { nb[1] = rb_index (v, 1 - c, y, xs + ph); wt[1] = s; }
+  if (y > 0) {
+    nb[2] = rb_index (v, 1 - c, y - 1, xs);
+    wt[2] = rf_round (cc_refine_smooth_weight (rf_grad2 (v, 1 - c, y - 1, xs, x, ph), alpha),
+        bf16);
+  }
+  if (y + 1 < v.h) { nb[3] = rb_index (v, 1 - c, y + 1, xs); wt[3] = s; }
+  for (int k = 0; k < 4; k++)
+    if (nb[k] >= 0) {
+      float2 q = v.wuv[nb[k]];
+      sum_w += wt[k];
+      b1 += wt[k] * (q.x - w0.x);
+      b2 += wt[k] * (q.y - w0.y);
+    }
+  float iu = rf_round (cc_refine_inverse_diag (a11 + sum_w), bf16);
+  float iv = rf_round (cc_refine_inverse_diag (a22 + sum_w), bf16);
+  a12 = rf_round (a12, bf16);
+  if (bf16)
+    v.pk[i] = make_uint2 (rf_pack2 (iu, iv), rf_pack2 (a12, s));
+  if (!packed_only) {
+    v.coef[i] = make_float4 (iu, iv, b1, b2);
+    v.a12[i] = a12;
+  }
+  v.rhs[i] = make_float2 (b1, b2);
+}
+
 // One colour's SOR half-sweep: every cell of colour c depends only on cells of
 // the other colour, so this equals the sequential sweep in red-black order.
 __global__ void
@@ -314,6 +407,165 @@ rf_sor_tiles_kernel (cc_rt_level L, const float4 *coef, const float *a12,
     __syncthreads ();
   }
   cc_rt_store (&L, bx, by, tx, ty, &sm, (float *) duv_out);
+}
+
+// ------------------------------------------------------------------ register tiles (v2)
+//
+// The same exact temporal blocking as refine_tile.h (output tile + CC_RT_HALO px halo,
+// up to CC_RT_MAX_SWEEPS red-black sweeps per launch, the result equal to as many global
+// half-sweeps), but the increment lives in registers instead of shared memory. A warp
+// owns a 64 px wide strip (lane tx: the red and the black cell of pixel pair
+// (2 tx, 2 tx + 1)), each thread R consecutive rows of it; the block stacks TY warps.
+// Because the tile origin and R are even, the parity of a thread's row r is r's: the
+// neighbour pattern of cell (r, c) is known at compile time. A cell's up / down
+// neighbours are the thread's own registers (other colour, row r -+ 1), one horizontal
+// neighbour is the thread's other-colour cell of the row, the other comes from lane
+// tx -+ 1 by a shuffle; only a warp's first and last rows go through shared memory
+// (one barrier per half-sweep). Missing neighbours (outside the level: zero cells,
+// zero weights; outside the tile: the halo) add zero, so the half-sweep has no branches.
+// Every thread updates its cells unconditionally: cells outside the level have zero
+// coefficients, which cc_refine_sor_step leaves unchanged.
+template <int TY, int R, int H, bool PACKED>
+__global__ void __launch_bounds__ (32 * TY)
+rf_sor_regs_kernel (int w, int h, int hw, const float4 *__restrict__ coef,
+    const float *__restrict__ a12, const float *__restrict__ smooth,
+    const uint2 *__restrict__ pk, const float2 *__restrict__ rhs,
+    const float2 *__restrict__ duv_in, float2 *__restrict__ duv_out, int sweeps, float omega,
+    int flip)
+{
+  static_assert (R % 2 == 0, "R must be even");
+  constexpr int EH = TY * R, TH = EH - 2 * H, TW = 64 - 2 * H;
+  static_assert (TH % 2 == 0 && TW % 2 == 0 && H % 2 == 0 && TH > 0 && TW > 0, "even tile origin");
+  __shared__ float2 top[2][TY][32], bot[2][TY][32];
+  __shared__ float sbot[2][TY][32];
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  // flip: tiles in reverse order (what the previous launch wrote last is still in L2)
+  const int bx = flip ? gridDim.x - 1 - blockIdx.x : blockIdx.x;
+  const int by = flip ? gridDim.y - 1 - blockIdx.y : blockIdx.y;
+  const int ex0 = bx * TW - H, ey0 = by * TH - H;
+  const int xs = ex0 / 2 + tx;   // ex0 even
+  float ki[R][2], kv[R][2], ru[R][2], rv[R][2], ka[R][2], s[R][2], du[R][2], dv[R][2];
+#pragma unroll
+  for (int r = 0; r < R; r++) {
+    const int gy = ey0 + ty * R + r;
+#pragma unroll
+    for (int c = 0; c < 2; c++) {
+      const int gx = ex0 + 2 * tx + ((r + c) & 1);
+      ki[r][c] = kv[r][c] = ru[r][c] = rv[r][c] = ka[r][c] = s[r][c] = du[r][c] = dv[r][c] = 0.0f;
+      if (gy >= 0 && gy < h && gx >= 0 && gx < w) {
+        const int g = (c * h + gy) * hw + xs;
+        if (PACKED) {
+          uint2 q = __ldg (pk + g);
+          float2 b = __ldg (rhs + g);
+          ki[r][c] = __uint_as_float (q.x << 16);
+          kv[r][c] = __uint_as_float (q.x & 0xFFFF0000u);
+          ka[r][c] = __uint_as_float (q.y << 16);
+          s[r][c] = __uint_as_float (q.y & 0xFFFF0000u);
+          ru[r][c] = b.x; rv[r][c] = b.y;
+        } else {
+          float4 q = __ldg (coef + g);
+          ki[r][c] = q.x; kv[r][c] = q.y; ru[r][c] = q.z; rv[r][c] = q.w;
+          ka[r][c] = __ldg (a12 + g);
+          s[r][c] = __ldg (smooth + g);
+        }
+        float2 d = duv_in[g];
+        du[r][c] = d.x; dv[r][c] = d.y;
+      }
+    }
+  }
+#pragma unroll
+  for (int c = 0; c < 2; c++) {
+    top[c][ty][tx] = make_float2 (du[0][c], dv[0][c]);
+    bot[c][ty][tx] = make_float2 (du[R - 1][c], dv[R - 1][c]);
+    sbot[c][ty][tx] = s[R - 1][c];
+  }
+  __syncthreads ();
+  // weights of the neighbours held by other threads: left (lane tx - 1, for the
+  // colour with ph = 0 in row r, i.e. c = r & 1) and up (warp ty - 1, row 0)
+  float wl[R], wu[2];
+#pragma unroll
+  for (int r = 0; r < R; r++) {
+    const int c = r & 1, o = 1 - c;
+    float v = __shfl_up_sync (0xFFFFFFFFu, s[r][o], 1);
+    wl[r] = tx > 0 ? v : 0.0f;
+  }
+#pragma unroll
+  for (int c = 0; c < 2; c++)
+    wu[c] = ty > 0 ? sbot[1 - c][ty - 1][tx] : 0.0f;
+
+  for (int k = 0; k < 2 * sweeps; k++) {
+    const int c = k & 1;
+    // the two colours as compile-time branches
+#define RF_HALF(C)                                                                   \
+    {                                                                                \
+      constexpr int o = 1 - (C);                                                     \
+      float2 up = ty > 0 ? bot[o][ty - 1][tx] : make_float2 (0.0f, 0.0f);            \
+      float2 dn = ty < TY - 1 ? top[o][ty + 1][tx] : make_float2 (0.0f, 0.0f);       \
+      _Pragma ("unroll")                                                             \
+      for (int r = 0; r < R; r++) {                                                  \
+        constexpr int dummy = 0; (void) dummy;                                       \
+        const bool ph = ((r + (C)) & 1) != 0;                                        \
+        float nu = 0.0f, nv = 0.0f;                                                  \
+        /* left: (o, r, tx + ph - 1), weight its s */                                \
+        if (ph) {                                                                    \
+          nu += s[r][o] * du[r][o]; nv += s[r][o] * dv[r][o];                        \
+        } else {                                                                     \
+          float lu = __shfl_up_sync (0xFFFFFFFFu, du[r][o], 1);                      \
+          float lv = __shfl_up_sync (0xFFFFFFFFu, dv[r][o], 1);                      \
+          nu += wl[r] * lu; nv += wl[r] * lv;                                        \
+        }                                                                            \
+        /* right: (o, r, tx + ph), weight own s */                                   \
+        const float so = s[r][(C)];                                                  \
+        if (ph) {                                                                    \
+          float ru_ = __shfl_down_sync (0xFFFFFFFFu, du[r][o], 1);                   \
+          float rv_ = __shfl_down_sync (0xFFFFFFFFu, dv[r][o], 1);                   \
+          const float sr = tx < 31 ? so : 0.0f;                                      \
+          nu += sr * ru_; nv += sr * rv_;                                            \
+        } else {                                                                     \
+          nu += so * du[r][o]; nv += so * dv[r][o];                                  \
+        }                                                                            \
+        /* up: (o, r - 1, tx) */                                                     \
+        if (r > 0) {                                                                 \
+          nu += s[r > 0 ? r - 1 : 0][o] * du[r > 0 ? r - 1 : 0][o];                  \
+          nv += s[r > 0 ? r - 1 : 0][o] * dv[r > 0 ? r - 1 : 0][o];                  \
+        } else {                                                                     \
+          nu += wu[(C)] * up.x; nv += wu[(C)] * up.y;                                \
+        }                                                                            \
+        /* down: (o, r + 1, tx), weight own s */                                     \
+        if (r < R - 1) {                                                             \
+          nu += so * du[r < R - 1 ? r + 1 : 0][o];                                   \
+          nv += so * dv[r < R - 1 ? r + 1 : 0][o];                                   \
+        } else {                                                                     \
+          nu += so * dn.x; nv += so * dn.y;                                          \
+        }                                                                            \
+        cc_refine_sor_step (ki[r][(C)], kv[r][(C)], ka[r][(C)], ru[r][(C)],          \
+            rv[r][(C)], nu, nv, omega, &du[r][(C)], &dv[r][(C)]);                    \
+      }                                                                              \
+      top[(C)][ty][tx] = make_float2 (du[0][(C)], dv[0][(C)]);                       \
+      bot[(C)][ty][tx] = make_float2 (du[R - 1][(C)], dv[R - 1][(C)]);               \
+    }
+    if (c == 0)
+      RF_HALF (0)
+    else
+      RF_HALF (1)
+#undef RF_HALF
+    __syncthreads ();
+  }
+  const int ey_first = H, ey_end = H + TH;
+  if (2 * tx < H || 2 * tx >= H + TW)
+    return;
+#pragma unroll
+  for (int r = 0; r < R; r++) {
+    const int ey = ty * R + r, gy = ey0 + ey;
+    if (ey < ey_first || ey >= ey_end || gy >= h)
+      continue;
+#pragma unroll
+    for (int c = 0; c < 2; c++) {
+      const int gx = ex0 + 2 * tx + ((r + c) & 1);
+      if (gx < w)
+        duv_out[(c * h + gy) * hw + xs] = make_float2 (du[r][c], dv[r][c]);
+    }
+  }
 }
 
 // Energy of the level at the current increment, summed into *out.
@@ -381,9 +633,15 @@ cc_cuda_refine_destroy (cc_cuda_refine *s)
   cudaFree (s->coef);
   cudaFree (s->a12);
   cudaFree (s->smooth);
+  cudaFree (s->pk);
+  cudaFree (s->rhs);
   cudaFree (s->energies);
+  if (s->graph)
+    cudaGraphExecDestroy (s->graph);
   free (s);
 }
+
+static bool rf_tile_supported (int key);
 
 extern "C" cc_status
 cc_cuda_refine_create (cc_context *ctx, const cc_refine_sizes *sizes, int max_outer,
@@ -397,7 +655,25 @@ cc_cuda_refine_create (cc_context *ctx, const cc_refine_sizes *sizes, int max_ou
   s->sizes = *sizes;
   s->max_outer = max_outer;
   const char *sor = getenv ("CC_REFINE_SOR");
-  s->tiled = !(sor && !strcmp (sor, "simple"));
+  s->sor = sor && !strcmp (sor, "simple") ? RF_SOR_SIMPLE
+      : sor && !strcmp (sor, "tiles") ? RF_SOR_TILES : RF_SOR_REGS;
+  s->tile_big = 160608;     // 16 warps x 6 rows, 8 px halo
+  s->tile_small = 80608;    // 8 warps x 6 rows, 8 px halo
+  const char *tiles[2] = { getenv ("CC_REFINE_TILE"), getenv ("CC_REFINE_TILE_SMALL") };
+  for (int i = 0; i < 2; i++) {
+    int ty, r, hh;
+    if (tiles[i] && sscanf (tiles[i], "%dx%dx%d", &ty, &r, &hh) == 3
+        && rf_tile_supported (ty * 10000 + r * 100 + hh))
+      *(i ? &s->tile_small : &s->tile_big) = ty * 10000 + r * 100 + hh;
+  }
+  const char *graph = getenv ("CC_REFINE_GRAPH");
+  s->use_graph = !(graph && !strcmp (graph, "0"));
+  const char *fuse = getenv ("CC_REFINE_FUSE");
+  s->fuse_coef = !(fuse && !strcmp (fuse, "0"));
+  const char *bf = getenv ("CC_REFINE_BF16");
+  s->bf16 = !(bf && !strcmp (bf, "0")) && s->fuse_coef;   // rounded by the fused kernel
+  const char *snake = getenv ("CC_REFINE_SNAKE");
+  s->snake = !(snake && !strcmp (snake, "0"));
   cc_status st = CC_SUCCESS;
 #define RF_ALLOC(ptr, bytes) \
   if (st == CC_SUCCESS) st = cc_cuda_malloc (ctx, (bytes), (void **) &(ptr))
@@ -422,6 +698,8 @@ cc_cuda_refine_create (cc_context *ctx, const cc_refine_sizes *sizes, int max_ou
   RF_ALLOC (s->coef, cells * sizeof (float4));
   RF_ALLOC (s->a12, cells * sizeof (float));
   RF_ALLOC (s->smooth, cells * sizeof (float));
+  RF_ALLOC (s->pk, cells * sizeof (uint2));
+  RF_ALLOC (s->rhs, cells * sizeof (float2));
   RF_ALLOC (s->energies, (size_t) CC_REFINE_LEVELS_MAX * (max_outer + 1) * sizeof (double));
 #undef RF_ALLOC
   if (st != CC_SUCCESS) {
@@ -472,7 +750,66 @@ rf_view (cc_cuda_refine *s, int level)
   v.duv = s->duv;
   v.a12 = s->a12;
   v.smooth = s->smooth;
+  v.pk = s->pk;
+  v.rhs = s->rhs;
   return v;
+}
+
+template <int TY, int R, int H>
+static cc_status
+rf_sor_regs_launch (const rb_view &v, float2 *out, int sweeps, float omega, cudaStream_t stream,
+    bool packed, int flip)
+{
+  dim3 tiles (cc_div_up (v.w, 64 - 2 * H), cc_div_up (v.h, TY * R - 2 * H));
+  if (packed)
+    rf_sor_regs_kernel<TY, R, H, true><<<tiles, dim3 (32, TY), 0, stream>>> (v.w, v.h, v.hw,
+        v.coef, v.a12, v.smooth, v.pk, v.rhs, v.duv, out, sweeps, omega, flip);
+  else
+    rf_sor_regs_kernel<TY, R, H, false><<<tiles, dim3 (32, TY), 0, stream>>> (v.w, v.h, v.hw,
+        v.coef, v.a12, v.smooth, v.pk, v.rhs, v.duv, out, sweeps, omega, flip);
+  CC_CUDA_LAUNCHED ("rf_sor_regs_kernel");
+  return CC_SUCCESS;
+}
+
+// Register-tile shape of a level (TY * 10000 + R * 100 + H): CC_REFINE_TILE=TYxRxH for
+// levels of >= 1M px, CC_REFINE_TILE_SMALL for smaller ones.
+static int
+rf_tile_key (const cc_cuda_refine *s, const rb_view &v)
+{
+  return (long) v.w * v.h >= 1000000 ? s->tile_big : s->tile_small;
+}
+
+// Sweeps per launch of a tile shape (its halo / 2).
+static int
+rf_tile_sweeps (int key)
+{
+  return (key % 100) / 2;
+}
+
+static bool
+rf_tile_supported (int key)
+{
+  static const int shapes[] = { 160608, 80608, 80612, 160612, 240412 };
+  for (unsigned i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
+    if (shapes[i] == key)
+      return true;
+  return false;
+}
+
+static cc_status
+rf_sor_regs (int key, const rb_view &v, float2 *out, int sweeps, float omega,
+    cudaStream_t stream, bool packed, int flip)
+{
+  switch (key) {
+#define RF_SHAPE(TY, R, H) \
+  case TY * 10000 + R * 100 + H: return rf_sor_regs_launch<TY, R, H> (v, out, sweeps, omega, stream, packed, flip);
+  RF_SHAPE (8, 6, 8)
+  RF_SHAPE (8, 6, 12)
+  RF_SHAPE (16, 6, 12)
+  RF_SHAPE (24, 4, 12)
+#undef RF_SHAPE
+  default: return rf_sor_regs_launch<16, 6, 8> (v, out, sweeps, omega, stream, packed, flip);
+  }
 }
 
 static cc_status
@@ -490,11 +827,25 @@ rf_level (cc_cuda_refine *s, const cc_refine_params *p, int level, double *energ
     CC_CUDA_LAUNCHED ("rf_energy_kernel");
   }
   for (int outer = 0; outer < p->outer_iterations; outer++) {
-    rf_weights_kernel<<<both, block, 0, stream>>> (v, p->smoothness_weight);
-    CC_CUDA_LAUNCHED ("rf_weights_kernel");
-    rf_coef_kernel<<<both, block, 0, stream>>> (v, p->color_weight, p->gradient_weight);
-    CC_CUDA_LAUNCHED ("rf_coef_kernel");
-    if (s->tiled) {
+    if (s->fuse_coef) {
+      rf_weights_coef_kernel<<<both, block, 0, stream>>> (v, p->smoothness_weight,
+          p->color_weight, p->gradient_weight, s->bf16, s->bf16 && s->sor == RF_SOR_REGS);
+      CC_CUDA_LAUNCHED ("rf_weights_coef_kernel");
+    } else {
+      rf_weights_kernel<<<both, block, 0, stream>>> (v, p->smoothness_weight);
+      CC_CUDA_LAUNCHED ("rf_weights_kernel");
+      rf_coef_kernel<<<both, block, 0, stream>>> (v, p->color_weight, p->gradient_weight);
+      CC_CUDA_LAUNCHED ("rf_coef_kernel");
+    }
+    if (s->sor == RF_SOR_REGS) {
+      int key = rf_tile_key (s, v), per = rf_tile_sweeps (key), launch = 0;
+      for (int left = p->inner_iterations; left > 0; left -= per, launch++) {
+        float2 *other = v.duv == s->duv ? s->duv_alt : s->duv;
+        CC_TRY (rf_sor_regs (key, v, other, left < per ? left : per, p->omega, stream, s->bf16,
+                s->snake && !(launch & 1)));
+        v.duv = other;
+      }
+    } else if (s->sor == RF_SOR_TILES) {
       cc_rt_level L = { v.w, v.h, v.hw };
       dim3 tiles (cc_div_up (v.w, CC_RT_TW), cc_div_up (v.h, CC_RT_TH));
       for (int left = p->inner_iterations; left > 0; left -= CC_RT_MAX_SWEEPS) {
@@ -522,8 +873,8 @@ rf_level (cc_cuda_refine *s, const cc_refine_params *p, int level, double *energ
   return CC_SUCCESS;
 }
 
-extern "C" cc_status
-cc_cuda_refine_run (cc_cuda_refine *s, const cc_refine_params *p, const cc_image *prev,
+static cc_status
+rf_enqueue (cc_cuda_refine *s, const cc_refine_params *p, const cc_image *prev,
     const cc_image *next, const cc_image *flow_in, cc_image *flow_out)
 {
   cudaStream_t stream = cc_stream_of (s->ctx);
@@ -580,6 +931,58 @@ cc_cuda_refine_run (cc_cuda_refine *s, const cc_refine_params *p, const cc_image
   if (host_out)
     CC_TRY (cc_cuda_copy_2d (s->ctx, flow_out->planes[0], flow_out->pitch[0], CC_LOCATION_HOST,
             s->flow_staging, sizeof (float2) * w, CC_LOCATION_DEVICE, sizeof (float2) * w, h));
+  return CC_SUCCESS;
+}
+
+// With every image on the device and no energy tracking, a run is captured once into
+// a CUDA graph (some 150 launches at 3 levels x 5 x 30) and replayed while the images
+// and parameters stay the same: the coarse levels' kernels are short, and launch
+// gaps would otherwise be a large share of them.
+extern "C" cc_status
+cc_cuda_refine_run (cc_cuda_refine *s, const cc_refine_params *p, const cc_image *prev,
+    const cc_image *next, const cc_image *flow_in, cc_image *flow_out)
+{
+  const cc_image *im[4] = { prev, next, flow_in, flow_out };
+  bool device = true;
+  for (int i = 0; i < 4; i++)
+    device = device && im[i]->location == CC_LOCATION_DEVICE;
+  if (!s->use_graph || !device || p->track_energy)
+    return rf_enqueue (s, p, prev, next, flow_in, flow_out);
+  cc_cuda_refine::rf_graph_key key;
+  memset (&key, 0, sizeof key);
+  for (int i = 0; i < 4; i++) {
+    key.planes[i] = im[i]->planes[0];
+    key.pitch[i] = im[i]->pitch[0];
+    key.format[i] = (int) im[i]->format;
+  }
+  key.params = *p;
+  cudaStream_t stream = cc_stream_of (s->ctx);
+  if (!s->graph || memcmp (&key, &s->graph_key, sizeof key)) {
+    if (s->graph) {
+      cudaGraphExecDestroy (s->graph);
+      s->graph = NULL;
+    }
+    CC_CUDA_TRY (cudaStreamBeginCapture (stream, cudaStreamCaptureModeThreadLocal),
+        "refine: graph capture");
+    cc_status st = rf_enqueue (s, p, prev, next, flow_in, flow_out);
+    cudaGraph_t g = NULL;
+    cudaError_t e = cudaStreamEndCapture (stream, &g);
+    if (st != CC_SUCCESS) {
+      if (g)
+        cudaGraphDestroy (g);
+      return st;
+    }
+    if (e != cudaSuccess)
+      return cc_set_error (CC_ERROR_CUDA, "refine: graph capture: %s", cudaGetErrorString (e));
+    e = cudaGraphInstantiate (&s->graph, g, 0);
+    cudaGraphDestroy (g);
+    if (e != cudaSuccess) {
+      s->graph = NULL;
+      return cc_set_error (CC_ERROR_CUDA, "refine: graph instantiate: %s", cudaGetErrorString (e));
+    }
+    s->graph_key = key;
+  }
+  CC_CUDA_TRY (cudaGraphLaunch (s->graph, stream), "refine: graph launch");
   return CC_SUCCESS;
 }
 
