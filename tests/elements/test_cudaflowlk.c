@@ -364,6 +364,69 @@ GST_START_TEST (test_cuda_memory_matches_cpu)
 }
 GST_END_TEST;
 
+/* Pulls the second output frame of `launch` (appsink "sink") into a packed copy. */
+static guint8 *
+pipeline_frame (const gchar * launch, gsize * size)
+{
+  GstElement *pipe = gst_parse_launch (launch, NULL);
+  fail_unless (pipe != NULL);
+  GstElement *sink = gst_bin_get_by_name (GST_BIN (pipe), "sink");
+  gst_element_set_state (pipe, GST_STATE_PLAYING);
+  GstSample *s = NULL;
+  for (int i = 0; i < 2; i++) {
+    if (s)
+      gst_sample_unref (s);
+    g_signal_emit_by_name (sink, "pull-sample", &s);
+    fail_unless (s != NULL, "no sample from %s", launch);
+  }
+  GstVideoInfo info;
+  fail_unless (gst_video_info_from_caps (&info, gst_sample_get_caps (s)));
+  GstVideoFrame vf;
+  fail_unless (gst_video_frame_map (&vf, &info, gst_sample_get_buffer (s), GST_MAP_READ));
+  int w = GST_VIDEO_INFO_WIDTH (&info), h = GST_VIDEO_INFO_HEIGHT (&info);
+  *size = (gsize) w * h * 4;
+  guint8 *out = g_malloc (*size);
+  for (int y = 0; y < h; y++)
+    memcpy (out + (gsize) y * w * 4, (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&vf, 0)
+        + y * GST_VIDEO_FRAME_PLANE_STRIDE (&vf, 0), (gsize) w * 4);
+  gst_video_frame_unmap (&vf);
+  gst_sample_unref (s);
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  gst_object_unref (sink);
+  gst_object_unref (pipe);
+  return out;
+}
+
+/* visualize=color drawn into CUDA memory (RGBA, odd width: padded pitch) gives the
+ * CPU backend's pixels (device atan2f may move a colour by one level). */
+GST_START_TEST (test_cuda_memory_visualize_matches_cpu)
+{
+  if (!cv_have_cuda_elements ("cuda_memory_visualize_matches_cpu"))
+    return;
+  const gchar *src = "videotestsrc pattern=ball num-buffers=3 ! "
+      "video/x-raw,format=RGBA,width=641,height=361";
+  gchar *gpu = g_strdup_printf ("%s ! cudaupload ! video/x-raw(memory:CUDAMemory) ! "
+      "cudaflowlk backend=cuda visualize=color ! cudadownload ! "
+      "video/x-raw,format=RGBA ! appsink name=sink sync=false", src);
+  gchar *cpu = g_strdup_printf ("%s ! cudaflowlk backend=cpu visualize=color ! "
+      "appsink name=sink sync=false", src);
+  gsize ng, nc;
+  guint8 *g = pipeline_frame (gpu, &ng), *c = pipeline_frame (cpu, &nc);
+  ck_assert_uint_eq (ng, nc);
+  gsize off1 = 0, off_more = 0;
+  for (gsize i = 0; i < ng; i++) {
+    int d = abs ((int) g[i] - (int) c[i]);
+    off1 += d == 1;
+    off_more += d > 1;
+  }
+  g_print ("visualize on CUDA memory vs CPU: %" G_GSIZE_FORMAT " bytes off by 1, %"
+      G_GSIZE_FORMAT " by more (of %" G_GSIZE_FORMAT ")\n", off1, off_more, ng);
+  ck_assert_msg (off_more == 0 && off1 * 1000 <= ng, "%" G_GSIZE_FORMAT " bytes differ by > 1, %"
+      G_GSIZE_FORMAT " by 1", off_more, off1);
+  g_free (g); g_free (c); g_free (gpu); g_free (cpu);
+}
+GST_END_TEST;
+
 static Suite *
 cudaflowlk_suite (void)
 {
@@ -380,6 +443,7 @@ cudaflowlk_suite (void)
   tcase_add_test (tc, test_states);
   tcase_add_test (tc, test_cuda_backend_without_device);
   tcase_add_test (tc, test_cuda_memory_matches_cpu);
+  tcase_add_test (tc, test_cuda_memory_visualize_matches_cpu);
   suite_add_tcase (s, tc);
   return s;
 }
