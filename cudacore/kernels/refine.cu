@@ -50,7 +50,7 @@ struct cc_cuda_refine {
   float2 *wuv, *duv;          // start field, increment
   float2 *duv_alt;            // second increment buffer for the tiled sweeps
   int sor;                    // RF_SOR_*: CC_REFINE_SOR=simple|tiles|regs (default regs)
-  int tile_big, tile_small;   // register-tile shapes, TY * 10000 + R * 100 + H (rf_tile_key)
+  int tile_big, tile_small, tile_tiny; // register-tile shapes, TY * 10000 + R * 100 + H (rf_tile_key)
   bool fuse_coef;             // one weights + coefficients kernel (CC_REFINE_FUSE=0: two)
   bool use_graph;             // replay a captured CUDA graph (CC_REFINE_GRAPH=0: off)
   cudaGraphExec_t graph;      // the last captured run (device images, no energies)
@@ -64,6 +64,9 @@ struct cc_cuda_refine {
   float *a12, *smooth;
   uint2 *pk;                  // packed coefficients for the register tiles (bf16)
   float2 *rhs;
+  unsigned *rhs16;            // bf16 (rhs_u, rhs_v) for the register tiles (CC_REFINE_RHS16)
+  bool rhs_bf16;              // right-hand sides in bf16 too (CC_REFINE_RHS16=0: fp32)
+  bool recompute;             // data terms recomputed by the coefficient kernel (CC_REFINE_RECOMPUTE=0: stored)
   bool bf16;                  // coefficients other than rhs in bf16 (CC_REFINE_BF16=0: fp32)
   bool snake;                 // alternate the tile order between launches (CC_REFINE_SNAKE=0: off)
   double *energies;           // levels * (max_outer + 1)
@@ -77,6 +80,7 @@ struct rb_view {
   float *a12, *smooth;
   uint2 *pk;                  // bf16 (1 / diag_u, 1 / diag_v), (a12, smooth weight)
   float2 *rhs;                // (rhs_u, rhs_v)
+  unsigned *rhs16;            // bf16 (rhs_u, rhs_v)
 };
 
 static __device__ __forceinline__ int
@@ -140,15 +144,12 @@ rf_store_field_kernel (const float2 *src, int w, int h, float *dst, size_t pitch
   row[2 * x + 1] = f.y;
 }
 
-// Start field of a level: its initial field plus twice the upsampled correction
-// (refined - initial) of the coarser level; coarse == NULL at the coarsest level.
-__global__ void
-rf_start_kernel (const float2 *init, int w, int h, const float2 *coarse,
-    const float2 *coarse_init, int cw, int ch, float2 *field)
+// Start field of a level at pixel (x, y): its initial field plus twice the upsampled
+// correction (refined - initial) of the coarser level; coarse == NULL at the coarsest level.
+static __device__ __forceinline__ float2
+rf_start_value (const float2 *init, int w, int x, int y, const float2 *coarse,
+    const float2 *coarse_init, int cw, int ch)
 {
-  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
-  if (x >= w || y >= h)
-    return;
   float2 f = init[(size_t) y * w + x];
   if (coarse) {
     float sx = cc_clampf (0.5f * x, 0.0f, (float) (cw - 1));
@@ -166,32 +167,49 @@ rf_start_kernel (const float2 *init, int w, int h, const float2 *coarse,
     f.x += 2.0f * (tu + fy * (bu - tu));
     f.y += 2.0f * (tv + fy * (bv - tv));
   }
-  field[(size_t) y * w + x] = f;
+  return f;
 }
 
 // ------------------------------------------------------------------ solver
 
-// Data terms of pixel (x, y) into its cell; start field copied, increment zeroed.
+// Data terms of pixel (x, y) of a level whose start field there is f.
+static __device__ __forceinline__ cc_refine_data
+rf_data_at (const float *__restrict__ i0, const float *__restrict__ i1, int w, int h, int x,
+    int y, float2 f)
+{
+  float qx = x + f.x, qy = y + f.y;
+  float n0[3][3], n1[3][3];
+#pragma unroll
+  for (int dy = -1; dy <= 1; dy++)
+#pragma unroll
+    for (int dx = -1; dx <= 1; dx++) {
+      n0[dy + 1][dx + 1] = __ldg (i0 + cc_clampi (y + dy, 0, h - 1) * w + cc_clampi (x + dx, 0, w - 1));
+      n1[dy + 1][dx + 1] = cc_refine_bilinear (i1, w, h, qx + dx, qy + dy);
+    }
+  int valid = qx >= 0.0f && qy >= 0.0f && qx <= (float) (w - 1) && qy <= (float) (h - 1);
+  cc_refine_data d;
+  cc_refine_data_terms (n0, n1, valid, &d);
+  return d;
+}
+
+// Start field of pixel (x, y) (rf_start_value) into `field` (natural layout) and its
+// cell, increment zeroed; with `terms`, the data terms into the cell too (otherwise
+// the coefficient kernel recomputes them: rf_data_at).
 __global__ void
-rf_data_kernel (const float *i0, const float *i1, const float2 *field, rb_view v)
+rf_start_data_kernel (const float *i0, const float *i1, const float2 *init, const float2 *coarse,
+    const float2 *coarse_init, int cw, int ch, float2 *field, rb_view v, int terms)
 {
   int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x >= v.w || y >= v.h)
     return;
-  float2 f = field[(size_t) y * v.w + x];
-  float qx = x + f.x, qy = y + f.y;
-  float n0[3][3], n1[3][3];
-  for (int dy = -1; dy <= 1; dy++)
-    for (int dx = -1; dx <= 1; dx++) {
-      n0[dy + 1][dx + 1] = i0[cc_clampi (y + dy, 0, v.h - 1) * v.w + cc_clampi (x + dx, 0, v.w - 1)];
-      n1[dy + 1][dx + 1] = cc_refine_bilinear (i1, v.w, v.h, qx + dx, qy + dy);
-    }
-  int valid = qx >= 0.0f && qy >= 0.0f && qx <= (float) (v.w - 1) && qy <= (float) (v.h - 1);
-  cc_refine_data d;
-  cc_refine_data_terms (n0, n1, valid, &d);
+  float2 f = rf_start_value (init, v.w, x, y, coarse, coarse_init, cw, ch);
+  field[(size_t) y * v.w + x] = f;
   int i = rb_index (v, (x + y) & 1, y, x >> 1);
-  v.d0[i] = make_float4 (d.ix, d.iy, d.iz, d.ixx);
-  v.d1[i] = make_float4 (d.ixy, d.iyy, d.ixz, d.iyz);
+  if (terms) {
+    cc_refine_data d = rf_data_at (i0, i1, v.w, v.h, x, y, f);
+    v.d0[i] = make_float4 (d.ix, d.iy, d.iz, d.ixx);
+    v.d1[i] = make_float4 (d.ixy, d.iyy, d.ixz, d.iyz);
+  }
   v.wuv[i] = f;
   v.duv[i] = make_float2 (0.0f, 0.0f);
 }
@@ -297,19 +315,20 @@ rf_pack2 (float lo, float hi)
 // rf_weights_kernel and rf_coef_kernel in one pass: the smoothness weights of the
 // cell and of its left and upper neighbours are computed here (the same formula),
 // the cell's own is stored for the sweeps. Same results, one launch and one pass less.
+template <bool RECOMPUTE>
 __global__ void
-rf_weights_coef_kernel (rb_view v, float alpha, float delta, float gamma, int bf16,
-    int packed_only)
+rf_weights_coef_kernel (rb_view v, const float *__restrict__ i0, const float *__restrict__ i1,
+    float alpha, float delta, float gamma, int bf16, int rhs_bf16, int packed_only)
 {
   int c = blockIdx.z, y, xs, x, ph;
   if (!rf_cell (v, c, &y, &xs, &x, &ph))
     return;
   int i = rb_index (v, c, y, xs);
+  float2 dw = v.duv[i], w0 = v.wuv[i];
+  cc_refine_data d = RECOMPUTE ? rf_data_at (i0, i1, v.w, v.h, x, y, w0) : rf_load_data (v, i);
   float s = rf_round (cc_refine_smooth_weight (rf_grad2 (v, c, y, xs, x, ph), alpha), bf16);
   if (!packed_only)
     v.smooth[i] = s;
-  cc_refine_data d = rf_load_data (v, i);
-  float2 dw = v.duv[i], w0 = v.wuv[i];
   float a11, a12, a22, b1, b2;
   cc_refine_data_system (&d, dw.x, dw.y, delta, gamma, &a11, &a12, &a22, &b1, &b2);
   float sum_w = 0.0f;
@@ -337,13 +356,18 @@ rf_weights_coef_kernel (rb_view v, float alpha, float delta, float gamma, int bf
   float iu = rf_round (cc_refine_inverse_diag (a11 + sum_w), bf16);
   float iv = rf_round (cc_refine_inverse_diag (a22 + sum_w), bf16);
   a12 = rf_round (a12, bf16);
+  b1 = rf_round (b1, rhs_bf16);
+  b2 = rf_round (b2, rhs_bf16);
   if (bf16)
     v.pk[i] = make_uint2 (rf_pack2 (iu, iv), rf_pack2 (a12, s));
   if (!packed_only) {
     v.coef[i] = make_float4 (iu, iv, b1, b2);
     v.a12[i] = a12;
   }
-  v.rhs[i] = make_float2 (b1, b2);
+  if (rhs_bf16 && packed_only)
+    v.rhs16[i] = rf_pack2 (b1, b2);
+  else
+    v.rhs[i] = make_float2 (b1, b2);
 }
 
 // One colour's SOR half-sweep: every cell of colour c depends only on cells of
@@ -425,11 +449,12 @@ rf_sor_tiles_kernel (cc_rt_level L, const float4 *coef, const float *a12,
 // zero weights; outside the tile: the halo) add zero, so the half-sweep has no branches.
 // Every thread updates its cells unconditionally: cells outside the level have zero
 // coefficients, which cc_refine_sor_step leaves unchanged.
-template <int TY, int R, int H, bool PACKED>
+template <int TY, int R, int H, bool PACKED, bool RHS16>
 __global__ void __launch_bounds__ (32 * TY)
 rf_sor_regs_kernel (int w, int h, int hw, const float4 *__restrict__ coef,
     const float *__restrict__ a12, const float *__restrict__ smooth,
     const uint2 *__restrict__ pk, const float2 *__restrict__ rhs,
+    const unsigned *__restrict__ rhs16,
     const float2 *__restrict__ duv_in, float2 *__restrict__ duv_out, int sweeps, float omega,
     int flip)
 {
@@ -456,12 +481,17 @@ rf_sor_regs_kernel (int w, int h, int hw, const float4 *__restrict__ coef,
         const int g = (c * h + gy) * hw + xs;
         if (PACKED) {
           uint2 q = __ldg (pk + g);
-          float2 b = __ldg (rhs + g);
           ki[r][c] = __uint_as_float (q.x << 16);
           kv[r][c] = __uint_as_float (q.x & 0xFFFF0000u);
           ka[r][c] = __uint_as_float (q.y << 16);
           s[r][c] = __uint_as_float (q.y & 0xFFFF0000u);
-          ru[r][c] = b.x; rv[r][c] = b.y;
+          if (RHS16) {
+            unsigned b = __ldg (rhs16 + g);
+            ru[r][c] = __uint_as_float (b << 16); rv[r][c] = __uint_as_float (b & 0xFFFF0000u);
+          } else {
+            float2 b = __ldg (rhs + g);
+            ru[r][c] = b.x; rv[r][c] = b.y;
+          }
         } else {
           float4 q = __ldg (coef + g);
           ki[r][c] = q.x; kv[r][c] = q.y; ru[r][c] = q.z; rv[r][c] = q.w;
@@ -596,17 +626,26 @@ rf_energy_kernel (rb_view v, float alpha, float delta, float gamma, double *out)
   }
 }
 
-// field += increment, back to the natural layout.
+// field += increment, back to the natural layout; with dst (level 0), field + increment
+// is written there (pitched rows) instead: rf_store_field_kernel fused in.
 __global__ void
-rf_finish_kernel (rb_view v, float2 *field)
+rf_finish_kernel (rb_view v, float2 *field, float *dst, size_t pitch)
 {
   int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x >= v.w || y >= v.h)
     return;
   float2 d = v.duv[rb_index (v, (x + y) & 1, y, x >> 1)];
   float2 *f = field + (size_t) y * v.w + x;
-  f->x += d.x;
-  f->y += d.y;
+  float2 r = *f;
+  r.x += d.x;
+  r.y += d.y;
+  if (dst) {
+    float *row = (float *) ((char *) dst + (size_t) y * pitch);
+    row[2 * x] = r.x;
+    row[2 * x + 1] = r.y;
+  } else {
+    *f = r;
+  }
 }
 
 // ------------------------------------------------------------------ host side
@@ -635,6 +674,7 @@ cc_cuda_refine_destroy (cc_cuda_refine *s)
   cudaFree (s->smooth);
   cudaFree (s->pk);
   cudaFree (s->rhs);
+  cudaFree (s->rhs16);
   cudaFree (s->energies);
   if (s->graph)
     cudaGraphExecDestroy (s->graph);
@@ -659,12 +699,15 @@ cc_cuda_refine_create (cc_context *ctx, const cc_refine_sizes *sizes, int max_ou
       : sor && !strcmp (sor, "tiles") ? RF_SOR_TILES : RF_SOR_REGS;
   s->tile_big = 160608;     // 16 warps x 6 rows, 8 px halo
   s->tile_small = 80608;    // 8 warps x 6 rows, 8 px halo
-  const char *tiles[2] = { getenv ("CC_REFINE_TILE"), getenv ("CC_REFINE_TILE_SMALL") };
-  for (int i = 0; i < 2; i++) {
+  s->tile_tiny = 80608;     // levels under 250k px
+  const char *tiles[3] = { getenv ("CC_REFINE_TILE"), getenv ("CC_REFINE_TILE_SMALL"),
+      getenv ("CC_REFINE_TILE_TINY") };
+  int *keys[3] = { &s->tile_big, &s->tile_small, &s->tile_tiny };
+  for (int i = 0; i < 3; i++) {
     int ty, r, hh;
     if (tiles[i] && sscanf (tiles[i], "%dx%dx%d", &ty, &r, &hh) == 3
         && rf_tile_supported (ty * 10000 + r * 100 + hh))
-      *(i ? &s->tile_small : &s->tile_big) = ty * 10000 + r * 100 + hh;
+      *keys[i] = ty * 10000 + r * 100 + hh;
   }
   const char *graph = getenv ("CC_REFINE_GRAPH");
   s->use_graph = !(graph && !strcmp (graph, "0"));
@@ -672,6 +715,10 @@ cc_cuda_refine_create (cc_context *ctx, const cc_refine_sizes *sizes, int max_ou
   s->fuse_coef = !(fuse && !strcmp (fuse, "0"));
   const char *bf = getenv ("CC_REFINE_BF16");
   s->bf16 = !(bf && !strcmp (bf, "0")) && s->fuse_coef;   // rounded by the fused kernel
+  const char *rhs16 = getenv ("CC_REFINE_RHS16");
+  s->rhs_bf16 = !(rhs16 && !strcmp (rhs16, "0")) && s->bf16;
+  const char *recompute = getenv ("CC_REFINE_RECOMPUTE");
+  s->recompute = !(recompute && !strcmp (recompute, "0")) && s->fuse_coef;
   const char *snake = getenv ("CC_REFINE_SNAKE");
   s->snake = !(snake && !strcmp (snake, "0"));
   cc_status st = CC_SUCCESS;
@@ -700,6 +747,7 @@ cc_cuda_refine_create (cc_context *ctx, const cc_refine_sizes *sizes, int max_ou
   RF_ALLOC (s->smooth, cells * sizeof (float));
   RF_ALLOC (s->pk, cells * sizeof (uint2));
   RF_ALLOC (s->rhs, cells * sizeof (float2));
+  RF_ALLOC (s->rhs16, cells * sizeof (unsigned));
   RF_ALLOC (s->energies, (size_t) CC_REFINE_LEVELS_MAX * (max_outer + 1) * sizeof (double));
 #undef RF_ALLOC
   if (st != CC_SUCCESS) {
@@ -752,21 +800,26 @@ rf_view (cc_cuda_refine *s, int level)
   v.smooth = s->smooth;
   v.pk = s->pk;
   v.rhs = s->rhs;
+  v.rhs16 = s->rhs16;
   return v;
 }
 
 template <int TY, int R, int H>
 static cc_status
 rf_sor_regs_launch (const rb_view &v, float2 *out, int sweeps, float omega, cudaStream_t stream,
-    bool packed, int flip)
+    int mode, int flip)
 {
   dim3 tiles (cc_div_up (v.w, 64 - 2 * H), cc_div_up (v.h, TY * R - 2 * H));
-  if (packed)
-    rf_sor_regs_kernel<TY, R, H, true><<<tiles, dim3 (32, TY), 0, stream>>> (v.w, v.h, v.hw,
-        v.coef, v.a12, v.smooth, v.pk, v.rhs, v.duv, out, sweeps, omega, flip);
+  // mode 0: fp32 coefficients, 1: bf16 pack + fp32 rhs, 2: bf16 pack + bf16 rhs
+  if (mode == 2)
+    rf_sor_regs_kernel<TY, R, H, true, true><<<tiles, dim3 (32, TY), 0, stream>>> (v.w, v.h,
+        v.hw, v.coef, v.a12, v.smooth, v.pk, v.rhs, v.rhs16, v.duv, out, sweeps, omega, flip);
+  else if (mode == 1)
+    rf_sor_regs_kernel<TY, R, H, true, false><<<tiles, dim3 (32, TY), 0, stream>>> (v.w, v.h,
+        v.hw, v.coef, v.a12, v.smooth, v.pk, v.rhs, v.rhs16, v.duv, out, sweeps, omega, flip);
   else
-    rf_sor_regs_kernel<TY, R, H, false><<<tiles, dim3 (32, TY), 0, stream>>> (v.w, v.h, v.hw,
-        v.coef, v.a12, v.smooth, v.pk, v.rhs, v.duv, out, sweeps, omega, flip);
+    rf_sor_regs_kernel<TY, R, H, false, false><<<tiles, dim3 (32, TY), 0, stream>>> (v.w, v.h,
+        v.hw, v.coef, v.a12, v.smooth, v.pk, v.rhs, v.rhs16, v.duv, out, sweeps, omega, flip);
   CC_CUDA_LAUNCHED ("rf_sor_regs_kernel");
   return CC_SUCCESS;
 }
@@ -776,7 +829,8 @@ rf_sor_regs_launch (const rb_view &v, float2 *out, int sweeps, float omega, cuda
 static int
 rf_tile_key (const cc_cuda_refine *s, const rb_view &v)
 {
-  return (long) v.w * v.h >= 1000000 ? s->tile_big : s->tile_small;
+  long n = (long) v.w * v.h;
+  return n >= 1000000 ? s->tile_big : n >= 250000 ? s->tile_small : s->tile_tiny;
 }
 
 // Sweeps per launch of a tile shape (its halo / 2).
@@ -789,7 +843,7 @@ rf_tile_sweeps (int key)
 static bool
 rf_tile_supported (int key)
 {
-  static const int shapes[] = { 160608, 80608, 80612, 160612, 240412 };
+  static const int shapes[] = { 160608, 80608, 80612, 160612, 240412, 80616 };
   for (unsigned i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
     if (shapes[i] == key)
       return true;
@@ -798,7 +852,7 @@ rf_tile_supported (int key)
 
 static cc_status
 rf_sor_regs (int key, const rb_view &v, float2 *out, int sweeps, float omega,
-    cudaStream_t stream, bool packed, int flip)
+    cudaStream_t stream, int packed, int flip)
 {
   switch (key) {
 #define RF_SHAPE(TY, R, H) \
@@ -807,20 +861,31 @@ rf_sor_regs (int key, const rb_view &v, float2 *out, int sweeps, float omega,
   RF_SHAPE (8, 6, 12)
   RF_SHAPE (16, 6, 12)
   RF_SHAPE (24, 4, 12)
+  RF_SHAPE (8, 6, 16)
 #undef RF_SHAPE
   default: return rf_sor_regs_launch<16, 6, 8> (v, out, sweeps, omega, stream, packed, flip);
   }
 }
 
+// One level: start field and data terms, outer iterations, finish (at level 0 into
+// dst, pitched rows, when dst != NULL).
 static cc_status
-rf_level (cc_cuda_refine *s, const cc_refine_params *p, int level, double *energy)
+rf_level (cc_cuda_refine *s, const cc_refine_params *p, int level, double *energy,
+    float *dst, size_t dst_pitch)
 {
   cudaStream_t stream = cc_stream_of (s->ctx);
+  const cc_refine_sizes *z = &s->sizes;
   rb_view v = rf_view (s, level);
   dim3 block (32, 8), natural = grid_for (v.w, v.h, 1);
   dim3 both = grid_for (v.hw, v.h, 2), one = grid_for (v.hw, v.h, 1);
-  rf_data_kernel<<<natural, block, 0, stream>>> (s->i0[level], s->i1[level], s->field[level], v);
-  CC_CUDA_LAUNCHED ("rf_data_kernel");
+  bool top = level == z->levels - 1;
+  // the coefficient kernel recomputes the data terms unless the energy kernel needs them
+  bool recompute = s->recompute && !energy;
+  rf_start_data_kernel<<<natural, block, 0, stream>>> (s->i0[level], s->i1[level],
+      s->init[level], top ? NULL : s->field[level + 1], top ? NULL : s->init[level + 1],
+      top ? 0 : z->width[level + 1], top ? 0 : z->height[level + 1], s->field[level], v,
+      !recompute);
+  CC_CUDA_LAUNCHED ("rf_start_data_kernel");
   if (energy) {
     rf_energy_kernel<<<both, block, 0, stream>>> (v, p->smoothness_weight, p->color_weight,
         p->gradient_weight, energy++);
@@ -828,8 +893,14 @@ rf_level (cc_cuda_refine *s, const cc_refine_params *p, int level, double *energ
   }
   for (int outer = 0; outer < p->outer_iterations; outer++) {
     if (s->fuse_coef) {
-      rf_weights_coef_kernel<<<both, block, 0, stream>>> (v, p->smoothness_weight,
-          p->color_weight, p->gradient_weight, s->bf16, s->bf16 && s->sor == RF_SOR_REGS);
+      if (recompute)
+        rf_weights_coef_kernel<true><<<both, block, 0, stream>>> (v, s->i0[level],
+            s->i1[level], p->smoothness_weight, p->color_weight, p->gradient_weight, s->bf16,
+            s->rhs_bf16, s->bf16 && s->sor == RF_SOR_REGS);
+      else
+        rf_weights_coef_kernel<false><<<both, block, 0, stream>>> (v, s->i0[level],
+            s->i1[level], p->smoothness_weight, p->color_weight, p->gradient_weight, s->bf16,
+            s->rhs_bf16, s->bf16 && s->sor == RF_SOR_REGS);
       CC_CUDA_LAUNCHED ("rf_weights_coef_kernel");
     } else {
       rf_weights_kernel<<<both, block, 0, stream>>> (v, p->smoothness_weight);
@@ -841,8 +912,8 @@ rf_level (cc_cuda_refine *s, const cc_refine_params *p, int level, double *energ
       int key = rf_tile_key (s, v), per = rf_tile_sweeps (key), launch = 0;
       for (int left = p->inner_iterations; left > 0; left -= per, launch++) {
         float2 *other = v.duv == s->duv ? s->duv_alt : s->duv;
-        CC_TRY (rf_sor_regs (key, v, other, left < per ? left : per, p->omega, stream, s->bf16,
-                s->snake && !(launch & 1)));
+        CC_TRY (rf_sor_regs (key, v, other, left < per ? left : per, p->omega, stream,
+                s->bf16 ? (s->rhs_bf16 ? 2 : 1) : 0, s->snake && !(launch & 1)));
         v.duv = other;
       }
     } else if (s->sor == RF_SOR_TILES) {
@@ -868,7 +939,7 @@ rf_level (cc_cuda_refine *s, const cc_refine_params *p, int level, double *energ
       CC_CUDA_LAUNCHED ("rf_energy_kernel");
     }
   }
-  rf_finish_kernel<<<natural, block, 0, stream>>> (v, s->field[level]);
+  rf_finish_kernel<<<natural, block, 0, stream>>> (v, s->field[level], dst, dst_pitch);
   CC_CUDA_LAUNCHED ("rf_finish_kernel");
   return CC_SUCCESS;
 }
@@ -911,23 +982,14 @@ rf_enqueue (cc_cuda_refine *s, const cc_refine_params *p, const cc_image *prev,
             (size_t) z->levels * (p->outer_iterations + 1) * sizeof (double)));
     energy = s->energies;
   }
-  for (int l = z->levels - 1; l >= 0; l--) {
-    bool top = l == z->levels - 1;
-    rf_start_kernel<<<grid_for (z->width[l], z->height[l], 1), block, 0, stream>>> (
-        s->init[l], z->width[l], z->height[l], top ? NULL : s->field[l + 1],
-        top ? NULL : s->init[l + 1], top ? 0 : z->width[l + 1], top ? 0 : z->height[l + 1],
-        s->field[l]);
-    CC_CUDA_LAUNCHED ("rf_start_kernel");
-    CC_TRY (rf_level (s, p, l, energy));
-    if (energy)
-      energy += p->outer_iterations + 1;
-  }
   bool host_out = flow_out->location == CC_LOCATION_HOST;
   float *dst = host_out ? (float *) s->flow_staging : (float *) flow_out->planes[0];
   size_t dst_pitch = host_out ? sizeof (float2) * w : flow_out->pitch[0];
-  rf_store_field_kernel<<<grid_for (w, h, 1), block, 0, stream>>> (s->field[0], w, h, dst,
-      dst_pitch);
-  CC_CUDA_LAUNCHED ("rf_store_field_kernel");
+  for (int l = z->levels - 1; l >= 0; l--) {
+    CC_TRY (rf_level (s, p, l, energy, l == 0 ? dst : NULL, dst_pitch));
+    if (energy)
+      energy += p->outer_iterations + 1;
+  }
   if (host_out)
     CC_TRY (cc_cuda_copy_2d (s->ctx, flow_out->planes[0], flow_out->pitch[0], CC_LOCATION_HOST,
             s->flow_staging, sizeof (float2) * w, CC_LOCATION_DEVICE, sizeof (float2) * w, h));
