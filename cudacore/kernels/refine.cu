@@ -26,6 +26,7 @@
 // implies fp32), CC_REFINE_SNAKE=0.
 #include "cuda_common.cuh"
 #include <cuda_bf16.h>
+#include <cuda_fp16.h>
 #include "refine_internal.h"
 #include "refine_hostdev.h"
 #include "refine_tile.h"
@@ -66,7 +67,9 @@ struct cc_cuda_refine {
   float2 *rhs;
   unsigned *rhs16;            // bf16 (rhs_u, rhs_v) for the register tiles (CC_REFINE_RHS16)
   bool rhs_bf16;              // right-hand sides in bf16 too (CC_REFINE_RHS16=0: fp32)
-  bool recompute;             // data terms recomputed by the coefficient kernel (CC_REFINE_RECOMPUTE=0: stored)
+  bool recompute;             // data terms recomputed by the coefficient kernel (CC_REFINE_RECOMPUTE=1; slower)
+  bool skip;                  // halo warps skip needless half-sweeps (CC_REFINE_SKIP=0: off)
+  bool data16;                // data terms stored in fp16, 16 B a cell (CC_REFINE_DATA16=0: fp32, 32 B)
   bool bf16;                  // coefficients other than rhs in bf16 (CC_REFINE_BF16=0: fp32)
   bool snake;                 // alternate the tile order between launches (CC_REFINE_SNAKE=0: off)
   double *energies;           // levels * (max_outer + 1)
@@ -81,6 +84,8 @@ struct rb_view {
   uint2 *pk;                  // bf16 (1 / diag_u, 1 / diag_v), (a12, smooth weight)
   float2 *rhs;                // (rhs_u, rhs_v)
   unsigned *rhs16;            // bf16 (rhs_u, rhs_v)
+  uint4 *dh;                  // fp16 data terms (ix, iy, iz, ixx, ixy, iyy, ixz, iyz) when data16
+  int data16;
 };
 
 static __device__ __forceinline__ int
@@ -207,8 +212,14 @@ rf_start_data_kernel (const float *i0, const float *i1, const float2 *init, cons
   int i = rb_index (v, (x + y) & 1, y, x >> 1);
   if (terms) {
     cc_refine_data d = rf_data_at (i0, i1, v.w, v.h, x, y, f);
-    v.d0[i] = make_float4 (d.ix, d.iy, d.iz, d.ixx);
-    v.d1[i] = make_float4 (d.ixy, d.iyy, d.ixz, d.iyz);
+    if (v.data16) {
+      __half2 h[4] = { __floats2half2_rn (d.ix, d.iy), __floats2half2_rn (d.iz, d.ixx),
+          __floats2half2_rn (d.ixy, d.iyy), __floats2half2_rn (d.ixz, d.iyz) };
+      v.dh[i] = *(uint4 *) h;
+    } else {
+      v.d0[i] = make_float4 (d.ix, d.iy, d.iz, d.ixx);
+      v.d1[i] = make_float4 (d.ixy, d.iyy, d.ixz, d.iyz);
+    }
   }
   v.wuv[i] = f;
   v.duv[i] = make_float2 (0.0f, 0.0f);
@@ -259,12 +270,26 @@ rf_weights_kernel (rb_view v, float alpha)
   v.smooth[rb_index (v, c, y, xs)] = cc_refine_smooth_weight (rf_grad2 (v, c, y, xs, x, ph), alpha);
 }
 
+template <bool D16>
 static __device__ __forceinline__ cc_refine_data
-rf_load_data (const rb_view &v, int i)
+rf_load_data_t (const rb_view &v, int i)
 {
+  if (D16) {
+    uint4 q = __ldg (v.dh + i);
+    float2 a = __half22float2 (*(__half2 *) &q.x), b = __half22float2 (*(__half2 *) &q.y);
+    float2 c = __half22float2 (*(__half2 *) &q.z), e = __half22float2 (*(__half2 *) &q.w);
+    cc_refine_data d = { a.x, a.y, b.x, b.y, c.x, c.y, e.x, e.y };
+    return d;
+  }
   float4 a = v.d0[i], b = v.d1[i];
   cc_refine_data d = { a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w };
   return d;
+}
+
+static __device__ __forceinline__ cc_refine_data
+rf_load_data (const rb_view &v, int i)
+{
+  return v.data16 ? rf_load_data_t<true> (v, i) : rf_load_data_t<false> (v, i);
 }
 
 __global__ void
@@ -315,7 +340,8 @@ rf_pack2 (float lo, float hi)
 // rf_weights_kernel and rf_coef_kernel in one pass: the smoothness weights of the
 // cell and of its left and upper neighbours are computed here (the same formula),
 // the cell's own is stored for the sweeps. Same results, one launch and one pass less.
-template <bool RECOMPUTE>
+// DATA: 0 data terms stored in fp32, 1 in fp16, 2 recomputed (rf_data_at).
+template <int DATA>
 __global__ void
 rf_weights_coef_kernel (rb_view v, const float *__restrict__ i0, const float *__restrict__ i1,
     float alpha, float delta, float gamma, int bf16, int rhs_bf16, int packed_only)
@@ -325,7 +351,8 @@ rf_weights_coef_kernel (rb_view v, const float *__restrict__ i0, const float *__
     return;
   int i = rb_index (v, c, y, xs);
   float2 dw = v.duv[i], w0 = v.wuv[i];
-  cc_refine_data d = RECOMPUTE ? rf_data_at (i0, i1, v.w, v.h, x, y, w0) : rf_load_data (v, i);
+  cc_refine_data d = DATA == 2 ? rf_data_at (i0, i1, v.w, v.h, x, y, w0)
+      : rf_load_data_t<DATA == 1> (v, i);
   float s = rf_round (cc_refine_smooth_weight (rf_grad2 (v, c, y, xs, x, ph), alpha), bf16);
   if (!packed_only)
     v.smooth[i] = s;
@@ -449,8 +476,8 @@ rf_sor_tiles_kernel (cc_rt_level L, const float4 *coef, const float *a12,
 // zero weights; outside the tile: the halo) add zero, so the half-sweep has no branches.
 // Every thread updates its cells unconditionally: cells outside the level have zero
 // coefficients, which cc_refine_sor_step leaves unchanged.
-template <int TY, int R, int H, bool PACKED, bool RHS16>
-__global__ void __launch_bounds__ (32 * TY)
+template <int TY, int R, int H, bool PACKED, bool RHS16, bool SKIP>
+__global__ void __launch_bounds__ (32 * TY, TY <= 8 ? 2 : 1)   // <= 128 registers: 2 blocks an SM
 rf_sor_regs_kernel (int w, int h, int hw, const float4 *__restrict__ coef,
     const float *__restrict__ a12, const float *__restrict__ smooth,
     const uint2 *__restrict__ pk, const float2 *__restrict__ rhs,
@@ -523,8 +550,14 @@ rf_sor_regs_kernel (int w, int h, int hw, const float4 *__restrict__ coef,
   for (int c = 0; c < 2; c++)
     wu[c] = ty > 0 ? sbot[1 - c][ty - 1][tx] : 0.0f;
 
+  // A halo cell d px outside the output tile only has to be right after half-sweep k
+  // (0-based) while d <= 2 sweeps - 1 - k: a warp whose rows all lie farther out skips
+  // the half-sweep (its cells are wrong by then anyway; nothing that needs them reads them).
+  const int r0 = ty * R, r1 = ty * R + R - 1;
+  const int kend = 2 * sweeps - (r1 < H ? H - r1 : r0 >= H + TH ? r0 - (H + TH) + 1 : 0);
   for (int k = 0; k < 2 * sweeps; k++) {
     const int c = k & 1;
+    const bool active = !SKIP || k < kend;
     // the two colours as compile-time branches
 #define RF_HALF(C)                                                                   \
     {                                                                                \
@@ -574,10 +607,12 @@ rf_sor_regs_kernel (int w, int h, int hw, const float4 *__restrict__ coef,
       top[(C)][ty][tx] = make_float2 (du[0][(C)], dv[0][(C)]);                       \
       bot[(C)][ty][tx] = make_float2 (du[R - 1][(C)], dv[R - 1][(C)]);               \
     }
-    if (c == 0)
-      RF_HALF (0)
-    else
-      RF_HALF (1)
+    if (active) {
+      if (c == 0)
+        RF_HALF (0)
+      else
+        RF_HALF (1)
+    }
 #undef RF_HALF
     __syncthreads ();
   }
@@ -697,9 +732,9 @@ cc_cuda_refine_create (cc_context *ctx, const cc_refine_sizes *sizes, int max_ou
   const char *sor = getenv ("CC_REFINE_SOR");
   s->sor = sor && !strcmp (sor, "simple") ? RF_SOR_SIMPLE
       : sor && !strcmp (sor, "tiles") ? RF_SOR_TILES : RF_SOR_REGS;
-  s->tile_big = 160608;     // 16 warps x 6 rows, 8 px halo
+  s->tile_big = 80608;      // 8 warps x 6 rows, 8 px halo: two blocks an SM overlap loads and sweeps
   s->tile_small = 80608;    // 8 warps x 6 rows, 8 px halo
-  s->tile_tiny = 80608;     // levels under 250k px
+  s->tile_tiny = 80612;     // levels under 250k px: 6 sweeps a launch
   const char *tiles[3] = { getenv ("CC_REFINE_TILE"), getenv ("CC_REFINE_TILE_SMALL"),
       getenv ("CC_REFINE_TILE_TINY") };
   int *keys[3] = { &s->tile_big, &s->tile_small, &s->tile_tiny };
@@ -716,9 +751,13 @@ cc_cuda_refine_create (cc_context *ctx, const cc_refine_sizes *sizes, int max_ou
   const char *bf = getenv ("CC_REFINE_BF16");
   s->bf16 = !(bf && !strcmp (bf, "0")) && s->fuse_coef;   // rounded by the fused kernel
   const char *rhs16 = getenv ("CC_REFINE_RHS16");
-  s->rhs_bf16 = !(rhs16 && !strcmp (rhs16, "0")) && s->bf16;
+  s->rhs_bf16 = rhs16 && !strcmp (rhs16, "1") && s->bf16;
   const char *recompute = getenv ("CC_REFINE_RECOMPUTE");
-  s->recompute = !(recompute && !strcmp (recompute, "0")) && s->fuse_coef;
+  s->recompute = recompute && !strcmp (recompute, "1") && s->fuse_coef;
+  const char *skip = getenv ("CC_REFINE_SKIP");
+  s->skip = !(skip && !strcmp (skip, "0"));
+  const char *data16 = getenv ("CC_REFINE_DATA16");
+  s->data16 = !(data16 && !strcmp (data16, "0"));
   const char *snake = getenv ("CC_REFINE_SNAKE");
   s->snake = !(snake && !strcmp (snake, "0"));
   cc_status st = CC_SUCCESS;
@@ -801,6 +840,8 @@ rf_view (cc_cuda_refine *s, int level)
   v.pk = s->pk;
   v.rhs = s->rhs;
   v.rhs16 = s->rhs16;
+  v.dh = (uint4 *) s->d0;
+  v.data16 = s->data16;
   return v;
 }
 
@@ -810,16 +851,20 @@ rf_sor_regs_launch (const rb_view &v, float2 *out, int sweeps, float omega, cuda
     int mode, int flip)
 {
   dim3 tiles (cc_div_up (v.w, 64 - 2 * H), cc_div_up (v.h, TY * R - 2 * H));
-  // mode 0: fp32 coefficients, 1: bf16 pack + fp32 rhs, 2: bf16 pack + bf16 rhs
-  if (mode == 2)
-    rf_sor_regs_kernel<TY, R, H, true, true><<<tiles, dim3 (32, TY), 0, stream>>> (v.w, v.h,
-        v.hw, v.coef, v.a12, v.smooth, v.pk, v.rhs, v.rhs16, v.duv, out, sweeps, omega, flip);
-  else if (mode == 1)
-    rf_sor_regs_kernel<TY, R, H, true, false><<<tiles, dim3 (32, TY), 0, stream>>> (v.w, v.h,
-        v.hw, v.coef, v.a12, v.smooth, v.pk, v.rhs, v.rhs16, v.duv, out, sweeps, omega, flip);
-  else
-    rf_sor_regs_kernel<TY, R, H, false, false><<<tiles, dim3 (32, TY), 0, stream>>> (v.w, v.h,
-        v.hw, v.coef, v.a12, v.smooth, v.pk, v.rhs, v.rhs16, v.duv, out, sweeps, omega, flip);
+  // mode 0: fp32 coefficients, 1: bf16 pack + fp32 rhs, 2: bf16 pack + bf16 rhs;
+  // + 4: halo warps skip the half-sweeps whose results nothing needs
+#define RF_REGS(P, B, S) \
+  rf_sor_regs_kernel<TY, R, H, P, B, S><<<tiles, dim3 (32, TY), 0, stream>>> (v.w, v.h, \
+      v.hw, v.coef, v.a12, v.smooth, v.pk, v.rhs, v.rhs16, v.duv, out, sweeps, omega, flip)
+  switch (mode) {
+  case 6: RF_REGS (true, true, true); break;
+  case 5: RF_REGS (true, false, true); break;
+  case 4: RF_REGS (false, false, true); break;
+  case 2: RF_REGS (true, true, false); break;
+  case 1: RF_REGS (true, false, false); break;
+  default: RF_REGS (false, false, false); break;
+  }
+#undef RF_REGS
   CC_CUDA_LAUNCHED ("rf_sor_regs_kernel");
   return CC_SUCCESS;
 }
@@ -843,7 +888,7 @@ rf_tile_sweeps (int key)
 static bool
 rf_tile_supported (int key)
 {
-  static const int shapes[] = { 160608, 80608, 80612, 160612, 240412, 80616 };
+  static const int shapes[] = { 160608, 80608, 80612, 160612, 240412, 80616, 80610 };
   for (unsigned i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
     if (shapes[i] == key)
       return true;
@@ -862,8 +907,10 @@ rf_sor_regs (int key, const rb_view &v, float2 *out, int sweeps, float omega,
   RF_SHAPE (16, 6, 12)
   RF_SHAPE (24, 4, 12)
   RF_SHAPE (8, 6, 16)
+  RF_SHAPE (8, 6, 10)
+  RF_SHAPE (16, 6, 8)
 #undef RF_SHAPE
-  default: return rf_sor_regs_launch<16, 6, 8> (v, out, sweeps, omega, stream, packed, flip);
+  default: return rf_sor_regs_launch<8, 6, 8> (v, out, sweeps, omega, stream, packed, flip);
   }
 }
 
@@ -894,11 +941,15 @@ rf_level (cc_cuda_refine *s, const cc_refine_params *p, int level, double *energ
   for (int outer = 0; outer < p->outer_iterations; outer++) {
     if (s->fuse_coef) {
       if (recompute)
-        rf_weights_coef_kernel<true><<<both, block, 0, stream>>> (v, s->i0[level],
+        rf_weights_coef_kernel<2><<<both, block, 0, stream>>> (v, s->i0[level],
+            s->i1[level], p->smoothness_weight, p->color_weight, p->gradient_weight, s->bf16,
+            s->rhs_bf16, s->bf16 && s->sor == RF_SOR_REGS);
+      else if (s->data16)
+        rf_weights_coef_kernel<1><<<both, block, 0, stream>>> (v, s->i0[level],
             s->i1[level], p->smoothness_weight, p->color_weight, p->gradient_weight, s->bf16,
             s->rhs_bf16, s->bf16 && s->sor == RF_SOR_REGS);
       else
-        rf_weights_coef_kernel<false><<<both, block, 0, stream>>> (v, s->i0[level],
+        rf_weights_coef_kernel<0><<<both, block, 0, stream>>> (v, s->i0[level],
             s->i1[level], p->smoothness_weight, p->color_weight, p->gradient_weight, s->bf16,
             s->rhs_bf16, s->bf16 && s->sor == RF_SOR_REGS);
       CC_CUDA_LAUNCHED ("rf_weights_coef_kernel");
@@ -913,7 +964,8 @@ rf_level (cc_cuda_refine *s, const cc_refine_params *p, int level, double *energ
       for (int left = p->inner_iterations; left > 0; left -= per, launch++) {
         float2 *other = v.duv == s->duv ? s->duv_alt : s->duv;
         CC_TRY (rf_sor_regs (key, v, other, left < per ? left : per, p->omega, stream,
-                s->bf16 ? (s->rhs_bf16 ? 2 : 1) : 0, s->snake && !(launch & 1)));
+                (s->bf16 ? (s->rhs_bf16 ? 2 : 1) : 0) + (s->skip ? 4 : 0),
+                s->snake && !(launch & 1)));
         v.duv = other;
       }
     } else if (s->sor == RF_SOR_TILES) {
