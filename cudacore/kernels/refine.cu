@@ -68,7 +68,7 @@ struct cc_cuda_refine {
   unsigned *rhs16;            // bf16 (rhs_u, rhs_v) for the register tiles (CC_REFINE_RHS16)
   bool rhs_bf16;              // right-hand sides in bf16 too (CC_REFINE_RHS16=0: fp32)
   bool recompute;             // data terms recomputed by the coefficient kernel (CC_REFINE_RECOMPUTE=1; slower)
-  bool skip;                  // halo warps skip needless half-sweeps (CC_REFINE_SKIP=0: off)
+  bool pk_regs;               // coefficients kept packed in registers, 3 blocks an SM (CC_REFINE_PK=1)
   bool data16;                // data terms stored in fp16, 16 B a cell (CC_REFINE_DATA16=0: fp32, 32 B)
   bool bf16;                  // coefficients other than rhs in bf16 (CC_REFINE_BF16=0: fp32)
   bool snake;                 // alternate the tile order between launches (CC_REFINE_SNAKE=0: off)
@@ -476,8 +476,10 @@ rf_sor_tiles_kernel (cc_rt_level L, const float4 *coef, const float *a12,
 // zero weights; outside the tile: the halo) add zero, so the half-sweep has no branches.
 // Every thread updates its cells unconditionally: cells outside the level have zero
 // coefficients, which cc_refine_sor_step leaves unchanged.
-template <int TY, int R, int H, bool PACKED, bool RHS16, bool SKIP>
-__global__ void __launch_bounds__ (32 * TY, TY <= 8 ? 2 : 1)   // <= 128 registers: 2 blocks an SM
+// PK (with PACKED and RHS16): the coefficients stay packed in registers (3 registers a
+// cell instead of 6), unpacked where used, for 3 blocks of 8 warps an SM.
+template <int TY, int R, int H, bool PACKED, bool RHS16, bool PK>
+__global__ void __launch_bounds__ (32 * TY, PK && TY <= 8 ? 3 : TY <= 8 ? 2 : 1)   // 2 blocks: <= 128 registers
 rf_sor_regs_kernel (int w, int h, int hw, const float4 *__restrict__ coef,
     const float *__restrict__ a12, const float *__restrict__ smooth,
     const uint2 *__restrict__ pk, const float2 *__restrict__ rhs,
@@ -497,6 +499,13 @@ rf_sor_regs_kernel (int w, int h, int hw, const float4 *__restrict__ coef,
   const int ex0 = bx * TW - H, ey0 = by * TH - H;
   const int xs = ex0 / 2 + tx;   // ex0 even
   float ki[R][2], kv[R][2], ru[R][2], rv[R][2], ka[R][2], s[R][2], du[R][2], dv[R][2];
+  unsigned pa[R][2], pb[R][2], pr[R][2];   // PK: bf16 (1/diag_u, 1/diag_v), (a12, s), (rhs_u, rhs_v)
+#define KI(r, c) (PK ? __uint_as_float (pa[r][c] << 16) : ki[r][c])
+#define KV(r, c) (PK ? __uint_as_float (pa[r][c] & 0xFFFF0000u) : kv[r][c])
+#define KA(r, c) (PK ? __uint_as_float (pb[r][c] << 16) : ka[r][c])
+#define SW(r, c) (PK ? __uint_as_float (pb[r][c] & 0xFFFF0000u) : s[r][c])
+#define RU(r, c) (PK ? __uint_as_float (pr[r][c] << 16) : ru[r][c])
+#define RV(r, c) (PK ? __uint_as_float (pr[r][c] & 0xFFFF0000u) : rv[r][c])
 #pragma unroll
   for (int r = 0; r < R; r++) {
     const int gy = ey0 + ty * R + r;
@@ -504,10 +513,14 @@ rf_sor_regs_kernel (int w, int h, int hw, const float4 *__restrict__ coef,
     for (int c = 0; c < 2; c++) {
       const int gx = ex0 + 2 * tx + ((r + c) & 1);
       ki[r][c] = kv[r][c] = ru[r][c] = rv[r][c] = ka[r][c] = s[r][c] = du[r][c] = dv[r][c] = 0.0f;
+      pa[r][c] = pb[r][c] = pr[r][c] = 0u;
       if (gy >= 0 && gy < h && gx >= 0 && gx < w) {
         const int g = (c * h + gy) * hw + xs;
         if (PACKED) {
           uint2 q = __ldg (pk + g);
+          if (PK) {
+            pa[r][c] = q.x; pb[r][c] = q.y; pr[r][c] = __ldg (rhs16 + g);
+          } else {
           ki[r][c] = __uint_as_float (q.x << 16);
           kv[r][c] = __uint_as_float (q.x & 0xFFFF0000u);
           ka[r][c] = __uint_as_float (q.y << 16);
@@ -518,6 +531,7 @@ rf_sor_regs_kernel (int w, int h, int hw, const float4 *__restrict__ coef,
           } else {
             float2 b = __ldg (rhs + g);
             ru[r][c] = b.x; rv[r][c] = b.y;
+          }
           }
         } else {
           float4 q = __ldg (coef + g);
@@ -534,7 +548,7 @@ rf_sor_regs_kernel (int w, int h, int hw, const float4 *__restrict__ coef,
   for (int c = 0; c < 2; c++) {
     top[c][ty][tx] = make_float2 (du[0][c], dv[0][c]);
     bot[c][ty][tx] = make_float2 (du[R - 1][c], dv[R - 1][c]);
-    sbot[c][ty][tx] = s[R - 1][c];
+    sbot[c][ty][tx] = SW (R - 1, c);
   }
   __syncthreads ();
   // weights of the neighbours held by other threads: left (lane tx - 1, for the
@@ -543,21 +557,15 @@ rf_sor_regs_kernel (int w, int h, int hw, const float4 *__restrict__ coef,
 #pragma unroll
   for (int r = 0; r < R; r++) {
     const int c = r & 1, o = 1 - c;
-    float v = __shfl_up_sync (0xFFFFFFFFu, s[r][o], 1);
+    float v = __shfl_up_sync (0xFFFFFFFFu, SW (r, o), 1);
     wl[r] = tx > 0 ? v : 0.0f;
   }
 #pragma unroll
   for (int c = 0; c < 2; c++)
     wu[c] = ty > 0 ? sbot[1 - c][ty - 1][tx] : 0.0f;
 
-  // A halo cell d px outside the output tile only has to be right after half-sweep k
-  // (0-based) while d <= 2 sweeps - 1 - k: a warp whose rows all lie farther out skips
-  // the half-sweep (its cells are wrong by then anyway; nothing that needs them reads them).
-  const int r0 = ty * R, r1 = ty * R + R - 1;
-  const int kend = 2 * sweeps - (r1 < H ? H - r1 : r0 >= H + TH ? r0 - (H + TH) + 1 : 0);
   for (int k = 0; k < 2 * sweeps; k++) {
     const int c = k & 1;
-    const bool active = !SKIP || k < kend;
     // the two colours as compile-time branches
 #define RF_HALF(C)                                                                   \
     {                                                                                \
@@ -571,14 +579,14 @@ rf_sor_regs_kernel (int w, int h, int hw, const float4 *__restrict__ coef,
         float nu = 0.0f, nv = 0.0f;                                                  \
         /* left: (o, r, tx + ph - 1), weight its s */                                \
         if (ph) {                                                                    \
-          nu += s[r][o] * du[r][o]; nv += s[r][o] * dv[r][o];                        \
+          nu += SW (r, o) * du[r][o]; nv += SW (r, o) * dv[r][o];                    \
         } else {                                                                     \
           float lu = __shfl_up_sync (0xFFFFFFFFu, du[r][o], 1);                      \
           float lv = __shfl_up_sync (0xFFFFFFFFu, dv[r][o], 1);                      \
           nu += wl[r] * lu; nv += wl[r] * lv;                                        \
         }                                                                            \
         /* right: (o, r, tx + ph), weight own s */                                   \
-        const float so = s[r][(C)];                                                  \
+        const float so = SW (r, (C));                                                \
         if (ph) {                                                                    \
           float ru_ = __shfl_down_sync (0xFFFFFFFFu, du[r][o], 1);                   \
           float rv_ = __shfl_down_sync (0xFFFFFFFFu, dv[r][o], 1);                   \
@@ -589,8 +597,8 @@ rf_sor_regs_kernel (int w, int h, int hw, const float4 *__restrict__ coef,
         }                                                                            \
         /* up: (o, r - 1, tx) */                                                     \
         if (r > 0) {                                                                 \
-          nu += s[r > 0 ? r - 1 : 0][o] * du[r > 0 ? r - 1 : 0][o];                  \
-          nv += s[r > 0 ? r - 1 : 0][o] * dv[r > 0 ? r - 1 : 0][o];                  \
+          nu += SW (r > 0 ? r - 1 : 0, o) * du[r > 0 ? r - 1 : 0][o];                \
+          nv += SW (r > 0 ? r - 1 : 0, o) * dv[r > 0 ? r - 1 : 0][o];                \
         } else {                                                                     \
           nu += wu[(C)] * up.x; nv += wu[(C)] * up.y;                                \
         }                                                                            \
@@ -601,18 +609,16 @@ rf_sor_regs_kernel (int w, int h, int hw, const float4 *__restrict__ coef,
         } else {                                                                     \
           nu += so * dn.x; nv += so * dn.y;                                          \
         }                                                                            \
-        cc_refine_sor_step (ki[r][(C)], kv[r][(C)], ka[r][(C)], ru[r][(C)],          \
-            rv[r][(C)], nu, nv, omega, &du[r][(C)], &dv[r][(C)]);                    \
+        cc_refine_sor_step (KI (r, (C)), KV (r, (C)), KA (r, (C)), RU (r, (C)),      \
+            RV (r, (C)), nu, nv, omega, &du[r][(C)], &dv[r][(C)]);                   \
       }                                                                              \
       top[(C)][ty][tx] = make_float2 (du[0][(C)], dv[0][(C)]);                       \
       bot[(C)][ty][tx] = make_float2 (du[R - 1][(C)], dv[R - 1][(C)]);               \
     }
-    if (active) {
-      if (c == 0)
-        RF_HALF (0)
-      else
-        RF_HALF (1)
-    }
+    if (c == 0)
+      RF_HALF (0)
+    else
+      RF_HALF (1)
 #undef RF_HALF
     __syncthreads ();
   }
@@ -632,6 +638,12 @@ rf_sor_regs_kernel (int w, int h, int hw, const float4 *__restrict__ coef,
     }
   }
 }
+#undef KI
+#undef KV
+#undef KA
+#undef SW
+#undef RU
+#undef RV
 
 // Energy of the level at the current increment, summed into *out.
 __global__ void
@@ -751,11 +763,11 @@ cc_cuda_refine_create (cc_context *ctx, const cc_refine_sizes *sizes, int max_ou
   const char *bf = getenv ("CC_REFINE_BF16");
   s->bf16 = !(bf && !strcmp (bf, "0")) && s->fuse_coef;   // rounded by the fused kernel
   const char *rhs16 = getenv ("CC_REFINE_RHS16");
-  s->rhs_bf16 = rhs16 && !strcmp (rhs16, "1") && s->bf16;
+  s->rhs_bf16 = !(rhs16 && !strcmp (rhs16, "0")) && s->bf16;
   const char *recompute = getenv ("CC_REFINE_RECOMPUTE");
   s->recompute = recompute && !strcmp (recompute, "1") && s->fuse_coef;
-  const char *skip = getenv ("CC_REFINE_SKIP");
-  s->skip = !(skip && !strcmp (skip, "0"));
+  const char *pkr = getenv ("CC_REFINE_PK");
+  s->pk_regs = pkr && !strcmp (pkr, "1");
   const char *data16 = getenv ("CC_REFINE_DATA16");
   s->data16 = !(data16 && !strcmp (data16, "0"));
   const char *snake = getenv ("CC_REFINE_SNAKE");
@@ -852,14 +864,12 @@ rf_sor_regs_launch (const rb_view &v, float2 *out, int sweeps, float omega, cuda
 {
   dim3 tiles (cc_div_up (v.w, 64 - 2 * H), cc_div_up (v.h, TY * R - 2 * H));
   // mode 0: fp32 coefficients, 1: bf16 pack + fp32 rhs, 2: bf16 pack + bf16 rhs;
-  // + 4: halo warps skip the half-sweeps whose results nothing needs
+  // 6: as 2, coefficients packed in registers (PK)
 #define RF_REGS(P, B, S) \
   rf_sor_regs_kernel<TY, R, H, P, B, S><<<tiles, dim3 (32, TY), 0, stream>>> (v.w, v.h, \
       v.hw, v.coef, v.a12, v.smooth, v.pk, v.rhs, v.rhs16, v.duv, out, sweeps, omega, flip)
   switch (mode) {
   case 6: RF_REGS (true, true, true); break;
-  case 5: RF_REGS (true, false, true); break;
-  case 4: RF_REGS (false, false, true); break;
   case 2: RF_REGS (true, true, false); break;
   case 1: RF_REGS (true, false, false); break;
   default: RF_REGS (false, false, false); break;
@@ -964,7 +974,7 @@ rf_level (cc_cuda_refine *s, const cc_refine_params *p, int level, double *energ
       for (int left = p->inner_iterations; left > 0; left -= per, launch++) {
         float2 *other = v.duv == s->duv ? s->duv_alt : s->duv;
         CC_TRY (rf_sor_regs (key, v, other, left < per ? left : per, p->omega, stream,
-                (s->bf16 ? (s->rhs_bf16 ? 2 : 1) : 0) + (s->skip ? 4 : 0),
+                s->bf16 ? (s->rhs_bf16 ? (s->pk_regs ? 6 : 2) : 1) : 0,
                 s->snake && !(launch & 1)));
         v.duv = other;
       }
