@@ -68,6 +68,7 @@ struct cc_cuda_refine {
   unsigned *rhs16;            // bf16 (rhs_u, rhs_v) for the register tiles (CC_REFINE_RHS16)
   bool rhs_bf16;              // right-hand sides in bf16 too (CC_REFINE_RHS16=0: fp32)
   bool recompute;             // data terms recomputed by the coefficient kernel (CC_REFINE_RECOMPUTE=1; slower)
+  bool rem_shape;             // last, shorter launch with a smaller halo (CC_REFINE_REM=0: off)
   bool pk_regs;               // coefficients kept packed in registers, 3 blocks an SM (CC_REFINE_PK=1)
   bool data16;                // data terms stored in fp16, 16 B a cell (CC_REFINE_DATA16=0: fp32, 32 B)
   bool bf16;                  // coefficients other than rhs in bf16 (CC_REFINE_BF16=0: fp32)
@@ -766,6 +767,8 @@ cc_cuda_refine_create (cc_context *ctx, const cc_refine_sizes *sizes, int max_ou
   s->rhs_bf16 = !(rhs16 && !strcmp (rhs16, "0")) && s->bf16;
   const char *recompute = getenv ("CC_REFINE_RECOMPUTE");
   s->recompute = recompute && !strcmp (recompute, "1") && s->fuse_coef;
+  const char *rem = getenv ("CC_REFINE_REM");
+  s->rem_shape = !(rem && !strcmp (rem, "0"));
   const char *pkr = getenv ("CC_REFINE_PK");
   s->pk_regs = pkr && !strcmp (pkr, "1");
   const char *data16 = getenv ("CC_REFINE_DATA16");
@@ -898,7 +901,7 @@ rf_tile_sweeps (int key)
 static bool
 rf_tile_supported (int key)
 {
-  static const int shapes[] = { 160608, 80608, 80612, 160612, 240412, 80616, 80610 };
+  static const int shapes[] = { 160608, 80608, 80612, 160612, 240412, 80616, 80610, 80604 };
   for (unsigned i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
     if (shapes[i] == key)
       return true;
@@ -918,6 +921,7 @@ rf_sor_regs (int key, const rb_view &v, float2 *out, int sweeps, float omega,
   RF_SHAPE (24, 4, 12)
   RF_SHAPE (8, 6, 16)
   RF_SHAPE (8, 6, 10)
+  RF_SHAPE (8, 6, 4)
   RF_SHAPE (16, 6, 8)
 #undef RF_SHAPE
   default: return rf_sor_regs_launch<8, 6, 8> (v, out, sweeps, omega, stream, packed, flip);
@@ -973,7 +977,12 @@ rf_level (cc_cuda_refine *s, const cc_refine_params *p, int level, double *energ
       int key = rf_tile_key (s, v), per = rf_tile_sweeps (key), launch = 0;
       for (int left = p->inner_iterations; left > 0; left -= per, launch++) {
         float2 *other = v.duv == s->duv ? s->duv_alt : s->duv;
-        CC_TRY (rf_sor_regs (key, v, other, left < per ? left : per, p->omega, stream,
+        // a last launch of fewer sweeps only needs a halo of 2 px a sweep: a smaller
+        // halo, less traffic (CC_REFINE_REM=0: the level's shape)
+        int k = key;
+        if (left < per && s->rem_shape && rf_tile_supported (key - key % 100 + 2 * left))
+          k = key - key % 100 + 2 * left;
+        CC_TRY (rf_sor_regs (k, v, other, left < per ? left : per, p->omega, stream,
                 s->bf16 ? (s->rhs_bf16 ? (s->pk_regs ? 6 : 2) : 1) : 0,
                 s->snake && !(launch & 1)));
         v.duv = other;
