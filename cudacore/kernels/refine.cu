@@ -9,21 +9,28 @@
 // read black neighbours at (y, xs + ph - 1), (y, xs + ph), (y +- 1, xs) with
 // ph = (y + c) & 1: neighbours are computed, not branched on.
 //
-// Per level: one kernel computes the data terms (warp of frame 2 and derivatives);
-// per outer iteration one kernel freezes the smoothness weights and assembles the
-// coefficients (rf_weights_coef_kernel: the diagonal, and the right-hand side with
-// the start field's smoothness term folded in; by default the inverse diagonals,
-// a12 and the weights are rounded to bf16, packed for the sweeps), then the inner
-// sweeps: by default H / 2 red-black sweeps per launch on register tiles
-// (rf_sor_regs_kernel: exact, halo-based temporal blocking with the increment and
-// coefficients in registers, neighbours by shuffles), the tile order reversed
-// every other launch. With every image on the device the whole run is captured
-// once into a CUDA graph and replayed. Environment switches (for comparison and
-// debugging): CC_REFINE_SOR=tiles (shared-memory tiles of refine_tile.h) or
+// Per level: one kernel builds the start field and computes the data terms (warp of
+// frame 2 and derivatives; stored in fp16, 16 B a cell); per outer iteration one kernel
+// freezes the smoothness weights and assembles the coefficients (rf_weights_coef_kernel:
+// the diagonal, and the right-hand side with the start field's smoothness term folded
+// in; by default the inverse diagonals, a12 and the weights are rounded to bf16, packed
+// for the sweeps), then the inner sweeps: by default H / 2 red-black sweeps per launch
+// on register tiles (rf_sor_regs_kernel: exact, halo-based temporal blocking with the
+// increment and coefficients in registers, neighbours by shuffles; 8 warps x 6 rows,
+// 8 px halo, two blocks an SM; 6 sweeps a launch on levels under 250k px; a last
+// 2-sweep launch with a 4 px halo), the tile order reversed every other launch. The
+// last level's finish writes the output. With every image on the device the whole run
+// is captured once into a CUDA graph and replayed. Environment switches (for comparison
+// and debugging): CC_REFINE_SOR=tiles (shared-memory tiles of refine_tile.h) or
 // simple (one launch per colour half-sweep, rf_sor_kernel), CC_REFINE_BF16=0
-// (fp32 coefficients), CC_REFINE_TILE / CC_REFINE_TILE_SMALL=TYxRxH (tile shapes),
-// CC_REFINE_GRAPH=0, CC_REFINE_FUSE=0 (separate weight and coefficient kernels,
-// implies fp32), CC_REFINE_SNAKE=0.
+// (fp32 coefficients), CC_REFINE_TILE / CC_REFINE_TILE_SMALL / CC_REFINE_TILE_TINY
+// =TYxRxH (tile shapes of levels >= 1M, >= 250k, < 250k px), CC_REFINE_GRAPH=0,
+// CC_REFINE_FUSE=0 (separate weight and coefficient kernels, implies fp32),
+// CC_REFINE_SNAKE=0, CC_REFINE_DATA16=0 (fp32 data terms), CC_REFINE_REM=0 (no
+// smaller-halo last launch); measured slower and kept only for comparison:
+// CC_REFINE_RHS16=1 (bf16 right-hand sides), CC_REFINE_RECOMPUTE=1 (data terms
+// recomputed in the coefficient kernel), CC_REFINE_PK=1 (coefficients packed in
+// registers, 3 blocks an SM: spills).
 #include "cuda_common.cuh"
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -66,7 +73,7 @@ struct cc_cuda_refine {
   uint2 *pk;                  // packed coefficients for the register tiles (bf16)
   float2 *rhs;
   unsigned *rhs16;            // bf16 (rhs_u, rhs_v) for the register tiles (CC_REFINE_RHS16)
-  bool rhs_bf16;              // right-hand sides in bf16 too (CC_REFINE_RHS16=0: fp32)
+  bool rhs_bf16;              // right-hand sides in bf16 too (CC_REFINE_RHS16=1; default fp32)
   bool recompute;             // data terms recomputed by the coefficient kernel (CC_REFINE_RECOMPUTE=1; slower)
   bool rem_shape;             // last, shorter launch with a smaller halo (CC_REFINE_REM=0: off)
   bool pk_regs;               // coefficients kept packed in registers, 3 blocks an SM (CC_REFINE_PK=1)
@@ -764,7 +771,7 @@ cc_cuda_refine_create (cc_context *ctx, const cc_refine_sizes *sizes, int max_ou
   const char *bf = getenv ("CC_REFINE_BF16");
   s->bf16 = !(bf && !strcmp (bf, "0")) && s->fuse_coef;   // rounded by the fused kernel
   const char *rhs16 = getenv ("CC_REFINE_RHS16");
-  s->rhs_bf16 = !(rhs16 && !strcmp (rhs16, "0")) && s->bf16;
+  s->rhs_bf16 = rhs16 && !strcmp (rhs16, "1") && s->bf16;   // measured slower with 8x6x8 tiles
   const char *recompute = getenv ("CC_REFINE_RECOMPUTE");
   s->recompute = recompute && !strcmp (recompute, "1") && s->fuse_coef;
   const char *rem = getenv ("CC_REFINE_REM");
