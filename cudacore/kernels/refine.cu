@@ -9,23 +9,31 @@
 // read black neighbours at (y, xs + ph - 1), (y, xs + ph), (y +- 1, xs) with
 // ph = (y + c) & 1: neighbours are computed, not branched on.
 //
-// Per level: one kernel computes the data terms (warp of frame 2 and derivatives);
-// per outer iteration one kernel freezes the smoothness weights and assembles the
-// coefficients (rf_weights_coef_kernel: the diagonal, and the right-hand side with
-// the start field's smoothness term folded in; by default the inverse diagonals,
-// a12 and the weights are rounded to bf16, packed for the sweeps), then the inner
-// sweeps: by default H / 2 red-black sweeps per launch on register tiles
-// (rf_sor_regs_kernel: exact, halo-based temporal blocking with the increment and
-// coefficients in registers, neighbours by shuffles), the tile order reversed
-// every other launch. With every image on the device the whole run is captured
-// once into a CUDA graph and replayed. Environment switches (for comparison and
-// debugging): CC_REFINE_SOR=tiles (shared-memory tiles of refine_tile.h) or
+// Per level: one kernel builds the start field and computes the data terms (warp of
+// frame 2 and derivatives; stored in fp16, 16 B a cell); per outer iteration one kernel
+// freezes the smoothness weights and assembles the coefficients (rf_weights_coef_kernel:
+// the diagonal, and the right-hand side with the start field's smoothness term folded
+// in; by default the inverse diagonals, a12 and the weights are rounded to bf16, packed
+// for the sweeps), then the inner sweeps: by default H / 2 red-black sweeps per launch
+// on register tiles (rf_sor_regs_kernel: exact, halo-based temporal blocking with the
+// increment and coefficients in registers, neighbours by shuffles; 8 warps x 6 rows,
+// 8 px halo, two blocks an SM; 6 sweeps a launch on levels under 250k px; a last
+// 2-sweep launch with a 4 px halo), the tile order reversed every other launch. The
+// last level's finish writes the output. With every image on the device the whole run
+// is captured once into a CUDA graph and replayed. Environment switches (for comparison
+// and debugging): CC_REFINE_SOR=tiles (shared-memory tiles of refine_tile.h) or
 // simple (one launch per colour half-sweep, rf_sor_kernel), CC_REFINE_BF16=0
-// (fp32 coefficients), CC_REFINE_TILE / CC_REFINE_TILE_SMALL=TYxRxH (tile shapes),
-// CC_REFINE_GRAPH=0, CC_REFINE_FUSE=0 (separate weight and coefficient kernels,
-// implies fp32), CC_REFINE_SNAKE=0.
+// (fp32 coefficients), CC_REFINE_TILE / CC_REFINE_TILE_SMALL / CC_REFINE_TILE_TINY
+// =TYxRxH (tile shapes of levels >= 1M, >= 250k, < 250k px), CC_REFINE_GRAPH=0,
+// CC_REFINE_FUSE=0 (separate weight and coefficient kernels, implies fp32),
+// CC_REFINE_SNAKE=0, CC_REFINE_DATA16=0 (fp32 data terms), CC_REFINE_REM=0 (no
+// smaller-halo last launch); measured slower and kept only for comparison:
+// CC_REFINE_RHS16=1 (bf16 right-hand sides), CC_REFINE_RECOMPUTE=1 (data terms
+// recomputed in the coefficient kernel), CC_REFINE_PK=1 (coefficients packed in
+// registers, 3 blocks an SM: spills).
 #include "cuda_common.cuh"
 #include <cuda_bf16.h>
+#include <cuda_fp16.h>
 #include "refine_internal.h"
 #include "refine_hostdev.h"
 #include "refine_tile.h"
@@ -50,7 +58,7 @@ struct cc_cuda_refine {
   float2 *wuv, *duv;          // start field, increment
   float2 *duv_alt;            // second increment buffer for the tiled sweeps
   int sor;                    // RF_SOR_*: CC_REFINE_SOR=simple|tiles|regs (default regs)
-  int tile_big, tile_small;   // register-tile shapes, TY * 10000 + R * 100 + H (rf_tile_key)
+  int tile_big, tile_small, tile_tiny; // register-tile shapes, TY * 10000 + R * 100 + H (rf_tile_key)
   bool fuse_coef;             // one weights + coefficients kernel (CC_REFINE_FUSE=0: two)
   bool use_graph;             // replay a captured CUDA graph (CC_REFINE_GRAPH=0: off)
   cudaGraphExec_t graph;      // the last captured run (device images, no energies)
@@ -64,6 +72,12 @@ struct cc_cuda_refine {
   float *a12, *smooth;
   uint2 *pk;                  // packed coefficients for the register tiles (bf16)
   float2 *rhs;
+  unsigned *rhs16;            // bf16 (rhs_u, rhs_v) for the register tiles (CC_REFINE_RHS16)
+  bool rhs_bf16;              // right-hand sides in bf16 too (CC_REFINE_RHS16=1; default fp32)
+  bool recompute;             // data terms recomputed by the coefficient kernel (CC_REFINE_RECOMPUTE=1; slower)
+  bool rem_shape;             // last, shorter launch with a smaller halo (CC_REFINE_REM=0: off)
+  bool pk_regs;               // coefficients kept packed in registers, 3 blocks an SM (CC_REFINE_PK=1)
+  bool data16;                // data terms stored in fp16, 16 B a cell (CC_REFINE_DATA16=0: fp32, 32 B)
   bool bf16;                  // coefficients other than rhs in bf16 (CC_REFINE_BF16=0: fp32)
   bool snake;                 // alternate the tile order between launches (CC_REFINE_SNAKE=0: off)
   double *energies;           // levels * (max_outer + 1)
@@ -77,6 +91,9 @@ struct rb_view {
   float *a12, *smooth;
   uint2 *pk;                  // bf16 (1 / diag_u, 1 / diag_v), (a12, smooth weight)
   float2 *rhs;                // (rhs_u, rhs_v)
+  unsigned *rhs16;            // bf16 (rhs_u, rhs_v)
+  uint4 *dh;                  // fp16 data terms (ix, iy, iz, ixx, ixy, iyy, ixz, iyz) when data16
+  int data16;
 };
 
 static __device__ __forceinline__ int
@@ -140,15 +157,12 @@ rf_store_field_kernel (const float2 *src, int w, int h, float *dst, size_t pitch
   row[2 * x + 1] = f.y;
 }
 
-// Start field of a level: its initial field plus twice the upsampled correction
-// (refined - initial) of the coarser level; coarse == NULL at the coarsest level.
-__global__ void
-rf_start_kernel (const float2 *init, int w, int h, const float2 *coarse,
-    const float2 *coarse_init, int cw, int ch, float2 *field)
+// Start field of a level at pixel (x, y): its initial field plus twice the upsampled
+// correction (refined - initial) of the coarser level; coarse == NULL at the coarsest level.
+static __device__ __forceinline__ float2
+rf_start_value (const float2 *init, int w, int x, int y, const float2 *coarse,
+    const float2 *coarse_init, int cw, int ch)
 {
-  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
-  if (x >= w || y >= h)
-    return;
   float2 f = init[(size_t) y * w + x];
   if (coarse) {
     float sx = cc_clampf (0.5f * x, 0.0f, (float) (cw - 1));
@@ -166,32 +180,55 @@ rf_start_kernel (const float2 *init, int w, int h, const float2 *coarse,
     f.x += 2.0f * (tu + fy * (bu - tu));
     f.y += 2.0f * (tv + fy * (bv - tv));
   }
-  field[(size_t) y * w + x] = f;
+  return f;
 }
 
 // ------------------------------------------------------------------ solver
 
-// Data terms of pixel (x, y) into its cell; start field copied, increment zeroed.
+// Data terms of pixel (x, y) of a level whose start field there is f.
+static __device__ __forceinline__ cc_refine_data
+rf_data_at (const float *__restrict__ i0, const float *__restrict__ i1, int w, int h, int x,
+    int y, float2 f)
+{
+  float qx = x + f.x, qy = y + f.y;
+  float n0[3][3], n1[3][3];
+#pragma unroll
+  for (int dy = -1; dy <= 1; dy++)
+#pragma unroll
+    for (int dx = -1; dx <= 1; dx++) {
+      n0[dy + 1][dx + 1] = __ldg (i0 + cc_clampi (y + dy, 0, h - 1) * w + cc_clampi (x + dx, 0, w - 1));
+      n1[dy + 1][dx + 1] = cc_refine_bilinear (i1, w, h, qx + dx, qy + dy);
+    }
+  int valid = qx >= 0.0f && qy >= 0.0f && qx <= (float) (w - 1) && qy <= (float) (h - 1);
+  cc_refine_data d;
+  cc_refine_data_terms (n0, n1, valid, &d);
+  return d;
+}
+
+// Start field of pixel (x, y) (rf_start_value) into `field` (natural layout) and its
+// cell, increment zeroed; with `terms`, the data terms into the cell too (otherwise
+// the coefficient kernel recomputes them: rf_data_at).
 __global__ void
-rf_data_kernel (const float *i0, const float *i1, const float2 *field, rb_view v)
+rf_start_data_kernel (const float *i0, const float *i1, const float2 *init, const float2 *coarse,
+    const float2 *coarse_init, int cw, int ch, float2 *field, rb_view v, int terms)
 {
   int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x >= v.w || y >= v.h)
     return;
-  float2 f = field[(size_t) y * v.w + x];
-  float qx = x + f.x, qy = y + f.y;
-  float n0[3][3], n1[3][3];
-  for (int dy = -1; dy <= 1; dy++)
-    for (int dx = -1; dx <= 1; dx++) {
-      n0[dy + 1][dx + 1] = i0[cc_clampi (y + dy, 0, v.h - 1) * v.w + cc_clampi (x + dx, 0, v.w - 1)];
-      n1[dy + 1][dx + 1] = cc_refine_bilinear (i1, v.w, v.h, qx + dx, qy + dy);
-    }
-  int valid = qx >= 0.0f && qy >= 0.0f && qx <= (float) (v.w - 1) && qy <= (float) (v.h - 1);
-  cc_refine_data d;
-  cc_refine_data_terms (n0, n1, valid, &d);
+  float2 f = rf_start_value (init, v.w, x, y, coarse, coarse_init, cw, ch);
+  field[(size_t) y * v.w + x] = f;
   int i = rb_index (v, (x + y) & 1, y, x >> 1);
-  v.d0[i] = make_float4 (d.ix, d.iy, d.iz, d.ixx);
-  v.d1[i] = make_float4 (d.ixy, d.iyy, d.ixz, d.iyz);
+  if (terms) {
+    cc_refine_data d = rf_data_at (i0, i1, v.w, v.h, x, y, f);
+    if (v.data16) {
+      __half2 h[4] = { __floats2half2_rn (d.ix, d.iy), __floats2half2_rn (d.iz, d.ixx),
+          __floats2half2_rn (d.ixy, d.iyy), __floats2half2_rn (d.ixz, d.iyz) };
+      v.dh[i] = *(uint4 *) h;
+    } else {
+      v.d0[i] = make_float4 (d.ix, d.iy, d.iz, d.ixx);
+      v.d1[i] = make_float4 (d.ixy, d.iyy, d.ixz, d.iyz);
+    }
+  }
   v.wuv[i] = f;
   v.duv[i] = make_float2 (0.0f, 0.0f);
 }
@@ -241,12 +278,26 @@ rf_weights_kernel (rb_view v, float alpha)
   v.smooth[rb_index (v, c, y, xs)] = cc_refine_smooth_weight (rf_grad2 (v, c, y, xs, x, ph), alpha);
 }
 
+template <bool D16>
 static __device__ __forceinline__ cc_refine_data
-rf_load_data (const rb_view &v, int i)
+rf_load_data_t (const rb_view &v, int i)
 {
+  if (D16) {
+    uint4 q = __ldg (v.dh + i);
+    float2 a = __half22float2 (*(__half2 *) &q.x), b = __half22float2 (*(__half2 *) &q.y);
+    float2 c = __half22float2 (*(__half2 *) &q.z), e = __half22float2 (*(__half2 *) &q.w);
+    cc_refine_data d = { a.x, a.y, b.x, b.y, c.x, c.y, e.x, e.y };
+    return d;
+  }
   float4 a = v.d0[i], b = v.d1[i];
   cc_refine_data d = { a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w };
   return d;
+}
+
+static __device__ __forceinline__ cc_refine_data
+rf_load_data (const rb_view &v, int i)
+{
+  return v.data16 ? rf_load_data_t<true> (v, i) : rf_load_data_t<false> (v, i);
 }
 
 __global__ void
@@ -297,19 +348,22 @@ rf_pack2 (float lo, float hi)
 // rf_weights_kernel and rf_coef_kernel in one pass: the smoothness weights of the
 // cell and of its left and upper neighbours are computed here (the same formula),
 // the cell's own is stored for the sweeps. Same results, one launch and one pass less.
+// DATA: 0 data terms stored in fp32, 1 in fp16, 2 recomputed (rf_data_at).
+template <int DATA>
 __global__ void
-rf_weights_coef_kernel (rb_view v, float alpha, float delta, float gamma, int bf16,
-    int packed_only)
+rf_weights_coef_kernel (rb_view v, const float *__restrict__ i0, const float *__restrict__ i1,
+    float alpha, float delta, float gamma, int bf16, int rhs_bf16, int packed_only)
 {
   int c = blockIdx.z, y, xs, x, ph;
   if (!rf_cell (v, c, &y, &xs, &x, &ph))
     return;
   int i = rb_index (v, c, y, xs);
+  float2 dw = v.duv[i], w0 = v.wuv[i];
+  cc_refine_data d = DATA == 2 ? rf_data_at (i0, i1, v.w, v.h, x, y, w0)
+      : rf_load_data_t<DATA == 1> (v, i);
   float s = rf_round (cc_refine_smooth_weight (rf_grad2 (v, c, y, xs, x, ph), alpha), bf16);
   if (!packed_only)
     v.smooth[i] = s;
-  cc_refine_data d = rf_load_data (v, i);
-  float2 dw = v.duv[i], w0 = v.wuv[i];
   float a11, a12, a22, b1, b2;
   cc_refine_data_system (&d, dw.x, dw.y, delta, gamma, &a11, &a12, &a22, &b1, &b2);
   float sum_w = 0.0f;
@@ -337,13 +391,18 @@ rf_weights_coef_kernel (rb_view v, float alpha, float delta, float gamma, int bf
   float iu = rf_round (cc_refine_inverse_diag (a11 + sum_w), bf16);
   float iv = rf_round (cc_refine_inverse_diag (a22 + sum_w), bf16);
   a12 = rf_round (a12, bf16);
+  b1 = rf_round (b1, rhs_bf16);
+  b2 = rf_round (b2, rhs_bf16);
   if (bf16)
     v.pk[i] = make_uint2 (rf_pack2 (iu, iv), rf_pack2 (a12, s));
   if (!packed_only) {
     v.coef[i] = make_float4 (iu, iv, b1, b2);
     v.a12[i] = a12;
   }
-  v.rhs[i] = make_float2 (b1, b2);
+  if (rhs_bf16 && packed_only)
+    v.rhs16[i] = rf_pack2 (b1, b2);
+  else
+    v.rhs[i] = make_float2 (b1, b2);
 }
 
 // One colour's SOR half-sweep: every cell of colour c depends only on cells of
@@ -425,11 +484,14 @@ rf_sor_tiles_kernel (cc_rt_level L, const float4 *coef, const float *a12,
 // zero weights; outside the tile: the halo) add zero, so the half-sweep has no branches.
 // Every thread updates its cells unconditionally: cells outside the level have zero
 // coefficients, which cc_refine_sor_step leaves unchanged.
-template <int TY, int R, int H, bool PACKED>
-__global__ void __launch_bounds__ (32 * TY)
+// PK (with PACKED and RHS16): the coefficients stay packed in registers (3 registers a
+// cell instead of 6), unpacked where used, for 3 blocks of 8 warps an SM.
+template <int TY, int R, int H, bool PACKED, bool RHS16, bool PK>
+__global__ void __launch_bounds__ (32 * TY, PK && TY <= 8 ? 3 : TY <= 8 ? 2 : 1)   // 2 blocks: <= 128 registers
 rf_sor_regs_kernel (int w, int h, int hw, const float4 *__restrict__ coef,
     const float *__restrict__ a12, const float *__restrict__ smooth,
     const uint2 *__restrict__ pk, const float2 *__restrict__ rhs,
+    const unsigned *__restrict__ rhs16,
     const float2 *__restrict__ duv_in, float2 *__restrict__ duv_out, int sweeps, float omega,
     int flip)
 {
@@ -445,6 +507,13 @@ rf_sor_regs_kernel (int w, int h, int hw, const float4 *__restrict__ coef,
   const int ex0 = bx * TW - H, ey0 = by * TH - H;
   const int xs = ex0 / 2 + tx;   // ex0 even
   float ki[R][2], kv[R][2], ru[R][2], rv[R][2], ka[R][2], s[R][2], du[R][2], dv[R][2];
+  unsigned pa[R][2], pb[R][2], pr[R][2];   // PK: bf16 (1/diag_u, 1/diag_v), (a12, s), (rhs_u, rhs_v)
+#define KI(r, c) (PK ? __uint_as_float (pa[r][c] << 16) : ki[r][c])
+#define KV(r, c) (PK ? __uint_as_float (pa[r][c] & 0xFFFF0000u) : kv[r][c])
+#define KA(r, c) (PK ? __uint_as_float (pb[r][c] << 16) : ka[r][c])
+#define SW(r, c) (PK ? __uint_as_float (pb[r][c] & 0xFFFF0000u) : s[r][c])
+#define RU(r, c) (PK ? __uint_as_float (pr[r][c] << 16) : ru[r][c])
+#define RV(r, c) (PK ? __uint_as_float (pr[r][c] & 0xFFFF0000u) : rv[r][c])
 #pragma unroll
   for (int r = 0; r < R; r++) {
     const int gy = ey0 + ty * R + r;
@@ -452,16 +521,26 @@ rf_sor_regs_kernel (int w, int h, int hw, const float4 *__restrict__ coef,
     for (int c = 0; c < 2; c++) {
       const int gx = ex0 + 2 * tx + ((r + c) & 1);
       ki[r][c] = kv[r][c] = ru[r][c] = rv[r][c] = ka[r][c] = s[r][c] = du[r][c] = dv[r][c] = 0.0f;
+      pa[r][c] = pb[r][c] = pr[r][c] = 0u;
       if (gy >= 0 && gy < h && gx >= 0 && gx < w) {
         const int g = (c * h + gy) * hw + xs;
         if (PACKED) {
           uint2 q = __ldg (pk + g);
-          float2 b = __ldg (rhs + g);
+          if (PK) {
+            pa[r][c] = q.x; pb[r][c] = q.y; pr[r][c] = __ldg (rhs16 + g);
+          } else {
           ki[r][c] = __uint_as_float (q.x << 16);
           kv[r][c] = __uint_as_float (q.x & 0xFFFF0000u);
           ka[r][c] = __uint_as_float (q.y << 16);
           s[r][c] = __uint_as_float (q.y & 0xFFFF0000u);
-          ru[r][c] = b.x; rv[r][c] = b.y;
+          if (RHS16) {
+            unsigned b = __ldg (rhs16 + g);
+            ru[r][c] = __uint_as_float (b << 16); rv[r][c] = __uint_as_float (b & 0xFFFF0000u);
+          } else {
+            float2 b = __ldg (rhs + g);
+            ru[r][c] = b.x; rv[r][c] = b.y;
+          }
+          }
         } else {
           float4 q = __ldg (coef + g);
           ki[r][c] = q.x; kv[r][c] = q.y; ru[r][c] = q.z; rv[r][c] = q.w;
@@ -477,7 +556,7 @@ rf_sor_regs_kernel (int w, int h, int hw, const float4 *__restrict__ coef,
   for (int c = 0; c < 2; c++) {
     top[c][ty][tx] = make_float2 (du[0][c], dv[0][c]);
     bot[c][ty][tx] = make_float2 (du[R - 1][c], dv[R - 1][c]);
-    sbot[c][ty][tx] = s[R - 1][c];
+    sbot[c][ty][tx] = SW (R - 1, c);
   }
   __syncthreads ();
   // weights of the neighbours held by other threads: left (lane tx - 1, for the
@@ -486,7 +565,7 @@ rf_sor_regs_kernel (int w, int h, int hw, const float4 *__restrict__ coef,
 #pragma unroll
   for (int r = 0; r < R; r++) {
     const int c = r & 1, o = 1 - c;
-    float v = __shfl_up_sync (0xFFFFFFFFu, s[r][o], 1);
+    float v = __shfl_up_sync (0xFFFFFFFFu, SW (r, o), 1);
     wl[r] = tx > 0 ? v : 0.0f;
   }
 #pragma unroll
@@ -508,14 +587,14 @@ rf_sor_regs_kernel (int w, int h, int hw, const float4 *__restrict__ coef,
         float nu = 0.0f, nv = 0.0f;                                                  \
         /* left: (o, r, tx + ph - 1), weight its s */                                \
         if (ph) {                                                                    \
-          nu += s[r][o] * du[r][o]; nv += s[r][o] * dv[r][o];                        \
+          nu += SW (r, o) * du[r][o]; nv += SW (r, o) * dv[r][o];                    \
         } else {                                                                     \
           float lu = __shfl_up_sync (0xFFFFFFFFu, du[r][o], 1);                      \
           float lv = __shfl_up_sync (0xFFFFFFFFu, dv[r][o], 1);                      \
           nu += wl[r] * lu; nv += wl[r] * lv;                                        \
         }                                                                            \
         /* right: (o, r, tx + ph), weight own s */                                   \
-        const float so = s[r][(C)];                                                  \
+        const float so = SW (r, (C));                                                \
         if (ph) {                                                                    \
           float ru_ = __shfl_down_sync (0xFFFFFFFFu, du[r][o], 1);                   \
           float rv_ = __shfl_down_sync (0xFFFFFFFFu, dv[r][o], 1);                   \
@@ -526,8 +605,8 @@ rf_sor_regs_kernel (int w, int h, int hw, const float4 *__restrict__ coef,
         }                                                                            \
         /* up: (o, r - 1, tx) */                                                     \
         if (r > 0) {                                                                 \
-          nu += s[r > 0 ? r - 1 : 0][o] * du[r > 0 ? r - 1 : 0][o];                  \
-          nv += s[r > 0 ? r - 1 : 0][o] * dv[r > 0 ? r - 1 : 0][o];                  \
+          nu += SW (r > 0 ? r - 1 : 0, o) * du[r > 0 ? r - 1 : 0][o];                \
+          nv += SW (r > 0 ? r - 1 : 0, o) * dv[r > 0 ? r - 1 : 0][o];                \
         } else {                                                                     \
           nu += wu[(C)] * up.x; nv += wu[(C)] * up.y;                                \
         }                                                                            \
@@ -538,8 +617,8 @@ rf_sor_regs_kernel (int w, int h, int hw, const float4 *__restrict__ coef,
         } else {                                                                     \
           nu += so * dn.x; nv += so * dn.y;                                          \
         }                                                                            \
-        cc_refine_sor_step (ki[r][(C)], kv[r][(C)], ka[r][(C)], ru[r][(C)],          \
-            rv[r][(C)], nu, nv, omega, &du[r][(C)], &dv[r][(C)]);                    \
+        cc_refine_sor_step (KI (r, (C)), KV (r, (C)), KA (r, (C)), RU (r, (C)),      \
+            RV (r, (C)), nu, nv, omega, &du[r][(C)], &dv[r][(C)]);                   \
       }                                                                              \
       top[(C)][ty][tx] = make_float2 (du[0][(C)], dv[0][(C)]);                       \
       bot[(C)][ty][tx] = make_float2 (du[R - 1][(C)], dv[R - 1][(C)]);               \
@@ -567,6 +646,12 @@ rf_sor_regs_kernel (int w, int h, int hw, const float4 *__restrict__ coef,
     }
   }
 }
+#undef KI
+#undef KV
+#undef KA
+#undef SW
+#undef RU
+#undef RV
 
 // Energy of the level at the current increment, summed into *out.
 __global__ void
@@ -596,17 +681,26 @@ rf_energy_kernel (rb_view v, float alpha, float delta, float gamma, double *out)
   }
 }
 
-// field += increment, back to the natural layout.
+// field += increment, back to the natural layout; with dst (level 0), field + increment
+// is written there (pitched rows) instead: rf_store_field_kernel fused in.
 __global__ void
-rf_finish_kernel (rb_view v, float2 *field)
+rf_finish_kernel (rb_view v, float2 *field, float *dst, size_t pitch)
 {
   int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x >= v.w || y >= v.h)
     return;
   float2 d = v.duv[rb_index (v, (x + y) & 1, y, x >> 1)];
   float2 *f = field + (size_t) y * v.w + x;
-  f->x += d.x;
-  f->y += d.y;
+  float2 r = *f;
+  r.x += d.x;
+  r.y += d.y;
+  if (dst) {
+    float *row = (float *) ((char *) dst + (size_t) y * pitch);
+    row[2 * x] = r.x;
+    row[2 * x + 1] = r.y;
+  } else {
+    *f = r;
+  }
 }
 
 // ------------------------------------------------------------------ host side
@@ -635,6 +729,7 @@ cc_cuda_refine_destroy (cc_cuda_refine *s)
   cudaFree (s->smooth);
   cudaFree (s->pk);
   cudaFree (s->rhs);
+  cudaFree (s->rhs16);
   cudaFree (s->energies);
   if (s->graph)
     cudaGraphExecDestroy (s->graph);
@@ -657,14 +752,17 @@ cc_cuda_refine_create (cc_context *ctx, const cc_refine_sizes *sizes, int max_ou
   const char *sor = getenv ("CC_REFINE_SOR");
   s->sor = sor && !strcmp (sor, "simple") ? RF_SOR_SIMPLE
       : sor && !strcmp (sor, "tiles") ? RF_SOR_TILES : RF_SOR_REGS;
-  s->tile_big = 160608;     // 16 warps x 6 rows, 8 px halo
+  s->tile_big = 80608;      // 8 warps x 6 rows, 8 px halo: two blocks an SM overlap loads and sweeps
   s->tile_small = 80608;    // 8 warps x 6 rows, 8 px halo
-  const char *tiles[2] = { getenv ("CC_REFINE_TILE"), getenv ("CC_REFINE_TILE_SMALL") };
-  for (int i = 0; i < 2; i++) {
+  s->tile_tiny = 80612;     // levels under 250k px: 6 sweeps a launch
+  const char *tiles[3] = { getenv ("CC_REFINE_TILE"), getenv ("CC_REFINE_TILE_SMALL"),
+      getenv ("CC_REFINE_TILE_TINY") };
+  int *keys[3] = { &s->tile_big, &s->tile_small, &s->tile_tiny };
+  for (int i = 0; i < 3; i++) {
     int ty, r, hh;
     if (tiles[i] && sscanf (tiles[i], "%dx%dx%d", &ty, &r, &hh) == 3
         && rf_tile_supported (ty * 10000 + r * 100 + hh))
-      *(i ? &s->tile_small : &s->tile_big) = ty * 10000 + r * 100 + hh;
+      *keys[i] = ty * 10000 + r * 100 + hh;
   }
   const char *graph = getenv ("CC_REFINE_GRAPH");
   s->use_graph = !(graph && !strcmp (graph, "0"));
@@ -672,6 +770,16 @@ cc_cuda_refine_create (cc_context *ctx, const cc_refine_sizes *sizes, int max_ou
   s->fuse_coef = !(fuse && !strcmp (fuse, "0"));
   const char *bf = getenv ("CC_REFINE_BF16");
   s->bf16 = !(bf && !strcmp (bf, "0")) && s->fuse_coef;   // rounded by the fused kernel
+  const char *rhs16 = getenv ("CC_REFINE_RHS16");
+  s->rhs_bf16 = rhs16 && !strcmp (rhs16, "1") && s->bf16;   // measured slower with 8x6x8 tiles
+  const char *recompute = getenv ("CC_REFINE_RECOMPUTE");
+  s->recompute = recompute && !strcmp (recompute, "1") && s->fuse_coef;
+  const char *rem = getenv ("CC_REFINE_REM");
+  s->rem_shape = !(rem && !strcmp (rem, "0"));
+  const char *pkr = getenv ("CC_REFINE_PK");
+  s->pk_regs = pkr && !strcmp (pkr, "1");
+  const char *data16 = getenv ("CC_REFINE_DATA16");
+  s->data16 = !(data16 && !strcmp (data16, "0"));
   const char *snake = getenv ("CC_REFINE_SNAKE");
   s->snake = !(snake && !strcmp (snake, "0"));
   cc_status st = CC_SUCCESS;
@@ -700,6 +808,7 @@ cc_cuda_refine_create (cc_context *ctx, const cc_refine_sizes *sizes, int max_ou
   RF_ALLOC (s->smooth, cells * sizeof (float));
   RF_ALLOC (s->pk, cells * sizeof (uint2));
   RF_ALLOC (s->rhs, cells * sizeof (float2));
+  RF_ALLOC (s->rhs16, cells * sizeof (unsigned));
   RF_ALLOC (s->energies, (size_t) CC_REFINE_LEVELS_MAX * (max_outer + 1) * sizeof (double));
 #undef RF_ALLOC
   if (st != CC_SUCCESS) {
@@ -752,21 +861,30 @@ rf_view (cc_cuda_refine *s, int level)
   v.smooth = s->smooth;
   v.pk = s->pk;
   v.rhs = s->rhs;
+  v.rhs16 = s->rhs16;
+  v.dh = (uint4 *) s->d0;
+  v.data16 = s->data16;
   return v;
 }
 
 template <int TY, int R, int H>
 static cc_status
 rf_sor_regs_launch (const rb_view &v, float2 *out, int sweeps, float omega, cudaStream_t stream,
-    bool packed, int flip)
+    int mode, int flip)
 {
   dim3 tiles (cc_div_up (v.w, 64 - 2 * H), cc_div_up (v.h, TY * R - 2 * H));
-  if (packed)
-    rf_sor_regs_kernel<TY, R, H, true><<<tiles, dim3 (32, TY), 0, stream>>> (v.w, v.h, v.hw,
-        v.coef, v.a12, v.smooth, v.pk, v.rhs, v.duv, out, sweeps, omega, flip);
-  else
-    rf_sor_regs_kernel<TY, R, H, false><<<tiles, dim3 (32, TY), 0, stream>>> (v.w, v.h, v.hw,
-        v.coef, v.a12, v.smooth, v.pk, v.rhs, v.duv, out, sweeps, omega, flip);
+  // mode 0: fp32 coefficients, 1: bf16 pack + fp32 rhs, 2: bf16 pack + bf16 rhs;
+  // 6: as 2, coefficients packed in registers (PK)
+#define RF_REGS(P, B, S) \
+  rf_sor_regs_kernel<TY, R, H, P, B, S><<<tiles, dim3 (32, TY), 0, stream>>> (v.w, v.h, \
+      v.hw, v.coef, v.a12, v.smooth, v.pk, v.rhs, v.rhs16, v.duv, out, sweeps, omega, flip)
+  switch (mode) {
+  case 6: RF_REGS (true, true, true); break;
+  case 2: RF_REGS (true, true, false); break;
+  case 1: RF_REGS (true, false, false); break;
+  default: RF_REGS (false, false, false); break;
+  }
+#undef RF_REGS
   CC_CUDA_LAUNCHED ("rf_sor_regs_kernel");
   return CC_SUCCESS;
 }
@@ -776,7 +894,8 @@ rf_sor_regs_launch (const rb_view &v, float2 *out, int sweeps, float omega, cuda
 static int
 rf_tile_key (const cc_cuda_refine *s, const rb_view &v)
 {
-  return (long) v.w * v.h >= 1000000 ? s->tile_big : s->tile_small;
+  long n = (long) v.w * v.h;
+  return n >= 1000000 ? s->tile_big : n >= 250000 ? s->tile_small : s->tile_tiny;
 }
 
 // Sweeps per launch of a tile shape (its halo / 2).
@@ -789,7 +908,7 @@ rf_tile_sweeps (int key)
 static bool
 rf_tile_supported (int key)
 {
-  static const int shapes[] = { 160608, 80608, 80612, 160612, 240412 };
+  static const int shapes[] = { 160608, 80608, 80612, 160612, 240412, 80616, 80610, 80604 };
   for (unsigned i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
     if (shapes[i] == key)
       return true;
@@ -798,7 +917,7 @@ rf_tile_supported (int key)
 
 static cc_status
 rf_sor_regs (int key, const rb_view &v, float2 *out, int sweeps, float omega,
-    cudaStream_t stream, bool packed, int flip)
+    cudaStream_t stream, int packed, int flip)
 {
   switch (key) {
 #define RF_SHAPE(TY, R, H) \
@@ -807,20 +926,34 @@ rf_sor_regs (int key, const rb_view &v, float2 *out, int sweeps, float omega,
   RF_SHAPE (8, 6, 12)
   RF_SHAPE (16, 6, 12)
   RF_SHAPE (24, 4, 12)
+  RF_SHAPE (8, 6, 16)
+  RF_SHAPE (8, 6, 10)
+  RF_SHAPE (8, 6, 4)
+  RF_SHAPE (16, 6, 8)
 #undef RF_SHAPE
-  default: return rf_sor_regs_launch<16, 6, 8> (v, out, sweeps, omega, stream, packed, flip);
+  default: return rf_sor_regs_launch<8, 6, 8> (v, out, sweeps, omega, stream, packed, flip);
   }
 }
 
+// One level: start field and data terms, outer iterations, finish (at level 0 into
+// dst, pitched rows, when dst != NULL).
 static cc_status
-rf_level (cc_cuda_refine *s, const cc_refine_params *p, int level, double *energy)
+rf_level (cc_cuda_refine *s, const cc_refine_params *p, int level, double *energy,
+    float *dst, size_t dst_pitch)
 {
   cudaStream_t stream = cc_stream_of (s->ctx);
+  const cc_refine_sizes *z = &s->sizes;
   rb_view v = rf_view (s, level);
   dim3 block (32, 8), natural = grid_for (v.w, v.h, 1);
   dim3 both = grid_for (v.hw, v.h, 2), one = grid_for (v.hw, v.h, 1);
-  rf_data_kernel<<<natural, block, 0, stream>>> (s->i0[level], s->i1[level], s->field[level], v);
-  CC_CUDA_LAUNCHED ("rf_data_kernel");
+  bool top = level == z->levels - 1;
+  // the coefficient kernel recomputes the data terms unless the energy kernel needs them
+  bool recompute = s->recompute && !energy;
+  rf_start_data_kernel<<<natural, block, 0, stream>>> (s->i0[level], s->i1[level],
+      s->init[level], top ? NULL : s->field[level + 1], top ? NULL : s->init[level + 1],
+      top ? 0 : z->width[level + 1], top ? 0 : z->height[level + 1], s->field[level], v,
+      !recompute);
+  CC_CUDA_LAUNCHED ("rf_start_data_kernel");
   if (energy) {
     rf_energy_kernel<<<both, block, 0, stream>>> (v, p->smoothness_weight, p->color_weight,
         p->gradient_weight, energy++);
@@ -828,8 +961,18 @@ rf_level (cc_cuda_refine *s, const cc_refine_params *p, int level, double *energ
   }
   for (int outer = 0; outer < p->outer_iterations; outer++) {
     if (s->fuse_coef) {
-      rf_weights_coef_kernel<<<both, block, 0, stream>>> (v, p->smoothness_weight,
-          p->color_weight, p->gradient_weight, s->bf16, s->bf16 && s->sor == RF_SOR_REGS);
+      if (recompute)
+        rf_weights_coef_kernel<2><<<both, block, 0, stream>>> (v, s->i0[level],
+            s->i1[level], p->smoothness_weight, p->color_weight, p->gradient_weight, s->bf16,
+            s->rhs_bf16, s->bf16 && s->sor == RF_SOR_REGS);
+      else if (s->data16)
+        rf_weights_coef_kernel<1><<<both, block, 0, stream>>> (v, s->i0[level],
+            s->i1[level], p->smoothness_weight, p->color_weight, p->gradient_weight, s->bf16,
+            s->rhs_bf16, s->bf16 && s->sor == RF_SOR_REGS);
+      else
+        rf_weights_coef_kernel<0><<<both, block, 0, stream>>> (v, s->i0[level],
+            s->i1[level], p->smoothness_weight, p->color_weight, p->gradient_weight, s->bf16,
+            s->rhs_bf16, s->bf16 && s->sor == RF_SOR_REGS);
       CC_CUDA_LAUNCHED ("rf_weights_coef_kernel");
     } else {
       rf_weights_kernel<<<both, block, 0, stream>>> (v, p->smoothness_weight);
@@ -841,7 +984,13 @@ rf_level (cc_cuda_refine *s, const cc_refine_params *p, int level, double *energ
       int key = rf_tile_key (s, v), per = rf_tile_sweeps (key), launch = 0;
       for (int left = p->inner_iterations; left > 0; left -= per, launch++) {
         float2 *other = v.duv == s->duv ? s->duv_alt : s->duv;
-        CC_TRY (rf_sor_regs (key, v, other, left < per ? left : per, p->omega, stream, s->bf16,
+        // a last launch of fewer sweeps only needs a halo of 2 px a sweep: a smaller
+        // halo, less traffic (CC_REFINE_REM=0: the level's shape)
+        int k = key;
+        if (left < per && s->rem_shape && rf_tile_supported (key - key % 100 + 2 * left))
+          k = key - key % 100 + 2 * left;
+        CC_TRY (rf_sor_regs (k, v, other, left < per ? left : per, p->omega, stream,
+                s->bf16 ? (s->rhs_bf16 ? (s->pk_regs ? 6 : 2) : 1) : 0,
                 s->snake && !(launch & 1)));
         v.duv = other;
       }
@@ -868,7 +1017,7 @@ rf_level (cc_cuda_refine *s, const cc_refine_params *p, int level, double *energ
       CC_CUDA_LAUNCHED ("rf_energy_kernel");
     }
   }
-  rf_finish_kernel<<<natural, block, 0, stream>>> (v, s->field[level]);
+  rf_finish_kernel<<<natural, block, 0, stream>>> (v, s->field[level], dst, dst_pitch);
   CC_CUDA_LAUNCHED ("rf_finish_kernel");
   return CC_SUCCESS;
 }
@@ -911,23 +1060,14 @@ rf_enqueue (cc_cuda_refine *s, const cc_refine_params *p, const cc_image *prev,
             (size_t) z->levels * (p->outer_iterations + 1) * sizeof (double)));
     energy = s->energies;
   }
-  for (int l = z->levels - 1; l >= 0; l--) {
-    bool top = l == z->levels - 1;
-    rf_start_kernel<<<grid_for (z->width[l], z->height[l], 1), block, 0, stream>>> (
-        s->init[l], z->width[l], z->height[l], top ? NULL : s->field[l + 1],
-        top ? NULL : s->init[l + 1], top ? 0 : z->width[l + 1], top ? 0 : z->height[l + 1],
-        s->field[l]);
-    CC_CUDA_LAUNCHED ("rf_start_kernel");
-    CC_TRY (rf_level (s, p, l, energy));
-    if (energy)
-      energy += p->outer_iterations + 1;
-  }
   bool host_out = flow_out->location == CC_LOCATION_HOST;
   float *dst = host_out ? (float *) s->flow_staging : (float *) flow_out->planes[0];
   size_t dst_pitch = host_out ? sizeof (float2) * w : flow_out->pitch[0];
-  rf_store_field_kernel<<<grid_for (w, h, 1), block, 0, stream>>> (s->field[0], w, h, dst,
-      dst_pitch);
-  CC_CUDA_LAUNCHED ("rf_store_field_kernel");
+  for (int l = z->levels - 1; l >= 0; l--) {
+    CC_TRY (rf_level (s, p, l, energy, l == 0 ? dst : NULL, dst_pitch));
+    if (energy)
+      energy += p->outer_iterations + 1;
+  }
   if (host_out)
     CC_TRY (cc_cuda_copy_2d (s->ctx, flow_out->planes[0], flow_out->pitch[0], CC_LOCATION_HOST,
             s->flow_staging, sizeof (float2) * w, CC_LOCATION_DEVICE, sizeof (float2) * w, h));
