@@ -27,10 +27,14 @@
 // =TYxRxH (tile shapes of levels >= 1M, >= 250k, < 250k px), CC_REFINE_GRAPH=0,
 // CC_REFINE_FUSE=0 (separate weight and coefficient kernels, implies fp32),
 // CC_REFINE_SNAKE=0, CC_REFINE_DATA16=0 (fp32 data terms), CC_REFINE_REM=0 (no
-// smaller-halo last launch); measured slower and kept only for comparison:
+// smaller-halo last launch), CC_REFINE_CIL=0 (coefficient kernel with the colours in
+// blockIdx.z instead of interleaved block by block), CC_REFINE_CBLK=BXxBY (its block,
+// 32x8); measured slower and kept only for comparison:
 // CC_REFINE_RHS16=1 (bf16 right-hand sides), CC_REFINE_RECOMPUTE=1 (data terms
 // recomputed in the coefficient kernel), CC_REFINE_PK=1 (coefficients packed in
-// registers, 3 blocks an SM: spills).
+// registers, 3 blocks an SM: spills), CC_REFINE_FIRST=1 (coefficients computed by the
+// first sweep launch of an outer iteration: 4x slower launch, and not exact to 1e-4),
+// CC_REFINE_L2=MB (L2 set-aside persisting pk + rhs for the sweeps).
 #include "cuda_common.cuh"
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -77,6 +81,10 @@ struct cc_cuda_refine {
   bool recompute;             // data terms recomputed by the coefficient kernel (CC_REFINE_RECOMPUTE=1; slower)
   bool rem_shape;             // last, shorter launch with a smaller halo (CC_REFINE_REM=0: off)
   bool pk_regs;               // coefficients kept packed in registers, 3 blocks an SM (CC_REFINE_PK=1)
+  bool coef_il;               // coefficient kernel: colours interleaved block by block (CC_REFINE_CIL=0: off)
+  int coef_bx, coef_by;       // its block (CC_REFINE_CBLK=BXxBY, default 32x8)
+  int l2_mb;                  // L2 set-aside (MB) kept for pk + rhs by the sweeps (CC_REFINE_L2; 0: off)
+  bool fuse_first;            // coefficients computed by the first sweep launch (CC_REFINE_FIRST)
   bool data16;                // data terms stored in fp16, 16 B a cell (CC_REFINE_DATA16=0: fp32, 32 B)
   bool bf16;                  // coefficients other than rhs in bf16 (CC_REFINE_BF16=0: fp32)
   bool snake;                 // alternate the tile order between launches (CC_REFINE_SNAKE=0: off)
@@ -246,6 +254,21 @@ rf_cell (const rb_view &v, int c, int *y, int *xs, int *x, int *ph)
   return *x < v.w;
 }
 
+// As rf_cell with the colours interleaved block by block (blockIdx.x = 2 bx + c): both
+// colours of a region are read close together in time (neighbours still in L2).
+static __device__ __forceinline__ bool
+rf_cell_il (const rb_view &v, int *c, int *y, int *xs, int *x, int *ph)
+{
+  *c = blockIdx.x & 1;
+  *xs = (blockIdx.x >> 1) * blockDim.x + threadIdx.x;
+  *y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (*xs >= v.hw || *y >= v.h)
+    return false;
+  *ph = (*y + *c) & 1;
+  *x = 2 * *xs + *ph;
+  return *x < v.w;
+}
+
 // |grad (w + dw)|^2 by forward differences at a cell.
 static __device__ __forceinline__ float
 rf_grad2 (const rb_view &v, int c, int y, int xs, int x, int ph)
@@ -349,21 +372,21 @@ rf_pack2 (float lo, float hi)
 // cell and of its left and upper neighbours are computed here (the same formula),
 // the cell's own is stored for the sweeps. Same results, one launch and one pass less.
 // DATA: 0 data terms stored in fp32, 1 in fp16, 2 recomputed (rf_data_at).
+// The coefficients of one cell (what rf_weights_coef_kernel stores): the smoothness
+// weights of the cell and of its left and upper neighbours are computed here (the same
+// formula). Shared with the fused first sweep launch (rf_sor_regs_kernel, COEF).
+// DATA: 0 data terms stored in fp32, 1 in fp16, 2 recomputed (rf_data_at).
 template <int DATA>
-__global__ void
-rf_weights_coef_kernel (rb_view v, const float *__restrict__ i0, const float *__restrict__ i1,
-    float alpha, float delta, float gamma, int bf16, int rhs_bf16, int packed_only)
+static __device__ __forceinline__ void
+rf_coef_cell (const rb_view &v, const float *__restrict__ i0, const float *__restrict__ i1,
+    int c, int y, int xs, int x, int ph, float alpha, float delta, float gamma, int bf16,
+    int rhs_bf16, float *s_, float *iu_, float *iv_, float *a12_, float *b1_, float *b2_)
 {
-  int c = blockIdx.z, y, xs, x, ph;
-  if (!rf_cell (v, c, &y, &xs, &x, &ph))
-    return;
   int i = rb_index (v, c, y, xs);
   float2 dw = v.duv[i], w0 = v.wuv[i];
   cc_refine_data d = DATA == 2 ? rf_data_at (i0, i1, v.w, v.h, x, y, w0)
       : rf_load_data_t<DATA == 1> (v, i);
   float s = rf_round (cc_refine_smooth_weight (rf_grad2 (v, c, y, xs, x, ph), alpha), bf16);
-  if (!packed_only)
-    v.smooth[i] = s;
   float a11, a12, a22, b1, b2;
   cc_refine_data_system (&d, dw.x, dw.y, delta, gamma, &a11, &a12, &a22, &b1, &b2);
   float sum_w = 0.0f;
@@ -388,11 +411,30 @@ rf_weights_coef_kernel (rb_view v, const float *__restrict__ i0, const float *__
       b1 += wt[k] * (q.x - w0.x);
       b2 += wt[k] * (q.y - w0.y);
     }
-  float iu = rf_round (cc_refine_inverse_diag (a11 + sum_w), bf16);
-  float iv = rf_round (cc_refine_inverse_diag (a22 + sum_w), bf16);
-  a12 = rf_round (a12, bf16);
-  b1 = rf_round (b1, rhs_bf16);
-  b2 = rf_round (b2, rhs_bf16);
+  *iu_ = rf_round (cc_refine_inverse_diag (a11 + sum_w), bf16);
+  *iv_ = rf_round (cc_refine_inverse_diag (a22 + sum_w), bf16);
+  *a12_ = rf_round (a12, bf16);
+  *b1_ = rf_round (b1, rhs_bf16);
+  *b2_ = rf_round (b2, rhs_bf16);
+  *s_ = s;
+}
+
+// rf_weights_kernel and rf_coef_kernel in one pass (rf_coef_cell); the cell's own
+// smoothness weight is stored for the sweeps. Same results, one launch and one pass less.
+template <int DATA>
+__global__ void
+rf_weights_coef_kernel (rb_view v, const float *__restrict__ i0, const float *__restrict__ i1,
+    float alpha, float delta, float gamma, int bf16, int rhs_bf16, int packed_only)
+{
+  int c = blockIdx.z, y, xs, x, ph;
+  if (gridDim.z == 1 ? !rf_cell_il (v, &c, &y, &xs, &x, &ph) : !rf_cell (v, c, &y, &xs, &x, &ph))
+    return;
+  int i = rb_index (v, c, y, xs);
+  float s, iu, iv, a12, b1, b2;
+  rf_coef_cell<DATA> (v, i0, i1, c, y, xs, x, ph, alpha, delta, gamma, bf16, rhs_bf16,
+      &s, &iu, &iv, &a12, &b1, &b2);
+  if (!packed_only)
+    v.smooth[i] = s;
   if (bf16)
     v.pk[i] = make_uint2 (rf_pack2 (iu, iv), rf_pack2 (a12, s));
   if (!packed_only) {
@@ -486,14 +528,19 @@ rf_sor_tiles_kernel (cc_rt_level L, const float4 *coef, const float *a12,
 // coefficients, which cc_refine_sor_step leaves unchanged.
 // PK (with PACKED and RHS16): the coefficients stay packed in registers (3 registers a
 // cell instead of 6), unpacked where used, for 3 blocks of 8 warps an SM.
-template <int TY, int R, int H, bool PACKED, bool RHS16, bool PK>
+// COEF (with PACKED, fp32 rhs, fp16 data terms): the first launch of an outer iteration
+// computes the coefficients itself (rf_coef_cell, from the data terms, start field and
+// increment of cv; exact on the halo too, every input being in global memory) instead of
+// loading them, and stores those of its output cells (cv.pk, cv.rhs) for the later
+// launches: no separate rf_weights_coef_kernel pass (CC_REFINE_FIRST).
+template <int TY, int R, int H, bool PACKED, bool RHS16, bool PK, bool COEF>
 __global__ void __launch_bounds__ (32 * TY, PK && TY <= 8 ? 3 : TY <= 8 ? 2 : 1)   // 2 blocks: <= 128 registers
 rf_sor_regs_kernel (int w, int h, int hw, const float4 *__restrict__ coef,
     const float *__restrict__ a12, const float *__restrict__ smooth,
     const uint2 *__restrict__ pk, const float2 *__restrict__ rhs,
     const unsigned *__restrict__ rhs16,
     const float2 *__restrict__ duv_in, float2 *__restrict__ duv_out, int sweeps, float omega,
-    int flip)
+    int flip, rb_view cv, float alpha, float delta, float gamma)
 {
   static_assert (R % 2 == 0, "R must be even");
   constexpr int EH = TY * R, TH = EH - 2 * H, TW = 64 - 2 * H;
@@ -524,7 +571,18 @@ rf_sor_regs_kernel (int w, int h, int hw, const float4 *__restrict__ coef,
       pa[r][c] = pb[r][c] = pr[r][c] = 0u;
       if (gy >= 0 && gy < h && gx >= 0 && gx < w) {
         const int g = (c * h + gy) * hw + xs;
-        if (PACKED) {
+        if (COEF) {
+          float cs, ci, ck, ca, cb1, cb2;
+          rf_coef_cell<1> (cv, NULL, NULL, c, gy, xs, gx, (r + c) & 1, alpha, delta, gamma,
+              1, 0, &cs, &ci, &ck, &ca, &cb1, &cb2);
+          ki[r][c] = ci; kv[r][c] = ck; ka[r][c] = ca; s[r][c] = cs;
+          ru[r][c] = cb1; rv[r][c] = cb2;
+          const int ey = ty * R + r;
+          if (ey >= H && ey < H + TH && 2 * tx >= H && 2 * tx < H + TW) {
+            cv.pk[g] = make_uint2 (rf_pack2 (ci, ck), rf_pack2 (ca, cs));
+            cv.rhs[g] = make_float2 (cb1, cb2);
+          }
+        } else if (PACKED) {
           uint2 q = __ldg (pk + g);
           if (PK) {
             pa[r][c] = q.x; pb[r][c] = q.y; pr[r][c] = __ldg (rhs16 + g);
@@ -728,7 +786,6 @@ cc_cuda_refine_destroy (cc_cuda_refine *s)
   cudaFree (s->a12);
   cudaFree (s->smooth);
   cudaFree (s->pk);
-  cudaFree (s->rhs);
   cudaFree (s->rhs16);
   cudaFree (s->energies);
   if (s->graph)
@@ -780,6 +837,31 @@ cc_cuda_refine_create (cc_context *ctx, const cc_refine_sizes *sizes, int max_ou
   s->pk_regs = pkr && !strcmp (pkr, "1");
   const char *data16 = getenv ("CC_REFINE_DATA16");
   s->data16 = !(data16 && !strcmp (data16, "0"));
+  const char *cil = getenv ("CC_REFINE_CIL");
+  s->coef_il = !(cil && !strcmp (cil, "0"));
+  s->coef_bx = 32;
+  s->coef_by = 8;
+  const char *cblk = getenv ("CC_REFINE_CBLK");
+  int bx, by;
+  if (cblk && sscanf (cblk, "%dx%d", &bx, &by) == 2 && bx >= 1 && by >= 1 && bx * by <= 1024)
+    s->coef_bx = bx, s->coef_by = by;
+  const char *l2 = getenv ("CC_REFINE_L2");
+  s->l2_mb = l2 ? atoi (l2) : 0;
+  if (s->l2_mb > 0) {
+    int dev = 0, max_l2 = 0;
+    cudaGetDevice (&dev);
+    cudaDeviceGetAttribute (&max_l2, cudaDevAttrMaxPersistingL2CacheSize, dev);
+    size_t want = (size_t) s->l2_mb << 20;
+    if (want > (size_t) max_l2)
+      want = (size_t) max_l2;
+    if (want == 0 || cudaDeviceSetLimit (cudaLimitPersistingL2CacheSize, want) != cudaSuccess) {
+      cudaGetLastError ();
+      s->l2_mb = 0;
+    } else
+      s->l2_mb = (int) (want >> 20);
+  }
+  const char *first = getenv ("CC_REFINE_FIRST");
+  s->fuse_first = first && !strcmp (first, "1");
   const char *snake = getenv ("CC_REFINE_SNAKE");
   s->snake = !(snake && !strcmp (snake, "0"));
   cc_status st = CC_SUCCESS;
@@ -806,8 +888,10 @@ cc_cuda_refine_create (cc_context *ctx, const cc_refine_sizes *sizes, int max_ou
   RF_ALLOC (s->coef, cells * sizeof (float4));
   RF_ALLOC (s->a12, cells * sizeof (float));
   RF_ALLOC (s->smooth, cells * sizeof (float));
-  RF_ALLOC (s->pk, cells * sizeof (uint2));
-  RF_ALLOC (s->rhs, cells * sizeof (float2));
+  // pk and rhs in one allocation (one L2 access-policy window covers both: CC_REFINE_L2)
+  RF_ALLOC (s->pk, cells * (sizeof (uint2) + sizeof (float2)));
+  if (st == CC_SUCCESS)
+    s->rhs = (float2 *) (s->pk + cells);
   RF_ALLOC (s->rhs16, cells * sizeof (unsigned));
   RF_ALLOC (s->energies, (size_t) CC_REFINE_LEVELS_MAX * (max_outer + 1) * sizeof (double));
 #undef RF_ALLOC
@@ -870,19 +954,44 @@ rf_view (cc_cuda_refine *s, int level)
 template <int TY, int R, int H>
 static cc_status
 rf_sor_regs_launch (const rb_view &v, float2 *out, int sweeps, float omega, cudaStream_t stream,
-    int mode, int flip)
+    int mode, int flip, const cc_refine_params *p, size_t l2_bytes)
 {
   dim3 tiles (cc_div_up (v.w, 64 - 2 * H), cc_div_up (v.h, TY * R - 2 * H));
   // mode 0: fp32 coefficients, 1: bf16 pack + fp32 rhs, 2: bf16 pack + bf16 rhs;
   // 6: as 2, coefficients packed in registers (PK)
-#define RF_REGS(P, B, S) \
-  rf_sor_regs_kernel<TY, R, H, P, B, S><<<tiles, dim3 (32, TY), 0, stream>>> (v.w, v.h, \
-      v.hw, v.coef, v.a12, v.smooth, v.pk, v.rhs, v.rhs16, v.duv, out, sweeps, omega, flip)
+  cudaLaunchConfig_t cfg = {};
+  cudaLaunchAttribute attr[1];
+  cfg.gridDim = tiles;
+  cfg.blockDim = dim3 (32, TY);
+  cfg.stream = stream;
+  if (l2_bytes > 0 && mode == 1) {
+    // pk then rhs (one allocation): this level's cells of both
+    size_t cells = (size_t) 2 * v.hw * v.h;
+    size_t win = (size_t) ((char *) (v.rhs + cells) - (char *) v.pk);
+    if (win > ((size_t) 120 << 20))
+      win = (size_t) 120 << 20;   // under the window limit (128 MiB on sm_90)
+    attr[0].id = cudaLaunchAttributeAccessPolicyWindow;
+    attr[0].val.accessPolicyWindow.base_ptr = (void *) v.pk;
+    attr[0].val.accessPolicyWindow.num_bytes = win;
+    attr[0].val.accessPolicyWindow.hitRatio = win > l2_bytes ? (float) l2_bytes / win : 1.0f;
+    attr[0].val.accessPolicyWindow.hitProp = cudaAccessPropertyPersisting;
+    attr[0].val.accessPolicyWindow.missProp = cudaAccessPropertyStreaming;
+    cfg.attrs = attr;
+    cfg.numAttrs = 1;
+  }
+#define RF_REGS(P, B, S, C) \
+  cudaLaunchKernelEx (&cfg, rf_sor_regs_kernel<TY, R, H, P, B, S, C>, v.w, v.h, \
+      v.hw, (const float4 *) v.coef, (const float *) v.a12, (const float *) v.smooth, \
+      (const uint2 *) v.pk, (const float2 *) v.rhs, (const unsigned *) v.rhs16, \
+      (const float2 *) v.duv, out, sweeps, omega, flip, \
+      v, p->smoothness_weight, p->color_weight, p->gradient_weight)
+  // mode 9: as 1, coefficients computed by the launch (COEF)
   switch (mode) {
-  case 6: RF_REGS (true, true, true); break;
-  case 2: RF_REGS (true, true, false); break;
-  case 1: RF_REGS (true, false, false); break;
-  default: RF_REGS (false, false, false); break;
+  case 9: RF_REGS (true, false, false, true); break;
+  case 6: RF_REGS (true, true, true, false); break;
+  case 2: RF_REGS (true, true, false, false); break;
+  case 1: RF_REGS (true, false, false, false); break;
+  default: RF_REGS (false, false, false, false); break;
   }
 #undef RF_REGS
   CC_CUDA_LAUNCHED ("rf_sor_regs_kernel");
@@ -917,11 +1026,11 @@ rf_tile_supported (int key)
 
 static cc_status
 rf_sor_regs (int key, const rb_view &v, float2 *out, int sweeps, float omega,
-    cudaStream_t stream, int packed, int flip)
+    cudaStream_t stream, int packed, int flip, const cc_refine_params *p, size_t l2_bytes)
 {
   switch (key) {
 #define RF_SHAPE(TY, R, H) \
-  case TY * 10000 + R * 100 + H: return rf_sor_regs_launch<TY, R, H> (v, out, sweeps, omega, stream, packed, flip);
+  case TY * 10000 + R * 100 + H: return rf_sor_regs_launch<TY, R, H> (v, out, sweeps, omega, stream, packed, flip, p, l2_bytes);
   RF_SHAPE (8, 6, 8)
   RF_SHAPE (8, 6, 12)
   RF_SHAPE (16, 6, 12)
@@ -931,7 +1040,7 @@ rf_sor_regs (int key, const rb_view &v, float2 *out, int sweeps, float omega,
   RF_SHAPE (8, 6, 4)
   RF_SHAPE (16, 6, 8)
 #undef RF_SHAPE
-  default: return rf_sor_regs_launch<8, 6, 8> (v, out, sweeps, omega, stream, packed, flip);
+  default: return rf_sor_regs_launch<8, 6, 8> (v, out, sweeps, omega, stream, packed, flip, p, l2_bytes);
   }
 }
 
@@ -959,14 +1068,21 @@ rf_level (cc_cuda_refine *s, const cc_refine_params *p, int level, double *energ
         p->gradient_weight, energy++);
     CC_CUDA_LAUNCHED ("rf_energy_kernel");
   }
+  // the first sweep launch of an outer iteration computes the coefficients itself
+  bool first_coef = s->fuse_first && s->sor == RF_SOR_REGS && s->fuse_coef && s->bf16
+      && !s->rhs_bf16 && !s->pk_regs && s->data16 && !recompute;
   for (int outer = 0; outer < p->outer_iterations; outer++) {
-    if (s->fuse_coef) {
+    if (first_coef) {
+      // rf_sor_regs_kernel<..., COEF> below
+    } else if (s->fuse_coef) {
       if (recompute)
         rf_weights_coef_kernel<2><<<both, block, 0, stream>>> (v, s->i0[level],
             s->i1[level], p->smoothness_weight, p->color_weight, p->gradient_weight, s->bf16,
             s->rhs_bf16, s->bf16 && s->sor == RF_SOR_REGS);
       else if (s->data16)
-        rf_weights_coef_kernel<1><<<both, block, 0, stream>>> (v, s->i0[level],
+        rf_weights_coef_kernel<1><<<s->coef_il ? dim3 (2 * cc_div_up (v.hw, s->coef_bx),
+            cc_div_up (v.h, s->coef_by), 1) : both, s->coef_il ? dim3 (s->coef_bx, s->coef_by)
+            : block, 0, stream>>> (v, s->i0[level],
             s->i1[level], p->smoothness_weight, p->color_weight, p->gradient_weight, s->bf16,
             s->rhs_bf16, s->bf16 && s->sor == RF_SOR_REGS);
       else
@@ -990,8 +1106,9 @@ rf_level (cc_cuda_refine *s, const cc_refine_params *p, int level, double *energ
         if (left < per && s->rem_shape && rf_tile_supported (key - key % 100 + 2 * left))
           k = key - key % 100 + 2 * left;
         CC_TRY (rf_sor_regs (k, v, other, left < per ? left : per, p->omega, stream,
-                s->bf16 ? (s->rhs_bf16 ? (s->pk_regs ? 6 : 2) : 1) : 0,
-                s->snake && !(launch & 1)));
+                first_coef && launch == 0 ? 9
+                : s->bf16 ? (s->rhs_bf16 ? (s->pk_regs ? 6 : 2) : 1) : 0,
+                s->snake && !(launch & 1), p, (size_t) s->l2_mb << 20));
         v.duv = other;
       }
     } else if (s->sor == RF_SOR_TILES) {
