@@ -322,11 +322,7 @@ cc_status
 cc_blockmatch_create (cc_context *ctx, int width, int height,
     const cc_blockmatch_params *params, cc_blockmatch **out)
 {
-  CC_CHECK_ARG (out != NULL, "cc_blockmatch_create: out is NULL");
-  *out = NULL;
-  CC_CHECK_ARG (ctx != NULL, "cc_blockmatch_create: ctx is NULL");
-  CC_CHECK_ARG (width >= 1 && height >= 1 && width <= 16384 && height <= 16384,
-      "cc_blockmatch_create: size %dx%d out of range 1..16384", width, height);
+  CC_CHECK_CREATE ("cc_blockmatch_create", ctx, width, height, out);
   cc_blockmatch_params defaults;
   if (!params) {
     cc_blockmatch_params_default (&defaults);

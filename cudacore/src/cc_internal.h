@@ -27,6 +27,18 @@ void cc_format_plane_size (cc_format format, int width, int height, int plane,
 #define CC_TRY(expr) \
   do { cc_status cc_try_status_ = (expr); if (cc_try_status_ != CC_SUCCESS) return cc_try_status_; } while (0)
 
+/* The checks every module's create() starts with: *out cleared, a context, and a
+ * frame size in 1..16384. */
+#define CC_CHECK_CREATE(fn, ctx, width, height, out)                              \
+  do {                                                                           \
+    CC_CHECK_ARG ((out) != NULL, "%s: out is NULL", fn);                          \
+    *(out) = NULL;                                                               \
+    CC_CHECK_ARG ((ctx) != NULL, "%s: ctx is NULL", fn);                          \
+    CC_CHECK_ARG ((width) >= 1 && (height) >= 1 && (width) <= 16384                \
+        && (height) <= 16384, "%s: size %dx%d out of range 1..16384", fn,          \
+        (width), (height));                                                      \
+  } while (0)
+
 /* An image must be where the context computes (device for CUDA, host for CPU),
  * except where a module copies host inputs explicitly. */
 cc_status cc_image_check_location (const cc_context *ctx, const cc_image *img,

@@ -426,11 +426,7 @@ cc_status
 cc_flow_lk_create (cc_context *ctx, int width, int height,
     const cc_flow_lk_params *params, cc_flow_lk **out)
 {
-  CC_CHECK_ARG (out != NULL, "cc_flow_lk_create: out is NULL");
-  *out = NULL;
-  CC_CHECK_ARG (ctx != NULL, "cc_flow_lk_create: ctx is NULL");
-  CC_CHECK_ARG (width >= 1 && height >= 1 && width <= 16384 && height <= 16384,
-      "cc_flow_lk_create: size %dx%d out of range 1..16384", width, height);
+  CC_CHECK_CREATE ("cc_flow_lk_create", ctx, width, height, out);
   cc_flow_lk_params defaults;
   if (!params) {
     cc_flow_lk_params_default (&defaults);

@@ -405,11 +405,7 @@ cc_status
 cc_refine_create (cc_context *ctx, int width, int height, const cc_refine_params *params,
     cc_refine **out)
 {
-  CC_CHECK_ARG (out != NULL, "cc_refine_create: out is NULL");
-  *out = NULL;
-  CC_CHECK_ARG (ctx != NULL, "cc_refine_create: ctx is NULL");
-  CC_CHECK_ARG (width >= 1 && height >= 1 && width <= 16384 && height <= 16384,
-      "cc_refine_create: size %dx%d out of range 1..16384", width, height);
+  CC_CHECK_CREATE ("cc_refine_create", ctx, width, height, out);
   cc_refine_params defaults;
   if (!params) {
     cc_refine_params_default (&defaults);

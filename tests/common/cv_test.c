@@ -1,6 +1,7 @@
 #include "cv_test.h"
 #include "cv_imageio.h"
 
+#include <math.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -61,4 +62,38 @@ cv_test_to_host (cc_context *ctx, const cc_image *img, cc_image *out)
   if (st != CC_SUCCESS)
     return st;
   return cc_image_copy (ctx, img, out);
+}
+
+cc_image
+cv_test_constant_field (int w, int h, float u, float v)
+{
+  cc_image f;
+  ck_assert_int_eq (cv_image_new (w, h, CC_FORMAT_F32C2, &f), CC_SUCCESS);
+  for (int i = 0; i < w * h; i++) {
+    ((float *) f.planes[0])[2 * i] = u;
+    ((float *) f.planes[0])[2 * i + 1] = v;
+  }
+  return f;
+}
+
+void
+cv_test_assert_finite (const cc_image *img, const char *what)
+{
+  int ch = img->format == CC_FORMAT_F32C2 ? 2 : 1;
+  for (int y = 0; y < img->height; y++)
+    for (int x = 0; x < img->width * ch; x++)
+      ck_assert_msg (isfinite (((const float *) ((const char *) img->planes[0]
+                      + y * img->pitch[0]))[x]),
+          "%s: non-finite value at (%d, %d)", what, x / ch, y);
+}
+
+double
+cv_test_mean_abs_diff (const cc_image *a, const cc_image *b)
+{
+  double s = 0;
+  for (int y = 0; y < a->height; y++)
+    for (int x = 0; x < 2 * a->width; x++)
+      s += fabs (((const float *) ((const char *) a->planes[0] + y * a->pitch[0]))[x]
+          - ((const float *) ((const char *) b->planes[0] + y * b->pitch[0]))[x]);
+  return s / (2.0 * a->width * a->height);
 }

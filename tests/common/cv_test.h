@@ -28,4 +28,11 @@ const char *cv_test_shared_media (const char *test_name);
 cc_status cv_test_to_backend (cc_context *ctx, const cc_image *host, cc_image *out);
 /* Downloads into a new host image (packed). Caller frees with cv_image_free. */
 cc_status cv_test_to_host (cc_context *ctx, const cc_image *img, cc_image *out);
+
+/* A host F32C2 field of w x h with every vector (u, v). Free with cv_image_free. */
+cc_image cv_test_constant_field (int w, int h, float u, float v);
+/* Fails the test at the first non-finite value of a host F32 or F32C2 image. */
+void cv_test_assert_finite (const cc_image *img, const char *what);
+/* Mean |a - b| over the vector components of two host F32C2 fields of one size. */
+double cv_test_mean_abs_diff (const cc_image *a, const cc_image *b);
 #endif

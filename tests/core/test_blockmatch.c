@@ -78,16 +78,6 @@ block_conf (const bm_result *r, int x, int y)
   return ((const float *) r->conf.planes[0])[y * r->gw + x];
 }
 
-static void
-assert_finite (const cc_image *img, const char *what)
-{
-  int ch = img->format == CC_FORMAT_F32C2 ? 2 : 1;
-  for (int y = 0; y < img->height; y++)
-    for (int x = 0; x < img->width * ch; x++)
-      ck_assert_msg (isfinite (((float *) ((char *) img->planes[0] + y * img->pitch[0]))[x]),
-          "%s: non-finite value at (%d, %d)", what, x / ch, y);
-}
-
 /* A block whose displaced copy, and its coarse-level parents' (32 px around it),
  * stay inside the frame: near the edges the coarse levels see replicated
  * borders and may seed the fine search wrongly. */
@@ -319,9 +309,9 @@ START_TEST (test_odd_and_tiny_sizes)
         CC_ASSERT_OK (cv_synth_translation (sizes[s][0], sizes[s][1], 1.0, -1.0, 2, &a, &b));
         bm_result r;
         bm_pair (cv_test_backend (bk), &p, &a, &b, false, &r);
-        assert_finite (&r.grid, "grid flow");
-        assert_finite (&r.conf, "confidence");
-        assert_finite (&r.dense, "dense flow");
+        cv_test_assert_finite (&r.grid, "grid flow");
+        cv_test_assert_finite (&r.conf, "confidence");
+        cv_test_assert_finite (&r.dense, "dense flow");
         bm_result_free (&r);
         cv_image_free (&a);
         cv_image_free (&b);

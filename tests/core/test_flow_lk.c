@@ -42,40 +42,6 @@ lk_pair (cc_backend backend, const cc_flow_lk_params *p, const cc_image *a, cons
   cc_context_destroy (ctx);
 }
 
-static cc_image
-constant_field (int w, int h, float u, float v)
-{
-  cc_image f;
-  cv_image_new (w, h, CC_FORMAT_F32C2, &f);
-  for (int i = 0; i < w * h; i++) {
-    ((float *) f.planes[0])[2 * i] = u;
-    ((float *) f.planes[0])[2 * i + 1] = v;
-  }
-  return f;
-}
-
-static void
-assert_finite (const cc_image *img, const char *what)
-{
-  int ch = img->format == CC_FORMAT_F32C2 ? 2 : 1;
-  for (int y = 0; y < img->height; y++)
-    for (int x = 0; x < img->width * ch; x++)
-      ck_assert_msg (isfinite (((float *) ((char *) img->planes[0] + y * img->pitch[0]))[x]),
-          "%s: non-finite value at (%d, %d)", what, x / ch, y);
-}
-
-/* Mean |a - b| over vector components. */
-static double
-mean_abs_diff (const cc_image *a, const cc_image *b)
-{
-  double s = 0;
-  for (int y = 0; y < a->height; y++)
-    for (int x = 0; x < 2 * a->width; x++)
-      s += fabs (((float *) ((char *) a->planes[0] + y * a->pitch[0]))[x]
-          - ((float *) ((char *) b->planes[0] + y * b->pitch[0]))[x]);
-  return s / (2.0 * a->width * a->height);
-}
-
 static const double shifts[][2] = {
   { 0.25, 0.0 }, { 0.0, -0.5 }, { 0.75, 0.25 }, { -1.5, 1.0 }, { 3.0, -2.25 }, { 6.0, 4.0 },
 };
@@ -90,7 +56,7 @@ START_TEST (test_subpixel_translations)
       cc_image f1, f2, flow, conf;
       CC_ASSERT_OK (cv_synth_translation (w, h, shifts[i][0], shifts[i][1], 11 + i, &f1, &f2));
       lk_pair (cv_test_backend (b), &p, &f1, &f2, NULL, &flow, &conf);
-      cc_image gt = constant_field (w, h, (float) shifts[i][0], (float) shifts[i][1]);
+      cc_image gt = cv_test_constant_field (w, h, (float) shifts[i][0], (float) shifts[i][1]);
       cc_flow_metrics m;
       /* interior: a window plus the shift away from the edges */
       CC_ASSERT_OK (cc_flow_compare (&flow, &gt, 4 + p.window_size, &m));
@@ -98,8 +64,8 @@ START_TEST (test_subpixel_translations)
           cc_backend_name (cv_test_backend (b)), m.epe);
       ck_assert_msg (m.epe < 0.05, "translation (%.2f, %.2f) on %s: EPE %.4f >= 0.05",
           shifts[i][0], shifts[i][1], cc_backend_name (cv_test_backend (b)), m.epe);
-      assert_finite (&flow, "flow");
-      assert_finite (&conf, "confidence");
+      cv_test_assert_finite (&flow, "flow");
+      cv_test_assert_finite (&conf, "confidence");
       cv_image_free (&f1); cv_image_free (&f2); cv_image_free (&flow);
       cv_image_free (&conf); cv_image_free (&gt);
     }
@@ -113,7 +79,7 @@ START_TEST (test_large_motion_through_pyramid)
   const int w = 320, h = 240;
   cc_image f1, f2;
   CC_ASSERT_OK (cv_synth_translation (w, h, 20.0, -12.0, 5, &f1, &f2));
-  cc_image gt = constant_field (w, h, 20.0f, -12.0f);
+  cc_image gt = cv_test_constant_field (w, h, 20.0f, -12.0f);
   for (int b = 0; b < cv_test_backend_count (); b++) {
     cc_image flow, conf;
     lk_pair (cv_test_backend (b), &p, &f1, &f2, NULL, &flow, &conf);
@@ -194,10 +160,10 @@ START_TEST (test_odd_and_tiny_sizes)
       cc_image a, b, flow, conf;
       CC_ASSERT_OK (cv_synth_translation (sizes[s][0], sizes[s][1], 1.0, 0.5, 3, &a, &b));
       lk_pair (cv_test_backend (bk), &p, &a, &b, NULL, &flow, &conf);
-      assert_finite (&flow, "flow");
-      assert_finite (&conf, "confidence");
+      cv_test_assert_finite (&flow, "flow");
+      cv_test_assert_finite (&conf, "confidence");
       if (sizes[s][0] > 100) {
-        cc_image gt = constant_field (sizes[s][0], sizes[s][1], 1.0f, 0.5f);
+        cc_image gt = cv_test_constant_field (sizes[s][0], sizes[s][1], 1.0f, 0.5f);
         cc_flow_metrics m;
         CC_ASSERT_OK (cc_flow_compare (&flow, &gt, 16, &m));
         ck_assert_msg (m.epe < 0.05, "641x479: EPE %.4f", m.epe);
@@ -219,7 +185,7 @@ START_TEST (test_mask_roi)
   for (int y = 30; y < 90; y++)
     for (int x = 40; x < 120; x++)
       ((uint8_t *) mask.planes[0])[y * w + x] = 255;
-  cc_image gt = constant_field (w, h, 1.5f, -0.75f);
+  cc_image gt = cv_test_constant_field (w, h, 1.5f, -0.75f);
   for (int bk = 0; bk < cv_test_backend_count (); bk++) {
     cc_image flow, conf;
     lk_pair (cv_test_backend (bk), &p, &a, &b, &mask, &flow, &conf);
@@ -366,7 +332,7 @@ START_TEST (test_gpu_matches_cpu)
     CC_ASSERT_OK (cv_synth_clip_frame (3, 641, 359, &f1, NULL));
     lk_pair (CC_BACKEND_CPU, &p, &f0, &f1, NULL, &fc, &cc_);
     lk_pair (CC_BACKEND_CUDA, &p, &f0, &f1, NULL, &fg, &cg);
-    double d = mean_abs_diff (&fc, &fg);
+    double d = cv_test_mean_abs_diff (&fc, &fg);
     printf ("GPU vs CPU (fb %d): mean |diff| %.5f px\n", fb, d);
     ck_assert_msg (d <= 0.01, "GPU and CPU differ by %.5f px mean", d);
     cv_image_free (&f0); cv_image_free (&f1); cv_image_free (&fc);

@@ -59,36 +59,6 @@ perturbed (const cc_image *truth, float amp)
   return f;
 }
 
-static cc_image
-constant_field (int w, int h, float u, float v)
-{
-  cc_image f;
-  cv_image_new (w, h, CC_FORMAT_F32C2, &f);
-  for (int i = 0; i < w * h; i++) {
-    ((float *) f.planes[0])[2 * i] = u;
-    ((float *) f.planes[0])[2 * i + 1] = v;
-  }
-  return f;
-}
-
-static void
-assert_finite (const cc_image *img, const char *what)
-{
-  for (int y = 0; y < img->height; y++)
-    for (int x = 0; x < img->width * 2; x++)
-      ck_assert_msg (isfinite (((float *) ((char *) img->planes[0] + y * img->pitch[0]))[x]),
-          "%s: non-finite value at (%d, %d)", what, x / 2, y);
-}
-
-static double
-mean_abs_diff (const cc_image *a, const cc_image *b)
-{
-  double s = 0;
-  for (int i = 0; i < 2 * a->width * a->height; i++)
-    s += fabs (((float *) a->planes[0])[i] - ((float *) b->planes[0])[i]);
-  return s / (2.0 * a->width * a->height);
-}
-
 /* Each outer iteration minimises a quadratic majorant of the level's energy, so
  * the energy never increases (up to float rounding of the sums). */
 START_TEST (test_energy_decreases)
@@ -134,8 +104,8 @@ START_TEST (test_pulls_back_to_truth)
   const int w = 160, h = 120;
   cc_image a, b;
   CC_ASSERT_OK (cv_synth_translation (w, h, 1.25, -0.75, 9, &a, &b));
-  cc_image gt = constant_field (w, h, 1.25f, -0.75f);
-  cc_image inits[2] = { perturbed (&gt, 0.5f), constant_field (w, h, 0.5f, 0.0f) };
+  cc_image gt = cv_test_constant_field (w, h, 1.25f, -0.75f);
+  cc_image inits[2] = { perturbed (&gt, 0.5f), cv_test_constant_field (w, h, 0.5f, 0.0f) };
   cc_refine_params p;
   cc_refine_params_default (&p);
   for (int bk = 0; bk < cv_test_backend_count (); bk++)
@@ -215,11 +185,11 @@ START_TEST (test_odd_and_tiny_sizes)
     for (int s = 0; s < 5; s++) {
       cc_image a, b, out;
       CC_ASSERT_OK (cv_synth_translation (sizes[s][0], sizes[s][1], 0.5, -0.5, 3, &a, &b));
-      cc_image init = constant_field (sizes[s][0], sizes[s][1], 0.25f, 0.0f);
+      cc_image init = cv_test_constant_field (sizes[s][0], sizes[s][1], 0.25f, 0.0f);
       double e[64];
       int n;
       refine_pair (cv_test_backend (bk), &p, &a, &b, &init, &out, e, 64, &n);
-      assert_finite (&out, "refined flow");
+      cv_test_assert_finite (&out, "refined flow");
       for (int i = 0; i < n; i++)
         ck_assert_msg (isfinite (e[i]), "energy %d not finite", i);
       cv_image_free (&a); cv_image_free (&b); cv_image_free (&out); cv_image_free (&init);
@@ -233,7 +203,7 @@ START_TEST (test_in_place)
   const int w = 96, h = 64;
   cc_image a, b;
   CC_ASSERT_OK (cv_synth_translation (w, h, 0.75, 0.5, 4, &a, &b));
-  cc_image field = constant_field (w, h, 0.5f, 0.25f), copy = constant_field (w, h, 0.5f, 0.25f);
+  cc_image field = cv_test_constant_field (w, h, 0.5f, 0.25f), copy = cv_test_constant_field (w, h, 0.5f, 0.25f);
   cc_context *ctx;
   CC_ASSERT_OK (cc_context_create (CC_BACKEND_CPU, -1, &ctx));
   cc_refine *rf;
@@ -274,7 +244,7 @@ START_TEST (test_gpu_matches_cpu)
       setenv ("CC_REFINE_SOR", "simple", 1);
     refine_pair (CC_BACKEND_CUDA, &p, &f0, &f1, &init, &fg[path], NULL, 0, NULL);
     unsetenv ("CC_REFINE_SOR");
-    double d = mean_abs_diff (&fc, &fg[path]);
+    double d = cv_test_mean_abs_diff (&fc, &fg[path]);
     cc_flow_metrics mg;
     CC_ASSERT_OK (cc_flow_compare (&fg[path], &gt, 4, &mg));
     printf ("refine GPU (%s sweeps) vs CPU: mean |diff| %.4f px; EPE CPU %.3f, GPU %.3f\n",
@@ -283,7 +253,7 @@ START_TEST (test_gpu_matches_cpu)
         path ? "per-colour" : "tiled", d);
   }
   /* the tiles are exact: the two CUDA paths agree to float rounding */
-  double dt = mean_abs_diff (&fg[0], &fg[1]);
+  double dt = cv_test_mean_abs_diff (&fg[0], &fg[1]);
   printf ("refine GPU tiled vs per-colour: mean |diff| %.2g px\n", dt);
   ck_assert_msg (dt <= 1e-4, "tiled and per-colour sweeps differ by %g px mean", dt);
   cv_image_free (&f0); cv_image_free (&f1); cv_image_free (&gt); cv_image_free (&init);
