@@ -16,6 +16,20 @@
 CC_HOSTDEV int cc_clampi (int v, int lo, int hi) { return v < lo ? lo : (v > hi ? hi : v); }
 CC_HOSTDEV float cc_clampf (float v, float lo, float hi) { return v < lo ? lo : (v > hi ? hi : v); }
 
+/* Bilinear sample of a packed float image (row pitch = w), position clamped to the
+ * image: the sampler LK and the refinement share on both backends. */
+CC_HOSTDEV float cc_bilinear (const float *img, int w, int h, float x, float y)
+{
+  x = cc_clampf (x, 0.0f, (float) (w - 1));
+  y = cc_clampf (y, 0.0f, (float) (h - 1));
+  int x0 = (int) x, y0 = (int) y;
+  int x1 = x0 + 1 < w ? x0 + 1 : x0, y1 = y0 + 1 < h ? y0 + 1 : y0;
+  float fx = x - x0, fy = y - y0;
+  float top = img[y0 * w + x0] + fx * (img[y0 * w + x1] - img[y0 * w + x0]);
+  float bot = img[y1 * w + x0] + fx * (img[y1 * w + x1] - img[y1 * w + x0]);
+  return top + fy * (bot - top);
+}
+
 /* Luma (BT.601) in [0,1] of 8-bit R, G, B. */
 CC_HOSTDEV float cc_luma01 (int r, int g, int b)
 {

@@ -108,19 +108,6 @@ struct cc_flow_lk {
 };
 
 static float
-bilinear (const float *img, int w, int h, float x, float y)
-{
-  x = cc_clampf (x, 0.0f, (float) (w - 1));
-  y = cc_clampf (y, 0.0f, (float) (h - 1));
-  int x0 = (int) x, y0 = (int) y;
-  int x1 = x0 + 1 < w ? x0 + 1 : x0, y1 = y0 + 1 < h ? y0 + 1 : y0;
-  float fx = x - x0, fy = y - y0;
-  float top = img[y0 * w + x0] + fx * (img[y0 * w + x1] - img[y0 * w + x0]);
-  float bot = img[y1 * w + x0] + fx * (img[y1 * w + x1] - img[y1 * w + x0]);
-  return top + fy * (bot - top);
-}
-
-static float
 luma_at (const cc_image *f, int x, int y)
 {
   const uint8_t *row = (const uint8_t *) f->planes[0] + (size_t) y * f->pitch[0];
@@ -200,7 +187,7 @@ cpu_lk_iteration (cc_flow_lk *lk, const float *I, const float *J, int w, int h,
   for (int y = 0; y < h; y++)
     for (int x = 0; x < w; x++) {
       const float *f = in + 2 * ((size_t) y * w + x);
-      float jw = bilinear (J, w, h, x + f[0], y + f[1]);
+      float jw = cc_bilinear (J, w, h, x + f[0], y + f[1]);
       float i0 = I[y * w + x];
       avg[y * w + x] = 0.5f * (i0 + jw);
       /* a pixel warped out of J has no data: NAN marks it, and it drops out of the sums */

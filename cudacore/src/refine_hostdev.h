@@ -128,20 +128,6 @@ cc_refine_sor_step (float inv_u, float inv_v, float a12, float rhs_u, float rhs_
     *dv = (1.0f - omega) * *dv + omega * (rhs_v + nbr_dv - a12 * *du) * inv_v;
 }
 
-/* Bilinear sample of a packed float image, position clamped to the image. */
-CC_HOSTDEV float
-cc_refine_bilinear (const float *img, int w, int h, float x, float y)
-{
-  x = cc_clampf (x, 0.0f, (float) (w - 1));
-  y = cc_clampf (y, 0.0f, (float) (h - 1));
-  int x0 = (int) x, y0 = (int) y;
-  int x1 = x0 + 1 < w ? x0 + 1 : x0, y1 = y0 + 1 < h ? y0 + 1 : y0;
-  float fx = x - x0, fy = y - y0;
-  float top = img[y0 * w + x0] + fx * (img[y0 * w + x1] - img[y0 * w + x0]);
-  float bot = img[y1 * w + x0] + fx * (img[y1 * w + x1] - img[y1 * w + x0]);
-  return top + fy * (bot - top);
-}
-
 /* Luma 0..255 of pixel x of a frame row (GRAY8 / NV12 / I420 use the Y plane). */
 CC_HOSTDEV float
 cc_refine_luma255 (const uint8_t *row, int x, int format_rgbx, int format_bgrx)
