@@ -261,6 +261,57 @@ START_TEST (test_gpu_matches_cpu)
 }
 END_TEST
 
+/* One refiner run again and again on device images (the run is captured once into a
+ * CUDA graph and replayed) gives the same field every time, bit for bit the field of
+ * the same launches issued one by one (CC_REFINE_GRAPH=0), at a size with many tiles at
+ * every level and both tile shapes (>= 250k px: 8 px halo; under: 12 px), with an inner
+ * iteration count that leaves a shorter last launch. */
+START_TEST (test_gpu_graph_replay)
+{
+  if (cv_test_skip_without_gpu ("refine gpu_graph_replay"))
+    return;
+  const int w = 1001, h = 603;
+  cc_image f0, f1, gt;
+  CC_ASSERT_OK (cv_synth_clip_frame (3, w, h, &f0, &gt));
+  CC_ASSERT_OK (cv_synth_clip_frame (4, w, h, &f1, NULL));
+  cc_image init = perturbed (&gt, 0.7f);
+  cc_refine_params p;
+  cc_refine_params_default (&p);
+  p.inner_iterations = 27;
+  cc_image ref;
+  setenv ("CC_REFINE_GRAPH", "0", 1);
+  refine_pair (CC_BACKEND_CUDA, &p, &f0, &f1, &init, &ref, NULL, 0, NULL);
+  unsetenv ("CC_REFINE_GRAPH");
+  cc_context *ctx;
+  CC_ASSERT_OK (cc_context_create (CC_BACKEND_CUDA, -1, &ctx));
+  cc_refine *rf;
+  CC_ASSERT_OK (cc_refine_create (ctx, w, h, &p, &rf));
+  cc_image da, db, di, dout, out;
+  CC_ASSERT_OK (cv_test_to_backend (ctx, &f0, &da));
+  CC_ASSERT_OK (cv_test_to_backend (ctx, &f1, &db));
+  CC_ASSERT_OK (cv_test_to_backend (ctx, &init, &di));
+  CC_ASSERT_OK (cv_test_to_backend (ctx, &init, &dout));
+  for (int run = 0; run < 3; run++) {
+    CC_ASSERT_OK (cc_image_fill (ctx, &dout, 0xFF));   /* poison */
+    CC_ASSERT_OK (cc_refine_run (rf, &da, &db, &di, &dout));
+    CC_ASSERT_OK (cv_test_to_host (ctx, &dout, &out));
+    double d = cv_test_mean_abs_diff (&out, &ref);
+    printf ("refine GPU graph run %d vs launches one by one: mean |diff| %.2g px\n", run, d);
+    ck_assert_msg (memcmp (out.planes[0], ref.planes[0], (size_t) w * h * 8) == 0,
+        "graph run %d differs from the one-by-one launches by %g px mean", run, d);
+    cv_image_free (&out);
+  }
+  cc_image_free (ctx, &da);
+  cc_image_free (ctx, &db);
+  cc_image_free (ctx, &di);
+  cc_image_free (ctx, &dout);
+  cc_refine_destroy (rf);
+  cc_context_destroy (ctx);
+  cv_image_free (&f0); cv_image_free (&f1); cv_image_free (&gt); cv_image_free (&init);
+  cv_image_free (&ref);
+}
+END_TEST
+
 /* Initial field of a method on a backend (host result). */
 static void
 initial_field (cc_backend backend, bool blockmatch, const cc_image *a, const cc_image *b,
@@ -488,6 +539,7 @@ refine_suite (void)
   tcase_add_test (tc, test_in_place);
   tcase_add_test (tc, test_tiled_sweeps_emulated);
   tcase_add_test (tc, test_gpu_matches_cpu);
+  tcase_add_test (tc, test_gpu_graph_replay);
   tcase_add_test (tc, test_middlebury);
   suite_add_tcase (s, tc);
   return s;
