@@ -14,12 +14,14 @@
 #include <math.h>
 #include <string.h>
 
-/* Refines a host initial field on a backend; result in *out (host, packed).
- * energies (may be NULL) gets up to max values, *count how many. */
+/* Refines a host initial field on a backend `runs` times with one refiner (on CUDA
+ * with device images the later runs replay a captured graph); the results in out[0..
+ * runs-1] (host, packed). energies (may be NULL) gets up to max values of the last run,
+ * *count how many. */
 static void
-refine_pair (cc_backend backend, const cc_refine_params *p, const cc_image *a,
-    const cc_image *b, const cc_image *init, cc_image *out, double *energies, int max,
-    int *count)
+refine_runs (cc_backend backend, const cc_refine_params *p, const cc_image *a,
+    const cc_image *b, const cc_image *init, cc_image *out, int runs, double *energies,
+    int max, int *count)
 {
   cc_context *ctx;
   CC_ASSERT_OK (cc_context_create (backend, -1, &ctx));
@@ -30,9 +32,11 @@ refine_pair (cc_backend backend, const cc_refine_params *p, const cc_image *a,
   CC_ASSERT_OK (cv_test_to_backend (ctx, b, &db));
   CC_ASSERT_OK (cv_test_to_backend (ctx, init, &di));
   CC_ASSERT_OK (cv_test_to_backend (ctx, init, &dout));
-  CC_ASSERT_OK (cc_image_fill (ctx, &dout, 0xFF));   /* poison: every pixel written */
-  CC_ASSERT_OK (cc_refine_run (rf, &da, &db, &di, &dout));
-  CC_ASSERT_OK (cv_test_to_host (ctx, &dout, out));
+  for (int run = 0; run < runs; run++) {
+    CC_ASSERT_OK (cc_image_fill (ctx, &dout, 0xFF));   /* poison: every pixel written */
+    CC_ASSERT_OK (cc_refine_run (rf, &da, &db, &di, &dout));
+    CC_ASSERT_OK (cv_test_to_host (ctx, &dout, &out[run]));
+  }
   if (count)
     *count = cc_refine_energies (rf, energies, max, NULL);
   cc_image_free (ctx, &da);
@@ -41,6 +45,15 @@ refine_pair (cc_backend backend, const cc_refine_params *p, const cc_image *a,
   cc_image_free (ctx, &dout);
   cc_refine_destroy (rf);
   cc_context_destroy (ctx);
+}
+
+/* One run: the result in *out. */
+static void
+refine_pair (cc_backend backend, const cc_refine_params *p, const cc_image *a,
+    const cc_image *b, const cc_image *init, cc_image *out, double *energies, int max,
+    int *count)
+{
+  refine_runs (backend, p, a, b, init, out, 1, energies, max, count);
 }
 
 /* truth + a smooth perturbation of amplitude `amp` px. */
@@ -278,35 +291,18 @@ START_TEST (test_gpu_graph_replay)
   cc_refine_params p;
   cc_refine_params_default (&p);
   p.inner_iterations = 27;
-  cc_image ref;
+  cc_image ref, out[3];
   setenv ("CC_REFINE_GRAPH", "0", 1);
   refine_pair (CC_BACKEND_CUDA, &p, &f0, &f1, &init, &ref, NULL, 0, NULL);
   unsetenv ("CC_REFINE_GRAPH");
-  cc_context *ctx;
-  CC_ASSERT_OK (cc_context_create (CC_BACKEND_CUDA, -1, &ctx));
-  cc_refine *rf;
-  CC_ASSERT_OK (cc_refine_create (ctx, w, h, &p, &rf));
-  cc_image da, db, di, dout, out;
-  CC_ASSERT_OK (cv_test_to_backend (ctx, &f0, &da));
-  CC_ASSERT_OK (cv_test_to_backend (ctx, &f1, &db));
-  CC_ASSERT_OK (cv_test_to_backend (ctx, &init, &di));
-  CC_ASSERT_OK (cv_test_to_backend (ctx, &init, &dout));
+  refine_runs (CC_BACKEND_CUDA, &p, &f0, &f1, &init, out, 3, NULL, 0, NULL);
   for (int run = 0; run < 3; run++) {
-    CC_ASSERT_OK (cc_image_fill (ctx, &dout, 0xFF));   /* poison */
-    CC_ASSERT_OK (cc_refine_run (rf, &da, &db, &di, &dout));
-    CC_ASSERT_OK (cv_test_to_host (ctx, &dout, &out));
-    double d = cv_test_mean_abs_diff (&out, &ref);
+    double d = cv_test_mean_abs_diff (&out[run], &ref);
     printf ("refine GPU graph run %d vs launches one by one: mean |diff| %.2g px\n", run, d);
-    ck_assert_msg (memcmp (out.planes[0], ref.planes[0], (size_t) w * h * 8) == 0,
+    ck_assert_msg (memcmp (out[run].planes[0], ref.planes[0], (size_t) w * h * 8) == 0,
         "graph run %d differs from the one-by-one launches by %g px mean", run, d);
-    cv_image_free (&out);
+    cv_image_free (&out[run]);
   }
-  cc_image_free (ctx, &da);
-  cc_image_free (ctx, &db);
-  cc_image_free (ctx, &di);
-  cc_image_free (ctx, &dout);
-  cc_refine_destroy (rf);
-  cc_context_destroy (ctx);
   cv_image_free (&f0); cv_image_free (&f1); cv_image_free (&gt); cv_image_free (&init);
   cv_image_free (&ref);
 }
