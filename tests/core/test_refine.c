@@ -72,15 +72,35 @@ perturbed (const cc_image *truth, float amp)
   return f;
 }
 
+/* A synthetic clip pair (frames k, k + 1 of w x h), its ground truth and a start field
+ * perturbed by amp px. */
+typedef struct {
+  cc_image f0, f1, gt, init;
+} clip_case;
+
+static clip_case
+clip_case_new (int k, int w, int h, float amp)
+{
+  clip_case c;
+  CC_ASSERT_OK (cv_synth_clip_frame (k, w, h, &c.f0, &c.gt));
+  CC_ASSERT_OK (cv_synth_clip_frame (k + 1, w, h, &c.f1, NULL));
+  c.init = perturbed (&c.gt, amp);
+  return c;
+}
+
+static void
+clip_case_free (clip_case *c)
+{
+  cv_image_free (&c->f0); cv_image_free (&c->f1); cv_image_free (&c->gt);
+  cv_image_free (&c->init);
+}
+
 /* Each outer iteration minimises a quadratic majorant of the level's energy, so
  * the energy never increases (up to float rounding of the sums). */
 START_TEST (test_energy_decreases)
 {
   const int w = 192, h = 128;
-  cc_image f0, f1, gt;
-  CC_ASSERT_OK (cv_synth_clip_frame (3, w, h, &f0, &gt));
-  CC_ASSERT_OK (cv_synth_clip_frame (4, w, h, &f1, NULL));
-  cc_image init = perturbed (&gt, 0.6f);
+  clip_case cc = clip_case_new (3, w, h, 0.6f);
   cc_refine_params p;
   cc_refine_params_default (&p);
   p.track_energy = true;
@@ -88,7 +108,7 @@ START_TEST (test_energy_decreases)
     double e[64];
     int n = 0;
     cc_image out;
-    refine_pair (cv_test_backend (bk), &p, &f0, &f1, &init, &out, e, 64, &n);
+    refine_pair (cv_test_backend (bk), &p, &cc.f0, &cc.f1, &cc.init, &out, e, 64, &n);
     int per_level = p.outer_iterations + 1;
     ck_assert_int_eq (n % per_level, 0);
     ck_assert_int_ge (n / per_level, 2);
@@ -107,7 +127,7 @@ START_TEST (test_energy_decreases)
     }
     cv_image_free (&out);
   }
-  cv_image_free (&f0); cv_image_free (&f1); cv_image_free (&gt); cv_image_free (&init);
+  clip_case_free (&cc);
 }
 END_TEST
 
@@ -240,26 +260,23 @@ START_TEST (test_gpu_matches_cpu)
   if (cv_test_skip_without_gpu ("refine gpu_matches_cpu"))
     return;
   const int w = 321, h = 181;
-  cc_image f0, f1, gt;
-  CC_ASSERT_OK (cv_synth_clip_frame (5, w, h, &f0, &gt));
-  CC_ASSERT_OK (cv_synth_clip_frame (6, w, h, &f1, NULL));
-  cc_image init = perturbed (&gt, 0.5f);
+  clip_case cc = clip_case_new (5, w, h, 0.5f);
   cc_refine_params p;
   cc_refine_params_default (&p);
   cc_image fc;
-  refine_pair (CC_BACKEND_CPU, &p, &f0, &f1, &init, &fc, NULL, 0, NULL);
+  refine_pair (CC_BACKEND_CPU, &p, &cc.f0, &cc.f1, &cc.init, &fc, NULL, 0, NULL);
   cc_flow_metrics mc;
-  CC_ASSERT_OK (cc_flow_compare (&fc, &gt, 4, &mc));
+  CC_ASSERT_OK (cc_flow_compare (&fc, &cc.gt, 4, &mc));
   /* both CUDA sweep paths: tiles (default), one launch per colour (CC_REFINE_SOR) */
   cc_image fg[2];
   for (int path = 0; path < 2; path++) {
     if (path)
       setenv ("CC_REFINE_SOR", "simple", 1);
-    refine_pair (CC_BACKEND_CUDA, &p, &f0, &f1, &init, &fg[path], NULL, 0, NULL);
+    refine_pair (CC_BACKEND_CUDA, &p, &cc.f0, &cc.f1, &cc.init, &fg[path], NULL, 0, NULL);
     unsetenv ("CC_REFINE_SOR");
     double d = cv_test_mean_abs_diff (&fc, &fg[path]);
     cc_flow_metrics mg;
-    CC_ASSERT_OK (cc_flow_compare (&fg[path], &gt, 4, &mg));
+    CC_ASSERT_OK (cc_flow_compare (&fg[path], &cc.gt, 4, &mg));
     printf ("refine GPU (%s sweeps) vs CPU: mean |diff| %.4f px; EPE CPU %.3f, GPU %.3f\n",
         path ? "per-colour" : "tiled", d, mc.epe, mg.epe);
     ck_assert_msg (d <= 0.02, "GPU (%s sweeps) and CPU differ by %.4f px mean",
@@ -269,7 +286,7 @@ START_TEST (test_gpu_matches_cpu)
   double dt = cv_test_mean_abs_diff (&fg[0], &fg[1]);
   printf ("refine GPU tiled vs per-colour: mean |diff| %.2g px\n", dt);
   ck_assert_msg (dt <= 1e-4, "tiled and per-colour sweeps differ by %g px mean", dt);
-  cv_image_free (&f0); cv_image_free (&f1); cv_image_free (&gt); cv_image_free (&init);
+  clip_case_free (&cc);
   cv_image_free (&fc); cv_image_free (&fg[0]); cv_image_free (&fg[1]);
 }
 END_TEST
@@ -284,18 +301,15 @@ START_TEST (test_gpu_graph_replay)
   if (cv_test_skip_without_gpu ("refine gpu_graph_replay"))
     return;
   const int w = 1001, h = 603;
-  cc_image f0, f1, gt;
-  CC_ASSERT_OK (cv_synth_clip_frame (3, w, h, &f0, &gt));
-  CC_ASSERT_OK (cv_synth_clip_frame (4, w, h, &f1, NULL));
-  cc_image init = perturbed (&gt, 0.7f);
+  clip_case cc = clip_case_new (3, w, h, 0.7f);
   cc_refine_params p;
   cc_refine_params_default (&p);
   p.inner_iterations = 27;
   cc_image ref, out[3];
   setenv ("CC_REFINE_GRAPH", "0", 1);
-  refine_pair (CC_BACKEND_CUDA, &p, &f0, &f1, &init, &ref, NULL, 0, NULL);
+  refine_pair (CC_BACKEND_CUDA, &p, &cc.f0, &cc.f1, &cc.init, &ref, NULL, 0, NULL);
   unsetenv ("CC_REFINE_GRAPH");
-  refine_runs (CC_BACKEND_CUDA, &p, &f0, &f1, &init, out, 3, NULL, 0, NULL);
+  refine_runs (CC_BACKEND_CUDA, &p, &cc.f0, &cc.f1, &cc.init, out, 3, NULL, 0, NULL);
   for (int run = 0; run < 3; run++) {
     double d = cv_test_mean_abs_diff (&out[run], &ref);
     printf ("refine GPU graph run %d vs launches one by one: mean |diff| %.2g px\n", run, d);
@@ -303,7 +317,7 @@ START_TEST (test_gpu_graph_replay)
         "graph run %d differs from the one-by-one launches by %g px mean", run, d);
     cv_image_free (&out[run]);
   }
-  cv_image_free (&f0); cv_image_free (&f1); cv_image_free (&gt); cv_image_free (&init);
+  clip_case_free (&cc);
   cv_image_free (&ref);
 }
 END_TEST
