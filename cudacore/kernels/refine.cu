@@ -18,7 +18,11 @@
 // on register tiles (rf_sor_regs_kernel: exact, halo-based temporal blocking with the
 // increment and coefficients in registers, neighbours by shuffles; 8 warps x 6 rows,
 // 8 px halo, two blocks an SM; 6 sweeps a launch on levels under 250k px; a last
-// 2-sweep launch with a 4 px halo), the tile order reversed every other launch. The
+// 2-sweep launch with a 4 px halo), the tile order reversed every other launch. By
+// default the sweeps run in packed fp16 (rf_sor_h2_kernel: two rows a half2 register,
+// 8 warps x 8 rows, 64 x 64 px tiles, 6 sweeps a launch at levels of >= 1M px; the
+// increment in fp16 between launches, right-hand sides stored in fp16 by the coefficient
+// kernel; CC_REFINE_HALF=0: the fp32 rf_sor_regs_kernel). The
 // last level's finish writes the output. With every image on the device the whole run
 // is captured once into a CUDA graph and replayed. Environment switches (for comparison
 // and debugging): CC_REFINE_SOR=tiles (shared-memory tiles of refine_tile.h) or
@@ -88,6 +92,8 @@ struct cc_cuda_refine {
   bool data16;                // data terms stored in fp16, 16 B a cell (CC_REFINE_DATA16=0: fp32, 32 B)
   bool bf16;                  // coefficients other than rhs in bf16 (CC_REFINE_BF16=0: fp32)
   bool snake;                 // alternate the tile order between launches (CC_REFINE_SNAKE=0: off)
+  bool half2;                 // sweeps in packed fp16, rf_sor_h2_kernel (CC_REFINE_HALF)
+  unsigned *duv16[2];         // fp16 increments between the half2 launches of an outer iteration, rf_sor_h2_kernel (CC_REFINE_HALF=1)
   double *energies;           // levels * (max_outer + 1)
 };
 
@@ -103,6 +109,9 @@ struct rb_view {
   uint4 *dh;                  // fp16 data terms (ix, iy, iz, ixx, ixy, iyy, ixz, iyz) when data16
   int data16;
 };
+
+// Row equations of the half2 sweeps are divided by this (rf_sor_h2_kernel).
+#define RF_H2_SCALE 256.0f
 
 static __device__ __forceinline__ int
 rb_index (const rb_view &v, int c, int y, int xs)
@@ -431,7 +440,7 @@ rf_weights_coef_kernel (rb_view v, const float *__restrict__ i0, const float *__
     return;
   int i = rb_index (v, c, y, xs);
   float s, iu, iv, a12, b1, b2;
-  rf_coef_cell<DATA> (v, i0, i1, c, y, xs, x, ph, alpha, delta, gamma, bf16, rhs_bf16,
+  rf_coef_cell<DATA> (v, i0, i1, c, y, xs, x, ph, alpha, delta, gamma, bf16, rhs_bf16 == 1,
       &s, &iu, &iv, &a12, &b1, &b2);
   if (!packed_only)
     v.smooth[i] = s;
@@ -441,7 +450,11 @@ rf_weights_coef_kernel (rb_view v, const float *__restrict__ i0, const float *__
     v.coef[i] = make_float4 (iu, iv, b1, b2);
     v.a12[i] = a12;
   }
-  if (rhs_bf16 && packed_only)
+  if (rhs_bf16 == 2 && packed_only) {
+    // for the half2 sweeps: (rhs_u, rhs_v) / RF_H2_SCALE in fp16
+    __half2 q = __floats2half2_rn (b1 * (1.0f / RF_H2_SCALE), b2 * (1.0f / RF_H2_SCALE));
+    v.rhs16[i] = *(unsigned *) &q;
+  } else if (rhs_bf16 && packed_only)
     v.rhs16[i] = rf_pack2 (b1, b2);
   else
     v.rhs[i] = make_float2 (b1, b2);
@@ -711,6 +724,216 @@ rf_sor_regs_kernel (int w, int h, int hw, const float4 *__restrict__ coef,
 #undef RU
 #undef RV
 
+// ------------------------------------------------------------------ half2 register tiles
+//
+// rf_sor_regs_kernel's tile (the same halo-based temporal blocking, red-black order,
+// neighbours by shuffles, warps' edge rows through shared memory), with the sweeps in
+// packed fp16: a thread's rows r and r + R/2 (R a multiple of 4, so both rows have the
+// same neighbour pattern) share one half2 register per quantity, and one HFMA2 updates
+// both cells (11.3 M instructions a level-0 launch at 1080p against 19.1 M). Each row
+// equation is divided by RF_H2_SCALE, so that the weights s' = s / 256 stay under ~30
+// and neighbour sums far from fp16's 65504:
+//   du <- (1 - omega) du + (omega 256 / diag_u) (rhs_u / 256 + sum s'_q du_q - a12 / 256 dv)
+// (likewise dv with the new du): cc_refine_sor_step in another precision (11-bit
+// significand) and summation order. 6 registers a cell pair (the right-hand sides wait
+// in shared memory), 8 warps x 8 rows: 64 x 64 px tiles. The coefficient kernel stores
+// the right-hand sides already scaled, in fp16 (rhs16); the increment travels in fp16
+// between the launches of an outer iteration (IN16 / OUT16: what the kernel would round
+// to anyway) and in fp32 into the first and out of the last. Loads in two batches
+// (coefficients, then increments), converted in between: issued all at once they pushed
+// the kernel past 128 registers and ptxas spilled inside the sweep loop.
+template <int TY, int R, int H, bool IN16, bool OUT16>
+__global__ void __launch_bounds__ (32 * TY, 2)
+rf_sor_h2_kernel (int w, int h, int hw, const uint2 *__restrict__ pk,
+    const unsigned *__restrict__ rhs16, const void *__restrict__ duv_in,
+    void *__restrict__ duv_out, int sweeps, float omega, int flip)
+{
+  static_assert (R % 4 == 0, "R must be a multiple of 4");
+  constexpr int Q = R / 2;                     // row pairs (j, j + Q)
+  constexpr int EH = TY * R, TH = EH - 2 * H, TW = 64 - 2 * H;
+  static_assert (TH % 2 == 0 && TW % 2 == 0 && H % 2 == 0 && TH > 0 && TW > 0, "even tile origin");
+  __shared__ __half2 top[2][TY][32], bot[2][TY][32];   // (du, dv) of a warp's first / last row
+  __shared__ __half sbot[2][TY][32];                   // weight of its last row
+  __shared__ unsigned RR[Q][2][TY][32][2];             // right-hand sides (pairs: u, v)
+  __shared__ __half2 WL[Q][TY][32], WU[2][TY][32];     // left / up neighbours' weights
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const int bx = flip ? gridDim.x - 1 - blockIdx.x : blockIdx.x;
+  const int by = flip ? gridDim.y - 1 - blockIdx.y : blockIdx.y;
+  const int ex0 = bx * TW - H, ey0 = by * TH - H;
+  const int xs = ex0 / 2 + tx;
+  const float inv_scale = 1.0f / RF_H2_SCALE, oks = omega * RF_H2_SCALE;
+  const __half2 zero2 = __float2half2_rn (0.0f);
+  // per pair j and colour c: rows (j, j + Q)
+  __half2 D[Q][2], V[Q][2], OU[Q][2], OV[Q][2], NA[Q][2], S[Q][2];
+  // batch 0: coefficients and right-hand sides (zeros outside the level)
+  {
+    uint2 k[Q][2][2];
+    unsigned b[Q][2][2];
+#pragma unroll
+    for (int j = 0; j < Q; j++)
+#pragma unroll
+      for (int c = 0; c < 2; c++)
+#pragma unroll
+        for (int p = 0; p < 2; p++) {
+          const int r = j + p * Q, gy = ey0 + ty * R + r, gx = ex0 + 2 * tx + ((r + c) & 1);
+          const bool in = gy >= 0 && gy < h && gx >= 0 && gx < w;
+          const int g = in ? (c * h + gy) * hw + xs : 0;
+          k[j][c][p] = in ? __ldg (pk + g) : make_uint2 (0u, 0u);
+          b[j][c][p] = in ? __ldg (rhs16 + g) : 0u;
+        }
+#pragma unroll
+    for (int j = 0; j < Q; j++)
+#pragma unroll
+      for (int c = 0; c < 2; c++) {
+        float f[2][4];
+#pragma unroll
+        for (int p = 0; p < 2; p++) {
+          const uint2 q = k[j][c][p];
+          // omega 256 / diag, kept under fp16's largest value (diag > 0.006 in practice)
+          f[p][0] = fminf (oks * __uint_as_float (q.x << 16), 65000.0f);
+          f[p][1] = fminf (oks * __uint_as_float (q.x & 0xFFFF0000u), 65000.0f);
+          f[p][2] = -inv_scale * __uint_as_float (q.y << 16);        // -a12 / 256
+          f[p][3] = inv_scale * __uint_as_float (q.y & 0xFFFF0000u); // s / 256
+        }
+        OU[j][c] = __floats2half2_rn (f[0][0], f[1][0]);
+        OV[j][c] = __floats2half2_rn (f[0][1], f[1][1]);
+        NA[j][c] = __floats2half2_rn (f[0][2], f[1][2]);
+        S[j][c] = __floats2half2_rn (f[0][3], f[1][3]);
+        // rhs16: (rhs_u / 256, rhs_v / 256) a cell -> (u of both rows), (v of both rows)
+        __half2 b0 = *(__half2 *) &b[j][c][0], b1 = *(__half2 *) &b[j][c][1];
+        __half2 ru = __lows2half2 (b0, b1), rv = __highs2half2 (b0, b1);
+        RR[j][c][ty][tx][0] = *(unsigned *) &ru;
+        RR[j][c][ty][tx][1] = *(unsigned *) &rv;
+      }
+  }
+  asm volatile ("" ::: "memory");
+  // batch 1: the increments
+#pragma unroll
+  for (int j = 0; j < Q; j++)
+#pragma unroll
+    for (int c = 0; c < 2; c++) {
+      __half2 e[2];
+#pragma unroll
+      for (int p = 0; p < 2; p++) {
+        const int r = j + p * Q, gy = ey0 + ty * R + r, gx = ex0 + 2 * tx + ((r + c) & 1);
+        const bool in = gy >= 0 && gy < h && gx >= 0 && gx < w;
+        const int g = in ? (c * h + gy) * hw + xs : 0;
+        if (IN16) {
+          unsigned u = in ? ((const unsigned *) duv_in)[g] : 0u;
+          e[p] = *(__half2 *) &u;
+        } else {
+          float2 d = in ? ((const float2 *) duv_in)[g] : make_float2 (0.0f, 0.0f);
+          e[p] = __floats2half2_rn (d.x, d.y);
+        }
+      }
+      D[j][c] = __lows2half2 (e[0], e[1]);
+      V[j][c] = __highs2half2 (e[0], e[1]);
+    }
+#pragma unroll
+  for (int c = 0; c < 2; c++) {
+    top[c][ty][tx] = __halves2half2 (__low2half (D[0][c]), __low2half (V[0][c]));
+    bot[c][ty][tx] = __halves2half2 (__high2half (D[Q - 1][c]), __high2half (V[Q - 1][c]));
+    sbot[c][ty][tx] = __high2half (S[Q - 1][c]);
+  }
+  __syncthreads ();
+  // weights held elsewhere: left (lane tx - 1, colour o = 1 - (j & 1) in pair j), up of
+  // pair 0 (rows -1 and Q - 1: the warp above's last row and this thread's row Q - 1)
+#pragma unroll
+  for (int j = 0; j < Q; j++) {
+    const int o = 1 - (j & 1);
+    __half2 v = __shfl_up_sync (0xFFFFFFFFu, S[j][o], 1);
+    WL[j][ty][tx] = tx > 0 ? v : zero2;
+  }
+#pragma unroll
+  for (int c = 0; c < 2; c++)
+    WU[c][ty][tx] = __halves2half2 (ty > 0 ? sbot[1 - c][ty - 1][tx] : __float2half (0.0f),
+        __low2half (S[Q - 1][1 - c]));
+  const bool last_lane = tx == 31;   // lane 31: no right neighbour (tile edge)
+  const __half2 om1 = __float2half2_rn (1.0f - omega);
+
+  for (int k = 0; k < 2 * sweeps; k++) {
+    const int c = k & 1;
+#define RF_H2_HALF(C)                                                                \
+    {                                                                                \
+      constexpr int o = 1 - (C);                                                     \
+      const __half2 up = ty > 0 ? bot[o][ty - 1][tx] : zero2;                        \
+      const __half2 dn = ty < TY - 1 ? top[o][ty + 1][tx] : zero2;                   \
+      _Pragma ("unroll")                                                             \
+      for (int j = 0; j < Q; j++) {                                                  \
+        const bool ph = ((j + (C)) & 1) != 0;                                        \
+        const uint2 rr = *(const uint2 *) &RR[j][(C)][ty][tx][0];                    \
+        __half2 nu = *(const __half2 *) &rr.x, nv = *(const __half2 *) &rr.y;        \
+        const __half2 so = S[j][(C)];                                                \
+        if (ph) {  /* left: own other-colour cell; right: lane tx + 1 */             \
+          nu = __hfma2 (S[j][o], D[j][o], nu); nv = __hfma2 (S[j][o], V[j][o], nv);  \
+          const __half2 a = __shfl_down_sync (0xFFFFFFFFu, D[j][o], 1);              \
+          const __half2 b = __shfl_down_sync (0xFFFFFFFFu, V[j][o], 1);              \
+          const __half2 sr = last_lane ? zero2 : so;                                 \
+          nu = __hfma2 (sr, a, nu); nv = __hfma2 (sr, b, nv);                        \
+        } else {   /* left: lane tx - 1; right: own other-colour cell */             \
+          const __half2 a = __shfl_up_sync (0xFFFFFFFFu, D[j][o], 1);                \
+          const __half2 b = __shfl_up_sync (0xFFFFFFFFu, V[j][o], 1);                \
+          const __half2 wl = WL[j][ty][tx];                                          \
+          nu = __hfma2 (wl, a, nu); nv = __hfma2 (wl, b, nv);                        \
+          nu = __hfma2 (so, D[j][o], nu); nv = __hfma2 (so, V[j][o], nv);            \
+        }                                                                            \
+        if (j > 0) {                                                                 \
+          const int jp = j > 0 ? j - 1 : 0;                                          \
+          nu = __hfma2 (S[jp][o], D[jp][o], nu); nv = __hfma2 (S[jp][o], V[jp][o], nv); \
+        } else {                                                                     \
+          const __half2 uu = __halves2half2 (__low2half (up), __low2half (D[Q - 1][o])); \
+          const __half2 uv = __halves2half2 (__high2half (up), __low2half (V[Q - 1][o])); \
+          const __half2 wu = WU[(C)][ty][tx];                                        \
+          nu = __hfma2 (wu, uu, nu); nv = __hfma2 (wu, uv, nv);                      \
+        }                                                                            \
+        if (j < Q - 1) {                                                             \
+          const int jn = j < Q - 1 ? j + 1 : 0;                                      \
+          nu = __hfma2 (so, D[jn][o], nu); nv = __hfma2 (so, V[jn][o], nv);          \
+        } else {                                                                     \
+          const __half2 du_ = __halves2half2 (__high2half (D[0][o]), __low2half (dn)); \
+          const __half2 dv_ = __halves2half2 (__high2half (V[0][o]), __high2half (dn)); \
+          nu = __hfma2 (so, du_, nu); nv = __hfma2 (so, dv_, nv);                    \
+        }                                                                            \
+        nu = __hfma2 (NA[j][(C)], V[j][(C)], nu);                                    \
+        D[j][(C)] = __hfma2 (OU[j][(C)], nu, __hmul2 (om1, D[j][(C)]));              \
+        nv = __hfma2 (NA[j][(C)], D[j][(C)], nv);                                    \
+        V[j][(C)] = __hfma2 (OV[j][(C)], nv, __hmul2 (om1, V[j][(C)]));              \
+      }                                                                              \
+      top[(C)][ty][tx] = __halves2half2 (__low2half (D[0][(C)]), __low2half (V[0][(C)])); \
+      bot[(C)][ty][tx] = __halves2half2 (__high2half (D[Q - 1][(C)]), __high2half (V[Q - 1][(C)])); \
+    }
+    if (c == 0)
+      RF_H2_HALF (0)
+    else
+      RF_H2_HALF (1)
+#undef RF_H2_HALF
+    __syncthreads ();
+  }
+  if (2 * tx < H || 2 * tx >= H + TW)
+    return;
+#pragma unroll
+  for (int j = 0; j < Q; j++) {
+#pragma unroll
+    for (int p = 0; p < 2; p++) {
+      const int r = j + p * Q, ey = ty * R + r, gy = ey0 + ey;
+      if (ey < H || ey >= H + TH || gy >= h)
+        continue;
+#pragma unroll
+      for (int c = 0; c < 2; c++) {
+        const int gx = ex0 + 2 * tx + ((r + c) & 1);
+        if (gx >= w)
+          continue;
+        const int g = (c * h + gy) * hw + xs;
+        const __half2 e = p ? __highs2half2 (D[j][c], V[j][c]) : __lows2half2 (D[j][c], V[j][c]);
+        if (OUT16)
+          ((__half2 *) duv_out)[g] = e;
+        else
+          ((float2 *) duv_out)[g] = __half22float2 (e);
+      }
+    }
+  }
+}
+
 // Energy of the level at the current increment, summed into *out.
 __global__ void
 rf_energy_kernel (rb_view v, float alpha, float delta, float gamma, double *out)
@@ -782,6 +1005,8 @@ cc_cuda_refine_destroy (cc_cuda_refine *s)
   cudaFree (s->wuv);
   cudaFree (s->duv);
   cudaFree (s->duv_alt);
+  cudaFree (s->duv16[0]);
+  cudaFree (s->duv16[1]);
   cudaFree (s->coef);
   cudaFree (s->a12);
   cudaFree (s->smooth);
@@ -864,6 +1089,10 @@ cc_cuda_refine_create (cc_context *ctx, const cc_refine_sizes *sizes, int max_ou
   s->fuse_first = first && !strcmp (first, "1");
   const char *snake = getenv ("CC_REFINE_SNAKE");
   s->snake = !(snake && !strcmp (snake, "0"));
+  const char *half = getenv ("CC_REFINE_HALF");
+  s->half2 = !(half && !strcmp (half, "0"));
+  if (s->half2 && !tiles[0])
+    s->tile_big = 80612;    // half2 sweeps: 6 a launch at levels of >= 1M px (1.86 vs 1.91 ms at 1080p)
   cc_status st = CC_SUCCESS;
 #define RF_ALLOC(ptr, bytes) \
   if (st == CC_SUCCESS) st = cc_cuda_malloc (ctx, (bytes), (void **) &(ptr))
@@ -885,6 +1114,8 @@ cc_cuda_refine_create (cc_context *ctx, const cc_refine_sizes *sizes, int max_ou
   RF_ALLOC (s->wuv, cells * sizeof (float2));
   RF_ALLOC (s->duv, cells * sizeof (float2));
   RF_ALLOC (s->duv_alt, cells * sizeof (float2));
+  RF_ALLOC (s->duv16[0], cells * sizeof (unsigned));
+  RF_ALLOC (s->duv16[1], cells * sizeof (unsigned));
   RF_ALLOC (s->coef, cells * sizeof (float4));
   RF_ALLOC (s->a12, cells * sizeof (float));
   RF_ALLOC (s->smooth, cells * sizeof (float));
@@ -998,6 +1229,38 @@ rf_sor_regs_launch (const rb_view &v, float2 *out, int sweeps, float omega, cuda
   return CC_SUCCESS;
 }
 
+// The half2 tile (8 warps x 8 rows, 64 x 64 px) for a register-tile shape's halo (H 4, 8
+// or 12: the default shapes 8x6x4 / 8x6x8 / 8x6x12); in16 / out16: fp16 increments.
+static bool
+rf_h2_key (int key)
+{
+  return key == 80604 || key == 80608 || key == 80612;
+}
+
+static cc_status
+rf_sor_h2 (int key, const rb_view &v, const void *in, void *out, bool in16, bool out16,
+    int sweeps, float omega, cudaStream_t stream, int flip)
+{
+#define RF_H2(H, I, O) \
+  rf_sor_h2_kernel<8, 8, H, I, O><<<dim3 (cc_div_up (v.w, 64 - 2 * (H)), \
+      cc_div_up (v.h, 64 - 2 * (H))), dim3 (32, 8), 0, stream>>> (v.w, v.h, v.hw, \
+      (const uint2 *) v.pk, (const unsigned *) v.rhs16, in, out, sweeps, omega, flip)
+#define RF_H2_IO(H) \
+  if (in16 && out16) RF_H2 (H, true, true); \
+  else if (in16) RF_H2 (H, true, false); \
+  else if (out16) RF_H2 (H, false, true); \
+  else RF_H2 (H, false, false);
+  switch (key % 100) {
+  case 4: RF_H2_IO (4) break;
+  case 12: RF_H2_IO (12) break;
+  default: RF_H2_IO (8) break;
+  }
+#undef RF_H2_IO
+#undef RF_H2
+  CC_CUDA_LAUNCHED ("rf_sor_h2_kernel");
+  return CC_SUCCESS;
+}
+
 // Register-tile shape of a level (TY * 10000 + R * 100 + H): CC_REFINE_TILE=TYxRxH for
 // levels of >= 1M px, CC_REFINE_TILE_SMALL for smaller ones.
 static int
@@ -1071,6 +1334,14 @@ rf_level (cc_cuda_refine *s, const cc_refine_params *p, int level, double *energ
   // the first sweep launch of an outer iteration computes the coefficients itself
   bool first_coef = s->fuse_first && s->sor == RF_SOR_REGS && s->fuse_coef && s->bf16
       && !s->rhs_bf16 && !s->pk_regs && s->data16 && !recompute;
+  // half2 sweeps (rf_sor_h2_kernel): the coefficient kernel stores the right-hand sides
+  // scaled, in fp16 (rhs16), for them only
+  int key0 = rf_tile_key (s, v), rem0 = p->inner_iterations % rf_tile_sweeps (key0);
+  int last0 = rem0 && s->rem_shape && rf_tile_supported (key0 - key0 % 100 + 2 * rem0)
+      ? key0 - key0 % 100 + 2 * rem0 : key0;   // the last launch's shape, as below
+  bool h2 = s->half2 && s->sor == RF_SOR_REGS && s->fuse_coef && s->bf16 && !s->rhs_bf16
+      && !s->pk_regs && !first_coef && rf_h2_key (key0) && rf_h2_key (last0);
+  int rhs_mode = h2 ? 2 : s->rhs_bf16 ? 1 : 0;
   for (int outer = 0; outer < p->outer_iterations; outer++) {
     if (first_coef) {
       // rf_sor_regs_kernel<..., COEF> below
@@ -1078,17 +1349,17 @@ rf_level (cc_cuda_refine *s, const cc_refine_params *p, int level, double *energ
       if (recompute)
         rf_weights_coef_kernel<2><<<both, block, 0, stream>>> (v, s->i0[level],
             s->i1[level], p->smoothness_weight, p->color_weight, p->gradient_weight, s->bf16,
-            s->rhs_bf16, s->bf16 && s->sor == RF_SOR_REGS);
+            rhs_mode, s->bf16 && s->sor == RF_SOR_REGS);
       else if (s->data16)
         rf_weights_coef_kernel<1><<<s->coef_il ? dim3 (2 * cc_div_up (v.hw, s->coef_bx),
             cc_div_up (v.h, s->coef_by), 1) : both, s->coef_il ? dim3 (s->coef_bx, s->coef_by)
             : block, 0, stream>>> (v, s->i0[level],
             s->i1[level], p->smoothness_weight, p->color_weight, p->gradient_weight, s->bf16,
-            s->rhs_bf16, s->bf16 && s->sor == RF_SOR_REGS);
+            rhs_mode, s->bf16 && s->sor == RF_SOR_REGS);
       else
         rf_weights_coef_kernel<0><<<both, block, 0, stream>>> (v, s->i0[level],
             s->i1[level], p->smoothness_weight, p->color_weight, p->gradient_weight, s->bf16,
-            s->rhs_bf16, s->bf16 && s->sor == RF_SOR_REGS);
+            rhs_mode, s->bf16 && s->sor == RF_SOR_REGS);
       CC_CUDA_LAUNCHED ("rf_weights_coef_kernel");
     } else {
       rf_weights_kernel<<<both, block, 0, stream>>> (v, p->smoothness_weight);
@@ -1105,6 +1376,17 @@ rf_level (cc_cuda_refine *s, const cc_refine_params *p, int level, double *energ
         int k = key;
         if (left < per && s->rem_shape && rf_tile_supported (key - key % 100 + 2 * left))
           k = key - key % 100 + 2 * left;
+        if (h2) {
+          // fp32 increment into the first launch, fp16 between launches, fp32 out of the last
+          bool in16 = launch > 0, out16 = left > per;
+          CC_TRY (rf_sor_h2 (k, v, in16 ? (const void *) s->duv16[(launch - 1) & 1]
+                  : (const void *) v.duv, out16 ? (void *) s->duv16[launch & 1] : (void *) other,
+                  in16, out16, left < per ? left : per, p->omega, stream,
+                  s->snake && !(launch & 1)));
+          if (!out16)
+            v.duv = other;
+          continue;
+        }
         CC_TRY (rf_sor_regs (k, v, other, left < per ? left : per, p->omega, stream,
                 first_coef && launch == 0 ? 9
                 : s->bf16 ? (s->rhs_bf16 ? (s->pk_regs ? 6 : 2) : 1) : 0,

@@ -254,7 +254,9 @@ START_TEST (test_in_place)
 END_TEST
 
 /* CUDA (red-black SOR) and CPU (Gauss-Seidel SOR) reach the same field: mean
- * difference <= 0.02 px, on a clip pair with occlusions, from a perturbed start. */
+ * difference <= 0.02 px, on a clip pair with occlusions, from a perturbed start. Three
+ * CUDA sweep paths: the default fp16 register tiles (rf_sor_h2_kernel), the fp32
+ * register tiles (CC_REFINE_HALF=0) and one launch per colour (CC_REFINE_SOR=simple). */
 START_TEST (test_gpu_matches_cpu)
 {
   if (cv_test_skip_without_gpu ("refine gpu_matches_cpu"))
@@ -267,27 +269,74 @@ START_TEST (test_gpu_matches_cpu)
   refine_pair (CC_BACKEND_CPU, &p, &cc.f0, &cc.f1, &cc.init, &fc, NULL, 0, NULL);
   cc_flow_metrics mc;
   CC_ASSERT_OK (cc_flow_compare (&fc, &cc.gt, 4, &mc));
-  /* both CUDA sweep paths: tiles (default), one launch per colour (CC_REFINE_SOR) */
-  cc_image fg[2];
-  for (int path = 0; path < 2; path++) {
-    if (path)
+  static const char *names[3] = { "fp16 tiled", "per-colour", "fp32 tiled" };
+  cc_image fg[3];
+  for (int path = 0; path < 3; path++) {
+    if (path == 1)
       setenv ("CC_REFINE_SOR", "simple", 1);
+    if (path == 2)
+      setenv ("CC_REFINE_HALF", "0", 1);
     refine_pair (CC_BACKEND_CUDA, &p, &cc.f0, &cc.f1, &cc.init, &fg[path], NULL, 0, NULL);
     unsetenv ("CC_REFINE_SOR");
+    unsetenv ("CC_REFINE_HALF");
     double d = cv_test_mean_abs_diff (&fc, &fg[path]);
     cc_flow_metrics mg;
     CC_ASSERT_OK (cc_flow_compare (&fg[path], &cc.gt, 4, &mg));
     printf ("refine GPU (%s sweeps) vs CPU: mean |diff| %.4f px; EPE CPU %.3f, GPU %.3f\n",
-        path ? "per-colour" : "tiled", d, mc.epe, mg.epe);
-    ck_assert_msg (d <= 0.02, "GPU (%s sweeps) and CPU differ by %.4f px mean",
-        path ? "per-colour" : "tiled", d);
+        names[path], d, mc.epe, mg.epe);
+    fflush (stdout);
+    ck_assert_msg (d <= 0.02, "GPU (%s sweeps) and CPU differ by %.4f px mean", names[path], d);
   }
-  /* the tiles are exact: the two CUDA paths agree to float rounding */
-  double dt = cv_test_mean_abs_diff (&fg[0], &fg[1]);
-  printf ("refine GPU tiled vs per-colour: mean |diff| %.2g px\n", dt);
-  ck_assert_msg (dt <= 1e-4, "tiled and per-colour sweeps differ by %g px mean", dt);
+  /* the fp32 tiles are exact: they agree with the per-colour sweeps to float rounding */
+  double dt = cv_test_mean_abs_diff (&fg[2], &fg[1]);
+  /* the fp16 tiles: the same sweeps with an 11-bit significand (measured 0.001 px) */
+  double dh = cv_test_mean_abs_diff (&fg[0], &fg[2]);
+  printf ("refine GPU fp32 tiled vs per-colour: mean |diff| %.2g px; fp16 vs fp32 tiled %.2g px\n",
+      dt, dh);
+  fflush (stdout);
+  ck_assert_msg (dt <= 1e-4, "fp32 tiled and per-colour sweeps differ by %g px mean", dt);
+  ck_assert_msg (dh <= 0.005, "fp16 and fp32 tiled sweeps differ by %g px mean", dh);
   clip_case_free (&cc);
-  cv_image_free (&fc); cv_image_free (&fg[0]); cv_image_free (&fg[1]);
+  cv_image_free (&fc);
+  for (int path = 0; path < 3; path++)
+    cv_image_free (&fg[path]);
+}
+END_TEST
+
+/* The fp16 sweeps scale each row equation by 1/256 to stay inside fp16's range: with a
+ * start field 6 px off (large increments, large right-hand sides), the result is
+ * finite everywhere and stays close to the fp32 sweeps', and both pull the field back
+ * towards the truth as far. */
+START_TEST (test_gpu_half_large_increments)
+{
+  if (cv_test_skip_without_gpu ("refine gpu_half_large_increments"))
+    return;
+  const int w = 257, h = 193;
+  clip_case cc = clip_case_new (7, w, h, 6.0f);
+  cc_refine_params p;
+  cc_refine_params_default (&p);
+  cc_image f16, f32;
+  refine_pair (CC_BACKEND_CUDA, &p, &cc.f0, &cc.f1, &cc.init, &f16, NULL, 0, NULL);
+  setenv ("CC_REFINE_HALF", "0", 1);
+  refine_pair (CC_BACKEND_CUDA, &p, &cc.f0, &cc.f1, &cc.init, &f32, NULL, 0, NULL);
+  unsetenv ("CC_REFINE_HALF");
+  const float *v = (const float *) f16.planes[0];
+  for (size_t i = 0; i < (size_t) w * h * 2; i++)
+    ck_assert_msg (isfinite (v[i]), "fp16 sweeps: value %zu is %g", i, v[i]);
+  cc_flow_metrics m0, m16, m32;
+  CC_ASSERT_OK (cc_flow_compare (&cc.init, &cc.gt, 4, &m0));
+  CC_ASSERT_OK (cc_flow_compare (&f16, &cc.gt, 4, &m16));
+  CC_ASSERT_OK (cc_flow_compare (&f32, &cc.gt, 4, &m32));
+  double d = cv_test_mean_abs_diff (&f16, &f32);
+  printf ("refine 6 px off: EPE start %.3f, fp32 sweeps %.3f, fp16 sweeps %.3f; "
+      "fp16 vs fp32 mean |diff| %.4f px\n", m0.epe, m32.epe, m16.epe, d);
+  fflush (stdout);
+  ck_assert_msg (d <= 0.01, "fp16 and fp32 sweeps differ by %.4f px mean", d);
+  ck_assert_msg (fabs (m16.epe - m32.epe) <= 0.01, "EPE fp16 %.4f vs fp32 %.4f", m16.epe,
+      m32.epe);
+  clip_case_free (&cc);
+  cv_image_free (&f16);
+  cv_image_free (&f32);
 }
 END_TEST
 
@@ -550,6 +599,7 @@ refine_suite (void)
   tcase_add_test (tc, test_tiled_sweeps_emulated);
   tcase_add_test (tc, test_gpu_matches_cpu);
   tcase_add_test (tc, test_gpu_graph_replay);
+  tcase_add_test (tc, test_gpu_half_large_increments);
   tcase_add_test (tc, test_middlebury);
   suite_add_tcase (s, tc);
   return s;
