@@ -110,7 +110,8 @@ struct rb_view {
   int data16;
 };
 
-// Row equations of the half2 sweeps are divided by this (rf_sor_h2_kernel).
+// Row equations of the half2 sweeps are divided by RF_H2_SCALE times
+// max(1, max(alpha, delta + gamma) / 15) (rf_h2_scale): 256 at the defaults.
 #define RF_H2_SCALE 256.0f
 
 static __device__ __forceinline__ int
@@ -433,7 +434,8 @@ rf_coef_cell (const rb_view &v, const float *__restrict__ i0, const float *__res
 template <int DATA>
 __global__ void
 rf_weights_coef_kernel (rb_view v, const float *__restrict__ i0, const float *__restrict__ i1,
-    float alpha, float delta, float gamma, int bf16, int rhs_bf16, int packed_only)
+    float alpha, float delta, float gamma, int bf16, int rhs_bf16, int packed_only,
+    float h2_scale)
 {
   int c = blockIdx.z, y, xs, x, ph;
   if (gridDim.z == 1 ? !rf_cell_il (v, &c, &y, &xs, &x, &ph) : !rf_cell (v, c, &y, &xs, &x, &ph))
@@ -451,8 +453,8 @@ rf_weights_coef_kernel (rb_view v, const float *__restrict__ i0, const float *__
     v.a12[i] = a12;
   }
   if (rhs_bf16 == 2 && packed_only) {
-    // for the half2 sweeps: (rhs_u, rhs_v) / RF_H2_SCALE in fp16
-    __half2 q = __floats2half2_rn (b1 * (1.0f / RF_H2_SCALE), b2 * (1.0f / RF_H2_SCALE));
+    // for the half2 sweeps: (rhs_u, rhs_v) / scale in fp16
+    __half2 q = __floats2half2_rn (b1 / h2_scale, b2 / h2_scale);
     v.rhs16[i] = *(unsigned *) &q;
   } else if (rhs_bf16 && packed_only)
     v.rhs16[i] = rf_pack2 (b1, b2);
@@ -731,8 +733,8 @@ rf_sor_regs_kernel (int w, int h, int hw, const float4 *__restrict__ coef,
 // packed fp16: a thread's rows r and r + R/2 (R a multiple of 4, so both rows have the
 // same neighbour pattern) share one half2 register per quantity, and one HFMA2 updates
 // both cells (11.3 M instructions a level-0 launch at 1080p against 19.1 M). Each row
-// equation is divided by RF_H2_SCALE, so that the weights s' = s / 256 stay under ~30
-// and neighbour sums far from fp16's 65504:
+// equation is divided by a scale (256 at the default weights, rf_h2_scale), so that the
+// weights s' = s / 256 stay under ~30 and neighbour sums far from fp16's 65504:
 //   du <- (1 - omega) du + (omega 256 / diag_u) (rhs_u / 256 + sum s'_q du_q - a12 / 256 dv)
 // (likewise dv with the new du): cc_refine_sor_step in another precision (11-bit
 // significand) and summation order. 6 registers a cell pair (the right-hand sides wait
@@ -746,7 +748,7 @@ template <int TY, int R, int H, bool IN16, bool OUT16>
 __global__ void __launch_bounds__ (32 * TY, 2)
 rf_sor_h2_kernel (int w, int h, int hw, const uint2 *__restrict__ pk,
     const unsigned *__restrict__ rhs16, const void *__restrict__ duv_in,
-    void *__restrict__ duv_out, int sweeps, float omega, int flip)
+    void *__restrict__ duv_out, int sweeps, float omega, int flip, float scale)
 {
   static_assert (R % 4 == 0, "R must be a multiple of 4");
   constexpr int Q = R / 2;                     // row pairs (j, j + Q)
@@ -761,7 +763,7 @@ rf_sor_h2_kernel (int w, int h, int hw, const uint2 *__restrict__ pk,
   const int by = flip ? gridDim.y - 1 - blockIdx.y : blockIdx.y;
   const int ex0 = bx * TW - H, ey0 = by * TH - H;
   const int xs = ex0 / 2 + tx;
-  const float inv_scale = 1.0f / RF_H2_SCALE, oks = omega * RF_H2_SCALE;
+  const float inv_scale = 1.0f / scale, oks = omega * scale;
   const __half2 zero2 = __float2half2_rn (0.0f);
   // per pair j and colour c: rows (j, j + Q)
   __half2 D[Q][2], V[Q][2], OU[Q][2], OV[Q][2], NA[Q][2], S[Q][2];
@@ -792,8 +794,8 @@ rf_sor_h2_kernel (int w, int h, int hw, const uint2 *__restrict__ pk,
           // omega 256 / diag, kept under fp16's largest value (diag > 0.006 in practice)
           f[p][0] = fminf (oks * __uint_as_float (q.x << 16), 65000.0f);
           f[p][1] = fminf (oks * __uint_as_float (q.x & 0xFFFF0000u), 65000.0f);
-          f[p][2] = -inv_scale * __uint_as_float (q.y << 16);        // -a12 / 256
-          f[p][3] = inv_scale * __uint_as_float (q.y & 0xFFFF0000u); // s / 256
+          f[p][2] = -inv_scale * __uint_as_float (q.y << 16);        // -a12 / scale
+          f[p][3] = inv_scale * __uint_as_float (q.y & 0xFFFF0000u); // s / scale
         }
         OU[j][c] = __floats2half2_rn (f[0][0], f[1][0]);
         OV[j][c] = __floats2half2_rn (f[0][1], f[1][1]);
@@ -1237,14 +1239,30 @@ rf_h2_key (int key)
   return key == 80604 || key == 80608 || key == 80612;
 }
 
+// The half2 sweeps' scale: the smoothness weights s <= alpha / (2 eps) = 500 alpha and
+// the data terms (<= ~250 (delta + gamma)) divided by it stay under ~30 for any weights.
+// Beyond weights of 1000 (the API allows 1e4) the fp32 sweeps run instead.
+static float
+rf_h2_scale (const cc_refine_params *p)
+{
+  float m = fmaxf (p->smoothness_weight, p->color_weight + p->gradient_weight);
+  return RF_H2_SCALE * fmaxf (1.0f, m / 15.0f);
+}
+
+static bool
+rf_h2_params_ok (const cc_refine_params *p)
+{
+  return p->smoothness_weight <= 1000.0f && p->color_weight + p->gradient_weight <= 1000.0f;
+}
+
 static cc_status
 rf_sor_h2 (int key, const rb_view &v, const void *in, void *out, bool in16, bool out16,
-    int sweeps, float omega, cudaStream_t stream, int flip)
+    int sweeps, float omega, cudaStream_t stream, int flip, float scale)
 {
 #define RF_H2(H, I, O) \
   rf_sor_h2_kernel<8, 8, H, I, O><<<dim3 (cc_div_up (v.w, 64 - 2 * (H)), \
       cc_div_up (v.h, 64 - 2 * (H))), dim3 (32, 8), 0, stream>>> (v.w, v.h, v.hw, \
-      (const uint2 *) v.pk, (const unsigned *) v.rhs16, in, out, sweeps, omega, flip)
+      (const uint2 *) v.pk, (const unsigned *) v.rhs16, in, out, sweeps, omega, flip, scale)
 #define RF_H2_IO(H) \
   if (in16 && out16) RF_H2 (H, true, true); \
   else if (in16) RF_H2 (H, true, false); \
@@ -1340,8 +1358,10 @@ rf_level (cc_cuda_refine *s, const cc_refine_params *p, int level, double *energ
   int last0 = rem0 && s->rem_shape && rf_tile_supported (key0 - key0 % 100 + 2 * rem0)
       ? key0 - key0 % 100 + 2 * rem0 : key0;   // the last launch's shape, as below
   bool h2 = s->half2 && s->sor == RF_SOR_REGS && s->fuse_coef && s->bf16 && !s->rhs_bf16
-      && !s->pk_regs && !first_coef && rf_h2_key (key0) && rf_h2_key (last0);
+      && !s->pk_regs && !first_coef && rf_h2_key (key0) && rf_h2_key (last0)
+      && rf_h2_params_ok (p);
   int rhs_mode = h2 ? 2 : s->rhs_bf16 ? 1 : 0;
+  float h2_scale = rf_h2_scale (p);
   for (int outer = 0; outer < p->outer_iterations; outer++) {
     if (first_coef) {
       // rf_sor_regs_kernel<..., COEF> below
@@ -1349,17 +1369,17 @@ rf_level (cc_cuda_refine *s, const cc_refine_params *p, int level, double *energ
       if (recompute)
         rf_weights_coef_kernel<2><<<both, block, 0, stream>>> (v, s->i0[level],
             s->i1[level], p->smoothness_weight, p->color_weight, p->gradient_weight, s->bf16,
-            rhs_mode, s->bf16 && s->sor == RF_SOR_REGS);
+            rhs_mode, s->bf16 && s->sor == RF_SOR_REGS, h2_scale);
       else if (s->data16)
         rf_weights_coef_kernel<1><<<s->coef_il ? dim3 (2 * cc_div_up (v.hw, s->coef_bx),
             cc_div_up (v.h, s->coef_by), 1) : both, s->coef_il ? dim3 (s->coef_bx, s->coef_by)
             : block, 0, stream>>> (v, s->i0[level],
             s->i1[level], p->smoothness_weight, p->color_weight, p->gradient_weight, s->bf16,
-            rhs_mode, s->bf16 && s->sor == RF_SOR_REGS);
+            rhs_mode, s->bf16 && s->sor == RF_SOR_REGS, h2_scale);
       else
         rf_weights_coef_kernel<0><<<both, block, 0, stream>>> (v, s->i0[level],
             s->i1[level], p->smoothness_weight, p->color_weight, p->gradient_weight, s->bf16,
-            rhs_mode, s->bf16 && s->sor == RF_SOR_REGS);
+            rhs_mode, s->bf16 && s->sor == RF_SOR_REGS, h2_scale);
       CC_CUDA_LAUNCHED ("rf_weights_coef_kernel");
     } else {
       rf_weights_kernel<<<both, block, 0, stream>>> (v, p->smoothness_weight);
@@ -1382,7 +1402,7 @@ rf_level (cc_cuda_refine *s, const cc_refine_params *p, int level, double *energ
           CC_TRY (rf_sor_h2 (k, v, in16 ? (const void *) s->duv16[(launch - 1) & 1]
                   : (const void *) v.duv, out16 ? (void *) s->duv16[launch & 1] : (void *) other,
                   in16, out16, left < per ? left : per, p->omega, stream,
-                  s->snake && !(launch & 1)));
+                  s->snake && !(launch & 1), h2_scale));
           if (!out16)
             v.duv = other;
           continue;

@@ -303,40 +303,54 @@ START_TEST (test_gpu_matches_cpu)
 }
 END_TEST
 
-/* The fp16 sweeps scale each row equation by 1/256 to stay inside fp16's range: with a
- * start field 6 px off (large increments, large right-hand sides), the result is
- * finite everywhere and stays close to the fp32 sweeps', and both pull the field back
- * towards the truth as far. */
+/* The fp16 sweeps scale each row equation (by 1/256 at the default weights, more for
+ * larger weights) to stay inside fp16's range: with a start field 6 px off (large
+ * increments and right-hand sides) the result is finite everywhere, stays close to the
+ * fp32 sweeps' and pulls the field back towards the truth as far, at the default
+ * weights and at weights 40x larger; beyond weights of 1000 the fp32 sweeps run
+ * instead (the same field bit for bit). */
 START_TEST (test_gpu_half_large_increments)
 {
   if (cv_test_skip_without_gpu ("refine gpu_half_large_increments"))
     return;
   const int w = 257, h = 193;
   clip_case cc = clip_case_new (7, w, h, 6.0f);
-  cc_refine_params p;
-  cc_refine_params_default (&p);
-  cc_image f16, f32;
-  refine_pair (CC_BACKEND_CUDA, &p, &cc.f0, &cc.f1, &cc.init, &f16, NULL, 0, NULL);
-  setenv ("CC_REFINE_HALF", "0", 1);
-  refine_pair (CC_BACKEND_CUDA, &p, &cc.f0, &cc.f1, &cc.init, &f32, NULL, 0, NULL);
-  unsetenv ("CC_REFINE_HALF");
-  const float *v = (const float *) f16.planes[0];
-  for (size_t i = 0; i < (size_t) w * h * 2; i++)
-    ck_assert_msg (isfinite (v[i]), "fp16 sweeps: value %zu is %g", i, v[i]);
-  cc_flow_metrics m0, m16, m32;
-  CC_ASSERT_OK (cc_flow_compare (&cc.init, &cc.gt, 4, &m0));
-  CC_ASSERT_OK (cc_flow_compare (&f16, &cc.gt, 4, &m16));
-  CC_ASSERT_OK (cc_flow_compare (&f32, &cc.gt, 4, &m32));
-  double d = cv_test_mean_abs_diff (&f16, &f32);
-  printf ("refine 6 px off: EPE start %.3f, fp32 sweeps %.3f, fp16 sweeps %.3f; "
-      "fp16 vs fp32 mean |diff| %.4f px\n", m0.epe, m32.epe, m16.epe, d);
-  fflush (stdout);
-  ck_assert_msg (d <= 0.01, "fp16 and fp32 sweeps differ by %.4f px mean", d);
-  ck_assert_msg (fabs (m16.epe - m32.epe) <= 0.01, "EPE fp16 %.4f vs fp32 %.4f", m16.epe,
-      m32.epe);
+  static const float weights[3][3] = { { 0, 0, 0 }, { 600, 150, 300 }, { 5000, 5, 10 } };
+  for (int k = 0; k < 3; k++) {
+    cc_refine_params p;
+    cc_refine_params_default (&p);
+    if (k > 0) {
+      p.smoothness_weight = weights[k][0];
+      p.color_weight = weights[k][1];
+      p.gradient_weight = weights[k][2];
+    }
+    cc_image f16, f32;
+    refine_pair (CC_BACKEND_CUDA, &p, &cc.f0, &cc.f1, &cc.init, &f16, NULL, 0, NULL);
+    setenv ("CC_REFINE_HALF", "0", 1);
+    refine_pair (CC_BACKEND_CUDA, &p, &cc.f0, &cc.f1, &cc.init, &f32, NULL, 0, NULL);
+    unsetenv ("CC_REFINE_HALF");
+    const float *v = (const float *) f16.planes[0];
+    for (size_t i = 0; i < (size_t) w * h * 2; i++)
+      ck_assert_msg (isfinite (v[i]), "weights %d: value %zu is %g", k, i, v[i]);
+    cc_flow_metrics m0, m16, m32;
+    CC_ASSERT_OK (cc_flow_compare (&cc.init, &cc.gt, 4, &m0));
+    CC_ASSERT_OK (cc_flow_compare (&f16, &cc.gt, 4, &m16));
+    CC_ASSERT_OK (cc_flow_compare (&f32, &cc.gt, 4, &m32));
+    double d = cv_test_mean_abs_diff (&f16, &f32);
+    printf ("refine 6 px off, weights (%g, %g, %g): EPE start %.3f, fp32 sweeps %.3f, "
+        "default sweeps %.3f; mean |diff| %.4f px\n", p.smoothness_weight, p.color_weight,
+        p.gradient_weight, m0.epe, m32.epe, m16.epe, d);
+    fflush (stdout);
+    if (k == 2)
+      ck_assert_msg (memcmp (f16.planes[0], f32.planes[0], (size_t) w * h * 8) == 0,
+          "weights beyond 1000: not the fp32 sweeps (%g px mean)", d);
+    ck_assert_msg (d <= 0.01, "weights %d: fp16 and fp32 sweeps differ by %.4f px mean", k, d);
+    ck_assert_msg (fabs (m16.epe - m32.epe) <= 0.01, "weights %d: EPE fp16 %.4f vs fp32 %.4f",
+        k, m16.epe, m32.epe);
+    cv_image_free (&f16);
+    cv_image_free (&f32);
+  }
   clip_case_free (&cc);
-  cv_image_free (&f16);
-  cv_image_free (&f32);
 }
 END_TEST
 
