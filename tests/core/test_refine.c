@@ -95,6 +95,19 @@ clip_case_free (clip_case *c)
   cv_image_free (&c->init);
 }
 
+/* A clip case refined on CUDA with one environment switch of kernels/refine.cu set for
+ * the run (var NULL: none). */
+static void
+clip_case_cuda (const clip_case *c, const cc_refine_params *p, const char *var,
+    const char *value, cc_image *out)
+{
+  if (var)
+    setenv (var, value, 1);
+  refine_pair (CC_BACKEND_CUDA, p, &c->f0, &c->f1, &c->init, out, NULL, 0, NULL);
+  if (var)
+    unsetenv (var);
+}
+
 /* Each outer iteration minimises a quadratic majorant of the level's energy, so
  * the energy never increases (up to float rounding of the sums). */
 START_TEST (test_energy_decreases)
@@ -270,15 +283,11 @@ START_TEST (test_gpu_matches_cpu)
   cc_flow_metrics mc;
   CC_ASSERT_OK (cc_flow_compare (&fc, &cc.gt, 4, &mc));
   static const char *names[3] = { "fp16 tiled", "per-colour", "fp32 tiled" };
+  static const char *vars[3][2] = { { NULL, NULL }, { "CC_REFINE_SOR", "simple" },
+    { "CC_REFINE_HALF", "0" } };
   cc_image fg[3];
   for (int path = 0; path < 3; path++) {
-    if (path == 1)
-      setenv ("CC_REFINE_SOR", "simple", 1);
-    if (path == 2)
-      setenv ("CC_REFINE_HALF", "0", 1);
-    refine_pair (CC_BACKEND_CUDA, &p, &cc.f0, &cc.f1, &cc.init, &fg[path], NULL, 0, NULL);
-    unsetenv ("CC_REFINE_SOR");
-    unsetenv ("CC_REFINE_HALF");
+    clip_case_cuda (&cc, &p, vars[path][0], vars[path][1], &fg[path]);
     double d = cv_test_mean_abs_diff (&fc, &fg[path]);
     cc_flow_metrics mg;
     CC_ASSERT_OK (cc_flow_compare (&fg[path], &cc.gt, 4, &mg));
@@ -325,10 +334,8 @@ START_TEST (test_gpu_half_large_increments)
       p.gradient_weight = weights[k][2];
     }
     cc_image f16, f32;
-    refine_pair (CC_BACKEND_CUDA, &p, &cc.f0, &cc.f1, &cc.init, &f16, NULL, 0, NULL);
-    setenv ("CC_REFINE_HALF", "0", 1);
-    refine_pair (CC_BACKEND_CUDA, &p, &cc.f0, &cc.f1, &cc.init, &f32, NULL, 0, NULL);
-    unsetenv ("CC_REFINE_HALF");
+    clip_case_cuda (&cc, &p, NULL, NULL, &f16);
+    clip_case_cuda (&cc, &p, "CC_REFINE_HALF", "0", &f32);
     const float *v = (const float *) f16.planes[0];
     for (size_t i = 0; i < (size_t) w * h * 2; i++)
       ck_assert_msg (isfinite (v[i]), "weights %d: value %zu is %g", k, i, v[i]);
@@ -369,9 +376,7 @@ START_TEST (test_gpu_graph_replay)
   cc_refine_params_default (&p);
   p.inner_iterations = 27;
   cc_image ref, out[3];
-  setenv ("CC_REFINE_GRAPH", "0", 1);
-  refine_pair (CC_BACKEND_CUDA, &p, &cc.f0, &cc.f1, &cc.init, &ref, NULL, 0, NULL);
-  unsetenv ("CC_REFINE_GRAPH");
+  clip_case_cuda (&cc, &p, "CC_REFINE_GRAPH", "0", &ref);
   refine_runs (CC_BACKEND_CUDA, &p, &cc.f0, &cc.f1, &cc.init, out, 3, NULL, 0, NULL);
   for (int run = 0; run < 3; run++) {
     double d = cv_test_mean_abs_diff (&out[run], &ref);
