@@ -1295,6 +1295,16 @@ rf_tile_sweeps (int key)
   return (key % 100) / 2;
 }
 
+// The shape of a launch of `short_sweeps` sweeps, fewer than the level's shape makes
+// (0: a full launch): such a last launch only needs a halo of 2 px a sweep, a smaller
+// halo and less traffic, where that shape exists (CC_REFINE_REM=0: the level's shape).
+static int
+rf_launch_key (const cc_cuda_refine *s, int key, int short_sweeps)
+{
+  int k = key - key % 100 + 2 * short_sweeps;
+  return short_sweeps > 0 && s->rem_shape && rf_tile_supported (k) ? k : key;
+}
+
 static bool
 rf_tile_supported (int key)
 {
@@ -1354,11 +1364,10 @@ rf_level (cc_cuda_refine *s, const cc_refine_params *p, int level, double *energ
       && !s->rhs_bf16 && !s->pk_regs && s->data16 && !recompute;
   // half2 sweeps (rf_sor_h2_kernel): the coefficient kernel stores the right-hand sides
   // scaled, in fp16 (rhs16), for them only
-  int key0 = rf_tile_key (s, v), rem0 = p->inner_iterations % rf_tile_sweeps (key0);
-  int last0 = rem0 && s->rem_shape && rf_tile_supported (key0 - key0 % 100 + 2 * rem0)
-      ? key0 - key0 % 100 + 2 * rem0 : key0;   // the last launch's shape, as below
+  const int key = rf_tile_key (s, v), per = rf_tile_sweeps (key);
   bool h2 = s->half2 && s->sor == RF_SOR_REGS && s->fuse_coef && s->bf16 && !s->rhs_bf16
-      && !s->pk_regs && !first_coef && rf_h2_key (key0) && rf_h2_key (last0)
+      && !s->pk_regs && !first_coef && rf_h2_key (key)
+      && rf_h2_key (rf_launch_key (s, key, p->inner_iterations % per))
       && rf_h2_params_ok (p);
   int rhs_mode = h2 ? 2 : s->rhs_bf16 ? 1 : 0;
   float h2_scale = rf_h2_scale (p);
@@ -1388,14 +1397,10 @@ rf_level (cc_cuda_refine *s, const cc_refine_params *p, int level, double *energ
       CC_CUDA_LAUNCHED ("rf_coef_kernel");
     }
     if (s->sor == RF_SOR_REGS) {
-      int key = rf_tile_key (s, v), per = rf_tile_sweeps (key), launch = 0;
+      int launch = 0;
       for (int left = p->inner_iterations; left > 0; left -= per, launch++) {
         float2 *other = v.duv == s->duv ? s->duv_alt : s->duv;
-        // a last launch of fewer sweeps only needs a halo of 2 px a sweep: a smaller
-        // halo, less traffic (CC_REFINE_REM=0: the level's shape)
-        int k = key;
-        if (left < per && s->rem_shape && rf_tile_supported (key - key % 100 + 2 * left))
-          k = key - key % 100 + 2 * left;
+        int k = rf_launch_key (s, key, left < per ? left : 0);
         if (h2) {
           // fp32 increment into the first launch, fp16 between launches, fp32 out of the last
           bool in16 = launch > 0, out16 = left > per;
