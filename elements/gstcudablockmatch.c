@@ -9,7 +9,9 @@
  * block (vectors in grid cells: times cell_width / cell_height for pixels) with a
  * confidence in [0, 1] (NCC peak x distinctiveness: flat blocks get 0), or, with
  * `dense=true` or `refine=variational`, one vector per pixel (confidence-weighted
- * upsampling, then optionally the variational refinement).
+ * upsampling, then optionally the variational refinement). The first frame, and the
+ * first after a caps change, a flushing seek, a new segment or a DISCONT buffer,
+ * carries zero vectors with confidence 0 (meta field `valid` = FALSE).
  *
  * ## Example launch lines
  * |[

@@ -7,8 +7,9 @@
  * pixel (from the previous frame to this one) and its confidence; `visualize`
  * draws the flow into the video (Middlebury colour wheel or arrows).
  * Frames in CUDA memory (from cudaupload or nvh264dec) are processed on the GPU
- * with no host copy. The first frame, and the first after a caps change, carries
- * zero flow with confidence 0 (meta field `valid` = FALSE). With `refine=variational`
+ * with no host copy. The first frame, and the first after a caps change, a flushing
+ * seek, a new segment or a DISCONT buffer, carries zero flow with confidence 0 (meta
+ * field `valid` = FALSE). With `refine=variational`
  * the field is refined by the variational energy minimisation shared with
  * cudablockmatch (refine-* properties).
  *
@@ -104,17 +105,43 @@ gst_cuda_flow_lk_wants_previous_frame (GstCvFilter * filter)
   return wants;
 }
 
+static void
+gst_cuda_flow_lk_reset (GstCvFilter * filter)
+{
+  GstCudaFlowLk *self = GST_CUDA_FLOW_LK (filter);
+  if (self->lk)
+    cc_flow_lk_reset (self->lk);   /* the next frame gives zero flow, meta not valid */
+}
+
+/* Clamps the roi (x, y, width, height; any non-negative 32-bit values) to a w x h
+ * frame in 64-bit arithmetic: *x0 <= x < *x1, *y0 <= y < *y1. FALSE when the
+ * rectangle lies wholly outside the frame. */
+static gboolean
+clamp_roi (const gint roi[4], int w, int h, int *x0, int *y0, int *x1, int *y1)
+{
+  gint64 rx1 = MIN ((gint64) roi[0] + roi[2], (gint64) w);
+  gint64 ry1 = MIN ((gint64) roi[1] + roi[3], (gint64) h);
+  if (roi[0] >= w || roi[1] >= h || rx1 <= roi[0] || ry1 <= roi[1])
+    return FALSE;
+  *x0 = roi[0];
+  *y0 = roi[1];
+  *x1 = (int) rx1;
+  *y1 = (int) ry1;
+  return TRUE;
+}
+
 /* The roi property as a mask image, built once per setup. */
 static gboolean
-make_roi_mask (GstCudaFlowLk * self, cc_context * ctx, int w, int h, const gint roi[4])
+make_roi_mask (GstCudaFlowLk * self, cc_context * ctx, int w, int h, int x0, int y0, int x1,
+    int y1)
 {
   cc_image host;
   if (cc_image_alloc (ctx, w, h, CC_FORMAT_GRAY8, CC_LOCATION_HOST, &host) != CC_SUCCESS)
     return FALSE;
   for (int y = 0; y < h; y++)
     for (int x = 0; x < w; x++)
-      ((guint8 *) host.planes[0])[y * host.pitch[0] + x] = x >= roi[0] && y >= roi[1]
-          && x < roi[0] + roi[2] && y < roi[1] + roi[3] ? 255 : 0;
+      ((guint8 *) host.planes[0])[y * host.pitch[0] + x] = x >= x0 && y >= y0
+          && x < x1 && y < y1 ? 255 : 0;
   cc_location loc = cc_context_backend (ctx) == CC_BACKEND_CUDA
       ? CC_LOCATION_DEVICE : CC_LOCATION_HOST;
   gboolean ok = cc_image_alloc (ctx, w, h, CC_FORMAT_GRAY8, loc, &self->mask) == CC_SUCCESS
@@ -149,7 +176,12 @@ gst_cuda_flow_lk_setup (GstCvFilter * filter, const GstVideoInfo * info, cc_cont
   }
   if (!gst_cv_refine_setup (&self->refine, filter, w, h))
     return FALSE;
-  if (roi[2] > 0 && !make_roi_mask (self, ctx, w, h, roi)) {
+  int x0, y0, x1, y1;
+  if (roi[2] > 0 && !clamp_roi (roi, w, h, &x0, &y0, &x1, &y1)) {
+    GST_ELEMENT_WARNING (self, RESOURCE, SETTINGS, ("roi %d,%d,%d,%d lies outside the %dx%d "
+            "frame: refused, flow over the whole frame", roi[0], roi[1], roi[2], roi[3], w, h),
+        (NULL));
+  } else if (roi[2] > 0 && !make_roi_mask (self, ctx, w, h, x0, y0, x1, y1)) {
     GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT, ("cannot create the roi mask"),
         ("%s", cc_last_error ()));
     return FALSE;
@@ -235,9 +267,20 @@ parse_roi (const gchar * s, gint roi[4])
     return TRUE;
   }
   gint v[4];
-  char tail;
-  if (sscanf (s, "%d,%d,%d,%d%c", &v[0], &v[1], &v[2], &v[3], &tail) != 4
-      || v[0] < 0 || v[1] < 0 || v[2] < 1 || v[3] < 1)
+  const gchar *p = s;
+  for (int i = 0; i < 4; i++) {
+    gchar *end;
+    if (i > 0 && *p++ != ',')
+      return FALSE;
+    if (!g_ascii_isdigit (*p))
+      return FALSE;
+    guint64 n = g_ascii_strtoull (p, &end, 10);
+    if (n > G_MAXINT || (i >= 2 && n < 1))
+      return FALSE;
+    v[i] = (gint) n;
+    p = end;
+  }
+  if (*p)
     return FALSE;
   memcpy (roi, v, sizeof v);
   return TRUE;
@@ -365,7 +408,8 @@ gst_cuda_flow_lk_class_init (GstCudaFlowLkClass * klass)
           0.01, 1000.0, 1.0, rw));
   g_object_class_install_property (gobject_class, PROP_ROI,
       g_param_spec_string ("roi", "Region of interest",
-          "\"x,y,width,height\": flow only inside this rectangle (zero outside); "
+          "\"x,y,width,height\": flow only inside this rectangle (zero outside), clipped "
+          "to the frame; one wholly outside the frame is refused with a warning; "
           "empty = whole frame", "", rw));
 
   gst_cv_flow_vis_install_properties (gobject_class, PROP_VIS_FIRST, FALSE);
@@ -382,6 +426,7 @@ gst_cuda_flow_lk_class_init (GstCudaFlowLkClass * klass)
   filter_class->writes_frame = gst_cuda_flow_lk_writes_frame;
   filter_class->process = gst_cuda_flow_lk_process;
   filter_class->wants_previous_frame = gst_cuda_flow_lk_wants_previous_frame;
+  filter_class->reset = gst_cuda_flow_lk_reset;
 
   gst_type_mark_as_plugin_api (GST_TYPE_CV_GRADIENT, 0);
 }

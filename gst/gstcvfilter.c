@@ -24,6 +24,7 @@ typedef struct {
   cc_backend backend_prop;
   gint device_id_prop;
   gboolean setup_requested;
+  gboolean reset_pending;    /* a stream event asked for a reset before the next frame */
 
   /* streaming state */
   GstVideoInfo info;
@@ -148,6 +149,24 @@ gst_cv_filter_request_setup (GstCvFilter * filter)
   GST_OBJECT_UNLOCK (filter);
 }
 
+/* Drops the per-stream state (streaming thread, before a frame): the previous frame,
+ * the frame counter and, through reset(), the subclass's. */
+static void
+reset_stream (GstCvFilter * self)
+{
+  GstCvFilterPrivate *p = PRIV (self);
+  GstCvFilterClass *klass = GST_CV_FILTER_GET_CLASS (self);
+  GST_DEBUG_OBJECT (self, "stream reset after %" G_GUINT64_FORMAT " frames", p->frame_number);
+  p->previous_valid = FALSE;
+  p->frame_number = 0;
+  if (p->subclass_ready && klass->reset) {
+    gboolean pushed = gst_cv_cuda_context_push (p->cuda_ctx);
+    klass->reset (self);
+    if (pushed)
+      gst_cv_cuda_context_pop ();
+  }
+}
+
 static gboolean
 video_format_to_cc (GstVideoFormat f, cc_format * out)
 {
@@ -221,9 +240,14 @@ ensure_core (GstCvFilter * self)
   if (want == CC_BACKEND_AUTO)
     backend = devices > 0 ? CC_BACKEND_CUDA : CC_BACKEND_CPU;
   if (backend == CC_BACKEND_CPU && !p->said_fallback) {
-    if (want == CC_BACKEND_AUTO)
-      GST_ELEMENT_INFO (self, RESOURCE, NOT_FOUND, ("no CUDA device: using the CPU backend"),
+    /* gst-launch prints the message text (not the debug part): it must say that the
+     * CPU runs, and why. */
+    if (want == CC_BACKEND_AUTO) {
+      const char *why = cc_cuda_unavailable_reason ();
+      GST_ELEMENT_INFO (self, RESOURCE, NOT_FOUND,
+          ("no CUDA device (%s): running on the CPU backend", why ? why : "unknown reason"),
           ("built with CUDA: %s", cc_built_with_cuda () ? "yes" : "no"));
+    }
     p->said_fallback = TRUE;
   }
   if (p->cuda_memory && backend == CC_BACKEND_CPU)
@@ -326,6 +350,25 @@ gst_cv_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps, GstCaps * ou
   p->cuda_memory = cuda_memory;
   GST_DEBUG_OBJECT (self, "caps %" GST_PTR_FORMAT, incaps);
   return do_setup (self);
+}
+
+/* Stream events only mark the reset: it runs on the streaming thread before the next
+ * frame (FLUSH_STOP may arrive on the thread that seeks). */
+static gboolean
+gst_cv_filter_sink_event (GstBaseTransform * trans, GstEvent * event)
+{
+  switch (GST_EVENT_TYPE (event)) {
+    case GST_EVENT_FLUSH_STOP:
+    case GST_EVENT_STREAM_START:
+    case GST_EVENT_SEGMENT:
+      GST_OBJECT_LOCK (trans);
+      PRIV (trans)->reset_pending = TRUE;
+      GST_OBJECT_UNLOCK (trans);
+      break;
+    default:
+      break;
+  }
+  return GST_BASE_TRANSFORM_CLASS (gst_cv_filter_parent_class)->sink_event (trans, event);
 }
 
 static gboolean
@@ -459,10 +502,13 @@ gst_cv_filter_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
   }
   GST_OBJECT_LOCK (self);
   gboolean again = p->setup_requested;
-  p->setup_requested = FALSE;
+  gboolean reset = p->reset_pending || GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_DISCONT);
+  p->setup_requested = p->reset_pending = FALSE;
   GST_OBJECT_UNLOCK (self);
   if ((again || !p->subclass_ready) && !do_setup (self))
     return GST_FLOW_ERROR;
+  if (reset)
+    reset_stream (self);
 
   gboolean writes = klass->writes_frame ? klass->writes_frame (self) : FALSE;
   gboolean on_cuda = cc_context_backend (p->core) == CC_BACKEND_CUDA;
@@ -585,6 +631,7 @@ gst_cv_filter_class_init (GstCvFilterClass * klass)
   trans_class->set_caps = GST_DEBUG_FUNCPTR (gst_cv_filter_set_caps);
   trans_class->start = GST_DEBUG_FUNCPTR (gst_cv_filter_start);
   trans_class->stop = GST_DEBUG_FUNCPTR (gst_cv_filter_stop);
+  trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_cv_filter_sink_event);
   trans_class->query = GST_DEBUG_FUNCPTR (gst_cv_filter_query);
   trans_class->propose_allocation = GST_DEBUG_FUNCPTR (gst_cv_filter_propose_allocation);
   trans_class->transform_ip = GST_DEBUG_FUNCPTR (gst_cv_filter_transform_ip);

@@ -10,9 +10,14 @@
  *   CUDA     cuda     the device frame itself (GstCudaContext pushed around the call)
  *   CUDA     cpu      a host mapping made by GstCudaMemory (slow; said once in the log)
  *
- * It owns the `backend` and `cuda-device-id` properties, shares the GstCudaContext
- * with cudaupload/nvh264dec (context query / set_context), creates the cudacore
- * context, and calls the subclass's setup() on each caps or backend change. */
+ * It owns the `backend`, `cuda-device-id` and `cpu-threads` properties, shares the
+ * GstCudaContext with cudaupload/nvh264dec (context query / set_context), creates the
+ * cudacore context, and calls the subclass's setup() on each caps or backend change.
+ *
+ * Per-stream state: on FLUSH_STOP (a flushing seek), STREAM_START, a new SEGMENT and a
+ * buffer flagged DISCONT, the base drops the previous frame and the frame counter and
+ * calls the subclass's reset() before the next frame, so that frame behaves like the
+ * stream's first. A caps change does the same through teardown() and setup(). */
 #ifndef GST_CV_FILTER_H
 #define GST_CV_FILTER_H
 
@@ -52,6 +57,11 @@ struct _GstCvFilterClass
    * frame, before any drawing, in the backend's memory (allocated at setup when the
    * vfunc exists). */
   gboolean (*wants_previous_frame) (GstCvFilter * filter);
+  /* Optional: drops every piece of state the subclass keeps across frames
+   * (trajectories, a core object's previous frame...). Called on the streaming
+   * thread, CUDA context pushed, before the first frame after a flush, a new
+   * segment or stream, or a DISCONT buffer; never concurrently with process(). */
+  void (*reset) (GstCvFilter * filter);
 };
 
 /* The previous frame of the stream (a copy where the backend computes), or NULL
@@ -69,7 +79,7 @@ void gst_cv_filter_class_add_pad_templates (GstCvFilterClass * klass);
 const GstVideoInfo *gst_cv_filter_get_info (GstCvFilter * filter);
 /* The cudacore context (valid in setup/process). */
 cc_context *gst_cv_filter_get_context (GstCvFilter * filter);
-/* Frame counter since the last setup (for messages). */
+/* Frame counter since the last setup or stream reset (for messages). */
 guint64 gst_cv_filter_get_frame_number (GstCvFilter * filter);
 /* Makes the element's CUDA context current / releases it (no-op on CPU).
  * Anything that touches device memory outside setup/process (a property change,

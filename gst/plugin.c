@@ -15,5 +15,6 @@ plugin_init (GstPlugin * plugin)
 }
 
 GST_PLUGIN_DEFINE (GST_VERSION_MAJOR, GST_VERSION_MINOR, cudavision,
-    "GPU video analysis: optical flow, tracking, segmentation (CUDA with a CPU fallback)",
-    plugin_init, CV_VERSION, "LGPL", "cudavision", "https://example.invalid/cudavision")
+    "GPU video analysis: dense optical flow by Lucas-Kanade and block matching, with "
+    "variational refinement (CUDA, with a CPU fallback)",
+    plugin_init, CV_VERSION, "LGPL", "cudavision", CV_PACKAGE_ORIGIN)

@@ -14,6 +14,18 @@ cc_cuda_device_count_impl (void)
   return n;
 }
 
+extern "C" const char *
+cc_cuda_unavailable_reason_impl (void)
+{
+  int n = 0;
+  cudaError_t err = cudaGetDeviceCount (&n);
+  if (err != cudaSuccess) {
+    cudaGetLastError ();
+    return cudaGetErrorString (err);   // a static string of the runtime
+  }
+  return n > 0 ? NULL : "no CUDA device found";
+}
+
 extern "C" cc_status
 cc_cuda_context_init (cc_context *ctx, int device_id)
 {

@@ -57,6 +57,7 @@ cc_status cc_image_check_same_size (const cc_image *a, const cc_image *b,
 #endif
 
 int cc_cuda_device_count_impl (void);
+const char *cc_cuda_unavailable_reason_impl (void);
 cc_status cc_cuda_context_init (cc_context *ctx, int device_id);
 void cc_cuda_context_fini (cc_context *ctx);
 cc_status cc_cuda_synchronize (cc_context *ctx);

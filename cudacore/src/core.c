@@ -69,6 +69,16 @@ cc_cuda_device_count (void)
 #endif
 }
 
+const char *
+cc_cuda_unavailable_reason (void)
+{
+#if CC_HAVE_CUDA
+  return cc_cuda_unavailable_reason_impl ();
+#else
+  return "this build of cudavision has no CUDA kernels";
+#endif
+}
+
 cc_status
 cc_context_create (cc_backend backend, int device_id, cc_context **out)
 {

@@ -1,6 +1,8 @@
 #include "element_common.h"
+#include "gstcvflowmeta.h"
 #include "cv_imageio.h"
 #include "cv_synth.h"
+#include <math.h>
 #include <string.h>
 
 GstHarness *
@@ -74,4 +76,81 @@ cv_have_cuda_elements (const gchar * name)
   }
   gst_object_unref (f);
   return TRUE;
+}
+
+/* Largest |component| of the meta's vectors (in frame pixels) and confidence. */
+static void
+meta_extent (GstCvFlowMeta * meta, double *max_vec, double *max_conf)
+{
+  const gfloat *uv, *conf;
+  gsize uv_stride, conf_stride;
+  fail_unless (gst_cv_flow_meta_map_host (meta, &uv, &uv_stride, &conf, &conf_stride));
+  *max_vec = *max_conf = 0;
+  for (guint y = 0; y < meta->grid_height; y++)
+    for (guint x = 0; x < meta->grid_width; x++) {
+      const gfloat *v = (const gfloat *) ((const guint8 *) uv + y * uv_stride) + 2 * x;
+      const gfloat *c = (const gfloat *) ((const guint8 *) conf + y * conf_stride) + x;
+      *max_vec = MAX (*max_vec, MAX (fabs (v[0]) * meta->cell_width,
+              fabs (v[1]) * meta->cell_height));
+      *max_conf = MAX (*max_conf, fabs (*c));
+    }
+}
+
+static GstBuffer *
+push_pull_frame (GstHarness * h, const guint8 * gray, int w, int hgt, gboolean discont)
+{
+  GstBuffer *in = cv_buffer_from_gray ("GRAY8", gray, w, hgt);
+  if (discont)
+    GST_BUFFER_FLAG_SET (in, GST_BUFFER_FLAG_DISCONT);
+  GstBuffer *out = gst_harness_push_and_pull (h, in);
+  fail_unless (out != NULL, "no output buffer");
+  return out;
+}
+
+void
+cv_check_stream_reset (const gchar * launch, CvResetKind kind)
+{
+  const int w = 128, hgt = 96;
+  guint8 *a, *b;
+  cv_translation_pair (w, hgt, 2.0, 1.0, &a, &b);
+  GstHarness *h = cv_harness_new (launch, "GRAY8", w, hgt);
+  gst_buffer_unref (push_pull_frame (h, a, w, hgt, FALSE));
+  GstBuffer *out = push_pull_frame (h, b, w, hgt, FALSE);
+  GstCvFlowMeta *meta = gst_buffer_get_cv_flow_meta (out);
+  double vec, conf;
+  fail_unless (meta && meta->valid, "%s: second frame not valid", launch);
+  meta_extent (meta, &vec, &conf);
+  fail_unless (vec > 0.5, "%s: second frame has no flow (max %.3f)", launch, vec);
+  gst_buffer_unref (out);
+
+  if (kind == CV_RESET_FLUSH) {
+    fail_unless (gst_harness_push_event (h, gst_event_new_flush_start ()));
+    fail_unless (gst_harness_push_event (h, gst_event_new_flush_stop (TRUE)));
+  }
+  if (kind == CV_RESET_FLUSH || kind == CV_RESET_SEGMENT) {
+    GstSegment segment;
+    gst_segment_init (&segment, GST_FORMAT_TIME);
+    fail_unless (gst_harness_push_event (h, gst_event_new_segment (&segment)));
+  }
+  /* A after B: a stale previous frame would give about (-2, -1) everywhere */
+  out = push_pull_frame (h, a, w, hgt, kind == CV_RESET_DISCONT);
+  meta = gst_buffer_get_cv_flow_meta (out);
+  fail_unless (meta != NULL, "%s: meta missing after the reset", launch);
+  fail_if (meta->valid, "%s: the first frame after the reset is marked valid", launch);
+  meta_extent (meta, &vec, &conf);
+  fail_unless (vec == 0.0 && conf == 0.0,
+      "%s: first frame after the reset has flow %.3f, confidence %.3f (want 0, 0)", launch,
+      vec, conf);
+  gst_buffer_unref (out);
+
+  out = push_pull_frame (h, b, w, hgt, FALSE);
+  meta = gst_buffer_get_cv_flow_meta (out);
+  fail_unless (meta && meta->valid, "%s: the frame after the reset's first is not valid",
+      launch);
+  meta_extent (meta, &vec, &conf);
+  fail_unless (vec > 0.5, "%s: no flow after the reset (max %.3f)", launch, vec);
+  gst_buffer_unref (out);
+  gst_harness_teardown (h);
+  g_free (a);
+  g_free (b);
 }

@@ -21,6 +21,17 @@ GstBuffer *cv_buffer_from_gray (const gchar * format, const guint8 * gray, int w
 /* Textured GRAY8 pair with a known translation (caller g_free's). */
 void cv_translation_pair (int width, int height, double dx, double dy, guint8 ** first,
     guint8 ** second);
+/* How cv_check_stream_reset interrupts the stream. */
+typedef enum {
+  CV_RESET_FLUSH,      /* FLUSH_START, FLUSH_STOP and a new segment (a flushing seek) */
+  CV_RESET_DISCONT,    /* the next buffer carries GST_BUFFER_FLAG_DISCONT */
+  CV_RESET_SEGMENT,    /* a new segment alone (a non-flushing seek) */
+} CvResetKind;
+/* Pushes frames A, B (flow valid), interrupts the stream by `kind`, pushes A again
+ * and asserts that frame gives zero vectors, zero confidence and a not-valid meta;
+ * then B again must give a valid, non-zero field (the reset is not permanent).
+ * `launch` is a flow element ("cudaflowlk backend=cpu", ...). */
+void cv_check_stream_reset (const gchar * launch, CvResetKind kind);
 /* Skips when the GPU or nvcodec's cudaupload is missing. */
 gboolean cv_have_cuda_elements (const gchar * test_name);
 #endif

@@ -178,6 +178,29 @@ GST_START_TEST (test_invalid_values_and_states)
 }
 GST_END_TEST;
 
+/* Flushing seek, DISCONT and a new segment reset the stream: zero vectors, confidence 0
+ * and a not-valid meta on the next frame, block grid and dense (CPU; CUDA with a device). */
+GST_START_TEST (test_reset_on_flush_discont_segment)
+{
+  const gchar *launches[] = { "cudablockmatch backend=%s block-size=8",
+    "cudablockmatch backend=%s dense=true" };
+  const gchar *backends[] = { "cpu", "cuda" };
+  for (int b = 0; b < 2; b++) {
+    if (b == 1 && cc_cuda_device_count () == 0) {
+      g_print ("SKIP cudablockmatch reset on backend=cuda: no CUDA device\n");
+      continue;
+    }
+    for (gsize i = 0; i < G_N_ELEMENTS (launches); i++) {
+      gchar *launch = g_strdup_printf (launches[i], backends[b]);
+      cv_check_stream_reset (launch, CV_RESET_FLUSH);
+      cv_check_stream_reset (launch, CV_RESET_DISCONT);
+      cv_check_stream_reset (launch, CV_RESET_SEGMENT);
+      g_free (launch);
+    }
+  }
+}
+GST_END_TEST;
+
 static Suite *
 cudablockmatch_suite (void)
 {
@@ -189,6 +212,7 @@ cudablockmatch_suite (void)
   tcase_add_test (tc, test_dense_and_block_size_change);
   tcase_add_test (tc, test_refine_on_both_elements);
   tcase_add_test (tc, test_invalid_values_and_states);
+  tcase_add_test (tc, test_reset_on_flush_discont_segment);
   suite_add_tcase (s, tc);
   return s;
 }

@@ -427,6 +427,167 @@ GST_START_TEST (test_cuda_memory_visualize_matches_cpu)
 }
 GST_END_TEST;
 
+/* Flushing seek, DISCONT and a new segment each reset the stream: the next frame has
+ * zero flow and a not-valid meta (CPU, and the CUDA backend when a device exists). */
+static void
+check_resets (const gchar * element)
+{
+  const gchar *backends[] = { "cpu", "cuda" };
+  for (int b = 0; b < 2; b++) {
+    if (b == 1 && cc_cuda_device_count () == 0) {
+      g_print ("SKIP %s reset on backend=cuda: no CUDA device\n", element);
+      continue;
+    }
+    gchar *launch = g_strdup_printf ("%s backend=%s", element, backends[b]);
+    cv_check_stream_reset (launch, CV_RESET_FLUSH);
+    cv_check_stream_reset (launch, CV_RESET_DISCONT);
+    cv_check_stream_reset (launch, CV_RESET_SEGMENT);
+    g_free (launch);
+  }
+}
+
+GST_START_TEST (test_reset_on_flush_discont_segment)
+{
+  check_resets ("cudaflowlk");
+  check_resets ("cudaflowlk refine=variational refine-levels=1 refine-outer-iterations=1");
+}
+GST_END_TEST;
+
+/* A message of `type` from the element's bus whose text contains `needle`. */
+static gboolean
+bus_has_message (GstBus * bus, GstMessageType type, const gchar * needle, gchar ** text)
+{
+  GstMessage *msg;
+  gboolean found = FALSE;
+  while (!found && (msg = gst_bus_pop_filtered (bus, type))) {
+    GError *err = NULL;
+    if (type == GST_MESSAGE_WARNING)
+      gst_message_parse_warning (msg, &err, NULL);
+    else if (type == GST_MESSAGE_INFO)
+      gst_message_parse_info (msg, &err, NULL);
+    else
+      gst_message_parse_error (msg, &err, NULL);
+    if (err && strstr (err->message, needle)) {
+      found = TRUE;
+      if (text)
+        *text = g_strdup (err->message);
+    }
+    g_clear_error (&err);
+    gst_message_unref (msg);
+  }
+  return found;
+}
+
+/* roi sums past INT_MAX are clamped to the frame (they once overflowed into zero flow
+ * everywhere); a roi wholly outside the frame is refused with a warning. */
+GST_START_TEST (test_roi_overflow_and_outside)
+{
+  const int w = 96, h = 64;
+  guint8 *a, *b;
+  cv_translation_pair (w, h, 1.0, 0.0, &a, &b);
+  GstHarness *hn = cv_harness_new ("cudaflowlk backend=cpu roi=10,10,2147483647,2147483647",
+      "GRAY8", w, h);
+  gst_buffer_unref (gst_harness_push_and_pull (hn, cv_buffer_from_gray ("GRAY8", a, w, h)));
+  GstBuffer *o = gst_harness_push_and_pull (hn, cv_buffer_from_gray ("GRAY8", b, w, h));
+  const gfloat *uv;
+  gsize st;
+  fail_unless (gst_cv_flow_meta_map_host (gst_buffer_get_cv_flow_meta (o), &uv, &st, NULL, NULL));
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++) {
+      const gfloat *p = (const gfloat *) ((const guint8 *) uv + y * st) + 2 * x;
+      if (x < 10 || y < 10)
+        fail_unless (p[0] == 0.0f && p[1] == 0.0f, "flow outside the roi at (%d,%d)", x, y);
+      else if (x >= 18 && x < w - 8 && y >= 18 && y < h - 8)
+        fail_unless (fabsf (p[0] - 1.0f) < 0.1f, "roi interior (%d,%d) u %.3f", x, y, p[0]);
+    }
+  gst_buffer_unref (o);
+  gst_harness_teardown (hn);
+
+  /* wholly outside: a warning naming the roi, and flow over the whole frame */
+  hn = cv_harness_new ("cudaflowlk backend=cpu roi=200,10,5,5", "GRAY8", w, h);
+  GstBus *bus = gst_bus_new ();
+  gst_element_set_bus (hn->element, bus);
+  gst_buffer_unref (gst_harness_push_and_pull (hn, cv_buffer_from_gray ("GRAY8", a, w, h)));
+  o = gst_harness_push_and_pull (hn, cv_buffer_from_gray ("GRAY8", b, w, h));
+  gchar *text = NULL;
+  fail_unless (bus_has_message (bus, GST_MESSAGE_WARNING, "roi 200,10,5,5 lies outside", &text),
+      "no warning for a roi outside the frame");
+  ck_assert_msg (strstr (text, "96x64") != NULL, "warning: %s", text);
+  g_free (text);
+  fail_unless (gst_cv_flow_meta_map_host (gst_buffer_get_cv_flow_meta (o), &uv, &st, NULL, NULL));
+  const gfloat *mid = (const gfloat *) ((const guint8 *) uv + (h / 2) * st) + 2 * (w / 2);
+  fail_unless (fabsf (mid[0] - 1.0f) < 0.1f, "whole-frame flow expected, u %.3f", mid[0]);
+  gst_buffer_unref (o);
+  gst_element_set_bus (hn->element, NULL);
+  gst_object_unref (bus);
+  gst_harness_teardown (hn);
+
+  /* values past INT_MAX or negative are refused at set time, the old roi kept */
+  GstElement *lk = gst_element_factory_make ("cudaflowlk", NULL);
+  g_object_set (lk, "roi", "1,2,3,4", NULL);
+  const gchar *bad[] = { "1,2,3,2147483648", "-1,2,3,4", "1,2,0,4", "1,2,3", "1,2,3,4,5",
+    "1, 2,3,4", "99999999999999999999,1,1,1" };
+  for (gsize i = 0; i < G_N_ELEMENTS (bad); i++) {
+    g_test_expect_message (NULL, G_LOG_LEVEL_WARNING, "*roi must be*");
+    g_object_set (lk, "roi", bad[i], NULL);
+    g_test_assert_expected_messages ();
+    gchar *roi;
+    g_object_get (lk, "roi", &roi, NULL);
+    ck_assert_str_eq (roi, "1,2,3,4");
+    g_free (roi);
+  }
+  gst_object_unref (lk);
+  g_free (a);
+  g_free (b);
+}
+GST_END_TEST;
+
+/* backend=auto with no device: gst-launch shows the INFO message's text, which must
+ * say that the CPU backend runs and why. */
+GST_START_TEST (test_cpu_fallback_message)
+{
+  if (cc_cuda_device_count () > 0) {
+    g_print ("SKIP cpu_fallback_message: a device is present\n");
+    return;
+  }
+  GstHarness *hn = gst_harness_new_parse ("cudaflowlk");
+  GstBus *bus = gst_bus_new ();
+  gst_element_set_bus (hn->element, bus);   /* before the caps: the backend is chosen then */
+  gst_harness_set_src_caps_str (hn, "video/x-raw,format=GRAY8,width=32,height=32,framerate=30/1");
+  guint8 gray[32 * 32] = { 0 };
+  gst_buffer_unref (gst_harness_push_and_pull (hn, cv_buffer_from_gray ("GRAY8", gray, 32, 32)));
+  gchar *text = NULL;
+  fail_unless (bus_has_message (bus, GST_MESSAGE_INFO, "running on the CPU backend", &text),
+      "no INFO message saying the CPU backend runs");
+  ck_assert_msg (g_str_has_prefix (text, "no CUDA device (") && strstr (text, "): running"),
+      "message: %s", text);
+  ck_assert_msg (strlen (text) > strlen ("no CUDA device (): running on the CPU backend"),
+      "no reason given: %s", text);
+  g_free (text);
+  gst_element_set_bus (hn->element, NULL);
+  gst_object_unref (bus);
+  gst_harness_teardown (hn);
+}
+GST_END_TEST;
+
+/* gst-inspect's plugin metadata names what exists and a real origin. */
+GST_START_TEST (test_plugin_metadata)
+{
+  GstPlugin *plugin = gst_registry_find_plugin (gst_registry_get (), "cudavision");
+  fail_unless (plugin != NULL);
+  const gchar *desc = gst_plugin_get_description (plugin);
+  const gchar *origin = gst_plugin_get_origin (plugin);
+  ck_assert_msg (strstr (desc, "optical flow") != NULL, "description: %s", desc);
+  ck_assert_msg (strstr (origin, "example.invalid") == NULL, "origin: %s", origin);
+  /* only elements that exist are named: each word a registered feature's topic */
+  ck_assert_msg (strstr (desc, "segmentation") == NULL || gst_registry_find_feature
+      (gst_registry_get (), "quadcut", GST_TYPE_ELEMENT_FACTORY) != NULL, "description: %s", desc);
+  ck_assert_msg (strstr (desc, "tracking") == NULL || gst_registry_find_feature
+      (gst_registry_get (), "moctracker", GST_TYPE_ELEMENT_FACTORY) != NULL, "description: %s", desc);
+  gst_object_unref (plugin);
+}
+GST_END_TEST;
+
 static Suite *
 cudaflowlk_suite (void)
 {
@@ -440,6 +601,10 @@ cudaflowlk_suite (void)
   tcase_add_test (tc, test_odd_and_tiny_sizes);
   tcase_add_test (tc, test_invalid_property_values);
   tcase_add_test (tc, test_roi_mask);
+  tcase_add_test (tc, test_roi_overflow_and_outside);
+  tcase_add_test (tc, test_reset_on_flush_discont_segment);
+  tcase_add_test (tc, test_cpu_fallback_message);
+  tcase_add_test (tc, test_plugin_metadata);
   tcase_add_test (tc, test_states);
   tcase_add_test (tc, test_cuda_backend_without_device);
   tcase_add_test (tc, test_cuda_memory_matches_cpu);

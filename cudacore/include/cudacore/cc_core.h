@@ -60,6 +60,10 @@ const char *cc_backend_name (cc_backend backend);
 bool cc_built_with_cuda (void);
 /* Number of usable CUDA devices; 0 without CUDA build, driver or device. Never fails. */
 int cc_cuda_device_count (void);
+/* Why no CUDA device is usable, for messages ("this build has no CUDA kernels", the
+ * driver's own error such as "CUDA driver version is insufficient..."), or NULL when
+ * cc_cuda_device_count () > 0. Never fails. */
+const char *cc_cuda_unavailable_reason (void);
 
 /* device_id for cc_context_create: */
 #define CC_DEVICE_AUTO    (-1)  /* device 0 (primary context) */
