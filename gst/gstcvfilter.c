@@ -240,13 +240,15 @@ ensure_core (GstCvFilter * self)
   if (want == CC_BACKEND_AUTO)
     backend = devices > 0 ? CC_BACKEND_CUDA : CC_BACKEND_CPU;
   if (backend == CC_BACKEND_CPU && !p->said_fallback) {
-    /* gst-launch prints the message text (not the debug part): it must say that the
-     * CPU runs, and why. */
+    /* gst-launch prints only the debug part of an INFO message: both parts say that
+     * the CPU runs, and why. */
     if (want == CC_BACKEND_AUTO) {
       const char *why = cc_cuda_unavailable_reason ();
-      GST_ELEMENT_INFO (self, RESOURCE, NOT_FOUND,
-          ("no CUDA device (%s): running on the CPU backend", why ? why : "unknown reason"),
-          ("built with CUDA: %s", cc_built_with_cuda () ? "yes" : "no"));
+      gchar *text = g_strdup_printf ("no CUDA device (%s): running on the CPU backend",
+          why ? why : "unknown reason");
+      GST_ELEMENT_INFO (self, RESOURCE, NOT_FOUND, ("%s", text),
+          ("%s (this build has CUDA kernels: %s)", text, cc_built_with_cuda () ? "yes" : "no"));
+      g_free (text);
     }
     p->said_fallback = TRUE;
   }

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Live camera (v4l2src) with flow arrows drawn over the picture.
+# Live camera (v4l2src) with flow arrows drawn over the picture (no display:
+# out/camera.webm; SINK=... to choose; DEVICE=/dev/videoN).
 set -euo pipefail
-cd "$(dirname "$0")/.."
-export GST_PLUGIN_PATH="$PWD/${BUILD_DIR:-build}/gst${GST_PLUGIN_PATH:+:$GST_PLUGIN_PATH}"
+source "$(dirname "$0")/common.sh"
 gst-launch-1.0 v4l2src device=${DEVICE:-/dev/video0} ! videoconvert ! \
   video/x-raw,format=I420 ! cudaflowlk visualize=${VIS:-arrows} window-size=15 ! \
-  videoconvert ! autovideosink sync=false
+  $(cv_sink camera)

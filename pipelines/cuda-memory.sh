@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # GPU end to end: upload once, flow on CUDA memory (no host copy), download once.
-# Needs nvcodec's cudaupload/cudadownload (gstreamer1.0-plugins-bad with a driver).
+# Needs an NVIDIA GPU and GStreamer's nvcodec plugin (cudaupload/cudadownload, in
+# gstreamer1.0-plugins-bad, which registers them only when a driver is found).
+# No display: out/cuda-memory.webm (SINK=... to choose; NUM=N frames).
 set -euo pipefail
-cd "$(dirname "$0")/.."
-export GST_PLUGIN_PATH="$PWD/${BUILD_DIR:-build}/gst${GST_PLUGIN_PATH:+:$GST_PLUGIN_PATH}"
+source "$(dirname "$0")/common.sh"
 gst-launch-1.0 videotestsrc pattern=ball motion=sweep ${NUM:+num-buffers=$NUM} ! \
   video/x-raw,format=NV12,width=1920,height=1080 ! cudaupload ! 'video/x-raw(memory:CUDAMemory)' ! \
-  cudaflowlk visualize=color ! cudadownload ! videoconvert ! ${SINK:-autovideosink}
+  cudaflowlk visualize=color ! cudadownload ! $(cv_sink cuda-memory)

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# cudaflowlk on videotestsrc's moving ball, shown in a window (or written with SINK=...).
+# cudaflowlk on videotestsrc's moving ball, in a window (no display: out/testsrc.webm;
+# SINK=... to choose; NUM=N frames). Runs on any machine (CPU backend without a GPU).
 set -euo pipefail
-cd "$(dirname "$0")/.."
-export GST_PLUGIN_PATH="$PWD/${BUILD_DIR:-build}/gst${GST_PLUGIN_PATH:+:$GST_PLUGIN_PATH}"
+source "$(dirname "$0")/common.sh"
 gst-launch-1.0 videotestsrc pattern=ball motion=sweep ${NUM:+num-buffers=$NUM} ! \
   video/x-raw,format=I420,width=640,height=480 ! \
-  cudaflowlk visualize=${VIS:-color} ! videoconvert ! ${SINK:-autovideosink}
+  cudaflowlk visualize=${VIS:-color} ! $(cv_sink testsrc)

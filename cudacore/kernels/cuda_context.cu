@@ -1,4 +1,5 @@
 // CUDA runtime side of cc_context and memory helpers.
+#include <dlfcn.h>
 #include "cc_internal.h"
 #include "cuda_common.cuh"
 
@@ -21,6 +22,11 @@ cc_cuda_unavailable_reason_impl (void)
   cudaError_t err = cudaGetDeviceCount (&n);
   if (err != cudaSuccess) {
     cudaGetLastError ();
+    // Without a driver at all the runtime says "insufficient driver": say what is missing.
+    void *driver = dlopen ("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+    if (!driver)
+      return "no NVIDIA driver: libcuda.so.1 not found";
+    dlclose (driver);
     return cudaGetErrorString (err);   // a static string of the runtime
   }
   return n > 0 ? NULL : "no CUDA device found";
