@@ -606,6 +606,65 @@ GST_START_TEST (test_plugin_metadata)
 }
 GST_END_TEST;
 
+/* A real flushing seek in a playing pipeline: the first frame after it is not valid and
+ * has zero flow (it once got flow against the stale pre-seek frame, marked valid). */
+GST_START_TEST (test_seek_in_pipeline)
+{
+  GstElement *pipe = gst_parse_launch ("videotestsrc pattern=ball motion=sweep ! "
+      "video/x-raw,format=GRAY8,width=64,height=48,framerate=30/1 ! cudaflowlk backend=cpu ! "
+      "appsink name=sink sync=false max-buffers=2", NULL);
+  fail_unless (pipe != NULL);
+  GstElement *sink = gst_bin_get_by_name (GST_BIN (pipe), "sink");
+  fail_unless (gst_element_set_state (pipe, GST_STATE_PLAYING) != GST_STATE_CHANGE_FAILURE);
+  fail_unless (gst_element_get_state (pipe, NULL, NULL, 10 * GST_SECOND)
+      == GST_STATE_CHANGE_SUCCESS);
+  for (int i = 0; i < 4; i++) {
+    GstSample *s = NULL;
+    g_signal_emit_by_name (sink, "pull-sample", &s);
+    fail_unless (s != NULL);
+    GstCvFlowMeta *m = gst_buffer_get_cv_flow_meta (gst_sample_get_buffer (s));
+    fail_unless (m && m->valid == (i > 0), "frame %d: valid %d", i, m ? m->valid : -1);
+    gst_sample_unref (s);
+  }
+  fail_unless (gst_element_seek_simple (pipe, GST_FORMAT_TIME,
+          GST_SEEK_FLAG_FLUSH | GST_SEEK_FLAG_ACCURATE, 2 * GST_SECOND));
+  /* the first sample at or after the seek target: not valid, zero flow; then valid */
+  gboolean seen_first = FALSE;
+  for (int i = 0; i < 20; i++) {
+    GstSample *s = NULL;
+    g_signal_emit_by_name (sink, "pull-sample", &s);
+    fail_unless (s != NULL);
+    GstBuffer *b = gst_sample_get_buffer (s);
+    if (GST_BUFFER_PTS (b) < 2 * GST_SECOND) {   /* queued before the flush reached it */
+      gst_sample_unref (s);
+      continue;
+    }
+    GstCvFlowMeta *m = gst_buffer_get_cv_flow_meta (b);
+    fail_unless (m != NULL);
+    if (!seen_first) {
+      fail_if (m->valid, "first frame after the seek (pts %" GST_TIME_FORMAT ") is valid",
+          GST_TIME_ARGS (GST_BUFFER_PTS (b)));
+      const gfloat *uv;
+      gsize st;
+      fail_unless (gst_cv_flow_meta_map_host (m, &uv, &st, NULL, NULL));
+      for (guint y = 0; y < m->grid_height; y++)
+        for (guint x = 0; x < 2 * m->grid_width; x++)
+          fail_unless (((const gfloat *) ((const guint8 *) uv + y * st))[x] == 0.0f);
+      seen_first = TRUE;
+    } else {
+      fail_unless (m->valid, "second frame after the seek is not valid");
+      gst_sample_unref (s);
+      break;
+    }
+    gst_sample_unref (s);
+  }
+  fail_unless (seen_first);
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  gst_object_unref (sink);
+  gst_object_unref (pipe);
+}
+GST_END_TEST;
+
 static Suite *
 cudaflowlk_suite (void)
 {
@@ -621,6 +680,7 @@ cudaflowlk_suite (void)
   tcase_add_test (tc, test_roi_mask);
   tcase_add_test (tc, test_roi_overflow_and_outside);
   tcase_add_test (tc, test_reset_on_flush_discont_segment);
+  tcase_add_test (tc, test_seek_in_pipeline);
   tcase_add_test (tc, test_cpu_fallback_message);
   tcase_add_test (tc, test_plugin_metadata);
   tcase_add_test (tc, test_states);
