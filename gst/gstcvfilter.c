@@ -557,10 +557,22 @@ gst_cv_filter_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
 void
 gst_cv_filter_class_add_pad_templates (GstCvFilterClass * klass)
 {
-  GstCaps *caps = gst_caps_from_string (GST_VIDEO_CAPS_MAKE (GST_CV_SYSTEM_FORMATS));
+  gst_cv_filter_class_add_pad_templates_full (klass, GST_CV_SYSTEM_FORMATS,
+      GST_CV_CUDA_FORMATS);
+}
+
+void
+gst_cv_filter_class_add_pad_templates_full (GstCvFilterClass * klass,
+    const gchar * system_formats, const gchar * cuda_formats)
+{
+  gchar *s = g_strdup_printf (GST_VIDEO_CAPS_MAKE ("%s"), system_formats);
+  GstCaps *caps = gst_caps_from_string (s);
+  g_free (s);
 #if CV_HAVE_GST_CUDA
-  gst_caps_append (caps, gst_caps_from_string (GST_VIDEO_CAPS_MAKE_WITH_FEATURES
-          ("memory:CUDAMemory", GST_CV_CUDA_FORMATS)));
+  s = g_strdup_printf (GST_VIDEO_CAPS_MAKE_WITH_FEATURES ("memory:CUDAMemory", "%s"),
+      cuda_formats);
+  gst_caps_append (caps, gst_caps_from_string (s));
+  g_free (s);
 #endif
   gst_element_class_add_pad_template (GST_ELEMENT_CLASS (klass),
       gst_pad_template_new ("sink", GST_PAD_SINK, GST_PAD_ALWAYS, caps));

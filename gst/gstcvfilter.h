@@ -37,6 +37,8 @@ GType gst_cv_backend_get_type (void);
  * 1.22 CUDA allocator aborts on it (see docs/architecture.md). */
 #define GST_CV_SYSTEM_FORMATS "{ GRAY8, NV12, I420, RGBA, BGRA, RGBx, BGRx }"
 #define GST_CV_CUDA_FORMATS "{ NV12, I420, RGBA, BGRA, RGBx, BGRx }"
+/* Colour formats alone (elements that need colour: no GRAY8). */
+#define GST_CV_COLOR_FORMATS "{ NV12, I420, RGBA, BGRA, RGBx, BGRx }"
 
 struct _GstCvFilterClass
 {
@@ -74,6 +76,9 @@ gboolean gst_cv_filter_keep_frame (GstCvFilter * filter, const cc_image * frame)
 /* Adds the sink and src templates: system memory in GST_CV_SYSTEM_FORMATS and,
  * in CUDA builds, memory:CUDAMemory in GST_CV_CUDA_FORMATS. */
 void gst_cv_filter_class_add_pad_templates (GstCvFilterClass * klass);
+/* The same with the element's own format lists (GStreamer list syntax). */
+void gst_cv_filter_class_add_pad_templates_full (GstCvFilterClass * klass,
+    const gchar * system_formats, const gchar * cuda_formats);
 
 /* The negotiated video info (valid after caps). */
 const GstVideoInfo *gst_cv_filter_get_info (GstCvFilter * filter);
