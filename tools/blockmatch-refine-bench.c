@@ -199,7 +199,7 @@ main (int argc, char **argv)
       if (sscanf (v, "%dx%d%c", &sizes[nsizes][0], &sizes[nsizes][1], &extra) != 2
           || sizes[nsizes][0] < 16 || sizes[nsizes][1] < 16 || sizes[nsizes][0] > 8192
           || sizes[nsizes][1] > 8192)
-        ok = cv_option_error ("--size", v, "WxH, 16..8192 each");
+        ok = cv_option_error ("--size", v, "a size WxH, 16..8192 each");
       nsizes++;
       i++;
     } else if (!strcmp (argv[i], "--repeat") && v) {

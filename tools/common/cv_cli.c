@@ -3,6 +3,7 @@
 #include "cv_config.h"
 
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,7 +37,7 @@ cv_parse_float (const char *opt, const char *s, double min, double max, float *o
   char *end;
   errno = 0;
   double v = strtod (s, &end);
-  if (end == s || *end || errno || !isfinite (v) || v < min || v > max) {
+  if (end == s || *end || errno || !(fabs (v) <= FLT_MAX) || v < min || v > max) {
     char range[64];
     if (isinf (min) && isinf (max))
       snprintf (range, sizeof range, "a number");
