@@ -10,7 +10,9 @@
  * --cap nodes): an n^3 run, minutes at 100k+ nodes on an H100.
  *
  * Usage: apsp-bench [--backend cuda|cpu] [--variant directed|undirected|both]
- *                   [--sizes 5120,20480] [--largest [--cap N]] [--check ROWS] */
+ *                   [--sizes 5120,20480] [--largest [--cap N]] [--check ROWS]
+ *        apsp-bench --version */
+#include "cv_cli.h"
 #include <cudacore/cc_apsp.h>
 
 #include <math.h>
@@ -128,20 +130,43 @@ main (int argc, char **argv)
   for (int i = 1; i < argc; i++) {
     if (!strcmp (argv[i], "--backend") && i + 1 < argc) {
       i++;
-      backend = !strcmp (argv[i], "cpu") ? CC_BACKEND_CPU : CC_BACKEND_CUDA;
+      if (!strcmp (argv[i], "cpu"))
+        backend = CC_BACKEND_CPU;
+      else if (!strcmp (argv[i], "cuda"))
+        backend = CC_BACKEND_CUDA;
+      else {
+        fprintf (stderr, "apsp-bench: --backend: '%s' is not cuda or cpu\n", argv[i]);
+        return 2;
+      }
     } else if (!strcmp (argv[i], "--variant") && i + 1 < argc)
       variant = argv[++i];
     else if (!strcmp (argv[i], "--sizes") && i + 1 < argc)
       sizes = argv[++i];
     else if (!strcmp (argv[i], "--largest"))
       largest = 1;
-    else if (!strcmp (argv[i], "--cap") && i + 1 < argc)
-      cap = atoi (argv[++i]);
-    else if (!strcmp (argv[i], "--check") && i + 1 < argc)
-      check = atoi (argv[++i]);
-    else
+    else if (!strcmp (argv[i], "--cap") && i + 1 < argc) {
+      if (!cv_parse_int ("--cap", argv[++i], 1, CC_APSP_MAX_NODES, &cap))
+        return 2;
+    } else if (!strcmp (argv[i], "--check") && i + 1 < argc) {
+      if (!cv_parse_int ("--check", argv[++i], 0, CC_APSP_MAX_NODES, &check))
+        return 2;
+    } else if (!strcmp (argv[i], "--version")) {
+      cv_print_version ();
+      return 0;
+    } else
       usage ();
   }
+  if (strcmp (variant, "both") && strcmp (variant, "directed") && strcmp (variant, "undirected")) {
+    fprintf (stderr, "apsp-bench: --variant: '%s' is not directed, undirected or both\n",
+        variant);
+    return 2;
+  }
+  int size_list[64], nsizes = 0;
+  char list[1024];
+  snprintf (list, sizeof list, "%s", sizes);
+  for (char *tok = strtok (list, ","); tok && nsizes < 64; tok = strtok (NULL, ","))
+    if (!cv_parse_int ("--sizes", tok, 1, CC_APSP_MAX_NODES, &size_list[nsizes++]))
+      return 2;
   cc_context *ctx;
   if (cc_context_create (backend, CC_DEVICE_AUTO, &ctx) != CC_SUCCESS) {
     fprintf (stderr, "apsp-bench: %s\n", cc_last_error ());
@@ -152,11 +177,8 @@ main (int argc, char **argv)
     cc_apsp_kind kind = v ? CC_APSP_UNDIRECTED : CC_APSP_DIRECTED;
     if (strcmp (variant, "both") && strcmp (variant, v ? "undirected" : "directed"))
       continue;
-    char list[1024];
-    snprintf (list, sizeof list, "%s", sizes);
-    for (char *tok = strtok (list, ","); tok; tok = strtok (NULL, ","))
-      if (atoi (tok) > 0)
-        failures += run (ctx, kind, atoi (tok), check);
+    for (int s = 0; s < nsizes; s++)
+      failures += run (ctx, kind, size_list[s], check);
     if (largest) {
       cc_apsp_params p;
       cc_apsp_params_default (&p);

@@ -6,6 +6,7 @@
  *
  *   blockmatch-refine-bench [--backend cuda|cpu] [--size WxH]... [--repeat N] [--algorithm NAME]
  *       [--levels N] [--outer N] [--inner N]   (refinement parameters; defaults otherwise)
+ *   blockmatch-refine-bench --version
  *
  * kernel_ms: frames and outputs already on the device, the stream's time between
  * two events around the call (cc_timer), median of N runs after warm-up.
@@ -16,6 +17,7 @@
  * plus a perturbation. (A program apart from LK's flow-bench, which its own branch
  * adds, so that the two merge without conflict; tools/gpu/suite.sh runs every
  * *-bench.) */
+#include "cv_cli.h"
 #include "cv_imageio.h"
 #include "cv_timing.h"
 #include "cv_synth.h"
@@ -182,36 +184,49 @@ main (int argc, char **argv)
   const char *only = NULL;
   for (int i = 1; i < argc; i++) {
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-    if (!strcmp (argv[i], "--backend") && v) {
-      backend = !strcmp (v, "cpu") ? CC_BACKEND_CPU : CC_BACKEND_CUDA;
+    bool ok = true;
+    if (!strcmp (argv[i], "--version")) {
+      cv_print_version ();
+      return 0;
+    } else if (!strcmp (argv[i], "--backend") && v) {
+      if (!strcmp (v, "cpu") || !strcmp (v, "cuda"))
+        backend = !strcmp (v, "cpu") ? CC_BACKEND_CPU : CC_BACKEND_CUDA;
+      else
+        ok = cv_option_error ("--backend", v, "one of cuda, cpu");
       i++;
-    } else if (!strcmp (argv[i], "--size") && v && nsizes < 8
-        && sscanf (v, "%dx%d", &sizes[nsizes][0], &sizes[nsizes][1]) == 2) {
+    } else if (!strcmp (argv[i], "--size") && v && nsizes < 8) {
+      char extra;
+      if (sscanf (v, "%dx%d%c", &sizes[nsizes][0], &sizes[nsizes][1], &extra) != 2
+          || sizes[nsizes][0] < 16 || sizes[nsizes][1] < 16 || sizes[nsizes][0] > 8192
+          || sizes[nsizes][1] > 8192)
+        ok = cv_option_error ("--size", v, "a size WxH, 16..8192 each");
       nsizes++;
       i++;
     } else if (!strcmp (argv[i], "--repeat") && v) {
-      repeat = atoi (v);
+      ok = cv_parse_int ("--repeat", v, 1, MAX_REPEAT, &repeat);
       i++;
     } else if (!strcmp (argv[i], "--algorithm") && v) {
       only = v;
+      if (strcmp (v, "blockmatch") && strcmp (v, "refine"))
+        ok = cv_option_error ("--algorithm", v, "one of blockmatch, refine");
       i++;
     } else if (!strcmp (argv[i], "--levels") && v) {
-      refine_levels = atoi (v);
+      ok = cv_parse_int ("--levels", v, 1, 16, &refine_levels);
       i++;
     } else if (!strcmp (argv[i], "--outer") && v) {
-      refine_outer = atoi (v);
+      ok = cv_parse_int ("--outer", v, 1, 10000, &refine_outer);
       i++;
     } else if (!strcmp (argv[i], "--inner") && v) {
-      refine_inner = atoi (v);
+      ok = cv_parse_int ("--inner", v, 1, 10000, &refine_inner);
       i++;
     } else {
       fprintf (stderr, "usage: blockmatch-refine-bench [--backend cuda|cpu] [--size WxH]... [--repeat N]"
           " [--algorithm blockmatch|refine] [--levels N] [--outer N] [--inner N]\n");
       return 2;
     }
+    if (!ok)
+      return 2;
   }
-  if (repeat < 1 || repeat > MAX_REPEAT)
-    repeat = repeat < 1 ? 1 : MAX_REPEAT;
   if (nsizes == 0) {
     const int def[3][2] = { { 640, 480 }, { 1920, 1080 }, { 3840, 2160 } };
     memcpy (sizes, def, sizeof def);

@@ -9,7 +9,11 @@
  *               --metric ncc|ssd|sad  --no-subpixel  (the dense field is evaluated)
  *   refinement: --refine [variational|none]  --refine-levels N  --outer N  --inner N
  *               --omega X  --alpha X (smoothness)  --delta X (colour)  --gamma X (gradient)
- * Prints EPE, angular error, % of pixels off by > 1/3/5 px, and time per pair. */
+ *   other:      --help  --version
+ * Numbers must parse whole (--repeat: 1..64; the others as the core's parameter checks
+ * allow). Prints EPE, angular error, % of pixels off by > 1/3/5 px, and time per pair.
+ * --vis writes the flow in the Middlebury colours as an opaque RGB PNG. */
+#include "cv_cli.h"
 #include "cv_imageio.h"
 #include "cv_timing.h"
 #include <cudacore/cc_blockmatch.h>
@@ -17,10 +21,14 @@
 #include <cudacore/cc_refine.h>
 
 #include <dirent.h>
+#include <math.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#define MAX_REPEAT 64
 
 typedef struct {
   const char *method;
@@ -120,8 +128,8 @@ compute_flow (const options *o, cc_context *ctx, const cc_image *f1, const cc_im
           || cc_image_alloc (ctx, f1->width, f1->height, f1->format, CC_LOCATION_DEVICE, &d2)
           || cc_image_copy (ctx, f1, &d1) || cc_image_copy (ctx, f2, &d2)))
     return fail ("upload");
-  double times[64];
-  int n = o->repeat < 1 ? 1 : (o->repeat > 64 ? 64 : o->repeat);
+  double times[MAX_REPEAT];
+  int n = o->repeat;   /* 1..MAX_REPEAT, checked by main */
   for (int i = 0; i < n; i++) {
     double t0 = cv_now_ms ();
     if (estimator_run (&e, ctx, &d1, &d2, flow))
@@ -266,6 +274,21 @@ run_eval (const options *o, cc_context *ctx, const char *dir)
   return rc;
 }
 
+static void
+usage (FILE *out)
+{
+  fprintf (out,
+      "usage: cv-flow [options] FRAME1.png FRAME2.png [-o OUT.flo] [--truth GT.flo] [--vis OUT.png]\n"
+      "       cv-flow [options] --eval DIR   (DIR/NAME/{frame10,frame11}.png + flow10.flo)\n"
+      "  --method lk|blockmatch  --backend auto|cpu|cuda  --repeat N (timing runs, 1..%d)\n"
+      "  LK:         --levels N  --iterations N  --window N  --min-eigen X  --sobel  --fb-check\n"
+      "  blockmatch: --block-size N  --search-radius N  --seed-radius N  --bm-levels N\n"
+      "              --metric ncc|ssd|sad  --no-subpixel\n"
+      "  refinement: --refine [variational|none]  --refine-levels N  --outer N  --inner N\n"
+      "              --omega X  --alpha X  --delta X  --gamma X\n"
+      "  --help, --version\n", MAX_REPEAT);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -282,29 +305,49 @@ main (int argc, char **argv)
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+    bool ok = true;
 #define OPT(name) (!strcmp (a, name) && v && ++i)
-    if (OPT ("--method")) o.method = v;
-    else if (OPT ("--backend"))
-      o.backend = !strcmp (v, "cpu") ? CC_BACKEND_CPU : !strcmp (v, "cuda") ? CC_BACKEND_CUDA : CC_BACKEND_AUTO;
-    else if (OPT ("--levels")) o.lk.pyramid_levels = atoi (v);
-    else if (OPT ("--iterations")) o.lk.iterations = atoi (v);
-    else if (OPT ("--window")) o.lk.window_size = atoi (v);
-    else if (OPT ("--min-eigen")) o.lk.min_eigen_threshold = (float) atof (v);
-    else if (OPT ("--repeat")) o.repeat = atoi (v);
-    else if (OPT ("--block-size")) o.bm.block_size = atoi (v);
-    else if (OPT ("--search-radius")) o.bm.search_radius = atoi (v);
-    else if (OPT ("--seed-radius")) o.bm.seed_radius = atoi (v);
-    else if (OPT ("--bm-levels")) o.bm.levels = atoi (v);
-    else if (OPT ("--metric"))
-      o.bm.metric = !strcmp (v, "ssd") ? CC_MATCH_SSD : !strcmp (v, "sad") ? CC_MATCH_SAD
-          : !strcmp (v, "ncc") ? CC_MATCH_NCC : (cc_match_metric) -1;
-    else if (OPT ("--refine-levels")) o.rf.levels = atoi (v);
-    else if (OPT ("--outer")) o.rf.outer_iterations = atoi (v);
-    else if (OPT ("--inner")) o.rf.inner_iterations = atoi (v);
-    else if (OPT ("--omega")) o.rf.omega = (float) atof (v);
-    else if (OPT ("--alpha")) o.rf.smoothness_weight = (float) atof (v);
-    else if (OPT ("--delta")) o.rf.color_weight = (float) atof (v);
-    else if (OPT ("--gamma")) o.rf.gradient_weight = (float) atof (v);
+#define INT(name, field) (OPT (name) && ((ok = cv_parse_int (name, v, INT_MIN, INT_MAX, &(field))), 1))
+#define FLOAT(name, field) (OPT (name) && ((ok = cv_parse_float (name, v, -INFINITY, INFINITY, &(field))), 1))
+    if (!strcmp (a, "--help")) {
+      usage (stdout);
+      return 0;
+    } else if (!strcmp (a, "--version")) {
+      cv_print_version ();
+      return 0;
+    }
+    else if (OPT ("--method")) {
+      o.method = v;
+      if (strcmp (v, "lk") && strcmp (v, "blockmatch"))
+        ok = cv_option_error ("--method", v, "one of lk, blockmatch");
+    } else if (OPT ("--backend")) {
+      if (!strcmp (v, "cpu")) o.backend = CC_BACKEND_CPU;
+      else if (!strcmp (v, "cuda")) o.backend = CC_BACKEND_CUDA;
+      else if (!strcmp (v, "auto")) o.backend = CC_BACKEND_AUTO;
+      else ok = cv_option_error ("--backend", v, "one of auto, cpu, cuda");
+    }
+    else if (INT ("--levels", o.lk.pyramid_levels)) ;
+    else if (INT ("--iterations", o.lk.iterations)) ;
+    else if (INT ("--window", o.lk.window_size)) ;
+    else if (FLOAT ("--min-eigen", o.lk.min_eigen_threshold)) ;
+    else if (OPT ("--repeat")) ok = cv_parse_int ("--repeat", v, 1, MAX_REPEAT, &o.repeat);
+    else if (INT ("--block-size", o.bm.block_size)) ;
+    else if (INT ("--search-radius", o.bm.search_radius)) ;
+    else if (INT ("--seed-radius", o.bm.seed_radius)) ;
+    else if (INT ("--bm-levels", o.bm.levels)) ;
+    else if (OPT ("--metric")) {
+      if (!strcmp (v, "ssd")) o.bm.metric = CC_MATCH_SSD;
+      else if (!strcmp (v, "sad")) o.bm.metric = CC_MATCH_SAD;
+      else if (!strcmp (v, "ncc")) o.bm.metric = CC_MATCH_NCC;
+      else ok = cv_option_error ("--metric", v, "one of ncc, ssd, sad");
+    }
+    else if (INT ("--refine-levels", o.rf.levels)) ;
+    else if (INT ("--outer", o.rf.outer_iterations)) ;
+    else if (INT ("--inner", o.rf.inner_iterations)) ;
+    else if (FLOAT ("--omega", o.rf.omega)) ;
+    else if (FLOAT ("--alpha", o.rf.smoothness_weight)) ;
+    else if (FLOAT ("--delta", o.rf.color_weight)) ;
+    else if (FLOAT ("--gamma", o.rf.gradient_weight)) ;
     else if (!strcmp (a, "--refine")) {
       o.refine = true;
       if (v && (!strcmp (v, "variational") || !strcmp (v, "none"))) {
@@ -321,11 +364,14 @@ main (int argc, char **argv)
     else if (!strcmp (a, "--fb-check")) o.lk.fb_check = true;
     else if (a[0] != '-' && nin < 2) in[nin++] = a;
     else {
-      fprintf (stderr, "cv-flow: unknown or incomplete argument %s\n"
-          "usage: cv-flow [options] FRAME1.png FRAME2.png [-o OUT.flo] [--truth GT.flo] [--vis OUT.png]\n"
-          "       cv-flow [options] --eval DIR\n", a);
+      fprintf (stderr, "cv-flow: unknown or incomplete argument %s\n", a);
+      usage (stderr);
       return 2;
     }
+    if (!ok)
+      return 2;
+#undef FLOAT
+#undef INT
 #undef OPT
   }
   if (cc_flow_lk_params_check (&o.lk) != CC_SUCCESS

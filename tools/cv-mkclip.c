@@ -1,8 +1,10 @@
 /* cv-mkclip: writes the project's synthetic clip (media/) with ground truth.
  *
- *   cv-mkclip DIR [--frames N] [--size WxH]
+ *   cv-mkclip DIR [--frames N] [--size WxH]     (N: 2..10000; W, H: 16..8192)
+ *   cv-mkclip --version
  *
- * DIR/frame_%03d.png (RGBA) and DIR/flow_%03d.flo (true flow from frame t to t+1). */
+ * DIR/frame_%03d.png (RGB) and DIR/flow_%03d.flo (true flow from frame t to t+1). */
+#include "cv_cli.h"
 #include "cv_imageio.h"
 #include "cv_synth.h"
 #include <cudacore/cc_flow.h>
@@ -19,13 +21,18 @@ main (int argc, char **argv)
   const char *dir = NULL;
   int frames = 24, w = 640, h = 360;
   for (int i = 1; i < argc; i++) {
-    if (!strcmp (argv[i], "--frames") && i + 1 < argc)
-      frames = atoi (argv[++i]);
-    else if (!strcmp (argv[i], "--size") && i + 1 < argc) {
-      if (sscanf (argv[++i], "%dx%d", &w, &h) != 2) {
+    if (!strcmp (argv[i], "--frames") && i + 1 < argc) {
+      if (!cv_parse_int ("--frames", argv[++i], 2, 10000, &frames))
+        return 2;
+    } else if (!strcmp (argv[i], "--size") && i + 1 < argc) {
+      char extra;
+      if (sscanf (argv[++i], "%dx%d%c", &w, &h, &extra) != 2) {
         fprintf (stderr, "cv-mkclip: --size wants WxH, got %s\n", argv[i]);
         return 2;
       }
+    } else if (!strcmp (argv[i], "--version")) {
+      cv_print_version ();
+      return 0;
     } else if (argv[i][0] != '-' && !dir)
       dir = argv[i];
     else {

@@ -1,13 +1,16 @@
 /* cv-pipeline-bench: steady-state throughput of a pipeline and the time one of its
  * elements holds each buffer.
  *
- *   cv-pipeline-bench "videotestsrc num-buffers=1 ! ... ! cudaflowlk name=e ! ... ! fakesink name=sink"
+ *   cv-pipeline-bench "videotestsrc num-buffers=1 ! ... ! cudaflowlk name=e ! ... ! fakesink name=sink" [LABEL]
+ *   cv-pipeline-bench --version
  *
  * Buffer probes on the element named "e" (optional) time each buffer from its sink
  * pad to its src pad (what the element adds to a frame's trip); a probe on "sink"
  * gives the fps over the frames after the first WARMUP. Prints one JSON line. */
+#include "cv_cli.h"
 #include <gst/gst.h>
 #include <stdio.h>
+#include <string.h>
 #include <stdlib.h>
 
 #define WARMUP 30
@@ -64,6 +67,10 @@ probe (GstElement * pipe, const char *name, const char *pad, GstPadProbeCallback
 int
 main (int argc, char **argv)
 {
+  if (argc == 2 && !strcmp (argv[1], "--version")) {
+    cv_print_version ();
+    return 0;
+  }
   gst_init (&argc, &argv);
   if (argc < 2) {
     fprintf (stderr, "usage: cv-pipeline-bench \"LAUNCH with name=e and fakesink name=sink\" [label]\n");

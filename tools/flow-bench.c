@@ -2,6 +2,7 @@
  * and of cc_flow_visualize (COLOR), one JSON object per line.
  *
  *   flow-bench [--fb-check | --no-fb-check] [--runs N] [--no-cpu]
+ *   flow-bench --version
  *
  * Sizes 640x480, 1920x1080, 3840x2160 on CUDA (when a device exists); the CPU
  * backend at 640x480 only (fewer runs). LK: 5 levels, 3 iterations, 9x9 window.
@@ -11,7 +12,9 @@
  *                 (CUDA: events on the context stream);
  *  end_to_end_ms: median of the wall clock around call + cc_context_synchronize.
  * Each size also gets an LK line with the forward-backward check on ("fb_check":true;
- * --fb-check, the default, asks for it; --no-fb-check leaves it out). */
+ * --fb-check, the default, asks for it; --no-fb-check leaves it out).
+ * Exit status 1 when nothing ran (--no-cpu without a CUDA device). */
+#include "cv_cli.h"
 #include "cv_imageio.h"
 #include "cv_timing.h"
 #include "cv_synth.h"
@@ -199,24 +202,27 @@ main (int argc, char **argv)
       fb = false;
     else if (!strcmp (argv[i], "--no-cpu"))
       cpu = false;
-    else if (!strcmp (argv[i], "--runs") && i + 1 < argc)
-      runs = atoi (argv[++i]);
-    else {
+    else if (!strcmp (argv[i], "--runs") && i + 1 < argc) {
+      if (!cv_parse_int ("--runs", argv[++i], 1, MAX_RUNS, &runs))
+        return 2;
+    } else if (!strcmp (argv[i], "--version")) {
+      cv_print_version ();
+      return 0;
+    } else {
       fprintf (stderr, "usage: flow-bench [--fb-check | --no-fb-check] [--runs N] [--no-cpu]\n");
       return 2;
     }
-  }
-  if (runs < 1 || runs > MAX_RUNS) {
-    fprintf (stderr, "flow-bench: --runs must be in 1..%d\n", MAX_RUNS);
-    return 2;
   }
   static const int sizes[][2] = { { 640, 480 }, { 1920, 1080 }, { 3840, 2160 } };
   int rc = 0;
   if (cc_cuda_device_count () > 0) {
     for (int i = 0; i < 3 && !rc; i++)
       rc = bench_size (CC_BACKEND_CUDA, sizes[i][0], sizes[i][1], fb, 5, runs);
-  } else {
+  } else if (cpu) {
     fprintf (stderr, "flow-bench: no CUDA device, CPU only\n");
+  } else {
+    fprintf (stderr, "flow-bench: no CUDA device and --no-cpu: nothing to run\n");
+    return 1;
   }
   if (cpu && !rc)
     rc = bench_size (CC_BACKEND_CPU, 640, 480, fb, 1, runs < 3 ? runs : 3);

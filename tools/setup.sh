@@ -8,7 +8,14 @@
 # project's full list), MESON_ARGS (extra meson setup arguments).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+usage="usage: tools/setup.sh [build|test|demo]   (default build; -h, --help: this text)"
 mode=${1:-build}
+# the mode is checked before anything is installed
+case "$mode" in
+  build|test|demo) ;;
+  -h|--help) echo "$usage"; exit 0 ;;
+  *) echo "$usage" >&2; exit 2 ;;
+esac
 build=${BUILD_DIR:-build}
 
 packages=(
@@ -50,5 +57,4 @@ case "$mode" in
   demo)
     bash pipelines/demo-clip.sh "$build"
     ;;
-  *) echo "usage: tools/setup.sh [build|test|demo]" >&2; exit 2 ;;
 esac

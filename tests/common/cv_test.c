@@ -1,9 +1,12 @@
 #include "cv_test.h"
 #include "cv_imageio.h"
 
+#include <fcntl.h>
 #include <math.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 int
 cv_test_backend_count (void)
@@ -96,4 +99,53 @@ cv_test_mean_abs_diff (const cc_image *a, const cc_image *b)
       s += fabs (((const float *) ((const char *) a->planes[0] + y * a->pitch[0]))[x]
           - ((const float *) ((const char *) b->planes[0] + y * b->pitch[0]))[x]);
   return s / (2.0 * a->width * a->height);
+}
+
+/* The whole of an open temp file as a string; closes it. */
+static char *
+slurp (int fd)
+{
+  off_t size = lseek (fd, 0, SEEK_END);
+  char *text = malloc ((size_t) (size > 0 ? size : 0) + 1);
+  ck_assert_ptr_nonnull (text);
+  ssize_t got = size > 0 ? pread (fd, text, (size_t) size, 0) : 0;
+  text[got > 0 ? got : 0] = 0;
+  close (fd);
+  return text;
+}
+
+int
+cv_test_run (const char *const argv[], const char *env_path, char **out, char **err)
+{
+  char out_name[] = "/tmp/cv-test-out-XXXXXX", err_name[] = "/tmp/cv-test-err-XXXXXX";
+  int fo = mkstemp (out_name), fe = mkstemp (err_name);
+  ck_assert_msg (fo >= 0 && fe >= 0, "mkstemp failed");
+  unlink (out_name);
+  unlink (err_name);
+  fflush (stdout);
+  fflush (stderr);
+  pid_t pid = fork ();
+  ck_assert_msg (pid >= 0, "fork failed");
+  if (pid == 0) {
+    int null = open ("/dev/null", O_RDONLY);
+    dup2 (null, 0);
+    dup2 (fo, 1);
+    dup2 (fe, 2);
+    if (env_path)
+      setenv ("PATH", env_path, 1);
+    execv (argv[0], (char *const *) argv);
+    fprintf (stderr, "cannot run %s\n", argv[0]);
+    _exit (127);
+  }
+  int status;
+  waitpid (pid, &status, 0);
+  if (out)
+    *out = slurp (fo);
+  else
+    close (fo);
+  if (err)
+    *err = slurp (fe);
+  else
+    close (fe);
+  return WIFEXITED (status) ? WEXITSTATUS (status) : -1;
 }

@@ -35,4 +35,9 @@ cc_image cv_test_constant_field (int w, int h, float u, float v);
 void cv_test_assert_finite (const cc_image *img, const char *what);
 /* Mean |a - b| over the vector components of two host F32C2 fields of one size. */
 double cv_test_mean_abs_diff (const cc_image *a, const cc_image *b);
+
+/* Runs argv[0] (a path) with argv, stdin closed, and returns its exit status (-1 when
+ * it did not exit normally); *out and *err (when not NULL) get its stdout and stderr,
+ * NUL-terminated, to free(). env_path, when not NULL, replaces PATH for it. */
+int cv_test_run (const char *const argv[], const char *env_path, char **out, char **err);
 #endif

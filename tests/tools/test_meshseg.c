@@ -1,7 +1,9 @@
 /* meshseg: mesh import in each format (files written here, to a temp folder), corrupt,
  * empty, quad and non-manifold input; the evaluation metrics; a procedural body with
  * protruding cylinders split into its parts and rendered to a PNG; on a CUDA device the dual graph's APSP
- * equals CPU Dijkstra; the PSB meshes of ../shared/media (skipped when absent). */
+ * equals CPU Dijkstra; the PSB meshes of ../shared/media (skipped when absent);
+ * --max-segments as a hard bound; the meshseg command line (refused values, outputs and
+ * meshes, run as the built binary). */
 #define _GNU_SOURCE   /* nftw */
 #include "cv_test.h"
 #include "meshseg.h"
@@ -160,6 +162,139 @@ START_TEST (test_bad_input)
   ck_assert_int_eq (d.arcs, 3);
   ms_dual_free (&d);
   ms_mesh_free (&m);
+  /* a vertex index past the end (Assimp's OFF reader would clamp it), and a negative
+   * one, counts on the OFF line, a comment */
+  const char *past = write_file ("past.off",
+      "OFF\n4 2 0\n0 0 0\n1 0 0\n0 1 0\n1 1 1\n3 0 1 2\n3 1 7 2\n");
+  st = ms_mesh_load (past, NULL, &m);
+  printf ("index out of range: %s: %s\n", cc_status_name (st), cc_last_error ());
+  ck_assert_int_eq (st, CC_ERROR_CORRUPT_DATA);
+  ck_assert_ptr_nonnull (strstr (cc_last_error (),
+      "face 1: vertex index 7 out of range (the file has 4 vertices)"));
+  const char *negative = write_file ("negative.off",
+      "OFF 3 1 0\n# a comment\n0 0 0\n1 0 0\n0 1 0\n\n3 0 -1 2\n");
+  ck_assert_int_eq (ms_mesh_load (negative, NULL, &m), CC_ERROR_CORRUPT_DATA);
+  ck_assert_ptr_nonnull (strstr (cc_last_error (), "face 0: vertex index -1 out of range"));
+  /* every face of zero area (collinear corners) */
+  const char *flat = write_file ("flat.off",
+      "OFF\n3 2 0\n0 0 0\n1 0 0\n2 0 0\n3 0 1 2\n3 2 1 0\n");
+  st = ms_mesh_load (flat, NULL, &m);
+  printf ("zero area: %s: %s\n", cc_status_name (st), cc_last_error ());
+  ck_assert_int_eq (st, CC_ERROR_CORRUPT_DATA);
+  ck_assert_ptr_nonnull (strstr (cc_last_error (), "all 2 faces have zero area"));
+}
+END_TEST
+
+/* --max-segments bounds the result: automatic k used to keep max + 1 representatives,
+ * and pieces of split clusters added segments. The body has 6 parts; each bound from
+ * 2 to 6 gives exactly that many segments, numbered 0.., with and without merging. */
+static int write_body (const char *path, int freq, int32_t **truth);
+
+START_TEST (test_max_segments)
+{
+  int32_t *truth;
+  const char *path = temp_path ("body-max.off");
+  write_body (path, 14, &truth);
+  free (truth);
+  ms_mesh m;
+  CC_ASSERT_OK (ms_mesh_load (path, NULL, &m));
+  ms_dual dual;
+  ms_dual_params dp = { 0.5f, 0.2f };
+  CC_ASSERT_OK (ms_dual_build (&m, &dp, false, &dual));
+  cc_context *ctx;
+  CC_ASSERT_OK (cc_context_create (CC_BACKEND_CPU, -1, &ctx));
+  ms_distances dist;
+  CC_ASSERT_OK (ms_distances_init (&dist, &dual, ctx, MS_APSP_AUTO, 0));
+  for (int merge = 0; merge < 2; merge++)
+    for (int max = 2; max <= 6; max++) {
+      ms_cluster_params cp;
+      ms_cluster_params_default (&cp);
+      cp.max_segments = max;
+      if (!merge)
+        cp.merge_flatness = cp.min_part = 0;
+      ms_segmentation seg;
+      CC_ASSERT_OK (ms_cluster (&dist, &dual, &cp, &seg));
+      ck_assert_int_le (seg.k, max);
+      CC_ASSERT_OK (ms_refine_mincut (&dual, &cp, &seg));
+      ck_assert_msg (seg.segments == max, "max %d (merging %s): %d segments", max,
+          merge ? "on" : "off", seg.segments);
+      bool used[64] = { false };
+      for (int f = 0; f < seg.faces; f++) {
+        ck_assert (seg.label[f] >= 0 && seg.label[f] < seg.segments);
+        used[seg.label[f]] = true;
+      }
+      for (int l = 0; l < seg.segments; l++)
+        ck_assert_msg (used[l], "label %d unused", l);
+      ms_segmentation_free (&seg);
+    }
+  ms_distances_free (&dist);
+  cc_context_destroy (ctx);
+  ms_dual_free (&dual);
+  ms_mesh_free (&m);
+}
+END_TEST
+
+/* Runs the meshseg binary; asserts its exit status and a piece of its stderr. */
+static void
+run_meshseg (const char *const argv[], int status, const char *err_part)
+{
+  char *err;
+  int rc = cv_test_run (argv, NULL, NULL, &err);
+  ck_assert_msg (rc == status, "meshseg %s %s: exit %d, wanted %d; stderr: %s", argv[1],
+      argv[2] ? argv[2] : "", rc, status, err);
+  ck_assert_msg (strstr (err, err_part), "stderr '%s' lacks '%s'", err, err_part);
+  free (err);
+}
+
+/* The command line: values that do not parse or are out of range, unwritable outputs
+ * (refused before the mesh is read: the mesh named does not exist), bad meshes. */
+START_TEST (test_cli)
+{
+  /* temp_path's buffer is reused: copies of the paths used together */
+  char missing[512], left[512], cube[512], cube_seg[512];
+  snprintf (missing, sizeof missing, "%s", temp_path ("no-such-mesh.off"));
+  snprintf (left, sizeof left, "%s", temp_path ("left.seg"));
+  snprintf (cube_seg, sizeof cube_seg, "%s", temp_path ("cube.seg"));
+  snprintf (cube, sizeof cube, "%s", cube_file ("off"));
+  const char *k_abc[] = { MESHSEG_BIN, "-k", "abc", missing, NULL };
+  run_meshseg (k_abc, 2, "meshseg: --segments: 'abc' is not a number in 0..64");
+  const char *k_big[] = { MESHSEG_BIN, "-k", "65", missing, NULL };
+  run_meshseg (k_big, 2, "meshseg: --segments: '65' is not a number in 0..64");
+  const char *max1[] = { MESHSEG_BIN, "--max-segments", "1", missing, NULL };
+  run_meshseg (max1, 2, "--max-segments: '1' is not a number in 2..64");
+  const char *eta[] = { MESHSEG_BIN, "--eta", "0", missing, NULL };
+  run_meshseg (eta, 2, "--eta: '0' is not a number in (0, 1]");
+  const char *eps[] = { MESHSEG_BIN, "--epsilon", "0.5", missing, NULL };
+  run_meshseg (eps, 2, "--epsilon: '0.5' is not a number in [0, 0.5)");
+  const char *alpha[] = { MESHSEG_BIN, "--alpha", "0.5x", missing, NULL };
+  run_meshseg (alpha, 2, "--alpha: '0.5x' is not a number in 0..1");
+  const char *threads[] = { MESHSEG_BIN, "--threads", "-1", missing, NULL };
+  run_meshseg (threads, 2, "--threads: '-1' is not a number in 0..1024");
+  const char *seg[] = { MESHSEG_BIN, "--seg", "/nonexistent/dir/x.seg", missing, NULL };
+  run_meshseg (seg, 2, "meshseg: --seg: cannot write /nonexistent/dir/x.seg");
+  const char *render[] = { MESHSEG_BIN, "--render", "/nonexistent/x.png", missing, NULL };
+  run_meshseg (render, 2, "meshseg: --render: cannot write /nonexistent/x.png");
+  const char *ply[] = { MESHSEG_BIN, "--ply", tmpdir, missing, NULL };
+  run_meshseg (ply, 2, "is a folder");
+  /* a good output path next to a bad one: nothing is left behind */
+  const char *both[] = { MESHSEG_BIN, "--seg", left, "--ply",
+    "/nonexistent/x.ply", missing, NULL };
+  run_meshseg (both, 2, "--ply: cannot write");
+  ck_assert_int_ne (access (left, F_OK), 0);
+  /* the mesh itself */
+  const char *past = write_file ("cli-past.off",
+      "OFF\n3 1 0\n0 0 0\n1 0 0\n0 1 0\n3 0 1 9\n");
+  const char *range[] = { MESHSEG_BIN, "-q", past, NULL };
+  run_meshseg (range, 1, "face 0: vertex index 9 out of range");
+  const char *flat = write_file ("cli-flat.off", "OFF\n3 1 0\n0 0 0\n1 1 1\n2 2 2\n3 0 1 2\n");
+  const char *zero[] = { MESHSEG_BIN, "-q", flat, NULL };
+  run_meshseg (zero, 1, "all 1 faces have zero area");
+  /* and a good run still works, writing what was asked */
+  const char *good[] = { MESHSEG_BIN, "-q", "--seg", cube_seg, cube, NULL };
+  char *out;
+  ck_assert_int_eq (cv_test_run (good, NULL, &out, NULL), 0);
+  free (out);
+  ck_assert_int_eq (access (cube_seg, F_OK), 0);
 }
 END_TEST
 
@@ -603,6 +738,8 @@ meshseg_suite (void)
   tcase_add_test (tc, test_formats);
   tcase_add_test (tc, test_bad_input);
   tcase_add_test (tc, test_evaluation_metrics);
+  tcase_add_test (tc, test_max_segments);
+  tcase_add_test (tc, test_cli);
   tcase_add_test (tc, test_body_with_cylinders);
   tcase_add_test (tc, test_gpu_dual_graph_apsp);
   tcase_add_test (tc, test_psb);

@@ -1,6 +1,7 @@
 #include "cv_imageio.h"
 
 #include <png.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -61,6 +62,8 @@ cv_png_load (const char *path, cc_format format, cc_image *out)
   return CC_SUCCESS;
 }
 
+/* RGBX8 and BGRX8 are written as 8-bit RGB (no alpha channel): their fourth byte is
+ * padding, not alpha (often 0, which saved as RGBA made the picture transparent). */
 cc_status
 cv_png_save (const char *path, const cc_image *img)
 {
@@ -71,15 +74,35 @@ cv_png_save (const char *path, const cc_image *img)
   png.height = img->height;
   switch (img->format) {
     case CC_FORMAT_GRAY8: png.format = PNG_FORMAT_GRAY; break;
-    case CC_FORMAT_RGBX8: png.format = PNG_FORMAT_RGBA; break;
-    case CC_FORMAT_BGRX8: png.format = PNG_FORMAT_BGRA; break;
+    case CC_FORMAT_RGBX8: png.format = PNG_FORMAT_RGB; break;
+    case CC_FORMAT_BGRX8: png.format = PNG_FORMAT_BGR; break;
     default:
       return cc_set_error (CC_ERROR_NOT_SUPPORTED, "cv_png_save: format %s",
           cc_format_name (img->format));
   }
   if (img->location != CC_LOCATION_HOST)
     return cc_set_error (CC_ERROR_INVALID_ARGUMENT, "cv_png_save: needs a host image");
-  if (!png_image_write_to_file (&png, path, 0, img->planes[0], (png_int_32) img->pitch[0], NULL))
+  const uint8_t *rows = img->planes[0];
+  png_int_32 stride = (png_int_32) img->pitch[0];
+  uint8_t *packed = NULL;
+  if (img->format != CC_FORMAT_GRAY8) {
+    /* drop the padding byte: libpng's simplified API reads 3 bytes a pixel */
+    packed = malloc ((size_t) img->width * img->height * 3);
+    if (!packed)
+      return cc_set_error (CC_ERROR_OUT_OF_MEMORY, "cv_png_save: %dx%d", img->width,
+          img->height);
+    for (int y = 0; y < img->height; y++) {
+      const uint8_t *src = rows + (size_t) y * img->pitch[0];
+      uint8_t *dst = packed + (size_t) y * img->width * 3;
+      for (int x = 0; x < img->width; x++)
+        memcpy (dst + 3 * x, src + 4 * x, 3);
+    }
+    rows = packed;
+    stride = img->width * 3;
+  }
+  int ok = png_image_write_to_file (&png, path, 0, rows, stride, NULL);
+  free (packed);
+  if (!ok)
     return cc_set_error (CC_ERROR_IO, "cannot write PNG %s: %s", path, png.message);
   return CC_SUCCESS;
 }

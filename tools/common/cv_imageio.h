@@ -4,9 +4,11 @@
 #define CV_IMAGEIO_H
 #include <cudacore/cc_core.h>
 
-/* Loads a PNG as GRAY8 or RGBX8 (format picks which). */
+/* Loads a PNG as GRAY8 or RGBX8 (format picks which; X is the PNG's alpha, 255 when it
+ * has none). */
 cc_status cv_png_load (const char *path, cc_format format, cc_image *out);
-/* Saves a GRAY8, RGBX8 or BGRX8 host image. */
+/* Saves a GRAY8, RGBX8 or BGRX8 host image; RGBX8/BGRX8 as opaque RGB (the X byte is
+ * padding, not alpha). */
 cc_status cv_png_save (const char *path, const cc_image *img);
 /* Frees an image from cv_png_load or cv_image_new. */
 void cv_image_free (cc_image *img);

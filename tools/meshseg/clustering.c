@@ -375,7 +375,11 @@ ms_cluster (ms_distances *d, const ms_dual *dual, const ms_cluster_params *p,
     st = farthest_points (d, centre, kmax, reps, rows, gain, &found);
   int k = 0;
   if (st == CC_SUCCESS) {
+    /* kmax is max_segments + 1 so that G of the last candidate can be compared; the
+     * representatives kept stay at most max_segments */
     k = p->segments > 0 ? found : choose_k (gain, found, p->k_threshold);
+    if (p->segments == 0 && k > p->max_segments)
+      k = p->max_segments;
     if (getenv ("MESHSEG_DEBUG")) {
       fprintf (stderr, "gains:");
       for (int i = 1; i < found; i++)

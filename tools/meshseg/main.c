@@ -2,16 +2,20 @@
  * dual graph's all-pairs shortest paths, boundaries by minimum cut), writes per-face
  * labels (.seg), a face-coloured PLY and a picture (PNG), and scores the result against ground-truth
  * .seg files. See docs/meshseg.md. */
+#include "cv_cli.h"
 #include "meshseg.h"
 #include "render.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define MAX_TRUTHS 256
 
@@ -44,21 +48,24 @@ usage (FILE *out)
   fprintf (out,
       "usage: meshseg [options] MESH\n"
       "Segments a triangle mesh (OFF, OBJ, PLY, ... read by Assimp) into parts.\n"
-      "  -k, --segments N        number of representatives (0 = automatic; default 0)\n"
-      "      --max-segments N    automatic k tries up to N (2..64; default 12)\n"
+      "  -k, --segments N        number of representatives (0..64; 0 = automatic; default 0)\n"
+      "      --max-segments N    at most N segments in the result (or k, if larger): automatic\n"
+      "                          k tries up to N, then the smallest segments merge (2..64;\n"
+      "                          default 12)\n"
       "      --k-threshold T     automatic k: representatives at least T x as far as the\n"
       "                          first farthest one (0..1; default 0.4)\n"
       "      --merge-flat F      merge neighbouring parts whose boundary's mean angular\n"
-      "                          distance is under F x the mesh mean (0 = off; default 0.5)\n"
+      "                          distance is under F x the mesh mean (0..100, 0 = off;\n"
+      "                          default 0.5)\n"
       "      --alpha A           angular share of the face distance, 0..1 (default 0.5)\n"
       "      --eta E             convex-edge angle factor, (0, 1] (default 0.2)\n"
       "      --epsilon E         fuzzy band half-width, [0, 0.5) (default 0.1)\n"
-      "      --iterations N      representative updates (default 10)\n"
-      "      --min-part F        parts under this share of faces merge (default 0.005)\n"
+      "      --iterations N      representative updates (0..1000; default 10)\n"
+      "      --min-part F        parts under this share of faces merge (0..1; default 0.005)\n"
       "  -b, --backend B         auto | cpu | cuda (APSP backend; default auto)\n"
       "      --apsp M            auto | full | rows: the full APSP matrix (auto on CUDA),\n"
       "                          or rows by CPU Dijkstra on demand (auto on the CPU)\n"
-      "      --threads N         CPU threads for Dijkstra (0 = all; default 0)\n"
+      "      --threads N         CPU threads for Dijkstra (0..1024, 0 = all; default 0)\n"
       "      --triangulate       split polygons into triangles instead of failing\n"
       "      --allow-nonmanifold join the faces of edges with more than two faces\n"
       "  -o, --seg FILE          write labels (.seg: one per line, one line per face)\n"
@@ -69,7 +76,10 @@ usage (FILE *out)
       "  -e, --eval FILE.seg     score against a ground truth (repeatable)\n"
       "      --eval-dir DIR      score against every *.seg in DIR\n"
       "      --json              print a JSON summary line\n"
-      "  -q, --quiet             only errors and the JSON line\n");
+      "  -q, --quiet             only errors and the JSON line\n"
+      "  -h, --help, --version\n"
+      "Values out of range, unwritable output paths, faces naming missing vertices and\n"
+      "meshes of zero area are refused (exit status 2 for options, 1 for the mesh).\n");
 }
 
 static int
@@ -108,6 +118,38 @@ add_eval_dir (options *o, const char *dir)
   return 0;
 }
 
+/* Whether path (an output file; NULL: none asked for) can be written, checked before
+ * the mesh is read rather than after the computation; creates nothing. */
+static bool
+writable (const char *opt, const char *path)
+{
+  if (!path)
+    return true;
+  const char *why = NULL;
+  struct stat st;
+  if (stat (path, &st) == 0) {
+    if (S_ISDIR (st.st_mode))
+      why = "is a folder";
+    else if (access (path, W_OK) != 0)
+      why = strerror (errno);
+  } else if (errno != ENOENT)
+    why = strerror (errno);
+  else {
+    /* a new file: its folder must exist and be writable */
+    char *dir = strdup (path), *slash = strrchr (dir, '/');
+    if (slash == dir)
+      slash[1] = 0;
+    else if (slash)
+      *slash = 0;
+    if (access (slash ? dir : ".", W_OK | X_OK) != 0)
+      why = strerror (errno);
+    free (dir);
+  }
+  if (why)
+    fprintf (stderr, "meshseg: %s: cannot write %s: %s\n", opt, path, why);
+  return !why;
+}
+
 static int
 parse (int argc, char **argv, options *o)
 {
@@ -125,7 +167,7 @@ parse (int argc, char **argv, options *o)
     { "eval", required_argument, 0, 'e' }, { "eval-dir", required_argument, 0, O_EVALDIR },
     { "json", no_argument, 0, O_JSON }, { "k-threshold", required_argument, 0, O_KTHR },
     { "merge-flat", required_argument, 0, O_FLAT }, { "quiet", no_argument, 0, 'q' },
-    { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 } };
+    { "help", no_argument, 0, 'h' }, { "version", no_argument, 0, 'V' }, { 0, 0, 0, 0 } };
   memset (o, 0, sizeof *o);
   o->dual.alpha = 0.5f;
   o->dual.convex_eta = 0.2f;
@@ -133,16 +175,37 @@ parse (int argc, char **argv, options *o)
   ms_render_params_default (&o->render);
   int c;
   while ((c = getopt_long (argc, argv, "k:b:o:e:qh", longs, NULL)) != -1) {
+    bool ok = true;
     switch (c) {
-      case 'k': o->cluster.segments = atoi (optarg); break;
-      case O_MAXSEG: o->cluster.max_segments = atoi (optarg); break;
-      case O_FLAT: o->cluster.merge_flatness = strtof (optarg, NULL); break;
-      case O_KTHR: o->cluster.k_threshold = strtof (optarg, NULL); break;
-      case O_ALPHA: o->dual.alpha = strtof (optarg, NULL); break;
-      case O_ETA: o->dual.convex_eta = strtof (optarg, NULL); break;
-      case O_EPS: o->cluster.epsilon = strtof (optarg, NULL); break;
-      case O_ITER: o->cluster.max_iterations = atoi (optarg); break;
-      case O_MINPART: o->cluster.min_part = strtof (optarg, NULL); break;
+      case 'k': ok = cv_parse_int ("--segments", optarg, 0, 64, &o->cluster.segments); break;
+      case O_MAXSEG:
+        ok = cv_parse_int ("--max-segments", optarg, 2, 64, &o->cluster.max_segments);
+        break;
+      case O_FLAT:
+        ok = cv_parse_float ("--merge-flat", optarg, 0, 100, &o->cluster.merge_flatness);
+        break;
+      case O_KTHR:
+        ok = cv_parse_float ("--k-threshold", optarg, 0, 1, &o->cluster.k_threshold);
+        if (ok && o->cluster.k_threshold == 0)
+          ok = cv_option_error ("--k-threshold", optarg, "a number in (0, 1]");
+        break;
+      case O_ALPHA: ok = cv_parse_float ("--alpha", optarg, 0, 1, &o->dual.alpha); break;
+      case O_ETA:
+        ok = cv_parse_float ("--eta", optarg, 0, 1, &o->dual.convex_eta);
+        if (ok && o->dual.convex_eta == 0)
+          ok = cv_option_error ("--eta", optarg, "a number in (0, 1]");
+        break;
+      case O_EPS:
+        ok = cv_parse_float ("--epsilon", optarg, 0, 0.5, &o->cluster.epsilon);
+        if (ok && o->cluster.epsilon >= 0.5f)
+          ok = cv_option_error ("--epsilon", optarg, "a number in [0, 0.5)");
+        break;
+      case O_ITER:
+        ok = cv_parse_int ("--iterations", optarg, 0, 1000, &o->cluster.max_iterations);
+        break;
+      case O_MINPART:
+        ok = cv_parse_float ("--min-part", optarg, 0, 1, &o->cluster.min_part);
+        break;
       case 'b':
         if (!strcmp (optarg, "cpu")) o->backend = CC_BACKEND_CPU;
         else if (!strcmp (optarg, "cuda")) o->backend = CC_BACKEND_CUDA;
@@ -155,7 +218,7 @@ parse (int argc, char **argv, options *o)
         else if (!strcmp (optarg, "auto")) o->apsp = MS_APSP_AUTO;
         else { fprintf (stderr, "meshseg: unknown --apsp '%s'\n", optarg); return -1; }
         break;
-      case O_THREADS: o->threads = atoi (optarg); break;
+      case O_THREADS: ok = cv_parse_int ("--threads", optarg, 0, 1024, &o->threads); break;
       case O_TRI: o->import.triangulate = true; break;
       case O_NONMAN: o->import.allow_nonmanifold = true; break;
       case 'o': o->seg_out = optarg; break;
@@ -182,8 +245,11 @@ parse (int argc, char **argv, options *o)
       case O_JSON: o->json = true; break;
       case 'q': o->quiet = true; break;
       case 'h': usage (stdout); exit (0);
+      case 'V': cv_print_version (); exit (0);
       default: usage (stderr); return -1;
     }
+    if (!ok)
+      return -1;
   }
   if (optind != argc - 1) {
     usage (stderr);
@@ -191,6 +257,9 @@ parse (int argc, char **argv, options *o)
   }
   o->input = argv[optind];
   if (o->eval_dir && add_eval_dir (o, o->eval_dir) != 0)
+    return -1;
+  if (!writable ("--seg", o->seg_out) || !writable ("--ply", o->ply_out)
+      || !writable ("--render", o->render_out))
     return -1;
   return 0;
 }

@@ -7,6 +7,7 @@
 #include <assimp/cimport.h>
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,6 +67,85 @@ weld (ms_mesh *m)
   free (e);
   free (remap);
   return CC_SUCCESS;
+}
+
+/* The next line of f that is neither blank nor a comment, or NULL. */
+static char *
+off_line (FILE *f, char *buf, int size)
+{
+  while (fgets (buf, size, f)) {
+    char *p = buf;
+    while (isspace ((unsigned char) *p))
+      p++;
+    if (*p && *p != '#')
+      return p;
+  }
+  return NULL;
+}
+
+/* Assimp's OFF reader clamps a face's vertex index that is out of range to the last
+ * vertex (logging it, no error), so that a broken file segments "fine": the face
+ * indices of an ASCII OFF file are checked here first. Anything this does not follow
+ * (binary OFF, odd headers) is left to Assimp. */
+static cc_status
+off_check_indices (const char *path)
+{
+  FILE *f = fopen (path, "r");
+  if (!f)
+    return CC_SUCCESS;
+  char buf[4096], *p = off_line (f, buf, sizeof buf);
+  char *end;
+  long counts[2];
+  cc_status st = CC_SUCCESS;
+  size_t magic = p ? strspn (p, "STCN4") : 0;   /* OFF, COFF, NOFF, STOFF, 4OFF, ... */
+  if (!p || strncmp (p + magic, "OFF", 3) || strstr (p, "BINARY"))
+    goto done;
+  p += magic + 3;
+  while (isspace ((unsigned char) *p))
+    p++;
+  if (!*p && !(p = off_line (f, buf, sizeof buf)))   /* counts on the next line */
+    goto done;
+  counts[0] = strtol (p, &end, 10);
+  counts[1] = strtol (end, &end, 10);
+  if (end == p || counts[0] < 0 || counts[1] < 0)
+    goto done;
+  for (long v = 0; v < counts[0]; v++)
+    if (!off_line (f, buf, sizeof buf))
+      goto done;
+  for (long face = 0; face < counts[1] && (p = off_line (f, buf, sizeof buf)); face++) {
+    long corners = strtol (p, &end, 10);
+    for (long c = 0; c < corners; c++) {
+      char *q = end;
+      long index = strtol (q, &end, 10);
+      if (end == q)
+        break;
+      if (index < 0 || index >= counts[0]) {
+        st = cc_set_error (CC_ERROR_CORRUPT_DATA,
+            "%s: face %ld: vertex index %ld out of range (the file has %ld vertices)",
+            path, face, index, counts[0]);
+        goto done;
+      }
+    }
+  }
+done:
+  fclose (f);
+  return st;
+}
+
+/* Twice the area of face f. */
+static double
+double_area (const ms_mesh *m, int f)
+{
+  const float *a = m->vertices[m->faces[f][0]], *b = m->vertices[m->faces[f][1]],
+      *c = m->vertices[m->faces[f][2]];
+  double u[3], v[3];
+  for (int i = 0; i < 3; i++) {
+    u[i] = (double) b[i] - a[i];
+    v[i] = (double) c[i] - a[i];
+  }
+  double x = u[1] * v[2] - u[2] * v[1], y = u[2] * v[0] - u[0] * v[2],
+      z = u[0] * v[1] - u[1] * v[0];
+  return sqrt (x * x + y * y + z * z);
 }
 
 static cc_status
@@ -133,6 +213,9 @@ ms_mesh_load (const char *path, const ms_import_options *options, ms_mesh *out)
   if (!probe)
     return cc_set_error (CC_ERROR_IO, "%s: cannot open", path);
   fclose (probe);
+  cc_status st = off_check_indices (path);
+  if (st != CC_SUCCESS)
+    return st;
   unsigned flags = aiProcess_ValidateDataStructure;
   if (options && options->triangulate)
     flags |= aiProcess_Triangulate;
@@ -140,7 +223,6 @@ ms_mesh_load (const char *path, const ms_import_options *options, ms_mesh *out)
   if (!scene)
     return cc_set_error (CC_ERROR_CORRUPT_DATA, "%s: cannot read a mesh: %s", path,
         aiGetErrorString ());
-  cc_status st = CC_SUCCESS;
   if (scene->mFlags & AI_SCENE_FLAGS_INCOMPLETE)
     st = cc_set_error (CC_ERROR_CORRUPT_DATA, "%s: incomplete scene (corrupt file?)", path);
   else if (scene->mNumMeshes == 0)
@@ -150,6 +232,14 @@ ms_mesh_load (const char *path, const ms_import_options *options, ms_mesh *out)
   aiReleaseImport (scene);
   if (st == CC_SUCCESS)
     st = weld (out);
+  if (st == CC_SUCCESS) {
+    int flat = 0;
+    for (int f = 0; f < out->face_count; f++)
+      flat += !(double_area (out, f) > 0.0);
+    if (flat == out->face_count)
+      st = cc_set_error (CC_ERROR_CORRUPT_DATA, "%s: all %d faces have zero area", path,
+          flat);
+  }
   if (st != CC_SUCCESS)
     ms_mesh_free (out);
   return st;

@@ -27,7 +27,8 @@ typedef struct ms_import_options {
 } ms_import_options;
 
 /* Reads a triangle mesh; vertices at the same position are welded (file formats
- * duplicate them per corner), face order is the file's. */
+ * duplicate them per corner), face order is the file's. Refused (CC_ERROR_CORRUPT_DATA):
+ * a face naming a vertex the file does not have, a mesh whose faces all have zero area. */
 cc_status ms_mesh_load (const char *path, const ms_import_options *options, ms_mesh *out);
 void ms_mesh_free (ms_mesh *mesh);
 
@@ -79,7 +80,8 @@ cc_status ms_distances_rows (ms_distances *d, const int32_t *sources, int count,
 
 typedef struct ms_cluster_params {
   int segments;         /* k; 0 = automatic */
-  int max_segments;     /* automatic k: at most this many */
+  int max_segments;     /* the final segments are at most this many (or `segments`, if
+                           larger); automatic k: at most this many representatives */
   float k_threshold;    /* automatic k: keep representatives with G >= this x G(1) */
   float epsilon;        /* fuzzy band: faces whose top-two membership ratio is under 0.5 + epsilon */
   int max_iterations;   /* representative updates */
@@ -107,7 +109,8 @@ void ms_cluster_params_default (ms_cluster_params *params);
 cc_status ms_cluster (ms_distances *d, const ms_dual *dual, const ms_cluster_params *params,
     ms_segmentation *out);
 /* Resolves the fuzzy faces by minimum cuts on angular capacities, one per pair of
- * clusters, then merges parts smaller than min_part and numbers labels 0.. */
+ * clusters, then merges parts smaller than min_part, then the smallest segments while
+ * there are more than max(max_segments, segments), and numbers labels 0.. */
 cc_status ms_refine_mincut (const ms_dual *dual, const ms_cluster_params *params,
     ms_segmentation *seg);
 void ms_segmentation_free (ms_segmentation *seg);

@@ -299,6 +299,72 @@ merge_flat_boundaries (const ms_dual *d, const adjacency *adj, ms_segmentation *
   return CC_SUCCESS;
 }
 
+/* Makes max_segments a hard bound: a cluster the cut or the merges left in several
+ * pieces, or faces no representative reaches, count as segments of their own and can
+ * outnumber the representatives. While there are too many, the smallest segment joins
+ * the neighbour it shares most arcs with (a separate shell, having none, joins the
+ * largest segment); labels are then renumbered 0.. in order of first face. */
+static cc_status
+limit_segments (const ms_dual *d, ms_segmentation *s, int max_segments)
+{
+  int segs = s->segments, n = d->faces;
+  if (segs <= max_segments)
+    return CC_SUCCESS;
+  int32_t *size = malloc (sizeof (int32_t) * segs), *shared = malloc (sizeof (int32_t) * segs);
+  int32_t *number = malloc (sizeof (int32_t) * segs);
+  if (!size || !shared || !number) {
+    free (size); free (shared); free (number);
+    return cc_set_error (CC_ERROR_OUT_OF_MEMORY, "meshseg: out of memory");
+  }
+  memset (size, 0, sizeof (int32_t) * segs);
+  for (int f = 0; f < n; f++)
+    size[s->label[f]]++;
+  for (int left = segs; left > max_segments; left--) {
+    int small = -1, largest = -1;
+    for (int l = 0; l < segs; l++) {
+      if (size[l] == 0)
+        continue;
+      if (small < 0 || size[l] < size[small])
+        small = l;
+      if (largest < 0 || size[l] > size[largest])
+        largest = l;
+    }
+    memset (shared, 0, sizeof (int32_t) * segs);
+    for (int k = 0; k < d->arcs; k++) {
+      int a = s->label[d->from[k]], b = s->label[d->to[k]];
+      if (a == small && b != small)
+        shared[b]++;
+      else if (b == small && a != small)
+        shared[a]++;
+    }
+    int into = -1;
+    for (int l = 0; l < segs; l++)
+      if (shared[l] > 0 && (into < 0 || shared[l] > shared[into]))
+        into = l;
+    if (into < 0)
+      into = largest != small ? largest : -1;
+    for (int l = 0; into < 0 && l < segs; l++)
+      if (l != small && size[l] > 0)
+        into = l;
+    for (int f = 0; f < n; f++)
+      if (s->label[f] == small)
+        s->label[f] = into;
+    size[into] += size[small];
+    size[small] = 0;
+  }
+  int next = 0;
+  for (int l = 0; l < segs; l++)
+    number[l] = -1;
+  for (int f = 0; f < n; f++) {
+    if (number[s->label[f]] < 0)
+      number[s->label[f]] = next++;
+    s->label[f] = number[s->label[f]];
+  }
+  s->segments = next;
+  free (size); free (shared); free (number);
+  return CC_SUCCESS;
+}
+
 cc_status
 ms_refine_mincut (const ms_dual *d, const ms_cluster_params *p, ms_segmentation *s)
 {
@@ -337,6 +403,8 @@ ms_refine_mincut (const ms_dual *d, const ms_cluster_params *p, ms_segmentation 
   }
   if (st == CC_SUCCESS)
     st = merge_flat_boundaries (d, &adj, s, p->merge_flatness);
+  if (st == CC_SUCCESS)
+    st = limit_segments (d, s, p->segments > p->max_segments ? p->segments : p->max_segments);
   free (region); free (local); free (best);
   adjacency_free (&adj);
   return st;

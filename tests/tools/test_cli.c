@@ -1,0 +1,312 @@
+/* The tools' command lines, run as a user runs them (binaries from meson): --help and
+ * --version, values that must be refused (exit status and the message), cv-flow --vis
+ * writing an opaque picture of the flow's exact colours, flow-bench --no-cpu without a
+ * device, tools/setup.sh with a bad mode (refused before anything is installed). */
+#include "cv_test.h"
+#include "cv_config.h"
+#include "cv_imageio.h"
+#include "cv_synth.h"
+#include <cudacore/cc_flow.h>
+
+#include <png.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+static char tmpdir[256];
+
+static const char *
+temp_path (const char *name)
+{
+  static char path[4][512];
+  static int next;
+  char *p = path[next++ & 3];
+  snprintf (p, sizeof path[0], "%s/%s", tmpdir, name);
+  return p;
+}
+
+/* Runs argv; asserts the exit status and that stderr holds err_part (when not NULL). */
+static void
+expect (const char *const argv[], int status, const char *err_part)
+{
+  char *out, *err;
+  int rc = cv_test_run (argv, NULL, &out, &err);
+  ck_assert_msg (rc == status, "%s %s: exit %d, wanted %d; stderr: %s", argv[0],
+      argv[1] ? argv[1] : "", rc, status, err);
+  if (err_part)
+    ck_assert_msg (strstr (err, err_part), "%s: stderr '%s' lacks '%s'", argv[0], err,
+        err_part);
+  free (out);
+  free (err);
+}
+
+START_TEST (test_version)
+{
+  const char *bins[] = { CV_FLOW_BIN, CV_MKCLIP_BIN, FLOW_BENCH_BIN, BM_BENCH_BIN,
+    APSP_BENCH_BIN,
+#ifdef PIPELINE_BENCH_BIN
+    PIPELINE_BENCH_BIN,
+#endif
+  };
+  for (size_t i = 0; i < sizeof bins / sizeof bins[0]; i++) {
+    const char *argv[] = { bins[i], "--version", NULL };
+    char *out, wanted[256];
+    ck_assert_int_eq (cv_test_run (argv, NULL, &out, NULL), 0);
+    const char *name = strrchr (bins[i], '/') + 1;
+    snprintf (wanted, sizeof wanted, "%s (cudavision) %s\n", name, CV_VERSION);
+    ck_assert_str_eq (out, wanted);
+    free (out);
+  }
+}
+END_TEST
+
+START_TEST (test_cv_flow_options)
+{
+  const char *help[] = { CV_FLOW_BIN, "--help", NULL };
+  char *out;
+  ck_assert_int_eq (cv_test_run (help, NULL, &out, NULL), 0);
+  ck_assert_ptr_nonnull (strstr (out, "usage: cv-flow"));
+  ck_assert_ptr_nonnull (strstr (out, "--backend auto|cpu|cuda"));
+  free (out);
+  /* refused before any frame is read (the frames do not exist) */
+  const char *backend[] = { CV_FLOW_BIN, "--backend", "gpu", "a.png", "b.png", NULL };
+  expect (backend, 2, "cv-flow: --backend: 'gpu' is not one of auto, cpu, cuda");
+  const char *repeat0[] = { CV_FLOW_BIN, "--repeat", "0", "a.png", "b.png", NULL };
+  expect (repeat0, 2, "cv-flow: --repeat: '0' is not a number in 1..64");
+  const char *repeat_x[] = { CV_FLOW_BIN, "--repeat", "3x", "a.png", "b.png", NULL };
+  expect (repeat_x, 2, "cv-flow: --repeat: '3x' is not a number in 1..64");
+  const char *levels[] = { CV_FLOW_BIN, "--levels", "abc", "a.png", "b.png", NULL };
+  expect (levels, 2, "cv-flow: --levels: 'abc' is not a number");
+  const char *alpha[] = { CV_FLOW_BIN, "--alpha", "", "a.png", "b.png", NULL };
+  expect (alpha, 2, "cv-flow: --alpha: '' is not a number");
+  const char *huge[] = { CV_FLOW_BIN, "--omega", "1e99", "a.png", "b.png", NULL };
+  expect (huge, 2, "cv-flow: --omega: '1e99' is not a number");
+  const char *unknown[] = { CV_FLOW_BIN, "--bogus", NULL };
+  expect (unknown, 2, "unknown or incomplete argument --bogus");
+}
+END_TEST
+
+START_TEST (test_other_tools_options)
+{
+  const char *frames[] = { CV_MKCLIP_BIN, temp_path ("clip"), "--frames", "ten", NULL };
+  expect (frames, 2, "cv-mkclip: --frames: 'ten' is not a number in 2..10000");
+  ck_assert_int_ne (access (temp_path ("clip"), F_OK), 0);   /* nothing made */
+  const char *size[] = { CV_MKCLIP_BIN, temp_path ("clip"), "--size", "64x48x", NULL };
+  expect (size, 2, "--size wants WxH");
+  const char *runs[] = { FLOW_BENCH_BIN, "--runs", "0", NULL };
+  expect (runs, 2, "flow-bench: --runs: '0' is not a number in 1..1000");
+  const char *repeat[] = { BM_BENCH_BIN, "--repeat", "-5", NULL };
+  expect (repeat, 2, "blockmatch-refine-bench: --repeat: '-5' is not a number in 1..200");
+  const char *backend[] = { BM_BENCH_BIN, "--backend", "gpu", NULL };
+  expect (backend, 2, "blockmatch-refine-bench: --backend: 'gpu' is not one of cuda, cpu");
+  const char *sizes[] = { APSP_BENCH_BIN, "--backend", "cpu", "--sizes", "64,1k", NULL };
+  expect (sizes, 2, "apsp-bench: --sizes: '1k' is not a number");
+  const char *check[] = { APSP_BENCH_BIN, "--check", "x", NULL };
+  expect (check, 2, "apsp-bench: --check: 'x' is not a number");
+}
+END_TEST
+
+START_TEST (test_flow_bench_no_device)
+{
+  if (cc_cuda_device_count () > 0) {
+    printf ("test_flow_bench_no_device: skipped, a CUDA device is present\n");
+    return;
+  }
+  const char *argv[] = { FLOW_BENCH_BIN, "--no-cpu", "--runs", "1", NULL };
+  char *out, *err;
+  ck_assert_int_eq (cv_test_run (argv, NULL, &out, &err), 1);
+  ck_assert_ptr_nonnull (strstr (err, "nothing to run"));
+  ck_assert_str_eq (out, "");
+  free (out);
+  free (err);
+}
+END_TEST
+
+/* Loads a PNG as RGBA8 and says whether the file itself has an alpha channel. */
+static uint8_t *
+load_rgba (const char *path, int *w, int *h, bool *has_alpha)
+{
+  png_image png;
+  memset (&png, 0, sizeof png);
+  png.version = PNG_IMAGE_VERSION;
+  ck_assert_msg (png_image_begin_read_from_file (&png, path), "%s: %s", path, png.message);
+  *has_alpha = (png.format & PNG_FORMAT_FLAG_ALPHA) != 0;
+  png.format = PNG_FORMAT_RGBA;
+  *w = (int) png.width;
+  *h = (int) png.height;
+  uint8_t *px = malloc (PNG_IMAGE_SIZE (png));
+  ck_assert (png_image_finish_read (&png, NULL, px, 0, NULL));
+  return px;
+}
+
+/* The writer: RGBX8 and BGRX8 with padding 0 come back opaque with their colours. */
+START_TEST (test_png_writer_opaque)
+{
+  for (int bgr = 0; bgr < 2; bgr++) {
+    cc_image img;
+    CC_ASSERT_OK (cv_image_new (5, 3, bgr ? CC_FORMAT_BGRX8 : CC_FORMAT_RGBX8, &img));
+    for (int y = 0; y < 3; y++)
+      for (int x = 0; x < 5; x++) {
+        uint8_t *p = (uint8_t *) img.planes[0] + y * img.pitch[0] + 4 * x;
+        p[0] = (uint8_t) (40 * x);
+        p[1] = (uint8_t) (70 * y);
+        p[2] = (uint8_t) (200 - x - y);
+        p[3] = 0;
+      }
+    const char *path = temp_path ("writer.png");
+    CC_ASSERT_OK (cv_png_save (path, &img));
+    int w, h;
+    bool has_alpha;
+    uint8_t *px = load_rgba (path, &w, &h, &has_alpha);
+    ck_assert_int_eq (w, 5);
+    ck_assert_int_eq (h, 3);
+    ck_assert (!has_alpha);
+    for (int y = 0; y < 3; y++)
+      for (int x = 0; x < 5; x++) {
+        const uint8_t *p = px + 4 * (y * 5 + x);
+        int r = bgr ? 200 - x - y : 40 * x, b = bgr ? 40 * x : 200 - x - y;
+        ck_assert_msg (p[0] == r && p[1] == 70 * y && p[2] == b && p[3] == 255,
+            "%s (%d,%d): %d %d %d %d", bgr ? "BGRX" : "RGBX", x, y, p[0], p[1], p[2], p[3]);
+      }
+    free (px);
+    cv_image_free (&img);
+  }
+}
+END_TEST
+
+/* cv-flow --vis on two generated frames: every pixel opaque, colours exactly those of
+ * cc_flow_visualize on the flow cv-flow wrote with -o. */
+START_TEST (test_cv_flow_vis_opaque)
+{
+  const char *f[2] = { temp_path ("f0.png"), temp_path ("f1.png") };
+  for (int t = 0; t < 2; t++) {
+    cc_image frame;
+    CC_ASSERT_OK (cv_synth_clip_frame (t, 64, 48, &frame, NULL));
+    CC_ASSERT_OK (cv_png_save (f[t], &frame));
+    cv_image_free (&frame);
+  }
+  const char *vis = temp_path ("vis.png"), *flo = temp_path ("flow.flo");
+  const char *argv[] = { CV_FLOW_BIN, "--backend", "cpu", f[0], f[1], "-o", flo, "--vis",
+    vis, NULL };
+  expect (argv, 0, NULL);
+  cc_image flow, drawn;
+  CC_ASSERT_OK (cc_flo_read (flo, &flow));
+  CC_ASSERT_OK (cv_image_new (64, 48, CC_FORMAT_RGBX8, &drawn));
+  cc_flow_vis_params vp;
+  cc_flow_vis_params_default (&vp);
+  cc_context *cpu;
+  CC_ASSERT_OK (cc_context_create (CC_BACKEND_CPU, -1, &cpu));
+  CC_ASSERT_OK (cc_flow_visualize (cpu, &flow, NULL, &vp, &drawn));
+  int w, h;
+  bool has_alpha;
+  uint8_t *px = load_rgba (vis, &w, &h, &has_alpha);
+  ck_assert_int_eq (w, 64);
+  ck_assert_int_eq (h, 48);
+  ck_assert (!has_alpha);
+  int coloured = 0;
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++) {
+      const uint8_t *p = px + 4 * (y * w + x);
+      const uint8_t *q = (const uint8_t *) drawn.planes[0] + y * drawn.pitch[0] + 4 * x;
+      ck_assert_msg (p[3] == 255, "(%d,%d): alpha %d", x, y, p[3]);
+      ck_assert_msg (p[0] == q[0] && p[1] == q[1] && p[2] == q[2],
+          "(%d,%d): %d %d %d, drawn %d %d %d", x, y, p[0], p[1], p[2], q[0], q[1], q[2]);
+      coloured += p[0] != 255 || p[1] != 255 || p[2] != 255;
+    }
+  /* the clip moves: the picture is not all white (zero flow) */
+  ck_assert_int_gt (coloured, w * h / 4);
+  free (px);
+  cc_context_destroy (cpu);
+  cv_image_free (&drawn);
+  cc_flo_free (&flow);
+}
+END_TEST
+
+/* setup.sh with a bad mode: usage, exit 2, fast, and no apt-get, sudo or dpkg-query run
+ * (fakes first in PATH record being called). */
+START_TEST (test_setup_bad_mode)
+{
+  const char *bin = temp_path ("fakebin");
+  ck_assert_int_eq (mkdir (bin, 0755), 0);
+  const char *names[] = { "apt-get", "sudo", "dpkg-query", "meson", "ninja" };
+  const char *marker = temp_path ("called");
+  for (int i = 0; i < 5; i++) {
+    char path[600];
+    snprintf (path, sizeof path, "%s/%s", bin, names[i]);
+    FILE *f = fopen (path, "w");
+    ck_assert_ptr_nonnull (f);
+    fprintf (f, "#!/bin/sh\necho %s >> '%s'\nexit 0\n", names[i], marker);
+    fclose (f);
+    chmod (path, 0755);
+  }
+  char script[600], path_env[1024];
+  snprintf (script, sizeof script, "%s/tools/setup.sh", getenv ("CV_SOURCE_ROOT"));
+  snprintf (path_env, sizeof path_env, "%s:/usr/bin:/bin", bin);
+  const char *modes[] = { "bogus", "--bogus" };
+  for (int i = 0; i < 2; i++) {
+    const char *argv[] = { "/bin/bash", script, modes[i], NULL };
+    char *out, *err;
+    struct timespec t0, t1;
+    clock_gettime (CLOCK_MONOTONIC, &t0);
+    int rc = cv_test_run (argv, path_env, &out, &err);
+    clock_gettime (CLOCK_MONOTONIC, &t1);
+    ck_assert_int_eq (rc, 2);
+    ck_assert_ptr_nonnull (strstr (err, "usage: tools/setup.sh [build|test|demo]"));
+    ck_assert_msg (access (marker, F_OK) != 0, "setup.sh %s ran a package or build tool",
+        modes[i]);
+    /* a refusal, not an install: well under the time one apt-get or build takes */
+    ck_assert_int_lt (t1.tv_sec - t0.tv_sec, 10);
+    free (out);
+    free (err);
+  }
+  const char *help[] = { "/bin/bash", script, "--help", NULL };
+  char *out;
+  ck_assert_int_eq (cv_test_run (help, path_env, &out, NULL), 0);
+  ck_assert_ptr_nonnull (strstr (out, "usage: tools/setup.sh"));
+  ck_assert_int_ne (access (marker, F_OK), 0);
+  free (out);
+}
+END_TEST
+
+static Suite *
+cli_suite (void)
+{
+  Suite *s = suite_create ("tools-cli");
+  TCase *tc = tcase_create ("cli");
+  tcase_set_timeout (tc, 120);
+  tcase_add_test (tc, test_version);
+  tcase_add_test (tc, test_cv_flow_options);
+  tcase_add_test (tc, test_other_tools_options);
+  tcase_add_test (tc, test_flow_bench_no_device);
+  tcase_add_test (tc, test_png_writer_opaque);
+  tcase_add_test (tc, test_cv_flow_vis_opaque);
+  tcase_add_test (tc, test_setup_bad_mode);
+  suite_add_tcase (s, tc);
+  return s;
+}
+
+static int
+remove_tree (const char *dir)
+{
+  char cmd[600];
+  snprintf (cmd, sizeof cmd, "rm -rf '%s'", dir);
+  return system (cmd);
+}
+
+int
+main (void)
+{
+  const char *base = getenv ("TMPDIR") ? getenv ("TMPDIR") : "/tmp";
+  snprintf (tmpdir, sizeof tmpdir, "%s/cv-cli-test-XXXXXX", base);
+  if (!mkdtemp (tmpdir)) {
+    perror ("mkdtemp");
+    return EXIT_FAILURE;
+  }
+  SRunner *sr = srunner_create (cli_suite ());
+  srunner_run_all (sr, CK_NORMAL);
+  int failed = srunner_ntests_failed (sr);
+  srunner_free (sr);
+  remove_tree (tmpdir);
+  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
