@@ -380,12 +380,6 @@ ms_cluster (ms_distances *d, const ms_dual *dual, const ms_cluster_params *p,
     k = p->segments > 0 ? found : choose_k (gain, found, p->k_threshold);
     if (p->segments == 0 && k > p->max_segments)
       k = p->max_segments;
-    if (getenv ("MESHSEG_DEBUG")) {
-      fprintf (stderr, "gains:");
-      for (int i = 1; i < found; i++)
-        fprintf (stderr, " %.2f", gain[i]);
-      fprintf (stderr, " -> k %d\n", k);
-    }
     for (int it = 0; it < p->max_iterations && k > 1 && st == CC_SUCCESS; it++) {
       bool moved = false;
       st = move_representatives (d, p, k, reps, rows, &moved);
