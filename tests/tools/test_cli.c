@@ -43,7 +43,7 @@ expect (const char *const argv[], int status, const char *err_part)
 
 START_TEST (test_version)
 {
-  const char *bins[] = { CV_FLOW_BIN, CV_MKCLIP_BIN, FLOW_BENCH_BIN, BM_BENCH_BIN,
+  const char *bins[] = { CV_FLOW_BIN, CV_MKCLIP_BIN, CV_MKMESH_BIN, FLOW_BENCH_BIN, BM_BENCH_BIN,
     APSP_BENCH_BIN,
 #ifdef PIPELINE_BENCH_BIN
     PIPELINE_BENCH_BIN,
@@ -58,6 +58,43 @@ START_TEST (test_version)
     ck_assert_str_eq (out, wanted);
     free (out);
   }
+}
+END_TEST
+
+/* cv-mkmesh: the body's OFF header and one label a face (0..5, all used); bad --freq. */
+START_TEST (test_cv_mkmesh)
+{
+  char off[512], seg[512];
+  snprintf (off, sizeof off, "%s", temp_path ("body.off"));
+  snprintf (seg, sizeof seg, "%s", temp_path ("body.seg"));
+  const char *argv[] = { CV_MKMESH_BIN, off, "--seg", seg, "--freq", "3", NULL };
+  char *out;
+  ck_assert_int_eq (cv_test_run (argv, NULL, &out, NULL), 0);
+  free (out);
+  FILE *f = fopen (off, "r");
+  ck_assert_ptr_nonnull (f);
+  int nv, nf, ne;
+  ck_assert_int_eq (fscanf (f, "OFF %d %d %d", &nv, &nf, &ne), 3);
+  ck_assert_int_eq (nf, 20 * 3 * 3);
+  ck_assert_int_eq (nv, 3 * nf);
+  fclose (f);
+  f = fopen (seg, "r");
+  ck_assert_ptr_nonnull (f);
+  int label, lines = 0, used[6] = { 0 };
+  while (fscanf (f, "%d", &label) == 1) {
+    ck_assert (label >= 0 && label <= 5);
+    used[label]++;
+    lines++;
+  }
+  fclose (f);
+  ck_assert_int_eq (lines, nf);
+  for (int i = 0; i < 6; i++)
+    ck_assert_msg (used[i] > 0, "part %d has no face", i);
+  const char *bad[] = { CV_MKMESH_BIN, off, "--freq", "0", NULL };
+  char *err;
+  ck_assert_int_eq (cv_test_run (bad, NULL, NULL, &err), 2);
+  ck_assert_ptr_nonnull (strstr (err, "cv-mkmesh: --freq: '0' is not a number in 1..200"));
+  free (err);
 }
 END_TEST
 
@@ -277,6 +314,7 @@ cli_suite (void)
   tcase_set_timeout (tc, 120);
   tcase_add_test (tc, test_version);
   tcase_add_test (tc, test_cv_flow_options);
+  tcase_add_test (tc, test_cv_mkmesh);
   tcase_add_test (tc, test_other_tools_options);
   tcase_add_test (tc, test_flow_bench_no_device);
   tcase_add_test (tc, test_png_writer_opaque);
