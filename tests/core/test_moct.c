@@ -197,6 +197,53 @@ START_TEST (test_spaces)
 }
 END_TEST
 
+/* The moving-objects clip (media/objects): every frame against its pixel sets. */
+START_TEST (test_clip)
+{
+  const int w = 320, h = 180, n = 8;
+  cc_context *ctx;
+  CC_ASSERT_OK (cc_context_create (CC_BACKEND_CPU, -1, &ctx));
+  cc_moct *m;
+  CC_ASSERT_OK (cc_moct_create (ctx, w, h, NULL, &m));
+  cc_moct_object *o = palette_objects (n, 10.0f);
+  CC_ASSERT_OK (cc_moct_set_objects (m, o, n));
+  int *owner = malloc (sizeof (int) * w * h), cut = 0;
+  double pcx[8], pcy[8];
+  int pt[8];
+  for (int k = 0; k < n; k++)
+    pt[k] = -1;
+  for (int t = 0; t < 24; t++) {
+    cv_synth_shape s[8];
+    cv_synth_objects_at (t, w, h, n, s);
+    cc_image frame;
+    CC_ASSERT_OK (cv_synth_shapes (w, h, s, n, &frame, owner));
+    cc_moct_result r[8];
+    CC_ASSERT_OK (cc_moct_run (m, &frame, r));
+    for (int k = 0; k < n; k++) {
+      truth_t tr;
+      truth_of (owner, w, h, k, &tr);
+      assert_truth (&r[k], &tr, 16, "clip");
+      cut += tr.n > 0 && (tr.x0 == 0 || tr.y0 == 0 || tr.x1 == w - 1 || tr.y1 == h - 1);
+      ck_assert_int_eq (r[k].velocity_valid, r[k].present && pt[k] >= 0);
+      if (r[k].velocity_valid)
+        ck_assert (r[k].vx == (r[k].cx - pcx[k]) / (t - pt[k])
+            && r[k].vy == (r[k].cy - pcy[k]) / (t - pt[k]));
+      if (r[k].present) {
+        pcx[k] = r[k].cx;
+        pcy[k] = r[k].cy;
+        pt[k] = t;
+      }
+    }
+    cv_image_free (&frame);
+  }
+  ck_assert_msg (cut > 0, "no object reached the frame edge");
+  free (owner);
+  free (o);
+  cc_moct_destroy (m);
+  cc_context_destroy (ctx);
+}
+END_TEST
+
 /* Absent objects, objects below min_mass, GRAY8 and wrong sizes. */
 START_TEST (test_absent_and_errors)
 {
@@ -770,6 +817,7 @@ moct_suite (void)
   tcase_set_timeout (tc, 300);
   tcase_add_test (tc, test_exact_many);
   tcase_add_test (tc, test_spaces);
+  tcase_add_test (tc, test_clip);
   tcase_add_test (tc, test_absent_and_errors);
   tcase_add_test (tc, test_tolerance_and_ties);
   tcase_add_test (tc, test_yuv_against_rgb);

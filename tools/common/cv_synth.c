@@ -198,9 +198,9 @@ cv_synth_objects_at (int t, int width, int height, int n, cv_synth_shape *shapes
   for (int k = 0; k < n; k++) {
     cv_synth_shape *s = &shapes[k];
     double phase = 2.0 * pi * k / n, ft = t / 48.0;
-    /* Lissajous paths reaching 10% past the frame edges */
-    s->cx = width * (0.5 + 0.6 * sin (2.0 * pi * ft * (1 + k % 3) + phase));
-    s->cy = height * (0.5 + 0.6 * sin (2.0 * pi * ft * (1 + k % 2) + 1.7 * phase));
+    /* Lissajous paths over the frame, their extremes 5% past its edges (cut) */
+    s->cx = width * (0.5 + 0.55 * sin (2.0 * pi * ft * (1 + k % 3) + phase));
+    s->cy = height * (0.5 + 0.55 * sin (2.0 * pi * ft * (1 + k % 2) + 1.7 * phase));
     double size = fmin (width, height) * (0.05 + 0.01 * (k % 4));
     s->a = size * (k % 2 ? 1.8 : 1.0);
     s->b = size;
