@@ -154,17 +154,52 @@ build_cells (cc_moct *m)
   }
 }
 
+/* Targets sorted along one coordinate whose difference alone bounds the distance
+ * from below (RGB and Lab: the first, HSV: 255 x value), so that a cell only visits
+ * the targets within the largest tolerance along it: the build is not cells x
+ * objects. */
+typedef struct {
+  double key;
+  int id;
+} sorted_target;
+
+static int
+key_cmp (const void *a, const void *b)
+{
+  const sorted_target *x = a, *y = b;
+  return x->key < y->key ? -1 : x->key > y->key ? 1 : x->id - y->id;
+}
+
+static double
+key_of (cc_moct_space space, const float c[3])
+{
+  return space == CC_MOCT_SPACE_HSV ? 255.0 * c[2] : c[0];
+}
+
 /* Nearest target within its tolerance, lowest id on a tie. */
 static void
 build_lut (const cc_moct *m, const float (*cells)[3], const float (*targets)[3],
-    const double *tol2, int n, uint16_t *lut)
+    const double *tol2, const sorted_target *sorted, double max_tol, int n, uint16_t *lut)
 {
+  const cc_moct_space space = m->params.space;
+  /* a margin against rounding: pruning must never drop a target within tolerance */
+  const double reach = max_tol * (1.0 + 1e-6) + 1e-6;
   for (int i = 0; i < CC_MOCT_LUT_SIZE; i++) {
+    double v = key_of (space, cells[i]);
+    int lo = 0, hi = n;   /* first sorted target with key >= v - reach */
+    while (lo < hi) {
+      int mid = (lo + hi) / 2;
+      if (sorted[mid].key < v - reach)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
     int best = CC_MOCT_NONE;
     double best_d = 0.0;
-    for (int k = 0; k < n; k++) {
-      double d = distance2 (m->params.space, m->params.hue_weight, cells[i], targets[k]);
-      if (d <= tol2[k] && (best == CC_MOCT_NONE || d < best_d)) {
+    for (int j = lo; j < n && sorted[j].key <= v + reach; j++) {
+      int k = sorted[j].id;
+      double d = distance2 (space, m->params.hue_weight, cells[i], targets[k]);
+      if (d <= tol2[k] && (best == CC_MOCT_NONE || d < best_d || (d == best_d && k < best))) {
         best = k;
         best_d = d;
       }
@@ -309,24 +344,32 @@ cc_moct_set_objects (cc_moct *m, const cc_moct_object *objects, int n)
   CC_TRY (check_objects (objects, n));
   float (*targets)[3] = malloc ((n ? n : 1) * sizeof *targets);
   double *tol2 = malloc ((n ? n : 1) * sizeof *tol2);
-  if (!targets || !tol2) {
+  sorted_target *sorted = malloc ((n ? n : 1) * sizeof *sorted);
+  if (!targets || !tol2 || !sorted) {
     free (targets);
     free (tol2);
+    free (sorted);
     return cc_set_error (CC_ERROR_OUT_OF_MEMORY, "cc_moct_set_objects: out of host memory");
   }
+  double max_tol = 0.0;
   for (int i = 0; i < n; i++) {
     double rgb[3] = { objects[i].r, objects[i].g, objects[i].b };
     to_space (m->params.space, rgb, targets[i]);
     tol2[i] = (double) objects[i].tolerance * objects[i].tolerance;
+    max_tol = fmax (max_tol, objects[i].tolerance);
+    sorted[i].key = key_of (m->params.space, targets[i]);
+    sorted[i].id = i;
   }
+  qsort (sorted, n, sizeof *sorted, key_cmp);
   if (m->ctx->backend == CC_BACKEND_CUDA)   /* the stream may still read the tables */
     CC_TRY (cc_context_synchronize (m->ctx));
-  build_lut (m, (const float (*)[3]) m->cells_rgb, (const float (*)[3]) targets, tol2, n,
-      m->lut_rgb);
-  build_lut (m, (const float (*)[3]) m->cells_yuv, (const float (*)[3]) targets, tol2, n,
-      m->lut_yuv);
+  build_lut (m, (const float (*)[3]) m->cells_rgb, (const float (*)[3]) targets, tol2, sorted,
+      max_tol, n, m->lut_rgb);
+  build_lut (m, (const float (*)[3]) m->cells_yuv, (const float (*)[3]) targets, tol2, sorted,
+      max_tol, n, m->lut_yuv);
   free (targets);
   free (tol2);
+  free (sorted);
   memcpy (m->objects, objects, n * sizeof *objects);
   for (int i = 0; i < n; i++) {
     cc_moct_colour *c = &m->colours[i];

@@ -329,6 +329,42 @@ START_TEST (test_tolerance_and_ties)
   cc_moct_object ba[2] = { ab[1], ab[0] };
   CC_ASSERT_OK (cc_moct_set_objects (m, ba, 2));
   ck_assert_int_eq (cc_moct_classify (m, false, 129, 129, 129), 0);
+  /* the whole RGB table against a brute-force nearest-within-tolerance search over
+   * overlapping targets (bin centres, lowest id on ties) */
+  cc_moct_object many[64];
+  unsigned seed = 12345;
+  for (int k = 0; k < 64; k++) {
+    snprintf (many[k].name, sizeof many[k].name, "t%d", k);
+    seed = seed * 1103515245u + 12345u;
+    many[k].r = (uint8_t) (seed >> 8);
+    many[k].g = (uint8_t) (seed >> 16);
+    many[k].b = (uint8_t) (seed >> 24);
+    many[k].tolerance = 5.0f + (float) ((seed >> 4) % 56);
+  }
+  CC_ASSERT_OK (cc_moct_set_objects (m, many, 64));
+  int mismatches = 0, classified = 0;
+  for (int c = 0; c < 1 << 18; c++) {
+    uint8_t col[3] = { (uint8_t) ((c >> 12) << 2), (uint8_t) (((c >> 6) & 63) << 2),
+                       (uint8_t) ((c & 63) << 2) };
+    int best = -1;
+    double best_d = 0;
+    for (int k = 0; k < 64; k++) {
+      const uint8_t t[3] = { many[k].r, many[k].g, many[k].b };
+      double d = 0;
+      for (int i = 0; i < 3; i++)
+        d += ((col[i] >> 2) * 4 + 1.5 - t[i]) * ((col[i] >> 2) * 4 + 1.5 - t[i]);
+      double tol = many[k].tolerance;
+      if (d <= tol * tol && (best < 0 || d < best_d)) {
+        best = k;
+        best_d = d;
+      }
+    }
+    classified += best >= 0;
+    mismatches += cc_moct_classify (m, false, col[0], col[1], col[2]) != best;
+  }
+  ck_assert_msg (mismatches == 0, "%d of 262144 cells differ from brute force", mismatches);
+  ck_assert (classified > 1000);
+  CC_ASSERT_OK (cc_moct_set_objects (m, ba, 2));
   /* nearest wins over a lower id when both are within tolerance */
   ck_assert_int_eq (cc_moct_classify (m, false, 137, 130, 130), 1);   /* near "a" (id 1) */
   ck_assert_int_eq (cc_moct_classify (m, false, 121, 129, 129), 0);   /* near "b" (id 0) */
