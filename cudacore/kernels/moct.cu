@@ -1,14 +1,15 @@
 // MOCT on CUDA: the twin of the CPU reference in src/moct.c.
 //
-// One pass over the pixels (moct_reduce_kernel, persistent blocks): each warp takes
-// a row segment of 32 x K pixels (lane l reads pixels l, l + 32, ...: coalesced),
-// looks every pixel's object up in the classification table, and sums runs of one
-// object in registers (count, sum x, sum x^2, min / max x; the row gives the y
-// terms). A run ends in the block's shared-memory accumulators (64 bytes an object,
-// shared atomics); at the end of a segment, when every lane holds a run of the same
-// object (a large object, the usual case), the warp sums them first and one lane
-// adds: no 32-way contention. When the block has walked its segments, its non-empty
-// accumulators meet the others (cc_moct_layout):
+// One pass over the pixels (moct_reduce_kernel, persistent blocks, each over a
+// contiguous band of rows): each warp takes a row segment of 32 x K pixels (lane l
+// reads pixels l, l + 32, ...: coalesced), looks every pixel's object up in the
+// classification table, and sums runs of one object in registers (count, sum x,
+// sum x^2, min / max x; the row gives the y terms). A run ends in the block's
+// shared-memory accumulators (64 bytes an object, shared atomics); at the end of a
+// segment, when every lane holds a run of the same object (a large object, the
+// usual case), the warp sums them first and one lane adds: no 32-way contention.
+// When the block has walked its band, its non-empty accumulators meet the others
+// (cc_moct_layout):
 //  ATOMIC:   64-bit global atomics into the frame's accumulators (reset first);
 //  PARTIALS: the block's slot of a partials array + a bitmask of non-empty objects,
 //            summed by moct_partials_kernel (a warp per object).
@@ -94,8 +95,12 @@ moct_reduce_kernel (cc_image f, const uint16_t *__restrict__ lut, int n, int par
   const int seg_px = 32 * K;
   const int segs = (f.width + seg_px - 1) / seg_px;
   const long long total = (long long) segs * f.height;
-  const long long stride = (long long) gridDim.x * MOCT_WARPS;
-  for (long long s = (long long) blockIdx.x * MOCT_WARPS + (tid >> 5); s < total; s += stride) {
+  // a contiguous band of segments per block: the block meets only the objects in its
+  // band, so it has few accumulators to flush even with 1024 objects in the frame
+  const long long per_block = (total + gridDim.x - 1) / gridDim.x;
+  const long long s0 = (long long) blockIdx.x * per_block;
+  const long long s1 = s0 + per_block < total ? s0 + per_block : total;
+  for (long long s = s0 + (tid >> 5); s < s1; s += MOCT_WARPS) {
     const int y = (int) (s / segs), xb = (int) (s - (long long) y * segs) * seg_px;
     const uint8_t *row = (const uint8_t *) f.planes[0] + (size_t) y * f.pitch[0];
     int ids[K];
