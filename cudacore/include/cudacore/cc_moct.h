@@ -1,5 +1,6 @@
-/* MOCT: multi-object chromatic tracking (vasconcelos, appendix A of
- * docs/papers: local evaluation + multiple parallel reduction, sections 3.1-3.5).
+/* MOCT: multi-object chromatic tracking (Vasconcelos et al., appendix A of
+ * shared/papers/vasconcelos-moct-cvd-quadn4tree-quadcut.md: local evaluation +
+ * multiple parallel reduction, sections 3.1-3.5). Design: docs/moctracker.md.
  *
  * Up to CC_MOCT_MAX_OBJECTS objects, each of one distinctive colour, are found in
  * every frame in one pass over the pixels:
@@ -135,8 +136,8 @@ void cc_moct_get_params (const cc_moct *m, cc_moct_params *params);
  * the offending entry, for a bad n, a NULL table with n > 0, an empty or
  * unterminated name, a duplicate name, or a tolerance that is not > 0; on error
  * the previous table stays. Trajectories are kept for ids that stay in the table
- * (the caller resets when ids change meaning). Not per frame: the build costs
- * about 2 x 262,144 x n colour distances. */
+ * (the caller resets when ids change meaning). Not per frame: two tables of
+ * 262,144 cells are rebuilt (about 0.2 s for 1024 objects on one core). */
 cc_status cc_moct_set_objects (cc_moct *m, const cc_moct_object *objects, int n);
 int cc_moct_object_count (const cc_moct *m);
 
