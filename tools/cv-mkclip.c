@@ -1,28 +1,90 @@
 /* cv-mkclip: writes the project's synthetic clip (media/) with ground truth.
  *
- *   cv-mkclip DIR [--frames N] [--size WxH]     (N: 2..10000; W, H: 16..8192)
+ *   cv-mkclip DIR [--frames N] [--size WxH] [--objects N]  (N: 2..10000; W, H: 16..8192)
  *   cv-mkclip --version
  *
- * DIR/frame_%03d.png (RGB) and DIR/flow_%03d.flo (true flow from frame t to t+1). */
+ * DIR/frame_%03d.png (RGB) and DIR/flow_%03d.flo (true flow from frame t to t+1).
+ * With --objects N (1..16): the moving-objects clip instead (cv_synth_objects_at: N
+ * discs and ellipses of palette colours on grey, for the moctracker), with
+ * DIR/objects.csv: per frame and object the exact mass, centroid and inclusive
+ * bounding box of the pixels it covers (from the drawn pixel sets). */
 #include "cv_cli.h"
 #include "cv_imageio.h"
 #include "cv_synth.h"
 #include <cudacore/cc_flow.h>
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+/* The moving-objects clip and its truth table. */
+static int
+write_objects_clip (const char *dir, int frames, int w, int h, int n)
+{
+  char path[4096];
+  snprintf (path, sizeof path, "%s/objects.csv", dir);
+  FILE *csv = fopen (path, "w");
+  if (!csv) {
+    fprintf (stderr, "cv-mkclip: cannot write %s: %s\n", path, strerror (errno));
+    return 1;
+  }
+  fprintf (csv, "frame,object,r,g,b,mass,cx,cy,x0,y0,x1,y1\n");
+  int *owner = malloc (sizeof (int) * w * h);
+  for (int t = 0; t < frames && owner; t++) {
+    cv_synth_shape s[16];
+    cc_image frame;
+    cv_synth_objects_at (t, w, h, n, s);
+    if (cv_synth_shapes (w, h, s, n, &frame, owner) != CC_SUCCESS) {
+      free (owner);
+      fclose (csv);
+      fprintf (stderr, "cv-mkclip: %s\n", cc_last_error ());
+      return 1;
+    }
+    snprintf (path, sizeof path, "%s/frame_%03d.png", dir, t);
+    cc_status st = cv_png_save (path, &frame);
+    cv_image_free (&frame);
+    if (st != CC_SUCCESS) {
+      free (owner);
+      fclose (csv);
+      fprintf (stderr, "cv-mkclip: %s\n", cc_last_error ());
+      return 1;
+    }
+    for (int k = 0; k < n; k++) {
+      long long m = 0, sx = 0, sy = 0;
+      int x0 = w, y0 = h, x1 = -1, y1 = -1;
+      for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++)
+          if (owner[y * w + x] == k) {
+            m++; sx += x; sy += y;
+            x0 = x < x0 ? x : x0; x1 = x > x1 ? x : x1;
+            y0 = y < y0 ? y : y0; y1 = y > y1 ? y : y1;
+          }
+      if (m == 0)
+        x0 = y0 = 0;
+      fprintf (csv, "%d,%d,%d,%d,%d,%lld,%.6f,%.6f,%d,%d,%d,%d\n", t, k, s[k].r, s[k].g,
+          s[k].b_, m, m ? (double) sx / m : 0.0, m ? (double) sy / m : 0.0, x0, y0, x1, y1);
+    }
+  }
+  free (owner);
+  fclose (csv);
+  printf ("cv-mkclip: %d frames of %dx%d with %d objects in %s\n", frames, w, h, n, dir);
+  return 0;
+}
+
 int
 main (int argc, char **argv)
 {
   const char *dir = NULL;
-  int frames = 24, w = 640, h = 360;
+  int frames = 24, w = 640, h = 360, objects = 0;
   for (int i = 1; i < argc; i++) {
     if (!strcmp (argv[i], "--frames") && i + 1 < argc) {
       if (!cv_parse_int ("--frames", argv[++i], 2, 10000, &frames))
+        return 2;
+    } else if (!strcmp (argv[i], "--objects") && i + 1 < argc) {
+      if (!cv_parse_int ("--objects", argv[++i], 1, 16, &objects))
         return 2;
     } else if (!strcmp (argv[i], "--size") && i + 1 < argc) {
       char extra;
@@ -36,7 +98,7 @@ main (int argc, char **argv)
     } else if (argv[i][0] != '-' && !dir)
       dir = argv[i];
     else {
-      fprintf (stderr, "usage: cv-mkclip DIR [--frames N] [--size WxH]\n");
+      fprintf (stderr, "usage: cv-mkclip DIR [--frames N] [--size WxH] [--objects N]\n");
       return 2;
     }
   }
@@ -44,10 +106,16 @@ main (int argc, char **argv)
     fprintf (stderr, "usage: cv-mkclip DIR [--frames 2..10000] [--size WxH, 16..8192]\n");
     return 2;
   }
+  if (objects < 0 || objects > 16) {
+    fprintf (stderr, "cv-mkclip: --objects must be in 1..16\n");
+    return 2;
+  }
   if (mkdir (dir, 0755) != 0 && errno != EEXIST) {
     fprintf (stderr, "cv-mkclip: cannot create %s: %s\n", dir, strerror (errno));
     return 1;
   }
+  if (objects > 0)
+    return write_objects_clip (dir, frames, w, h, objects);
   for (int t = 0; t < frames; t++) {
     cc_image frame, truth;
     char path[4096];

@@ -117,3 +117,98 @@ cv_synth_clip_frame (int t, int width, int height, cc_image *frame, cc_image *tr
     }
   return CC_SUCCESS;
 }
+
+/* ------------------------------------------------------------ coloured objects */
+
+int
+cv_synth_shape_covers (const cv_synth_shape *s, int x, int y)
+{
+  double dx = x - s->cx, dy = y - s->cy;
+  double c = cos (s->theta), sn = sin (s->theta);
+  double u = (dx * c + dy * sn) / s->a, v = (-dx * sn + dy * c) / s->b;
+  return u * u + v * v <= 1.0;
+}
+
+void
+cv_synth_palette (int i, uint8_t rgb[3])
+{
+  /* levels 0..250 by 25, in an order that spreads the first ones apart; triples
+   * sorted by their largest level rank, so the first 8 use levels 0 and 250 only */
+  static const int level[11] = { 0, 250, 125, 50, 175, 25, 225, 100, 200, 75, 150 };
+  int k = 0;
+  for (int top = 0; top < 11; top++)
+    for (int a = 0; a <= top; a++)
+      for (int b = 0; b <= top; b++)
+        for (int c = 0; c <= top; c++) {
+          if (a != top && b != top && c != top)
+            continue;
+          int r = level[a], g = level[b], bl = level[c];
+          double d = sqrt ((r - 128.0) * (r - 128.0) + (g - 128.0) * (g - 128.0)
+              + (bl - 128.0) * (bl - 128.0));
+          if (d < 45.0)
+            continue;
+          if (k++ == i) {
+            rgb[0] = (uint8_t) r;
+            rgb[1] = (uint8_t) g;
+            rgb[2] = (uint8_t) bl;
+            return;
+          }
+        }
+  rgb[0] = rgb[1] = rgb[2] = 0;   /* past the palette */
+}
+
+cc_status
+cv_synth_shapes (int width, int height, const cv_synth_shape *shapes, int n,
+    cc_image *frame, int *owner)
+{
+  cc_status st = cv_image_new (width, height, CC_FORMAT_RGBX8, frame);
+  if (st != CC_SUCCESS)
+    return st;
+  uint8_t *p = frame->planes[0];
+  for (int i = 0; i < width * height; i++) {
+    p[4 * i] = p[4 * i + 1] = p[4 * i + 2] = 128;
+    p[4 * i + 3] = 255;
+    if (owner)
+      owner[i] = -1;
+  }
+  for (int k = 0; k < n; k++) {
+    const cv_synth_shape *s = &shapes[k];
+    double reach = fmax (s->a, s->b) + 1.0;
+    int x0 = (int) fmax (0.0, floor (s->cx - reach)), x1 = (int) fmin (width - 1.0, ceil (s->cx + reach));
+    int y0 = (int) fmax (0.0, floor (s->cy - reach)), y1 = (int) fmin (height - 1.0, ceil (s->cy + reach));
+    for (int y = y0; y <= y1; y++)
+      for (int x = x0; x <= x1; x++) {
+        if (!cv_synth_shape_covers (s, x, y))
+          continue;
+        uint8_t *q = p + 4 * ((size_t) y * width + x);
+        q[0] = s->r;
+        q[1] = s->g;
+        q[2] = s->b_;
+        if (owner)
+          owner[(size_t) y * width + x] = k;
+      }
+  }
+  return CC_SUCCESS;
+}
+
+void
+cv_synth_objects_at (int t, int width, int height, int n, cv_synth_shape *shapes)
+{
+  const double pi = 3.14159265358979323846;
+  for (int k = 0; k < n; k++) {
+    cv_synth_shape *s = &shapes[k];
+    double phase = 2.0 * pi * k / n, ft = t / 48.0;
+    /* Lissajous paths over the frame, their extremes 5% past its edges (cut) */
+    s->cx = width * (0.5 + 0.55 * sin (2.0 * pi * ft * (1 + k % 3) + phase));
+    s->cy = height * (0.5 + 0.55 * sin (2.0 * pi * ft * (1 + k % 2) + 1.7 * phase));
+    double size = fmin (width, height) * (0.05 + 0.01 * (k % 4));
+    s->a = size * (k % 2 ? 1.8 : 1.0);
+    s->b = size;
+    s->theta = k % 2 ? 0.05 * t + phase : 0.0;
+    uint8_t rgb[3];
+    cv_synth_palette (k, rgb);
+    s->r = rgb[0];
+    s->g = rgb[1];
+    s->b_ = rgb[2];
+  }
+}

@@ -6,6 +6,7 @@
 #ifndef CV_SYNTH_H
 #define CV_SYNTH_H
 #include <cudacore/cc_core.h>
+#include <stdint.h>
 
 /* Texture intensity in [0, 1] at a real position, for a seed. */
 float cv_synth_texture (double x, double y, unsigned seed);
@@ -21,4 +22,30 @@ cc_status cv_synth_translation (int width, int height, double dx, double dy, uns
  * whichever layer is in front at each pixel of frame t. */
 cc_status cv_synth_clip_frame (int t, int width, int height, cc_image *frame,
     cc_image *truth);
+
+/* ---- Coloured objects (the moctracker's media and tests): filled ellipses of flat
+ * colours on a flat grey (128, 128, 128) background. */
+typedef struct cv_synth_shape {
+  double cx, cy;      /* centre (pixel centres are at integer x, y) */
+  double a, b;        /* semi-axes along theta and across it (a == b: a disc) */
+  double theta;       /* radians, from +x towards +y */
+  uint8_t r, g, b_;   /* colour */
+} cv_synth_shape;
+
+/* Is pixel (x, y) inside the shape? (the one rule drawing and ground truth share) */
+int cv_synth_shape_covers (const cv_synth_shape *s, int x, int y);
+/* Colour i (0..1311) of a palette whose colours are at least 25 apart in RGB and
+ * at least 45 from the grey background; the first 8 are the corners of the RGB cube
+ * (0 / 250 a channel), 250 apart. */
+void cv_synth_palette (int i, uint8_t rgb[3]);
+/* Draws shapes[0..n) in order (a later shape covers an earlier one) into a new
+ * RGBX8 host frame (free with cv_image_free). owner: NULL or width x height ints,
+ * the index of the shape each pixel shows, -1 for the background: the exact pixel
+ * sets, from which the ground truth of every object follows. */
+cc_status cv_synth_shapes (int width, int height, const cv_synth_shape *shapes, int n,
+    cc_image *frame, int *owner);
+/* The moving-objects clip: shape k (0..n-1, n <= 16) at frame t: discs and
+ * ellipses of palette colours k on Lissajous paths (ellipses turn), partly leaving
+ * the frame. */
+void cv_synth_objects_at (int t, int width, int height, int n, cv_synth_shape *shapes);
 #endif

@@ -1,0 +1,188 @@
+/* MOCT: multi-object chromatic tracking (Vasconcelos et al., appendix A of
+ * shared/papers/vasconcelos-moct-cvd-quadn4tree-quadcut.md: local evaluation +
+ * multiple parallel reduction, sections 3.1-3.5). Design: docs/moctracker.md.
+ *
+ * Up to CC_MOCT_MAX_OBJECTS objects, each of one distinctive colour, are found in
+ * every frame in one pass over the pixels:
+ *  1. Classification: a look-up table, built on the host whenever the object table
+ *     changes, maps a quantised input colour to an object id (or none), so that a
+ *     pixel costs O(1) whatever the number of objects. The table has
+ *     2^(3 x CC_MOCT_LUT_BITS) cells (6 bits a channel: 262,144 uint16 entries);
+ *     input channel value c falls in cell q = c >> 2, and a cell is classified by the
+ *     colour at the CENTRE of its bin (4 q + 1.5 on each channel), not by the exact
+ *     colour. RGBX8 / BGRX8 frames index an RGB table; NV12 / I420 frames index a
+ *     second table by their Y, U, V (the bin centre is converted to RGB with the
+ *     inverse of BT.601 limited range, as cc_rgb_to_yuv, then classified like an
+ *     RGB colour): no per-pixel colour conversion. Both backends use the same tables,
+ *     so they classify every pixel identically.
+ *     A cell goes to the target nearest to it (in the chosen colour space) among
+ *     those within their own tolerance; equal distances go to the lowest id.
+ *  2. Reduction: per object, 64-bit integer count, sum x, sum y, sum x^2, sum y^2,
+ *     sum xy and the min / max x and y. Integer sums: the CPU and CUDA results are
+ *     bit-identical.
+ *  3. Results: derived on the host from the sums (moments, orientation, axes) and a
+ *     trajectory history: a ring of the last `history` samples per object, kept
+ *     where the backend computes (device memory on CUDA).
+ *
+ * Conventions: pixel (x, y) is the pixel centre at integer x, y (x right, y down).
+ * Bounding boxes are inclusive: x0 <= x <= x1, y0 <= y <= y1. */
+#ifndef CUDACORE_CC_MOCT_H
+#define CUDACORE_CC_MOCT_H
+
+#include "cc_core.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CC_MOCT_MAX_OBJECTS 1024
+#define CC_MOCT_NAME_MAX 64            /* bytes of a name, including the NUL */
+#define CC_MOCT_LUT_BITS 6             /* bits per channel of the classification table */
+#define CC_MOCT_HISTORY_MAX 4096
+#define CC_MOCT_NONE 0xFFFF            /* "no object" in a table cell */
+
+/* Colour space in which a pixel is compared with a target (distance d vs tolerance):
+ *  RGB: Euclidean in 8-bit R, G, B.
+ *  HSV: d = 255 sqrt((hue_weight dh)^2 + ds^2 + dv^2), with h, s, v in [0, 1] and
+ *       dh = 2 min(|h1 - h2|, 1 - |h1 - h2|) the circular hue difference (0..1):
+ *       a tolerance in the same units as RGB, but hue counts hue_weight times more
+ *       (paper 3.4). Greys have hue 0.
+ *  LAB: CIE76 delta E in CIE L*a*b* (sRGB, D65). */
+typedef enum cc_moct_space {
+  CC_MOCT_SPACE_RGB = 0,
+  CC_MOCT_SPACE_HSV,
+  CC_MOCT_SPACE_LAB
+} cc_moct_space;
+
+/* How the CUDA backend reduces its per-block accumulators (the CPU has one loop).
+ * Both: persistent blocks, each warp walks frame rows 32 x pixels_per_thread pixels
+ * at a time, runs of one object are summed in registers (and over the whole warp
+ * when all its lanes saw the same object), then added to per-block accumulators
+ * of every object in shared memory (64 bytes an object). They differ in how the
+ * blocks' accumulators meet:
+ *  ATOMIC:   each block adds its non-empty accumulators to the global ones with
+ *            64-bit global atomics (one kernel, plus a tiny reset).
+ *  PARTIALS: each block writes its non-empty accumulators and a bitmask of them to
+ *            its own slot; a second kernel (a warp per object) sums the slots in
+ *            block order. No global atomics. */
+typedef enum cc_moct_layout {
+  CC_MOCT_LAYOUT_ATOMIC = 0,
+  CC_MOCT_LAYOUT_PARTIALS
+} cc_moct_layout;
+
+typedef struct cc_moct_params {
+  cc_moct_space space;     /* Default RGB */
+  float hue_weight;        /* HSV only, 0..100. Default 2 */
+  int history;             /* trajectory samples kept per object, 2..4096. Default 64 */
+  int min_mass;            /* an object is present when its mass (pixels) is at least
+                              this, >= 1. Default 16 */
+  cc_moct_layout layout;   /* CUDA reduction layout (see above). Default ATOMIC */
+  int pixels_per_thread;   /* CUDA: pixels a thread classifies per row segment:
+                              4, 8 or 16. Default 8 */
+} cc_moct_params;
+
+void cc_moct_params_default (cc_moct_params *params);
+/* INVALID_ARGUMENT with a message naming the first field out of range. */
+cc_status cc_moct_params_check (const cc_moct_params *params);
+
+typedef struct cc_moct_object {
+  char name[CC_MOCT_NAME_MAX];  /* non-empty, unique in the table */
+  uint8_t r, g, b;              /* target colour (8-bit sRGB) */
+  float tolerance;              /* > 0: largest distance in the chosen space */
+} cc_moct_object;
+
+/* One object in one frame. Every field is 0 (bbox 0, 0, -1, -1) when mass is 0. */
+typedef struct cc_moct_result {
+  int id;                        /* index in the object table */
+  bool present;                  /* mass >= min_mass */
+  bool velocity_valid;           /* see vx, vy */
+  int64_t mass;                  /* classified pixels */
+  int64_t sum_x, sum_y, sum_xx, sum_yy, sum_xy;   /* raw integer sums */
+  double cx, cy;                 /* centroid: sum_x / mass, sum_y / mass */
+  int x0, y0, x1, y1;            /* inclusive bounding box */
+  /* normalised second central moments (px^2): mu20 = sum (x - cx)^2 / mass, ... */
+  double mu20, mu02, mu11;
+  double orientation;            /* radians, 0.5 atan2 (2 mu11, mu20 - mu02): the major
+                                    axis' angle from +x towards +y (clockwise on screen) */
+  double major_axis, minor_axis; /* 2 sqrt (eigenvalue) of [mu20 mu11; mu11 mu02]: the
+                                    semi-axes of the uniform ellipse with these moments */
+  /* px / frame, from this frame's centroid and the object's previous present
+   * sample (however old, since create / reset): (c - c_prev) / (frame - frame_prev).
+   * velocity_valid when present now and there is such a sample; else 0. */
+  double vx, vy;
+} cc_moct_result;
+
+/* One trajectory sample (a frame) of one object. */
+typedef struct cc_moct_sample {
+  int64_t frame;        /* frame index since create / reset, from 0 */
+  int64_t mass;
+  double cx, cy;        /* centroid (0 when mass is 0) */
+  int ix, iy;           /* centroid rounded half up, in integers (what is drawn) */
+  int present;          /* mass >= min_mass */
+  int reserved;
+} cc_moct_sample;
+
+typedef struct cc_moct cc_moct;
+
+/* For width x height frames; no objects yet (run finds nothing). The parameters
+ * are fixed for the tracker's life (recreate to change them). */
+cc_status cc_moct_create (cc_context *ctx, int width, int height,
+    const cc_moct_params *params, cc_moct **out);
+void cc_moct_destroy (cc_moct *m);
+void cc_moct_get_params (const cc_moct *m, cc_moct_params *params);
+
+/* Replaces the object table (n in 0..CC_MOCT_MAX_OBJECTS) and rebuilds the
+ * classification tables on the host (uploaded for CUDA). INVALID_ARGUMENT, naming
+ * the offending entry, for a bad n, a NULL table with n > 0, an empty or
+ * unterminated name, a duplicate name, or a tolerance that is not > 0; on error
+ * the previous table stays. Trajectories are kept for ids that stay in the table
+ * (the caller resets when ids change meaning). Not per frame: two tables of
+ * 262,144 cells are rebuilt (about 0.2 s for 1024 objects on one core). */
+cc_status cc_moct_set_objects (cc_moct *m, const cc_moct_object *objects, int n);
+int cc_moct_object_count (const cc_moct *m);
+
+/* Tracks one frame (the next frame index).
+ * [in] frame: width x height RGBX8 / BGRX8 / NV12 / I420 where the backend
+ *      computes (device memory for CUDA); GRAY8 -> NOT_SUPPORTED.
+ * [out] results: host array of cc_moct_object_count() entries, or NULL. With
+ *      results on CUDA the call waits for the frame; with NULL it does not (the
+ *      results stay on the device for cc_moct_draw and the trajectory). */
+cc_status cc_moct_run (cc_moct *m, const cc_image *frame, cc_moct_result *results);
+
+/* Trajectory of one object, oldest first: at most min(max, frames since reset,
+ * history) samples written; *n gets the count. Waits for the stream on CUDA. */
+cc_status cc_moct_get_trajectory (cc_moct *m, int object, cc_moct_sample *out, int max,
+    int *n);
+/* Clears every trajectory and restarts frame indices at 0 (flush / discont). */
+cc_status cc_moct_reset (cc_moct *m);
+
+/* What cc_moct_draw draws, in this order (later draws cover earlier ones):
+ *  MASK:         tints every classified pixel halfway to its object's colour
+ *                ((p + c + 1) >> 1 a channel; YUV frames blend Y per pixel and U, V
+ *                per 2x2 block when its top-left pixel is classified);
+ *  TRAJECTORIES: lines (object colour) between consecutive present samples;
+ *  BOXES:        the inclusive bounding box outline (object colour) of present objects;
+ *  CENTROIDS:    a white cross (+-4 px) at the rounded centroid of present objects.
+ * Lines of several objects that overlap: the highest id wins within a kind. On NV12
+ * / I420, a line pixel writes Y, and U, V when it is the top-left pixel of its 2x2
+ * block (as cc_flow_visualize). Integer drawing: CPU and CUDA pixels are equal. */
+#define CC_MOCT_DRAW_MASK         (1u << 0)
+#define CC_MOCT_DRAW_TRAJECTORIES (1u << 1)
+#define CC_MOCT_DRAW_BOXES        (1u << 2)
+#define CC_MOCT_DRAW_CENTROIDS    (1u << 3)
+#define CC_MOCT_DRAW_ALL          0xFu
+
+/* Draws the last run's state into frame (same size, RGBX8 / BGRX8 / NV12 / I420,
+ * where the backend computes; asynchronous on CUDA). The mask classifies frame's
+ * own pixels. The CUDA backend allocates a width x height uint32 scratch at the
+ * first call. */
+cc_status cc_moct_draw (cc_moct *m, cc_image *frame, unsigned flags);
+
+/* The classification of one colour (what the tables hold; for tests and tools):
+ * [in] yuv: false: c0, c1, c2 = R, G, B; true: Y, U, V. Returns an id or -1. */
+int cc_moct_classify (const cc_moct *m, bool yuv, uint8_t c0, uint8_t c1, uint8_t c2);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

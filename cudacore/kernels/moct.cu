@@ -1,0 +1,509 @@
+// MOCT on CUDA: the twin of the CPU reference in src/moct.c.
+//
+// One pass over the pixels (moct_reduce_kernel, persistent blocks, each over a
+// contiguous band of rows): each warp takes a row segment of 32 x K pixels (lane l
+// reads pixels l, l + 32, ...: coalesced), looks every pixel's object up in the
+// classification table, and sums runs of one object in registers (count, sum x,
+// sum x^2, min / max x; the row gives the y terms). A run ends in the block's
+// shared-memory accumulators (64 bytes an object, shared atomics); at the end of a
+// segment, when every lane holds a run of the same object (a large object, the
+// usual case), the warp sums them first and one lane adds: no 32-way contention.
+// When the block has walked its band, its non-empty accumulators meet the others
+// (cc_moct_layout):
+//  ATOMIC:   64-bit global atomics into the frame's accumulators (reset first);
+//  PARTIALS: the block's slot of a partials array + a bitmask of non-empty objects,
+//            summed by moct_partials_kernel (a warp per object).
+// moct_finalize_kernel then makes each object's record, trajectory sample and
+// velocity (cc_moct_finalize, shared with the CPU). Integer sums throughout: the
+// results equal the CPU's bit for bit.
+//
+// Drawing: the mask is one thread per pixel (per 2x2 block for NV12 / I420); lines
+// are one thread per (object, primitive) in three launches over the same points:
+// atomicMax of the key (layer, id) into a scratch, paint where the key is the
+// thread's own, clear: the winner is the line the CPU draws last.
+#include "cuda_common.cuh"
+#include "moct_internal.h"
+#include "moct_hostdev.h"
+
+#include <stdlib.h>
+
+#define MOCT_THREADS 256
+#define MOCT_WARPS (MOCT_THREADS / 32)
+#define MOCT_FULL 0xFFFFFFFFu
+
+enum { MOCT_FMT_RGBX = 0, MOCT_FMT_BGRX = 1, MOCT_FMT_ANY = 2 };
+
+struct cc_cuda_moct {
+  cc_context *ctx;
+  int w, h, history, n;
+  int sms;
+  uint16_t *lut_rgb, *lut_yuv;
+  cc_moct_colour *colours;
+  cc_moct_acc *acc;
+  cc_moct_record *records;
+  cc_moct_track *tracks;
+  cc_moct_sample *rings;
+  cc_moct_acc *partials;       // PARTIALS: blocks x n
+  uint32_t *seen;              // PARTIALS: blocks x ceil(n / 32)
+  size_t partials_cap, seen_cap;   // entries / words allocated
+  int max_blocks;              // persistent grid bound for the current n
+  uint32_t *keys;              // drawing scratch, w x h, zero between draws
+};
+
+// ------------------------------------------------------------------ reduction
+
+__device__ __forceinline__ void
+acc_add_run (cc_moct_acc *a, unsigned n, unsigned sx, unsigned long long sxx, int minx,
+    int maxx, int y)
+{
+  unsigned long long yy = (unsigned long long) y;
+  atomicAdd (&a->n, (unsigned long long) n);
+  atomicAdd (&a->sx, (unsigned long long) sx);
+  atomicAdd (&a->sy, yy * n);
+  atomicAdd (&a->sxx, sxx);
+  atomicAdd (&a->syy, yy * yy * n);
+  atomicAdd (&a->sxy, yy * sx);
+  atomicMin (&a->minx, minx);
+  atomicMax (&a->maxx, maxx);
+  atomicMin (&a->miny, y);
+  atomicMax (&a->maxy, y);
+}
+
+template <int FMT>
+__device__ __forceinline__ int
+pixel_cell (const cc_image &f, const uint8_t *row, int x, int y)
+{
+  if (FMT == MOCT_FMT_RGBX || FMT == MOCT_FMT_BGRX) {
+    uint32_t p = __ldg ((const uint32_t *) row + x);
+    int r = p & 0xFF, g = (p >> 8) & 0xFF, b = (p >> 16) & 0xFF;
+    return FMT == MOCT_FMT_RGBX ? cc_moct_lut_index (r, g, b) : cc_moct_lut_index (b, g, r);
+  }
+  return cc_moct_pixel_cell (&f, x, y);
+}
+
+template <int K, int FMT>
+__global__ void __launch_bounds__ (MOCT_THREADS)
+moct_reduce_kernel (cc_image f, const uint16_t *__restrict__ lut, int n, int partials_layout,
+    cc_moct_acc *acc, cc_moct_acc *partials, uint32_t *seen)
+{
+  extern __shared__ cc_moct_acc sacc[];
+  const int tid = threadIdx.x, lane = tid & 31;
+  for (int i = tid; i < n; i += MOCT_THREADS)
+    cc_moct_acc_clear (&sacc[i]);
+  __syncthreads ();
+
+  const int seg_px = 32 * K;
+  const int segs = (f.width + seg_px - 1) / seg_px;
+  const long long total = (long long) segs * f.height;
+  // a contiguous band of segments per block: the block meets only the objects in its
+  // band, so it has few accumulators to flush even with 1024 objects in the frame
+  const long long per_block = (total + gridDim.x - 1) / gridDim.x;
+  const long long s0 = (long long) blockIdx.x * per_block;
+  const long long s1 = s0 + per_block < total ? s0 + per_block : total;
+  for (long long s = s0 + (tid >> 5); s < s1; s += MOCT_WARPS) {
+    const int y = (int) (s / segs), xb = (int) (s - (long long) y * segs) * seg_px;
+    const uint8_t *row = (const uint8_t *) f.planes[0] + (size_t) y * f.pitch[0];
+    int ids[K];
+#pragma unroll
+    for (int k = 0; k < K; k++) {
+      int x = xb + lane + 32 * k;
+      ids[k] = x < f.width ? __ldg (&lut[pixel_cell<FMT> (f, row, x, y)]) : CC_MOCT_NONE;
+    }
+    int run = CC_MOCT_NONE, minx = 0, maxx = 0;
+    unsigned rn = 0, rsx = 0;
+    unsigned long long rsxx = 0;
+#pragma unroll
+    for (int k = 0; k < K; k++) {
+      int x = xb + lane + 32 * k, id = ids[k];
+      if (id != run) {
+        if (run < n)
+          acc_add_run (&sacc[run], rn, rsx, rsxx, minx, maxx, y);
+        run = id;
+        rn = rsx = 0;
+        rsxx = 0;
+        minx = x;
+      }
+      if (id < n) {
+        rn++;
+        rsx += x;
+        rsxx += (unsigned long long) x * x;
+        maxx = x;
+      }
+    }
+    // the last run of every lane: summed over the warp when all lanes share it
+    unsigned same = __match_any_sync (MOCT_FULL, run);
+    if (same == MOCT_FULL) {
+      if (run < n) {
+        for (int o = 16; o > 0; o >>= 1) {
+          rn += __shfl_xor_sync (MOCT_FULL, rn, o);
+          rsx += __shfl_xor_sync (MOCT_FULL, rsx, o);
+          rsxx += __shfl_xor_sync (MOCT_FULL, rsxx, o);
+          minx = min (minx, __shfl_xor_sync (MOCT_FULL, minx, o));
+          maxx = max (maxx, __shfl_xor_sync (MOCT_FULL, maxx, o));
+        }
+        if (lane == 0)
+          acc_add_run (&sacc[run], rn, rsx, rsxx, minx, maxx, y);
+      }
+    } else if (run < n) {
+      acc_add_run (&sacc[run], rn, rsx, rsxx, minx, maxx, y);
+    }
+  }
+  __syncthreads ();
+
+  if (!partials_layout) {
+    for (int i = tid; i < n; i += MOCT_THREADS) {
+      const cc_moct_acc &a = sacc[i];
+      if (a.n == 0)
+        continue;
+      cc_moct_acc *g = &acc[i];
+      atomicAdd (&g->n, a.n);
+      atomicAdd (&g->sx, a.sx);
+      atomicAdd (&g->sy, a.sy);
+      atomicAdd (&g->sxx, a.sxx);
+      atomicAdd (&g->syy, a.syy);
+      atomicAdd (&g->sxy, a.sxy);
+      atomicMin (&g->minx, a.minx);
+      atomicMax (&g->maxx, a.maxx);
+      atomicMin (&g->miny, a.miny);
+      atomicMax (&g->maxy, a.maxy);
+    }
+    return;
+  }
+  const int words = (n + 31) / 32;
+  for (int base = 0; base < n; base += MOCT_THREADS) {
+    int i = base + tid;
+    bool has = i < n && sacc[i].n != 0;
+    unsigned mask = __ballot_sync (MOCT_FULL, has);
+    if (lane == 0 && i < n)
+      seen[(size_t) blockIdx.x * words + i / 32] = mask;
+    if (has)
+      partials[(size_t) blockIdx.x * n + i] = sacc[i];
+  }
+}
+
+__global__ void
+moct_clear_kernel (cc_moct_acc *acc, int n)
+{
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    cc_moct_acc_clear (&acc[i]);
+}
+
+// One warp per object: the blocks' partials in block order.
+__global__ void
+moct_partials_kernel (const cc_moct_acc *partials, const uint32_t *seen, int blocks, int n,
+    cc_moct_acc *acc)
+{
+  int obj = blockIdx.x * (blockDim.x / 32) + (threadIdx.x >> 5), lane = threadIdx.x & 31;
+  if (obj >= n)
+    return;
+  const int words = (n + 31) / 32;
+  cc_moct_acc a;
+  cc_moct_acc_clear (&a);
+  for (int b = lane; b < blocks; b += 32) {
+    if (!(seen[(size_t) b * words + obj / 32] & (1u << (obj & 31))))
+      continue;
+    const cc_moct_acc &p = partials[(size_t) b * n + obj];
+    a.n += p.n; a.sx += p.sx; a.sy += p.sy; a.sxx += p.sxx; a.syy += p.syy; a.sxy += p.sxy;
+    a.minx = min (a.minx, p.minx); a.maxx = max (a.maxx, p.maxx);
+    a.miny = min (a.miny, p.miny); a.maxy = max (a.maxy, p.maxy);
+  }
+  for (int o = 16; o > 0; o >>= 1) {
+    a.n += __shfl_xor_sync (MOCT_FULL, a.n, o);
+    a.sx += __shfl_xor_sync (MOCT_FULL, a.sx, o);
+    a.sy += __shfl_xor_sync (MOCT_FULL, a.sy, o);
+    a.sxx += __shfl_xor_sync (MOCT_FULL, a.sxx, o);
+    a.syy += __shfl_xor_sync (MOCT_FULL, a.syy, o);
+    a.sxy += __shfl_xor_sync (MOCT_FULL, a.sxy, o);
+    a.minx = min (a.minx, __shfl_xor_sync (MOCT_FULL, a.minx, o));
+    a.maxx = max (a.maxx, __shfl_xor_sync (MOCT_FULL, a.maxx, o));
+    a.miny = min (a.miny, __shfl_xor_sync (MOCT_FULL, a.miny, o));
+    a.maxy = max (a.maxy, __shfl_xor_sync (MOCT_FULL, a.maxy, o));
+  }
+  if (lane == 0)
+    acc[obj] = a;
+}
+
+__global__ void
+moct_finalize_kernel (const cc_moct_acc *acc, int n, long long frame, int min_mass,
+    int history, cc_moct_track *tracks, cc_moct_record *records, cc_moct_sample *rings)
+{
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  cc_moct_finalize (&acc[i], frame, min_mass, &tracks[i], &records[i],
+      &rings[(size_t) i * history + frame % history]);
+}
+
+// ------------------------------------------------------------------ drawing
+
+__global__ void
+moct_mask_pixel_kernel (cc_image f, const uint16_t *lut, const cc_moct_colour *colours, int n)
+{
+  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x < f.width && y < f.height)
+    cc_moct_mask_pixel (&f, x, y, lut, colours, n);
+}
+
+__global__ void
+moct_mask_block_kernel (cc_image f, const uint16_t *lut, const cc_moct_colour *colours, int n)
+{
+  int bx = blockIdx.x * blockDim.x + threadIdx.x, by = blockIdx.y * blockDim.y + threadIdx.y;
+  if (bx < (f.width + 1) / 2 && by < (f.height + 1) / 2)
+    cc_moct_mask_block (&f, bx, by, lut, colours, n);
+}
+
+enum { MOCT_MARK = 0, MOCT_PAINT, MOCT_CLEAR };
+
+__global__ void
+moct_lines_kernel (cc_image f, int mode, unsigned flags, int n, int history, long long frames,
+    const cc_moct_sample *rings, const cc_moct_record *records,
+    const cc_moct_colour *colours, cc_moct_colour white, uint32_t *keys)
+{
+  const int P = cc_moct_primitive_count (history);
+  long long t = (long long) blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= (long long) n * P)
+    return;
+  int id = (int) (t / P), k = (int) (t - (long long) id * P);
+  int x0, y0, x1, y1, layer;
+  if (!cc_moct_primitive (k, history, frames, rings + (size_t) id * history, &records[id],
+          flags, &x0, &y0, &x1, &y1, &layer))
+    return;
+  uint32_t key = ((uint32_t) layer << 11 | (uint32_t) id) + 1u;
+  const cc_moct_colour *c = layer == 2 ? &white : &colours[id];
+  int np = cc_moct_line_points (x0, y0, x1, y1);
+  for (int i = 0; i < np; i++) {
+    int x, y;
+    cc_moct_line_point (x0, y0, x1, y1, i, &x, &y);
+    if (x < 0 || y < 0 || x >= f.width || y >= f.height)
+      continue;
+    uint32_t *kp = &keys[(size_t) y * f.width + x];
+    if (mode == MOCT_MARK)
+      atomicMax (kp, key);
+    else if (mode == MOCT_PAINT) {
+      if (*kp == key)
+        cc_moct_put (&f, x, y, c);
+    } else
+      *kp = 0;
+  }
+}
+
+// ------------------------------------------------------------------ host side
+
+typedef void (*moct_reduce_fn) (cc_image, const uint16_t *, int, int, cc_moct_acc *,
+    cc_moct_acc *, uint32_t *);
+
+static moct_reduce_fn
+reduce_kernel (int K, int fmt)
+{
+  static const moct_reduce_fn table[3][3] = {
+    { moct_reduce_kernel<4, 0>, moct_reduce_kernel<4, 1>, moct_reduce_kernel<4, 2> },
+    { moct_reduce_kernel<8, 0>, moct_reduce_kernel<8, 1>, moct_reduce_kernel<8, 2> },
+    { moct_reduce_kernel<16, 0>, moct_reduce_kernel<16, 1>, moct_reduce_kernel<16, 2> },
+  };
+  return table[K == 4 ? 0 : K == 8 ? 1 : 2][fmt];
+}
+
+extern "C" void
+cc_cuda_moct_destroy (cc_cuda_moct *s)
+{
+  if (!s)
+    return;
+  cudaFree (s->lut_rgb);
+  cudaFree (s->lut_yuv);
+  cudaFree (s->colours);
+  cudaFree (s->acc);
+  cudaFree (s->records);
+  cudaFree (s->tracks);
+  cudaFree (s->rings);
+  cudaFree (s->partials);
+  cudaFree (s->seen);
+  cudaFree (s->keys);
+  free (s);
+}
+
+extern "C" cc_status
+cc_cuda_moct_create (cc_context *ctx, int width, int height, int history, cc_cuda_moct **out)
+{
+  *out = NULL;
+  cc_cuda_moct *s = (cc_cuda_moct *) calloc (1, sizeof *s);
+  if (!s)
+    return cc_set_error (CC_ERROR_OUT_OF_MEMORY, "moct: out of host memory");
+  s->ctx = ctx;
+  s->w = width;
+  s->h = height;
+  s->history = history;
+  const size_t N = CC_MOCT_MAX_OBJECTS;
+  cc_status st = CC_SUCCESS;
+#define MOCT_ALLOC(ptr, bytes) \
+  if (st == CC_SUCCESS) st = cc_cuda_malloc (ctx, (bytes), (void **) &(ptr))
+  MOCT_ALLOC (s->lut_rgb, CC_MOCT_LUT_SIZE * sizeof (uint16_t));
+  MOCT_ALLOC (s->lut_yuv, CC_MOCT_LUT_SIZE * sizeof (uint16_t));
+  MOCT_ALLOC (s->colours, N * sizeof (cc_moct_colour));
+  MOCT_ALLOC (s->acc, N * sizeof (cc_moct_acc));
+  MOCT_ALLOC (s->records, N * sizeof (cc_moct_record));
+  MOCT_ALLOC (s->tracks, N * sizeof (cc_moct_track));
+  MOCT_ALLOC (s->rings, N * history * sizeof (cc_moct_sample));
+#undef MOCT_ALLOC
+  if (st == CC_SUCCESS) {
+    cudaError_t e = cudaDeviceGetAttribute (&s->sms, cudaDevAttrMultiProcessorCount,
+        ctx->device);
+    for (int k = 0; k < 3 && e == cudaSuccess; k++)
+      for (int fmt = 0; fmt < 3 && e == cudaSuccess; fmt++)
+        e = cudaFuncSetAttribute ((const void *) reduce_kernel (4 << k, fmt),
+            cudaFuncAttributeMaxDynamicSharedMemorySize, (int) (N * sizeof (cc_moct_acc)));
+    if (e != cudaSuccess) {
+      cudaGetLastError ();
+      st = cc_set_error (CC_ERROR_CUDA, "moct (CUDA): device set-up: %s", cudaGetErrorString (e));
+    }
+  }
+  if (st == CC_SUCCESS)
+    st = cc_cuda_moct_reset (s);
+  if (st != CC_SUCCESS) {
+    cc_cuda_moct_destroy (s);
+    return st;
+  }
+  *out = s;
+  return CC_SUCCESS;
+}
+
+extern "C" cc_status
+cc_cuda_moct_reset (cc_cuda_moct *s)
+{
+  const size_t N = CC_MOCT_MAX_OBJECTS;
+  CC_TRY (cc_cuda_memset_async (s->ctx, s->tracks, 0, N * sizeof (cc_moct_track)));
+  CC_TRY (cc_cuda_memset_async (s->ctx, s->records, 0, N * sizeof (cc_moct_record)));
+  return cc_cuda_memset_async (s->ctx, s->rings, 0, N * s->history * sizeof (cc_moct_sample));
+}
+
+extern "C" cc_status
+cc_cuda_moct_set_objects (cc_cuda_moct *s, const uint16_t *lut_rgb, const uint16_t *lut_yuv,
+    const cc_moct_colour *colours, int n)
+{
+  size_t lut_bytes = CC_MOCT_LUT_SIZE * sizeof (uint16_t);
+  CC_TRY (cc_cuda_copy_2d (s->ctx, s->lut_rgb, lut_bytes, CC_LOCATION_DEVICE, lut_rgb,
+          lut_bytes, CC_LOCATION_HOST, lut_bytes, 1));
+  CC_TRY (cc_cuda_copy_2d (s->ctx, s->lut_yuv, lut_bytes, CC_LOCATION_DEVICE, lut_yuv,
+          lut_bytes, CC_LOCATION_HOST, lut_bytes, 1));
+  if (n > 0)
+    CC_TRY (cc_cuda_copy_2d (s->ctx, s->colours, n * sizeof (cc_moct_colour),
+            CC_LOCATION_DEVICE, colours, n * sizeof (cc_moct_colour), CC_LOCATION_HOST,
+            n * sizeof (cc_moct_colour), 1));
+  s->n = n;
+  if (n == 0)
+    return CC_SUCCESS;
+  // the persistent grid: as many blocks as fit on the device at this shared size
+  size_t smem = n * sizeof (cc_moct_acc);
+  int most = 1;
+  for (int k = 0; k < 3; k++)
+    for (int fmt = 0; fmt < 3; fmt++) {
+      int occ = 0;
+      CC_CUDA_TRY (cudaOccupancyMaxActiveBlocksPerMultiprocessor (&occ,
+              reduce_kernel (4 << k, fmt), MOCT_THREADS, smem), "cudaOccupancy");
+      most = occ > most ? occ : most;
+    }
+  s->max_blocks = most * s->sms;
+  // PARTIALS slots (not per frame: only when the table grows past them)
+  size_t need = (size_t) s->max_blocks * n, words = (size_t) s->max_blocks * ((n + 31) / 32);
+  if (need > s->partials_cap) {
+    cc_cuda_free (s->ctx, s->partials);
+    s->partials = NULL;
+    s->partials_cap = 0;
+    CC_TRY (cc_cuda_malloc (s->ctx, need * sizeof (cc_moct_acc), (void **) &s->partials));
+    s->partials_cap = need;
+  }
+  if (words > s->seen_cap) {
+    cc_cuda_free (s->ctx, s->seen);
+    s->seen = NULL;
+    s->seen_cap = 0;
+    CC_TRY (cc_cuda_malloc (s->ctx, words * sizeof (uint32_t), (void **) &s->seen));
+    s->seen_cap = words;
+  }
+  return CC_SUCCESS;
+}
+
+extern "C" cc_status
+cc_cuda_moct_run (cc_cuda_moct *s, const cc_moct_params *p, const cc_image *f,
+    long long frame, cc_moct_record *records)
+{
+  const int n = s->n;
+  if (n == 0)
+    return CC_SUCCESS;
+  cudaStream_t stream = cc_stream_of (s->ctx);
+  bool yuv = f->format == CC_FORMAT_NV12 || f->format == CC_FORMAT_I420;
+  bool aligned = ((uintptr_t) f->planes[0] & 3) == 0 && (f->pitch[0] & 3) == 0;
+  int fmt = !aligned || yuv ? MOCT_FMT_ANY
+      : f->format == CC_FORMAT_RGBX8 ? MOCT_FMT_RGBX : MOCT_FMT_BGRX;
+  const int K = p->pixels_per_thread;
+  const bool partials = p->layout == CC_MOCT_LAYOUT_PARTIALS;
+  long long segs = (long long) cc_div_up (f->width, 32 * K) * f->height;
+  long long want = (segs + MOCT_WARPS - 1) / MOCT_WARPS;
+  int blocks = (int) (want < s->max_blocks ? want : s->max_blocks);
+  size_t smem = n * sizeof (cc_moct_acc);
+  if (!partials) {
+    moct_clear_kernel<<<cc_div_up (n, 256), 256, 0, stream>>> (s->acc, n);
+    CC_CUDA_LAUNCHED ("moct_clear_kernel");
+  }
+  reduce_kernel (K, fmt)<<<blocks, MOCT_THREADS, smem, stream>>> (*f,
+      yuv ? s->lut_yuv : s->lut_rgb, n, partials, s->acc, s->partials, s->seen);
+  CC_CUDA_LAUNCHED ("moct_reduce_kernel");
+  if (partials) {
+    moct_partials_kernel<<<cc_div_up (n, 8), 256, 0, stream>>> (s->partials, s->seen, blocks,
+        n, s->acc);
+    CC_CUDA_LAUNCHED ("moct_partials_kernel");
+  }
+  moct_finalize_kernel<<<cc_div_up (n, 128), 128, 0, stream>>> (s->acc, n, frame, p->min_mass,
+      s->history, s->tracks, s->records, s->rings);
+  CC_CUDA_LAUNCHED ("moct_finalize_kernel");
+  if (records) {
+    size_t bytes = n * sizeof (cc_moct_record);
+    CC_TRY (cc_cuda_copy_2d (s->ctx, records, bytes, CC_LOCATION_HOST, s->records, bytes,
+            CC_LOCATION_DEVICE, bytes, 1));
+  }
+  return CC_SUCCESS;
+}
+
+extern "C" cc_status
+cc_cuda_moct_get_ring (cc_cuda_moct *s, int object, cc_moct_sample *ring)
+{
+  size_t bytes = s->history * sizeof (cc_moct_sample);
+  return cc_cuda_copy_2d (s->ctx, ring, bytes, CC_LOCATION_HOST,
+      s->rings + (size_t) object * s->history, bytes, CC_LOCATION_DEVICE, bytes, 1);
+}
+
+extern "C" cc_status
+cc_cuda_moct_draw (cc_cuda_moct *s, cc_image *f, unsigned flags, long long frames,
+    const cc_moct_colour *white)
+{
+  cudaStream_t stream = cc_stream_of (s->ctx);
+  const int n = s->n;
+  if (n == 0)
+    return CC_SUCCESS;
+  bool yuv = f->format == CC_FORMAT_NV12 || f->format == CC_FORMAT_I420;
+  if (flags & CC_MOCT_DRAW_MASK) {
+    dim3 block (32, 8);
+    if (yuv) {
+      dim3 grid (cc_div_up ((f->width + 1) / 2, 32), cc_div_up ((f->height + 1) / 2, 8));
+      moct_mask_block_kernel<<<grid, block, 0, stream>>> (*f, s->lut_yuv, s->colours, n);
+    } else {
+      dim3 grid (cc_div_up (f->width, 32), cc_div_up (f->height, 8));
+      moct_mask_pixel_kernel<<<grid, block, 0, stream>>> (*f, s->lut_rgb, s->colours, n);
+    }
+    CC_CUDA_LAUNCHED ("moct_mask_kernel");
+  }
+  if (!(flags & (CC_MOCT_DRAW_TRAJECTORIES | CC_MOCT_DRAW_BOXES | CC_MOCT_DRAW_CENTROIDS)))
+    return CC_SUCCESS;
+  if (!s->keys) {
+    size_t bytes = (size_t) s->w * s->h * sizeof (uint32_t);
+    CC_TRY (cc_cuda_malloc (s->ctx, bytes, (void **) &s->keys));
+    CC_TRY (cc_cuda_memset_async (s->ctx, s->keys, 0, bytes));
+  }
+  long long threads = (long long) n * cc_moct_primitive_count (s->history);
+  unsigned grid = (unsigned) ((threads + 127) / 128);
+  for (int mode = MOCT_MARK; mode <= MOCT_CLEAR; mode++) {
+    moct_lines_kernel<<<grid, 128, 0, stream>>> (*f, mode, flags, n, s->history, frames,
+        s->rings, s->records, s->colours, *white, s->keys);
+    CC_CUDA_LAUNCHED ("moct_lines_kernel");
+  }
+  return CC_SUCCESS;
+}

@@ -1,0 +1,65 @@
+/* Shared between moct.c (API, LUT build, CPU reference) and kernels/moct.cu. */
+#ifndef CUDACORE_MOCT_INTERNAL_H
+#define CUDACORE_MOCT_INTERNAL_H
+
+#include "cc_internal.h"
+#include "cudacore/cc_moct.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CC_MOCT_LUT_SIZE (1 << (3 * CC_MOCT_LUT_BITS))
+
+/* Per-object accumulators of one frame (64 bytes; also the CUDA shared-memory and
+ * global layout). min / max are INT_MAX / INT_MIN (CC_MOCT_EMPTY_*) when n is 0. */
+typedef struct cc_moct_acc {
+  unsigned long long n, sx, sy, sxx, syy, sxy;
+  int minx, maxx, miny, maxy;
+} cc_moct_acc;
+
+#define CC_MOCT_EMPTY_MIN 0x7FFFFFFF
+#define CC_MOCT_EMPTY_MAX (-0x7FFFFFFF - 1)
+
+/* What a run leaves per object where the backend computes (and what a host result
+ * is derived from). */
+typedef struct cc_moct_record {
+  cc_moct_acc acc;
+  double vx, vy;
+  int present, velocity_valid;
+} cc_moct_record;
+
+/* Per-object velocity state: the last present sample. */
+typedef struct cc_moct_track {
+  double cx, cy;
+  long long frame;
+  int has, reserved;
+} cc_moct_track;
+
+/* Drawing colours of an object (host-computed, YUV by cc_rgb_to_yuv). */
+typedef struct cc_moct_colour {
+  uint8_t r, g, b, y, u, v, pad[2];
+} cc_moct_colour;
+
+/* CUDA backend (kernels/moct.cu). */
+typedef struct cc_cuda_moct cc_cuda_moct;
+cc_status cc_cuda_moct_create (cc_context *ctx, int width, int height, int history,
+    cc_cuda_moct **out);
+void cc_cuda_moct_destroy (cc_cuda_moct *s);
+/* Uploads the tables and colours for n objects (waits for the stream first). */
+cc_status cc_cuda_moct_set_objects (cc_cuda_moct *s, const uint16_t *lut_rgb,
+    const uint16_t *lut_yuv, const cc_moct_colour *colours, int n);
+/* Frame `frame` (index): classify + reduce + finalize; records (host, n entries)
+ * or NULL (no wait). */
+cc_status cc_cuda_moct_run (cc_cuda_moct *s, const cc_moct_params *p, const cc_image *f,
+    long long frame, cc_moct_record *records);
+cc_status cc_cuda_moct_reset (cc_cuda_moct *s);
+/* Copies the whole ring of one object (history samples) to the host; waits. */
+cc_status cc_cuda_moct_get_ring (cc_cuda_moct *s, int object, cc_moct_sample *ring);
+cc_status cc_cuda_moct_draw (cc_cuda_moct *s, cc_image *f, unsigned flags,
+    long long frames, const cc_moct_colour *white);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

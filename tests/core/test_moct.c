@@ -1,0 +1,877 @@
+/* MOCT: exact masses, centroids, boxes and moments of drawn pixel sets (1 to 1024
+ * objects, cut by the frame edge, absent), tolerance edges and ties, every colour
+ * space, NV12 / I420 against RGB, tiny and odd sizes, table errors, trajectories,
+ * velocity, drawing, and CUDA == CPU bit for bit (every layout) when a device exists.
+ * The truth comes from the drawn pixel sets (cv_synth_shapes' owner map), never from
+ * the tracker. */
+#include "cv_test.h"
+#include "cv_imageio.h"
+#include "cv_synth.h"
+#include <cudacore/cc_moct.h>
+
+#include <math.h>
+#include <string.h>
+
+/* Truth of one object from an owner map. */
+typedef struct {
+  long long n, sx, sy, sxx, syy, sxy;
+  int x0, y0, x1, y1;
+  double mu20, mu02, mu11;
+} truth_t;
+
+static void
+truth_of (const int *owner, int w, int h, int k, truth_t *t)
+{
+  memset (t, 0, sizeof *t);
+  t->x0 = t->y0 = 1 << 30;
+  t->x1 = t->y1 = -1;
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++)
+      if (owner[y * w + x] == k) {
+        t->n++;
+        t->sx += x; t->sy += y;
+        t->sxx += (long long) x * x; t->syy += (long long) y * y; t->sxy += (long long) x * y;
+        t->x0 = x < t->x0 ? x : t->x0; t->x1 = x > t->x1 ? x : t->x1;
+        t->y0 = y < t->y0 ? y : t->y0; t->y1 = y > t->y1 ? y : t->y1;
+      }
+  if (t->n == 0) {
+    t->x0 = t->y0 = 0;
+    return;
+  }
+  /* two-pass central moments: independent of the tracker's integer formula */
+  double cx = (double) t->sx / t->n, cy = (double) t->sy / t->n;
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++)
+      if (owner[y * w + x] == k) {
+        t->mu20 += (x - cx) * (x - cx);
+        t->mu02 += (y - cy) * (y - cy);
+        t->mu11 += (x - cx) * (y - cy);
+      }
+  t->mu20 /= t->n; t->mu02 /= t->n; t->mu11 /= t->n;
+}
+
+static void
+assert_truth (const cc_moct_result *r, const truth_t *t, int min_mass, const char *what)
+{
+  ck_assert_msg (r->mass == t->n, "%s object %d: mass %lld, truth %lld", what, r->id,
+      (long long) r->mass, t->n);
+  ck_assert_msg (r->sum_x == t->sx && r->sum_y == t->sy && r->sum_xx == t->sxx
+      && r->sum_yy == t->syy && r->sum_xy == t->sxy, "%s object %d: sums differ", what, r->id);
+  ck_assert_msg (r->x0 == t->x0 && r->y0 == t->y0 && r->x1 == t->x1 && r->y1 == t->y1,
+      "%s object %d: box %d,%d-%d,%d, truth %d,%d-%d,%d", what, r->id, r->x0, r->y0, r->x1,
+      r->y1, t->x0, t->y0, t->x1, t->y1);
+  ck_assert_int_eq (r->present, t->n >= min_mass);
+  if (t->n == 0) {
+    ck_assert (r->cx == 0.0 && r->cy == 0.0 && r->mu20 == 0.0 && r->major_axis == 0.0);
+    return;
+  }
+  ck_assert (r->cx == (double) t->sx / t->n && r->cy == (double) t->sy / t->n);
+  double scale = 1e-9 * (1.0 + fabs (t->mu20) + fabs (t->mu02));
+  ck_assert_msg (fabs (r->mu20 - t->mu20) <= scale && fabs (r->mu02 - t->mu02) <= scale
+      && fabs (r->mu11 - t->mu11) <= scale, "%s object %d: moments %g %g %g, truth %g %g %g",
+      what, r->id, r->mu20, r->mu02, r->mu11, t->mu20, t->mu02, t->mu11);
+  /* axes: eigenvalues of the covariance */
+  double ht = 0.5 * (t->mu20 + t->mu02), d = 0.5 * (t->mu20 - t->mu02);
+  double root = sqrt (d * d + t->mu11 * t->mu11);
+  ck_assert (fabs (r->major_axis - 2.0 * sqrt (ht + root)) < 1e-6);
+  ck_assert (fabs (r->minor_axis - 2.0 * sqrt (fmax (ht - root, 0.0))) < 1e-6);
+}
+
+/* A table of n objects with palette colours, tolerance tol (names "obj<i>"). */
+static cc_moct_object *
+palette_objects_from (int first, int n, float tol)
+{
+  cc_moct_object *o = calloc (n ? n : 1, sizeof *o);
+  for (int i = 0; i < n; i++) {
+    uint8_t rgb[3];
+    cv_synth_palette (first + i, rgb);
+    snprintf (o[i].name, sizeof o[i].name, "obj%d", i);
+    o[i].r = rgb[0];
+    o[i].g = rgb[1];
+    o[i].b = rgb[2];
+    o[i].tolerance = tol;
+  }
+  return o;
+}
+
+static cc_moct_object *
+palette_objects (int n, float tol)
+{
+  return palette_objects_from (0, n, tol);
+}
+
+/* n shapes on a grid of cells (cell px), alternately discs and turned ellipses, the
+ * first row and column centred near the frame edge (cut). */
+static cv_synth_shape *
+grid_shapes (int n, int cols, int cell)
+{
+  cv_synth_shape *s = calloc (n, sizeof *s);
+  for (int i = 0; i < n; i++) {
+    int cx = i % cols, cy = i / cols;
+    s[i].cx = cx * cell + (cx == 0 ? 1.0 : cell / 2.0 + 0.3 * (i % 3));
+    s[i].cy = cy * cell + (cy == 0 ? 1.5 : cell / 2.0 - 0.25 * (i % 5));
+    s[i].a = cell * (i % 2 ? 0.42 : 0.3);
+    s[i].b = cell * (i % 2 ? 0.2 : 0.3);
+    s[i].theta = i % 2 ? 0.3 + 0.1 * (i % 7) : 0.0;
+    uint8_t rgb[3];
+    cv_synth_palette (i, rgb);
+    s[i].r = rgb[0];
+    s[i].g = rgb[1];
+    s[i].b_ = rgb[2];
+  }
+  return s;
+}
+
+/* One run of a host frame on a backend; results has n entries. */
+static void
+run_on (cc_backend backend, const cc_moct_params *p, const cc_moct_object *objs, int n,
+    const cc_image *host_frame, cc_moct_result *results)
+{
+  cc_context *ctx;
+  CC_ASSERT_OK (cc_context_create (backend, -1, &ctx));
+  cc_moct *m;
+  CC_ASSERT_OK (cc_moct_create (ctx, host_frame->width, host_frame->height, p, &m));
+  CC_ASSERT_OK (cc_moct_set_objects (m, objs, n));
+  cc_image f;
+  CC_ASSERT_OK (cv_test_to_backend (ctx, host_frame, &f));
+  CC_ASSERT_OK (cc_moct_run (m, &f, results));
+  cc_image_free (ctx, &f);
+  cc_moct_destroy (m);
+  cc_context_destroy (ctx);
+}
+
+static void
+check_scene (int n, int cols, int cell, cc_moct_space space, float tol)
+{
+  int w = cols * cell - cell / 3, h = ((n + cols - 1) / cols) * cell + cell / 2;
+  cv_synth_shape *s = grid_shapes (n, cols, cell);
+  int *owner = malloc (sizeof (int) * w * h);
+  cc_image frame;
+  CC_ASSERT_OK (cv_synth_shapes (w, h, s, n, &frame, owner));
+  cc_moct_params p;
+  cc_moct_params_default (&p);
+  p.space = space;
+  cc_moct_object *o = palette_objects (n, tol);
+  cc_moct_result *r = calloc (n, sizeof *r);
+  run_on (CC_BACKEND_CPU, &p, o, n, &frame, r);
+  int ellipses = 0;
+  for (int k = 0; k < n; k++) {
+    truth_t t;
+    truth_of (owner, w, h, k, &t);
+    char what[64];
+    snprintf (what, sizeof what, "%d objects, space %d", n, (int) space);
+    assert_truth (&r[k], &t, p.min_mass, what);
+    ck_assert_msg (t.n > 0, "object %d was not drawn", k);
+    /* a well-inside ellipse: orientation and axes near the drawn ones */
+    if (k % 2 && t.x0 > 0 && t.y0 > 0 && t.x1 < w - 1 && t.y1 < h - 1 && s[k].a >= 8) {
+      ck_assert_msg (fabs (r[k].orientation - s[k].theta) < 0.05, "object %d: angle %g vs %g",
+          k, r[k].orientation, s[k].theta);
+      ck_assert (fabs (r[k].major_axis - s[k].a) < 0.08 * s[k].a);
+      ck_assert (fabs (r[k].minor_axis - s[k].b) < 0.1 * s[k].b);
+      ellipses++;
+    }
+  }
+  if (n >= 8)
+    ck_assert_msg (ellipses > 0, "%d objects: no ellipse checked", n);
+  free (r);
+  free (o);
+  free (s);
+  free (owner);
+  cv_image_free (&frame);
+}
+
+START_TEST (test_exact_many)
+{
+  check_scene (1, 1, 60, CC_MOCT_SPACE_RGB, 10.0f);
+  check_scene (8, 4, 40, CC_MOCT_SPACE_RGB, 10.0f);
+  check_scene (128, 16, 24, CC_MOCT_SPACE_RGB, 10.0f);
+  check_scene (1024, 32, 20, CC_MOCT_SPACE_RGB, 10.0f);
+}
+END_TEST
+
+START_TEST (test_spaces)
+{
+  check_scene (8, 4, 40, CC_MOCT_SPACE_HSV, 30.0f);
+  check_scene (8, 4, 40, CC_MOCT_SPACE_LAB, 15.0f);
+  check_scene (128, 16, 24, CC_MOCT_SPACE_LAB, 6.0f);
+}
+END_TEST
+
+/* The moving-objects clip (media/objects): every frame against its pixel sets. */
+START_TEST (test_clip)
+{
+  const int w = 320, h = 180, n = 8;
+  cc_context *ctx;
+  CC_ASSERT_OK (cc_context_create (CC_BACKEND_CPU, -1, &ctx));
+  cc_moct *m;
+  CC_ASSERT_OK (cc_moct_create (ctx, w, h, NULL, &m));
+  cc_moct_object *o = palette_objects (n, 10.0f);
+  CC_ASSERT_OK (cc_moct_set_objects (m, o, n));
+  int *owner = malloc (sizeof (int) * w * h), cut = 0;
+  double pcx[8], pcy[8];
+  int pt[8];
+  for (int k = 0; k < n; k++)
+    pt[k] = -1;
+  for (int t = 0; t < 24; t++) {
+    cv_synth_shape s[8];
+    cv_synth_objects_at (t, w, h, n, s);
+    cc_image frame;
+    CC_ASSERT_OK (cv_synth_shapes (w, h, s, n, &frame, owner));
+    cc_moct_result r[8];
+    CC_ASSERT_OK (cc_moct_run (m, &frame, r));
+    for (int k = 0; k < n; k++) {
+      truth_t tr;
+      truth_of (owner, w, h, k, &tr);
+      assert_truth (&r[k], &tr, 16, "clip");
+      cut += tr.n > 0 && (tr.x0 == 0 || tr.y0 == 0 || tr.x1 == w - 1 || tr.y1 == h - 1);
+      ck_assert_int_eq (r[k].velocity_valid, r[k].present && pt[k] >= 0);
+      if (r[k].velocity_valid)
+        ck_assert (r[k].vx == (r[k].cx - pcx[k]) / (t - pt[k])
+            && r[k].vy == (r[k].cy - pcy[k]) / (t - pt[k]));
+      if (r[k].present) {
+        pcx[k] = r[k].cx;
+        pcy[k] = r[k].cy;
+        pt[k] = t;
+      }
+    }
+    cv_image_free (&frame);
+  }
+  ck_assert_msg (cut > 0, "no object reached the frame edge");
+  free (owner);
+  free (o);
+  cc_moct_destroy (m);
+  cc_context_destroy (ctx);
+}
+END_TEST
+
+/* Absent objects, objects below min_mass, GRAY8 and wrong sizes. */
+START_TEST (test_absent_and_errors)
+{
+  cv_synth_shape s[2] = { { 20, 20, 10, 10, 0, 250, 0, 0 }, { 50, 10, 1.5, 1.5, 0, 0, 250, 0 } };
+  int owner[64 * 32];
+  cc_image frame;
+  CC_ASSERT_OK (cv_synth_shapes (64, 32, s, 2, &frame, owner));
+  cc_moct_object o[3] = { { "red", 250, 0, 0, 10 }, { "green", 0, 250, 0, 10 },
+                          { "blue", 0, 0, 250, 10 } };
+  cc_moct_params p;
+  cc_moct_params_default (&p);
+  cc_moct_result r[3];
+  run_on (CC_BACKEND_CPU, &p, o, 3, &frame, r);
+  truth_t t;
+  for (int k = 0; k < 3; k++) {
+    truth_of (owner, 64, 32, k, &t);
+    assert_truth (&r[k], &t, p.min_mass, "absent");
+  }
+  ck_assert (r[0].present && !r[1].present && r[1].mass == 9 && !r[2].present && r[2].mass == 0);
+  ck_assert (r[2].x0 == 0 && r[2].y0 == 0 && r[2].x1 == -1 && r[2].y1 == -1);
+  /* GRAY8 and size errors */
+  cc_context *ctx;
+  CC_ASSERT_OK (cc_context_create (CC_BACKEND_CPU, -1, &ctx));
+  cc_moct *m;
+  CC_ASSERT_OK (cc_moct_create (ctx, 64, 32, NULL, &m));
+  cc_image gray;
+  CC_ASSERT_OK (cv_image_new (64, 32, CC_FORMAT_GRAY8, &gray));
+  ck_assert_int_eq (cc_moct_run (m, &gray, r), CC_ERROR_NOT_SUPPORTED);
+  cc_image small = frame;
+  small.width = 63;
+  ck_assert_int_eq (cc_moct_run (m, &small, r), CC_ERROR_INVALID_ARGUMENT);
+  p.history = 1;
+  cc_moct *bad;
+  ck_assert_int_eq (cc_moct_create (ctx, 64, 32, &p, &bad), CC_ERROR_INVALID_ARGUMENT);
+  ck_assert (strstr (cc_last_error (), "history") != NULL);
+  cv_image_free (&gray);
+  cc_moct_destroy (m);
+  cc_context_destroy (ctx);
+  cv_image_free (&frame);
+}
+END_TEST
+
+/* Distance from a colour's bin centre to a target, in RGB. */
+static double
+bin_distance (const uint8_t c[3], const uint8_t t[3])
+{
+  double d = 0;
+  for (int i = 0; i < 3; i++) {
+    double centre = (c[i] >> 2) * 4 + 1.5;
+    d += (centre - t[i]) * (centre - t[i]);
+  }
+  return sqrt (d);
+}
+
+START_TEST (test_tolerance_and_ties)
+{
+  cc_context *ctx;
+  CC_ASSERT_OK (cc_context_create (CC_BACKEND_CPU, -1, &ctx));
+  cc_moct *m;
+  CC_ASSERT_OK (cc_moct_create (ctx, 4, 1, NULL, &m));
+  const uint8_t target[3] = { 200, 60, 60 };
+  for (int dr = 5; dr <= 20; dr += 3) {
+    uint8_t c[3] = { (uint8_t) (200 + dr), 60, 60 };
+    double d = bin_distance (c, target);
+    for (int inside = 0; inside < 2; inside++) {
+      cc_moct_object o = { "t", 200, 60, 60, (float) (inside ? d + 0.01 : d - 0.01) };
+      CC_ASSERT_OK (cc_moct_set_objects (m, &o, 1));
+      ck_assert_int_eq (cc_moct_classify (m, false, c[0], c[1], c[2]), inside ? 0 : -1);
+      /* and in a frame: the pixel counts exactly when inside */
+      uint8_t px[16] = { c[0], c[1], c[2], 255, 128, 128, 128, 255, c[0], c[1], c[2], 255 };
+      cc_image f = cc_image_view (px, 16, 4, 1, CC_FORMAT_RGBX8, CC_LOCATION_HOST);
+      cc_moct_result r;
+      CC_ASSERT_OK (cc_moct_run (m, &f, &r));
+      ck_assert_int_eq (r.mass, inside ? 2 : 0);
+      if (inside)
+        ck_assert (r.x0 == 0 && r.x1 == 2 && r.sum_x == 2 && r.sum_xx == 4);
+    }
+  }
+  /* a tie: bin centre (129.5, 129.5, 129.5) is 9.5^2 + 0.5 from both targets */
+  cc_moct_object ab[2] = { { "a", 139, 130, 130, 20 }, { "b", 120, 129, 129, 20 } };
+  CC_ASSERT_OK (cc_moct_set_objects (m, ab, 2));
+  ck_assert_int_eq (cc_moct_classify (m, false, 129, 129, 129), 0);
+  cc_moct_object ba[2] = { ab[1], ab[0] };
+  CC_ASSERT_OK (cc_moct_set_objects (m, ba, 2));
+  ck_assert_int_eq (cc_moct_classify (m, false, 129, 129, 129), 0);
+  /* the whole RGB table against a brute-force nearest-within-tolerance search over
+   * overlapping targets (bin centres, lowest id on ties) */
+  cc_moct_object many[64];
+  unsigned seed = 12345;
+  for (int k = 0; k < 64; k++) {
+    snprintf (many[k].name, sizeof many[k].name, "t%d", k);
+    seed = seed * 1103515245u + 12345u;
+    many[k].r = (uint8_t) (seed >> 8);
+    many[k].g = (uint8_t) (seed >> 16);
+    many[k].b = (uint8_t) (seed >> 24);
+    many[k].tolerance = 5.0f + (float) ((seed >> 4) % 56);
+  }
+  CC_ASSERT_OK (cc_moct_set_objects (m, many, 64));
+  int mismatches = 0, classified = 0;
+  for (int c = 0; c < 1 << 18; c++) {
+    uint8_t col[3] = { (uint8_t) ((c >> 12) << 2), (uint8_t) (((c >> 6) & 63) << 2),
+                       (uint8_t) ((c & 63) << 2) };
+    int best = -1;
+    double best_d = 0;
+    for (int k = 0; k < 64; k++) {
+      const uint8_t t[3] = { many[k].r, many[k].g, many[k].b };
+      double d = 0;
+      for (int i = 0; i < 3; i++)
+        d += ((col[i] >> 2) * 4 + 1.5 - t[i]) * ((col[i] >> 2) * 4 + 1.5 - t[i]);
+      double tol = many[k].tolerance;
+      if (d <= tol * tol && (best < 0 || d < best_d)) {
+        best = k;
+        best_d = d;
+      }
+    }
+    classified += best >= 0;
+    mismatches += cc_moct_classify (m, false, col[0], col[1], col[2]) != best;
+  }
+  ck_assert_msg (mismatches == 0, "%d of 262144 cells differ from brute force", mismatches);
+  ck_assert (classified > 1000);
+  CC_ASSERT_OK (cc_moct_set_objects (m, ba, 2));
+  /* nearest wins over a lower id when both are within tolerance */
+  ck_assert_int_eq (cc_moct_classify (m, false, 137, 130, 130), 1);   /* near "a" (id 1) */
+  ck_assert_int_eq (cc_moct_classify (m, false, 121, 129, 129), 0);   /* near "b" (id 0) */
+  cc_moct_destroy (m);
+  cc_context_destroy (ctx);
+}
+END_TEST
+
+/* RGB -> NV12 / I420 with uniform 2x2 blocks (chroma of the block's colour). */
+static void
+to_yuv (cc_context *cpu, const cc_image *rgb, cc_format format, cc_image *out)
+{
+  CC_ASSERT_OK (cc_image_alloc (cpu, rgb->width, rgb->height, format, CC_LOCATION_HOST, out));
+  for (int y = 0; y < rgb->height; y++)
+    for (int x = 0; x < rgb->width; x++) {
+      const uint8_t *p = (const uint8_t *) rgb->planes[0] + (size_t) y * rgb->pitch[0] + 4 * x;
+      /* the standard BT.601 limited-range formula, as cc_rgb_to_yuv */
+      double fy = 16 + (65.481 * p[0] + 128.553 * p[1] + 24.966 * p[2]) / 255;
+      double fu = 128 + (-37.797 * p[0] - 74.203 * p[1] + 112.0 * p[2]) / 255;
+      double fv = 128 + (112.0 * p[0] - 93.786 * p[1] - 18.214 * p[2]) / 255;
+      ((uint8_t *) out->planes[0])[(size_t) y * out->pitch[0] + x] = (uint8_t) lround (fy);
+      if ((x & 1) || (y & 1))
+        continue;
+      uint8_t *c1 = (uint8_t *) out->planes[1] + (size_t) (y / 2) * out->pitch[1];
+      if (format == CC_FORMAT_NV12) {
+        c1[x] = (uint8_t) lround (fu);
+        c1[x + 1] = (uint8_t) lround (fv);
+      } else {
+        c1[x / 2] = (uint8_t) lround (fu);
+        ((uint8_t *) out->planes[2])[(size_t) (y / 2) * out->pitch[2] + x / 2] = (uint8_t) lround (fv);
+      }
+    }
+}
+
+/* Shapes drawn at half resolution and doubled: every 2x2 block is one colour.
+ * Colours: palette 1..n (saturated: black and white have no stable hue once YUV
+ * quantisation tints them). */
+static void
+block_scene (int w, int h, int n, cc_image *frame, int *owner)
+{
+  int hw = (w + 1) / 2, hh = (h + 1) / 2;
+  cv_synth_shape s[8];
+  for (int k = 0; k < n; k++) {
+    s[k] = (cv_synth_shape) { (k % 4) * hw / 4.0 + 5, (k / 4) * hh / 2.0 + 4, 7 + k % 3, 4 + k % 2,
+                              0.4 * k, 0, 0, 0 };
+    uint8_t rgb[3];
+    cv_synth_palette (k + 1, rgb);
+    s[k].r = rgb[0];
+    s[k].g = rgb[1];
+    s[k].b_ = rgb[2];
+  }
+  cc_image half;
+  int *hown = malloc (sizeof (int) * hw * hh);
+  CC_ASSERT_OK (cv_synth_shapes (hw, hh, s, n, &half, hown));
+  CC_ASSERT_OK (cv_image_new (w, h, CC_FORMAT_RGBX8, frame));
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++) {
+      memcpy ((uint8_t *) frame->planes[0] + (size_t) y * frame->pitch[0] + 4 * x,
+          (uint8_t *) half.planes[0] + (size_t) (y / 2) * half.pitch[0] + 4 * (x / 2), 4);
+      owner[y * w + x] = hown[(y / 2) * hw + x / 2];
+    }
+  free (hown);
+  cv_image_free (&half);
+}
+
+START_TEST (test_yuv_against_rgb)
+{
+  const int sizes[][2] = { { 96, 64 }, { 101, 77 } };
+  cc_context *cpu;
+  CC_ASSERT_OK (cc_context_create (CC_BACKEND_CPU, -1, &cpu));
+  for (int sz = 0; sz < 2; sz++) {
+    int w = sizes[sz][0], h = sizes[sz][1];
+    int *owner = malloc (sizeof (int) * w * h);
+    cc_image rgb;
+    block_scene (w, h, 6, &rgb, owner);
+    cc_moct_object *o = palette_objects_from (1, 6, 30.0f);
+    for (int space = 0; space < 3; space++) {
+      cc_moct_params p;
+      cc_moct_params_default (&p);
+      p.space = (cc_moct_space) space;
+      if (space == CC_MOCT_SPACE_LAB)
+        for (int k = 0; k < 6; k++)
+          o[k].tolerance = 12.0f;
+      cc_moct_result rr[6], ry[6], ri[6];
+      run_on (CC_BACKEND_CPU, &p, o, 6, &rgb, rr);
+      cc_image nv12, i420;
+      to_yuv (cpu, &rgb, CC_FORMAT_NV12, &nv12);
+      to_yuv (cpu, &rgb, CC_FORMAT_I420, &i420);
+      run_on (CC_BACKEND_CPU, &p, o, 6, &nv12, ry);
+      run_on (CC_BACKEND_CPU, &p, o, 6, &i420, ri);
+      for (int k = 0; k < 6; k++) {
+        truth_t t;
+        truth_of (owner, w, h, k, &t);
+        assert_truth (&rr[k], &t, p.min_mass, "rgb");
+        assert_truth (&ry[k], &t, p.min_mass, "nv12");
+        assert_truth (&ri[k], &t, p.min_mass, "i420");
+      }
+      cc_image_free (cpu, &nv12);
+      cc_image_free (cpu, &i420);
+    }
+    /* BGRX: the same frame with R and B swapped */
+    cc_image bgr;
+    CC_ASSERT_OK (cv_image_new (w, h, CC_FORMAT_BGRX8, &bgr));
+    for (int i = 0; i < w * h; i++) {
+      uint8_t *s = (uint8_t *) rgb.planes[0] + 4 * i, *d = (uint8_t *) bgr.planes[0] + 4 * i;
+      d[0] = s[2]; d[1] = s[1]; d[2] = s[0]; d[3] = s[3];
+    }
+    cc_moct_params p;
+    cc_moct_params_default (&p);
+    cc_moct_result rb[6];
+    run_on (CC_BACKEND_CPU, &p, o, 6, &bgr, rb);
+    for (int k = 0; k < 6; k++) {
+      truth_t t;
+      truth_of (owner, w, h, k, &t);
+      assert_truth (&rb[k], &t, p.min_mass, "bgrx");
+    }
+    cv_image_free (&bgr);
+    free (o);
+    free (owner);
+    cv_image_free (&rgb);
+  }
+  cc_context_destroy (cpu);
+}
+END_TEST
+
+START_TEST (test_tiny_sizes)
+{
+  cc_moct_object o = { "dot", 250, 0, 250, 10 };
+  cc_moct_params p;
+  cc_moct_params_default (&p);
+  p.min_mass = 1;
+  uint8_t px[4] = { 250, 0, 250, 255 };
+  cc_image f = cc_image_view (px, 4, 1, 1, CC_FORMAT_RGBX8, CC_LOCATION_HOST);
+  for (int b = 0; b < cv_test_backend_count (); b++) {
+    cc_moct_result r;
+    run_on (cv_test_backend (b), &p, &o, 1, &f, &r);
+    ck_assert (r.present && r.mass == 1 && r.cx == 0.0 && r.cy == 0.0);
+    ck_assert (r.x0 == 0 && r.y0 == 0 && r.x1 == 0 && r.y1 == 0);
+    ck_assert (r.mu20 == 0.0 && r.major_axis == 0.0 && r.minor_axis == 0.0);
+  }
+  /* 1x1 NV12 and odd sizes with a shape cut by the right and bottom edges */
+  cc_context *cpu;
+  CC_ASSERT_OK (cc_context_create (CC_BACKEND_CPU, -1, &cpu));
+  cc_image nv;
+  to_yuv (cpu, &f, CC_FORMAT_NV12, &nv);
+  cc_moct_result r;
+  o.tolerance = 30;
+  run_on (CC_BACKEND_CPU, &p, &o, 1, &nv, &r);
+  ck_assert (r.mass == 1 && r.x1 == 0);
+  cc_image_free (cpu, &nv);
+  cc_context_destroy (cpu);
+  const int sizes[][2] = { { 33, 17 }, { 1, 40 }, { 40, 1 }, { 7, 3 } };
+  for (int i = 0; i < 4; i++) {
+    int w = sizes[i][0], h = sizes[i][1];
+    cv_synth_shape s = { w - 2.0, h - 1.5, 9, 5, 0.5, 250, 0, 250 };
+    int *owner = malloc (sizeof (int) * w * h);
+    cc_image frame;
+    CC_ASSERT_OK (cv_synth_shapes (w, h, &s, 1, &frame, owner));
+    truth_t t;
+    truth_of (owner, w, h, 0, &t);
+    for (int b = 0; b < cv_test_backend_count (); b++) {
+      run_on (cv_test_backend (b), &p, &o, 1, &frame, &r);
+      assert_truth (&r, &t, p.min_mass, "odd size");
+    }
+    free (owner);
+    cv_image_free (&frame);
+  }
+}
+END_TEST
+
+START_TEST (test_set_objects_errors)
+{
+  cc_context *ctx;
+  CC_ASSERT_OK (cc_context_create (CC_BACKEND_CPU, -1, &ctx));
+  cc_moct *m;
+  CC_ASSERT_OK (cc_moct_create (ctx, 64, 32, NULL, &m));
+  cc_moct_object good[2] = { { "red", 250, 0, 0, 10 }, { "green", 0, 250, 0, 10 } };
+  CC_ASSERT_OK (cc_moct_set_objects (m, good, 2));
+  cc_moct_object dup[3] = { good[0], { "blue", 0, 0, 250, 10 }, good[0] };
+  ck_assert_int_eq (cc_moct_set_objects (m, dup, 3), CC_ERROR_INVALID_ARGUMENT);
+  ck_assert_msg (strstr (cc_last_error (), "0 and 2") && strstr (cc_last_error (), "red"),
+      "message: %s", cc_last_error ());
+  cc_moct_object empty[2] = { good[0], { "", 0, 0, 250, 10 } };
+  ck_assert_int_eq (cc_moct_set_objects (m, empty, 2), CC_ERROR_INVALID_ARGUMENT);
+  ck_assert (strstr (cc_last_error (), "object 1") != NULL);
+  cc_moct_object tol[2] = { good[0], { "blue", 0, 0, 250, 0 } };
+  ck_assert_int_eq (cc_moct_set_objects (m, tol, 2), CC_ERROR_INVALID_ARGUMENT);
+  ck_assert (strstr (cc_last_error (), "object 1") && strstr (cc_last_error (), "blue"));
+  cc_moct_object unterminated = good[0];
+  memset (unterminated.name, 'x', CC_MOCT_NAME_MAX);
+  ck_assert_int_eq (cc_moct_set_objects (m, &unterminated, 1), CC_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq (cc_moct_set_objects (m, good, CC_MOCT_MAX_OBJECTS + 1),
+      CC_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq (cc_moct_set_objects (m, NULL, 2), CC_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq (cc_moct_set_objects (m, good, -1), CC_ERROR_INVALID_ARGUMENT);
+  /* the previous table is intact */
+  ck_assert_int_eq (cc_moct_object_count (m), 2);
+  ck_assert_int_eq (cc_moct_classify (m, false, 250, 0, 0), 0);
+  ck_assert_int_eq (cc_moct_classify (m, false, 0, 250, 0), 1);
+  ck_assert_int_eq (cc_moct_classify (m, false, 0, 0, 250), -1);
+  /* an empty table finds nothing */
+  CC_ASSERT_OK (cc_moct_set_objects (m, NULL, 0));
+  ck_assert_int_eq (cc_moct_classify (m, false, 250, 0, 0), -1);
+  cc_moct_destroy (m);
+  cc_context_destroy (ctx);
+}
+END_TEST
+
+/* A disc moving (3, -2) px / frame, absent at frame 3: velocity, trajectory, reset. */
+START_TEST (test_trajectory_velocity)
+{
+  for (int b = 0; b < cv_test_backend_count (); b++) {
+    cc_context *ctx;
+    CC_ASSERT_OK (cc_context_create (cv_test_backend (b), -1, &ctx));
+    cc_moct_params p;
+    cc_moct_params_default (&p);
+    p.history = 4;
+    cc_moct *m;
+    CC_ASSERT_OK (cc_moct_create (ctx, 80, 60, &p, &m));
+    cc_moct_object o = { "ball", 250, 250, 0, 10 };
+    CC_ASSERT_OK (cc_moct_set_objects (m, &o, 1));
+    double cx[7], cy[7];
+    for (int t = 0; t < 7; t++) {
+      cv_synth_shape s = { 20 + 3 * t, 40 - 2 * t, 6, 6, 0, 250, t == 3 ? 128 : 250, t == 3 ? 128 : 0 };
+      cc_image host, f;
+      CC_ASSERT_OK (cv_synth_shapes (80, 60, &s, 1, &host, NULL));
+      CC_ASSERT_OK (cv_test_to_backend (ctx, &host, &f));
+      cc_moct_result r;
+      CC_ASSERT_OK (cc_moct_run (m, &f, &r));
+      cx[t] = r.cx;
+      cy[t] = r.cy;
+      if (t == 0 || t == 3) {
+        ck_assert (!r.velocity_valid && r.vx == 0.0);
+      } else {
+        int prev = t == 4 ? 2 : t - 1;
+        ck_assert (r.velocity_valid);
+        ck_assert (r.vx == (cx[t] - cx[prev]) / (t - prev) && r.vy == (cy[t] - cy[prev]) / (t - prev));
+        ck_assert (fabs (r.vx - 3.0) < 1e-9 && fabs (r.vy + 2.0) < 1e-9);
+      }
+      cc_image_free (ctx, &f);
+      cv_image_free (&host);
+    }
+    cc_moct_sample tr[8];
+    int n;
+    CC_ASSERT_OK (cc_moct_get_trajectory (m, 0, tr, 8, &n));
+    ck_assert_int_eq (n, 4);
+    for (int i = 0; i < 4; i++) {
+      ck_assert_int_eq (tr[i].frame, 3 + i);
+      ck_assert_int_eq (tr[i].present, i != 0);
+      if (i)
+        ck_assert (tr[i].cx == cx[3 + i] && tr[i].ix == 20 + 3 * (3 + i)
+            && tr[i].iy == 40 - 2 * (3 + i));
+    }
+    CC_ASSERT_OK (cc_moct_get_trajectory (m, 0, tr, 2, &n));
+    ck_assert (n == 2 && tr[0].frame == 5 && tr[1].frame == 6);
+    ck_assert_int_eq (cc_moct_get_trajectory (m, 1, tr, 2, &n), CC_ERROR_INVALID_ARGUMENT);
+    CC_ASSERT_OK (cc_moct_reset (m));
+    CC_ASSERT_OK (cc_moct_get_trajectory (m, 0, tr, 8, &n));
+    ck_assert_int_eq (n, 0);
+    /* after a reset: frame 0 again, no velocity from before */
+    cv_synth_shape s = { 30, 30, 6, 6, 0, 250, 250, 0 };
+    cc_image host, f;
+    CC_ASSERT_OK (cv_synth_shapes (80, 60, &s, 1, &host, NULL));
+    CC_ASSERT_OK (cv_test_to_backend (ctx, &host, &f));
+    cc_moct_result r;
+    CC_ASSERT_OK (cc_moct_run (m, &f, &r));
+    ck_assert (r.present && !r.velocity_valid);
+    CC_ASSERT_OK (cc_moct_get_trajectory (m, 0, tr, 8, &n));
+    ck_assert (n == 1 && tr[0].frame == 0 && tr[0].ix == 30 && tr[0].iy == 30);
+    cc_image_free (ctx, &f);
+    cv_image_free (&host);
+    cc_moct_destroy (m);
+    cc_context_destroy (ctx);
+  }
+}
+END_TEST
+
+static const uint8_t *
+pix (const cc_image *f, int x, int y)
+{
+  return (const uint8_t *) f->planes[0] + (size_t) y * f->pitch[0] + 4 * x;
+}
+
+/* CPU drawing: box outline, centroid cross, mask tint and trajectory line pixels. */
+START_TEST (test_draw_cpu)
+{
+  cc_context *ctx;
+  CC_ASSERT_OK (cc_context_create (CC_BACKEND_CPU, -1, &ctx));
+  cc_moct *m;
+  CC_ASSERT_OK (cc_moct_create (ctx, 100, 60, NULL, &m));
+  cc_moct_object o = { "ball", 250, 0, 0, 10 };
+  CC_ASSERT_OK (cc_moct_set_objects (m, &o, 1));
+  cc_image f;
+  for (int t = 0; t < 2; t++) {
+    cv_synth_shape s = { 20 + 40 * t, 30, 8, 8, 0, 250, 0, 0 };
+    CC_ASSERT_OK (cv_synth_shapes (100, 60, &s, 1, &f, NULL));
+    cc_moct_result r;
+    CC_ASSERT_OK (cc_moct_run (m, &f, &r));
+    ck_assert (r.x0 == 12 + 40 * t && r.x1 == 28 + 40 * t && r.y0 == 22 && r.y1 == 38);
+    if (t == 0)
+      cv_image_free (&f);
+  }
+  CC_ASSERT_OK (cc_moct_draw (m, &f, CC_MOCT_DRAW_ALL));
+  const uint8_t red[3] = { 250, 0, 0 }, tint[3] = { 250, 0, 0 };
+  /* box corners and edges: object colour */
+  ck_assert (!memcmp (pix (&f, 52, 22), red, 3) && !memcmp (pix (&f, 68, 38), red, 3));
+  ck_assert (!memcmp (pix (&f, 60, 22), red, 3) && !memcmp (pix (&f, 52, 30), red, 3));
+  /* centroid cross: white at the centre and +-4 */
+  const uint8_t white[3] = { 255, 255, 255 };
+  ck_assert (!memcmp (pix (&f, 60, 30), white, 3) && !memcmp (pix (&f, 64, 30), white, 3)
+      && !memcmp (pix (&f, 60, 26), white, 3));
+  ck_assert (memcmp (pix (&f, 65, 30), white, 3) != 0);
+  /* mask: a classified pixel off the lines = blend of itself with its colour (itself) */
+  ck_assert (!memcmp (pix (&f, 57, 33), tint, 3));
+  /* trajectory: (20,30) -> (60,30), object colour over the grey background */
+  ck_assert (!memcmp (pix (&f, 40, 30), red, 3));
+  /* background elsewhere untouched */
+  const uint8_t grey[3] = { 128, 128, 128 };
+  ck_assert (!memcmp (pix (&f, 40, 31), grey, 3) && !memcmp (pix (&f, 5, 5), grey, 3));
+  /* the mask of a pixel of another colour within tolerance: (p + c + 1) >> 1 */
+  uint8_t *q = (uint8_t *) pix (&f, 90, 50);
+  q[0] = 244; q[1] = 4; q[2] = 2;
+  CC_ASSERT_OK (cc_moct_draw (m, &f, CC_MOCT_DRAW_MASK));
+  ck_assert (q[0] == 247 && q[1] == 2 && q[2] == 1);
+  ck_assert_int_eq (cc_moct_draw (m, &f, 0x100), CC_ERROR_INVALID_ARGUMENT);
+  cv_image_free (&f);
+  cc_moct_destroy (m);
+  cc_context_destroy (ctx);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- CUDA */
+
+static int
+results_equal (const cc_moct_result *a, const cc_moct_result *b, int n)
+{
+  for (int i = 0; i < n; i++) {
+    /* field by field: padding bytes are not compared */
+    const cc_moct_result *x = &a[i], *y = &b[i];
+    if (x->id != y->id || x->present != y->present || x->velocity_valid != y->velocity_valid
+        || x->mass != y->mass || x->sum_x != y->sum_x || x->sum_y != y->sum_y
+        || x->sum_xx != y->sum_xx || x->sum_yy != y->sum_yy || x->sum_xy != y->sum_xy
+        || x->cx != y->cx || x->cy != y->cy || x->x0 != y->x0 || x->y0 != y->y0
+        || x->x1 != y->x1 || x->y1 != y->y1 || x->mu20 != y->mu20 || x->mu02 != y->mu02
+        || x->mu11 != y->mu11 || x->orientation != y->orientation
+        || x->major_axis != y->major_axis || x->minor_axis != y->minor_axis
+        || x->vx != y->vx || x->vy != y->vy)
+      return i;
+  }
+  return -1;
+}
+
+/* frames: host RGBX8 clip; runs both backends over all frames, comparing results,
+ * trajectories and drawings in `format`. */
+static void
+compare_backends (const cc_image *frames, int nframes, const cc_moct_object *o, int n,
+    const cc_moct_params *p, cc_format format)
+{
+  cc_context *ctx[2];
+  cc_moct *m[2];
+  cc_context *cpu;
+  CC_ASSERT_OK (cc_context_create (CC_BACKEND_CPU, -1, &cpu));
+  for (int b = 0; b < 2; b++) {
+    CC_ASSERT_OK (cc_context_create (b ? CC_BACKEND_CUDA : CC_BACKEND_CPU, -1, &ctx[b]));
+    CC_ASSERT_OK (cc_moct_create (ctx[b], frames[0].width, frames[0].height, p, &m[b]));
+    CC_ASSERT_OK (cc_moct_set_objects (m[b], o, n));
+  }
+  cc_moct_result *r[2] = { calloc (n, sizeof (cc_moct_result)), calloc (n, sizeof (cc_moct_result)) };
+  for (int t = 0; t < nframes; t++) {
+    cc_image host = frames[t], conv;
+    bool yuv = format == CC_FORMAT_NV12 || format == CC_FORMAT_I420;
+    if (yuv) {
+      to_yuv (cpu, &frames[t], format, &conv);
+      host = conv;
+    } else if (format == CC_FORMAT_BGRX8) {
+      host.format = CC_FORMAT_BGRX8;   /* same bytes read as B G R */
+    }
+    cc_image dev[2], drawn[2];
+    for (int b = 0; b < 2; b++) {
+      CC_ASSERT_OK (cv_test_to_backend (ctx[b], &host, &dev[b]));
+      CC_ASSERT_OK (cc_moct_run (m[b], &dev[b], t % 3 == 2 ? NULL : r[b]));
+    }
+    if (t % 3 != 2) {
+      int bad = results_equal (r[0], r[1], n);
+      ck_assert_msg (bad < 0, "frame %d layout %d K %d format %s: object %d differs (mass %lld"
+          " vs %lld)", t, (int) p->layout, p->pixels_per_thread, cc_format_name (format), bad,
+          bad < 0 ? 0LL : (long long) r[0][bad].mass, bad < 0 ? 0LL : (long long) r[1][bad].mass);
+    }
+    if (t == nframes - 1) {
+      for (int b = 0; b < 2; b++) {
+        CC_ASSERT_OK (cc_moct_draw (m[b], &dev[b], CC_MOCT_DRAW_ALL));
+        CC_ASSERT_OK (cc_image_alloc (cpu, host.width, host.height, format, CC_LOCATION_HOST,
+                &drawn[b]));
+        CC_ASSERT_OK (cc_image_copy (ctx[b], &dev[b], &drawn[b]));
+      }
+      for (int pl = 0; pl < cc_format_planes (format); pl++) {
+        int pw = pl == 0 ? host.width : (host.width + 1) / 2, ph = pl == 0 ? host.height : (host.height + 1) / 2;
+        size_t row = (size_t) pw * (pl == 0 ? (yuv ? 1 : 4) : (format == CC_FORMAT_NV12 ? 2 : 1));
+        for (int y = 0; y < ph; y++)
+          ck_assert_msg (!memcmp ((uint8_t *) drawn[0].planes[pl] + y * drawn[0].pitch[pl],
+                  (uint8_t *) drawn[1].planes[pl] + y * drawn[1].pitch[pl], row),
+              "drawing differs: plane %d row %d (%s)", pl, y, cc_format_name (format));
+      }
+      for (int b = 0; b < 2; b++)
+        cc_image_free (cpu, &drawn[b]);
+      for (int k = 0; k < n; k += n > 8 ? 37 : 1) {
+        cc_moct_sample tr[2][64];
+        int cnt[2];
+        for (int b = 0; b < 2; b++)
+          CC_ASSERT_OK (cc_moct_get_trajectory (m[b], k, tr[b], 64, &cnt[b]));
+        ck_assert_int_eq (cnt[0], cnt[1]);
+        ck_assert (!memcmp (tr[0], tr[1], cnt[0] * sizeof (cc_moct_sample)));
+      }
+    }
+    for (int b = 0; b < 2; b++)
+      cc_image_free (ctx[b], &dev[b]);
+    if (yuv)
+      cc_image_free (cpu, &conv);
+  }
+  for (int b = 0; b < 2; b++) {
+    free (r[b]);
+    cc_moct_destroy (m[b]);
+    cc_context_destroy (ctx[b]);
+  }
+  cc_context_destroy (cpu);
+}
+
+START_TEST (test_gpu_matches_cpu)
+{
+  if (cv_test_skip_without_gpu ("moct GPU == CPU"))
+    return;
+  /* the moving clip (8 objects, a large one covering much of the frame) */
+  const int nf = 6, w = 317, h = 181;
+  cc_image frames[6];
+  for (int t = 0; t < nf; t++) {
+    cv_synth_shape s[9];
+    cv_synth_objects_at (t * 5, w, h, 8, s + 1);
+    /* a large object first (palette colour 8), the small ones over it */
+    uint8_t rgb[3];
+    cv_synth_palette (8, rgb);
+    s[0] = (cv_synth_shape) { w / 2.0, h / 2.0, w * 0.45, h * 0.4, 0.02 * t, rgb[0], rgb[1], rgb[2] };
+    CC_ASSERT_OK (cv_synth_shapes (w, h, s, 9, &frames[t], NULL));
+  }
+  cc_moct_object *o = palette_objects (9, 30.0f);
+  const cc_format formats[] = { CC_FORMAT_RGBX8, CC_FORMAT_BGRX8, CC_FORMAT_NV12, CC_FORMAT_I420 };
+  for (int layout = 0; layout < 2; layout++)
+    for (int K = 4; K <= 16; K *= 2)
+      for (int f = 0; f < 4; f++) {
+        cc_moct_params p;
+        cc_moct_params_default (&p);
+        p.layout = (cc_moct_layout) layout;
+        p.pixels_per_thread = K;
+        p.history = 4;
+        compare_backends (frames, nf, o, 9, &p, formats[f]);
+      }
+  free (o);
+  for (int t = 0; t < nf; t++)
+    cv_image_free (&frames[t]);
+  /* 1024 objects */
+  cv_synth_shape *s = grid_shapes (1024, 32, 20);
+  cc_image big[2];
+  for (int t = 0; t < 2; t++) {
+    for (int k = 0; k < 1024; k++)
+      s[k].cx += t;
+    CC_ASSERT_OK (cv_synth_shapes (640, 640, s, 1024, &big[t], NULL));
+  }
+  o = palette_objects (1024, 10.0f);
+  for (int layout = 0; layout < 2; layout++) {
+    cc_moct_params p;
+    cc_moct_params_default (&p);
+    p.layout = (cc_moct_layout) layout;
+    compare_backends (big, 2, o, 1024, &p, CC_FORMAT_RGBX8);
+  }
+  free (o);
+  free (s);
+  cv_image_free (&big[0]);
+  cv_image_free (&big[1]);
+}
+END_TEST
+
+static Suite *
+moct_suite (void)
+{
+  Suite *s = suite_create ("moct");
+  TCase *tc = tcase_create ("moct");
+  tcase_set_timeout (tc, 300);
+  tcase_add_test (tc, test_exact_many);
+  tcase_add_test (tc, test_spaces);
+  tcase_add_test (tc, test_clip);
+  tcase_add_test (tc, test_absent_and_errors);
+  tcase_add_test (tc, test_tolerance_and_ties);
+  tcase_add_test (tc, test_yuv_against_rgb);
+  tcase_add_test (tc, test_tiny_sizes);
+  tcase_add_test (tc, test_set_objects_errors);
+  tcase_add_test (tc, test_trajectory_velocity);
+  tcase_add_test (tc, test_draw_cpu);
+  tcase_add_test (tc, test_gpu_matches_cpu);
+  suite_add_tcase (s, tc);
+  return s;
+}
+
+int
+main (void)
+{
+  SRunner *sr = srunner_create (moct_suite ());
+  srunner_run_all (sr, CK_NORMAL);
+  int failed = srunner_ntests_failed (sr);
+  srunner_free (sr);
+  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

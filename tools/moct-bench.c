@@ -1,0 +1,238 @@
+/* moct-bench: timings of cc_moct_run (multi-object chromatic tracking), one JSON
+ * object per line.
+ *
+ *   moct-bench [--runs N] [--no-cpu] [--layout atomic|partials|all]
+ *              [--ppt 4|8|16|all] [--format rgbx|nv12]
+ *
+ * Sizes 1920x1080 and 3840x2160; 1, 8, 128 and 1024 objects. The frame: the objects
+ * as palette-coloured discs and ellipses on a grid over a grey background (about a
+ * quarter of the pixels classified); with 1 object, one ellipse over about half of
+ * the frame (the contention case: every warp adds to the same object). On CUDA every
+ * reduction layout x pixels-per-thread asked for; the CPU once per size (fewer runs).
+ *  kernel_ms:     median over runs of a cc_timer around cc_moct_run with results left
+ *                 on the device (CUDA events on the context stream);
+ *  end_to_end_ms: median of the wall clock around cc_moct_run with host results
+ *                 (download and host moments included).
+ * build_ms: the wall clock of cc_moct_set_objects (table build + upload), once. */
+#include "cv_imageio.h"
+#include "cv_synth.h"
+#include "cv_timing.h"
+#include <cudacore/cc_moct.h>
+#include <cudacore/cc_timer.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_RUNS 1000
+
+static int
+fail (const char *what)
+{
+  fprintf (stderr, "moct-bench: %s: %s\n", what, cc_last_error ());
+  return 1;
+}
+
+/* The benchmark frame (RGBX8, host) and its object table. */
+static int
+make_scene (int w, int h, int n, cc_image *frame, cc_moct_object *o)
+{
+  cv_synth_shape *s = calloc (n, sizeof *s);
+  if (n == 1) {
+    s[0] = (cv_synth_shape) { w / 2.0, h / 2.0, w * 0.45, h * 0.38, 0.2, 0, 0, 0 };
+  } else {
+    int cols = (int) ceil (sqrt ((double) n * w / h)), rows = (n + cols - 1) / cols;
+    double cw = (double) w / cols, ch = (double) h / rows;
+    for (int i = 0; i < n; i++) {
+      s[i].cx = (i % cols + 0.5) * cw;
+      s[i].cy = (i / cols + 0.5) * ch;
+      s[i].a = 0.4 * fmin (cw, ch) * (i % 2 ? 1.2 : 1.0);
+      s[i].b = 0.4 * fmin (cw, ch) * (i % 2 ? 0.6 : 1.0);
+      s[i].theta = 0.3 * i;
+    }
+  }
+  for (int i = 0; i < n; i++) {
+    uint8_t rgb[3];
+    cv_synth_palette (i, rgb);
+    s[i].r = rgb[0];
+    s[i].g = rgb[1];
+    s[i].b_ = rgb[2];
+    snprintf (o[i].name, sizeof o[i].name, "object-%d", i);
+    o[i].r = rgb[0];
+    o[i].g = rgb[1];
+    o[i].b = rgb[2];
+    o[i].tolerance = 10.0f;
+  }
+  cc_status st = cv_synth_shapes (w, h, s, n, frame, NULL);
+  free (s);
+  return st == CC_SUCCESS ? 0 : fail ("cv_synth_shapes");
+}
+
+/* NV12 of an RGBX8 frame (cc_image_alloc on the host; free with cc_image_free). */
+static int
+to_nv12 (cc_context *cpu, const cc_image *rgb, cc_image *out)
+{
+  if (cc_image_alloc (cpu, rgb->width, rgb->height, CC_FORMAT_NV12, CC_LOCATION_HOST, out)
+      != CC_SUCCESS)
+    return fail ("nv12 alloc");
+  for (int y = 0; y < rgb->height; y++)
+    for (int x = 0; x < rgb->width; x++) {
+      const uint8_t *p = (const uint8_t *) rgb->planes[0] + (size_t) y * rgb->pitch[0] + 4 * x;
+      double fy = 16 + (65.481 * p[0] + 128.553 * p[1] + 24.966 * p[2]) / 255;
+      ((uint8_t *) out->planes[0])[(size_t) y * out->pitch[0] + x] = (uint8_t) lround (fy);
+      if ((x & 1) || (y & 1))
+        continue;
+      uint8_t *uv = (uint8_t *) out->planes[1] + (size_t) (y / 2) * out->pitch[1] + x;
+      uv[0] = (uint8_t) lround (128 + (-37.797 * p[0] - 74.203 * p[1] + 112.0 * p[2]) / 255);
+      uv[1] = (uint8_t) lround (128 + (112.0 * p[0] - 93.786 * p[1] - 18.214 * p[2]) / 255);
+    }
+  return 0;
+}
+
+static const char *
+layout_name (cc_moct_layout l)
+{
+  return l == CC_MOCT_LAYOUT_ATOMIC ? "atomic" : "partials";
+}
+
+static int
+bench_one (cc_context *ctx, cc_timer *timer, const cc_image *frame, const cc_moct_object *o,
+    int n, cc_moct_layout layout, int ppt, int warmup, int runs)
+{
+  cc_moct_params p;
+  cc_moct_params_default (&p);
+  p.layout = layout;
+  p.pixels_per_thread = ppt;
+  cc_moct *m;
+  if (cc_moct_create (ctx, frame->width, frame->height, &p, &m) != CC_SUCCESS)
+    return fail ("cc_moct_create");
+  double t0 = cv_now_ms ();
+  if (cc_moct_set_objects (m, o, n) != CC_SUCCESS)
+    return fail ("cc_moct_set_objects");
+  double build_ms = cv_now_ms () - t0;
+  cc_moct_result *res = calloc (n, sizeof *res);
+  static double kt[MAX_RUNS], et[MAX_RUNS];
+  bool cuda = cc_context_backend (ctx) == CC_BACKEND_CUDA;
+  for (int i = 0; i < warmup; i++)
+    if (cc_moct_run (m, frame, res) != CC_SUCCESS)
+      return fail ("cc_moct_run");
+  for (int i = 0; i < runs; i++) {
+    float ms;
+    if (cc_timer_start (timer) != CC_SUCCESS
+        || cc_moct_run (m, frame, cuda ? NULL : res) != CC_SUCCESS
+        || cc_timer_stop (timer) != CC_SUCCESS || cc_timer_elapsed_ms (timer, &ms) != CC_SUCCESS)
+      return fail ("timed cc_moct_run");
+    kt[i] = ms;
+  }
+  for (int i = 0; i < runs; i++) {
+    t0 = cv_now_ms ();
+    if (cc_moct_run (m, frame, res) != CC_SUCCESS)
+      return fail ("cc_moct_run");
+    et[i] = cv_now_ms () - t0;
+  }
+  int present = 0;
+  for (int i = 0; i < n; i++)
+    present += res[i].present;
+  printf ("{\"algorithm\":\"moct\",\"width\":%d,\"height\":%d,\"backend\":\"%s\","
+      "\"format\":\"%s\",\"objects\":%d,\"present\":%d,\"layout\":\"%s\","
+      "\"pixels_per_thread\":%d,\"runs\":%d,\"kernel_ms\":%.4f,\"end_to_end_ms\":%.4f,"
+      "\"build_ms\":%.1f}\n", frame->width, frame->height, cuda ? "cuda" : "cpu",
+      cc_format_name (frame->format), n, present, cuda ? layout_name (layout) : "cpu",
+      cuda ? ppt : 0, runs, cv_median (kt, runs), cv_median (et, runs), build_ms);
+  fflush (stdout);
+  free (res);
+  cc_moct_destroy (m);
+  return 0;
+}
+
+int
+main (int argc, char **argv)
+{
+  bool cpu = true, nv12 = false;
+  int runs = 50, layouts = 3, ppts = 7;   /* bit sets: layout 0/1, ppt 4/8/16 */
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp (argv[i], "--no-cpu"))
+      cpu = false;
+    else if (!strcmp (argv[i], "--runs") && i + 1 < argc)
+      runs = atoi (argv[++i]);
+    else if (!strcmp (argv[i], "--layout") && i + 1 < argc) {
+      const char *v = argv[++i];
+      layouts = !strcmp (v, "atomic") ? 1 : !strcmp (v, "partials") ? 2 : !strcmp (v, "all") ? 3 : 0;
+    } else if (!strcmp (argv[i], "--ppt") && i + 1 < argc) {
+      const char *v = argv[++i];
+      ppts = !strcmp (v, "4") ? 1 : !strcmp (v, "8") ? 2 : !strcmp (v, "16") ? 4
+          : !strcmp (v, "all") ? 7 : 0;
+    } else if (!strcmp (argv[i], "--format") && i + 1 < argc) {
+      const char *v = argv[++i];
+      nv12 = !strcmp (v, "nv12");
+      if (!nv12 && strcmp (v, "rgbx"))
+        layouts = 0;
+    } else
+      layouts = 0;
+    if (!layouts || !ppts) {
+      fprintf (stderr, "usage: moct-bench [--runs N] [--no-cpu] [--layout atomic|partials|all]"
+          " [--ppt 4|8|16|all] [--format rgbx|nv12]\n");
+      return 2;
+    }
+  }
+  if (runs < 1 || runs > MAX_RUNS) {
+    fprintf (stderr, "moct-bench: --runs must be in 1..%d\n", MAX_RUNS);
+    return 2;
+  }
+  static const int sizes[][2] = { { 1920, 1080 }, { 3840, 2160 } };
+  static const int counts[] = { 1, 8, 128, 1024 };
+  bool have_cuda = cc_cuda_device_count () > 0;
+  if (!have_cuda)
+    fprintf (stderr, "moct-bench: no CUDA device, CPU only\n");
+  cc_context *cpu_ctx;
+  if (cc_context_create (CC_BACKEND_CPU, -1, &cpu_ctx) != CC_SUCCESS)
+    return fail ("cc_context_create");
+  static cc_moct_object objects[CC_MOCT_MAX_OBJECTS];
+  int rc = 0;
+  for (int b = have_cuda ? 0 : 1; b < (cpu ? 2 : 1) && !rc; b++) {
+    cc_context *ctx = cpu_ctx;
+    if (b == 0 && cc_context_create (CC_BACKEND_CUDA, -1, &ctx) != CC_SUCCESS)
+      return fail ("cc_context_create");
+    cc_timer *timer;
+    if (cc_timer_create (ctx, &timer) != CC_SUCCESS)
+      return fail ("cc_timer_create");
+    cc_location loc = b == 0 ? CC_LOCATION_DEVICE : CC_LOCATION_HOST;
+    for (int si = 0; si < 2 && !rc; si++)
+      for (int ci = 0; ci < 4 && !rc; ci++) {
+        int w = sizes[si][0], h = sizes[si][1], n = counts[ci];
+        cc_image host, frame, conv;
+        if ((rc = make_scene (w, h, n, &host, objects)))
+          break;
+        const cc_image *src = &host;
+        if (nv12) {
+          if ((rc = to_nv12 (cpu_ctx, &host, &conv)))
+            break;
+          src = &conv;
+        }
+        if (cc_image_alloc (ctx, w, h, src->format, loc, &frame) != CC_SUCCESS
+            || cc_image_copy (ctx, src, &frame) != CC_SUCCESS
+            || cc_context_synchronize (ctx) != CC_SUCCESS)
+          return fail ("upload");
+        if (b == 0) {
+          for (int l = 0; l < 2 && !rc; l++)
+            for (int k = 0; k < 3 && !rc; k++)
+              if ((layouts & (1 << l)) && (ppts & (1 << k)))
+                rc = bench_one (ctx, timer, &frame, objects, n, (cc_moct_layout) l, 4 << k, 5,
+                    runs);
+        } else {
+          rc = bench_one (ctx, timer, &frame, objects, n, CC_MOCT_LAYOUT_ATOMIC, 8, 1,
+              runs < 3 ? runs : 3);
+        }
+        cc_image_free (ctx, &frame);
+        if (nv12)
+          cc_image_free (cpu_ctx, &conv);
+        cv_image_free (&host);
+      }
+    cc_timer_destroy (timer);
+    if (ctx != cpu_ctx)
+      cc_context_destroy (ctx);
+  }
+  cc_context_destroy (cpu_ctx);
+  return rc;
+}
