@@ -4,6 +4,7 @@
 
 GST_ELEMENT_REGISTER_DECLARE (cudaflowlk);
 GST_ELEMENT_REGISTER_DECLARE (cudablockmatch);
+GST_ELEMENT_REGISTER_DECLARE (moctracker);
 
 static gboolean
 plugin_init (GstPlugin * plugin)
@@ -11,10 +12,11 @@ plugin_init (GstPlugin * plugin)
   gboolean ret = FALSE;
   ret |= GST_ELEMENT_REGISTER (cudaflowlk, plugin);
   ret |= GST_ELEMENT_REGISTER (cudablockmatch, plugin);
+  ret |= GST_ELEMENT_REGISTER (moctracker, plugin);
   return ret;
 }
 
 GST_PLUGIN_DEFINE (GST_VERSION_MAJOR, GST_VERSION_MINOR, cudavision,
     "GPU video analysis: dense optical flow by Lucas-Kanade and block matching, with "
-    "variational refinement (CUDA, with a CPU fallback)",
+    "variational refinement; multi-object colour tracking (CUDA, with a CPU fallback)",
     plugin_init, CV_VERSION, "LGPL", "cudavision", CV_PACKAGE_ORIGIN)

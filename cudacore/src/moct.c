@@ -48,7 +48,13 @@ struct cc_moct {
   cc_moct_object *objects;     /* CC_MOCT_MAX_OBJECTS */
   cc_moct_colour *colours;     /* CC_MOCT_MAX_OBJECTS */
   uint16_t *lut_rgb, *lut_yuv; /* CC_MOCT_LUT_SIZE each */
-  float (*cells_rgb)[3], (*cells_yuv)[3];   /* bin centres in the chosen space */
+  /* bin centres of the RGB and YUV tables in each space (index: cc_moct_space - 1),
+   * computed the first time an object of that space appears */
+  float (*cells_rgb[3])[3], (*cells_yuv[3])[3];
+  /* scratch of the table build (CC_MOCT_LUT_SIZE each): one space's table and
+   * distances, and the new RGB / YUV tables with their distances */
+  float *best_d, *lut_dist[2];
+  uint16_t *lut_tmp, *lut_new[2];
   long long frames;            /* runs since create / reset */
   /* CPU state */
   cc_moct_acc *acc;
@@ -137,21 +143,34 @@ distance2 (cc_moct_space space, float hue_weight, const float a[3], const float 
   return 255.0 * 255.0 * (dh * dh + ds * ds + dv * dv);
 }
 
-/* Bin centres of every table cell in the chosen space: computed once at create. */
-static void
-build_cells (cc_moct *m)
+/* Bin centres of every table cell in `space`: computed once, when an object of that
+ * space first appears. */
+static cc_status
+ensure_cells (cc_moct *m, cc_moct_space space)
 {
+  int k = (int) space - 1;
+  if (m->cells_rgb[k])
+    return CC_SUCCESS;
+  m->cells_rgb[k] = malloc (CC_MOCT_LUT_SIZE * sizeof *m->cells_rgb[k]);
+  m->cells_yuv[k] = malloc (CC_MOCT_LUT_SIZE * sizeof *m->cells_yuv[k]);
+  if (!m->cells_rgb[k] || !m->cells_yuv[k]) {
+    free (m->cells_rgb[k]);
+    free (m->cells_yuv[k]);
+    m->cells_rgb[k] = m->cells_yuv[k] = NULL;
+    return cc_set_error (CC_ERROR_OUT_OF_MEMORY, "cc_moct_set_objects: out of host memory");
+  }
   const int bins = 1 << CC_MOCT_LUT_BITS;
   const double step = 256.0 / bins, half = (step - 1.0) / 2.0;
   for (int i = 0; i < CC_MOCT_LUT_SIZE; i++) {
     double c[3] = { (i >> (2 * CC_MOCT_LUT_BITS)) * step + half,
                     ((i >> CC_MOCT_LUT_BITS) & (bins - 1)) * step + half,
                     (i & (bins - 1)) * step + half };
-    to_space (m->params.space, c, m->cells_rgb[i]);
+    to_space (space, c, m->cells_rgb[k][i]);
     double rgb[3];
     yuv_to_rgb (c[0], c[1], c[2], rgb);
-    to_space (m->params.space, rgb, m->cells_yuv[i]);
+    to_space (space, rgb, m->cells_yuv[k][i]);
   }
+  return CC_SUCCESS;
 }
 
 /* Targets sorted along one coordinate whose difference alone bounds the distance
@@ -176,12 +195,13 @@ key_of (cc_moct_space space, const float c[3])
   return space == CC_MOCT_SPACE_HSV ? 255.0 * c[2] : c[0];
 }
 
-/* Nearest target within its tolerance, lowest id on a tie. */
+/* Nearest target of one space within its tolerance, lowest id on a tie: lut[i] and
+ * its squared distance best_d[i] (the n sorted targets are those of `space`). */
 static void
-build_lut (const cc_moct *m, const float (*cells)[3], const float (*targets)[3],
-    const double *tol2, const sorted_target *sorted, double max_tol, int n, uint16_t *lut)
+build_lut (const cc_moct *m, cc_moct_space space, const float (*cells)[3],
+    const float (*targets)[3], const double *tol2, const sorted_target *sorted,
+    double max_tol, int n, uint16_t *lut, float *best_dist)
 {
-  const cc_moct_space space = m->params.space;
   /* a margin against rounding: pruning must never drop a target within tolerance */
   const double reach = max_tol * (1.0 + 1e-6) + 1e-6;
   for (int i = 0; i < CC_MOCT_LUT_SIZE; i++) {
@@ -205,6 +225,7 @@ build_lut (const cc_moct *m, const float (*cells)[3], const float (*targets)[3],
       }
     }
     lut[i] = (uint16_t) best;
+    best_dist[i] = (float) best_d;
   }
 }
 
@@ -218,7 +239,16 @@ moct_free (cc_moct *m)
     cc_cuda_moct_destroy (m->cuda);
 #endif
   free (m->objects); free (m->colours); free (m->lut_rgb); free (m->lut_yuv);
-  free (m->cells_rgb); free (m->cells_yuv); free (m->acc); free (m->records);
+  for (int k = 0; k < 3; k++) {
+    free (m->cells_rgb[k]);
+    free (m->cells_yuv[k]);
+  }
+  free (m->best_d); free (m->lut_tmp);
+  for (int t = 0; t < 2; t++) {
+    free (m->lut_dist[t]);
+    free (m->lut_new[t]);
+  }
+  free (m->acc); free (m->records);
   free (m->tracks); free (m->rings); free (m->host_records);
   free (m);
 }
@@ -246,8 +276,12 @@ cc_moct_create (cc_context *ctx, int width, int height, const cc_moct_params *pa
   ok &= (m->colours = calloc (N, sizeof *m->colours)) != NULL;
   ok &= (m->lut_rgb = malloc (CC_MOCT_LUT_SIZE * sizeof (uint16_t))) != NULL;
   ok &= (m->lut_yuv = malloc (CC_MOCT_LUT_SIZE * sizeof (uint16_t))) != NULL;
-  ok &= (m->cells_rgb = malloc (CC_MOCT_LUT_SIZE * sizeof *m->cells_rgb)) != NULL;
-  ok &= (m->cells_yuv = malloc (CC_MOCT_LUT_SIZE * sizeof *m->cells_yuv)) != NULL;
+  ok &= (m->best_d = malloc (CC_MOCT_LUT_SIZE * sizeof *m->best_d)) != NULL;
+  ok &= (m->lut_tmp = malloc (CC_MOCT_LUT_SIZE * sizeof *m->lut_tmp)) != NULL;
+  for (int t = 0; t < 2; t++) {
+    ok &= (m->lut_dist[t] = malloc (CC_MOCT_LUT_SIZE * sizeof (float))) != NULL;
+    ok &= (m->lut_new[t] = malloc (CC_MOCT_LUT_SIZE * sizeof (uint16_t))) != NULL;
+  }
   ok &= (m->records = calloc (N, sizeof *m->records)) != NULL;
   if (ctx->backend == CC_BACKEND_CUDA) {
     ok &= (m->host_records = calloc (N, sizeof *m->host_records)) != NULL;
@@ -270,7 +304,6 @@ cc_moct_create (cc_context *ctx, int width, int height, const cc_moct_params *pa
   }
   memset (m->lut_rgb, 0xFF, CC_MOCT_LUT_SIZE * sizeof (uint16_t));
   memset (m->lut_yuv, 0xFF, CC_MOCT_LUT_SIZE * sizeof (uint16_t));
-  build_cells (m);
   *out = m;
   return CC_SUCCESS;
 }
@@ -316,6 +349,9 @@ check_objects (const cc_moct_object *o, int n)
         CC_MOCT_NAME_MAX);
     CC_CHECK_ARG (o[i].tolerance > 0.0f, "cc_moct_set_objects: object %d (\"%s\"): "
         "tolerance %g must be > 0", i, o[i].name, o[i].tolerance);
+    CC_CHECK_ARG (o[i].space >= CC_MOCT_SPACE_PARAMS && o[i].space <= CC_MOCT_SPACE_LAB,
+        "cc_moct_set_objects: object %d (\"%s\"): unknown colour space %d", i, o[i].name,
+        (int) o[i].space);
   }
   /* names unique: sort indices by name (n log n even at 1024 objects) */
   if (n > 1) {
@@ -351,22 +387,63 @@ cc_moct_set_objects (cc_moct *m, const cc_moct_object *objects, int n)
     free (sorted);
     return cc_set_error (CC_ERROR_OUT_OF_MEMORY, "cc_moct_set_objects: out of host memory");
   }
-  double max_tol = 0.0;
+  /* each object in its own space; one pruned build per space in use, then the
+   * nearest over the spaces (each distance in its object's space) */
+  cc_moct_space spaces[CC_MOCT_MAX_OBJECTS];
   for (int i = 0; i < n; i++) {
+    spaces[i] = objects[i].space == CC_MOCT_SPACE_PARAMS ? m->params.space : objects[i].space;
     double rgb[3] = { objects[i].r, objects[i].g, objects[i].b };
-    to_space (m->params.space, rgb, targets[i]);
+    to_space (spaces[i], rgb, targets[i]);
     tol2[i] = (double) objects[i].tolerance * objects[i].tolerance;
-    max_tol = fmax (max_tol, objects[i].tolerance);
-    sorted[i].key = key_of (m->params.space, targets[i]);
-    sorted[i].id = i;
   }
-  qsort (sorted, n, sizeof *sorted, key_cmp);
-  if (m->ctx->backend == CC_BACKEND_CUDA)   /* the stream may still read the tables */
-    CC_TRY (cc_context_synchronize (m->ctx));
-  build_lut (m, (const float (*)[3]) m->cells_rgb, (const float (*)[3]) targets, tol2, sorted,
-      max_tol, n, m->lut_rgb);
-  build_lut (m, (const float (*)[3]) m->cells_yuv, (const float (*)[3]) targets, tol2, sorted,
-      max_tol, n, m->lut_yuv);
+  memset (m->lut_new[0], 0xFF, CC_MOCT_LUT_SIZE * sizeof (uint16_t));
+  memset (m->lut_new[1], 0xFF, CC_MOCT_LUT_SIZE * sizeof (uint16_t));
+  cc_status st = CC_SUCCESS;
+  for (cc_moct_space sp = CC_MOCT_SPACE_RGB; sp <= CC_MOCT_SPACE_LAB && st == CC_SUCCESS;
+       sp++) {
+    int count = 0;
+    double max_tol = 0.0;
+    for (int i = 0; i < n; i++)
+      if (spaces[i] == sp) {
+        sorted[count].key = key_of (sp, targets[i]);
+        sorted[count++].id = i;
+        max_tol = fmax (max_tol, objects[i].tolerance);
+      }
+    if (count == 0 || (st = ensure_cells (m, sp)) != CC_SUCCESS)
+      continue;
+    qsort (sorted, count, sizeof *sorted, key_cmp);
+    for (int table = 0; table < 2; table++) {
+      uint16_t *lut = m->lut_new[table];
+      build_lut (m, sp, (const float (*)[3]) (table ? m->cells_yuv : m->cells_rgb)[sp - 1],
+          (const float (*)[3]) targets, tol2, sorted, max_tol, count, m->lut_tmp, m->best_d);
+      /* the first space in use fills the table; later ones take a cell when nearer.
+       * One space alone: exactly its own build. */
+      for (int i = 0; i < CC_MOCT_LUT_SIZE; i++) {
+        uint16_t id = m->lut_tmp[i];
+        if (id == CC_MOCT_NONE)
+          continue;
+        if (lut[i] == CC_MOCT_NONE) {
+          lut[i] = id;
+          m->lut_dist[table][i] = m->best_d[i];
+        } else if (m->best_d[i] < m->lut_dist[table][i]
+            || (m->best_d[i] == m->lut_dist[table][i] && id < lut[i])) {
+          lut[i] = id;
+          m->lut_dist[table][i] = m->best_d[i];
+        }
+      }
+    }
+  }
+  /* the stream may still read the tables: wait before replacing them */
+  if (st == CC_SUCCESS && m->ctx->backend == CC_BACKEND_CUDA)
+    st = cc_context_synchronize (m->ctx);
+  if (st != CC_SUCCESS) {   /* the previous tables stay */
+    free (targets);
+    free (tol2);
+    free (sorted);
+    return st;
+  }
+  memcpy (m->lut_rgb, m->lut_new[0], CC_MOCT_LUT_SIZE * sizeof (uint16_t));
+  memcpy (m->lut_yuv, m->lut_new[1], CC_MOCT_LUT_SIZE * sizeof (uint16_t));
   free (targets);
   free (tol2);
   free (sorted);

@@ -332,6 +332,7 @@ START_TEST (test_tolerance_and_ties)
   /* the whole RGB table against a brute-force nearest-within-tolerance search over
    * overlapping targets (bin centres, lowest id on ties) */
   cc_moct_object many[64];
+  memset (many, 0, sizeof many);
   unsigned seed = 12345;
   for (int k = 0; k < 64; k++) {
     snprintf (many[k].name, sizeof many[k].name, "t%d", k);
@@ -441,7 +442,7 @@ START_TEST (test_yuv_against_rgb)
     cc_image rgb;
     block_scene (w, h, 6, &rgb, owner);
     cc_moct_object *o = palette_objects_from (1, 6, 30.0f);
-    for (int space = 0; space < 3; space++) {
+    for (int space = CC_MOCT_SPACE_RGB; space <= CC_MOCT_SPACE_LAB; space++) {
       cc_moct_params p;
       cc_moct_params_default (&p);
       p.space = (cc_moct_space) space;
@@ -845,6 +846,74 @@ START_TEST (test_gpu_matches_cpu)
 }
 END_TEST
 
+/* Objects of different colour spaces in one table: a colour only one of them takes
+ * goes to it exactly as a tracker of that object's space alone would classify it. */
+START_TEST (test_per_object_space)
+{
+  cc_context *ctx;
+  CC_ASSERT_OK (cc_context_create (CC_BACKEND_CPU, -1, &ctx));
+  cc_moct_params p;
+  cc_moct_params_default (&p);   /* RGB */
+  cc_moct_object mixed[3];
+  memset (mixed, 0, sizeof mixed);
+  const struct { const char *name; uint8_t r, g, b; float tol; cc_moct_space sp; } def[3] = {
+    { "rgb", 200, 40, 40, 40.0f, CC_MOCT_SPACE_PARAMS },
+    { "hsv", 40, 200, 60, 40.0f, CC_MOCT_SPACE_HSV },
+    { "lab", 50, 60, 210, 20.0f, CC_MOCT_SPACE_LAB },
+  };
+  cc_moct *alone[3];
+  for (int k = 0; k < 3; k++) {
+    snprintf (mixed[k].name, sizeof mixed[k].name, "%s", def[k].name);
+    mixed[k].r = def[k].r;
+    mixed[k].g = def[k].g;
+    mixed[k].b = def[k].b;
+    mixed[k].tolerance = def[k].tol;
+    mixed[k].space = def[k].sp;
+    cc_moct_params q = p;
+    q.space = def[k].sp == CC_MOCT_SPACE_PARAMS ? p.space : def[k].sp;
+    cc_moct_object one = mixed[k];
+    one.space = CC_MOCT_SPACE_PARAMS;
+    CC_ASSERT_OK (cc_moct_create (ctx, 8, 8, &q, &alone[k]));
+    CC_ASSERT_OK (cc_moct_set_objects (alone[k], &one, 1));
+  }
+  cc_moct *m;
+  CC_ASSERT_OK (cc_moct_create (ctx, 8, 8, &p, &m));
+  CC_ASSERT_OK (cc_moct_set_objects (m, mixed, 3));
+  int taken[3] = { 0 };
+  for (int yuv = 0; yuv < 2; yuv++)
+    for (int a = 0; a < 256; a += 3)
+      for (int b = 0; b < 256; b += 3)
+        for (int c = 0; c < 256; c += 3) {
+          int hits = 0, only = -1;
+          for (int k = 0; k < 3; k++)
+            if (cc_moct_classify (alone[k], yuv, a, b, c) == 0) {
+              hits++;
+              only = k;
+            }
+          int got = cc_moct_classify (m, yuv, a, b, c);
+          if (hits == 0)
+            ck_assert_msg (got == -1, "(%d,%d,%d) yuv %d: %d, want none", a, b, c, yuv, got);
+          else if (hits == 1)
+            ck_assert_msg (got == only, "(%d,%d,%d) yuv %d: %d, want %d", a, b, c, yuv, got, only);
+          else
+            ck_assert (got >= 0);
+          if (got >= 0)
+            taken[got]++;
+        }
+  for (int k = 0; k < 3; k++)
+    ck_assert_msg (taken[k] > 0, "object %s took no colour", def[k].name);
+  /* an unknown space is refused, naming the object */
+  mixed[1].space = (cc_moct_space) 9;
+  ck_assert_int_eq (cc_moct_set_objects (m, mixed, 3), CC_ERROR_INVALID_ARGUMENT);
+  ck_assert_ptr_nonnull (strstr (cc_last_error (), "object 1 (\"hsv\"): unknown colour space 9"));
+  ck_assert_int_eq (cc_moct_classify (m, false, 200, 40, 40), 0);   /* the old table */
+  for (int k = 0; k < 3; k++)
+    cc_moct_destroy (alone[k]);
+  cc_moct_destroy (m);
+  cc_context_destroy (ctx);
+}
+END_TEST
+
 static Suite *
 moct_suite (void)
 {
@@ -856,6 +925,7 @@ moct_suite (void)
   tcase_add_test (tc, test_clip);
   tcase_add_test (tc, test_absent_and_errors);
   tcase_add_test (tc, test_tolerance_and_ties);
+  tcase_add_test (tc, test_per_object_space);
   tcase_add_test (tc, test_yuv_against_rgb);
   tcase_add_test (tc, test_tiny_sizes);
   tcase_add_test (tc, test_set_objects_errors);

@@ -49,7 +49,8 @@ extern "C" {
  *       (paper 3.4). Greys have hue 0.
  *  LAB: CIE76 delta E in CIE L*a*b* (sRGB, D65). */
 typedef enum cc_moct_space {
-  CC_MOCT_SPACE_RGB = 0,
+  CC_MOCT_SPACE_PARAMS = 0,   /* objects only: the tracker's cc_moct_params.space */
+  CC_MOCT_SPACE_RGB,
   CC_MOCT_SPACE_HSV,
   CC_MOCT_SPACE_LAB
 } cc_moct_space;
@@ -71,7 +72,7 @@ typedef enum cc_moct_layout {
 } cc_moct_layout;
 
 typedef struct cc_moct_params {
-  cc_moct_space space;     /* Default RGB */
+  cc_moct_space space;     /* RGB, HSV or LAB (not PARAMS). Default RGB */
   float hue_weight;        /* HSV only, 0..100. Default 2 */
   int history;             /* trajectory samples kept per object, 2..4096. Default 64 */
   int min_mass;            /* an object is present when its mass (pixels) is at least
@@ -88,7 +89,12 @@ cc_status cc_moct_params_check (const cc_moct_params *params);
 typedef struct cc_moct_object {
   char name[CC_MOCT_NAME_MAX];  /* non-empty, unique in the table */
   uint8_t r, g, b;              /* target colour (8-bit sRGB) */
-  float tolerance;              /* > 0: largest distance in the chosen space */
+  float tolerance;              /* > 0: largest distance in the object's space */
+  cc_moct_space space;          /* where this object's colour is compared; PARAMS (0,
+                                   what a zeroed struct holds): params.space. A colour
+                                   within tolerance of objects of several spaces goes
+                                   to the smallest distance, each measured in its
+                                   object's own space (lowest id on a tie) */
 } cc_moct_object;
 
 /* One object in one frame. Every field is 0 (bbox 0, 0, -1, -1) when mass is 0. */

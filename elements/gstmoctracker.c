@@ -1,0 +1,465 @@
+/**
+ * SECTION:element-moctracker
+ * @title: moctracker
+ *
+ * Multi-object chromatic tracking (vasconcelos, appendix A): N objects, each of one
+ * distinctive colour, found in every frame in one pass over the pixels, on the GPU
+ * (CUDA memory in and out, no host copy) or the CPU. Each pixel is classified by a
+ * look-up table built once per object list (so a pixel costs the same whatever N
+ * is), then a multiple parallel reduction sums, per object, the mass, the first and
+ * second moments and the bounding box.
+ *
+ * For every present object (mass >= `min-mass`) each buffer gets a
+ * #GstVideoRegionOfInterestMeta: roi_type = the object's name, id = its index in
+ * the list, rectangle = its bounding box, and a `moctracker` parameter structure
+ * with centroid-x, centroid-y (double, px), mass (gint64), orientation (radians,
+ * major axis from +x towards +y), major-axis, minor-axis (semi-axes, px),
+ * velocity-x, velocity-y (px per frame) and velocity-valid. With `post-messages`
+ * an element message `moctracker` carries the frame's timestamp and, per object,
+ * name, present, centroid, box and mass. `draw` draws boxes, centroids,
+ * trajectories and a mask into the frame (in CUDA memory too).
+ *
+ * Trajectories restart on a flushing seek, a new segment, a DISCONT buffer and a
+ * caps change. Changing `color-space`, `hue-weight`, `min-mass` or
+ * `trajectory-length` recreates the tracker (trajectories restart too); `objects`,
+ * `objects-file`, `tolerance` and `draw` apply on the next frame.
+ *
+ * ## Example launch lines
+ * |[
+ * gst-launch-1.0 filesrc location=game1_clip1.mp4 ! decodebin ! videoconvert ! \
+ *     video/x-raw,format=RGBA ! moctracker objects-file=balls.txt draw=boxes+trajectories ! \
+ *     videoconvert ! autovideosink
+ * ]| Billiard balls with their boxes and trajectories (cv-moct calibrate writes
+ * balls.txt from a frame and boxes).
+ * |[
+ * gst-launch-1.0 v4l2src ! videoconvert ! video/x-raw,format=NV12 ! cudaupload ! \
+ *     "video/x-raw(memory:CUDAMemory)" ! \
+ *     moctracker objects="red:#c02020:60;green:#20a040:60" color-space=hsv draw=all post-messages=true ! \
+ *     cudadownload ! videoconvert ! autovideosink
+ * ]| A camera on the GPU: two coloured markers tracked in CUDA memory.
+ */
+#include "gstcvfilter.h"
+#include "gstcvobjects.h"
+
+#include <cudacore/cc_moct.h>
+#include <string.h>
+
+GST_DEBUG_CATEGORY_STATIC (moctracker_debug);
+#define GST_CAT_DEFAULT moctracker_debug
+
+#define GST_TYPE_CV_MOCT_SPACE (gst_cv_moct_space_get_type ())
+static GType
+gst_cv_moct_space_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    { CC_MOCT_SPACE_RGB, "Euclidean distance in 8-bit RGB", "rgb" },
+    { CC_MOCT_SPACE_HSV, "HSV with hue counted hue-weight times (same units as RGB)", "hsv" },
+    { CC_MOCT_SPACE_LAB, "CIE76 delta E in L*a*b*", "lab" },
+    { 0, NULL, NULL },
+  };
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstCvMoctSpace", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
+#define GST_TYPE_CV_MOCT_DRAW (gst_cv_moct_draw_get_type ())
+static GType
+gst_cv_moct_draw_get_type (void)
+{
+  static GType type = 0;
+  static const GFlagsValue values[] = {
+    { CC_MOCT_DRAW_MASK, "Tint the classified pixels with their object's colour", "mask" },
+    { CC_MOCT_DRAW_TRAJECTORIES, "Trajectory lines", "trajectories" },
+    { CC_MOCT_DRAW_BOXES, "Bounding boxes", "boxes" },
+    { CC_MOCT_DRAW_CENTROIDS, "Centroid crosses", "centroids" },
+    { CC_MOCT_DRAW_ALL, "Everything", "all" },
+    { 0, NULL, NULL },
+  };
+  if (g_once_init_enter (&type)) {
+    GType t = g_flags_register_static ("GstCvMoctDraw", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
+enum {
+  PROP_0, PROP_OBJECTS, PROP_OBJECTS_FILE, PROP_COLOR_SPACE, PROP_TOLERANCE, PROP_HUE_WEIGHT,
+  PROP_MIN_MASS, PROP_TRAJECTORY_LENGTH, PROP_DRAW, PROP_POST_MESSAGES,
+};
+
+#define DEFAULT_TOLERANCE 40.0
+
+struct _GstMoctTracker {
+  GstCvFilter parent;
+  /* properties (object lock) */
+  GstCvObjectEntry *entries;
+  gint n_entries;
+  gchar *objects_file;
+  gboolean objects_changed;
+  cc_moct_params params;
+  gdouble tolerance;
+  guint draw;
+  gboolean post_messages;
+  /* streaming (setup/process) */
+  cc_moct *moct;
+  cc_moct_object *table;       /* the list given to the core (names for metas) */
+  gint n_table;
+  cc_moct_result *results;
+};
+
+G_DECLARE_FINAL_TYPE (GstMoctTracker, gst_moct_tracker, GST, MOCT_TRACKER, GstCvFilter)
+G_DEFINE_TYPE (GstMoctTracker, gst_moct_tracker, GST_TYPE_CV_FILTER);
+GST_ELEMENT_REGISTER_DEFINE (moctracker, "moctracker", GST_RANK_NONE,
+    gst_moct_tracker_get_type ());
+
+static void
+gst_moct_tracker_teardown (GstCvFilter * filter)
+{
+  GstMoctTracker *self = GST_MOCT_TRACKER (filter);
+  cc_moct_destroy (self->moct);
+  self->moct = NULL;
+  g_clear_pointer (&self->table, g_free);
+  g_clear_pointer (&self->results, g_free);
+  self->n_table = 0;
+}
+
+static void
+gst_moct_tracker_reset (GstCvFilter * filter)
+{
+  GstMoctTracker *self = GST_MOCT_TRACKER (filter);
+  if (self->moct)
+    cc_moct_reset (self->moct);
+}
+
+/* Gives the core the current list (object lock not held). */
+static gboolean
+apply_objects (GstMoctTracker * self)
+{
+  GST_OBJECT_LOCK (self);
+  gint n = self->n_entries;
+  cc_moct_object *table = g_new0 (cc_moct_object, MAX (n, 1));
+  for (gint i = 0; i < n; i++) {
+    table[i] = self->entries[i].object;
+    if (table[i].tolerance <= 0)
+      table[i].tolerance = (float) self->tolerance;
+  }
+  self->objects_changed = FALSE;
+  GST_OBJECT_UNLOCK (self);
+  cc_status st = cc_moct_set_objects (self->moct, table, n);
+  if (st != CC_SUCCESS) {
+    g_free (table);
+    GST_CV_FILTER_CORE_ERROR (self, st, "setting the object list");
+    return FALSE;
+  }
+  if (n != self->n_table || (n > 0 && memcmp (table, self->table, n * sizeof *table))) {
+    /* ids may mean other objects now: their trajectories restart */
+    cc_moct_reset (self->moct);
+  }
+  g_free (self->table);
+  self->table = table;
+  self->n_table = n;
+  g_free (self->results);
+  self->results = g_new0 (cc_moct_result, MAX (n, 1));
+  GST_INFO_OBJECT (self, "%d object(s)", n);
+  return TRUE;
+}
+
+static gboolean
+gst_moct_tracker_setup (GstCvFilter * filter, const GstVideoInfo * info, cc_context * ctx)
+{
+  GstMoctTracker *self = GST_MOCT_TRACKER (filter);
+  GST_OBJECT_LOCK (self);
+  cc_moct_params params = self->params;
+  GST_OBJECT_UNLOCK (self);
+  cc_status st = cc_moct_create (ctx, GST_VIDEO_INFO_WIDTH (info),
+      GST_VIDEO_INFO_HEIGHT (info), &params, &self->moct);
+  if (st != CC_SUCCESS) {
+    GST_CV_FILTER_CORE_ERROR (self, st, "creating the tracker");
+    return FALSE;
+  }
+  g_clear_pointer (&self->table, g_free);
+  self->n_table = 0;
+  return apply_objects (self);
+}
+
+static gboolean
+gst_moct_tracker_writes_frame (GstCvFilter * filter)
+{
+  GstMoctTracker *self = GST_MOCT_TRACKER (filter);
+  GST_OBJECT_LOCK (self);
+  gboolean writes = self->draw != 0;
+  GST_OBJECT_UNLOCK (self);
+  return writes;
+}
+
+static void
+add_roi_metas (GstMoctTracker * self, GstBuffer * buffer)
+{
+  for (gint i = 0; i < self->n_table; i++) {
+    const cc_moct_result *r = &self->results[i];
+    if (!r->present)
+      continue;
+    GstVideoRegionOfInterestMeta *m = gst_buffer_add_video_region_of_interest_meta (buffer,
+        self->table[i].name, r->x0, r->y0, r->x1 - r->x0 + 1, r->y1 - r->y0 + 1);
+    m->id = i;
+    gst_video_region_of_interest_meta_add_param (m, gst_structure_new ("moctracker",
+            "centroid-x", G_TYPE_DOUBLE, r->cx, "centroid-y", G_TYPE_DOUBLE, r->cy,
+            "mass", G_TYPE_INT64, r->mass, "orientation", G_TYPE_DOUBLE, r->orientation,
+            "major-axis", G_TYPE_DOUBLE, r->major_axis,
+            "minor-axis", G_TYPE_DOUBLE, r->minor_axis,
+            "velocity-x", G_TYPE_DOUBLE, r->vx, "velocity-y", G_TYPE_DOUBLE, r->vy,
+            "velocity-valid", G_TYPE_BOOLEAN, r->velocity_valid, NULL));
+  }
+}
+
+static void
+post_message (GstMoctTracker * self, GstBuffer * buffer)
+{
+  GValue list = G_VALUE_INIT;
+  g_value_init (&list, GST_TYPE_LIST);
+  for (gint i = 0; i < self->n_table; i++) {
+    const cc_moct_result *r = &self->results[i];
+    GValue v = G_VALUE_INIT;
+    g_value_init (&v, GST_TYPE_STRUCTURE);
+    GstStructure *o = gst_structure_new ("object", "name", G_TYPE_STRING, self->table[i].name,
+        "id", G_TYPE_INT, i, "present", G_TYPE_BOOLEAN, r->present,
+        "centroid-x", G_TYPE_DOUBLE, r->cx, "centroid-y", G_TYPE_DOUBLE, r->cy,
+        "x", G_TYPE_INT, r->mass ? r->x0 : 0, "y", G_TYPE_INT, r->mass ? r->y0 : 0,
+        "width", G_TYPE_INT, r->mass ? r->x1 - r->x0 + 1 : 0,
+        "height", G_TYPE_INT, r->mass ? r->y1 - r->y0 + 1 : 0,
+        "mass", G_TYPE_INT64, r->mass, NULL);
+    g_value_take_boxed (&v, o);
+    gst_value_list_append_and_take_value (&list, &v);
+  }
+  GstStructure *s = gst_structure_new ("moctracker",
+      "timestamp", G_TYPE_UINT64, GST_BUFFER_PTS (buffer),
+      "frame", G_TYPE_UINT64, gst_cv_filter_get_frame_number (GST_CV_FILTER (self)), NULL);
+  gst_structure_take_value (s, "objects", &list);
+  gst_element_post_message (GST_ELEMENT (self), gst_message_new_element (GST_OBJECT (self), s));
+}
+
+static GstFlowReturn
+gst_moct_tracker_process (GstCvFilter * filter, GstBuffer * buffer, cc_image * frame)
+{
+  GstMoctTracker *self = GST_MOCT_TRACKER (filter);
+  cc_context *ctx = gst_cv_filter_get_context (filter);
+  GST_OBJECT_LOCK (self);
+  gboolean changed = self->objects_changed;
+  guint draw = self->draw;
+  gboolean post = self->post_messages;
+  GST_OBJECT_UNLOCK (self);
+  if (changed && !apply_objects (self))
+    return GST_FLOW_ERROR;
+
+  cc_status st = cc_moct_run (self->moct, frame, self->results);
+  if (st == CC_SUCCESS && draw)
+    st = cc_moct_draw (self->moct, frame, draw);
+  /* downstream (cudadownload, the application) reads with its own stream */
+  if (st == CC_SUCCESS)
+    st = cc_context_synchronize (ctx);
+  if (st != CC_SUCCESS) {
+    GST_ELEMENT_ERROR (self, LIBRARY, FAILED, ("tracking failed on frame %" G_GUINT64_FORMAT,
+            gst_cv_filter_get_frame_number (filter)), ("%s: %s", cc_status_name (st),
+            cc_last_error ()));
+    return GST_FLOW_ERROR;
+  }
+  add_roi_metas (self, buffer);
+  if (post)
+    post_message (self, buffer);
+  return GST_FLOW_OK;
+}
+
+/* ------------------------------------------------------------- properties */
+
+/* Takes a parsed list (or refuses it with a warning naming the entry). Object lock
+ * held; returns FALSE when refused. */
+static gboolean
+take_objects (GstMoctTracker * self, const gchar * text, gboolean file_syntax,
+    const gchar * what)
+{
+  GError *err = NULL;
+  gint n;
+  GstCvObjectEntry *entries = gst_cv_objects_parse (text, file_syntax, &n, &err);
+  if (!entries) {
+    g_warning ("moctracker: %s refused: %s; the previous list is kept", what, err->message);
+    g_error_free (err);
+    return FALSE;
+  }
+  g_free (self->entries);
+  self->entries = entries;
+  self->n_entries = n;
+  self->objects_changed = TRUE;
+  return TRUE;
+}
+
+static void
+gst_moct_tracker_set_property (GObject * object, guint prop_id, const GValue * value,
+    GParamSpec * pspec)
+{
+  GstMoctTracker *self = GST_MOCT_TRACKER (object);
+  gboolean resetup = FALSE;
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_OBJECTS:
+      take_objects (self, g_value_get_string (value), FALSE, "objects");
+      break;
+    case PROP_OBJECTS_FILE: {
+      const gchar *path = g_value_get_string (value);
+      gchar *text = NULL;
+      GError *err = NULL;
+      if (!path || !*path) {
+        g_clear_pointer (&self->objects_file, g_free);
+        break;
+      }
+      if (!g_file_get_contents (path, &text, NULL, &err)) {
+        g_warning ("moctracker: objects-file refused: %s; the previous list is kept",
+            err->message);
+        g_error_free (err);
+        break;
+      }
+      gchar *what = g_strdup_printf ("objects-file \"%s\"", path);
+      if (take_objects (self, text, TRUE, what)) {
+        g_free (self->objects_file);
+        self->objects_file = g_strdup (path);
+      }
+      g_free (what);
+      g_free (text);
+      break;
+    }
+    case PROP_COLOR_SPACE:
+      self->params.space = g_value_get_enum (value);
+      resetup = TRUE;
+      break;
+    case PROP_TOLERANCE:
+      self->tolerance = g_value_get_double (value);
+      self->objects_changed = TRUE;
+      break;
+    case PROP_HUE_WEIGHT:
+      self->params.hue_weight = (float) g_value_get_double (value);
+      resetup = TRUE;
+      break;
+    case PROP_MIN_MASS:
+      self->params.min_mass = g_value_get_int (value);
+      resetup = TRUE;
+      break;
+    case PROP_TRAJECTORY_LENGTH:
+      self->params.history = g_value_get_int (value);
+      resetup = TRUE;
+      break;
+    case PROP_DRAW: self->draw = g_value_get_flags (value); break;
+    case PROP_POST_MESSAGES: self->post_messages = g_value_get_boolean (value); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec); break;
+  }
+  GST_OBJECT_UNLOCK (self);
+  if (resetup)
+    gst_cv_filter_request_setup (GST_CV_FILTER (self));
+}
+
+static void
+gst_moct_tracker_get_property (GObject * object, guint prop_id, GValue * value,
+    GParamSpec * pspec)
+{
+  GstMoctTracker *self = GST_MOCT_TRACKER (object);
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_OBJECTS:
+      g_value_take_string (value, gst_cv_objects_to_string (self->entries, self->n_entries));
+      break;
+    case PROP_OBJECTS_FILE: g_value_set_string (value, self->objects_file); break;
+    case PROP_COLOR_SPACE: g_value_set_enum (value, self->params.space); break;
+    case PROP_TOLERANCE: g_value_set_double (value, self->tolerance); break;
+    case PROP_HUE_WEIGHT: g_value_set_double (value, self->params.hue_weight); break;
+    case PROP_MIN_MASS: g_value_set_int (value, self->params.min_mass); break;
+    case PROP_TRAJECTORY_LENGTH: g_value_set_int (value, self->params.history); break;
+    case PROP_DRAW: g_value_set_flags (value, self->draw); break;
+    case PROP_POST_MESSAGES: g_value_set_boolean (value, self->post_messages); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec); break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_moct_tracker_finalize (GObject * object)
+{
+  GstMoctTracker *self = GST_MOCT_TRACKER (object);
+  g_free (self->entries);
+  g_free (self->objects_file);
+  G_OBJECT_CLASS (gst_moct_tracker_parent_class)->finalize (object);
+}
+
+static void
+gst_moct_tracker_class_init (GstMoctTrackerClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstCvFilterClass *filter_class = GST_CV_FILTER_CLASS (klass);
+  const GParamFlags rw = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING;
+  cc_moct_params d;
+  cc_moct_params_default (&d);
+
+  GST_DEBUG_CATEGORY_INIT (moctracker_debug, "moctracker", 0, "multi-object chromatic tracking");
+  gobject_class->set_property = gst_moct_tracker_set_property;
+  gobject_class->get_property = gst_moct_tracker_get_property;
+  gobject_class->finalize = gst_moct_tracker_finalize;
+
+  g_object_class_install_property (gobject_class, PROP_OBJECTS,
+      g_param_spec_string ("objects", "Objects",
+          "name:#rrggbb[:tolerance[:space]] entries separated by ';' (up to 1024; names "
+          "unique). An invalid list is refused with a warning and the previous kept",
+          "", rw));
+  g_object_class_install_property (gobject_class, PROP_OBJECTS_FILE,
+      g_param_spec_string ("objects-file", "Objects file",
+          "A file with one object a line: name #rrggbb [tolerance [space]] ('# ' starts "
+          "a comment); replaces the list", NULL, rw));
+  g_object_class_install_property (gobject_class, PROP_COLOR_SPACE,
+      g_param_spec_enum ("color-space", "Colour space",
+          "Where colours are compared, for objects that name no space",
+          GST_TYPE_CV_MOCT_SPACE, d.space, rw));
+  g_object_class_install_property (gobject_class, PROP_TOLERANCE,
+      g_param_spec_double ("tolerance", "Tolerance",
+          "Largest colour distance, for objects that give none", 0.1, 1000.0,
+          DEFAULT_TOLERANCE, rw));
+  g_object_class_install_property (gobject_class, PROP_HUE_WEIGHT,
+      g_param_spec_double ("hue-weight", "Hue weight",
+          "color-space=hsv: how many times the hue difference counts", 0.0, 100.0,
+          d.hue_weight, rw));
+  g_object_class_install_property (gobject_class, PROP_MIN_MASS,
+      g_param_spec_int ("min-mass", "Minimum mass",
+          "Pixels an object needs to be present", 1, G_MAXINT, d.min_mass, rw));
+  g_object_class_install_property (gobject_class, PROP_TRAJECTORY_LENGTH,
+      g_param_spec_int ("trajectory-length", "Trajectory length",
+          "Frames of history kept (and drawn) per object", 2, CC_MOCT_HISTORY_MAX,
+          d.history, rw));
+  g_object_class_install_property (gobject_class, PROP_DRAW,
+      g_param_spec_flags ("draw", "Draw", "What to draw into the frame",
+          GST_TYPE_CV_MOCT_DRAW, 0, rw));
+  g_object_class_install_property (gobject_class, PROP_POST_MESSAGES,
+      g_param_spec_boolean ("post-messages", "Post messages",
+          "Post a `moctracker` element message per frame", FALSE, rw));
+
+  gst_element_class_set_static_metadata (element_class, "Multi-object chromatic tracker",
+      "Filter/Analyzer/Video",
+      "Tracks objects of distinct colours by a multiple parallel reduction: region-of-"
+      "interest metas, messages and drawing", "cudavision developers");
+  gst_cv_filter_class_add_pad_templates_full (filter_class, GST_CV_COLOR_FORMATS,
+      GST_CV_CUDA_FORMATS);
+
+  filter_class->setup = gst_moct_tracker_setup;
+  filter_class->teardown = gst_moct_tracker_teardown;
+  filter_class->writes_frame = gst_moct_tracker_writes_frame;
+  filter_class->process = gst_moct_tracker_process;
+  filter_class->reset = gst_moct_tracker_reset;
+  gst_type_mark_as_plugin_api (GST_TYPE_CV_MOCT_SPACE, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_CV_MOCT_DRAW, 0);
+}
+
+static void
+gst_moct_tracker_init (GstMoctTracker * self)
+{
+  cc_moct_params_default (&self->params);
+  self->tolerance = DEFAULT_TOLERANCE;
+  self->entries = g_new0 (GstCvObjectEntry, 1);
+}
