@@ -6,6 +6,8 @@
  *
  *   blockmatch-refine-bench [--backend cuda|cpu] [--size WxH]... [--repeat N] [--algorithm NAME]
  *       [--levels N] [--outer N] [--inner N]   (refinement parameters; defaults otherwise)
+ *       [--precision auto|fp32]   (the CUDA sweeps: fp16 where the weights allow (auto, the
+ *                                  default) or always fp32; cc_refine_params.precision)
  *   blockmatch-refine-bench --version
  *
  * kernel_ms: frames and outputs already on the device, the stream's time between
@@ -44,6 +46,7 @@ fail (const char *what)
 
 /* Refinement parameters other than the defaults (--levels, --outer, --inner; 0: default). */
 static int refine_levels, refine_outer, refine_inner;
+static cc_refine_precision refine_precision = CC_REFINE_PRECISION_AUTO;
 
 /* One algorithm run: frames/flows where `dev` says. */
 typedef struct {
@@ -112,6 +115,7 @@ bench_one (cc_context *ctx, const char *algorithm, int w, int h, int repeat)
     rp.outer_iterations = refine_outer;
   if (refine_inner > 0)
     rp.inner_iterations = refine_inner;
+  rp.precision = refine_precision;
   bool is_bm = !strcmp (algorithm, "blockmatch");
   if (is_bm ? cc_blockmatch_create (ctx, w, h, &bp, &j.bm)
       : cc_refine_create (ctx, w, h, &rp, &j.rf))
@@ -164,8 +168,9 @@ bench_one (cc_context *ctx, const char *algorithm, int w, int h, int repeat)
     printf ("\"block_size\":%d,\"search_radius\":%d,\"levels\":%d,\"metric\":\"ncc\"}\n",
         bp.block_size, bp.search_radius, bp.levels);
   else
-    printf ("\"levels\":%d,\"outer_iterations\":%d,\"inner_iterations\":%d}\n", rp.levels,
-        rp.outer_iterations, rp.inner_iterations);
+    printf ("\"levels\":%d,\"outer_iterations\":%d,\"inner_iterations\":%d,"
+        "\"precision\":\"%s\"}\n", rp.levels, rp.outer_iterations, rp.inner_iterations,
+        rp.precision == CC_REFINE_PRECISION_FP32 ? "fp32" : "auto");
   fflush (stdout);
   cc_timer_destroy (timer);
   cc_blockmatch_destroy (j.bm);
@@ -219,9 +224,15 @@ main (int argc, char **argv)
     } else if (!strcmp (argv[i], "--inner") && v) {
       ok = cv_parse_int ("--inner", v, 1, 10000, &refine_inner);
       i++;
+    } else if (!strcmp (argv[i], "--precision") && v
+        && (!strcmp (v, "auto") || !strcmp (v, "fp32"))) {
+      refine_precision = !strcmp (v, "fp32") ? CC_REFINE_PRECISION_FP32
+          : CC_REFINE_PRECISION_AUTO;
+      i++;
     } else {
       fprintf (stderr, "usage: blockmatch-refine-bench [--backend cuda|cpu] [--size WxH]... [--repeat N]"
-          " [--algorithm blockmatch|refine] [--levels N] [--outer N] [--inner N]\n");
+          " [--algorithm blockmatch|refine] [--levels N] [--outer N] [--inner N]"
+          " [--precision auto|fp32]\n");
       return 2;
     }
     if (!ok)

@@ -1,56 +1,39 @@
 // Variational refinement on CUDA: the twin of the CPU reference in src/refine.c.
 //
 // Memory layout (param-2016, 4.2-4.3): every per-pixel quantity the solver touches
-// (data terms, start field, increment, linear-system coefficients, smoothness
-// weights) is stored in two arrays, red cells ((x + y) even) and black cells,
-// each hw = ceil(W / 2) cells wide: cell (c, y, xs) is pixel x = 2 xs + ((y + c) & 1).
-// A red sweep's threads index red cells directly (alternate indexing: no thread
-// idles on a cell of the other colour), read and write contiguous red cells, and
-// read black neighbours at (y, xs + ph - 1), (y, xs + ph), (y +- 1, xs) with
-// ph = (y + c) & 1: neighbours are computed, not branched on.
+// (data terms, start field, increment, linear-system coefficients) is stored in two
+// arrays, red cells ((x + y) even) and black cells, each hw = ceil(W / 2) cells wide:
+// cell (c, y, xs) is pixel x = 2 xs + ((y + c) & 1). A red sweep's threads index red
+// cells directly (alternate indexing: no thread idles on a cell of the other colour),
+// read and write contiguous red cells, and read black neighbours at (y, xs + ph - 1),
+// (y, xs + ph), (y +- 1, xs) with ph = (y + c) & 1: neighbours are computed, not
+// branched on.
 //
 // Per level: one kernel builds the start field and computes the data terms (warp of
 // frame 2 and derivatives; stored in fp16, 16 B a cell); per outer iteration one kernel
-// freezes the smoothness weights and assembles the coefficients (rf_weights_coef_kernel:
-// the diagonal, and the right-hand side with the start field's smoothness term folded
-// in; by default the inverse diagonals, a12 and the weights are rounded to bf16, packed
-// for the sweeps), then the inner sweeps: by default H / 2 red-black sweeps per launch
-// on register tiles (rf_sor_regs_kernel: exact, halo-based temporal blocking with the
-// increment and coefficients in registers, neighbours by shuffles; 8 warps x 6 rows,
-// 8 px halo, two blocks an SM; 6 sweeps a launch on levels under 250k px; a last
-// 2-sweep launch with a 4 px halo), the tile order reversed every other launch. By
-// default the sweeps run in packed fp16 (rf_sor_h2_kernel: two rows a half2 register,
-// 8 warps x 8 rows, 64 x 64 px tiles, 6 sweeps a launch at levels of >= 1M px; the
-// increment in fp16 between launches, right-hand sides stored in fp16 by the coefficient
-// kernel; CC_REFINE_HALF=0: the fp32 rf_sor_regs_kernel). The
-// last level's finish writes the output. With every image on the device the whole run
-// is captured once into a CUDA graph and replayed. Environment switches (for comparison
-// and debugging): CC_REFINE_SOR=tiles (shared-memory tiles of refine_tile.h) or
-// simple (one launch per colour half-sweep, rf_sor_kernel), CC_REFINE_BF16=0
-// (fp32 coefficients), CC_REFINE_TILE / CC_REFINE_TILE_SMALL / CC_REFINE_TILE_TINY
-// =TYxRxH (tile shapes of levels >= 1M, >= 250k, < 250k px), CC_REFINE_GRAPH=0,
-// CC_REFINE_FUSE=0 (separate weight and coefficient kernels, implies fp32),
-// CC_REFINE_SNAKE=0, CC_REFINE_DATA16=0 (fp32 data terms), CC_REFINE_REM=0 (no
-// smaller-halo last launch), CC_REFINE_CIL=0 (coefficient kernel with the colours in
-// blockIdx.z instead of interleaved block by block), CC_REFINE_CBLK=BXxBY (its block,
-// 32x8); measured slower and kept only for comparison:
-// CC_REFINE_RHS16=1 (bf16 right-hand sides), CC_REFINE_RECOMPUTE=1 (data terms
-// recomputed in the coefficient kernel), CC_REFINE_PK=1 (coefficients packed in
-// registers, 3 blocks an SM: spills), CC_REFINE_FIRST=1 (coefficients computed by the
-// first sweep launch of an outer iteration: 4x slower launch, and not exact to 1e-4),
-// CC_REFINE_L2=MB (L2 set-aside persisting pk + rhs for the sweeps).
+// freezes the smoothness weights and assembles the coefficients (rf_weights_coef_kernel,
+// the colours interleaved block by block: the inverse diagonals, a12 and the weights
+// rounded to bf16 and packed, the right-hand side with the start field's smoothness term
+// folded in), then the inner sweeps: H / 2 red-black sweeps per launch on register tiles
+// (exact, halo-based temporal blocking, H the halo), the tile order reversed every other
+// launch, a last shorter launch with a smaller halo where one exists. The sweeps run in
+// packed fp16 (rf_sor_h2_kernel: two rows a half2 register, 8 warps x 8 rows, 64 x 64 px
+// tiles; the increment in fp16 between launches, right-hand sides stored scaled in fp16
+// by the coefficient kernel) unless cc_refine_params.precision asks for fp32 or the
+// weights exceed what fp16 holds (beyond 1000): then in fp32 (rf_sor_regs_kernel: 8 warps
+// x 6 rows, fp32 right-hand sides). The last level's finish writes the output. With
+// every image on the device the whole run is captured once into a CUDA graph and
+// replayed. docs/flow-refinement.md describes the kernels and what was measured;
+// the experimental variants once selected by CC_REFINE_* environment variables were
+// removed (git history keeps them, up to commit 40e700c).
 #include "cuda_common.cuh"
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include "refine_internal.h"
 #include "refine_hostdev.h"
-#include "refine_tile.h"
 
 #include <stdlib.h>
-#include <stdio.h>
 #include <string.h>
-
-enum { RF_SOR_SIMPLE, RF_SOR_TILES, RF_SOR_REGS };
 
 struct cc_cuda_refine {
   cc_context *ctx;
@@ -62,13 +45,13 @@ struct cc_cuda_refine {
   size_t staging_pitch;
   float2 *flow_staging;       // host flow_in / flow_out, packed level 0
   // red-black split arrays (2 * hw * h cells at level 0; colour c at c * hw * h)
-  float4 *d0, *d1;            // (ix, iy, iz, ixx), (ixy, iyy, ixz, iyz)
+  uint4 *data;                // fp16 data terms (ix, iy, iz, ixx, ixy, iyy, ixz, iyz)
   float2 *wuv, *duv;          // start field, increment
-  float2 *duv_alt;            // second increment buffer for the tiled sweeps
-  int sor;                    // RF_SOR_*: CC_REFINE_SOR=simple|tiles|regs (default regs)
-  int tile_big, tile_small, tile_tiny; // register-tile shapes, TY * 10000 + R * 100 + H (rf_tile_key)
-  bool fuse_coef;             // one weights + coefficients kernel (CC_REFINE_FUSE=0: two)
-  bool use_graph;             // replay a captured CUDA graph (CC_REFINE_GRAPH=0: off)
+  float2 *duv_alt;            // second increment buffer (a launch reads one, writes the other)
+  unsigned *duv16[2];         // fp16 increments between the fp16 sweep launches of an outer iteration
+  uint2 *pk;                  // bf16 (1 / diag_u, 1 / diag_v), (a12, smooth weight)
+  float2 *rhs;                // (rhs_u, rhs_v) for the fp32 sweeps
+  unsigned *rhs16;            // fp16 (rhs_u, rhs_v) / scale for the fp16 sweeps
   cudaGraphExec_t graph;      // the last captured run (device images, no energies)
   struct rf_graph_key {
     const void *planes[4];
@@ -76,38 +59,17 @@ struct cc_cuda_refine {
     int format[4];
     cc_refine_params params;
   } graph_key;
-  float4 *coef;               // (1 / diag_u, 1 / diag_v, rhs_u, rhs_v)
-  float *a12, *smooth;
-  uint2 *pk;                  // packed coefficients for the register tiles (bf16)
-  float2 *rhs;
-  unsigned *rhs16;            // bf16 (rhs_u, rhs_v) for the register tiles (CC_REFINE_RHS16)
-  bool rhs_bf16;              // right-hand sides in bf16 too (CC_REFINE_RHS16=1; default fp32)
-  bool recompute;             // data terms recomputed by the coefficient kernel (CC_REFINE_RECOMPUTE=1; slower)
-  bool rem_shape;             // last, shorter launch with a smaller halo (CC_REFINE_REM=0: off)
-  bool pk_regs;               // coefficients kept packed in registers, 3 blocks an SM (CC_REFINE_PK=1)
-  bool coef_il;               // coefficient kernel: colours interleaved block by block (CC_REFINE_CIL=0: off)
-  int coef_bx, coef_by;       // its block (CC_REFINE_CBLK=BXxBY, default 32x8)
-  int l2_mb;                  // L2 set-aside (MB) kept for pk + rhs by the sweeps (CC_REFINE_L2; 0: off)
-  bool fuse_first;            // coefficients computed by the first sweep launch (CC_REFINE_FIRST)
-  bool data16;                // data terms stored in fp16, 16 B a cell (CC_REFINE_DATA16=0: fp32, 32 B)
-  bool bf16;                  // coefficients other than rhs in bf16 (CC_REFINE_BF16=0: fp32)
-  bool snake;                 // alternate the tile order between launches (CC_REFINE_SNAKE=0: off)
-  bool half2;                 // sweeps in packed fp16, rf_sor_h2_kernel (CC_REFINE_HALF)
-  unsigned *duv16[2];         // fp16 increments between the half2 launches of an outer iteration, rf_sor_h2_kernel (CC_REFINE_HALF=1)
   double *energies;           // levels * (max_outer + 1)
 };
 
 // One level's split arrays.
 struct rb_view {
   int w, h, hw;
-  float4 *d0, *d1, *coef;
   float2 *wuv, *duv;
-  float *a12, *smooth;
   uint2 *pk;                  // bf16 (1 / diag_u, 1 / diag_v), (a12, smooth weight)
   float2 *rhs;                // (rhs_u, rhs_v)
-  unsigned *rhs16;            // bf16 (rhs_u, rhs_v)
-  uint4 *dh;                  // fp16 data terms (ix, iy, iz, ixx, ixy, iyy, ixz, iyz) when data16
-  int data16;
+  unsigned *rhs16;            // fp16 (rhs_u, rhs_v) / scale
+  uint4 *dh;                  // fp16 data terms (ix, iy, iz, ixx, ixy, iyy, ixz, iyz)
 };
 
 // Row equations of the half2 sweeps are divided by RF_H2_SCALE times
@@ -163,17 +125,6 @@ rf_copy_field_kernel (const float *src, size_t pitch, int w, int h, float2 *dst)
   dst[(size_t) y * w + x] = make_float2 (row[2 * x], row[2 * x + 1]);
 }
 
-__global__ void
-rf_store_field_kernel (const float2 *src, int w, int h, float *dst, size_t pitch)
-{
-  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
-  if (x >= w || y >= h)
-    return;
-  float2 f = src[(size_t) y * w + x];
-  float *row = (float *) ((char *) dst + (size_t) y * pitch);
-  row[2 * x] = f.x;
-  row[2 * x + 1] = f.y;
-}
 
 // Start field of a level at pixel (x, y): its initial field plus twice the upsampled
 // correction (refined - initial) of the coarser level; coarse == NULL at the coarsest level.
@@ -224,11 +175,10 @@ rf_data_at (const float *__restrict__ i0, const float *__restrict__ i1, int w, i
 }
 
 // Start field of pixel (x, y) (rf_start_value) into `field` (natural layout) and its
-// cell, increment zeroed; with `terms`, the data terms into the cell too (otherwise
-// the coefficient kernel recomputes them: rf_data_at).
+// cell with the data terms (fp16), increment zeroed.
 __global__ void
 rf_start_data_kernel (const float *i0, const float *i1, const float2 *init, const float2 *coarse,
-    const float2 *coarse_init, int cw, int ch, float2 *field, rb_view v, int terms)
+    const float2 *coarse_init, int cw, int ch, float2 *field, rb_view v)
 {
   int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x >= v.w || y >= v.h)
@@ -236,17 +186,10 @@ rf_start_data_kernel (const float *i0, const float *i1, const float2 *init, cons
   float2 f = rf_start_value (init, v.w, x, y, coarse, coarse_init, cw, ch);
   field[(size_t) y * v.w + x] = f;
   int i = rb_index (v, (x + y) & 1, y, x >> 1);
-  if (terms) {
-    cc_refine_data d = rf_data_at (i0, i1, v.w, v.h, x, y, f);
-    if (v.data16) {
-      __half2 h[4] = { __floats2half2_rn (d.ix, d.iy), __floats2half2_rn (d.iz, d.ixx),
-          __floats2half2_rn (d.ixy, d.iyy), __floats2half2_rn (d.ixz, d.iyz) };
-      v.dh[i] = *(uint4 *) h;
-    } else {
-      v.d0[i] = make_float4 (d.ix, d.iy, d.iz, d.ixx);
-      v.d1[i] = make_float4 (d.ixy, d.iyy, d.ixz, d.iyz);
-    }
-  }
+  cc_refine_data d = rf_data_at (i0, i1, v.w, v.h, x, y, f);
+  __half2 h[4] = { __floats2half2_rn (d.ix, d.iy), __floats2half2_rn (d.iz, d.ixx),
+      __floats2half2_rn (d.ixy, d.iyy), __floats2half2_rn (d.ixz, d.iyz) };
+  v.dh[i] = *(uint4 *) h;
   v.wuv[i] = f;
   v.duv[i] = make_float2 (0.0f, 0.0f);
 }
@@ -302,73 +245,22 @@ rf_grad2 (const rb_view &v, int c, int y, int xs, int x, int ph)
   return g;
 }
 
-__global__ void
-rf_weights_kernel (rb_view v, float alpha)
-{
-  int c = blockIdx.z, y, xs, x, ph;
-  if (!rf_cell (v, c, &y, &xs, &x, &ph))
-    return;
-  v.smooth[rb_index (v, c, y, xs)] = cc_refine_smooth_weight (rf_grad2 (v, c, y, xs, x, ph), alpha);
-}
-
-template <bool D16>
-static __device__ __forceinline__ cc_refine_data
-rf_load_data_t (const rb_view &v, int i)
-{
-  if (D16) {
-    uint4 q = __ldg (v.dh + i);
-    float2 a = __half22float2 (*(__half2 *) &q.x), b = __half22float2 (*(__half2 *) &q.y);
-    float2 c = __half22float2 (*(__half2 *) &q.z), e = __half22float2 (*(__half2 *) &q.w);
-    cc_refine_data d = { a.x, a.y, b.x, b.y, c.x, c.y, e.x, e.y };
-    return d;
-  }
-  float4 a = v.d0[i], b = v.d1[i];
-  cc_refine_data d = { a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w };
-  return d;
-}
-
+// The data terms of a cell (fp16 in memory).
 static __device__ __forceinline__ cc_refine_data
 rf_load_data (const rb_view &v, int i)
 {
-  return v.data16 ? rf_load_data_t<true> (v, i) : rf_load_data_t<false> (v, i);
+  uint4 q = __ldg (v.dh + i);
+  float2 a = __half22float2 (*(__half2 *) &q.x), b = __half22float2 (*(__half2 *) &q.y);
+  float2 c = __half22float2 (*(__half2 *) &q.z), e = __half22float2 (*(__half2 *) &q.w);
+  cc_refine_data d = { a.x, a.y, b.x, b.y, c.x, c.y, e.x, e.y };
+  return d;
 }
 
-__global__ void
-rf_coef_kernel (rb_view v, float delta, float gamma)
-{
-  int c = blockIdx.z, y, xs, x, ph;
-  if (!rf_cell (v, c, &y, &xs, &x, &ph))
-    return;
-  int i = rb_index (v, c, y, xs);
-  cc_refine_data d = rf_load_data (v, i);
-  float2 dw = v.duv[i], w0 = v.wuv[i];
-  float a11, a12, a22, b1, b2;
-  cc_refine_data_system (&d, dw.x, dw.y, delta, gamma, &a11, &a12, &a22, &b1, &b2);
-  float s = v.smooth[i], sum_w = 0.0f;
-  // (neighbour cell, edge weight): left and up edges carry the neighbour's weight
-  int nb[4] = { -1, -1, -1, -1 };
-  float wt[4] = { 0.0f, 0.0f, 0.0f, 0.0f };
-  if (x > 0) { nb[0] = rb_index (v, 1 - c, y, xs + ph - 1); wt[0] = v.smooth[nb[0]]; }
-  if (x + 1 < v.w) { nb[1] = rb_index (v, 1 - c, y, xs + ph); wt[1] = s; }
-  if (y > 0) { nb[2] = rb_index (v, 1 - c, y - 1, xs); wt[2] = v.smooth[nb[2]]; }
-  if (y + 1 < v.h) { nb[3] = rb_index (v, 1 - c, y + 1, xs); wt[3] = s; }
-  for (int k = 0; k < 4; k++)
-    if (nb[k] >= 0) {
-      float2 q = v.wuv[nb[k]];
-      sum_w += wt[k];
-      b1 += wt[k] * (q.x - w0.x);
-      b2 += wt[k] * (q.y - w0.y);
-    }
-  v.coef[i] = make_float4 (cc_refine_inverse_diag (a11 + sum_w),
-      cc_refine_inverse_diag (a22 + sum_w), b1, b2);
-  v.a12[i] = a12;
-}
-
-// Coefficients kept in bf16 (bf16 != 0): the value the sweeps will see.
+// A coefficient rounded to bf16: the value the sweeps will see.
 static __device__ __forceinline__ float
-rf_round (float x, int bf16)
+rf_bf16 (float x)
 {
-  return bf16 ? __bfloat162float (__float2bfloat16_rn (x)) : x;
+  return __bfloat162float (__float2bfloat16_rn (x));
 }
 
 // Two values already rounded to bf16, packed (low half first).
@@ -378,25 +270,18 @@ rf_pack2 (float lo, float hi)
   return (__float_as_uint (lo) >> 16) | (__float_as_uint (hi) & 0xFFFF0000u);
 }
 
-// rf_weights_kernel and rf_coef_kernel in one pass: the smoothness weights of the
-// cell and of its left and upper neighbours are computed here (the same formula),
-// the cell's own is stored for the sweeps. Same results, one launch and one pass less.
-// DATA: 0 data terms stored in fp32, 1 in fp16, 2 recomputed (rf_data_at).
-// The coefficients of one cell (what rf_weights_coef_kernel stores): the smoothness
-// weights of the cell and of its left and upper neighbours are computed here (the same
-// formula). Shared with the fused first sweep launch (rf_sor_regs_kernel, COEF).
-// DATA: 0 data terms stored in fp32, 1 in fp16, 2 recomputed (rf_data_at).
-template <int DATA>
+// The coefficients of one cell: the smoothness weights of the cell and of its left and
+// upper neighbours are computed here (the same formula), rounded to bf16 before they
+// are summed into the diagonal and the right-hand side (the system stays consistent);
+// the right-hand sides stay fp32.
 static __device__ __forceinline__ void
-rf_coef_cell (const rb_view &v, const float *__restrict__ i0, const float *__restrict__ i1,
-    int c, int y, int xs, int x, int ph, float alpha, float delta, float gamma, int bf16,
-    int rhs_bf16, float *s_, float *iu_, float *iv_, float *a12_, float *b1_, float *b2_)
+rf_coef_cell (const rb_view &v, int c, int y, int xs, int x, int ph, float alpha, float delta,
+    float gamma, float *s_, float *iu_, float *iv_, float *a12_, float *b1_, float *b2_)
 {
   int i = rb_index (v, c, y, xs);
   float2 dw = v.duv[i], w0 = v.wuv[i];
-  cc_refine_data d = DATA == 2 ? rf_data_at (i0, i1, v.w, v.h, x, y, w0)
-      : rf_load_data_t<DATA == 1> (v, i);
-  float s = rf_round (cc_refine_smooth_weight (rf_grad2 (v, c, y, xs, x, ph), alpha), bf16);
+  cc_refine_data d = rf_load_data (v, i);
+  float s = rf_bf16 (cc_refine_smooth_weight (rf_grad2 (v, c, y, xs, x, ph), alpha));
   float a11, a12, a22, b1, b2;
   cc_refine_data_system (&d, dw.x, dw.y, delta, gamma, &a11, &a12, &a22, &b1, &b2);
   float sum_w = 0.0f;
@@ -404,14 +289,13 @@ rf_coef_cell (const rb_view &v, const float *__restrict__ i0, const float *__res
   float wt[4] = { 0.0f, 0.0f, 0.0f, 0.0f };
   if (x > 0) {
     nb[0] = rb_index (v, 1 - c, y, xs + ph - 1);
-    wt[0] = rf_round (cc_refine_smooth_weight (rf_grad2 (v, 1 - c, y, xs + ph - 1, x - 1,
-            1 - ph), alpha), bf16);
+    wt[0] = rf_bf16 (cc_refine_smooth_weight (rf_grad2 (v, 1 - c, y, xs + ph - 1, x - 1,
+            1 - ph), alpha));
   }
   if (x + 1 < v.w) { nb[1] = rb_index (v, 1 - c, y, xs + ph); wt[1] = s; }
   if (y > 0) {
     nb[2] = rb_index (v, 1 - c, y - 1, xs);
-    wt[2] = rf_round (cc_refine_smooth_weight (rf_grad2 (v, 1 - c, y - 1, xs, x, ph), alpha),
-        bf16);
+    wt[2] = rf_bf16 (cc_refine_smooth_weight (rf_grad2 (v, 1 - c, y - 1, xs, x, ph), alpha));
   }
   if (y + 1 < v.h) { nb[3] = rb_index (v, 1 - c, y + 1, xs); wt[3] = s; }
   for (int k = 0; k < 4; k++)
@@ -421,141 +305,58 @@ rf_coef_cell (const rb_view &v, const float *__restrict__ i0, const float *__res
       b1 += wt[k] * (q.x - w0.x);
       b2 += wt[k] * (q.y - w0.y);
     }
-  *iu_ = rf_round (cc_refine_inverse_diag (a11 + sum_w), bf16);
-  *iv_ = rf_round (cc_refine_inverse_diag (a22 + sum_w), bf16);
-  *a12_ = rf_round (a12, bf16);
-  *b1_ = rf_round (b1, rhs_bf16);
-  *b2_ = rf_round (b2, rhs_bf16);
+  *iu_ = rf_bf16 (cc_refine_inverse_diag (a11 + sum_w));
+  *iv_ = rf_bf16 (cc_refine_inverse_diag (a22 + sum_w));
+  *a12_ = rf_bf16 (a12);
+  *b1_ = b1;
+  *b2_ = b2;
   *s_ = s;
 }
 
-// rf_weights_kernel and rf_coef_kernel in one pass (rf_coef_cell); the cell's own
-// smoothness weight is stored for the sweeps. Same results, one launch and one pass less.
-template <int DATA>
+// Smoothness weights and coefficients of the level, the colours interleaved block by
+// block (rf_cell_il): packed bf16 coefficients for the sweeps, and the right-hand sides
+// in fp32 (rhs) or, for the fp16 sweeps (h2), divided by h2_scale in fp16 (rhs16).
 __global__ void
-rf_weights_coef_kernel (rb_view v, const float *__restrict__ i0, const float *__restrict__ i1,
-    float alpha, float delta, float gamma, int bf16, int rhs_bf16, int packed_only,
+rf_weights_coef_kernel (rb_view v, float alpha, float delta, float gamma, int h2,
     float h2_scale)
 {
-  int c = blockIdx.z, y, xs, x, ph;
-  if (gridDim.z == 1 ? !rf_cell_il (v, &c, &y, &xs, &x, &ph) : !rf_cell (v, c, &y, &xs, &x, &ph))
+  int c, y, xs, x, ph;
+  if (!rf_cell_il (v, &c, &y, &xs, &x, &ph))
     return;
   int i = rb_index (v, c, y, xs);
   float s, iu, iv, a12, b1, b2;
-  rf_coef_cell<DATA> (v, i0, i1, c, y, xs, x, ph, alpha, delta, gamma, bf16, rhs_bf16 == 1,
-      &s, &iu, &iv, &a12, &b1, &b2);
-  if (!packed_only)
-    v.smooth[i] = s;
-  if (bf16)
-    v.pk[i] = make_uint2 (rf_pack2 (iu, iv), rf_pack2 (a12, s));
-  if (!packed_only) {
-    v.coef[i] = make_float4 (iu, iv, b1, b2);
-    v.a12[i] = a12;
-  }
-  if (rhs_bf16 == 2 && packed_only) {
-    // for the half2 sweeps: (rhs_u, rhs_v) / scale in fp16
+  rf_coef_cell (v, c, y, xs, x, ph, alpha, delta, gamma, &s, &iu, &iv, &a12, &b1, &b2);
+  v.pk[i] = make_uint2 (rf_pack2 (iu, iv), rf_pack2 (a12, s));
+  if (h2) {
     __half2 q = __floats2half2_rn (b1 / h2_scale, b2 / h2_scale);
     v.rhs16[i] = *(unsigned *) &q;
-  } else if (rhs_bf16 && packed_only)
-    v.rhs16[i] = rf_pack2 (b1, b2);
-  else
+  } else
     v.rhs[i] = make_float2 (b1, b2);
 }
 
-// One colour's SOR half-sweep: every cell of colour c depends only on cells of
-// the other colour, so this equals the sequential sweep in red-black order.
-__global__ void
-rf_sor_kernel (rb_view v, int c, float omega)
-{
-  int y, xs, x, ph;
-  if (!rf_cell (v, c, &y, &xs, &x, &ph))
-    return;
-  int i = rb_index (v, c, y, xs);
-  float4 k = v.coef[i];
-  float s = v.smooth[i];
-  float nu = 0.0f, nv = 0.0f;
-  if (x > 0) {
-    int j = rb_index (v, 1 - c, y, xs + ph - 1);
-    float w = v.smooth[j];
-    float2 q = v.duv[j];
-    nu += w * q.x;
-    nv += w * q.y;
-  }
-  if (x + 1 < v.w) {
-    float2 q = v.duv[rb_index (v, 1 - c, y, xs + ph)];
-    nu += s * q.x;
-    nv += s * q.y;
-  }
-  if (y > 0) {
-    int j = rb_index (v, 1 - c, y - 1, xs);
-    float w = v.smooth[j];
-    float2 q = v.duv[j];
-    nu += w * q.x;
-    nv += w * q.y;
-  }
-  if (y + 1 < v.h) {
-    float2 q = v.duv[rb_index (v, 1 - c, y + 1, xs)];
-    nu += s * q.x;
-    nv += s * q.y;
-  }
-  float2 d = v.duv[i];
-  cc_refine_sor_step (k.x, k.y, v.a12[i], k.z, k.w, nu, nv, omega, &d.x, &d.y);
-  v.duv[i] = d;
-}
-
-// `sweeps` red-black sweeps per launch on shared-memory tiles (refine_tile.h):
-// the same result as 2 x sweeps launches of rf_sor_kernel. Reads duv_in, writes
-// duv_out (every cell of the level: the output tiles partition it).
-__global__ void __launch_bounds__ (CC_RT_TX * CC_RT_TY)
-rf_sor_tiles_kernel (cc_rt_level L, const float4 *coef, const float *a12,
-    const float *smooth, const float2 *duv_in, float2 *duv_out, int sweeps, float omega)
-{
-  __shared__ cc_rt_smem sm;
-  cc_rt_regs regs;
-  const int bx = blockIdx.x, by = blockIdx.y, tx = threadIdx.x, ty = threadIdx.y;
-  cc_rt_load (&L, bx, by, tx, ty, (const float *) coef, a12, smooth, (const float *) duv_in,
-      &regs, &sm);
-  __syncthreads ();
-  for (int k = 0; k < sweeps; k++) {
-    cc_rt_half_sweep (&L, bx, by, tx, ty, 0, omega, &regs, &sm);
-    __syncthreads ();
-    cc_rt_half_sweep (&L, bx, by, tx, ty, 1, omega, &regs, &sm);
-    __syncthreads ();
-  }
-  cc_rt_store (&L, bx, by, tx, ty, &sm, (float *) duv_out);
-}
-
-// ------------------------------------------------------------------ register tiles (v2)
+// ------------------------------------------------------------------ fp32 register tiles
 //
-// The same exact temporal blocking as refine_tile.h (output tile + CC_RT_HALO px halo,
-// up to CC_RT_MAX_SWEEPS red-black sweeps per launch, the result equal to as many global
-// half-sweeps), but the increment lives in registers instead of shared memory. A warp
-// owns a 64 px wide strip (lane tx: the red and the black cell of pixel pair
-// (2 tx, 2 tx + 1)), each thread R consecutive rows of it; the block stacks TY warps.
-// Because the tile origin and R are even, the parity of a thread's row r is r's: the
-// neighbour pattern of cell (r, c) is known at compile time. A cell's up / down
-// neighbours are the thread's own registers (other colour, row r -+ 1), one horizontal
-// neighbour is the thread's other-colour cell of the row, the other comes from lane
-// tx -+ 1 by a shuffle; only a warp's first and last rows go through shared memory
-// (one barrier per half-sweep). Missing neighbours (outside the level: zero cells,
-// zero weights; outside the tile: the halo) add zero, so the half-sweep has no branches.
-// Every thread updates its cells unconditionally: cells outside the level have zero
-// coefficients, which cc_refine_sor_step leaves unchanged.
-// PK (with PACKED and RHS16): the coefficients stay packed in registers (3 registers a
-// cell instead of 6), unpacked where used, for 3 blocks of 8 warps an SM.
-// COEF (with PACKED, fp32 rhs, fp16 data terms): the first launch of an outer iteration
-// computes the coefficients itself (rf_coef_cell, from the data terms, start field and
-// increment of cv; exact on the halo too, every input being in global memory) instead of
-// loading them, and stores those of its output cells (cv.pk, cv.rhs) for the later
-// launches: no separate rf_weights_coef_kernel pass (CC_REFINE_FIRST).
-template <int TY, int R, int H, bool PACKED, bool RHS16, bool PK, bool COEF>
-__global__ void __launch_bounds__ (32 * TY, PK && TY <= 8 ? 3 : TY <= 8 ? 2 : 1)   // 2 blocks: <= 128 registers
-rf_sor_regs_kernel (int w, int h, int hw, const float4 *__restrict__ coef,
-    const float *__restrict__ a12, const float *__restrict__ smooth,
-    const uint2 *__restrict__ pk, const float2 *__restrict__ rhs,
-    const unsigned *__restrict__ rhs16,
-    const float2 *__restrict__ duv_in, float2 *__restrict__ duv_out, int sweeps, float omega,
-    int flip, rb_view cv, float alpha, float delta, float gamma)
+// The fp32 sweeps (cc_refine_params.precision FP32, and weights beyond what the fp16
+// sweeps hold). Exact halo-based temporal blocking: a block owns an output tile plus an
+// H px halo and makes up to H / 2 red-black sweeps on it, the result equal to as many
+// global half-sweeps (after m half-sweeps only cells within m px of the tile's edge can
+// be wrong). The increment lives in registers: a warp owns a 64 px wide strip (lane tx:
+// the red and the black cell of pixel pair (2 tx, 2 tx + 1)), each thread R consecutive
+// rows of it; the block stacks TY warps. Because the tile origin and R are even, the
+// parity of a thread's row r is r's: the neighbour pattern of cell (r, c) is known at
+// compile time. A cell's up / down neighbours are the thread's own registers (other
+// colour, row r -+ 1), one horizontal neighbour is the thread's other-colour cell of the
+// row, the other comes from lane tx -+ 1 by a shuffle; only a warp's first and last rows
+// go through shared memory (one barrier per half-sweep). Missing neighbours (outside the
+// level: zero cells, zero weights; outside the tile: the halo) add zero, so the
+// half-sweep has no branches. Every thread updates its cells unconditionally: cells
+// outside the level have zero coefficients, which cc_refine_sor_step leaves unchanged.
+// Reads duv_in, writes duv_out (tiles' halos overlap their neighbours' outputs).
+template <int TY, int R, int H>
+__global__ void __launch_bounds__ (32 * TY, 2)   // 2 blocks an SM: <= 128 registers
+rf_sor_regs_kernel (int w, int h, int hw, const uint2 *__restrict__ pk,
+    const float2 *__restrict__ rhs, const float2 *__restrict__ duv_in,
+    float2 *__restrict__ duv_out, int sweeps, float omega, int flip)
 {
   static_assert (R % 2 == 0, "R must be even");
   constexpr int EH = TY * R, TH = EH - 2 * H, TW = 64 - 2 * H;
@@ -569,13 +370,6 @@ rf_sor_regs_kernel (int w, int h, int hw, const float4 *__restrict__ coef,
   const int ex0 = bx * TW - H, ey0 = by * TH - H;
   const int xs = ex0 / 2 + tx;   // ex0 even
   float ki[R][2], kv[R][2], ru[R][2], rv[R][2], ka[R][2], s[R][2], du[R][2], dv[R][2];
-  unsigned pa[R][2], pb[R][2], pr[R][2];   // PK: bf16 (1/diag_u, 1/diag_v), (a12, s), (rhs_u, rhs_v)
-#define KI(r, c) (PK ? __uint_as_float (pa[r][c] << 16) : ki[r][c])
-#define KV(r, c) (PK ? __uint_as_float (pa[r][c] & 0xFFFF0000u) : kv[r][c])
-#define KA(r, c) (PK ? __uint_as_float (pb[r][c] << 16) : ka[r][c])
-#define SW(r, c) (PK ? __uint_as_float (pb[r][c] & 0xFFFF0000u) : s[r][c])
-#define RU(r, c) (PK ? __uint_as_float (pr[r][c] << 16) : ru[r][c])
-#define RV(r, c) (PK ? __uint_as_float (pr[r][c] & 0xFFFF0000u) : rv[r][c])
 #pragma unroll
   for (int r = 0; r < R; r++) {
     const int gy = ey0 + ty * R + r;
@@ -583,43 +377,15 @@ rf_sor_regs_kernel (int w, int h, int hw, const float4 *__restrict__ coef,
     for (int c = 0; c < 2; c++) {
       const int gx = ex0 + 2 * tx + ((r + c) & 1);
       ki[r][c] = kv[r][c] = ru[r][c] = rv[r][c] = ka[r][c] = s[r][c] = du[r][c] = dv[r][c] = 0.0f;
-      pa[r][c] = pb[r][c] = pr[r][c] = 0u;
       if (gy >= 0 && gy < h && gx >= 0 && gx < w) {
         const int g = (c * h + gy) * hw + xs;
-        if (COEF) {
-          float cs, ci, ck, ca, cb1, cb2;
-          rf_coef_cell<1> (cv, NULL, NULL, c, gy, xs, gx, (r + c) & 1, alpha, delta, gamma,
-              1, 0, &cs, &ci, &ck, &ca, &cb1, &cb2);
-          ki[r][c] = ci; kv[r][c] = ck; ka[r][c] = ca; s[r][c] = cs;
-          ru[r][c] = cb1; rv[r][c] = cb2;
-          const int ey = ty * R + r;
-          if (ey >= H && ey < H + TH && 2 * tx >= H && 2 * tx < H + TW) {
-            cv.pk[g] = make_uint2 (rf_pack2 (ci, ck), rf_pack2 (ca, cs));
-            cv.rhs[g] = make_float2 (cb1, cb2);
-          }
-        } else if (PACKED) {
-          uint2 q = __ldg (pk + g);
-          if (PK) {
-            pa[r][c] = q.x; pb[r][c] = q.y; pr[r][c] = __ldg (rhs16 + g);
-          } else {
-          ki[r][c] = __uint_as_float (q.x << 16);
-          kv[r][c] = __uint_as_float (q.x & 0xFFFF0000u);
-          ka[r][c] = __uint_as_float (q.y << 16);
-          s[r][c] = __uint_as_float (q.y & 0xFFFF0000u);
-          if (RHS16) {
-            unsigned b = __ldg (rhs16 + g);
-            ru[r][c] = __uint_as_float (b << 16); rv[r][c] = __uint_as_float (b & 0xFFFF0000u);
-          } else {
-            float2 b = __ldg (rhs + g);
-            ru[r][c] = b.x; rv[r][c] = b.y;
-          }
-          }
-        } else {
-          float4 q = __ldg (coef + g);
-          ki[r][c] = q.x; kv[r][c] = q.y; ru[r][c] = q.z; rv[r][c] = q.w;
-          ka[r][c] = __ldg (a12 + g);
-          s[r][c] = __ldg (smooth + g);
-        }
+        uint2 q = __ldg (pk + g);
+        ki[r][c] = __uint_as_float (q.x << 16);
+        kv[r][c] = __uint_as_float (q.x & 0xFFFF0000u);
+        ka[r][c] = __uint_as_float (q.y << 16);
+        s[r][c] = __uint_as_float (q.y & 0xFFFF0000u);
+        float2 b = __ldg (rhs + g);
+        ru[r][c] = b.x; rv[r][c] = b.y;
         float2 d = duv_in[g];
         du[r][c] = d.x; dv[r][c] = d.y;
       }
@@ -629,7 +395,7 @@ rf_sor_regs_kernel (int w, int h, int hw, const float4 *__restrict__ coef,
   for (int c = 0; c < 2; c++) {
     top[c][ty][tx] = make_float2 (du[0][c], dv[0][c]);
     bot[c][ty][tx] = make_float2 (du[R - 1][c], dv[R - 1][c]);
-    sbot[c][ty][tx] = SW (R - 1, c);
+    sbot[c][ty][tx] = s[R - 1][c];
   }
   __syncthreads ();
   // weights of the neighbours held by other threads: left (lane tx - 1, for the
@@ -638,7 +404,7 @@ rf_sor_regs_kernel (int w, int h, int hw, const float4 *__restrict__ coef,
 #pragma unroll
   for (int r = 0; r < R; r++) {
     const int c = r & 1, o = 1 - c;
-    float v = __shfl_up_sync (0xFFFFFFFFu, SW (r, o), 1);
+    float v = __shfl_up_sync (0xFFFFFFFFu, s[r][o], 1);
     wl[r] = tx > 0 ? v : 0.0f;
   }
 #pragma unroll
@@ -660,14 +426,14 @@ rf_sor_regs_kernel (int w, int h, int hw, const float4 *__restrict__ coef,
         float nu = 0.0f, nv = 0.0f;                                                  \
         /* left: (o, r, tx + ph - 1), weight its s */                                \
         if (ph) {                                                                    \
-          nu += SW (r, o) * du[r][o]; nv += SW (r, o) * dv[r][o];                    \
+          nu += s[r][o] * du[r][o]; nv += s[r][o] * dv[r][o];                        \
         } else {                                                                     \
           float lu = __shfl_up_sync (0xFFFFFFFFu, du[r][o], 1);                      \
           float lv = __shfl_up_sync (0xFFFFFFFFu, dv[r][o], 1);                      \
           nu += wl[r] * lu; nv += wl[r] * lv;                                        \
         }                                                                            \
         /* right: (o, r, tx + ph), weight own s */                                   \
-        const float so = SW (r, (C));                                                \
+        const float so = s[r][(C)];                                                  \
         if (ph) {                                                                    \
           float ru_ = __shfl_down_sync (0xFFFFFFFFu, du[r][o], 1);                   \
           float rv_ = __shfl_down_sync (0xFFFFFFFFu, dv[r][o], 1);                   \
@@ -678,8 +444,8 @@ rf_sor_regs_kernel (int w, int h, int hw, const float4 *__restrict__ coef,
         }                                                                            \
         /* up: (o, r - 1, tx) */                                                     \
         if (r > 0) {                                                                 \
-          nu += SW (r > 0 ? r - 1 : 0, o) * du[r > 0 ? r - 1 : 0][o];                \
-          nv += SW (r > 0 ? r - 1 : 0, o) * dv[r > 0 ? r - 1 : 0][o];                \
+          nu += s[r > 0 ? r - 1 : 0][o] * du[r > 0 ? r - 1 : 0][o];                  \
+          nv += s[r > 0 ? r - 1 : 0][o] * dv[r > 0 ? r - 1 : 0][o];                  \
         } else {                                                                     \
           nu += wu[(C)] * up.x; nv += wu[(C)] * up.y;                                \
         }                                                                            \
@@ -690,8 +456,8 @@ rf_sor_regs_kernel (int w, int h, int hw, const float4 *__restrict__ coef,
         } else {                                                                     \
           nu += so * dn.x; nv += so * dn.y;                                          \
         }                                                                            \
-        cc_refine_sor_step (KI (r, (C)), KV (r, (C)), KA (r, (C)), RU (r, (C)),      \
-            RV (r, (C)), nu, nv, omega, &du[r][(C)], &dv[r][(C)]);                   \
+        cc_refine_sor_step (ki[r][(C)], kv[r][(C)], ka[r][(C)], ru[r][(C)],          \
+            rv[r][(C)], nu, nv, omega, &du[r][(C)], &dv[r][(C)]);                    \
       }                                                                              \
       top[(C)][ty][tx] = make_float2 (du[0][(C)], dv[0][(C)]);                       \
       bot[(C)][ty][tx] = make_float2 (du[R - 1][(C)], dv[R - 1][(C)]);               \
@@ -719,12 +485,6 @@ rf_sor_regs_kernel (int w, int h, int hw, const float4 *__restrict__ coef,
     }
   }
 }
-#undef KI
-#undef KV
-#undef KA
-#undef SW
-#undef RU
-#undef RV
 
 // ------------------------------------------------------------------ half2 register tiles
 //
@@ -1002,25 +762,20 @@ cc_cuda_refine_destroy (cc_cuda_refine *s)
   cudaFree (s->staging[0]);
   cudaFree (s->staging[1]);
   cudaFree (s->flow_staging);
-  cudaFree (s->d0);
-  cudaFree (s->d1);
+  cudaFree (s->data);
   cudaFree (s->wuv);
   cudaFree (s->duv);
   cudaFree (s->duv_alt);
   cudaFree (s->duv16[0]);
   cudaFree (s->duv16[1]);
-  cudaFree (s->coef);
-  cudaFree (s->a12);
-  cudaFree (s->smooth);
   cudaFree (s->pk);
+  cudaFree (s->rhs);
   cudaFree (s->rhs16);
   cudaFree (s->energies);
   if (s->graph)
     cudaGraphExecDestroy (s->graph);
   free (s);
 }
-
-static bool rf_tile_supported (int key);
 
 extern "C" cc_status
 cc_cuda_refine_create (cc_context *ctx, const cc_refine_sizes *sizes, int max_outer,
@@ -1033,68 +788,6 @@ cc_cuda_refine_create (cc_context *ctx, const cc_refine_sizes *sizes, int max_ou
   s->ctx = ctx;
   s->sizes = *sizes;
   s->max_outer = max_outer;
-  const char *sor = getenv ("CC_REFINE_SOR");
-  s->sor = sor && !strcmp (sor, "simple") ? RF_SOR_SIMPLE
-      : sor && !strcmp (sor, "tiles") ? RF_SOR_TILES : RF_SOR_REGS;
-  s->tile_big = 80608;      // 8 warps x 6 rows, 8 px halo: two blocks an SM overlap loads and sweeps
-  s->tile_small = 80608;    // 8 warps x 6 rows, 8 px halo
-  s->tile_tiny = 80612;     // levels under 250k px: 6 sweeps a launch
-  const char *tiles[3] = { getenv ("CC_REFINE_TILE"), getenv ("CC_REFINE_TILE_SMALL"),
-      getenv ("CC_REFINE_TILE_TINY") };
-  int *keys[3] = { &s->tile_big, &s->tile_small, &s->tile_tiny };
-  for (int i = 0; i < 3; i++) {
-    int ty, r, hh;
-    if (tiles[i] && sscanf (tiles[i], "%dx%dx%d", &ty, &r, &hh) == 3
-        && rf_tile_supported (ty * 10000 + r * 100 + hh))
-      *keys[i] = ty * 10000 + r * 100 + hh;
-  }
-  const char *graph = getenv ("CC_REFINE_GRAPH");
-  s->use_graph = !(graph && !strcmp (graph, "0"));
-  const char *fuse = getenv ("CC_REFINE_FUSE");
-  s->fuse_coef = !(fuse && !strcmp (fuse, "0"));
-  const char *bf = getenv ("CC_REFINE_BF16");
-  s->bf16 = !(bf && !strcmp (bf, "0")) && s->fuse_coef;   // rounded by the fused kernel
-  const char *rhs16 = getenv ("CC_REFINE_RHS16");
-  s->rhs_bf16 = rhs16 && !strcmp (rhs16, "1") && s->bf16;   // measured slower with 8x6x8 tiles
-  const char *recompute = getenv ("CC_REFINE_RECOMPUTE");
-  s->recompute = recompute && !strcmp (recompute, "1") && s->fuse_coef;
-  const char *rem = getenv ("CC_REFINE_REM");
-  s->rem_shape = !(rem && !strcmp (rem, "0"));
-  const char *pkr = getenv ("CC_REFINE_PK");
-  s->pk_regs = pkr && !strcmp (pkr, "1");
-  const char *data16 = getenv ("CC_REFINE_DATA16");
-  s->data16 = !(data16 && !strcmp (data16, "0"));
-  const char *cil = getenv ("CC_REFINE_CIL");
-  s->coef_il = !(cil && !strcmp (cil, "0"));
-  s->coef_bx = 32;
-  s->coef_by = 8;
-  const char *cblk = getenv ("CC_REFINE_CBLK");
-  int bx, by;
-  if (cblk && sscanf (cblk, "%dx%d", &bx, &by) == 2 && bx >= 1 && by >= 1 && bx * by <= 1024)
-    s->coef_bx = bx, s->coef_by = by;
-  const char *l2 = getenv ("CC_REFINE_L2");
-  s->l2_mb = l2 ? atoi (l2) : 0;
-  if (s->l2_mb > 0) {
-    int dev = 0, max_l2 = 0;
-    cudaGetDevice (&dev);
-    cudaDeviceGetAttribute (&max_l2, cudaDevAttrMaxPersistingL2CacheSize, dev);
-    size_t want = (size_t) s->l2_mb << 20;
-    if (want > (size_t) max_l2)
-      want = (size_t) max_l2;
-    if (want == 0 || cudaDeviceSetLimit (cudaLimitPersistingL2CacheSize, want) != cudaSuccess) {
-      cudaGetLastError ();
-      s->l2_mb = 0;
-    } else
-      s->l2_mb = (int) (want >> 20);
-  }
-  const char *first = getenv ("CC_REFINE_FIRST");
-  s->fuse_first = first && !strcmp (first, "1");
-  const char *snake = getenv ("CC_REFINE_SNAKE");
-  s->snake = !(snake && !strcmp (snake, "0"));
-  const char *half = getenv ("CC_REFINE_HALF");
-  s->half2 = !(half && !strcmp (half, "0"));
-  if (s->half2 && !tiles[0])
-    s->tile_big = 80612;    // half2 sweeps: 6 a launch at levels of >= 1M px (1.86 vs 1.91 ms at 1080p)
   cc_status st = CC_SUCCESS;
 #define RF_ALLOC(ptr, bytes) \
   if (st == CC_SUCCESS) st = cc_cuda_malloc (ctx, (bytes), (void **) &(ptr))
@@ -1111,20 +804,14 @@ cc_cuda_refine_create (cc_context *ctx, const cc_refine_sizes *sizes, int max_ou
   RF_ALLOC (s->staging[0], s->staging_pitch * h);
   RF_ALLOC (s->staging[1], s->staging_pitch * h);
   RF_ALLOC (s->flow_staging, (size_t) w * h * sizeof (float2));
-  RF_ALLOC (s->d0, cells * sizeof (float4));
-  RF_ALLOC (s->d1, cells * sizeof (float4));
+  RF_ALLOC (s->data, cells * sizeof (uint4));
   RF_ALLOC (s->wuv, cells * sizeof (float2));
   RF_ALLOC (s->duv, cells * sizeof (float2));
   RF_ALLOC (s->duv_alt, cells * sizeof (float2));
   RF_ALLOC (s->duv16[0], cells * sizeof (unsigned));
   RF_ALLOC (s->duv16[1], cells * sizeof (unsigned));
-  RF_ALLOC (s->coef, cells * sizeof (float4));
-  RF_ALLOC (s->a12, cells * sizeof (float));
-  RF_ALLOC (s->smooth, cells * sizeof (float));
-  // pk and rhs in one allocation (one L2 access-policy window covers both: CC_REFINE_L2)
-  RF_ALLOC (s->pk, cells * (sizeof (uint2) + sizeof (float2)));
-  if (st == CC_SUCCESS)
-    s->rhs = (float2 *) (s->pk + cells);
+  RF_ALLOC (s->pk, cells * sizeof (uint2));
+  RF_ALLOC (s->rhs, cells * sizeof (float2));
   RF_ALLOC (s->rhs16, cells * sizeof (unsigned));
   RF_ALLOC (s->energies, (size_t) CC_REFINE_LEVELS_MAX * (max_outer + 1) * sizeof (double));
 #undef RF_ALLOC
@@ -1169,74 +856,40 @@ rf_view (cc_cuda_refine *s, int level)
   v.w = s->sizes.width[level];
   v.h = s->sizes.height[level];
   v.hw = (v.w + 1) / 2;
-  v.d0 = s->d0;
-  v.d1 = s->d1;
-  v.coef = s->coef;
   v.wuv = s->wuv;
   v.duv = s->duv;
-  v.a12 = s->a12;
-  v.smooth = s->smooth;
   v.pk = s->pk;
   v.rhs = s->rhs;
   v.rhs16 = s->rhs16;
-  v.dh = (uint4 *) s->d0;
-  v.data16 = s->data16;
+  v.dh = s->data;
   return v;
 }
 
-template <int TY, int R, int H>
-static cc_status
-rf_sor_regs_launch (const rb_view &v, float2 *out, int sweeps, float omega, cudaStream_t stream,
-    int mode, int flip, const cc_refine_params *p, size_t l2_bytes)
+// Register-tile halo of a level, px (H / 2 sweeps a launch): 8 at levels of >= 250k px,
+// 12 under (short launches: fewer of them); at >= 1M px 12 for the fp16 tiles (1.86 vs
+// 1.91 ms at 1080p) and 8 for the fp32 ones (two blocks an SM overlap loads and sweeps).
+static int
+rf_level_halo (const rb_view &v, bool fp16)
 {
-  dim3 tiles (cc_div_up (v.w, 64 - 2 * H), cc_div_up (v.h, TY * R - 2 * H));
-  // mode 0: fp32 coefficients, 1: bf16 pack + fp32 rhs, 2: bf16 pack + bf16 rhs;
-  // 6: as 2, coefficients packed in registers (PK)
-  cudaLaunchConfig_t cfg = {};
-  cudaLaunchAttribute attr[1];
-  cfg.gridDim = tiles;
-  cfg.blockDim = dim3 (32, TY);
-  cfg.stream = stream;
-  if (l2_bytes > 0 && mode == 1) {
-    // pk then rhs (one allocation): this level's cells of both
-    size_t cells = (size_t) 2 * v.hw * v.h;
-    size_t win = (size_t) ((char *) (v.rhs + cells) - (char *) v.pk);
-    if (win > ((size_t) 120 << 20))
-      win = (size_t) 120 << 20;   // under the window limit (128 MiB on sm_90)
-    attr[0].id = cudaLaunchAttributeAccessPolicyWindow;
-    attr[0].val.accessPolicyWindow.base_ptr = (void *) v.pk;
-    attr[0].val.accessPolicyWindow.num_bytes = win;
-    attr[0].val.accessPolicyWindow.hitRatio = win > l2_bytes ? (float) l2_bytes / win : 1.0f;
-    attr[0].val.accessPolicyWindow.hitProp = cudaAccessPropertyPersisting;
-    attr[0].val.accessPolicyWindow.missProp = cudaAccessPropertyStreaming;
-    cfg.attrs = attr;
-    cfg.numAttrs = 1;
-  }
-#define RF_REGS(P, B, S, C) \
-  cudaLaunchKernelEx (&cfg, rf_sor_regs_kernel<TY, R, H, P, B, S, C>, v.w, v.h, \
-      v.hw, (const float4 *) v.coef, (const float *) v.a12, (const float *) v.smooth, \
-      (const uint2 *) v.pk, (const float2 *) v.rhs, (const unsigned *) v.rhs16, \
-      (const float2 *) v.duv, out, sweeps, omega, flip, \
-      v, p->smoothness_weight, p->color_weight, p->gradient_weight)
-  // mode 9: as 1, coefficients computed by the launch (COEF)
-  switch (mode) {
-  case 9: RF_REGS (true, false, false, true); break;
-  case 6: RF_REGS (true, true, true, false); break;
-  case 2: RF_REGS (true, true, false, false); break;
-  case 1: RF_REGS (true, false, false, false); break;
-  default: RF_REGS (false, false, false, false); break;
-  }
-#undef RF_REGS
-  CC_CUDA_LAUNCHED ("rf_sor_regs_kernel");
-  return CC_SUCCESS;
+  long n = (long) v.w * v.h;
+  return n >= 1000000 ? (fp16 ? 12 : 8) : n >= 250000 ? 8 : 12;
 }
 
-// The half2 tile (8 warps x 8 rows, 64 x 64 px) for a register-tile shape's halo (H 4, 8
-// or 12: the default shapes 8x6x4 / 8x6x8 / 8x6x12); in16 / out16: fp16 increments.
-static bool
-rf_h2_key (int key)
+// The halo of a launch of `short_sweeps` sweeps, fewer than the level's halo makes (0: a
+// full launch): such a last launch only needs 2 px a sweep, less halo and less traffic,
+// where the fp32 kernel is compiled for that halo (4, 8, 10, 12).
+static int
+rf_launch_halo (int halo, int short_sweeps)
 {
-  return key == 80604 || key == 80608 || key == 80612;
+  int k = 2 * short_sweeps;
+  return short_sweeps > 0 && (k == 4 || k == 8 || k == 10 || k == 12) ? k : halo;
+}
+
+// The fp16 kernel is compiled for halos 4, 8 and 12 (8 warps x 8 rows, 64 x 64 px).
+static bool
+rf_h2_halo (int halo)
+{
+  return halo == 4 || halo == 8 || halo == 12;
 }
 
 // The half2 sweeps' scale: the smoothness weights s <= alpha / (2 eps) = 500 alpha and
@@ -1256,7 +909,7 @@ rf_h2_params_ok (const cc_refine_params *p)
 }
 
 static cc_status
-rf_sor_h2 (int key, const rb_view &v, const void *in, void *out, bool in16, bool out16,
+rf_sor_h2 (int halo, const rb_view &v, const void *in, void *out, bool in16, bool out16,
     int sweeps, float omega, cudaStream_t stream, int flip, float scale)
 {
 #define RF_H2(H, I, O) \
@@ -1268,7 +921,7 @@ rf_sor_h2 (int key, const rb_view &v, const void *in, void *out, bool in16, bool
   else if (in16) RF_H2 (H, true, false); \
   else if (out16) RF_H2 (H, false, true); \
   else RF_H2 (H, false, false);
-  switch (key % 100) {
+  switch (halo) {
   case 4: RF_H2_IO (4) break;
   case 12: RF_H2_IO (12) break;
   default: RF_H2_IO (8) break;
@@ -1279,60 +932,25 @@ rf_sor_h2 (int key, const rb_view &v, const void *in, void *out, bool in16, bool
   return CC_SUCCESS;
 }
 
-// Register-tile shape of a level (TY * 10000 + R * 100 + H): CC_REFINE_TILE=TYxRxH for
-// levels of >= 1M px, CC_REFINE_TILE_SMALL for smaller ones.
-static int
-rf_tile_key (const cc_cuda_refine *s, const rb_view &v)
-{
-  long n = (long) v.w * v.h;
-  return n >= 1000000 ? s->tile_big : n >= 250000 ? s->tile_small : s->tile_tiny;
-}
-
-// Sweeps per launch of a tile shape (its halo / 2).
-static int
-rf_tile_sweeps (int key)
-{
-  return (key % 100) / 2;
-}
-
-// The shape of a launch of `short_sweeps` sweeps, fewer than the level's shape makes
-// (0: a full launch): such a last launch only needs a halo of 2 px a sweep, a smaller
-// halo and less traffic, where that shape exists (CC_REFINE_REM=0: the level's shape).
-static int
-rf_launch_key (const cc_cuda_refine *s, int key, int short_sweeps)
-{
-  int k = key - key % 100 + 2 * short_sweeps;
-  return short_sweeps > 0 && s->rem_shape && rf_tile_supported (k) ? k : key;
-}
-
-static bool
-rf_tile_supported (int key)
-{
-  static const int shapes[] = { 160608, 80608, 80612, 160612, 240412, 80616, 80610, 80604 };
-  for (unsigned i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
-    if (shapes[i] == key)
-      return true;
-  return false;
-}
-
+// The fp32 tiles: 8 warps x 6 rows, 64 x 48 px with the halo.
 static cc_status
-rf_sor_regs (int key, const rb_view &v, float2 *out, int sweeps, float omega,
-    cudaStream_t stream, int packed, int flip, const cc_refine_params *p, size_t l2_bytes)
+rf_sor_regs (int halo, const rb_view &v, float2 *out, int sweeps, float omega,
+    cudaStream_t stream, int flip)
 {
-  switch (key) {
-#define RF_SHAPE(TY, R, H) \
-  case TY * 10000 + R * 100 + H: return rf_sor_regs_launch<TY, R, H> (v, out, sweeps, omega, stream, packed, flip, p, l2_bytes);
-  RF_SHAPE (8, 6, 8)
-  RF_SHAPE (8, 6, 12)
-  RF_SHAPE (16, 6, 12)
-  RF_SHAPE (24, 4, 12)
-  RF_SHAPE (8, 6, 16)
-  RF_SHAPE (8, 6, 10)
-  RF_SHAPE (8, 6, 4)
-  RF_SHAPE (16, 6, 8)
-#undef RF_SHAPE
-  default: return rf_sor_regs_launch<8, 6, 8> (v, out, sweeps, omega, stream, packed, flip, p, l2_bytes);
+#define RF_REGS(H) \
+  rf_sor_regs_kernel<8, 6, H><<<dim3 (cc_div_up (v.w, 64 - 2 * (H)), \
+      cc_div_up (v.h, 8 * 6 - 2 * (H))), dim3 (32, 8), 0, stream>>> (v.w, v.h, v.hw, \
+      (const uint2 *) v.pk, (const float2 *) v.rhs, (const float2 *) v.duv, out, sweeps, \
+      omega, flip)
+  switch (halo) {
+  case 4: RF_REGS (4); break;
+  case 10: RF_REGS (10); break;
+  case 12: RF_REGS (12); break;
+  default: RF_REGS (8); break;
   }
+#undef RF_REGS
+  CC_CUDA_LAUNCHED ("rf_sor_regs_kernel");
+  return CC_SUCCESS;
 }
 
 // One level: start field and data terms, outer iterations, finish (at level 0 into
@@ -1344,96 +962,50 @@ rf_level (cc_cuda_refine *s, const cc_refine_params *p, int level, double *energ
   cudaStream_t stream = cc_stream_of (s->ctx);
   const cc_refine_sizes *z = &s->sizes;
   rb_view v = rf_view (s, level);
-  dim3 block (32, 8), natural = grid_for (v.w, v.h, 1);
-  dim3 both = grid_for (v.hw, v.h, 2), one = grid_for (v.hw, v.h, 1);
+  dim3 block (32, 8), natural = grid_for (v.w, v.h, 1), both = grid_for (v.hw, v.h, 2);
+  // the coefficient kernel: both colours in blockIdx.x (rf_cell_il)
+  dim3 coef_grid (2 * cc_div_up (v.hw, 32), cc_div_up (v.h, 8), 1);
   bool top = level == z->levels - 1;
-  // the coefficient kernel recomputes the data terms unless the energy kernel needs them
-  bool recompute = s->recompute && !energy;
   rf_start_data_kernel<<<natural, block, 0, stream>>> (s->i0[level], s->i1[level],
       s->init[level], top ? NULL : s->field[level + 1], top ? NULL : s->init[level + 1],
-      top ? 0 : z->width[level + 1], top ? 0 : z->height[level + 1], s->field[level], v,
-      !recompute);
+      top ? 0 : z->width[level + 1], top ? 0 : z->height[level + 1], s->field[level], v);
   CC_CUDA_LAUNCHED ("rf_start_data_kernel");
   if (energy) {
     rf_energy_kernel<<<both, block, 0, stream>>> (v, p->smoothness_weight, p->color_weight,
         p->gradient_weight, energy++);
     CC_CUDA_LAUNCHED ("rf_energy_kernel");
   }
-  // the first sweep launch of an outer iteration computes the coefficients itself
-  bool first_coef = s->fuse_first && s->sor == RF_SOR_REGS && s->fuse_coef && s->bf16
-      && !s->rhs_bf16 && !s->pk_regs && s->data16 && !recompute;
-  // half2 sweeps (rf_sor_h2_kernel): the coefficient kernel stores the right-hand sides
-  // scaled, in fp16 (rhs16), for them only
-  const int key = rf_tile_key (s, v), per = rf_tile_sweeps (key);
-  bool h2 = s->half2 && s->sor == RF_SOR_REGS && s->fuse_coef && s->bf16 && !s->rhs_bf16
-      && !s->pk_regs && !first_coef && rf_h2_key (key)
-      && rf_h2_key (rf_launch_key (s, key, p->inner_iterations % per))
-      && rf_h2_params_ok (p);
-  int rhs_mode = h2 ? 2 : s->rhs_bf16 ? 1 : 0;
-  float h2_scale = rf_h2_scale (p);
+  // fp16 sweeps unless fp32 is asked for, the weights need fp32 (rf_h2_params_ok), or
+  // the level's halo or that of its shorter last launch has no fp16 kernel (a 10 px last
+  // launch: inner iterations 6k + 5 at a 12 px halo); the coefficient kernel then stores
+  // the right-hand sides scaled, in fp16 (rhs16), for them
+  const bool fp16 = p->precision != CC_REFINE_PRECISION_FP32;
+  const int halo = rf_level_halo (v, fp16), per = halo / 2;
+  const bool h2 = fp16 && rf_h2_halo (halo)
+      && rf_h2_halo (rf_launch_halo (halo, p->inner_iterations % per)) && rf_h2_params_ok (p);
+  const float h2_scale = rf_h2_scale (p);
   for (int outer = 0; outer < p->outer_iterations; outer++) {
-    if (first_coef) {
-      // rf_sor_regs_kernel<..., COEF> below
-    } else if (s->fuse_coef) {
-      if (recompute)
-        rf_weights_coef_kernel<2><<<both, block, 0, stream>>> (v, s->i0[level],
-            s->i1[level], p->smoothness_weight, p->color_weight, p->gradient_weight, s->bf16,
-            rhs_mode, s->bf16 && s->sor == RF_SOR_REGS, h2_scale);
-      else if (s->data16)
-        rf_weights_coef_kernel<1><<<s->coef_il ? dim3 (2 * cc_div_up (v.hw, s->coef_bx),
-            cc_div_up (v.h, s->coef_by), 1) : both, s->coef_il ? dim3 (s->coef_bx, s->coef_by)
-            : block, 0, stream>>> (v, s->i0[level],
-            s->i1[level], p->smoothness_weight, p->color_weight, p->gradient_weight, s->bf16,
-            rhs_mode, s->bf16 && s->sor == RF_SOR_REGS, h2_scale);
-      else
-        rf_weights_coef_kernel<0><<<both, block, 0, stream>>> (v, s->i0[level],
-            s->i1[level], p->smoothness_weight, p->color_weight, p->gradient_weight, s->bf16,
-            rhs_mode, s->bf16 && s->sor == RF_SOR_REGS, h2_scale);
-      CC_CUDA_LAUNCHED ("rf_weights_coef_kernel");
-    } else {
-      rf_weights_kernel<<<both, block, 0, stream>>> (v, p->smoothness_weight);
-      CC_CUDA_LAUNCHED ("rf_weights_kernel");
-      rf_coef_kernel<<<both, block, 0, stream>>> (v, p->color_weight, p->gradient_weight);
-      CC_CUDA_LAUNCHED ("rf_coef_kernel");
-    }
-    if (s->sor == RF_SOR_REGS) {
-      int launch = 0;
-      for (int left = p->inner_iterations; left > 0; left -= per, launch++) {
-        float2 *other = v.duv == s->duv ? s->duv_alt : s->duv;
-        int k = rf_launch_key (s, key, left < per ? left : 0);
-        if (h2) {
-          // fp32 increment into the first launch, fp16 between launches, fp32 out of the last
-          bool in16 = launch > 0, out16 = left > per;
-          CC_TRY (rf_sor_h2 (k, v, in16 ? (const void *) s->duv16[(launch - 1) & 1]
-                  : (const void *) v.duv, out16 ? (void *) s->duv16[launch & 1] : (void *) other,
-                  in16, out16, left < per ? left : per, p->omega, stream,
-                  s->snake && !(launch & 1), h2_scale));
-          if (!out16)
-            v.duv = other;
-          continue;
-        }
-        CC_TRY (rf_sor_regs (k, v, other, left < per ? left : per, p->omega, stream,
-                first_coef && launch == 0 ? 9
-                : s->bf16 ? (s->rhs_bf16 ? (s->pk_regs ? 6 : 2) : 1) : 0,
-                s->snake && !(launch & 1), p, (size_t) s->l2_mb << 20));
-        v.duv = other;
+    rf_weights_coef_kernel<<<coef_grid, block, 0, stream>>> (v, p->smoothness_weight,
+        p->color_weight, p->gradient_weight, h2, h2_scale);
+    CC_CUDA_LAUNCHED ("rf_weights_coef_kernel");
+    int launch = 0;
+    for (int left = p->inner_iterations; left > 0; left -= per, launch++) {
+      float2 *other = v.duv == s->duv ? s->duv_alt : s->duv;
+      int k = rf_launch_halo (halo, left < per ? left : 0);
+      // every other launch takes the tiles in reverse order
+      int flip = !(launch & 1);
+      if (h2) {
+        // fp32 increment into the first launch, fp16 between launches, fp32 out of the last
+        bool in16 = launch > 0, out16 = left > per;
+        CC_TRY (rf_sor_h2 (k, v, in16 ? (const void *) s->duv16[(launch - 1) & 1]
+                : (const void *) v.duv, out16 ? (void *) s->duv16[launch & 1] : (void *) other,
+                in16, out16, left < per ? left : per, p->omega, stream, flip, h2_scale));
+        if (!out16)
+          v.duv = other;
+        continue;
       }
-    } else if (s->sor == RF_SOR_TILES) {
-      cc_rt_level L = { v.w, v.h, v.hw };
-      dim3 tiles (cc_div_up (v.w, CC_RT_TW), cc_div_up (v.h, CC_RT_TH));
-      for (int left = p->inner_iterations; left > 0; left -= CC_RT_MAX_SWEEPS) {
-        float2 *other = v.duv == s->duv ? s->duv_alt : s->duv;
-        rf_sor_tiles_kernel<<<tiles, dim3 (CC_RT_TX, CC_RT_TY), 0, stream>>> (L, v.coef,
-            v.a12, v.smooth, v.duv, other,
-            left < CC_RT_MAX_SWEEPS ? left : CC_RT_MAX_SWEEPS, p->omega);
-        v.duv = other;
-      }
-      CC_CUDA_LAUNCHED ("rf_sor_tiles_kernel");
-    } else {
-      for (int inner = 0; inner < p->inner_iterations; inner++)
-        for (int c = 0; c < 2; c++)
-          rf_sor_kernel<<<one, block, 0, stream>>> (v, c, p->omega);
-      CC_CUDA_LAUNCHED ("rf_sor_kernel");
+      CC_TRY (rf_sor_regs (k, v, other, left < per ? left : per, p->omega, stream, flip));
+      v.duv = other;
     }
     if (energy) {
       rf_energy_kernel<<<both, block, 0, stream>>> (v, p->smoothness_weight, p->color_weight,
@@ -1510,7 +1082,7 @@ cc_cuda_refine_run (cc_cuda_refine *s, const cc_refine_params *p, const cc_image
   bool device = true;
   for (int i = 0; i < 4; i++)
     device = device && im[i]->location == CC_LOCATION_DEVICE;
-  if (!s->use_graph || !device || p->track_energy)
+  if (!device || p->track_energy)
     return rf_enqueue (s, p, prev, next, flow_in, flow_out);
   cc_cuda_refine::rf_graph_key key;
   memset (&key, 0, sizeof key);

@@ -36,6 +36,7 @@ cc_refine_params_default (cc_refine_params *p)
   p->color_weight = 5.0f;
   p->gradient_weight = 10.0f;
   p->track_energy = false;
+  p->precision = CC_REFINE_PRECISION_AUTO;
 }
 
 cc_status
@@ -61,6 +62,9 @@ cc_refine_params_check (const cc_refine_params *p)
       "refine: color_weight %g out of range [0, 1e4]", p->color_weight);
   CC_CHECK_ARG (p->gradient_weight >= 0.0f && p->gradient_weight <= 1e4f,
       "refine: gradient_weight %g out of range [0, 1e4]", p->gradient_weight);
+  CC_CHECK_ARG (p->precision == CC_REFINE_PRECISION_AUTO
+      || p->precision == CC_REFINE_PRECISION_FP32,
+      "refine: precision %d is not a cc_refine_precision", (int) p->precision);
   return CC_SUCCESS;
 }
 

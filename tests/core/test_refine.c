@@ -9,7 +9,6 @@
 #include <cudacore/cc_blockmatch.h>
 #include <cudacore/cc_flow.h>
 #include <cudacore/cc_refine.h>
-#include "refine_tile.h"   /* cudacore/src: the tiled sweeps, emulated below */
 
 #include <math.h>
 #include <string.h>
@@ -95,17 +94,14 @@ clip_case_free (clip_case *c)
   cv_image_free (&c->init);
 }
 
-/* A clip case refined on CUDA with one environment switch of kernels/refine.cu set for
- * the run (var NULL: none). */
+/* A clip case refined on CUDA (device images) with the given sweep precision. */
 static void
-clip_case_cuda (const clip_case *c, const cc_refine_params *p, const char *var,
-    const char *value, cc_image *out)
+clip_case_cuda (const clip_case *c, const cc_refine_params *p, cc_refine_precision precision,
+    cc_image *out)
 {
-  if (var)
-    setenv (var, value, 1);
-  refine_pair (CC_BACKEND_CUDA, p, &c->f0, &c->f1, &c->init, out, NULL, 0, NULL);
-  if (var)
-    unsetenv (var);
+  cc_refine_params q = *p;
+  q.precision = precision;
+  refine_pair (CC_BACKEND_CUDA, &q, &c->f0, &c->f1, &c->init, out, NULL, 0, NULL);
 }
 
 /* Each outer iteration minimises a quadratic majorant of the level's energy, so
@@ -205,6 +201,13 @@ START_TEST (test_invalid_parameters)
     ck_assert_msg (strstr (cc_last_error (), bad[i].field) != NULL,
         "message '%s' does not name %s", cc_last_error (), bad[i].field);
   }
+  cc_refine_params q;
+  cc_refine_params_default (&q);
+  q.precision = (cc_refine_precision) 7;
+  cc_refine *bad_rf = NULL;
+  ck_assert_int_eq (cc_refine_create (ctx, 64, 64, &q, &bad_rf), CC_ERROR_INVALID_ARGUMENT);
+  ck_assert_ptr_null (bad_rf);
+  ck_assert_ptr_nonnull (strstr (cc_last_error (), "precision"));
   cc_refine *rf;
   CC_ASSERT_OK (cc_refine_create (ctx, 64, 48, NULL, &rf));
   cc_image a, b, f, small;
@@ -267,9 +270,9 @@ START_TEST (test_in_place)
 END_TEST
 
 /* CUDA (red-black SOR) and CPU (Gauss-Seidel SOR) reach the same field: mean
- * difference <= 0.02 px, on a clip pair with occlusions, from a perturbed start. Three
- * CUDA sweep paths: the default fp16 register tiles (rf_sor_h2_kernel), the fp32
- * register tiles (CC_REFINE_HALF=0) and one launch per colour (CC_REFINE_SOR=simple). */
+ * difference <= 0.02 px, on a clip pair with occlusions, from a perturbed start. Both
+ * CUDA sweep precisions: the default fp16 register tiles (rf_sor_h2_kernel) and the fp32
+ * ones (CC_REFINE_PRECISION_FP32, rf_sor_regs_kernel), which differ by <= 0.005 px. */
 START_TEST (test_gpu_matches_cpu)
 {
   if (cv_test_skip_without_gpu ("refine gpu_matches_cpu"))
@@ -282,12 +285,12 @@ START_TEST (test_gpu_matches_cpu)
   refine_pair (CC_BACKEND_CPU, &p, &cc.f0, &cc.f1, &cc.init, &fc, NULL, 0, NULL);
   cc_flow_metrics mc;
   CC_ASSERT_OK (cc_flow_compare (&fc, &cc.gt, 4, &mc));
-  static const char *names[3] = { "fp16 tiled", "per-colour", "fp32 tiled" };
-  static const char *vars[3][2] = { { NULL, NULL }, { "CC_REFINE_SOR", "simple" },
-    { "CC_REFINE_HALF", "0" } };
-  cc_image fg[3];
-  for (int path = 0; path < 3; path++) {
-    clip_case_cuda (&cc, &p, vars[path][0], vars[path][1], &fg[path]);
+  static const char *names[2] = { "fp16", "fp32" };
+  static const cc_refine_precision precision[2] = { CC_REFINE_PRECISION_AUTO,
+    CC_REFINE_PRECISION_FP32 };
+  cc_image fg[2];
+  for (int path = 0; path < 2; path++) {
+    clip_case_cuda (&cc, &p, precision[path], &fg[path]);
     double d = cv_test_mean_abs_diff (&fc, &fg[path]);
     cc_flow_metrics mg;
     CC_ASSERT_OK (cc_flow_compare (&fg[path], &cc.gt, 4, &mg));
@@ -296,18 +299,14 @@ START_TEST (test_gpu_matches_cpu)
     fflush (stdout);
     ck_assert_msg (d <= 0.02, "GPU (%s sweeps) and CPU differ by %.4f px mean", names[path], d);
   }
-  /* the fp32 tiles are exact: they agree with the per-colour sweeps to float rounding */
-  double dt = cv_test_mean_abs_diff (&fg[2], &fg[1]);
   /* the fp16 tiles: the same sweeps with an 11-bit significand (measured 0.001 px) */
-  double dh = cv_test_mean_abs_diff (&fg[0], &fg[2]);
-  printf ("refine GPU fp32 tiled vs per-colour: mean |diff| %.2g px; fp16 vs fp32 tiled %.2g px\n",
-      dt, dh);
+  double dh = cv_test_mean_abs_diff (&fg[0], &fg[1]);
+  printf ("refine GPU fp16 vs fp32 sweeps: mean |diff| %.2g px\n", dh);
   fflush (stdout);
-  ck_assert_msg (dt <= 1e-4, "fp32 tiled and per-colour sweeps differ by %g px mean", dt);
-  ck_assert_msg (dh <= 0.005, "fp16 and fp32 tiled sweeps differ by %g px mean", dh);
+  ck_assert_msg (dh <= 0.005, "fp16 and fp32 sweeps differ by %g px mean", dh);
   clip_case_free (&cc);
   cv_image_free (&fc);
-  for (int path = 0; path < 3; path++)
+  for (int path = 0; path < 2; path++)
     cv_image_free (&fg[path]);
 }
 END_TEST
@@ -334,8 +333,8 @@ START_TEST (test_gpu_half_large_increments)
       p.gradient_weight = weights[k][2];
     }
     cc_image f16, f32;
-    clip_case_cuda (&cc, &p, NULL, NULL, &f16);
-    clip_case_cuda (&cc, &p, "CC_REFINE_HALF", "0", &f32);
+    clip_case_cuda (&cc, &p, CC_REFINE_PRECISION_AUTO, &f16);
+    clip_case_cuda (&cc, &p, CC_REFINE_PRECISION_FP32, &f32);
     const float *v = (const float *) f16.planes[0];
     for (size_t i = 0; i < (size_t) w * h * 2; i++)
       ck_assert_msg (isfinite (v[i]), "weights %d: value %zu is %g", k, i, v[i]);
@@ -363,9 +362,9 @@ END_TEST
 
 /* One refiner run again and again on device images (the run is captured once into a
  * CUDA graph and replayed) gives the same field every time, bit for bit the field of
- * the same launches issued one by one (CC_REFINE_GRAPH=0), at a size with many tiles at
- * every level and both tile shapes (>= 250k px: 8 px halo; under: 12 px), with an inner
- * iteration count that leaves a shorter last launch. */
+ * the same launches issued one by one (host images: no graph), at a size with many
+ * tiles at every level and both tile shapes (>= 250k px: 8 px halo; under: 12 px), with
+ * an inner iteration count that leaves a shorter last launch. */
 START_TEST (test_gpu_graph_replay)
 {
   if (cv_test_skip_without_gpu ("refine gpu_graph_replay"))
@@ -376,7 +375,15 @@ START_TEST (test_gpu_graph_replay)
   cc_refine_params_default (&p);
   p.inner_iterations = 27;
   cc_image ref, out[3];
-  clip_case_cuda (&cc, &p, "CC_REFINE_GRAPH", "0", &ref);
+  cc_context *ctx;
+  CC_ASSERT_OK (cc_context_create (CC_BACKEND_CUDA, -1, &ctx));
+  cc_refine *rf;
+  CC_ASSERT_OK (cc_refine_create (ctx, w, h, &p, &rf));
+  cv_image_new (w, h, CC_FORMAT_F32C2, &ref);
+  memset (ref.planes[0], 0xFF, (size_t) w * h * 8);   /* poison: every pixel written */
+  CC_ASSERT_OK (cc_refine_run (rf, &cc.f0, &cc.f1, &cc.init, &ref));
+  cc_refine_destroy (rf);
+  cc_context_destroy (ctx);
   refine_runs (CC_BACKEND_CUDA, &p, &cc.f0, &cc.f1, &cc.init, out, 3, NULL, 0, NULL);
   for (int run = 0; run < 3; run++) {
     double d = cv_test_mean_abs_diff (&out[run], &ref);
@@ -468,142 +475,6 @@ START_TEST (test_middlebury)
 }
 END_TEST
 
-/* The CUDA tiled sweeps (refine_tile.h), run here thread by thread, phase by
- * phase, equal plain red-black half-sweeps over the whole level: the halo logic
- * and the split indexing are checked without a GPU. */
-static void
-plain_half_sweep (const cc_rt_level *L, int c, float omega, const float *coef,
-    const float *a12, const float *s, float *duv)
-{
-  for (int y = 0; y < L->h; y++)
-    for (int xs = 0; xs < L->hw; xs++) {
-      int ph = (y + c) & 1, x = 2 * xs + ph, o = 1 - c;
-      if (x >= L->w)
-        continue;
-      int i = cc_rt_global (L, c, y, xs);
-      float nu = 0, nv = 0;
-      if (x > 0) {
-        int j = cc_rt_global (L, o, y, xs + ph - 1);
-        nu += s[j] * duv[2 * j]; nv += s[j] * duv[2 * j + 1];
-      }
-      if (x + 1 < L->w) {
-        int j = cc_rt_global (L, o, y, xs + ph);
-        nu += s[i] * duv[2 * j]; nv += s[i] * duv[2 * j + 1];
-      }
-      if (y > 0) {
-        int j = cc_rt_global (L, o, y - 1, xs);
-        nu += s[j] * duv[2 * j]; nv += s[j] * duv[2 * j + 1];
-      }
-      if (y + 1 < L->h) {
-        int j = cc_rt_global (L, o, y + 1, xs);
-        nu += s[i] * duv[2 * j]; nv += s[i] * duv[2 * j + 1];
-      }
-      cc_refine_sor_step (coef[4 * i], coef[4 * i + 1], a12[i], coef[4 * i + 2],
-          coef[4 * i + 3], nu, nv, omega, &duv[2 * i], &duv[2 * i + 1]);
-    }
-}
-
-START_TEST (test_tiled_sweeps_emulated)
-{
-  const int sizes[][2] = { { 157, 101 }, { 48, 32 }, { 5, 70 }, { 1, 1 } };
-  for (int si = 0; si < 4; si++) {
-    cc_rt_level L = { sizes[si][0], sizes[si][1], (sizes[si][0] + 1) / 2 };
-    size_t cells = (size_t) 2 * L.hw * L.h;
-    float *coef = calloc (4 * cells, sizeof (float)), *a12 = calloc (cells, sizeof (float));
-    float *s = calloc (cells, sizeof (float)), *ref = calloc (2 * cells, sizeof (float));
-    float *in = calloc (2 * cells, sizeof (float)), *out = calloc (2 * cells, sizeof (float));
-    unsigned seed = 12345;
-#define RND() ((seed = seed * 1103515245u + 12345u) >> 8) / 16777216.0f
-    for (size_t i = 0; i < cells; i++) {
-      s[i] = 0.1f + 2.0f * RND ();
-      a12[i] = 0.5f * RND () - 0.25f;
-      coef[4 * i] = 1.0f / (9.0f + 8.0f * RND ());       /* inverse diagonals */
-      coef[4 * i + 1] = 1.0f / (9.0f + 8.0f * RND ());
-      coef[4 * i + 2] = 2.0f * RND () - 1.0f;
-      coef[4 * i + 3] = 2.0f * RND () - 1.0f;
-      in[2 * i] = RND () - 0.5f;
-      in[2 * i + 1] = RND () - 0.5f;
-    }
-#undef RND
-    cc_rt_regs *regs = malloc (sizeof (cc_rt_regs) * CC_RT_TX * CC_RT_TY);
-    cc_rt_smem *sm = malloc (sizeof (cc_rt_smem));
-    for (int sweeps = 1; sweeps <= CC_RT_MAX_SWEEPS; sweeps += 3) {
-      memcpy (ref, in, 2 * cells * sizeof (float));
-      for (int k = 0; k < sweeps; k++) {
-        plain_half_sweep (&L, 0, 1.6f, coef, a12, s, ref);
-        plain_half_sweep (&L, 1, 1.6f, coef, a12, s, ref);
-      }
-      for (size_t i = 0; i < 2 * cells; i++)
-        out[i] = NAN;
-      int tiles_x = (L.w + CC_RT_TW - 1) / CC_RT_TW, tiles_y = (L.h + CC_RT_TH - 1) / CC_RT_TH;
-      for (int by = 0; by < tiles_y; by++)
-        for (int bx = 0; bx < tiles_x; bx++) {
-#define THREADS for (int ty = 0; ty < CC_RT_TY; ty++) for (int tx = 0; tx < CC_RT_TX; tx++)
-          THREADS cc_rt_load (&L, bx, by, tx, ty, coef, a12, s, in, &regs[ty * CC_RT_TX + tx], sm);
-          for (int k = 0; k < sweeps; k++)
-            for (int c = 0; c < 2; c++)
-              THREADS cc_rt_half_sweep (&L, bx, by, tx, ty, c, 1.6f, &regs[ty * CC_RT_TX + tx], sm);
-          THREADS cc_rt_store (&L, bx, by, tx, ty, sm, out);
-#undef THREADS
-        }
-      /* the split indexing itself: the same sweeps on the natural layout */
-      size_t np = (size_t) L.w * L.h;
-      float *nat = malloc (2 * np * sizeof (float));
-      for (int y = 0; y < L.h; y++)
-        for (int x = 0; x < L.w; x++) {
-          int g = cc_rt_global (&L, (x + y) & 1, y, x >> 1);
-          nat[2 * (y * L.w + x)] = in[2 * g];
-          nat[2 * (y * L.w + x) + 1] = in[2 * g + 1];
-        }
-#define SPLIT(x, y) cc_rt_global (&L, ((x) + (y)) & 1, (y), (x) >> 1)
-      for (int k = 0; k < 2 * sweeps; k++)
-        for (int y = 0; y < L.h; y++)
-          for (int x = 0; x < L.w; x++) {
-            if (((x + y) & 1) != (k & 1))
-              continue;
-            int g = SPLIT (x, y);
-            float nu = 0, nv = 0;
-            const int nx[4] = { x - 1, x + 1, x, x }, ny[4] = { y, y, y - 1, y + 1 };
-            for (int q = 0; q < 4; q++) {
-              if (nx[q] < 0 || ny[q] < 0 || nx[q] >= L.w || ny[q] >= L.h)
-                continue;
-              /* an edge carries the weight of its left / upper pixel */
-              float wgt = q == 0 || q == 2 ? s[SPLIT (nx[q], ny[q])] : s[g];
-              nu += wgt * nat[2 * (ny[q] * L.w + nx[q])];
-              nv += wgt * nat[2 * (ny[q] * L.w + nx[q]) + 1];
-            }
-            float *d = nat + 2 * (y * L.w + x);
-            cc_refine_sor_step (coef[4 * g], coef[4 * g + 1], a12[g], coef[4 * g + 2],
-                coef[4 * g + 3], nu, nv, 1.6f, &d[0], &d[1]);
-          }
-      for (int y = 0; y < L.h; y++)
-        for (int x = 0; x < L.w; x++)
-          for (int k = 0; k < 2; k++)
-            ck_assert_msg (fabs (nat[2 * (y * L.w + x) + k] - ref[2 * SPLIT (x, y) + k]) < 1e-5,
-                "%dx%d: split-layout sweep differs from natural layout at (%d,%d)", L.w, L.h, x, y);
-#undef SPLIT
-      free (nat);
-      double max_diff = 0;
-      for (int c = 0; c < 2; c++)
-        for (int y = 0; y < L.h; y++)
-          for (int xs = 0; xs < L.hw; xs++) {
-            if (2 * xs + ((y + c) & 1) >= L.w)
-              continue;
-            int i = cc_rt_global (&L, c, y, xs);
-            for (int k = 0; k < 2; k++) {
-              ck_assert_msg (isfinite (out[2 * i + k]), "%dx%d: cell (%d,%d,%d) not written",
-                  L.w, L.h, c, y, xs);
-              max_diff = fmax (max_diff, fabs (out[2 * i + k] - ref[2 * i + k]));
-            }
-          }
-      ck_assert_msg (max_diff < 1e-5, "%dx%d, %d sweeps: tiled differs from plain by %g",
-          L.w, L.h, sweeps, max_diff);
-    }
-    free (regs); free (sm); free (coef); free (a12); free (s); free (ref); free (in); free (out);
-  }
-}
-END_TEST
-
 static Suite *
 refine_suite (void)
 {
@@ -615,7 +486,6 @@ refine_suite (void)
   tcase_add_test (tc, test_invalid_parameters);
   tcase_add_test (tc, test_odd_and_tiny_sizes);
   tcase_add_test (tc, test_in_place);
-  tcase_add_test (tc, test_tiled_sweeps_emulated);
   tcase_add_test (tc, test_gpu_matches_cpu);
   tcase_add_test (tc, test_gpu_graph_replay);
   tcase_add_test (tc, test_gpu_half_large_increments);
