@@ -3,6 +3,7 @@
  *
  *   moct-bench [--runs N] [--no-cpu] [--layout atomic|partials|all]
  *              [--ppt 4|8|16|all] [--format rgbx|nv12]
+ *   moct-bench --version
  *
  * Sizes 1920x1080 and 3840x2160; 1, 8, 128 and 1024 objects. The frame: the objects
  * as palette-coloured discs and ellipses on a grid over a grey background (about a
@@ -16,6 +17,7 @@
  * build_ms: the wall clock of cc_moct_set_objects (table build + upload), once. */
 #include "cv_imageio.h"
 #include "cv_synth.h"
+#include "cv_cli.h"
 #include "cv_timing.h"
 #include <cudacore/cc_moct.h>
 #include <cudacore/cc_timer.h>
@@ -152,11 +154,15 @@ main (int argc, char **argv)
   bool cpu = true, nv12 = false;
   int runs = 50, layouts = 3, ppts = 7;   /* bit sets: layout 0/1, ppt 4/8/16 */
   for (int i = 1; i < argc; i++) {
-    if (!strcmp (argv[i], "--no-cpu"))
+    if (!strcmp (argv[i], "--version")) {
+      cv_print_version ();
+      return 0;
+    } else if (!strcmp (argv[i], "--no-cpu"))
       cpu = false;
-    else if (!strcmp (argv[i], "--runs") && i + 1 < argc)
-      runs = atoi (argv[++i]);
-    else if (!strcmp (argv[i], "--layout") && i + 1 < argc) {
+    else if (!strcmp (argv[i], "--runs") && i + 1 < argc) {
+      if (!cv_parse_int ("--runs", argv[++i], 1, MAX_RUNS, &runs))
+        return 2;
+    } else if (!strcmp (argv[i], "--layout") && i + 1 < argc) {
       const char *v = argv[++i];
       layouts = !strcmp (v, "atomic") ? 1 : !strcmp (v, "partials") ? 2 : !strcmp (v, "all") ? 3 : 0;
     } else if (!strcmp (argv[i], "--ppt") && i + 1 < argc) {
@@ -175,10 +181,6 @@ main (int argc, char **argv)
           " [--ppt 4|8|16|all] [--format rgbx|nv12]\n");
       return 2;
     }
-  }
-  if (runs < 1 || runs > MAX_RUNS) {
-    fprintf (stderr, "moct-bench: --runs must be in 1..%d\n", MAX_RUNS);
-    return 2;
   }
   static const int sizes[][2] = { { 1920, 1080 }, { 3840, 2160 } };
   static const int counts[] = { 1, 8, 128, 1024 };

@@ -44,7 +44,7 @@ expect (const char *const argv[], int status, const char *err_part)
 START_TEST (test_version)
 {
   const char *bins[] = { CV_FLOW_BIN, CV_MKCLIP_BIN, CV_MKMESH_BIN, FLOW_BENCH_BIN, BM_BENCH_BIN,
-    APSP_BENCH_BIN,
+    APSP_BENCH_BIN, MOCT_BENCH_BIN,
 #ifdef PIPELINE_BENCH_BIN
     PIPELINE_BENCH_BIN,
 #endif
