@@ -18,3 +18,9 @@ bench "system baseline: identity" "identity name=e"
 bench "system: cudaflowlk backend=cuda" "cudaflowlk name=e backend=cuda"
 bench "cuda: upload ! cudaflowlk fb-check ! download" "cudaupload ! $cm ! cudaflowlk name=e fb-check=true ! cudadownload"
 bench "cuda: upload ! cudaflowlk ! download (no probe baseline)" "cudaupload ! $cm ! cudaflowlk ! identity name=e ! cudadownload"
+# moctracker with 128 objects (palette colours; the content matters little: one pass
+# over the pixels whatever it holds) and boxes drawn
+OBJ128=${TMPDIR:-/tmp}/moct128.txt
+for i in $(seq 0 127); do printf 'o%d #%02x%02x%02x 20\n' $i $(( (i * 37) % 256 )) $(( (i * 91 + 64) % 256 )) $(( (i * 53 + 128) % 256 )); done > "$OBJ128"
+bench "cuda: upload ! moctracker 128 objects draw=boxes ! download" "cudaupload ! $cm ! moctracker name=e objects-file=$OBJ128 draw=boxes ! cudadownload"
+bench "cuda: upload ! moctracker 128 objects (no drawing) ! download" "cudaupload ! $cm ! moctracker name=e objects-file=$OBJ128 ! cudadownload"
