@@ -35,4 +35,7 @@ cc_image cv_test_constant_field (int w, int h, float u, float v);
 void cv_test_assert_finite (const cc_image *img, const char *what);
 /* Mean |a - b| over the vector components of two host F32C2 fields of one size. */
 double cv_test_mean_abs_diff (const cc_image *a, const cc_image *b);
+/* Fails the test unless two host images of one size and format hold the same bytes
+ * in every plane (pitch padding ignored); names the first differing row. */
+void cv_test_assert_same_bits (const cc_image *a, const cc_image *b, const char *what);
 #endif
