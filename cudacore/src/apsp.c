@@ -297,7 +297,7 @@ dijkstra_rows (const cc_apsp_csr *g, const int32_t *sources, int count, int thre
 {
   int n = g->nodes, failed = 0;
   if (threads <= 0)
-    threads = cc_cpu_threads (NULL);   /* all cores */
+    threads = cc_context_cpu_threads (NULL);   /* all cores */
   if (threads > count)
     threads = count > 0 ? count : 1;
 #pragma omp parallel num_threads(threads) reduction(|:failed)
@@ -475,7 +475,7 @@ cpu_solve (cc_apsp *a, const cc_apsp_csr *csr)
   if (method == CC_APSP_CPU_AUTO)
     method = a->nodes <= 256 ? CC_APSP_CPU_FLOYD_WARSHALL : CC_APSP_CPU_DIJKSTRA;
   /* cpu_threads 0: the context's setting */
-  int threads = a->params.cpu_threads > 0 ? a->params.cpu_threads : cc_cpu_threads (a->ctx);
+  int threads = a->params.cpu_threads > 0 ? a->params.cpu_threads : cc_context_cpu_threads (a->ctx);
   if (method == CC_APSP_CPU_FLOYD_WARSHALL)
     floyd_warshall (csr, a->dist, threads);
   else

@@ -107,7 +107,7 @@ cpu_pyramid (cc_blockmatch *bm, int slot, const cc_image *f)
   const cc_bm_layout *L = &bm->layout;
   uint8_t *l0 = bm->pyr[slot][0];
   int rgbx = f->format == CC_FORMAT_RGBX8, bgrx = f->format == CC_FORMAT_BGRX8;
-  const int nt = cc_cpu_threads (bm->ctx);
+  const int nt = cc_context_cpu_threads (bm->ctx);
 #pragma omp parallel for schedule(static) num_threads(nt)
   for (int y = 0; y < bm->height; y++) {
     const uint8_t *row = (const uint8_t *) f->planes[0] + (size_t) y * f->pitch[0];
@@ -157,7 +157,7 @@ cpu_match_level (cc_blockmatch *bm, int l)
   const uint8_t *a = bm->pyr[0][l], *b = bm->pyr[1][l];
   /* blocks are independent (each reads only the coarser level's vectors): rows of
    * blocks are split among the threads, each block scoring into its own keys */
-#pragma omp parallel for schedule(static) num_threads(cc_cpu_threads (bm->ctx))
+#pragma omp parallel for schedule(static) num_threads(cc_context_cpu_threads (bm->ctx))
   for (int by = 0; by < L->grid_h[l]; by++)
     for (int bx = 0; bx < L->grid_w[l]; bx++) {
       uint32_t keys[(2 * CC_BLOCKMATCH_RADIUS_MAX + 1) * (2 * CC_BLOCKMATCH_RADIUS_MAX + 1)];
@@ -245,7 +245,7 @@ cpu_compute (cc_blockmatch *bm, cc_image *grid_flow, cc_image *grid_conf, cc_ima
     cpu_match_level (bm, l);
   int gw = L->grid_w[0], gh = L->grid_h[0];
   float sx = (float) gw / (float) bm->width, sy = (float) gh / (float) bm->height;
-  const int nt = cc_cpu_threads (bm->ctx);
+  const int nt = cc_context_cpu_threads (bm->ctx);
 #pragma omp parallel for schedule(static) num_threads(nt)
   for (int y = 0; y < gh; y++) {
     float *row = (float *) ((char *) grid_flow->planes[0] + (size_t) y * grid_flow->pitch[0]);

@@ -16,12 +16,6 @@ struct cc_context {
   int threads;          /* CPU threads as set (0 = all cores) */
 };
 
-/* The OpenMP team size of the context's CPU loops: the setting, or the cores
- * available when it is 0 (1 in a build without OpenMP). Each CPU loop says
- * num_threads (cc_cpu_threads (ctx)) rather than relying on omp_set_num_threads,
- * a per-thread global that two contexts would share. */
-int cc_cpu_threads (const cc_context *ctx);
-
 /* Bytes per pixel of plane p (chroma of NV12 = 2, of I420 = 1). */
 int cc_format_plane_bpp (cc_format format, int plane);
 /* Width and height of plane p. */

@@ -173,7 +173,7 @@ cc_built_with_openmp (void)
 }
 
 int
-cc_cpu_threads (const cc_context *ctx)
+cc_context_cpu_threads (const cc_context *ctx)
 {
 #ifdef _OPENMP
   if (ctx && ctx->threads > 0)

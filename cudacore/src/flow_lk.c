@@ -146,7 +146,7 @@ static void
 cpu_build_pyramid (cc_flow_lk *lk, int slot, const cc_image *frame)
 {
   cpu_pyramid *p = &lk->pyr[slot];
-  const int nt = cc_cpu_threads (lk->ctx);
+  const int nt = cc_context_cpu_threads (lk->ctx);
 #pragma omp parallel for schedule(static) num_threads(nt)
   for (int y = 0; y < lk->height; y++)
     for (int x = 0; x < lk->width; x++)
@@ -190,7 +190,7 @@ cpu_lk_iteration (cc_flow_lk *lk, const float *I, const float *J, int w, int h,
   float *P[5];
   for (int i = 0; i < 5; i++)
     P[i] = lk->products + i * n;
-  const int nt = cc_cpu_threads (lk->ctx);
+  const int nt = cc_context_cpu_threads (lk->ctx);
 
 #pragma omp parallel for schedule(static) num_threads(nt)
   for (int y = 0; y < h; y++)
@@ -293,7 +293,7 @@ cpu_lk_field (cc_flow_lk *lk, const cpu_pyramid *from, const cpu_pyramid *to,
     int w = s->width[l], h = s->height[l];
     if (l < top) {
       cpu_upsample_field (cur, s->width[l + 1], s->height[l + 1], next, w, h,
-          cc_cpu_threads (lk->ctx));
+          cc_context_cpu_threads (lk->ctx));
       float *t = cur; cur = next; next = t;
     }
     for (int it = 0; it < lk->params.iterations; it++) {
@@ -318,7 +318,7 @@ cpu_flow (cc_flow_lk *lk, int slot_prev, int slot_next, const cc_image *mask,
     float *other = fwd == lk->field_a ? lk->field_b : lk->field_a;
     float *bwd = cpu_lk_field (lk, &lk->pyr[slot_next], &lk->pyr[slot_prev],
         lk->backward, other, NULL, mask);
-#pragma omp parallel for schedule(static) num_threads(cc_cpu_threads (lk->ctx))
+#pragma omp parallel for schedule(static) num_threads(cc_context_cpu_threads (lk->ctx))
     for (int y = 0; y < h; y++)
       for (int x = 0; x < w; x++) {
         size_t i = (size_t) y * w + x;

@@ -222,7 +222,7 @@ cpu_refine_level (cc_refine *r, int level, float *field)
   size_t n = (size_t) w * h;
   float *du = r->du, *dv = r->dv, *s = r->smooth, *c = r->coef;
   const float omega = p->omega;
-  const int nt = cc_cpu_threads (r->ctx);
+  const int nt = cc_context_cpu_threads (r->ctx);
   cpu_data_terms (r->i0[level], r->i1[level], w, h, field, r->data, nt);
   memset (du, 0, n * sizeof (float));
   memset (dv, 0, n * sizeof (float));
@@ -306,7 +306,7 @@ cpu_run (cc_refine *r, const cc_image *prev, const cc_image *next, const cc_imag
 {
   const cc_refine_sizes *s = &r->sizes;
   int w = r->width, h = r->height;
-  const int nt = cc_cpu_threads (r->ctx);
+  const int nt = cc_context_cpu_threads (r->ctx);
 #pragma omp parallel for schedule(static) num_threads(nt)
   for (int y = 0; y < h; y++) {
     const float *row = (const float *) ((const char *) flow_in->planes[0]

@@ -55,10 +55,15 @@ START_TEST (test_context_threads)
   CC_ASSERT_OK (cc_context_set_threads (b, 64));
   ck_assert_int_eq (cc_context_threads (a), 3);
   ck_assert_int_eq (cc_context_threads (b), 64);
+  /* what the CPU loops run on: the setting with OpenMP, else one thread */
+  ck_assert_int_eq (cc_context_cpu_threads (a), cc_built_with_openmp () ? 3 : 1);
+  ck_assert_int_eq (cc_context_cpu_threads (b), cc_built_with_openmp () ? 64 : 1);
   CC_ASSERT_OK (cc_context_set_threads (b, CC_CONTEXT_THREADS_MAX));
   ck_assert_int_eq (cc_context_threads (b), CC_CONTEXT_THREADS_MAX);
   CC_ASSERT_OK (cc_context_set_threads (b, 0));
   ck_assert_int_eq (cc_context_threads (b), 0);
+  ck_assert_int_ge (cc_context_cpu_threads (b), 1);
+  ck_assert_int_eq (cc_context_cpu_threads (b), cc_context_cpu_threads (NULL));
 
   ck_assert_int_eq (cc_context_set_threads (a, -1), CC_ERROR_INVALID_ARGUMENT);
   ck_assert_ptr_nonnull (strstr (cc_last_error (), "threads -1"));

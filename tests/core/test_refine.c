@@ -1,7 +1,7 @@
 /* Variational refinement: the energy decreases at every outer iteration, a
  * perturbed field is pulled back to the truth, parameter errors are named, odd
- * sizes are safe, CUDA (red-black SOR) and CPU (Gauss-Seidel SOR) converge to the
- * same field, and on the Middlebury pairs refinement lowers the EPE of LK and of
+ * sizes are safe, CUDA and CPU (both red-black SOR, CUDA in fp16 by default) reach
+ * the same field, the CPU gives the same bits on any number of threads, and on the Middlebury pairs refinement lowers the EPE of LK and of
  * block matching on every sequence. */
 #include "cv_test.h"
 #include "cv_imageio.h"
@@ -302,7 +302,7 @@ START_TEST (test_in_place)
 }
 END_TEST
 
-/* CUDA (red-black SOR) and CPU (Gauss-Seidel SOR) reach the same field: mean
+/* CUDA and CPU (red-black SOR on both) reach the same field: mean
  * difference <= 0.02 px, on a clip pair with occlusions, from a perturbed start. Three
  * CUDA sweep paths: the default fp16 register tiles (rf_sor_h2_kernel), the fp32
  * register tiles (CC_REFINE_HALF=0) and one launch per colour (CC_REFINE_SOR=simple). */

@@ -90,6 +90,11 @@ cc_status cc_context_synchronize (cc_context *ctx);
 cc_status cc_context_set_threads (cc_context *ctx, int threads);
 /* The setting as given (0 = all cores); 0 for a NULL context. */
 int cc_context_threads (const cc_context *ctx);
+/* The threads the context's CPU work runs on: the setting, or the cores available
+ * to the process when it is 0 (or ctx is NULL); 1 in a build without OpenMP. (Each
+ * CPU loop of the core asks for this many with a num_threads clause rather than
+ * omp_set_num_threads, a per-thread global that two contexts would share.) */
+int cc_context_cpu_threads (const cc_context *ctx);
 /* True when this build runs the CPU paths on several threads (OpenMP). */
 bool cc_built_with_openmp (void);
 

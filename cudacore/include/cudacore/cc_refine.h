@@ -9,7 +9,8 @@
  *
  * (luma in 0..255, linearised once per level around that level's initial field),
  * by fixed-point (lagged-weight) outer iterations, each solving its linear system
- * with SOR sweeps: Gauss-Seidel order on the CPU, red-black on CUDA.
+ * with SOR sweeps in red-black order on both backends (the CPU splits each colour
+ * among the context's threads, same bits on any count).
  * docs/flow-refinement.md describes the energy, solver and memory layout. */
 #ifndef CUDACORE_CC_REFINE_H
 #define CUDACORE_CC_REFINE_H
