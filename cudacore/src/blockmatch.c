@@ -107,8 +107,7 @@ cpu_pyramid (cc_blockmatch *bm, int slot, const cc_image *f)
   const cc_bm_layout *L = &bm->layout;
   uint8_t *l0 = bm->pyr[slot][0];
   int rgbx = f->format == CC_FORMAT_RGBX8, bgrx = f->format == CC_FORMAT_BGRX8;
-  const int nt = cc_context_cpu_threads (bm->ctx);
-#pragma omp parallel for schedule(static) num_threads(nt)
+#pragma omp parallel for schedule(static) num_threads(cc_context_cpu_threads (bm->ctx))
   for (int y = 0; y < bm->height; y++) {
     const uint8_t *row = (const uint8_t *) f->planes[0] + (size_t) y * f->pitch[0];
     for (int x = 0; x < bm->width; x++)
@@ -118,7 +117,7 @@ cpu_pyramid (cc_blockmatch *bm, int slot, const cc_image *f)
     const uint8_t *s = bm->pyr[slot][l - 1];
     uint8_t *d = bm->pyr[slot][l];
     int sw = L->width[l - 1], sh = L->height[l - 1];
-#pragma omp parallel for schedule(static) num_threads(nt)
+#pragma omp parallel for schedule(static) num_threads(cc_context_cpu_threads (bm->ctx))
     for (int y = 0; y < L->height[l]; y++)
       for (int x = 0; x < L->width[l]; x++) {
         int x0 = 2 * x, y0 = 2 * y;
@@ -245,8 +244,7 @@ cpu_compute (cc_blockmatch *bm, cc_image *grid_flow, cc_image *grid_conf, cc_ima
     cpu_match_level (bm, l);
   int gw = L->grid_w[0], gh = L->grid_h[0];
   float sx = (float) gw / (float) bm->width, sy = (float) gh / (float) bm->height;
-  const int nt = cc_context_cpu_threads (bm->ctx);
-#pragma omp parallel for schedule(static) num_threads(nt)
+#pragma omp parallel for schedule(static) num_threads(cc_context_cpu_threads (bm->ctx))
   for (int y = 0; y < gh; y++) {
     float *row = (float *) ((char *) grid_flow->planes[0] + (size_t) y * grid_flow->pitch[0]);
     for (int x = 0; x < gw; x++) {
@@ -258,7 +256,7 @@ cpu_compute (cc_blockmatch *bm, cc_image *grid_flow, cc_image *grid_conf, cc_ima
           bm->conf + (size_t) y * gw, gw * sizeof (float));
   }
   if (dense) {
-#pragma omp parallel for schedule(static) num_threads(nt)
+#pragma omp parallel for schedule(static) num_threads(cc_context_cpu_threads (bm->ctx))
     for (int y = 0; y < bm->height; y++) {
       float *row = (float *) ((char *) dense->planes[0] + (size_t) y * dense->pitch[0]);
       for (int x = 0; x < bm->width; x++)

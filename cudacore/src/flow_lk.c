@@ -190,9 +190,7 @@ cpu_lk_iteration (cc_flow_lk *lk, const float *I, const float *J, int w, int h,
   float *P[5];
   for (int i = 0; i < 5; i++)
     P[i] = lk->products + i * n;
-  const int nt = cc_context_cpu_threads (lk->ctx);
-
-#pragma omp parallel for schedule(static) num_threads(nt)
+#pragma omp parallel for schedule(static) num_threads(cc_context_cpu_threads (lk->ctx))
   for (int y = 0; y < h; y++)
     for (int x = 0; x < w; x++) {
       const float *f = in + 2 * ((size_t) y * w + x);
@@ -202,7 +200,7 @@ cpu_lk_iteration (cc_flow_lk *lk, const float *I, const float *J, int w, int h,
       /* a pixel warped out of J has no data: NAN marks it, and it drops out of the sums */
       dt[y * w + x] = cc_lk_inside (x + f[0], y + f[1], w, h) ? jw - i0 : NAN;
     }
-#pragma omp parallel for schedule(static) num_threads(nt)
+#pragma omp parallel for schedule(static) num_threads(cc_context_cpu_threads (lk->ctx))
   for (int y = 0; y < h; y++)
     for (int x = 0; x < w; x++) {
       float gx, gy;
@@ -222,7 +220,7 @@ cpu_lk_iteration (cc_flow_lk *lk, const float *I, const float *J, int w, int h,
       P[3][i] = gx * r;
       P[4][i] = gy * r;
     }
-#pragma omp parallel for schedule(static) num_threads(nt)
+#pragma omp parallel for schedule(static) num_threads(cc_context_cpu_threads (lk->ctx))
   for (int y = 0; y < h; y++)
     for (int x = 0; x < w; x++) {
       size_t i = (size_t) y * w + x;
