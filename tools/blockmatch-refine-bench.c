@@ -8,12 +8,13 @@
  *       [--levels N] [--outer N] [--inner N]   (refinement parameters; defaults otherwise)
  *       [--precision auto|fp32]   (the CUDA sweeps: fp16 where the weights allow (auto, the
  *                                  default) or always fp32; cc_refine_params.precision)
+ *       [--threads N]   (CPU threads, cc_context_set_threads; 0, the default, = all cores)
  *   blockmatch-refine-bench --version
  *
  * kernel_ms: frames and outputs already on the device, the stream's time between
  * two events around the call (cc_timer), median of N runs after warm-up.
  * end_to_end_ms: host frames in, host outputs back (upload, kernels, download,
- * wait), wall clock, median. Sizes default to 640x480, 1920x1080 and 3840x2160;
+ * wait), wall clock, median. "threads": the CPU threads of a CPU run (0 on CUDA). Sizes default to 640x480, 1920x1080 and 3840x2160;
  * block matching at 16x16 blocks, radius 16, 4 levels; refinement 5 x 30. The
  * frames are the synthetic clip (cv_synth), the refinement starts from its truth
  * plus a perturbation. (A program apart from LK's flow-bench, which its own branch
@@ -162,8 +163,10 @@ bench_one (cc_context *ctx, const char *algorithm, int w, int h, int repeat)
   }
   job_free_images (&j, ctx);
   printf ("{\"algorithm\":\"%s\",\"width\":%d,\"height\":%d,\"backend\":\"%s\","
-      "\"kernel_ms\":%.4f,\"end_to_end_ms\":%.4f,", algorithm, w, h,
-      cc_backend_name (cc_context_backend (ctx)), cv_median (kernel, repeat), cv_median (e2e, repeat));
+      "\"threads\":%d,\"kernel_ms\":%.4f,\"end_to_end_ms\":%.4f,", algorithm, w, h,
+      cc_backend_name (cc_context_backend (ctx)),
+      cc_context_backend (ctx) == CC_BACKEND_CPU ? cc_context_cpu_threads (ctx) : 0,
+      cv_median (kernel, repeat), cv_median (e2e, repeat));
   if (is_bm)
     printf ("\"block_size\":%d,\"search_radius\":%d,\"levels\":%d,\"metric\":\"ncc\"}\n",
         bp.block_size, bp.search_radius, bp.levels);
@@ -185,7 +188,7 @@ int
 main (int argc, char **argv)
 {
   cc_backend backend = CC_BACKEND_CUDA;
-  int sizes[8][2], nsizes = 0, repeat = 20;
+  int sizes[8][2], nsizes = 0, repeat = 20, threads = 0;
   const char *only = NULL;
   for (int i = 1; i < argc; i++) {
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -229,10 +232,13 @@ main (int argc, char **argv)
       refine_precision = !strcmp (v, "fp32") ? CC_REFINE_PRECISION_FP32
           : CC_REFINE_PRECISION_AUTO;
       i++;
+    } else if (!strcmp (argv[i], "--threads") && v) {
+      ok = cv_parse_int ("--threads", v, 0, 4096, &threads);
+      i++;
     } else {
       fprintf (stderr, "usage: blockmatch-refine-bench [--backend cuda|cpu] [--size WxH]... [--repeat N]"
           " [--algorithm blockmatch|refine] [--levels N] [--outer N] [--inner N]"
-          " [--precision auto|fp32]\n");
+          " [--precision auto|fp32] [--threads N]\n");
       return 2;
     }
     if (!ok)
@@ -246,6 +252,10 @@ main (int argc, char **argv)
   cc_context *ctx;
   if (cc_context_create (backend, CC_DEVICE_AUTO, &ctx))
     return fail ("context");
+  if (cc_context_set_threads (ctx, threads)) {
+    cc_context_destroy (ctx);
+    return fail ("--threads");
+  }
   const char *algorithms[] = { "blockmatch", "refine" };
   int rc = 0;
   for (int s = 0; s < nsizes && !rc; s++)

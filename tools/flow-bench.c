@@ -1,7 +1,7 @@
 /* flow-bench: timings of dense LK (cc_flow_lk_push: pyramid of the new frame + flow)
  * and of cc_flow_visualize (COLOR), one JSON object per line.
  *
- *   flow-bench [--fb-check | --no-fb-check] [--runs N] [--no-cpu]
+ *   flow-bench [--fb-check | --no-fb-check] [--runs N] [--no-cpu] [--threads N]
  *   flow-bench --version
  *
  * Sizes 640x480, 1920x1080, 3840x2160 on CUDA (when a device exists); the CPU
@@ -13,6 +13,8 @@
  *  end_to_end_ms: median of the wall clock around call + cc_context_synchronize.
  * Each size also gets an LK line with the forward-backward check on ("fb_check":true;
  * --fb-check, the default, asks for it; --no-fb-check leaves it out).
+ * --threads N: CPU threads of the CPU runs (cc_context_set_threads; 0, the default,
+ * = all cores); CPU lines print the count they ran on ("threads").
  * Exit status 1 when nothing ran (--no-cpu without a CUDA device). */
 #include "cv_cli.h"
 #include "cv_imageio.h"
@@ -27,6 +29,8 @@
 #include <time.h>
 
 #define MAX_RUNS 1000
+
+static int cpu_threads = 0;   /* --threads */
 
 static int
 fail (const char *what)
@@ -86,6 +90,13 @@ set_init (bench_set *s, cc_context *ctx, int w, int h)
   return 0;
 }
 
+/* "threads" of a JSON line: the CPU threads of a CPU run, 0 on CUDA. */
+static int
+bench_threads (cc_context *ctx)
+{
+  return cc_context_backend (ctx) == CC_BACKEND_CPU ? cc_context_cpu_threads (ctx) : 0;
+}
+
 static int
 bench_lk (bench_set *s, bool fb, int warmup, int runs)
 {
@@ -124,9 +135,10 @@ bench_lk (bench_set *s, bool fb, int warmup, int runs)
   }
   printf ("{\"algorithm\":\"flow_lk\",\"width\":%d,\"height\":%d,\"backend\":\"%s\","
       "\"levels\":%d,\"iterations\":%d,\"window\":%d,\"fb_check\":%s,\"confidence\":true,"
-      "\"runs\":%d,\"kernel_ms\":%.4f,\"end_to_end_ms\":%.4f}\n", s->w, s->h,
+      "\"runs\":%d,\"threads\":%d,\"kernel_ms\":%.4f,\"end_to_end_ms\":%.4f}\n", s->w, s->h,
       cc_backend_name (cc_context_backend (s->ctx)), p.pyramid_levels, p.iterations,
-      p.window_size, fb ? "true" : "false", runs, cv_median (kt, runs), cv_median (et, runs));
+      p.window_size, fb ? "true" : "false", runs, bench_threads (s->ctx), cv_median (kt, runs),
+      cv_median (et, runs));
   fflush (stdout);
   cc_flow_lk_destroy (lk);
   return 0;
@@ -161,9 +173,10 @@ bench_vis (bench_set *s, int warmup, int runs)
     et[i] = cv_now_ms () - t0;
   }
   printf ("{\"algorithm\":\"flow_vis\",\"mode\":\"color\",\"width\":%d,\"height\":%d,"
-      "\"backend\":\"%s\",\"format\":\"%s\",\"runs\":%d,\"kernel_ms\":%.4f,"
+      "\"backend\":\"%s\",\"format\":\"%s\",\"runs\":%d,\"threads\":%d,\"kernel_ms\":%.4f,"
       "\"end_to_end_ms\":%.4f}\n", s->w, s->h, cc_backend_name (cc_context_backend (s->ctx)),
-      cc_format_name (frame->format), runs, cv_median (kt, runs), cv_median (et, runs));
+      cc_format_name (frame->format), runs, bench_threads (s->ctx), cv_median (kt, runs),
+      cv_median (et, runs));
   fflush (stdout);
   return 0;
 }
@@ -174,6 +187,10 @@ bench_size (cc_backend backend, int w, int h, bool fb, int warmup, int runs)
   cc_context *ctx;
   if (cc_context_create (backend, -1, &ctx) != CC_SUCCESS)
     return fail ("cc_context_create");
+  if (cc_context_set_threads (ctx, cpu_threads) != CC_SUCCESS) {
+    cc_context_destroy (ctx);
+    return fail ("--threads");
+  }
   bench_set s;
   int rc = set_init (&s, ctx, w, h);
   if (!rc && cc_timer_create (ctx, &s.timer) != CC_SUCCESS)
@@ -205,11 +222,15 @@ main (int argc, char **argv)
     else if (!strcmp (argv[i], "--runs") && i + 1 < argc) {
       if (!cv_parse_int ("--runs", argv[++i], 1, MAX_RUNS, &runs))
         return 2;
+    } else if (!strcmp (argv[i], "--threads") && i + 1 < argc) {
+      if (!cv_parse_int ("--threads", argv[++i], 0, 4096, &cpu_threads))
+        return 2;
     } else if (!strcmp (argv[i], "--version")) {
       cv_print_version ();
       return 0;
     } else {
-      fprintf (stderr, "usage: flow-bench [--fb-check | --no-fb-check] [--runs N] [--no-cpu]\n");
+      fprintf (stderr, "usage: flow-bench [--fb-check | --no-fb-check] [--runs N] [--no-cpu]"
+          " [--threads N]\n");
       return 2;
     }
   }

@@ -4,12 +4,9 @@
 #include "apsp_internal.h"
 
 #include <math.h>
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 void
 cc_apsp_params_default (cc_apsp_params *p)
@@ -38,15 +35,6 @@ now_ms (void)
   struct timespec ts;
   clock_gettime (CLOCK_MONOTONIC, &ts);
   return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
-}
-
-static int
-online_cpus (int wanted)
-{
-  if (wanted > 0)
-    return wanted;
-  long n = sysconf (_SC_NPROCESSORS_ONLN);
-  return n > 0 ? (int) n : 1;
 }
 
 /* ------------------------------------------------------------ graph */
@@ -301,69 +289,36 @@ dijkstra (const cc_apsp_csr *g, int src, float *dist, int32_t *heap, int32_t *po
   }
 }
 
-typedef struct {
-  const cc_apsp_csr *graph;
-  const int32_t *sources;   /* NULL: source s is node s */
-  int count;
-  float *out;               /* count rows of graph->nodes */
-  atomic_int next_task;
-  atomic_int failed;
-} dijkstra_job;
-
-static void *
-dijkstra_worker (void *arg)
-{
-  dijkstra_job *job = arg;
-  int n = job->graph->nodes;
-  int32_t *heap = malloc (sizeof (int32_t) * n), *pos = malloc (sizeof (int32_t) * n);
-  if (!heap || !pos) {
-    atomic_store (&job->failed, 1);
-    free (heap);
-    free (pos);
-    return NULL;
-  }
-  for (;;) {
-    int s = atomic_fetch_add (&job->next_task, 1);
-    if (s >= job->count)
-      break;
-    int src = job->sources ? job->sources[s] : s;
-    dijkstra (job->graph, src, job->out + (size_t) s * n, heap, pos);
-  }
-  free (heap);
-  free (pos);
-  return NULL;
-}
-
+/* One Dijkstra per source, the sources shared among `threads` threads (each with
+ * its own heap); every row is computed the same way whatever the thread. */
 static cc_status
 dijkstra_rows (const cc_apsp_csr *g, const int32_t *sources, int count, int threads,
     float *out)
 {
-  dijkstra_job job = { .graph = g, .sources = sources, .count = count, .out = out };
-  atomic_init (&job.next_task, 0);
-  atomic_init (&job.failed, 0);
-  threads = online_cpus (threads);
+  int n = g->nodes, failed = 0;
+  if (threads <= 0)
+    threads = cc_context_cpu_threads (NULL);   /* all cores */
   if (threads > count)
     threads = count > 0 ? count : 1;
-  pthread_t *tid = calloc ((size_t) threads, sizeof *tid);
-  if (!tid)
-    return cc_set_error (CC_ERROR_OUT_OF_MEMORY, "apsp: out of host memory for threads");
-  int started = 0;
-  for (int t = 1; t < threads; t++)
-    if (pthread_create (&tid[t], NULL, dijkstra_worker, &job) == 0)
-      started = t;
-    else
-      break;
-  dijkstra_worker (&job);   /* the calling thread works too */
-  for (int t = 1; t <= started; t++)
-    pthread_join (tid[t], NULL);
-  free (tid);
-  if (atomic_load (&job.failed))
+#pragma omp parallel num_threads(threads) reduction(|:failed)
+  {
+    int32_t *heap = malloc (sizeof (int32_t) * n), *pos = malloc (sizeof (int32_t) * n);
+    failed = !heap || !pos;
+    /* dynamic: a row's cost depends on how much of the graph its source reaches */
+#pragma omp for schedule(dynamic, 4)
+    for (int s = 0; s < count; s++)
+      if (heap && pos)
+        dijkstra (g, sources ? sources[s] : s, out + (size_t) s * n, heap, pos);
+    free (heap);
+    free (pos);
+  }
+  if (failed)
     return cc_set_error (CC_ERROR_OUT_OF_MEMORY, "apsp: out of host memory for Dijkstra heaps");
   return CC_SUCCESS;
 }
 
 static void
-floyd_warshall (const cc_apsp_csr *g, float *d)
+floyd_warshall (const cc_apsp_csr *g, float *d, int threads)
 {
   size_t n = (size_t) g->nodes;
   for (size_t i = 0; i < n * n; i++)
@@ -373,11 +328,14 @@ floyd_warshall (const cc_apsp_csr *g, float *d)
     for (int a = g->row_start[i]; a < g->row_start[i + 1]; a++)
       d[i * n + g->col[a]] = g->weight[a];
   }
+  /* round k reads row k and column k, which it does not change (d_kk = 0 with
+   * weights >= 0): the rows i != k are independent and split among the threads */
   for (size_t k = 0; k < n; k++) {
     const float *row_k = d + k * n;
+#pragma omp parallel for schedule(static) num_threads(threads)
     for (size_t i = 0; i < n; i++) {
       float d_ik = d[i * n + k];
-      if (d_ik == INFINITY)
+      if (d_ik == INFINITY || i == k)
         continue;
       float *row_i = d + i * n;
       for (size_t j = 0; j < n; j++)
@@ -388,9 +346,10 @@ floyd_warshall (const cc_apsp_csr *g, float *d)
 
 /* The next-hop rule of cc_apsp.h on a full host matrix. */
 static void
-next_hops (const cc_apsp_csr *g, const float *d, int32_t *next)
+next_hops (const cc_apsp_csr *g, const float *d, int32_t *next, int threads)
 {
   size_t n = (size_t) g->nodes;
+#pragma omp parallel for schedule(static) num_threads(threads)
   for (size_t i = 0; i < n; i++)
     for (size_t j = 0; j < n; j++) {
       float d_ij = d[i * n + j];
@@ -515,12 +474,14 @@ cpu_solve (cc_apsp *a, const cc_apsp_csr *csr)
   cc_apsp_cpu_method method = a->params.cpu_method;
   if (method == CC_APSP_CPU_AUTO)
     method = a->nodes <= 256 ? CC_APSP_CPU_FLOYD_WARSHALL : CC_APSP_CPU_DIJKSTRA;
+  /* cpu_threads 0: the context's setting */
+  int threads = a->params.cpu_threads > 0 ? a->params.cpu_threads : cc_context_cpu_threads (a->ctx);
   if (method == CC_APSP_CPU_FLOYD_WARSHALL)
-    floyd_warshall (csr, a->dist);
+    floyd_warshall (csr, a->dist, threads);
   else
-    CC_TRY (dijkstra_rows (csr, NULL, a->nodes, a->params.cpu_threads, a->dist));
+    CC_TRY (dijkstra_rows (csr, NULL, a->nodes, threads, a->dist));
   if (a->params.next_hop)
-    next_hops (csr, a->dist, a->next);
+    next_hops (csr, a->dist, a->next, threads);
   return CC_SUCCESS;
 }
 

@@ -97,7 +97,6 @@ struct cc_blockmatch {
   uint8_t *pyr[2][CC_BLOCKMATCH_LEVELS_MAX];
   int *vec[CC_BLOCKMATCH_LEVELS_MAX];     /* integer vectors per level, pairs */
   float *fvec, *conf;                     /* level 0: frame px, confidence */
-  uint32_t *keys;                         /* candidate costs of one block */
   /* CUDA */
   cc_cuda_bm *cuda;
 };
@@ -108,6 +107,7 @@ cpu_pyramid (cc_blockmatch *bm, int slot, const cc_image *f)
   const cc_bm_layout *L = &bm->layout;
   uint8_t *l0 = bm->pyr[slot][0];
   int rgbx = f->format == CC_FORMAT_RGBX8, bgrx = f->format == CC_FORMAT_BGRX8;
+#pragma omp parallel for schedule(static) num_threads(cc_context_cpu_threads (bm->ctx))
   for (int y = 0; y < bm->height; y++) {
     const uint8_t *row = (const uint8_t *) f->planes[0] + (size_t) y * f->pitch[0];
     for (int x = 0; x < bm->width; x++)
@@ -117,6 +117,7 @@ cpu_pyramid (cc_blockmatch *bm, int slot, const cc_image *f)
     const uint8_t *s = bm->pyr[slot][l - 1];
     uint8_t *d = bm->pyr[slot][l];
     int sw = L->width[l - 1], sh = L->height[l - 1];
+#pragma omp parallel for schedule(static) num_threads(cc_context_cpu_threads (bm->ctx))
     for (int y = 0; y < L->height[l]; y++)
       for (int x = 0; x < L->width[l]; x++) {
         int x0 = 2 * x, y0 = 2 * y;
@@ -153,8 +154,12 @@ cpu_match_level (cc_blockmatch *bm, int l)
   const int w = L->width[l], h = L->height[l], B = L->block, r = L->radius[l];
   const int side = 2 * r + 1;
   const uint8_t *a = bm->pyr[0][l], *b = bm->pyr[1][l];
+  /* blocks are independent (each reads only the coarser level's vectors): rows of
+   * blocks are split among the threads, each block scoring into its own keys */
+#pragma omp parallel for schedule(static) num_threads(cc_context_cpu_threads (bm->ctx))
   for (int by = 0; by < L->grid_h[l]; by++)
     for (int bx = 0; bx < L->grid_w[l]; bx++) {
+      uint32_t keys[(2 * CC_BLOCKMATCH_RADIUS_MAX + 1) * (2 * CC_BLOCKMATCH_RADIUS_MAX + 1)];
       int x0 = bx * B, y0 = by * B;
       int bw = w - x0 < B ? w - x0 : B, bh = h - y0 < B ? h - y0 : B;
       int sx = 0, sy = 0;
@@ -190,8 +195,8 @@ cpu_match_level (cc_blockmatch *bm, int l)
           int c = (dy + r) * side + dx + r;
           cc_bm_sums s;
           candidate_sums (a, b, w, h, x0, y0, bw, bh, x0 + sx + dx, y0 + sy + dy, &s);
-          bm->keys[c] = cc_bm_key (cc_bm_cost ((int) p->metric, n, sa, saa, &s));
-          unsigned long long k = cc_bm_pack (bm->keys[c], dx, dy, c);
+          keys[c] = cc_bm_key (cc_bm_cost ((int) p->metric, n, sa, saa, &s));
+          unsigned long long k = cc_bm_pack (keys[c], dx, dy, c);
           if (k < best)
             best = k;
         }
@@ -206,8 +211,8 @@ cpu_match_level (cc_blockmatch *bm, int l)
       int has_second = 0;
       for (int c = 0; c < side * side; c++) {
         int ddx = c % side - r - bdx, ddy = c / side - r - bdy;
-        if ((ddx > 1 || ddx < -1 || ddy > 1 || ddy < -1) && bm->keys[c] <= second) {
-          second = bm->keys[c];
+        if ((ddx > 1 || ddx < -1 || ddy > 1 || ddy < -1) && keys[c] <= second) {
+          second = keys[c];
           has_second = 1;
         }
       }
@@ -215,11 +220,11 @@ cpu_match_level (cc_blockmatch *bm, int l)
       float ox = 0.0f, oy = 0.0f;
       if (p->subpixel) {
         if (bdx > -r && bdx < r)
-          ox = cc_bm_parabola (cc_bm_key_value (bm->keys[bc - 1]), best_cost,
-              cc_bm_key_value (bm->keys[bc + 1]));
+          ox = cc_bm_parabola (cc_bm_key_value (keys[bc - 1]), best_cost,
+              cc_bm_key_value (keys[bc + 1]));
         if (bdy > -r && bdy < r)
-          oy = cc_bm_parabola (cc_bm_key_value (bm->keys[bc - side]), best_cost,
-              cc_bm_key_value (bm->keys[bc + side]));
+          oy = cc_bm_parabola (cc_bm_key_value (keys[bc - side]), best_cost,
+              cc_bm_key_value (keys[bc + side]));
       }
       cc_bm_sums s;
       candidate_sums (a, b, w, h, x0, y0, bw, bh, x0 + out[0], y0 + out[1], &s);
@@ -239,6 +244,7 @@ cpu_compute (cc_blockmatch *bm, cc_image *grid_flow, cc_image *grid_conf, cc_ima
     cpu_match_level (bm, l);
   int gw = L->grid_w[0], gh = L->grid_h[0];
   float sx = (float) gw / (float) bm->width, sy = (float) gh / (float) bm->height;
+#pragma omp parallel for schedule(static) num_threads(cc_context_cpu_threads (bm->ctx))
   for (int y = 0; y < gh; y++) {
     float *row = (float *) ((char *) grid_flow->planes[0] + (size_t) y * grid_flow->pitch[0]);
     for (int x = 0; x < gw; x++) {
@@ -249,13 +255,15 @@ cpu_compute (cc_blockmatch *bm, cc_image *grid_flow, cc_image *grid_conf, cc_ima
       memcpy ((char *) grid_conf->planes[0] + (size_t) y * grid_conf->pitch[0],
           bm->conf + (size_t) y * gw, gw * sizeof (float));
   }
-  if (dense)
+  if (dense) {
+#pragma omp parallel for schedule(static) num_threads(cc_context_cpu_threads (bm->ctx))
     for (int y = 0; y < bm->height; y++) {
       float *row = (float *) ((char *) dense->planes[0] + (size_t) y * dense->pitch[0]);
       for (int x = 0; x < bm->width; x++)
         cc_bm_dense_at (bm->fvec, bm->conf, gw, gh, L->block, x, y, &row[2 * x],
             &row[2 * x + 1]);
     }
+  }
   return CC_SUCCESS;
 }
 
@@ -267,9 +275,8 @@ cpu_free (cc_blockmatch *bm)
     bm->pyr[0][l] = bm->pyr[1][l] = NULL;
     bm->vec[l] = NULL;
   }
-  free (bm->fvec); free (bm->conf); free (bm->keys);
+  free (bm->fvec); free (bm->conf);
   bm->fvec = bm->conf = NULL;
-  bm->keys = NULL;
 }
 
 static cc_status
@@ -284,10 +291,8 @@ cpu_alloc (cc_blockmatch *bm)
     ok &= (bm->vec[l] = malloc (2 * sizeof (int) * L->grid_w[l] * L->grid_h[l])) != NULL;
   }
   size_t g = (size_t) L->grid_w[0] * L->grid_h[0];
-  int side = 2 * CC_BLOCKMATCH_RADIUS_MAX + 1;
   ok &= (bm->fvec = malloc (2 * g * sizeof (float))) != NULL;
   ok &= (bm->conf = malloc (g * sizeof (float))) != NULL;
-  ok &= (bm->keys = malloc ((size_t) side * side * sizeof (uint32_t))) != NULL;
   if (!ok) {
     cpu_free (bm);
     return cc_set_error (CC_ERROR_OUT_OF_MEMORY,

@@ -13,6 +13,7 @@ struct cc_context {
   cc_backend backend;   /* CPU or CUDA, never AUTO */
   int device;           /* CUDA device ordinal, -1 for CPU */
   cc_stream stream;     /* owned CUDA stream, NULL for CPU */
+  int threads;          /* CPU threads as set (0 = all cores) */
 };
 
 /* Bytes per pixel of plane p (chroma of NV12 = 2, of I420 = 1). */

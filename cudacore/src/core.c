@@ -6,6 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 static _Thread_local char last_error[1024];
 
@@ -150,4 +153,44 @@ cc_context_synchronize (cc_context *ctx)
   if (ctx->backend != CC_BACKEND_CUDA)
     return CC_SUCCESS;
   return CC_CUDA_ONLY (cc_cuda_synchronize (ctx));
+}
+
+cc_status
+cc_context_set_threads (cc_context *ctx, int threads)
+{
+  CC_CHECK_ARG (ctx != NULL, "cc_context_set_threads: ctx is NULL");
+  CC_CHECK_ARG (threads >= 0 && threads <= CC_CONTEXT_THREADS_MAX,
+      "cc_context_set_threads: threads %d out of range 0..%d (0 = all cores)", threads,
+      CC_CONTEXT_THREADS_MAX);
+  ctx->threads = threads;
+  return CC_SUCCESS;
+}
+
+int
+cc_context_threads (const cc_context *ctx)
+{
+  return ctx ? ctx->threads : 0;
+}
+
+bool
+cc_built_with_openmp (void)
+{
+#ifdef _OPENMP
+  return true;
+#else
+  return false;
+#endif
+}
+
+int
+cc_context_cpu_threads (const cc_context *ctx)
+{
+#ifdef _OPENMP
+  if (ctx && ctx->threads > 0)
+    return ctx->threads;
+  return omp_get_num_procs ();
+#else
+  (void) ctx;
+  return 1;
+#endif
 }

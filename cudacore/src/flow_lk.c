@@ -119,10 +119,12 @@ luma_at (const cc_image *f, int x, int y)
 }
 
 static void
-cpu_blur_down (const float *src, int sw, int sh, float *dst, int dw, int dh, float *tmp)
+cpu_blur_down (const float *src, int sw, int sh, float *dst, int dw, int dh, float *tmp,
+    int threads)
 {
   static const float k[5] = { 1 / 16.f, 4 / 16.f, 6 / 16.f, 4 / 16.f, 1 / 16.f };
   /* vertical blur at even rows into tmp (dh x sw), then horizontal at even columns */
+#pragma omp parallel for schedule(static) num_threads(threads)
   for (int y = 0; y < dh; y++)
     for (int x = 0; x < sw; x++) {
       float s = 0;
@@ -130,6 +132,7 @@ cpu_blur_down (const float *src, int sw, int sh, float *dst, int dw, int dh, flo
         s += k[i + 2] * src[cc_clampi (2 * y + i, 0, sh - 1) * sw + x];
       tmp[y * sw + x] = s;
     }
+#pragma omp parallel for schedule(static) num_threads(threads)
   for (int y = 0; y < dh; y++)
     for (int x = 0; x < dw; x++) {
       float s = 0;
@@ -143,12 +146,14 @@ static void
 cpu_build_pyramid (cc_flow_lk *lk, int slot, const cc_image *frame)
 {
   cpu_pyramid *p = &lk->pyr[slot];
+  const int nt = cc_context_cpu_threads (lk->ctx);
+#pragma omp parallel for schedule(static) num_threads(nt)
   for (int y = 0; y < lk->height; y++)
     for (int x = 0; x < lk->width; x++)
       p->level[0][y * lk->width + x] = luma_at (frame, x, y);
   for (int l = 1; l < lk->sizes.levels; l++)
     cpu_blur_down (p->level[l - 1], lk->sizes.width[l - 1], lk->sizes.height[l - 1],
-        p->level[l], lk->sizes.width[l], lk->sizes.height[l], lk->products);
+        p->level[l], lk->sizes.width[l], lk->sizes.height[l], lk->products, nt);
 }
 
 /* Gradient of img at (x, y), borders replicated. */
@@ -170,7 +175,9 @@ gradient_at (const float *img, int w, int h, int x, int y, cc_gradient kind,
 }
 
 /* One warp-and-solve iteration at one level: reads `in`, writes `out`.
- * mask (level 0 only) may be NULL; conf may be NULL. */
+ * mask (level 0 only) may be NULL; conf may be NULL. Every pixel of each of the
+ * three passes is independent (Jacobi order), so the rows are split among the
+ * context's threads and the result does not depend on their number. */
 static void
 cpu_lk_iteration (cc_flow_lk *lk, const float *I, const float *J, int w, int h,
     const float *in, float *out, float *conf, const cc_image *mask)
@@ -183,7 +190,7 @@ cpu_lk_iteration (cc_flow_lk *lk, const float *I, const float *J, int w, int h,
   float *P[5];
   for (int i = 0; i < 5; i++)
     P[i] = lk->products + i * n;
-
+#pragma omp parallel for schedule(static) num_threads(cc_context_cpu_threads (lk->ctx))
   for (int y = 0; y < h; y++)
     for (int x = 0; x < w; x++) {
       const float *f = in + 2 * ((size_t) y * w + x);
@@ -193,6 +200,7 @@ cpu_lk_iteration (cc_flow_lk *lk, const float *I, const float *J, int w, int h,
       /* a pixel warped out of J has no data: NAN marks it, and it drops out of the sums */
       dt[y * w + x] = cc_lk_inside (x + f[0], y + f[1], w, h) ? jw - i0 : NAN;
     }
+#pragma omp parallel for schedule(static) num_threads(cc_context_cpu_threads (lk->ctx))
   for (int y = 0; y < h; y++)
     for (int x = 0; x < w; x++) {
       float gx, gy;
@@ -212,6 +220,7 @@ cpu_lk_iteration (cc_flow_lk *lk, const float *I, const float *J, int w, int h,
       P[3][i] = gx * r;
       P[4][i] = gy * r;
     }
+#pragma omp parallel for schedule(static) num_threads(cc_context_cpu_threads (lk->ctx))
   for (int y = 0; y < h; y++)
     for (int x = 0; x < w; x++) {
       size_t i = (size_t) y * w + x;
@@ -248,8 +257,10 @@ cpu_lk_iteration (cc_flow_lk *lk, const float *I, const float *J, int w, int h,
 
 /* Twice the bilinear upsampling of the coarse field onto the fine level. */
 static void
-cpu_upsample_field (const float *coarse, int cw, int ch, float *fine, int fw, int fh)
+cpu_upsample_field (const float *coarse, int cw, int ch, float *fine, int fw, int fh,
+    int threads)
 {
+#pragma omp parallel for schedule(static) num_threads(threads)
   for (int y = 0; y < fh; y++)
     for (int x = 0; x < fw; x++) {
       float sx = cc_clampf (0.5f * x, 0.0f, (float) (cw - 1));
@@ -279,7 +290,8 @@ cpu_lk_field (cc_flow_lk *lk, const cpu_pyramid *from, const cpu_pyramid *to,
   for (int l = top; l >= 0; l--) {
     int w = s->width[l], h = s->height[l];
     if (l < top) {
-      cpu_upsample_field (cur, s->width[l + 1], s->height[l + 1], next, w, h);
+      cpu_upsample_field (cur, s->width[l + 1], s->height[l + 1], next, w, h,
+          cc_context_cpu_threads (lk->ctx));
       float *t = cur; cur = next; next = t;
     }
     for (int it = 0; it < lk->params.iterations; it++) {
@@ -304,6 +316,7 @@ cpu_flow (cc_flow_lk *lk, int slot_prev, int slot_next, const cc_image *mask,
     float *other = fwd == lk->field_a ? lk->field_b : lk->field_a;
     float *bwd = cpu_lk_field (lk, &lk->pyr[slot_next], &lk->pyr[slot_prev],
         lk->backward, other, NULL, mask);
+#pragma omp parallel for schedule(static) num_threads(cc_context_cpu_threads (lk->ctx))
     for (int y = 0; y < h; y++)
       for (int x = 0; x < w; x++) {
         size_t i = (size_t) y * w + x;

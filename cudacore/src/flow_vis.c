@@ -140,6 +140,10 @@ cc_flow_visualize (cc_context *ctx, const cc_image *flow, const cc_image *confid
         }
     return CC_SUCCESS;
   }
+  /* each row writes its own pixels (and, on even rows, its own chroma row): the rows
+   * are split among the context's threads. The few arrows above stay serial: their
+   * lines cross rows. */
+#pragma omp parallel for schedule(static) num_threads(cc_context_cpu_threads (ctx))
   for (int y = 0; y < H; y++)
     for (int x = 0; x < W; x++) {
       int cx = (int) ((long) x * gw / W), cy = (int) ((long) y * gh / H);

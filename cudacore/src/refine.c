@@ -15,9 +15,12 @@
  *     by `outer` fixed-point iterations: each freezes the Charbonnier weights at
  *     the current dw (a quadratic majorant of E, so E cannot increase) and makes
  *     `inner` SOR sweeps on that quadratic.
- *  4. The CPU sweeps in Gauss-Seidel order (row by row); CUDA in red-black order
- *     over split red and black arrays (kernels/refine.cu). Both converge to the
- *     same minimiser; tests compare them.
+ *  4. Both backends sweep in red-black order (red cells, (x + y) even, first):
+ *     each cell's four neighbours are of the other colour, so the cells of one
+ *     colour are independent. The CPU splits each colour's rows among the
+ *     context's threads (the result does not depend on their number); CUDA works
+ *     on split red and black arrays (kernels/refine.cu). Tests compare them.
+ *  Every other CPU stage is per pixel and split by rows the same way.
  */
 #include "refine_internal.h"
 #include "refine_hostdev.h"
@@ -116,9 +119,10 @@ frame_luma255 (const cc_image *f, int x, int y)
 /* Binomial (1 4 6 4 1)/16 blur sampled at even pixels, `channels` interleaved. */
 static void
 blur_down (const float *src, int sw, int sh, float *dst, int dw, int dh, int channels,
-    float scale, float *tmp)
+    float scale, float *tmp, int threads)
 {
   static const float k[5] = { 1 / 16.f, 4 / 16.f, 6 / 16.f, 4 / 16.f, 1 / 16.f };
+#pragma omp parallel for schedule(static) num_threads(threads)
   for (int y = 0; y < dh; y++)
     for (int x = 0; x < sw * channels; x++) {
       float s = 0;
@@ -126,6 +130,7 @@ blur_down (const float *src, int sw, int sh, float *dst, int dw, int dh, int cha
         s += k[i + 2] * src[cc_clampi (2 * y + i, 0, sh - 1) * sw * channels + x];
       tmp[y * sw * channels + x] = s;
     }
+#pragma omp parallel for schedule(static) num_threads(threads)
   for (int y = 0; y < dh; y++)
     for (int x = 0; x < dw; x++)
       for (int c = 0; c < channels; c++) {
@@ -138,8 +143,9 @@ blur_down (const float *src, int sw, int sh, float *dst, int dw, int dh, int cha
 
 /* Twice the bilinear upsampling of a coarse field, added to `fine`. */
 static void
-add_upsampled (const float *coarse, int cw, int ch, float *fine, int fw, int fh)
+add_upsampled (const float *coarse, int cw, int ch, float *fine, int fw, int fh, int threads)
 {
+#pragma omp parallel for schedule(static) num_threads(threads)
   for (int y = 0; y < fh; y++)
     for (int x = 0; x < fw; x++) {
       float sx = cc_clampf (0.5f * x, 0.0f, (float) (cw - 1));
@@ -159,8 +165,9 @@ add_upsampled (const float *coarse, int cw, int ch, float *fine, int fw, int fh)
 /* Eight data terms per pixel, frame 2 warped by `w`. */
 static void
 cpu_data_terms (const float *i0, const float *i1, int w, int h, const float *field,
-    cc_refine_data *data)
+    cc_refine_data *data, int threads)
 {
+#pragma omp parallel for schedule(static) num_threads(threads)
   for (int y = 0; y < h; y++)
     for (int x = 0; x < w; x++) {
       size_t i = (size_t) y * w + x;
@@ -219,13 +226,15 @@ cpu_refine_level (cc_refine *r, int level, float *field)
   size_t n = (size_t) w * h;
   float *du = r->du, *dv = r->dv, *s = r->smooth, *c = r->coef;
   const float omega = p->omega;
-  cpu_data_terms (r->i0[level], r->i1[level], w, h, field, r->data);
+  const int nt = cc_context_cpu_threads (r->ctx);
+  cpu_data_terms (r->i0[level], r->i1[level], w, h, field, r->data, nt);
   memset (du, 0, n * sizeof (float));
   memset (dv, 0, n * sizeof (float));
   if (p->track_energy)
     r->energies[r->energy_count++] = cpu_energy (r, field, w, h);
   for (int outer = 0; outer < p->outer_iterations; outer++) {
     /* freeze the Charbonnier weights at the current increment */
+#pragma omp parallel for schedule(static) num_threads(nt)
     for (int y = 0; y < h; y++)
       for (int x = 0; x < w; x++) {
         size_t i = (size_t) y * w + x;
@@ -234,6 +243,7 @@ cpu_refine_level (cc_refine *r, int level, float *field)
       }
     /* per pixel: 1 / diag_u, 1 / diag_v, a12, rhs_u, rhs_v, with the start field's
      * smoothness term folded into the right-hand side (as the CUDA kernels) */
+#pragma omp parallel for schedule(static) num_threads(nt)
     for (int y = 0; y < h; y++)
       for (int x = 0; x < w; x++) {
         size_t i = (size_t) y * w + x;
@@ -258,30 +268,36 @@ cpu_refine_level (cc_refine *r, int level, float *field)
         c[5 * i + 3] = b1;
         c[5 * i + 4] = b2;
       }
+    /* red-black SOR: one team for all sweeps, a barrier after each colour */
+#pragma omp parallel num_threads(nt)
     for (int inner = 0; inner < p->inner_iterations; inner++)
-      for (int y = 0; y < h; y++) {
-        bool edge_row = y == 0 || y + 1 == h;
-        for (int x = 0; x < w; x++) {
-          size_t i = (size_t) y * w + x;
-          float nbr_du, nbr_dv;
-          if (!edge_row && x > 0 && x + 1 < w) {   /* interior: all four neighbours */
-            float wl = s[i - 1], wu = s[i - w], ws = s[i];
-            nbr_du = wl * du[i - 1] + ws * du[i + 1] + wu * du[i - w] + ws * du[i + w];
-            nbr_dv = wl * dv[i - 1] + ws * dv[i + 1] + wu * dv[i - w] + ws * dv[i + w];
-          } else {
-            nbr_du = nbr_dv = 0.0f;
-            if (x > 0) { nbr_du += s[i - 1] * du[i - 1]; nbr_dv += s[i - 1] * dv[i - 1]; }
-            if (x + 1 < w) { nbr_du += s[i] * du[i + 1]; nbr_dv += s[i] * dv[i + 1]; }
-            if (y > 0) { nbr_du += s[i - w] * du[i - w]; nbr_dv += s[i - w] * dv[i - w]; }
-            if (y + 1 < h) { nbr_du += s[i] * du[i + w]; nbr_dv += s[i] * dv[i + w]; }
+      for (int colour = 0; colour < 2; colour++) {
+#pragma omp for schedule(static)
+        for (int y = 0; y < h; y++) {
+          bool edge_row = y == 0 || y + 1 == h;
+          for (int x = (y + colour) & 1; x < w; x += 2) {
+            size_t i = (size_t) y * w + x;
+            float nbr_du, nbr_dv;
+            if (!edge_row && x > 0 && x + 1 < w) {   /* interior: all four neighbours */
+              float wl = s[i - 1], wu = s[i - w], ws = s[i];
+              nbr_du = wl * du[i - 1] + ws * du[i + 1] + wu * du[i - w] + ws * du[i + w];
+              nbr_dv = wl * dv[i - 1] + ws * dv[i + 1] + wu * dv[i - w] + ws * dv[i + w];
+            } else {
+              nbr_du = nbr_dv = 0.0f;
+              if (x > 0) { nbr_du += s[i - 1] * du[i - 1]; nbr_dv += s[i - 1] * dv[i - 1]; }
+              if (x + 1 < w) { nbr_du += s[i] * du[i + 1]; nbr_dv += s[i] * dv[i + 1]; }
+              if (y > 0) { nbr_du += s[i - w] * du[i - w]; nbr_dv += s[i - w] * dv[i - w]; }
+              if (y + 1 < h) { nbr_du += s[i] * du[i + w]; nbr_dv += s[i] * dv[i + w]; }
+            }
+            cc_refine_sor_step (c[5 * i], c[5 * i + 1], c[5 * i + 2], c[5 * i + 3],
+                c[5 * i + 4], nbr_du, nbr_dv, omega, &du[i], &dv[i]);
           }
-          cc_refine_sor_step (c[5 * i], c[5 * i + 1], c[5 * i + 2], c[5 * i + 3],
-              c[5 * i + 4], nbr_du, nbr_dv, omega, &du[i], &dv[i]);
         }
       }
     if (p->track_energy)
       r->energies[r->energy_count++] = cpu_energy (r, field, w, h);
   }
+#pragma omp parallel for schedule(static) num_threads(nt)
   for (size_t i = 0; i < n; i++) {
     field[2 * i] += du[i];
     field[2 * i + 1] += dv[i];
@@ -294,6 +310,8 @@ cpu_run (cc_refine *r, const cc_image *prev, const cc_image *next, const cc_imag
 {
   const cc_refine_sizes *s = &r->sizes;
   int w = r->width, h = r->height;
+  const int nt = cc_context_cpu_threads (r->ctx);
+#pragma omp parallel for schedule(static) num_threads(nt)
   for (int y = 0; y < h; y++) {
     const float *row = (const float *) ((const char *) flow_in->planes[0]
         + (size_t) y * flow_in->pitch[0]);
@@ -306,9 +324,10 @@ cpu_run (cc_refine *r, const cc_image *prev, const cc_image *next, const cc_imag
   }
   for (int l = 1; l < s->levels; l++) {
     int pw = s->width[l - 1], ph = s->height[l - 1];
-    blur_down (r->i0[l - 1], pw, ph, r->i0[l], s->width[l], s->height[l], 1, 1.0f, r->tmp);
-    blur_down (r->i1[l - 1], pw, ph, r->i1[l], s->width[l], s->height[l], 1, 1.0f, r->tmp);
-    blur_down (r->init[l - 1], pw, ph, r->init[l], s->width[l], s->height[l], 2, 0.5f, r->tmp);
+    blur_down (r->i0[l - 1], pw, ph, r->i0[l], s->width[l], s->height[l], 1, 1.0f, r->tmp, nt);
+    blur_down (r->i1[l - 1], pw, ph, r->i1[l], s->width[l], s->height[l], 1, 1.0f, r->tmp, nt);
+    blur_down (r->init[l - 1], pw, ph, r->init[l], s->width[l], s->height[l], 2, 0.5f, r->tmp,
+        nt);
   }
   r->energy_count = 0;
   for (int l = s->levels - 1; l >= 0; l--) {
@@ -320,7 +339,7 @@ cpu_run (cc_refine *r, const cc_image *prev, const cc_image *next, const cc_imag
       for (size_t i = 0; i < 2 * cn; i++)
         r->field[l + 1][i] -= r->init[l + 1][i];
       add_upsampled (r->field[l + 1], s->width[l + 1], s->height[l + 1], r->field[l],
-          s->width[l], s->height[l]);
+          s->width[l], s->height[l], nt);
     }
     cpu_refine_level (r, l, r->field[l]);
   }

@@ -149,3 +149,26 @@ cv_test_run (const char *const argv[], const char *env_path, char **out, char **
     close (fe);
   return WIFEXITED (status) ? WEXITSTATUS (status) : -1;
 }
+
+void
+cv_test_assert_same_bits (const cc_image *a, const cc_image *b, const char *what)
+{
+  ck_assert_msg (a->format == b->format && a->width == b->width && a->height == b->height,
+      "%s: images differ in size or format", what);
+  int w = a->width, h = a->height, cw = (w + 1) / 2, ch = (h + 1) / 2;
+  for (int p = 0; p < cc_format_planes (a->format); p++) {
+    size_t row_bytes;
+    int rows = p == 0 ? h : ch;
+    switch (a->format) {
+      case CC_FORMAT_GRAY8: row_bytes = w; break;
+      case CC_FORMAT_RGBX8: case CC_FORMAT_BGRX8: case CC_FORMAT_F32: row_bytes = 4 * (size_t) w; break;
+      case CC_FORMAT_F32C2: row_bytes = 8 * (size_t) w; break;
+      case CC_FORMAT_NV12: row_bytes = p == 0 ? (size_t) w : 2 * (size_t) cw; break;
+      default: row_bytes = p == 0 ? (size_t) w : (size_t) cw; break;   /* I420 */
+    }
+    for (int y = 0; y < rows; y++)
+      ck_assert_msg (memcmp ((const char *) a->planes[p] + y * a->pitch[p],
+              (const char *) b->planes[p] + y * b->pitch[p], row_bytes) == 0,
+          "%s: plane %d differs in row %d", what, p, y);
+  }
+}

@@ -40,4 +40,8 @@ double cv_test_mean_abs_diff (const cc_image *a, const cc_image *b);
  * it did not exit normally); *out and *err (when not NULL) get its stdout and stderr,
  * NUL-terminated, to free(). env_path, when not NULL, replaces PATH for it. */
 int cv_test_run (const char *const argv[], const char *env_path, char **out, char **err);
+
+/* Fails the test unless two host images of one size and format hold the same bytes
+ * in every plane (pitch padding ignored); names the first differing row. */
+void cv_test_assert_same_bits (const cc_image *a, const cc_image *b, const char *what);
 #endif

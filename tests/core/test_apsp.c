@@ -117,12 +117,15 @@ view (const test_graph *g)
   return (cc_apsp_graph) { g->nodes, g->arcs, g->from, g->to, g->weight };
 }
 
+/* The whole matrix (and next hops when next_out) on a backend whose context runs the
+ * CPU work on `threads` threads (0 = all cores). */
 static float *
-solve (cc_backend backend, const test_graph *g, cc_apsp_kind kind, cc_apsp_cpu_method method,
-    int32_t **next_out)
+solve_threads (cc_backend backend, int threads, const test_graph *g, cc_apsp_kind kind,
+    cc_apsp_cpu_method method, int32_t **next_out)
 {
   cc_context *ctx;
   CC_ASSERT_OK (cc_context_create (backend, -1, &ctx));
+  CC_ASSERT_OK (cc_context_set_threads (ctx, threads));
   cc_apsp_params p;
   cc_apsp_params_default (&p);
   p.kind = kind;
@@ -140,6 +143,13 @@ solve (cc_backend backend, const test_graph *g, cc_apsp_kind kind, cc_apsp_cpu_m
   if (next_out)
     *next_out = next;
   return d;
+}
+
+static float *
+solve (cc_backend backend, const test_graph *g, cc_apsp_kind kind, cc_apsp_cpu_method method,
+    int32_t **next_out)
+{
+  return solve_threads (backend, 0, g, kind, method, next_out);
 }
 
 /* |a - b| <= rel * max(|a|, |b|) (+ a tiny absolute slack for zeros); inf == inf. */
@@ -297,6 +307,38 @@ START_TEST (test_sources_match_rows)
 }
 END_TEST
 
+/* The CPU methods give the same bits on 1 and 4 threads (whole rows per thread;
+ * 4 > the cores of a small machine): Dijkstra, Floyd-Warshall, next hops, and
+ * cc_apsp_sources. */
+START_TEST (test_cpu_threads_bit_exact)
+{
+  const int nodes[2] = { 601, 201 };
+  const cc_apsp_cpu_method methods[2] = { CC_APSP_CPU_DIJKSTRA, CC_APSP_CPU_FLOYD_WARSHALL };
+  for (int m = 0; m < 2; m++) {
+    test_graph g = random_graph (nodes[m], 3, 2, 99, true);
+    size_t nn = (size_t) g.nodes * g.nodes;
+    int32_t *next1, *next4;
+    float *d1 = solve_threads (CC_BACKEND_CPU, 1, &g, CC_APSP_DIRECTED, methods[m], &next1);
+    float *d4 = solve_threads (CC_BACKEND_CPU, 4, &g, CC_APSP_DIRECTED, methods[m], &next4);
+    ck_assert_msg (memcmp (d1, d4, nn * sizeof (float)) == 0, "method %d: distances differ", m);
+    ck_assert_msg (memcmp (next1, next4, nn * sizeof (int32_t)) == 0,
+        "method %d: next hops differ", m);
+    free (d1); free (d4); free (next1); free (next4);
+    graph_free (&g);
+  }
+  test_graph g = random_graph (301, 4, 1, 5, false);
+  int32_t src[9] = { 0, 300, 17, 17, 150, 2, 99, 250, 3 };
+  float *r1 = malloc (sizeof (float) * 9 * g.nodes), *r4 = malloc (sizeof (float) * 9 * g.nodes);
+  cc_apsp_graph gv = view (&g);
+  CC_ASSERT_OK (cc_apsp_sources (&gv, CC_APSP_UNDIRECTED, src, 9, 1, r1));
+  CC_ASSERT_OK (cc_apsp_sources (&gv, CC_APSP_UNDIRECTED, src, 9, 4, r4));
+  ck_assert_msg (memcmp (r1, r4, sizeof (float) * 9 * g.nodes) == 0, "sources differ");
+  free (r1);
+  free (r4);
+  graph_free (&g);
+}
+END_TEST
+
 START_TEST (test_invalid_arguments)
 {
   cc_context *ctx;
@@ -411,6 +453,7 @@ apsp_suite (void)
   tcase_add_test (tc, test_cpu_dijkstra_equals_floyd_warshall);
   tcase_add_test (tc, test_disconnected_and_trivial);
   tcase_add_test (tc, test_sources_match_rows);
+  tcase_add_test (tc, test_cpu_threads_bit_exact);
   tcase_add_test (tc, test_invalid_arguments);
   tcase_add_test (tc, test_device_bytes_undirected_half);
   tcase_add_test (tc, test_gpu_matches_cpu_dijkstra);

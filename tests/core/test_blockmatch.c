@@ -17,11 +17,12 @@ typedef struct {
 /* Block matching of a host pair on a backend (frames and outputs where it computes;
  * host_io: host frames and outputs even on CUDA, to exercise the staging path). */
 static void
-bm_pair (cc_backend backend, const cc_blockmatch_params *p, const cc_image *a,
-    const cc_image *b, bool host_io, bm_result *r)
+bm_pair_threads (cc_backend backend, int threads, const cc_blockmatch_params *p,
+    const cc_image *a, const cc_image *b, bool host_io, bm_result *r)
 {
   cc_context *ctx;
   CC_ASSERT_OK (cc_context_create (backend, -1, &ctx));
+  CC_ASSERT_OK (cc_context_set_threads (ctx, threads));
   cc_blockmatch *bm;
   CC_ASSERT_OK (cc_blockmatch_create (ctx, a->width, a->height, p, &bm));
   cc_blockmatch_grid_size (bm, &r->gw, &r->gh);
@@ -53,6 +54,14 @@ bm_pair (cc_backend backend, const cc_blockmatch_params *p, const cc_image *a,
   cc_image_free (ctx, &dd);
   cc_blockmatch_destroy (bm);
   cc_context_destroy (ctx);
+}
+
+/* As bm_pair_threads with the context's default (all cores). */
+static void
+bm_pair (cc_backend backend, const cc_blockmatch_params *p, const cc_image *a,
+    const cc_image *b, bool host_io, bm_result *r)
+{
+  bm_pair_threads (backend, 0, p, a, b, host_io, r);
 }
 
 static void
@@ -319,6 +328,31 @@ START_TEST (test_odd_and_tiny_sizes)
 }
 END_TEST
 
+/* The CPU path gives the same bits on 1 and 4 threads (blocks and rows split among
+ * them, 4 > the cores of a small machine), for NCC and SAD on an odd size. */
+START_TEST (test_cpu_threads_bit_exact)
+{
+  cc_image f0, f1;
+  CC_ASSERT_OK (cv_synth_clip_frame (2, 641, 479, &f0, NULL));
+  CC_ASSERT_OK (cv_synth_clip_frame (3, 641, 479, &f1, NULL));
+  for (int m = 0; m < 2; m++) {
+    cc_blockmatch_params p;
+    cc_blockmatch_params_default (&p);
+    p.metric = m ? CC_MATCH_SAD : CC_MATCH_NCC;
+    bm_result r1, r4;
+    bm_pair_threads (CC_BACKEND_CPU, 1, &p, &f0, &f1, false, &r1);
+    bm_pair_threads (CC_BACKEND_CPU, 4, &p, &f0, &f1, false, &r4);
+    cv_test_assert_same_bits (&r1.grid, &r4.grid, "grid flow, 1 vs 4 threads");
+    cv_test_assert_same_bits (&r1.conf, &r4.conf, "confidence, 1 vs 4 threads");
+    cv_test_assert_same_bits (&r1.dense, &r4.dense, "dense flow, 1 vs 4 threads");
+    bm_result_free (&r1);
+    bm_result_free (&r4);
+  }
+  cv_image_free (&f0);
+  cv_image_free (&f1);
+}
+END_TEST
+
 /* CUDA and CPU pick the same vectors (exact integer scores, same tie-break); the
  * sub-pixel offsets, confidences and dense fields agree to float rounding. Host
  * frames and outputs on the CUDA backend give the same result as device ones. */
@@ -384,6 +418,7 @@ blockmatch_suite (void)
   tcase_add_test (tc, test_flat_blocks_flagged);
   tcase_add_test (tc, test_invalid_parameters);
   tcase_add_test (tc, test_odd_and_tiny_sizes);
+  tcase_add_test (tc, test_cpu_threads_bit_exact);
   tcase_add_test (tc, test_gpu_matches_cpu);
   suite_add_tcase (s, tc);
   return s;

@@ -42,6 +42,43 @@ START_TEST (test_context_cpu_and_errors)
 }
 END_TEST
 
+/* The CPU thread setting: 0 (all cores) by default, any count up to the maximum
+ * (more than the cores too), per context; negative or too large is refused with a
+ * message and leaves the setting as it was. */
+START_TEST (test_context_threads)
+{
+  cc_context *a, *b;
+  CC_ASSERT_OK (cc_context_create (CC_BACKEND_CPU, -1, &a));
+  CC_ASSERT_OK (cc_context_create (CC_BACKEND_CPU, -1, &b));
+  ck_assert_int_eq (cc_context_threads (a), 0);
+  CC_ASSERT_OK (cc_context_set_threads (a, 3));
+  CC_ASSERT_OK (cc_context_set_threads (b, 64));
+  ck_assert_int_eq (cc_context_threads (a), 3);
+  ck_assert_int_eq (cc_context_threads (b), 64);
+  /* what the CPU loops run on: the setting with OpenMP, else one thread */
+  ck_assert_int_eq (cc_context_cpu_threads (a), cc_built_with_openmp () ? 3 : 1);
+  ck_assert_int_eq (cc_context_cpu_threads (b), cc_built_with_openmp () ? 64 : 1);
+  CC_ASSERT_OK (cc_context_set_threads (b, CC_CONTEXT_THREADS_MAX));
+  ck_assert_int_eq (cc_context_threads (b), CC_CONTEXT_THREADS_MAX);
+  CC_ASSERT_OK (cc_context_set_threads (b, 0));
+  ck_assert_int_eq (cc_context_threads (b), 0);
+  ck_assert_int_ge (cc_context_cpu_threads (b), 1);
+  ck_assert_int_eq (cc_context_cpu_threads (b), cc_context_cpu_threads (NULL));
+
+  ck_assert_int_eq (cc_context_set_threads (a, -1), CC_ERROR_INVALID_ARGUMENT);
+  ck_assert_ptr_nonnull (strstr (cc_last_error (), "threads -1"));
+  ck_assert_int_eq (cc_context_set_threads (a, CC_CONTEXT_THREADS_MAX + 1),
+      CC_ERROR_INVALID_ARGUMENT);
+  ck_assert_ptr_nonnull (strstr (cc_last_error (), "out of range"));
+  ck_assert_int_eq (cc_context_threads (a), 3);
+  ck_assert_int_eq (cc_context_set_threads (NULL, 2), CC_ERROR_INVALID_ARGUMENT);
+  ck_assert_ptr_nonnull (strstr (cc_last_error (), "ctx is NULL"));
+  ck_assert_int_eq (cc_context_threads (NULL), 0);
+  cc_context_destroy (a);
+  cc_context_destroy (b);
+}
+END_TEST
+
 START_TEST (test_image_checks)
 {
   uint8_t buf[64];
@@ -189,6 +226,7 @@ core_suite (void)
   TCase *tc = tcase_create ("basics");
   tcase_add_test (tc, test_status_names);
   tcase_add_test (tc, test_context_cpu_and_errors);
+  tcase_add_test (tc, test_context_threads);
   tcase_add_test (tc, test_image_checks);
   tcase_add_test (tc, test_image_copy_roundtrip);
   tcase_add_test (tc, test_resize_nearest);

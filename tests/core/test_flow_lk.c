@@ -9,13 +9,16 @@
 #include <math.h>
 #include <string.h>
 
-/* Flow of a host pair on a backend; host results (packed) in flow/conf. */
+/* Flow of a host pair on a backend with `threads` CPU threads (0 = all cores); host
+ * results (packed) in flow/conf. */
 static void
-lk_pair (cc_backend backend, const cc_flow_lk_params *p, const cc_image *a, const cc_image *b,
-    const cc_image *host_mask, cc_image *flow, cc_image *conf)
+lk_pair_threads (cc_backend backend, int threads, const cc_flow_lk_params *p,
+    const cc_image *a, const cc_image *b, const cc_image *host_mask, cc_image *flow,
+    cc_image *conf)
 {
   cc_context *ctx;
   CC_ASSERT_OK (cc_context_create (backend, -1, &ctx));
+  CC_ASSERT_OK (cc_context_set_threads (ctx, threads));
   cc_flow_lk *lk;
   CC_ASSERT_OK (cc_flow_lk_create (ctx, a->width, a->height, p, &lk));
   cc_image da, db, dm, df, dc;
@@ -40,6 +43,13 @@ lk_pair (cc_backend backend, const cc_flow_lk_params *p, const cc_image *a, cons
   cc_image_free (ctx, &dc);
   cc_flow_lk_destroy (lk);
   cc_context_destroy (ctx);
+}
+
+static void
+lk_pair (cc_backend backend, const cc_flow_lk_params *p, const cc_image *a, const cc_image *b,
+    const cc_image *host_mask, cc_image *flow, cc_image *conf)
+{
+  lk_pair_threads (backend, 0, p, a, b, host_mask, flow, conf);
 }
 
 static const double shifts[][2] = {
@@ -318,6 +328,35 @@ START_TEST (test_invalid_parameters)
 }
 END_TEST
 
+/* The CPU path gives the same bits on 1 and 4 threads (4 > the cores of a small
+ * machine: rows split unevenly), with the forward-backward check and a mask on an
+ * odd size, so that every parallel loop runs. */
+START_TEST (test_cpu_threads_bit_exact)
+{
+  cc_flow_lk_params p;
+  cc_flow_lk_params_default (&p);
+  p.fb_check = true;
+  const int w = 641, h = 479;
+  cc_image f0, f1, mask, flow[2], conf[2];
+  CC_ASSERT_OK (cv_synth_clip_frame (2, w, h, &f0, NULL));
+  CC_ASSERT_OK (cv_synth_clip_frame (3, w, h, &f1, NULL));
+  CC_ASSERT_OK (cv_image_new (w, h, CC_FORMAT_GRAY8, &mask));
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++)
+      ((uint8_t *) mask.planes[0])[y * mask.pitch[0] + x] = x > 500 && y > 300 ? 0 : 255;
+  const int threads[2] = { 1, 4 };
+  for (int t = 0; t < 2; t++)
+    lk_pair_threads (CC_BACKEND_CPU, threads[t], &p, &f0, &f1, &mask, &flow[t], &conf[t]);
+  cv_test_assert_same_bits (&flow[0], &flow[1], "flow, 1 vs 4 threads");
+  cv_test_assert_same_bits (&conf[0], &conf[1], "confidence, 1 vs 4 threads");
+  cv_image_free (&f0); cv_image_free (&f1); cv_image_free (&mask);
+  for (int t = 0; t < 2; t++) {
+    cv_image_free (&flow[t]);
+    cv_image_free (&conf[t]);
+  }
+}
+END_TEST
+
 /* The same pairs on CUDA and CPU agree within 0.01 px mean. */
 START_TEST (test_gpu_matches_cpu)
 {
@@ -397,6 +436,7 @@ flow_lk_suite (void)
   tcase_add_test (tc, test_forward_backward_check);
   tcase_add_test (tc, test_push_streaming);
   tcase_add_test (tc, test_invalid_parameters);
+  tcase_add_test (tc, test_cpu_threads_bit_exact);
   tcase_add_test (tc, test_gpu_matches_cpu);
   tcase_add_test (tc, test_middlebury);
   suite_add_tcase (s, tc);

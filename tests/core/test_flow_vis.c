@@ -156,6 +156,46 @@ START_TEST (test_gpu_matches_cpu)
 }
 END_TEST
 
+/* The CPU drawing gives the same bytes on 1 and 4 threads (rows split among them,
+ * 4 > the cores of a small machine) in every mode, on an odd size with a chroma
+ * format (the even rows write the chroma) and a packed one. */
+START_TEST (test_cpu_threads_bit_exact)
+{
+  cc_context *ctx[2];
+  const int threads[2] = { 1, 4 };
+  for (int t = 0; t < 2; t++) {
+    CC_ASSERT_OK (cc_context_create (CC_BACKEND_CPU, -1, &ctx[t]));
+    CC_ASSERT_OK (cc_context_set_threads (ctx[t], threads[t]));
+  }
+  const int W = 643, H = 363;
+  cc_image flow, conf;
+  make_field (161, 91, &flow, &conf);
+  const cc_format fmts[] = { CC_FORMAT_RGBX8, CC_FORMAT_NV12, CC_FORMAT_I420 };
+  for (int fi = 0; fi < 3; fi++)
+    for (int mode = CC_FLOW_VIS_COLOR; mode <= CC_FLOW_VIS_QUALITY; mode++) {
+      cc_flow_vis_params vp;
+      cc_flow_vis_params_default (&vp);
+      vp.mode = mode;
+      vp.min_confidence = 3e-4f;
+      cc_image fr[2];
+      for (int t = 0; t < 2; t++) {
+        make_frame (fmts[fi], W, H, &fr[t]);
+        CC_ASSERT_OK (cc_flow_visualize (ctx[t], &flow, &conf, &vp, &fr[t]));
+      }
+      char what[64];
+      snprintf (what, sizeof what, "%s mode %d, 1 vs 4 threads", cc_format_name (fmts[fi]),
+          mode);
+      cv_test_assert_same_bits (&fr[0], &fr[1], what);
+      cc_image_free (NULL, &fr[0]);
+      cc_image_free (NULL, &fr[1]);
+    }
+  cv_image_free (&flow);
+  cv_image_free (&conf);
+  cc_context_destroy (ctx[0]);
+  cc_context_destroy (ctx[1]);
+}
+END_TEST
+
 /* cc_timer on every backend: a stop before any start is refused, times are sane. */
 START_TEST (test_timer)
 {
@@ -183,6 +223,7 @@ flow_vis_suite (void)
   tcase_set_timeout (tc, 120);
   tcase_add_test (tc, test_arrow_tails_on_top);
   tcase_add_test (tc, test_gpu_matches_cpu);
+  tcase_add_test (tc, test_cpu_threads_bit_exact);
   tcase_add_test (tc, test_timer);
   suite_add_tcase (s, tc);
   return s;

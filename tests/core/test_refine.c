@@ -1,7 +1,7 @@
 /* Variational refinement: the energy decreases at every outer iteration, a
  * perturbed field is pulled back to the truth, parameter errors are named, odd
- * sizes are safe, CUDA (red-black SOR) and CPU (Gauss-Seidel SOR) converge to the
- * same field, and on the Middlebury pairs refinement lowers the EPE of LK and of
+ * sizes are safe, CUDA and CPU (both red-black SOR, CUDA in fp16 by default) reach
+ * the same field, the CPU gives the same bits on any number of threads, and on the Middlebury pairs refinement lowers the EPE of LK and of
  * block matching on every sequence. */
 #include "cv_test.h"
 #include "cv_imageio.h"
@@ -18,12 +18,13 @@
  * runs-1] (host, packed). energies (may be NULL) gets up to max values of the last run,
  * *count how many. */
 static void
-refine_runs (cc_backend backend, const cc_refine_params *p, const cc_image *a,
-    const cc_image *b, const cc_image *init, cc_image *out, int runs, double *energies,
-    int max, int *count)
+refine_runs_threads (cc_backend backend, int threads, const cc_refine_params *p,
+    const cc_image *a, const cc_image *b, const cc_image *init, cc_image *out, int runs,
+    double *energies, int max, int *count)
 {
   cc_context *ctx;
   CC_ASSERT_OK (cc_context_create (backend, -1, &ctx));
+  CC_ASSERT_OK (cc_context_set_threads (ctx, threads));
   cc_refine *rf;
   CC_ASSERT_OK (cc_refine_create (ctx, a->width, a->height, p, &rf));
   cc_image da, db, di, dout;
@@ -44,6 +45,15 @@ refine_runs (cc_backend backend, const cc_refine_params *p, const cc_image *a,
   cc_image_free (ctx, &dout);
   cc_refine_destroy (rf);
   cc_context_destroy (ctx);
+}
+
+/* As refine_runs_threads with the context's default (all cores). */
+static void
+refine_runs (cc_backend backend, const cc_refine_params *p, const cc_image *a,
+    const cc_image *b, const cc_image *init, cc_image *out, int runs, double *energies,
+    int max, int *count)
+{
+  refine_runs_threads (backend, 0, p, a, b, init, out, runs, energies, max, count);
 }
 
 /* One run: the result in *out. */
@@ -246,6 +256,32 @@ START_TEST (test_odd_and_tiny_sizes)
 }
 END_TEST
 
+/* The CPU path gives the same bits on 1 and 4 threads (red-black sweeps: the cells
+ * of one colour are independent; 4 > the cores of a small machine), energies included,
+ * on an odd size. */
+START_TEST (test_cpu_threads_bit_exact)
+{
+  cc_refine_params p;
+  cc_refine_params_default (&p);
+  p.track_energy = true;
+  clip_case c = clip_case_new (2, 321, 239, 1.5f);
+  cc_image out[2];
+  double e[2][64];
+  int n[2];
+  const int threads[2] = { 1, 4 };
+  for (int t = 0; t < 2; t++)
+    refine_runs_threads (CC_BACKEND_CPU, threads[t], &p, &c.f0, &c.f1, &c.init, &out[t], 1,
+        e[t], 64, &n[t]);
+  cv_test_assert_same_bits (&out[0], &out[1], "refined flow, 1 vs 4 threads");
+  ck_assert_int_eq (n[0], n[1]);
+  ck_assert_int_gt (n[0], 0);
+  ck_assert_msg (memcmp (e[0], e[1], n[0] * sizeof (double)) == 0, "energies differ");
+  cv_image_free (&out[0]);
+  cv_image_free (&out[1]);
+  clip_case_free (&c);
+}
+END_TEST
+
 /* In place (flow_in == flow_out) gives the same field as separate images. */
 START_TEST (test_in_place)
 {
@@ -269,10 +305,10 @@ START_TEST (test_in_place)
 }
 END_TEST
 
-/* CUDA (red-black SOR) and CPU (Gauss-Seidel SOR) reach the same field: mean
- * difference <= 0.02 px, on a clip pair with occlusions, from a perturbed start. Both
- * CUDA sweep precisions: the default fp16 register tiles (rf_sor_h2_kernel) and the fp32
- * ones (CC_REFINE_PRECISION_FP32, rf_sor_regs_kernel), which differ by <= 0.005 px. */
+/* CUDA and CPU (red-black SOR on both) reach the same field: mean difference <= 0.02
+ * px, on a clip pair with occlusions, from a perturbed start. Both CUDA sweep
+ * precisions: the default fp16 register tiles (rf_sor_h2_kernel) and the fp32 ones
+ * (CC_REFINE_PRECISION_FP32, rf_sor_regs_kernel), which differ by <= 0.005 px. */
 START_TEST (test_gpu_matches_cpu)
 {
   if (cv_test_skip_without_gpu ("refine gpu_matches_cpu"))
@@ -485,6 +521,7 @@ refine_suite (void)
   tcase_add_test (tc, test_pulls_back_to_truth);
   tcase_add_test (tc, test_invalid_parameters);
   tcase_add_test (tc, test_odd_and_tiny_sizes);
+  tcase_add_test (tc, test_cpu_threads_bit_exact);
   tcase_add_test (tc, test_in_place);
   tcase_add_test (tc, test_gpu_matches_cpu);
   tcase_add_test (tc, test_gpu_graph_replay);

@@ -57,7 +57,10 @@ typedef struct cc_apsp_graph {
 typedef struct cc_apsp_params {
   cc_apsp_kind kind;              /* Default DIRECTED */
   cc_apsp_cpu_method cpu_method;  /* CPU backend only. Default AUTO */
-  int cpu_threads;                /* CPU Dijkstra threads, 0 = online CPUs. Default 0 */
+  int cpu_threads;                /* CPU threads (Dijkstra rows, Floyd-Warshall and next-hop
+                                     rows), 0 = the context's setting
+                                     (cc_context_set_threads: all cores unless set).
+                                     Default 0 */
   bool next_hop;                  /* also keep the next-hop matrix (n*n int32 more
                                      memory on either backend). Default false */
 } cc_apsp_params;
@@ -118,7 +121,7 @@ cc_status cc_apsp_dense (cc_context *ctx, const cc_apsp_graph *graph,
     const cc_apsp_params *params, float *dist, int32_t *next, cc_apsp_stats *stats);
 
 /* Single-source distances from each of `count` sources, on the CPU (repeated
- * Dijkstra over `threads` threads, 0 = online CPUs): for callers that need a few
+ * Dijkstra over `threads` threads, 0 = all cores): for callers that need a few
  * rows of a graph too large for the whole matrix.
  * [in] kind: UNDIRECTED makes every arc two-way. [in] sources: count node ids.
  * [out] dist: count * graph->nodes floats, row s = distances from sources[s]. */

@@ -83,6 +83,25 @@ cc_stream cc_context_stream (const cc_context *ctx);     /* NULL for CPU */
 /* Waits for all work submitted on the context's stream. */
 cc_status cc_context_synchronize (cc_context *ctx);
 
+/* Threads of the context's CPU work (the OpenMP team of every module's CPU path):
+ * 0 = all cores of the machine (the default), N = exactly N threads, more than the
+ * cores allowed (1..CC_CONTEXT_THREADS_MAX). Results do not depend on it: the CPU
+ * path gives the same bits with any count. Each context keeps its own setting, so
+ * contexts used from different threads do not interfere. A build without OpenMP
+ * accepts the setting and runs on one thread. Negative or too large:
+ * INVALID_ARGUMENT. Set it between calls, not while a module runs on the context. */
+#define CC_CONTEXT_THREADS_MAX 4096
+cc_status cc_context_set_threads (cc_context *ctx, int threads);
+/* The setting as given (0 = all cores); 0 for a NULL context. */
+int cc_context_threads (const cc_context *ctx);
+/* The threads the context's CPU work runs on: the setting, or the cores available
+ * to the process when it is 0 (or ctx is NULL); 1 in a build without OpenMP. (Each
+ * CPU loop of the core asks for this many with a num_threads clause rather than
+ * omp_set_num_threads, a per-thread global that two contexts would share.) */
+int cc_context_cpu_threads (const cc_context *ctx);
+/* True when this build runs the CPU paths on several threads (OpenMP). */
+bool cc_built_with_openmp (void);
+
 /* ---------------------------------------------------------------- images */
 
 typedef enum cc_location { CC_LOCATION_HOST = 0, CC_LOCATION_DEVICE } cc_location;

@@ -9,7 +9,8 @@
  *
  * (luma in 0..255, linearised once per level around that level's initial field),
  * by fixed-point (lagged-weight) outer iterations, each solving its linear system
- * with SOR sweeps: Gauss-Seidel order on the CPU, red-black on CUDA.
+ * with SOR sweeps in red-black order on both backends (the CPU splits each colour
+ * among the context's threads, same bits on any count).
  * docs/flow-refinement.md describes the energy, solver and memory layout. */
 #ifndef CUDACORE_CC_REFINE_H
 #define CUDACORE_CC_REFINE_H
@@ -27,8 +28,8 @@ extern "C" {
 #define CC_REFINE_INNER_MIN 1
 #define CC_REFINE_INNER_MAX 500
 
-/* Precision of the CUDA SOR sweeps. The CPU backend always computes in fp32 (Gauss-Seidel
- * order) and ignores this field. */
+/* Precision of the CUDA SOR sweeps. The CPU backend always computes in fp32 (red-black
+ * order, like CUDA) and ignores this field. */
 typedef enum cc_refine_precision {
   CC_REFINE_PRECISION_AUTO = 0, /* packed fp16 sweeps (each row equation scaled to fit
                                    fp16's range; about 0.001 px from fp32), fp32 where
