@@ -57,7 +57,9 @@ struct cc_moct {
   uint16_t *lut_tmp, *lut_new[2];
   long long frames;            /* runs since create / reset */
   /* CPU state */
-  cc_moct_acc *acc;
+  int cpu_bands;               /* bands of rows summed in parallel (the context's threads
+                                  at create) */
+  cc_moct_acc *acc;            /* cpu_bands x CC_MOCT_MAX_OBJECTS; band 0 holds the sums */
   cc_moct_record *records;
   cc_moct_track *tracks;
   cc_moct_sample *rings;       /* history per object */
@@ -286,7 +288,16 @@ cc_moct_create (cc_context *ctx, int width, int height, const cc_moct_params *pa
   if (ctx->backend == CC_BACKEND_CUDA) {
     ok &= (m->host_records = calloc (N, sizeof *m->host_records)) != NULL;
   } else {
-    ok &= (m->acc = calloc (N, sizeof *m->acc)) != NULL;
+    /* one set of accumulators per band of rows, a band per CPU thread (at most one
+     * per row) */
+    m->cpu_bands = cc_context_cpu_threads (ctx);
+    if (m->cpu_bands > height)
+      m->cpu_bands = height;
+    if (m->cpu_bands > 256)   /* 16 MB of accumulators at most */
+      m->cpu_bands = 256;
+    if (m->cpu_bands < 1)
+      m->cpu_bands = 1;
+    ok &= (m->acc = calloc (N * m->cpu_bands, sizeof *m->acc)) != NULL;
     ok &= (m->tracks = calloc (N, sizeof *m->tracks)) != NULL;
     ok &= (m->rings = calloc (N * params->history, sizeof *m->rings)) != NULL;
   }
@@ -537,24 +548,48 @@ static void
 cpu_run (cc_moct *m, const cc_image *f)
 {
   const uint16_t *lut = is_yuv (f) ? m->lut_yuv : m->lut_rgb;
-  for (int i = 0; i < m->n; i++)
-    cc_moct_acc_clear (&m->acc[i]);
-  for (int y = 0; y < m->height; y++)
-    for (int x = 0; x < m->width; x++) {
-      int id = lut[cc_moct_pixel_cell (f, x, y)];
-      if (id >= m->n)
-        continue;
-      cc_moct_acc *a = &m->acc[id];
-      a->n++;
-      a->sx += (unsigned) x;
-      a->sy += (unsigned) y;
-      a->sxx += (unsigned long long) x * x;
-      a->syy += (unsigned long long) y * y;
-      a->sxy += (unsigned long long) x * y;
-      if (x < a->minx) a->minx = x;
-      if (x > a->maxx) a->maxx = x;
-      if (y < a->miny) a->miny = y;
-      if (y > a->maxy) a->maxy = y;
+  const int n = m->n, bands = m->cpu_bands;
+  /* each band of rows sums into its own accumulators; the bands then add up in
+   * order. Integer sums, minima and maxima: any split gives the same result. */
+#pragma omp parallel for schedule(static, 1) num_threads(bands)
+  for (int b = 0; b < bands; b++) {
+    cc_moct_acc *acc = &m->acc[(size_t) b * CC_MOCT_MAX_OBJECTS];
+    for (int i = 0; i < n; i++)
+      cc_moct_acc_clear (&acc[i]);
+    int y0 = (int) ((long long) m->height * b / bands);
+    int y1 = (int) ((long long) m->height * (b + 1) / bands);
+    for (int y = y0; y < y1; y++)
+      for (int x = 0; x < m->width; x++) {
+        int id = lut[cc_moct_pixel_cell (f, x, y)];
+        if (id >= n)
+          continue;
+        cc_moct_acc *a = &acc[id];
+        a->n++;
+        a->sx += (unsigned) x;
+        a->sy += (unsigned) y;
+        a->sxx += (unsigned long long) x * x;
+        a->syy += (unsigned long long) y * y;
+        a->sxy += (unsigned long long) x * y;
+        if (x < a->minx) a->minx = x;
+        if (x > a->maxx) a->maxx = x;
+        if (y < a->miny) a->miny = y;
+        if (y > a->maxy) a->maxy = y;
+      }
+  }
+  for (int b = 1; b < bands; b++)
+    for (int i = 0; i < n; i++) {
+      cc_moct_acc *a = &m->acc[i];
+      const cc_moct_acc *o = &m->acc[(size_t) b * CC_MOCT_MAX_OBJECTS + i];
+      a->n += o->n;
+      a->sx += o->sx;
+      a->sy += o->sy;
+      a->sxx += o->sxx;
+      a->syy += o->syy;
+      a->sxy += o->sxy;
+      if (o->minx < a->minx) a->minx = o->minx;
+      if (o->maxx > a->maxx) a->maxx = o->maxx;
+      if (o->miny < a->miny) a->miny = o->miny;
+      if (o->maxy > a->maxy) a->maxy = o->maxy;
     }
   int T = m->params.history;
   for (int i = 0; i < m->n; i++)

@@ -846,6 +846,55 @@ START_TEST (test_gpu_matches_cpu)
 }
 END_TEST
 
+/* The CPU sums bands of rows on several threads: 1 and 4 threads (and a band per
+ * row) give the same results, field by field. */
+START_TEST (test_cpu_threads_same_results)
+{
+  const int w = 203, h = 3;   /* fewer rows than threads: bands capped by rows */
+  const int sizes[][2] = { { 641, 479 }, { w, h } };
+  for (int sz = 0; sz < 2; sz++) {
+    int W = sizes[sz][0], H = sizes[sz][1];
+    cc_moct_object *o = palette_objects (128, 10.0f);
+    cc_image frame;
+    CC_ASSERT_OK (cv_image_new (W, H, CC_FORMAT_RGBX8, &frame));
+    for (int y = 0; y < H; y++)
+      for (int x = 0; x < W; x++) {
+        uint8_t *p = (uint8_t *) frame.planes[0] + y * frame.pitch[0] + 4 * x;
+        int k = ((x / 7) * 31 + (y / 5) * 17) % 160;   /* some pixels of no object */
+        uint8_t rgb[3] = { 128, 128, 128 };
+        if (k < 128)
+          cv_synth_palette (k, rgb);
+        p[0] = rgb[0]; p[1] = rgb[1]; p[2] = rgb[2]; p[3] = 255;
+      }
+    cc_moct_result r[2][128];
+    for (int t = 0; t < 2; t++) {
+      cc_context *ctx;
+      CC_ASSERT_OK (cc_context_create (CC_BACKEND_CPU, -1, &ctx));
+      CC_ASSERT_OK (cc_context_set_threads (ctx, t ? 4 : 1));
+      cc_moct *m;
+      CC_ASSERT_OK (cc_moct_create (ctx, W, H, NULL, &m));
+      CC_ASSERT_OK (cc_moct_set_objects (m, o, 128));
+      CC_ASSERT_OK (cc_moct_run (m, &frame, r[t]));
+      cc_moct_destroy (m);
+      cc_context_destroy (ctx);
+    }
+    int present = 0;
+    for (int k = 0; k < 128; k++) {
+      ck_assert_msg (r[0][k].mass == r[1][k].mass && r[0][k].sum_x == r[1][k].sum_x
+          && r[0][k].sum_y == r[1][k].sum_y && r[0][k].sum_xx == r[1][k].sum_xx
+          && r[0][k].sum_yy == r[1][k].sum_yy && r[0][k].sum_xy == r[1][k].sum_xy
+          && r[0][k].x0 == r[1][k].x0 && r[0][k].y0 == r[1][k].y0 && r[0][k].x1 == r[1][k].x1
+          && r[0][k].y1 == r[1][k].y1 && r[0][k].cx == r[1][k].cx && r[0][k].cy == r[1][k].cy,
+          "%dx%d object %d differs between 1 and 4 threads", W, H, k);
+      present += r[0][k].mass > 0;
+    }
+    ck_assert_int_gt (present, sz == 0 ? 100 : 10);
+    cv_image_free (&frame);
+    free (o);
+  }
+}
+END_TEST
+
 /* Objects of different colour spaces in one table: a colour only one of them takes
  * goes to it exactly as a tracker of that object's space alone would classify it. */
 START_TEST (test_per_object_space)
@@ -926,6 +975,7 @@ moct_suite (void)
   tcase_add_test (tc, test_absent_and_errors);
   tcase_add_test (tc, test_tolerance_and_ties);
   tcase_add_test (tc, test_per_object_space);
+  tcase_add_test (tc, test_cpu_threads_same_results);
   tcase_add_test (tc, test_yuv_against_rgb);
   tcase_add_test (tc, test_tiny_sizes);
   tcase_add_test (tc, test_set_objects_errors);
