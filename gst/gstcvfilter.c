@@ -15,7 +15,7 @@
 GST_DEBUG_CATEGORY_STATIC (cv_filter_debug);
 #define GST_CAT_DEFAULT cv_filter_debug
 
-enum { PROP_0, PROP_BACKEND, PROP_CUDA_DEVICE_ID };
+enum { PROP_0, PROP_BACKEND, PROP_CUDA_DEVICE_ID, PROP_CPU_THREADS };
 #define DEFAULT_BACKEND CC_BACKEND_AUTO
 #define DEFAULT_CUDA_DEVICE_ID (-1)
 
@@ -23,6 +23,7 @@ typedef struct {
   /* properties (object lock) */
   cc_backend backend_prop;
   gint device_id_prop;
+  gint cpu_threads_prop;
   gboolean setup_requested;
   gboolean reset_pending;    /* a stream event asked for a reset before the next frame */
 
@@ -291,6 +292,10 @@ do_setup (GstCvFilter * self)
   release (self, FALSE);
   if (!ensure_core (self))
     return FALSE;
+  GST_OBJECT_LOCK (self);
+  gint threads = p->cpu_threads_prop;
+  GST_OBJECT_UNLOCK (self);
+  cc_context_set_threads (p->core, threads);   /* in range: the property's spec */
   gboolean ok = TRUE;
   gboolean pushed = gst_cv_cuda_context_push (p->cuda_ctx);
   if (cc_context_backend (p->core) == CC_BACKEND_CUDA && !p->cuda_memory) {
@@ -592,6 +597,10 @@ gst_cv_filter_set_property (GObject * object, guint prop_id, const GValue * valu
   switch (prop_id) {
     case PROP_BACKEND: p->backend_prop = g_value_get_enum (value); break;
     case PROP_CUDA_DEVICE_ID: p->device_id_prop = g_value_get_int (value); break;
+    case PROP_CPU_THREADS:
+      p->cpu_threads_prop = g_value_get_int (value);
+      p->setup_requested = TRUE;   /* modules size their per-thread scratch at setup */
+      break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec); break;
   }
   GST_OBJECT_UNLOCK (object);
@@ -606,6 +615,7 @@ gst_cv_filter_get_property (GObject * object, guint prop_id, GValue * value,
   switch (prop_id) {
     case PROP_BACKEND: g_value_set_enum (value, p->backend_prop); break;
     case PROP_CUDA_DEVICE_ID: g_value_set_int (value, p->device_id_prop); break;
+    case PROP_CPU_THREADS: g_value_set_int (value, p->cpu_threads_prop); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec); break;
   }
   GST_OBJECT_UNLOCK (object);
@@ -640,6 +650,11 @@ gst_cv_filter_class_init (GstCvFilterClass * klass)
           "CUDA device to use (-1 = the upstream element's, or the first)", -1, 64,
           DEFAULT_CUDA_DEVICE_ID,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
+  g_object_class_install_property (gobject_class, PROP_CPU_THREADS,
+      g_param_spec_int ("cpu-threads", "CPU threads",
+          "Threads of the CPU backend (0 = all cores; 1 = the single-threaded reference)",
+          0, 4096, 0,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING));
 
   element_class->set_context = GST_DEBUG_FUNCPTR (gst_cv_filter_set_context);
   trans_class->set_caps = GST_DEBUG_FUNCPTR (gst_cv_filter_set_caps);

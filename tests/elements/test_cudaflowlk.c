@@ -2,6 +2,7 @@
  * exact visualisation pixels, live property and resolution changes, odd sizes,
  * refused property values, states, no-GPU behaviour, and CUDA memory when present. */
 #include "element_common.h"
+#include "gstcvfilter.h"
 #include "gstcvflowmeta.h"
 #include <cudacore/cc_flow.h>
 #include <math.h>
@@ -665,6 +666,48 @@ GST_START_TEST (test_seek_in_pipeline)
 }
 GST_END_TEST;
 
+/* cpu-threads reaches the core's context (also when changed while playing), and 1
+ * and 3 threads give the same flow, bit for bit. */
+GST_START_TEST (test_cpu_threads)
+{
+  const int w = 97, h = 71;
+  guint8 *a, *b;
+  cv_translation_pair (w, h, 1.5, -0.5, &a, &b);
+  gfloat *fields[2];
+  const gint threads[2] = { 1, 3 };
+  for (int k = 0; k < 2; k++) {
+    gchar *launch = g_strdup_printf ("cudaflowlk backend=cpu cpu-threads=%d", threads[k]);
+    GstHarness *hn = cv_harness_new (launch, "GRAY8", w, h);
+    g_free (launch);
+    gst_buffer_unref (gst_harness_push_and_pull (hn, cv_buffer_from_gray ("GRAY8", a, w, h)));
+    GstElement *e = gst_harness_find_element (hn, "cudaflowlk");
+    ck_assert_int_eq (cc_context_cpu_threads (gst_cv_filter_get_context (GST_CV_FILTER (e))),
+        threads[k]);
+    GstBuffer *o = gst_harness_push_and_pull (hn, cv_buffer_from_gray ("GRAY8", b, w, h));
+    const gfloat *uv;
+    gsize st;
+    fail_unless (gst_cv_flow_meta_map_host (gst_buffer_get_cv_flow_meta (o), &uv, &st, NULL,
+            NULL));
+    fields[k] = g_new (gfloat, 2 * w * h);
+    for (int y = 0; y < h; y++)
+      memcpy (fields[k] + 2 * w * y, (const guint8 *) uv + y * st, 8 * w);
+    gst_buffer_unref (o);
+    /* a change while playing applies from the next frame */
+    g_object_set (e, "cpu-threads", 2, NULL);
+    gst_buffer_unref (gst_harness_push_and_pull (hn, cv_buffer_from_gray ("GRAY8", a, w, h)));
+    ck_assert_int_eq (cc_context_cpu_threads (gst_cv_filter_get_context (GST_CV_FILTER (e))), 2);
+    gst_object_unref (e);
+    gst_harness_teardown (hn);
+  }
+  ck_assert_msg (memcmp (fields[0], fields[1], sizeof (gfloat) * 2 * w * h) == 0,
+      "1 and 3 CPU threads give different flow");
+  g_free (fields[0]);
+  g_free (fields[1]);
+  g_free (a);
+  g_free (b);
+}
+GST_END_TEST;
+
 static Suite *
 cudaflowlk_suite (void)
 {
@@ -681,6 +724,7 @@ cudaflowlk_suite (void)
   tcase_add_test (tc, test_roi_overflow_and_outside);
   tcase_add_test (tc, test_reset_on_flush_discont_segment);
   tcase_add_test (tc, test_seek_in_pipeline);
+  tcase_add_test (tc, test_cpu_threads);
   tcase_add_test (tc, test_cpu_fallback_message);
   tcase_add_test (tc, test_plugin_metadata);
   tcase_add_test (tc, test_states);
