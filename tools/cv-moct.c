@@ -9,9 +9,10 @@
  * calibrate: one object per box (`x y w h class` a line; class 1 cue, 2 eight,
  *   3 solid, 4 striped): colour = per-channel median of the pixels of the box's
  *   inscribed disc shrunk to 70% radius, leaving out those within CLOTH_EXCLUDE of
- *   the cloth (the median of the box's border pixels); tolerance = the 80% quantile
- *   of those pixels' distances to that colour, clamped to TOL_MIN..TOL_MAX and kept
- *   under 0.8 x the colour's distance to the cloth (so the cloth never matches).
+ *   the cloth (the median of the box's border pixels) and, for stripes, the white
+ *   band; tolerance = the median (50% quantile) of those pixels' RGB distances to
+ *   that colour, clamped to TOL_MIN..TOL_MAX (10..40) and kept under 0.8 x the
+ *   colour's distance to the cloth (so the cloth never matches).
  * track: cc_moct over every frame of a video (GStreamer: uridecodebin, RGBA) or of a
  *   directory of PNG frames (sorted by name); outside --region the frame copy given
  *   to the core is painted a colour that no object matches.
