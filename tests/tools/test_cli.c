@@ -48,6 +48,9 @@ START_TEST (test_version)
 #ifdef PIPELINE_BENCH_BIN
     PIPELINE_BENCH_BIN,
 #endif
+#ifdef CV_MOCT_BIN
+    CV_MOCT_BIN,
+#endif
   };
   for (size_t i = 0; i < sizeof bins / sizeof bins[0]; i++) {
     const char *argv[] = { bins[i], "--version", NULL };

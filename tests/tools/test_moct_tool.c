@@ -1,0 +1,287 @@
+/* cv-moct, run as a user runs it: calibration of synthetic balls (exact colours and
+ * tolerances), tracking of the generated objects clip against its objects.csv, the
+ * billiard evaluation of the shared clips (skipped without ../shared/media) at the
+ * figures docs/moctracker.md reports, and its refused options. */
+#include "cv_test.h"
+#include "cv_imageio.h"
+#include "cv_synth.h"
+
+#include <math.h>
+#include <string.h>
+#include <unistd.h>
+
+static char tmpdir[256];
+
+static const char *
+temp_path (const char *name)
+{
+  static char path[4][512];
+  static int next;
+  char *p = path[next++ & 3];
+  snprintf (p, sizeof path[0], "%s/%s", tmpdir, name);
+  return p;
+}
+
+/* Runs argv, asserting exit status 0; *out gets its stdout (free it). */
+static void
+run_ok (const char *const argv[], char **out)
+{
+  char *err;
+  int rc = cv_test_run (argv, NULL, out, &err);
+  ck_assert_msg (rc == 0, "%s %s: exit %d; stderr: %s", argv[0], argv[1], rc, err);
+  free (err);
+}
+
+/* Five balls on the grey (128) cloth, 21x21 boxes:
+ *  cue:    flat (245, 240, 200);
+ *  eight:  flat (20, 20, 20) with a white number disc of radius 3 (a minority: the
+ *          median ignores it, and the 50% distance quantile is 0: tolerance 10);
+ *  solid1: concentric G = 230 (r 4), 200 (r 5.5), 170 (rest) on R = 60, B = 60: the
+ *          sampled disc (radius 0.7 x 10.5 = 7.35) is about 29% / 27% / 44% of them,
+ *          so the median is G = 200 and the 50% quantile of the distances is 30;
+ *  stripe1: a (200, 40, 40) disc with a white (250, 250, 250) band across its middle
+ *          (the band is left out: colour exactly (200, 40, 40));
+ *  solid2: flat (140, 140, 150): 0.8 x its distance to the cloth (about 19.7) caps
+ *          its tolerance, which then stays under the cloth. */
+START_TEST (test_calibrate_synthetic)
+{
+  cv_synth_shape s[9] = {
+    { 40, 40, 10, 10, 0, 245, 240, 200 },
+    { 100, 40, 10, 10, 0, 20, 20, 20 },
+    { 100, 40, 3, 3, 0, 250, 250, 250 },
+    { 160, 40, 10, 10, 0, 60, 170, 60 },
+    { 160, 40, 5.5, 5.5, 0, 60, 200, 60 },
+    { 160, 40, 4, 4, 0, 60, 230, 60 },
+    { 40, 100, 10, 10, 0, 200, 40, 40 },
+    { 40, 100, 10, 2.5, 0, 250, 250, 250 },
+    { 100, 100, 10, 10, 0, 140, 140, 150 },
+  };
+  cc_image frame;
+  CC_ASSERT_OK (cv_synth_shapes (200, 140, s, 9, &frame, NULL));
+  const char *png = temp_path ("balls.png");
+  CC_ASSERT_OK (cv_png_save (png, &frame));
+  cv_image_free (&frame);
+  const char *boxes = temp_path ("balls.txt");
+  FILE *f = fopen (boxes, "w");
+  fprintf (f, "30 30 21 21 1\n90 30 21 21 2\n150 30 21 21 3\n30 90 21 21 4\n"
+      "90 90 21 21 3\n");
+  fclose (f);
+  const char *argv[] = { CV_MOCT_BIN, "calibrate", png, boxes, NULL };
+  char *out;
+  run_ok (argv, &out);
+  const char *want[] = {
+    "cue #f5f0c8 10.0\n", "eight #141414 10.0\n", "solid1 #3cc83c 30.0\n",
+    "stripe1 #c82828 10.0\n",
+  };
+  for (int i = 0; i < 4; i++)
+    ck_assert_msg (strstr (out, want[i]), "'%s' lacks '%s'", out, want[i]);
+  /* solid2: 0.8 x |(140, 140, 150) - (128, 128, 128)| = 0.8 x 27.71 = 22.2 > 10: the
+   * cap does not bind here, the minimum does */
+  ck_assert_msg (strstr (out, "solid2 #8c8c96 10.0\n"), "%s", out);
+  free (out);
+  /* --names and -o */
+  const char *objects = temp_path ("balls.objects");
+  const char *named[] = { CV_MOCT_BIN, "calibrate", png, boxes, "--names", "a,b,c,d,e", "-o",
+    objects, NULL };
+  char *named_out;
+  run_ok (named, &named_out);
+  free (named_out);
+  f = fopen (objects, "r");
+  ck_assert_ptr_nonnull (f);
+  char line[256];
+  int n = 0;
+  while (fgets (line, sizeof line, f))
+    if (line[0] != '#')
+      n++;
+  fclose (f);
+  ck_assert_int_eq (n, 5);
+  char *err;
+  const char *few[] = { CV_MOCT_BIN, "calibrate", png, boxes, "--names", "a,b", NULL };
+  ck_assert_int_eq (cv_test_run (few, NULL, NULL, &err), 2);
+  ck_assert_ptr_nonnull (strstr (err, "--names: wanted 5 non-empty names"));
+  free (err);
+}
+END_TEST
+
+/* Tracking the generated objects clip: every frame's mass, centroid and box of every
+ * object equal objects.csv (flat colours 250 apart: tolerance 20 classifies exactly). */
+START_TEST (test_track_objects_clip)
+{
+  char csv[1024];
+  snprintf (csv, sizeof csv, "%s/objects.csv", CV_OBJECTS_CLIP);
+  FILE *f = fopen (csv, "r");
+  ck_assert_msg (f != NULL, "no %s", csv);
+  const char *objects = temp_path ("clip.objects");
+  FILE *o = fopen (objects, "w");
+  fprintf (o, "# the objects clip's palette\n");
+  for (int k = 0; k < 8; k++) {
+    uint8_t rgb[3];
+    cv_synth_palette (k, rgb);
+    fprintf (o, "obj%d #%02x%02x%02x 20\n", k, rgb[0], rgb[1], rgb[2]);
+  }
+  fclose (o);
+  const char *argv[] = { CV_MOCT_BIN, "track", objects, CV_OBJECTS_CLIP, "--json", NULL };
+  char *out;
+  run_ok (argv, &out);
+  char line[256];
+  ck_assert_ptr_nonnull (fgets (line, sizeof line, f));   /* header */
+  int rows = 0, present = 0;
+  while (fgets (line, sizeof line, f)) {
+    int t, k, r, g, b, x0, y0, x1, y1;
+    long long mass;
+    double cx, cy;
+    ck_assert_int_eq (sscanf (line, "%d,%d,%d,%d,%d,%lld,%lf,%lf,%d,%d,%d,%d", &t, &k, &r, &g,
+            &b, &mass, &cx, &cy, &x0, &y0, &x1, &y1), 12);
+    char key[64];
+    snprintf (key, sizeof key, "{\"frame\":%d,", t);
+    const char *fl = strstr (out, key);
+    ck_assert_msg (fl != NULL, "frame %d missing", t);
+    snprintf (key, sizeof key, "{\"name\":\"obj%d\"", k);
+    const char *ob = strstr (fl, key);
+    ck_assert_ptr_nonnull (ob);
+    char pres[8];
+    long long m;
+    double tcx, tcy;
+    int a0, b0, a1, b1;
+    ck_assert_int_eq (sscanf (ob + strlen (key), ",\"present\":%7[a-z],\"mass\":%lld,\"cx\":%lf,"
+            "\"cy\":%lf,\"x0\":%d,\"y0\":%d,\"x1\":%d,\"y1\":%d", pres, &m, &tcx, &tcy, &a0, &b0,
+            &a1, &b1), 8);
+    ck_assert_msg (m == mass, "frame %d object %d: mass %lld, truth %lld", t, k, m, mass);
+    /* both printed with 6 decimals from the same integer sums */
+    ck_assert_double_eq_tol (tcx, cx, 1e-6);
+    ck_assert_double_eq_tol (tcy, cy, 1e-6);
+    ck_assert_msg (a0 == x0 && b0 == y0 && a1 == x1 && b1 == y1,
+        "frame %d object %d: box %d,%d..%d,%d, truth %d,%d..%d,%d", t, k, a0, b0, a1, b1, x0,
+        y0, x1, y1);
+    ck_assert_str_eq (pres, mass >= 16 ? "true" : "false");
+    present += mass >= 16;
+    rows++;
+  }
+  fclose (f);
+  ck_assert_int_eq (rows, 48 * 8);
+  ck_assert_int_gt (present, 48 * 4);
+  free (out);
+}
+END_TEST
+
+/* The billiard evaluation at the figures of docs/moctracker.md (so that a change in
+ * calibration, decoding or tracking shows): frame counts, decoding against the
+ * clips' PNGs, and per evaluated ball its status, IoU and centroid error. */
+typedef struct clip_want {
+  const char *name;
+  int frames, evaluated, tracked, lost, pocketed;
+  double min_iou, max_err;   /* bounds: the measured figures, rounded outwards */
+} clip_want;
+
+START_TEST (test_billiard)
+{
+  const char *media = cv_test_shared_media ("tools-moct billiard");
+  if (!media)
+    return;
+  static const clip_want want[] = {
+    { "game1_clip1", 187, 2, 2, 0, 0, 0.0015, 212.3 },
+    { "game2_clip1", 122, 3, 3, 0, 0, 0.0015, 379.1 },
+    { "game3_clip1", 116, 2, 2, 0, 0, 0.0062, 68.2 },
+  };
+  for (size_t c = 0; c < sizeof want / sizeof want[0]; c++) {
+    char dir[1024];
+    snprintf (dir, sizeof dir, "%s/tracking/%s", media, want[c].name);
+    if (access (dir, F_OK)) {
+      printf ("SKIP tools-moct billiard %s: no %s\n", want[c].name, dir);
+      continue;
+    }
+    const char *argv[] = { CV_MOCT_BIN, "billiard", dir, "--json", NULL };
+    char *out;
+    run_ok (argv, &out);
+    int frames, ev, tr, lo, po;
+    double fmad, lmad, mean_iou, min_iou, mean_err, max_err;
+    const char *p = strstr (out, "\"frames\":");
+    ck_assert_ptr_nonnull (p);
+    ck_assert_int_eq (sscanf (p, "\"frames\":%d", &frames), 1);
+    p = strstr (out, "\"first_frame_mad\":");
+    ck_assert_int_eq (sscanf (p, "\"first_frame_mad\":%lf,\"last_frame_mad\":%lf,"
+            "\"evaluated\":%d,\"tracked\":%d,\"lost\":%d,\"pocketed\":%d,\"mean_iou\":%lf,"
+            "\"min_iou\":%lf,\"mean_centroid_error\":%lf,\"max_centroid_error\":%lf", &fmad,
+            &lmad, &ev, &tr, &lo, &po, &mean_iou, &min_iou, &mean_err, &max_err), 10);
+    ck_assert_int_eq (frames, want[c].frames);
+    /* the decoded first and last frames are the clip's PNGs up to the decoders'
+     * differences (about 3.5 to 4 grey levels on average) */
+    ck_assert_msg (fmad >= 0 && fmad < 5 && lmad >= 0 && lmad < 5, "%s: %.2f %.2f",
+        want[c].name, fmad, lmad);
+    ck_assert_int_eq (ev, want[c].evaluated);
+    ck_assert_int_eq (tr, want[c].tracked);
+    ck_assert_int_eq (lo, want[c].lost);
+    ck_assert_int_eq (po, want[c].pocketed);
+    ck_assert_msg (min_iou >= want[c].min_iou, "%s: min IoU %.4f < %.4f", want[c].name,
+        min_iou, want[c].min_iou);
+    ck_assert_msg (max_err <= want[c].max_err, "%s: max centroid error %.2f > %.2f",
+        want[c].name, max_err, want[c].max_err);
+    free (out);
+  }
+}
+END_TEST
+
+START_TEST (test_options)
+{
+  char *out, *err;
+  const char *help[] = { CV_MOCT_BIN, "--help", NULL };
+  ck_assert_int_eq (cv_test_run (help, NULL, &out, NULL), 0);
+  ck_assert_ptr_nonnull (strstr (out, "usage: cv-moct calibrate"));
+  free (out);
+  const char *region[] = { CV_MOCT_BIN, "track", "a.txt", "dir", "--region", "1,2,3", NULL };
+  ck_assert_int_eq (cv_test_run (region, NULL, NULL, &err), 2);
+  ck_assert_ptr_nonnull (strstr (err, "cv-moct: --region: '1,2,3' is not x,y,w,h"));
+  free (err);
+  const char *margin[] = { CV_MOCT_BIN, "billiard", "dir", "--margin", "-1", NULL };
+  ck_assert_int_eq (cv_test_run (margin, NULL, NULL, &err), 2);
+  ck_assert_ptr_nonnull (strstr (err, "cv-moct: --margin: '-1' is not a number in 0..4096"));
+  free (err);
+  const char *backend[] = { CV_MOCT_BIN, "track", "a.txt", "dir", "--backend", "gpu", NULL };
+  ck_assert_int_eq (cv_test_run (backend, NULL, NULL, &err), 2);
+  ck_assert_ptr_nonnull (strstr (err, "cv-moct: --backend: 'gpu' is not one of cpu, cuda"));
+  free (err);
+  /* a bad objects file names its line */
+  const char *objects = temp_path ("bad.objects");
+  FILE *f = fopen (objects, "w");
+  fprintf (f, "# fine\nred #ff0000 30\ngreen #00ff0 30\n");
+  fclose (f);
+  const char *bad[] = { CV_MOCT_BIN, "track", objects, tmpdir, NULL };
+  ck_assert_int_eq (cv_test_run (bad, NULL, NULL, &err), 1);
+  ck_assert_ptr_nonnull (strstr (err, "bad.objects:3: colour is not #rrggbb"));
+  free (err);
+}
+END_TEST
+
+static Suite *
+moct_tool_suite (void)
+{
+  Suite *s = suite_create ("tools-moct");
+  TCase *tc = tcase_create ("moct");
+  tcase_set_timeout (tc, 120);
+  tcase_add_test (tc, test_calibrate_synthetic);
+  tcase_add_test (tc, test_track_objects_clip);
+  tcase_add_test (tc, test_billiard);
+  tcase_add_test (tc, test_options);
+  suite_add_tcase (s, tc);
+  return s;
+}
+
+int
+main (void)
+{
+  const char *base = getenv ("TMPDIR") ? getenv ("TMPDIR") : "/tmp";
+  snprintf (tmpdir, sizeof tmpdir, "%s/cv-moct-test-XXXXXX", base);
+  if (!mkdtemp (tmpdir)) {
+    perror ("mkdtemp");
+    return EXIT_FAILURE;
+  }
+  SRunner *sr = srunner_create (moct_tool_suite ());
+  srunner_run_all (sr, CK_NORMAL);
+  int failed = srunner_ntests_failed (sr);
+  srunner_free (sr);
+  char cmd[600];
+  snprintf (cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+  if (system (cmd) != 0)
+    fprintf (stderr, "could not remove %s\n", tmpdir);
+  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

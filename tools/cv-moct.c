@@ -1,0 +1,1048 @@
+/* cv-moct: calibration and evaluation of the multi-object chromatic tracker
+ * (cc_moct; docs/moctracker.md, "Calibration and billiard evaluation").
+ *
+ *   cv-moct calibrate FRAME.png BOXES.txt [--names a,b,...] [-o OBJECTS.txt]
+ *   cv-moct track OBJECTS.txt VIDEO|DIR [--json] [--region x,y,w,h] [--backend cpu|cuda]
+ *   cv-moct billiard CLIP_DIR [--json] [--region x,y,w,h|none] [--margin PX]
+ *                    [--backend cpu|cuda]
+ *
+ * calibrate: one object per box (`x y w h class` a line; class 1 cue, 2 eight,
+ *   3 solid, 4 striped): colour = per-channel median of the pixels of the box's
+ *   inscribed disc shrunk to 70% radius, leaving out those within CLOTH_EXCLUDE of
+ *   the cloth (the median of the box's border pixels) and, for stripes, the white
+ *   band; tolerance = the median (50% quantile) of those pixels' RGB distances to
+ *   that colour, clamped to TOL_MIN..TOL_MAX (10..40) and kept under 0.8 x the
+ *   colour's distance to the cloth (so the cloth never matches).
+ * track: cc_moct over every frame of a video (GStreamer: uridecodebin, RGBA) or of a
+ *   directory of PNG frames (sorted by name); outside --region the frame copy given
+ *   to the core is painted a colour that no object matches.
+ * billiard: calibrate on frames/frame_first.png, track the clip, compare the last
+ *   frame with bounding_boxes/frame_last_bbox.txt. */
+#include "cv_cli.h"
+#include "cv_imageio.h"
+#include <cudacore/cc_moct.h>
+
+#include <gst/app/gstappsink.h>
+#include <gst/gst.h>
+#include <gst/video/video.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define MAX_BOXES 64
+#define DISC_SHRINK 0.7       /* radius of the sampled disc / the inscribed one */
+#define CLOTH_EXCLUDE 40.0    /* RGB distance under which a disc pixel is cloth */
+#define TOL_QUANTILE 0.5
+#define TOL_MIN 10.0
+#define TOL_MAX 40.0
+#define TOL_CLOTH 0.8         /* tolerance <= this x distance(colour, cloth) */
+#define DEFAULT_TOLERANCE 30.0f
+#define DEFAULT_MARGIN 16
+
+static const char *usage =
+    "usage: cv-moct calibrate FRAME.png BOXES.txt [--names a,b,...] [-o OBJECTS.txt]\n"
+    "       cv-moct track OBJECTS.txt VIDEO|DIR [--json] [--region x,y,w,h]\n"
+    "                     [--backend cpu|cuda] [--min-mass N] [--draw LAST.png]\n"
+    "       cv-moct billiard CLIP_DIR [--json] [--region x,y,w,h|none] [--margin PX]\n"
+    "                     [--backend cpu|cuda]\n"
+    "       cv-moct --help | --version\n";
+
+typedef struct box {
+  int x, y, w, h, cls;
+} box;
+
+typedef struct region {
+  int x, y, w, h;     /* w == 0: the whole frame */
+} region;
+
+static int
+fail (const char *what)
+{
+  fprintf (stderr, "cv-moct: %s: %s\n", what, cc_last_error ());
+  return 1;
+}
+
+/* ---------------------------------------------------------------- boxes */
+
+/* Reads `x y w h class` lines; -1 (after a message) on a bad line or file. */
+static int
+read_boxes (const char *path, box *b, int max)
+{
+  FILE *f = fopen (path, "r");
+  if (!f) {
+    fprintf (stderr, "cv-moct: %s: %s\n", path, strerror (errno));
+    return -1;
+  }
+  char line[256];
+  int n = 0, lineno = 0;
+  while (fgets (line, sizeof line, f)) {
+    lineno++;
+    char extra;
+    box v;
+    if (strspn (line, " \t\r\n") == strlen (line))
+      continue;
+    if (sscanf (line, "%d %d %d %d %d %c", &v.x, &v.y, &v.w, &v.h, &v.cls, &extra) != 5
+        || v.w < 1 || v.h < 1 || v.cls < 1 || v.cls > 4) {
+      fprintf (stderr, "cv-moct: %s:%d: not 'x y w h class' (w, h >= 1, class 1..4)\n",
+          path, lineno);
+      fclose (f);
+      return -1;
+    }
+    if (n == max) {
+      fprintf (stderr, "cv-moct: %s: more than %d boxes\n", path, max);
+      fclose (f);
+      return -1;
+    }
+    b[n++] = v;
+  }
+  fclose (f);
+  if (n == 0)
+    fprintf (stderr, "cv-moct: %s: no boxes\n", path);
+  return n ? n : -1;
+}
+
+/* ---------------------------------------------------------------- colours */
+
+static double
+rgb_dist (const uint8_t *a, const uint8_t *b)
+{
+  double dr = a[0] - b[0], dg = a[1] - b[1], db = a[2] - b[2];
+  return sqrt (dr * dr + dg * dg + db * db);
+}
+
+static int
+cmp_u8 (const void *a, const void *b)
+{
+  return *(const uint8_t *) a - *(const uint8_t *) b;
+}
+
+static int
+cmp_double (const void *a, const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return (x > y) - (x < y);
+}
+
+/* Per-channel median of n RGB triples (n >= 1; px is reordered per channel copy). */
+static void
+median_rgb (const uint8_t *px, int n, uint8_t out[3])
+{
+  uint8_t *c = malloc (n);
+  for (int k = 0; k < 3; k++) {
+    for (int i = 0; i < n; i++)
+      c[i] = px[3 * i + k];
+    qsort (c, n, 1, cmp_u8);
+    out[k] = c[n / 2];
+  }
+  free (c);
+}
+
+/* A stripe's white band: bright and unsaturated (max - min < 64, min > 120). A
+ * stripe is calibrated on its coloured band, the colour it may share with a solid. */
+static bool
+whitish (const uint8_t *p)
+{
+  int mx = p[0] > p[1] ? p[0] : p[1], mn = p[0] < p[1] ? p[0] : p[1];
+  mx = p[2] > mx ? p[2] : mx;
+  mn = p[2] < mn ? p[2] : mn;
+  return mx - mn < 64 && mn > 120;
+}
+
+/* The calibration of one box (see the header comment). */
+static void
+calibrate_box (const cc_image *img, const box *b, uint8_t colour[3], float *tolerance,
+    uint8_t cloth[3])
+{
+  int x0 = b->x, y0 = b->y, x1 = b->x + b->w - 1, y1 = b->y + b->h - 1;
+  uint8_t *px = malloc (3 * (size_t) (2 * (b->w + b->h) + b->w * b->h));
+  int n = 0;
+  /* the cloth: the box's border pixels inside the frame */
+  for (int y = y0; y <= y1; y++)
+    for (int x = x0; x <= x1; x++) {
+      if ((y != y0 && y != y1 && x != x0 && x != x1) || x < 0 || y < 0
+          || x >= img->width || y >= img->height)
+        continue;
+      memcpy (px + 3 * n++, (const uint8_t *) img->planes[0] + y * img->pitch[0] + 4 * x, 3);
+    }
+  if (n)
+    median_rgb (px, n, cloth);
+  else
+    cloth[0] = cloth[1] = cloth[2] = 0;
+  /* the disc, without cloth pixels (all of it when that leaves too few) */
+  double cx = b->x + (b->w - 1) / 2.0, cy = b->y + (b->h - 1) / 2.0;
+  double r = DISC_SHRINK * fmin (b->w, b->h) / 2.0;
+  int all = 0;
+  for (int pass = 0; pass < 2; pass++) {
+    n = all = 0;
+    for (int y = y0; y <= y1; y++)
+      for (int x = x0; x <= x1; x++) {
+        if ((x - cx) * (x - cx) + (y - cy) * (y - cy) > r * r || x < 0 || y < 0
+            || x >= img->width || y >= img->height)
+          continue;
+        const uint8_t *p = (const uint8_t *) img->planes[0] + y * img->pitch[0] + 4 * x;
+        all++;
+        if (pass == 0 && (rgb_dist (p, cloth) < CLOTH_EXCLUDE || (b->cls == 4 && whitish (p))))
+          continue;
+        memcpy (px + 3 * n++, p, 3);
+      }
+    if (n >= 8 || all == 0)
+      break;
+  }
+  if (n == 0) {   /* a box outside the frame: keep a colour, the smallest tolerance */
+    colour[0] = colour[1] = colour[2] = 0;
+    *tolerance = TOL_MIN;
+    free (px);
+    return;
+  }
+  median_rgb (px, n, colour);
+  double *d = malloc (n * sizeof *d);
+  for (int i = 0; i < n; i++)
+    d[i] = rgb_dist (px + 3 * i, colour);
+  qsort (d, n, sizeof *d, cmp_double);
+  double t = d[(int) floor (TOL_QUANTILE * (n - 1))];
+  t = fmin (fmax (t, TOL_MIN), TOL_MAX);
+  t = fmin (t, TOL_CLOTH * rgb_dist (colour, cloth));
+  *tolerance = (float) fmax (t, 1.0);
+  free (d);
+  free (px);
+}
+
+static const char *class_names[5] = { "", "cue", "eight", "solid", "stripe" };
+
+/* Objects for boxes[0..n): names from `names` (comma-separated, n of them) or by
+ * class (cue, eight, solid1.., stripe1..). -1 on a bad name list. */
+static int
+calibrate (const cc_image *img, const box *b, int n, const char *names, cc_moct_object *o,
+    uint8_t (*cloth)[3])
+{
+  int count[5] = { 0 };
+  const char *p = names;
+  for (int i = 0; i < n; i++) {
+    memset (&o[i], 0, sizeof o[i]);
+    if (names) {
+      size_t len = strcspn (p, ",");
+      if (len == 0 || len >= CC_MOCT_NAME_MAX || (p[len] == '\0' && i != n - 1)
+          || (p[len] == ',' && i == n - 1)) {
+        fprintf (stderr, "cv-moct: --names: wanted %d non-empty names of at most %d bytes\n",
+            n, CC_MOCT_NAME_MAX - 1);
+        return -1;
+      }
+      memcpy (o[i].name, p, len);
+      p += len + 1;
+    } else if (b[i].cls <= 2) {
+      snprintf (o[i].name, sizeof o[i].name, "%s%s", class_names[b[i].cls],
+          count[b[i].cls]++ ? "2" : "");
+    } else {
+      snprintf (o[i].name, sizeof o[i].name, "%s%d", class_names[b[i].cls],
+          ++count[b[i].cls]);
+    }
+    uint8_t c[3], cl[3];
+    calibrate_box (img, &b[i], c, &o[i].tolerance, cl);
+    o[i].r = c[0];
+    o[i].g = c[1];
+    o[i].b = c[2];
+    if (cloth)
+      memcpy (cloth[i], cl, 3);
+  }
+  return 0;
+}
+
+static int
+write_objects (FILE *f, const cc_moct_object *o, int n, const char *frame, const char *boxes)
+{
+  fprintf (f, "# cv-moct calibrate %s %s\n# name #rrggbb tolerance (RGB)\n", frame, boxes);
+  for (int i = 0; i < n; i++)
+    fprintf (f, "%s #%02x%02x%02x %.1f\n", o[i].name, o[i].r, o[i].g, o[i].b, o[i].tolerance);
+  return ferror (f) ? -1 : 0;
+}
+
+/* ---------------------------------------------------------------- objects file */
+
+static int
+parse_space (const char *s, cc_moct_space *out)
+{
+  static const char *names[] = { "rgb", "hsv", "lab" };
+  for (int i = 0; i < 3; i++)
+    if (!strcmp (s, names[i])) {
+      *out = (cc_moct_space) i;
+      return 0;
+    }
+  return -1;
+}
+
+/* The objects file (gst/gstcvobjects.h's file syntax: `name #rrggbb [tolerance
+ * [space]]` a line, fields separated by white space or ':', '#' + space comments).
+ * cc_moct has one colour space for all objects: objects naming one must agree, and
+ * it is returned in *space (RGB when none names one). Returns the count, or -1. */
+static int
+read_objects (const char *path, cc_moct_object *o, int max, cc_moct_space *space)
+{
+  FILE *f = fopen (path, "r");
+  if (!f) {
+    fprintf (stderr, "cv-moct: %s: %s\n", path, strerror (errno));
+    return -1;
+  }
+  char line[512];
+  int n = 0, lineno = 0, have_space = 0;
+  *space = CC_MOCT_SPACE_RGB;
+  while (fgets (line, sizeof line, f)) {
+    lineno++;
+    line[strcspn (line, "\r\n")] = '\0';
+    if (line[0] == '#' && (line[1] == '\0' || line[1] == ' ' || line[1] == '\t'))
+      continue;
+    char *field[5], *save = NULL;
+    int nf = 0;
+    for (char *t = strtok_r (line, " \t:", &save); t; t = strtok_r (NULL, " \t:", &save))
+      field[nf < 5 ? nf : 4] = t, nf++;
+    if (nf == 0)
+      continue;
+    const char *why = NULL;
+    unsigned rgb;
+    char *end;
+    cc_moct_object ob = { 0 };
+    ob.tolerance = DEFAULT_TOLERANCE;
+    cc_moct_space sp;
+    if (nf < 2 || nf > 4)
+      why = "not 'name #rrggbb [tolerance [space]]'";
+    else if (strlen (field[0]) >= CC_MOCT_NAME_MAX)
+      why = "name longer than 63 bytes";
+    else if (field[1][0] != '#' || strlen (field[1]) != 7
+        || strspn (field[1] + 1, "0123456789abcdefABCDEF") != 6)
+      why = "colour is not #rrggbb";
+    else if (nf >= 3 && (ob.tolerance = strtof (field[2], &end), *end || !(ob.tolerance > 0)
+            || !isfinite (ob.tolerance)))
+      why = "tolerance is not a number > 0";
+    else if (nf == 4 && parse_space (field[3], &sp))
+      why = "space is not one of rgb, hsv, lab";
+    else if (nf == 4 && have_space && sp != *space)
+      why = "a second colour space (cc_moct has one space for all objects)";
+    else if (n == max)
+      why = "too many objects";
+    if (why) {
+      fprintf (stderr, "cv-moct: %s:%d: %s\n", path, lineno, why);
+      fclose (f);
+      return -1;
+    }
+    if (nf == 4) {
+      *space = sp;
+      have_space = 1;
+    }
+    snprintf (ob.name, sizeof ob.name, "%s", field[0]);
+    rgb = (unsigned) strtoul (field[1] + 1, NULL, 16);
+    ob.r = rgb >> 16;
+    ob.g = (rgb >> 8) & 255;
+    ob.b = rgb & 255;
+    o[n++] = ob;
+  }
+  fclose (f);
+  if (n == 0)
+    fprintf (stderr, "cv-moct: %s: no objects\n", path);
+  return n ? n : -1;
+}
+
+/* ---------------------------------------------------------------- frames */
+
+/* A video through GStreamer, or a directory of PNG frames. */
+typedef struct source {
+  GstElement *pipeline, *sink;
+  char **files;
+  int nfiles, next;
+} source;
+
+static int
+is_png (const struct dirent *e)
+{
+  size_t n = strlen (e->d_name);
+  return n > 4 && !strcasecmp (e->d_name + n - 4, ".png");
+}
+
+static int
+source_open (source *s, const char *path)
+{
+  memset (s, 0, sizeof *s);
+  struct stat st;
+  if (stat (path, &st)) {
+    fprintf (stderr, "cv-moct: %s: %s\n", path, strerror (errno));
+    return -1;
+  }
+  if (S_ISDIR (st.st_mode)) {
+    struct dirent **list;
+    int n = scandir (path, &list, is_png, alphasort);
+    if (n <= 0) {
+      fprintf (stderr, "cv-moct: %s: no PNG frames\n", path);
+      return -1;
+    }
+    s->files = calloc (n, sizeof *s->files);
+    for (int i = 0; i < n; i++) {
+      size_t len = strlen (path) + strlen (list[i]->d_name) + 2;
+      s->files[i] = malloc (len);
+      snprintf (s->files[i], len, "%s/%s", path, list[i]->d_name);
+      free (list[i]);
+    }
+    free (list);
+    s->nfiles = n;
+    return 0;
+  }
+  GError *err = NULL;
+  gchar *uri = gst_filename_to_uri (path, &err);
+  gchar *desc = uri ? g_strdup_printf ("uridecodebin uri=\"%s\" ! videoconvert ! "
+      "video/x-raw,format=RGBA ! appsink name=sink sync=false", uri) : NULL;
+  if (desc)
+    s->pipeline = gst_parse_launch (desc, &err);
+  g_free (uri);
+  g_free (desc);
+  if (!s->pipeline) {
+    fprintf (stderr, "cv-moct: %s: %s\n", path, err ? err->message : "no pipeline");
+    g_clear_error (&err);
+    return -1;
+  }
+  s->sink = gst_bin_get_by_name (GST_BIN (s->pipeline), "sink");
+  if (gst_element_set_state (s->pipeline, GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE) {
+    fprintf (stderr, "cv-moct: %s: the pipeline does not start\n", path);
+    return -1;
+  }
+  return 0;
+}
+
+/* The next frame as a new RGBX8 host image: 1, 0 at the end, -1 on an error. */
+static int
+source_next (source *s, cc_image *out)
+{
+  if (s->files) {
+    if (s->next == s->nfiles)
+      return 0;
+    const char *f = s->files[s->next++];
+    if (cv_png_load (f, CC_FORMAT_RGBX8, out) != CC_SUCCESS) {
+      fprintf (stderr, "cv-moct: %s: %s\n", f, cc_last_error ());
+      return -1;
+    }
+    return 1;
+  }
+  GstSample *sample = gst_app_sink_pull_sample (GST_APP_SINK (s->sink));
+  if (!sample) {
+    /* the end, or an error: the bus says which */
+    GstBus *bus = gst_element_get_bus (s->pipeline);
+    GstMessage *msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+    gst_object_unref (bus);
+    if (!msg)
+      return 0;
+    GError *err = NULL;
+    gst_message_parse_error (msg, &err, NULL);
+    fprintf (stderr, "cv-moct: decoding: %s\n", err->message);
+    g_error_free (err);
+    gst_message_unref (msg);
+    return -1;
+  }
+  GstVideoInfo info;
+  GstVideoFrame vf;
+  int rc = -1;
+  if (gst_video_info_from_caps (&info, gst_sample_get_caps (sample))
+      && gst_video_frame_map (&vf, &info, gst_sample_get_buffer (sample), GST_MAP_READ)) {
+    int w = GST_VIDEO_INFO_WIDTH (&info), h = GST_VIDEO_INFO_HEIGHT (&info);
+    if (cv_image_new (w, h, CC_FORMAT_RGBX8, out) == CC_SUCCESS) {
+      const uint8_t *src = GST_VIDEO_FRAME_PLANE_DATA (&vf, 0);
+      int stride = GST_VIDEO_FRAME_PLANE_STRIDE (&vf, 0);
+      for (int y = 0; y < h; y++)
+        memcpy ((uint8_t *) out->planes[0] + y * out->pitch[0], src + (size_t) y * stride,
+            4 * (size_t) w);
+      rc = 1;
+    }
+    gst_video_frame_unmap (&vf);
+  }
+  if (rc < 0)
+    fprintf (stderr, "cv-moct: a decoded frame could not be read\n");
+  gst_sample_unref (sample);
+  return rc;
+}
+
+static void
+source_close (source *s)
+{
+  if (s->pipeline) {
+    gst_element_set_state (s->pipeline, GST_STATE_NULL);
+    gst_object_unref (s->sink);
+    gst_object_unref (s->pipeline);
+  }
+  for (int i = 0; i < s->nfiles; i++)
+    free (s->files[i]);
+  free (s->files);
+}
+
+/* ---------------------------------------------------------------- tracking */
+
+typedef struct tracker {
+  cc_context *ctx;
+  cc_moct *m;
+  cc_image dev;           /* the frame where the backend computes */
+  region roi;
+  uint8_t outside[3];     /* the colour painted outside roi */
+  int n, width, height;
+} tracker;
+
+/* A colour whose table cell holds no object (the first of a coarse grid): the
+ * outside of the region is painted with it, so it adds to no object. */
+static int
+find_unmatched (const cc_moct *m, uint8_t out[3])
+{
+  for (int r = 0; r < 256; r += 36)
+    for (int g = 0; g < 256; g += 36)
+      for (int b = 0; b < 256; b += 36)
+        if (cc_moct_classify (m, false, r, g, b) < 0) {
+          out[0] = r;
+          out[1] = g;
+          out[2] = b;
+          return 0;
+        }
+  return -1;
+}
+
+static int
+tracker_init (tracker *t, cc_backend backend, int width, int height, const cc_moct_object *o,
+    int n, cc_moct_space space, int min_mass, const region *roi)
+{
+  memset (t, 0, sizeof *t);
+  t->n = n;
+  t->width = width;
+  t->height = height;
+  t->roi = *roi;
+  if (roi->w && (roi->x < 0 || roi->y < 0 || roi->x + roi->w > width
+          || roi->y + roi->h > height)) {
+    fprintf (stderr, "cv-moct: --region %d,%d,%d,%d is not inside the %dx%d frame\n",
+        roi->x, roi->y, roi->w, roi->h, width, height);
+    return -1;
+  }
+  cc_moct_params p;
+  cc_moct_params_default (&p);
+  p.space = space;
+  p.min_mass = min_mass;
+  if (cc_context_create (backend, 0, &t->ctx) != CC_SUCCESS)
+    return fail ("cc_context_create");
+  if (cc_moct_create (t->ctx, width, height, &p, &t->m) != CC_SUCCESS)
+    return fail ("cc_moct_create");
+  if (cc_moct_set_objects (t->m, o, n) != CC_SUCCESS)
+    return fail ("objects");
+  if (roi->w && find_unmatched (t->m, t->outside)) {
+    fprintf (stderr, "cv-moct: --region: every colour matches an object\n");
+    return -1;
+  }
+  if (backend == CC_BACKEND_CUDA
+      && cc_image_alloc (t->ctx, width, height, CC_FORMAT_RGBX8, CC_LOCATION_DEVICE, &t->dev)
+          != CC_SUCCESS)
+    return fail ("device frame");
+  return 0;
+}
+
+/* Tracks one host RGBX8 frame (painted outside the region in place). */
+static int
+tracker_run (tracker *t, cc_image *frame, cc_moct_result *res)
+{
+  if (frame->width != t->width || frame->height != t->height) {
+    fprintf (stderr, "cv-moct: a %dx%d frame in a %dx%d sequence\n", frame->width,
+        frame->height, t->width, t->height);
+    return -1;
+  }
+  if (t->roi.w)
+    for (int y = 0; y < frame->height; y++) {
+      uint8_t *row = (uint8_t *) frame->planes[0] + y * frame->pitch[0];
+      bool in_y = y >= t->roi.y && y < t->roi.y + t->roi.h;
+      for (int x = 0; x < frame->width; x++)
+        if (!in_y || x < t->roi.x || x >= t->roi.x + t->roi.w)
+          memcpy (row + 4 * x, t->outside, 3);
+    }
+  const cc_image *in = frame;
+  if (t->dev.planes[0]) {
+    if (cc_image_copy (t->ctx, frame, &t->dev) != CC_SUCCESS)
+      return fail ("upload");
+    in = &t->dev;
+  }
+  if (cc_moct_run (t->m, in, res) != CC_SUCCESS)
+    return fail ("cc_moct_run");
+  return 0;
+}
+
+/* Draws the last run's state (cc_moct_draw, everything) over frame into a PNG. */
+static int
+tracker_draw (tracker *t, cc_image *frame, const char *path)
+{
+  cc_image *target = t->dev.planes[0] ? &t->dev : frame;
+  if (cc_moct_draw (t->m, target, CC_MOCT_DRAW_ALL) != CC_SUCCESS
+      || (target != frame && cc_image_copy (t->ctx, target, frame) != CC_SUCCESS))
+    return fail ("cc_moct_draw");
+  if (cv_png_save (path, frame) != CC_SUCCESS)
+    return fail (path);
+  return 0;
+}
+
+static void
+tracker_free (tracker *t)
+{
+  if (t->dev.planes[0])
+    cc_image_free (t->ctx, &t->dev);
+  if (t->m)
+    cc_moct_destroy (t->m);
+  if (t->ctx)
+    cc_context_destroy (t->ctx);
+}
+
+static void
+print_result_json (const cc_moct_object *o, const cc_moct_result *r)
+{
+  printf ("{\"name\":\"%s\",\"present\":%s,\"mass\":%lld,\"cx\":%.6f,\"cy\":%.6f,"
+      "\"x0\":%d,\"y0\":%d,\"x1\":%d,\"y1\":%d}", o->name, r->present ? "true" : "false",
+      (long long) r->mass, r->cx, r->cy, r->x0, r->y0, r->x1, r->y1);
+}
+
+/* ---------------------------------------------------------------- options */
+
+static bool
+parse_region (const char *s, region *out)
+{
+  char extra;
+  if (!strcmp (s, "none")) {
+    out->w = out->h = 0;
+    return true;
+  }
+  if (sscanf (s, "%d,%d,%d,%d%c", &out->x, &out->y, &out->w, &out->h, &extra) != 4
+      || out->x < 0 || out->y < 0 || out->w < 1 || out->h < 1)
+    return cv_option_error ("--region", s, "x,y,w,h (x, y >= 0; w, h >= 1) or none");
+  return true;
+}
+
+static bool
+parse_backend (const char *s, cc_backend *out)
+{
+  if (!strcmp (s, "cpu"))
+    *out = CC_BACKEND_CPU;
+  else if (!strcmp (s, "cuda"))
+    *out = CC_BACKEND_CUDA;
+  else
+    return cv_option_error ("--backend", s, "one of cpu, cuda");
+  return true;
+}
+
+typedef struct options {
+  const char *pos[2];
+  int npos;
+  const char *names, *output, *draw;
+  bool json;
+  region roi;
+  bool have_roi;
+  int margin, min_mass;
+  cc_backend backend;
+} options;
+
+/* Returns 0, or the exit status (2) after a message. */
+static int
+parse_options (int argc, char **argv, const char *mode, options *op)
+{
+  memset (op, 0, sizeof *op);
+  op->margin = DEFAULT_MARGIN;
+  op->min_mass = 16;
+  op->backend = CC_BACKEND_CPU;
+  bool calib = !strcmp (mode, "calibrate"), bill = !strcmp (mode, "billiard");
+  for (int i = 2; i < argc; i++) {
+    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+    bool ok = true;
+    if (calib && !strcmp (a, "--names") && v)
+      op->names = v, i++;
+    else if (calib && !strcmp (a, "-o") && v)
+      op->output = v, i++;
+    else if (!calib && !strcmp (a, "--json"))
+      op->json = true;
+    else if (!calib && !strcmp (a, "--region") && v)
+      ok = parse_region (v, &op->roi), op->have_roi = true, i++;
+    else if (!calib && !strcmp (a, "--backend") && v)
+      ok = parse_backend (v, &op->backend), i++;
+    else if (bill && !strcmp (a, "--margin") && v)
+      ok = cv_parse_int ("--margin", v, 0, 4096, &op->margin), i++;
+    else if (!calib && !bill && !strcmp (a, "--draw") && v)
+      op->draw = v, i++;
+    else if (!calib && !bill && !strcmp (a, "--min-mass") && v)
+      ok = cv_parse_int ("--min-mass", v, 1, 1 << 30, &op->min_mass), i++;
+    else if (a[0] == '-' && a[1]) {
+      fprintf (stderr, "cv-moct %s: unknown option or missing value: %s\n%s", mode, a, usage);
+      return 2;
+    } else if (op->npos < 2)
+      op->pos[op->npos++] = a;
+    else {
+      fprintf (stderr, "cv-moct %s: too many arguments\n%s", mode, usage);
+      return 2;
+    }
+    if (!ok)
+      return 2;
+  }
+  if (op->npos != (bill ? 1 : 2)) {
+    fprintf (stderr, "%s", usage);
+    return 2;
+  }
+  if (op->backend == CC_BACKEND_CUDA && cc_cuda_device_count () <= 0) {
+    fprintf (stderr, "cv-moct: --backend cuda: %s\n", cc_cuda_unavailable_reason ());
+    return 1;
+  }
+  return 0;
+}
+
+/* ---------------------------------------------------------------- modes */
+
+static int
+cmd_calibrate (const options *op)
+{
+  static box b[MAX_BOXES];
+  static cc_moct_object o[MAX_BOXES];
+  int n = read_boxes (op->pos[1], b, MAX_BOXES);
+  if (n < 0)
+    return 1;
+  cc_image img;
+  if (cv_png_load (op->pos[0], CC_FORMAT_RGBX8, &img) != CC_SUCCESS)
+    return fail (op->pos[0]);
+  int rc = calibrate (&img, b, n, op->names, o, NULL);
+  cv_image_free (&img);
+  if (rc)
+    return 2;
+  FILE *f = op->output ? fopen (op->output, "w") : stdout;
+  if (!f || write_objects (f, o, n, op->pos[0], op->pos[1]) || (op->output && fclose (f))) {
+    fprintf (stderr, "cv-moct: %s: %s\n", op->output ? op->output : "stdout", strerror (errno));
+    return 1;
+  }
+  return 0;
+}
+
+static int
+cmd_track (const options *op)
+{
+  static cc_moct_object o[CC_MOCT_MAX_OBJECTS];
+  cc_moct_space space;
+  int n = read_objects (op->pos[0], o, CC_MOCT_MAX_OBJECTS, &space);
+  if (n < 0)
+    return 1;
+  source src;
+  if (source_open (&src, op->pos[1])) {
+    source_close (&src);
+    return 1;
+  }
+  cc_moct_result *res = calloc (n, sizeof *res);
+  int64_t *frames_present = calloc (n, sizeof *frames_present);
+  tracker t = { 0 };
+  cc_image frame;
+  int frames = 0, rc = 0, got;
+  while ((got = source_next (&src, &frame)) > 0) {
+    if (frames == 0 && tracker_init (&t, op->backend, frame.width, frame.height, o, n, space,
+            op->min_mass, &op->roi))
+      rc = 1;
+    if (!rc)
+      rc = tracker_run (&t, &frame, res) ? 1 : 0;
+    if (!rc && op->draw && tracker_draw (&t, &frame, op->draw))
+      rc = 1;
+    cv_image_free (&frame);
+    if (rc)
+      break;
+    if (op->json) {
+      printf ("{\"frame\":%d,\"objects\":[", frames);
+      for (int i = 0; i < n; i++) {
+        printf (i ? "," : "");
+        print_result_json (&o[i], &res[i]);
+      }
+      printf ("]}\n");
+    }
+    for (int i = 0; i < n; i++)
+      frames_present[i] += res[i].present;
+    frames++;
+  }
+  if (got < 0)
+    rc = 1;
+  else if (!rc && frames == 0) {
+    fprintf (stderr, "cv-moct: %s: no frames\n", op->pos[1]);
+    rc = 1;
+  }
+  if (!rc && !op->json) {
+    printf ("%d frames of %dx%d; %d objects (last frame's centroid and box)\n", frames,
+        t.width, t.height, n);
+    for (int i = 0; i < n; i++)
+      printf ("%-16s present in %lld frames; last: %s mass %lld centroid (%.2f, %.2f) "
+          "box %d,%d..%d,%d\n", o[i].name, (long long) frames_present[i],
+          res[i].present ? "present" : "absent", (long long) res[i].mass, res[i].cx, res[i].cy,
+          res[i].x0, res[i].y0, res[i].x1, res[i].y1);
+  }
+  tracker_free (&t);
+  source_close (&src);
+  free (res);
+  free (frames_present);
+  return rc;
+}
+
+/* ---- billiard */
+
+typedef struct ball_eval {
+  const char *status;   /* tracked, lost, pocketed, not evaluated */
+  int box;              /* the matched last-frame box, -1 */
+  double iou, err;
+  char shares[256];     /* the balls whose colour this one's shares */
+} ball_eval;
+
+/* IoU of an inclusive result box and an x y w h box. */
+static double
+iou (const cc_moct_result *r, const box *b)
+{
+  int ix0 = r->x0 > b->x ? r->x0 : b->x, iy0 = r->y0 > b->y ? r->y0 : b->y;
+  int ix1 = r->x1 < b->x + b->w - 1 ? r->x1 : b->x + b->w - 1;
+  int iy1 = r->y1 < b->y + b->h - 1 ? r->y1 : b->y + b->h - 1;
+  double inter = ix0 <= ix1 && iy0 <= iy1 ? (double) (ix1 - ix0 + 1) * (iy1 - iy0 + 1) : 0;
+  double ar = (double) (r->x1 - r->x0 + 1) * (r->y1 - r->y0 + 1), ab = (double) b->w * b->h;
+  return inter / (ar + ab - inter);
+}
+
+/* Mean |a - b| over the R, G, B bytes of two RGBX8 images of one size; -1 otherwise. */
+static double
+mean_abs_diff (const cc_image *a, const cc_image *b)
+{
+  if (a->width != b->width || a->height != b->height)
+    return -1;
+  double s = 0;
+  for (int y = 0; y < a->height; y++)
+    for (int x = 0; x < a->width; x++)
+      for (int k = 0; k < 3; k++)
+        s += abs (((const uint8_t *) a->planes[0])[y * a->pitch[0] + 4 * x + k]
+            - ((const uint8_t *) b->planes[0])[y * b->pitch[0] + 4 * x + k]);
+  return s / (3.0 * a->width * a->height);
+}
+
+static int
+cmd_billiard (const options *op)
+{
+  const char *dir = op->pos[0];
+  char path[4][1024];
+  const char *base = strrchr (dir, '/') && strrchr (dir, '/')[1] ? strrchr (dir, '/') + 1 : dir;
+  snprintf (path[0], sizeof path[0], "%s/frames/frame_first.png", dir);
+  snprintf (path[1], sizeof path[1], "%s/bounding_boxes/frame_first_bbox.txt", dir);
+  snprintf (path[2], sizeof path[2], "%s/bounding_boxes/frame_last_bbox.txt", dir);
+  snprintf (path[3], sizeof path[3], "%s/frames/frame_last.png", dir);
+  static box fb[MAX_BOXES], lb[MAX_BOXES];
+  static cc_moct_object o[MAX_BOXES], lo[MAX_BOXES];
+  static ball_eval ev[MAX_BOXES];
+  int n = read_boxes (path[1], fb, MAX_BOXES), nl = read_boxes (path[2], lb, MAX_BOXES);
+  if (n < 0 || nl < 0)
+    return 1;
+  /* the video: the one .mp4 in the directory */
+  char video[1024] = "";
+  DIR *d = opendir (dir);
+  for (struct dirent *e; d && (e = readdir (d));) {
+    size_t len = strlen (e->d_name);
+    if (len > 4 && !strcasecmp (e->d_name + len - 4, ".mp4"))
+      snprintf (video, sizeof video, "%s/%s", dir, e->d_name);
+  }
+  if (d)
+    closedir (d);
+  if (!video[0]) {
+    fprintf (stderr, "cv-moct: %s: no .mp4 video\n", dir);
+    return 1;
+  }
+  cc_image first, last;
+  if (cv_png_load (path[0], CC_FORMAT_RGBX8, &first) != CC_SUCCESS)
+    return fail (path[0]);
+  if (cv_png_load (path[3], CC_FORMAT_RGBX8, &last) != CC_SUCCESS)
+    return fail (path[3]);
+  calibrate (&first, fb, n, NULL, o, NULL);
+  /* the last frame's balls, calibrated the same way: which colours are still there */
+  calibrate (&last, lb, nl, NULL, lo, NULL);
+
+  /* colours shared: two calibrated colours closer than the sum of their tolerances */
+  int evaluated = 0;
+  for (int i = 0; i < n; i++) {
+    ev[i].box = -1;
+    ev[i].shares[0] = '\0';
+    for (int j = 0; j < n; j++) {
+      uint8_t a[3] = { o[i].r, o[i].g, o[i].b }, c[3] = { o[j].r, o[j].g, o[j].b };
+      /* tolerance spheres that overlap: a pixel may go to either; and the cue's white
+       * is the stripes' white band */
+      bool shared = rgb_dist (a, c) <= o[i].tolerance + o[j].tolerance
+          || (fb[i].cls == 1 && fb[j].cls == 4) || (fb[i].cls == 4 && fb[j].cls == 1);
+      if (j != i && shared) {
+        size_t len = strlen (ev[i].shares);
+        snprintf (ev[i].shares + len, sizeof ev[i].shares - len, "%s%s", len ? "," : "",
+            o[j].name);
+      }
+    }
+    bool eval = fb[i].cls <= 2 || (fb[i].cls == 3 && !ev[i].shares[0]);
+    ev[i].status = eval ? "" : "not evaluated";
+    evaluated += eval;
+  }
+
+  /* the region: every first-frame box grown by the margin */
+  region roi = op->roi;
+  if (!op->have_roi) {
+    int x0 = first.width, y0 = first.height, x1 = 0, y1 = 0;
+    for (int i = 0; i < n; i++) {
+      x0 = fb[i].x < x0 ? fb[i].x : x0;
+      y0 = fb[i].y < y0 ? fb[i].y : y0;
+      x1 = fb[i].x + fb[i].w > x1 ? fb[i].x + fb[i].w : x1;
+      y1 = fb[i].y + fb[i].h > y1 ? fb[i].y + fb[i].h : y1;
+    }
+    x0 = x0 - op->margin > 0 ? x0 - op->margin : 0;
+    y0 = y0 - op->margin > 0 ? y0 - op->margin : 0;
+    x1 = x1 + op->margin < first.width ? x1 + op->margin : first.width;
+    y1 = y1 + op->margin < first.height ? y1 + op->margin : first.height;
+    roi = (region) { x0, y0, x1 - x0, y1 - y0 };
+  }
+
+  source src;
+  if (source_open (&src, video)) {
+    source_close (&src);
+    return 1;
+  }
+  cc_moct_result res[MAX_BOXES];
+  tracker t = { 0 };
+  cc_image frame, keep = { 0 };
+  int frames = 0, rc = 0, got;
+  double first_mad = -1;
+  while ((got = source_next (&src, &frame)) > 0) {
+    if (frames == 0) {
+      first_mad = mean_abs_diff (&frame, &first);
+      if (tracker_init (&t, op->backend, frame.width, frame.height, o, n, CC_MOCT_SPACE_RGB,
+              16, &roi))
+        rc = 1;
+    }
+    if (keep.planes[0])
+      cv_image_free (&keep);
+    keep = frame;
+    /* compare the last frame before it is painted outside the region */
+    cc_image copy;
+    if (!rc && cv_image_new (frame.width, frame.height, CC_FORMAT_RGBX8, &copy) == CC_SUCCESS) {
+      memcpy (copy.planes[0], frame.planes[0], copy.pitch[0] * copy.height);
+      rc = tracker_run (&t, &copy, res) ? 1 : 0;
+      cv_image_free (&copy);
+    }
+    if (rc)
+      break;
+    frames++;
+  }
+  if (got < 0)
+    rc = 1;
+  if (!rc && frames == 0) {
+    fprintf (stderr, "cv-moct: %s: no frames decoded\n", video);
+    rc = 1;
+  }
+  double last_mad = !rc ? mean_abs_diff (&keep, &last) : -1;
+  if (keep.planes[0])
+    cv_image_free (&keep);
+  tracker_free (&t);
+  source_close (&src);
+  if (rc) {
+    cv_image_free (&first);
+    cv_image_free (&last);
+    return rc;
+  }
+
+  /* the evaluation */
+  int tracked = 0, lost = 0, pocketed = 0;
+  double sum_iou = 0, sum_err = 0, max_err = 0, min_iou = 1;
+  for (int i = 0; i < n; i++) {
+    if (ev[i].status[0])
+      continue;
+    const cc_moct_result *r = &res[i];
+    uint8_t c[3] = { o[i].r, o[i].g, o[i].b };
+    if (r->present) {
+      double best = INFINITY;
+      for (int j = 0; j < nl; j++) {
+        double bx = lb[j].x + (lb[j].w - 1) / 2.0, by = lb[j].y + (lb[j].h - 1) / 2.0;
+        double dd = hypot (r->cx - bx, r->cy - by);
+        if (lb[j].cls == fb[i].cls && dd < best) {
+          best = dd;
+          ev[i].box = j;
+        }
+      }
+      if (ev[i].box >= 0) {
+        ev[i].err = best;
+        ev[i].iou = iou (r, &lb[ev[i].box]);
+      }
+      ev[i].status = ev[i].box >= 0 && ev[i].iou > 0 ? "tracked" : "lost";
+    } else {
+      /* a last-frame box of its class whose measured colour is its own: still there */
+      bool there = false;
+      for (int j = 0; j < nl; j++) {
+        uint8_t lc[3] = { lo[j].r, lo[j].g, lo[j].b };
+        there |= lb[j].cls == fb[i].cls && rgb_dist (c, lc) <= o[i].tolerance;
+      }
+      ev[i].status = there ? "lost" : "pocketed";
+    }
+    if (!strcmp (ev[i].status, "tracked")) {
+      tracked++;
+      sum_iou += ev[i].iou;
+      sum_err += ev[i].err;
+      max_err = fmax (max_err, ev[i].err);
+      min_iou = fmin (min_iou, ev[i].iou);
+    } else if (!strcmp (ev[i].status, "lost"))
+      lost++;
+    else
+      pocketed++;
+  }
+  if (!tracked)
+    min_iou = 0;
+
+  if (op->json) {
+    printf ("{\"clip\":\"%s\",\"frames\":%d,\"width\":%d,\"height\":%d,"
+        "\"region\":[%d,%d,%d,%d],\"first_frame_mad\":%.3f,\"last_frame_mad\":%.3f,"
+        "\"evaluated\":%d,\"tracked\":%d,\"lost\":%d,\"pocketed\":%d,\"mean_iou\":%.4f,"
+        "\"min_iou\":%.4f,\"mean_centroid_error\":%.4f,\"max_centroid_error\":%.4f,\"balls\":[",
+        base, frames, first.width, first.height, roi.x, roi.y, roi.w, roi.h, first_mad,
+        last_mad, evaluated, tracked, lost, pocketed, tracked ? sum_iou / tracked : 0,
+        min_iou, tracked ? sum_err / tracked : 0, max_err);
+    for (int i = 0; i < n; i++) {
+      const cc_moct_result *r = &res[i];
+      printf ("%s{\"name\":\"%s\",\"class\":%d,\"colour\":\"#%02x%02x%02x\",\"tolerance\":%.1f,"
+          "\"shares\":\"%s\",\"status\":\"%s\",\"present\":%s,\"cx\":%.3f,\"cy\":%.3f,"
+          "\"x0\":%d,\"y0\":%d,\"x1\":%d,\"y1\":%d,\"box\":%d,\"iou\":%.4f,"
+          "\"centroid_error\":%.4f}", i ? "," : "", o[i].name, fb[i].cls, o[i].r, o[i].g,
+          o[i].b, o[i].tolerance, ev[i].shares, ev[i].status, r->present ? "true" : "false",
+          r->cx, r->cy, r->x0, r->y0, r->x1, r->y1, ev[i].box, ev[i].iou, ev[i].err);
+    }
+    printf ("]}\n");
+  } else {
+    printf ("%s: %d frames of %dx%d decoded; first / last frame vs the PNGs: mean |diff| "
+        "%.2f / %.2f; region %d,%d,%d,%d\n", base, frames, first.width, first.height,
+        first_mad, last_mad, roi.x, roi.y, roi.w, roi.h);
+    printf ("%-8s %-5s %-8s %5s  %-8s %6s %9s  %s\n", "ball", "class", "colour", "tol",
+        "status", "IoU", "centroid", "shares colour with");
+    for (int i = 0; i < n; i++)
+      printf ("%-8s %-5d #%02x%02x%02x %5.1f  %-8s %6.3f %9.2f  %s\n", o[i].name, fb[i].cls,
+          o[i].r, o[i].g, o[i].b, o[i].tolerance,
+          ev[i].status[0] == 'n' ? "-" : ev[i].status, ev[i].iou, ev[i].err, ev[i].shares);
+    printf ("evaluated %d: tracked %d (mean IoU %.3f, min %.3f; centroid error mean %.2f, "
+        "max %.2f px), lost %d, pocketed %d\n", evaluated, tracked,
+        tracked ? sum_iou / tracked : 0, min_iou, tracked ? sum_err / tracked : 0, max_err,
+        lost, pocketed);
+  }
+  cv_image_free (&first);
+  cv_image_free (&last);
+  return 0;
+}
+
+int
+main (int argc, char **argv)
+{
+  if (argc >= 2 && !strcmp (argv[1], "--version")) {
+    cv_print_version ();
+    return 0;
+  }
+  if (argc >= 2 && (!strcmp (argv[1], "--help") || !strcmp (argv[1], "-h"))) {
+    printf ("%s", usage);
+    return 0;
+  }
+  if (argc < 2 || (strcmp (argv[1], "calibrate") && strcmp (argv[1], "track")
+          && strcmp (argv[1], "billiard"))) {
+    fprintf (stderr, "%s", usage);
+    return 2;
+  }
+  options op;
+  int rc = parse_options (argc, argv, argv[1], &op);
+  if (rc)
+    return rc;
+  if (!strcmp (argv[1], "calibrate"))
+    return cmd_calibrate (&op);
+  gst_init (NULL, NULL);
+  return !strcmp (argv[1], "track") ? cmd_track (&op) : cmd_billiard (&op);
+}
