@@ -37,12 +37,13 @@ static const gchar *space_names[] = { "", "rgb", "hsv", "lab" };   /* by cc_moct
 
 /* One entry from its fields (name, colour, [tolerance], [space]). */
 static gboolean
-parse_entry (gchar ** fields, guint nf, guint index, GstCvObjectEntry * e, GError ** error)
+parse_entry (gchar ** fields, guint nf, const gchar * what, guint index, GstCvObjectEntry * e,
+    GError ** error)
 {
   const gchar *name = nf > 0 ? fields[0] : "";
 #define FAIL(...) do { \
     gchar *why_ = g_strdup_printf (__VA_ARGS__); \
-    g_set_error (error, OBJ_ERROR, 1, "entry %u (\"%s\"): %s", index + 1, name, why_); \
+    g_set_error (error, OBJ_ERROR, 1, "%s %u (\"%s\"): %s", what, index, name, why_); \
     g_free (why_); \
     return FALSE; } while (0)
   memset (e, 0, sizeof *e);   /* space CC_MOCT_SPACE_PARAMS, tolerance 0: defaults */
@@ -101,14 +102,17 @@ gst_cv_objects_parse (const gchar * text, gboolean file_syntax, gint * n, GError
   gchar **items = g_strsplit (text ? text : "", file_syntax ? "\n" : ";", -1);
   gboolean ok = TRUE;
   guint index = 0;
+  /* errors name the entry (inline) or the line (file) */
+  const gchar *what = file_syntax ? "line" : "entry";
   for (guint i = 0; ok && items[i]; i++) {
+    guint where = file_syntax ? i + 1 : index + 1;
     gchar *item = g_strstrip (items[i]);
     if (!*item)
       continue;
     if (file_syntax && item[0] == '#' && (item[1] == '\0' || g_ascii_isspace (item[1])))
       continue;
     if (out->len >= CC_MOCT_MAX_OBJECTS) {
-      g_set_error (error, OBJ_ERROR, 2, "entry %u: more than %d objects", index + 1,
+      g_set_error (error, OBJ_ERROR, 2, "%s %u: more than %d objects", what, where,
           CC_MOCT_MAX_OBJECTS);
       ok = FALSE;
       break;
@@ -124,12 +128,12 @@ gst_cv_objects_parse (const gchar * text, gboolean file_syntax, gint * n, GError
         g_strstrip (fields[f]);
     }
     GstCvObjectEntry e;
-    ok = parse_entry (fields, nf, index, &e, error);
+    ok = parse_entry (fields, nf, what, where, &e, error);
     g_strfreev (fields);
     for (guint j = 0; ok && j < out->len; j++)
       if (!strcmp (g_array_index (out, GstCvObjectEntry, j).object.name, e.object.name)) {
-        g_set_error (error, OBJ_ERROR, 3, "entry %u (\"%s\"): the name is used by entry %u",
-            index + 1, e.object.name, j + 1);
+        g_set_error (error, OBJ_ERROR, 3, "%s %u (\"%s\"): the name is used by object %u",
+            what, where, e.object.name, j + 1);
         ok = FALSE;
       }
     if (ok)

@@ -28,8 +28,8 @@ typedef struct {
 
 /* Parses `text` (inline syntax, or file syntax when `file_syntax`). Returns the
  * entries (g_free) and their count in *n, or NULL with *error naming the offending
- * entry ("entry 3 (\"red\"): colour \"#ff00\" is not #rrggbb"). An empty text gives
- * an empty list (a non-NULL array, *n = 0). */
+ * entry, or line of a file ("entry 3 (\"red\"): colour \"#ff00\" is not #rrggbb",
+ * "line 7 (...): ..."). An empty text gives an empty list (non-NULL, *n = 0). */
 GstCvObjectEntry *gst_cv_objects_parse (const gchar * text, gboolean file_syntax, gint * n,
     GError ** error);
 

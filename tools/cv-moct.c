@@ -20,6 +20,7 @@
  *   frame with bounding_boxes/frame_last_bbox.txt. */
 #include "cv_cli.h"
 #include "cv_imageio.h"
+#include "gstcvobjects.h"
 #include <cudacore/cc_moct.h>
 
 #include <gst/app/gstappsink.h>
@@ -263,86 +264,36 @@ write_objects (FILE *f, const cc_moct_object *o, int n, const char *frame, const
 
 /* ---------------------------------------------------------------- objects file */
 
+/* The objects file, parsed by the element's own parser (gst/gstcvobjects.h: `name
+ * #rrggbb [tolerance [space]]` a line). Objects without a tolerance get
+ * DEFAULT_TOLERANCE; without a space, the tracker's (RGB). Returns the count, or -1. */
 static int
-parse_space (const char *s, cc_moct_space *out)
+read_objects (const char *path, cc_moct_object *o, int max)
 {
-  static const char *names[] = { "rgb", "hsv", "lab" };
-  for (int i = 0; i < 3; i++)
-    if (!strcmp (s, names[i])) {
-      *out = (cc_moct_space) i;
-      return 0;
-    }
-  return -1;
-}
-
-/* The objects file (gst/gstcvobjects.h's file syntax: `name #rrggbb [tolerance
- * [space]]` a line, fields separated by white space or ':', '#' + space comments).
- * cc_moct has one colour space for all objects: objects naming one must agree, and
- * it is returned in *space (RGB when none names one). Returns the count, or -1. */
-static int
-read_objects (const char *path, cc_moct_object *o, int max, cc_moct_space *space)
-{
-  FILE *f = fopen (path, "r");
-  if (!f) {
-    fprintf (stderr, "cv-moct: %s: %s\n", path, strerror (errno));
+  gchar *text = NULL;
+  GError *err = NULL;
+  if (!g_file_get_contents (path, &text, NULL, &err)) {
+    fprintf (stderr, "cv-moct: %s\n", err->message);
+    g_error_free (err);
     return -1;
   }
-  char line[512];
-  int n = 0, lineno = 0, have_space = 0;
-  *space = CC_MOCT_SPACE_RGB;
-  while (fgets (line, sizeof line, f)) {
-    lineno++;
-    line[strcspn (line, "\r\n")] = '\0';
-    if (line[0] == '#' && (line[1] == '\0' || line[1] == ' ' || line[1] == '\t'))
-      continue;
-    char *field[5], *save = NULL;
-    int nf = 0;
-    for (char *t = strtok_r (line, " \t:", &save); t; t = strtok_r (NULL, " \t:", &save))
-      field[nf < 5 ? nf : 4] = t, nf++;
-    if (nf == 0)
-      continue;
-    const char *why = NULL;
-    unsigned rgb;
-    char *end;
-    cc_moct_object ob = { 0 };
-    ob.tolerance = DEFAULT_TOLERANCE;
-    cc_moct_space sp;
-    if (nf < 2 || nf > 4)
-      why = "not 'name #rrggbb [tolerance [space]]'";
-    else if (strlen (field[0]) >= CC_MOCT_NAME_MAX)
-      why = "name longer than 63 bytes";
-    else if (field[1][0] != '#' || strlen (field[1]) != 7
-        || strspn (field[1] + 1, "0123456789abcdefABCDEF") != 6)
-      why = "colour is not #rrggbb";
-    else if (nf >= 3 && (ob.tolerance = strtof (field[2], &end), *end || !(ob.tolerance > 0)
-            || !isfinite (ob.tolerance)))
-      why = "tolerance is not a number > 0";
-    else if (nf == 4 && parse_space (field[3], &sp))
-      why = "space is not one of rgb, hsv, lab";
-    else if (nf == 4 && have_space && sp != *space)
-      why = "a second colour space (cc_moct has one space for all objects)";
-    else if (n == max)
-      why = "too many objects";
-    if (why) {
-      fprintf (stderr, "cv-moct: %s:%d: %s\n", path, lineno, why);
-      fclose (f);
-      return -1;
-    }
-    if (nf == 4) {
-      *space = sp;
-      have_space = 1;
-    }
-    snprintf (ob.name, sizeof ob.name, "%s", field[0]);
-    rgb = (unsigned) strtoul (field[1] + 1, NULL, 16);
-    ob.r = rgb >> 16;
-    ob.g = (rgb >> 8) & 255;
-    ob.b = rgb & 255;
-    o[n++] = ob;
+  gint n;
+  GstCvObjectEntry *e = gst_cv_objects_parse (text, TRUE, &n, &err);
+  g_free (text);
+  if (!e) {
+    fprintf (stderr, "cv-moct: %s: %s\n", path, err->message);
+    g_error_free (err);
+    return -1;
   }
-  fclose (f);
-  if (n == 0)
-    fprintf (stderr, "cv-moct: %s: no objects\n", path);
-  return n ? n : -1;
+  if (n == 0 || n > max)
+    fprintf (stderr, "cv-moct: %s: %s\n", path, n ? "too many objects" : "no objects");
+  for (gint i = 0; i < n && i < max; i++) {
+    o[i] = e[i].object;
+    if (o[i].tolerance <= 0)
+      o[i].tolerance = DEFAULT_TOLERANCE;
+  }
+  g_free (e);
+  return n > 0 && n <= max ? n : -1;
 }
 
 /* ---------------------------------------------------------------- frames */
@@ -716,8 +667,7 @@ static int
 cmd_track (const options *op)
 {
   static cc_moct_object o[CC_MOCT_MAX_OBJECTS];
-  cc_moct_space space;
-  int n = read_objects (op->pos[0], o, CC_MOCT_MAX_OBJECTS, &space);
+  int n = read_objects (op->pos[0], o, CC_MOCT_MAX_OBJECTS);
   if (n < 0)
     return 1;
   source src;
@@ -731,7 +681,7 @@ cmd_track (const options *op)
   cc_image frame;
   int frames = 0, rc = 0, got;
   while ((got = source_next (&src, &frame)) > 0) {
-    if (frames == 0 && tracker_init (&t, op->backend, frame.width, frame.height, o, n, space,
+    if (frames == 0 && tracker_init (&t, op->backend, frame.width, frame.height, o, n, CC_MOCT_SPACE_RGB,
             op->min_mass, &op->roi))
       rc = 1;
     if (!rc)

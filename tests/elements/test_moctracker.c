@@ -280,7 +280,7 @@ GST_START_TEST (test_property_errors)
   struct { const gchar *list, *pattern; } bad[] = {
     { "a:#10203:20", "*entry 1 (\"a\"): colour \"#10203\" is not #rrggbb*" },
     { "a:#102030;b:#zz0000", "*entry 2 (\"b\"): colour*" },
-    { "a:#102030;a:#405060", "*entry 2 (\"a\"): the name is used by entry 1*" },
+    { "a:#102030;a:#405060", "*entry 2 (\"a\"): the name is used by object 1*" },
     { "a:#102030:-3", "*entry 1 (\"a\"): tolerance \"-3\"*" },
     { "a:#102030:20:xyz", "*colour space \"xyz\"*" },
     { ":#102030", "*entry 1 (\"\"): a name*" },

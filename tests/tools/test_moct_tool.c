@@ -247,7 +247,7 @@ START_TEST (test_options)
   fclose (f);
   const char *bad[] = { CV_MOCT_BIN, "track", objects, tmpdir, NULL };
   ck_assert_int_eq (cv_test_run (bad, NULL, NULL, &err), 1);
-  ck_assert_ptr_nonnull (strstr (err, "bad.objects:3: colour is not #rrggbb"));
+  ck_assert_ptr_nonnull (strstr (err, "bad.objects: line 3 (\"green\"): colour \"#00ff0\" is not #rrggbb"));
   free (err);
 }
 END_TEST
