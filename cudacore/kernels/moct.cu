@@ -84,7 +84,8 @@ pixel_cell (const cc_image &f, const uint8_t *row, int x, int y)
 template <int K, int FMT>
 __global__ void __launch_bounds__ (MOCT_THREADS)
 moct_reduce_kernel (cc_image f, const uint16_t *__restrict__ lut, int n, int partials_layout,
-    cc_moct_acc *acc, cc_moct_acc *partials, uint32_t *seen)
+    cc_moct_acc *acc, cc_moct_acc *partials, uint32_t *seen,
+    const cc_moct_track *__restrict__ tracks, int window)
 {
   extern __shared__ cc_moct_acc sacc[];
   const int tid = threadIdx.x, lane = tid & 31;
@@ -108,6 +109,8 @@ moct_reduce_kernel (cc_image f, const uint16_t *__restrict__ lut, int n, int par
     for (int k = 0; k < K; k++) {
       int x = xb + lane + 32 * k;
       ids[k] = x < f.width ? __ldg (&lut[pixel_cell<FMT> (f, row, x, y)]) : CC_MOCT_NONE;
+      if (window && ids[k] < n && !cc_moct_in_window (&tracks[ids[k]], x, y))
+        ids[k] = CC_MOCT_NONE;   // outside the object's search window
     }
     int run = CC_MOCT_NONE, minx = 0, maxx = 0;
     unsigned rn = 0, rsx = 0;
@@ -226,12 +229,13 @@ moct_partials_kernel (const cc_moct_acc *partials, const uint32_t *seen, int blo
 
 __global__ void
 moct_finalize_kernel (const cc_moct_acc *acc, int n, long long frame, int min_mass,
-    int history, cc_moct_track *tracks, cc_moct_record *records, cc_moct_sample *rings)
+    int window, int width, int height, int history, cc_moct_track *tracks,
+    cc_moct_record *records, cc_moct_sample *rings)
 {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
-  cc_moct_finalize (&acc[i], frame, min_mass, &tracks[i], &records[i],
+  cc_moct_finalize (&acc[i], frame, min_mass, window, width, height, &tracks[i], &records[i],
       &rings[(size_t) i * history + frame % history]);
 }
 
@@ -291,7 +295,7 @@ moct_lines_kernel (cc_image f, int mode, unsigned flags, int n, int history, lon
 // ------------------------------------------------------------------ host side
 
 typedef void (*moct_reduce_fn) (cc_image, const uint16_t *, int, int, cc_moct_acc *,
-    cc_moct_acc *, uint32_t *);
+    cc_moct_acc *, uint32_t *, const cc_moct_track *, int);
 
 static moct_reduce_fn
 reduce_kernel (int K, int fmt)
@@ -377,6 +381,16 @@ cc_cuda_moct_reset (cc_cuda_moct *s)
 }
 
 extern "C" cc_status
+cc_cuda_moct_seed (cc_cuda_moct *s, int object, const int window[5])
+{
+  // win, wx0, wy0, wx1, wy1 are contiguous ints in cc_moct_track
+  const size_t bytes = 5 * sizeof (int);
+  cc_moct_track *t = s->tracks + object;
+  return cc_cuda_copy_2d (s->ctx, &t->win, bytes, CC_LOCATION_DEVICE, window, bytes,
+      CC_LOCATION_HOST, bytes, 1);
+}
+
+extern "C" cc_status
 cc_cuda_moct_set_objects (cc_cuda_moct *s, const uint16_t *lut_rgb, const uint16_t *lut_yuv,
     const cc_moct_colour *colours, int n)
 {
@@ -445,7 +459,8 @@ cc_cuda_moct_run (cc_cuda_moct *s, const cc_moct_params *p, const cc_image *f,
     CC_CUDA_LAUNCHED ("moct_clear_kernel");
   }
   reduce_kernel (K, fmt)<<<blocks, MOCT_THREADS, smem, stream>>> (*f,
-      yuv ? s->lut_yuv : s->lut_rgb, n, partials, s->acc, s->partials, s->seen);
+      yuv ? s->lut_yuv : s->lut_rgb, n, partials, s->acc, s->partials, s->seen, s->tracks,
+      p->window > 0);
   CC_CUDA_LAUNCHED ("moct_reduce_kernel");
   if (partials) {
     moct_partials_kernel<<<cc_div_up (n, 8), 256, 0, stream>>> (s->partials, s->seen, blocks,
@@ -453,7 +468,7 @@ cc_cuda_moct_run (cc_cuda_moct *s, const cc_moct_params *p, const cc_image *f,
     CC_CUDA_LAUNCHED ("moct_partials_kernel");
   }
   moct_finalize_kernel<<<cc_div_up (n, 128), 128, 0, stream>>> (s->acc, n, frame, p->min_mass,
-      s->history, s->tracks, s->records, s->rings);
+      p->window, f->width, f->height, s->history, s->tracks, s->records, s->rings);
   CC_CUDA_LAUNCHED ("moct_finalize_kernel");
   if (records) {
     size_t bytes = n * sizeof (cc_moct_record);

@@ -19,6 +19,7 @@ cc_moct_params_default (cc_moct_params *p)
   p->min_mass = 16;
   p->layout = CC_MOCT_LAYOUT_ATOMIC;
   p->pixels_per_thread = 8;
+  p->window = 0;
 }
 
 cc_status
@@ -32,6 +33,8 @@ cc_moct_params_check (const cc_moct_params *p)
   CC_CHECK_ARG (p->history >= 2 && p->history <= CC_MOCT_HISTORY_MAX,
       "moct: history %d out of range 2..%d", p->history, CC_MOCT_HISTORY_MAX);
   CC_CHECK_ARG (p->min_mass >= 1, "moct: min_mass %d must be >= 1", p->min_mass);
+  CC_CHECK_ARG (p->window >= 0 && p->window <= 4096, "moct: window %d out of range 0..4096",
+      p->window);
   CC_CHECK_ARG (p->layout == CC_MOCT_LAYOUT_ATOMIC || p->layout == CC_MOCT_LAYOUT_PARTIALS,
       "moct: unknown layout %d", (int) p->layout);
   CC_CHECK_ARG (p->pixels_per_thread == 4 || p->pixels_per_thread == 8
@@ -548,7 +551,7 @@ static void
 cpu_run (cc_moct *m, const cc_image *f)
 {
   const uint16_t *lut = is_yuv (f) ? m->lut_yuv : m->lut_rgb;
-  const int n = m->n, bands = m->cpu_bands;
+  const int n = m->n, bands = m->cpu_bands, window = m->params.window > 0;
   /* each band of rows sums into its own accumulators; the bands then add up in
    * order. Integer sums, minima and maxima: any split gives the same result. */
 #pragma omp parallel for schedule(static, 1) num_threads(bands)
@@ -561,7 +564,7 @@ cpu_run (cc_moct *m, const cc_image *f)
     for (int y = y0; y < y1; y++)
       for (int x = 0; x < m->width; x++) {
         int id = lut[cc_moct_pixel_cell (f, x, y)];
-        if (id >= n)
+        if (id >= n || (window && !cc_moct_in_window (&m->tracks[id], x, y)))
           continue;
         cc_moct_acc *a = &acc[id];
         a->n++;
@@ -593,7 +596,8 @@ cpu_run (cc_moct *m, const cc_image *f)
     }
   int T = m->params.history;
   for (int i = 0; i < m->n; i++)
-    cc_moct_finalize (&m->acc[i], m->frames, m->params.min_mass, &m->tracks[i],
+    cc_moct_finalize (&m->acc[i], m->frames, m->params.min_mass, m->params.window, m->width,
+        m->height, &m->tracks[i],
         &m->records[i], &m->rings[(size_t) i * T + m->frames % T]);
 }
 
@@ -663,6 +667,29 @@ cc_moct_reset (cc_moct *m)
   memset (m->tracks, 0, CC_MOCT_MAX_OBJECTS * sizeof *m->tracks);
   memset (m->rings, 0, (size_t) CC_MOCT_MAX_OBJECTS * m->params.history * sizeof *m->rings);
   memset (m->records, 0, CC_MOCT_MAX_OBJECTS * sizeof *m->records);
+  return CC_SUCCESS;
+}
+
+cc_status
+cc_moct_seed (cc_moct *m, int object, int x, int y)
+{
+  CC_CHECK_ARG (m != NULL, "cc_moct_seed: m is NULL");
+  CC_CHECK_ARG (object >= 0 && object < m->n, "cc_moct_seed: object %d out of range 0..%d",
+      object, m->n - 1);
+  CC_CHECK_ARG (m->params.window > 0, "cc_moct_seed: the tracker has no search window "
+      "(params.window is 0)");
+  cc_moct_track t = { 0 };
+  cc_moct_set_window (&t, x < 0 ? 0 : x, y < 0 ? 0 : y, m->params.window, m->width, m->height);
+  if (m->ctx->backend == CC_BACKEND_CUDA) {
+    const int w[5] = { t.win, t.wx0, t.wy0, t.wx1, t.wy1 };
+    return CC_CUDA_ONLY (cc_cuda_moct_seed (m->cuda, object, w));
+  }
+  cc_moct_track *dst = &m->tracks[object];
+  dst->win = t.win;
+  dst->wx0 = t.wx0;
+  dst->wy0 = t.wy0;
+  dst->wx1 = t.wx1;
+  dst->wy1 = t.wy1;
   return CC_SUCCESS;
 }
 

@@ -41,11 +41,53 @@ cc_moct_acc_clear (cc_moct_acc *a)
   a->maxx = a->maxy = CC_MOCT_EMPTY_MAX;
 }
 
-/* Frame `frame` of one object: its record, its trajectory sample and the velocity
- * state (see cc_moct_result for the velocity rule). */
+/* Whether pixel (x, y) of object id is inside its search window (window mode). */
+CC_HOSTDEV int
+cc_moct_in_window (const cc_moct_track *t, int x, int y)
+{
+  return !t->win || (x >= t->wx0 && x <= t->wx1 && y >= t->wy0 && y <= t->wy1);
+}
+
+/* The square of +-r px around (x, y), clipped to the frame, as the track's window. */
 CC_HOSTDEV void
-cc_moct_finalize (const cc_moct_acc *a, long long frame, int min_mass, cc_moct_track *t,
-    cc_moct_record *rec, cc_moct_sample *s)
+cc_moct_set_window (cc_moct_track *t, int x, int y, int r, int width, int height)
+{
+  t->win = 1;
+  t->wx0 = x - r > 0 ? x - r : 0;
+  t->wy0 = y - r > 0 ? y - r : 0;
+  t->wx1 = x + r < width - 1 ? x + r : width - 1;
+  t->wy1 = y + r < height - 1 ? y + r : height - 1;
+}
+
+/* The next frame's search window (params.window > 0): around the centroid when
+ * present; grown by `window` a side when absent (the whole frame once it covers it);
+ * the whole frame while never seen. */
+CC_HOSTDEV void
+cc_moct_next_window (cc_moct_track *t, int present, int ix, int iy, int window, int width,
+    int height)
+{
+  if (window <= 0)
+    return;
+  if (present) {
+    cc_moct_set_window (t, ix, iy, window, width, height);
+  } else if (t->win) {
+    t->wx0 -= window; t->wy0 -= window; t->wx1 += window; t->wy1 += window;
+    if (t->wx0 <= 0 && t->wy0 <= 0 && t->wx1 >= width - 1 && t->wy1 >= height - 1)
+      t->win = 0;
+    else {
+      t->wx0 = t->wx0 > 0 ? t->wx0 : 0;
+      t->wy0 = t->wy0 > 0 ? t->wy0 : 0;
+      t->wx1 = t->wx1 < width - 1 ? t->wx1 : width - 1;
+      t->wy1 = t->wy1 < height - 1 ? t->wy1 : height - 1;
+    }
+  }
+}
+
+/* Frame `frame` of one object: its record, its trajectory sample, the velocity state
+ * (see cc_moct_result for the velocity rule) and the next search window. */
+CC_HOSTDEV void
+cc_moct_finalize (const cc_moct_acc *a, long long frame, int min_mass, int window, int width,
+    int height, cc_moct_track *t, cc_moct_record *rec, cc_moct_sample *s)
 {
   long long n = (long long) a->n;
   rec->acc = *a;
@@ -65,6 +107,7 @@ cc_moct_finalize (const cc_moct_acc *a, long long frame, int min_mass, cc_moct_t
     s->ix = (int) ((2 * (long long) a->sx + n) / (2 * n));
     s->iy = (int) ((2 * (long long) a->sy + n) / (2 * n));
   }
+  cc_moct_next_window (t, rec->present, s->ix, s->iy, window, width, height);
   if (!rec->present)
     return;
   if (t->has) {

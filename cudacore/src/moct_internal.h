@@ -29,11 +29,14 @@ typedef struct cc_moct_record {
   int present, velocity_valid;
 } cc_moct_record;
 
-/* Per-object velocity state: the last present sample. */
+/* Per-object state across frames: the last present sample (velocity), and the search
+ * window of the next frame (win 0: the whole frame; else x in wx0..wx1 and y in
+ * wy0..wy1, inclusive). All zero after a reset. */
 typedef struct cc_moct_track {
   double cx, cy;
   long long frame;
-  int has, reserved;
+  int has, win;
+  int wx0, wy0, wx1, wy1;
 } cc_moct_track;
 
 /* Drawing colours of an object (host-computed, YUV by cc_rgb_to_yuv). */
@@ -54,6 +57,8 @@ cc_status cc_cuda_moct_set_objects (cc_cuda_moct *s, const uint16_t *lut_rgb,
 cc_status cc_cuda_moct_run (cc_cuda_moct *s, const cc_moct_params *p, const cc_image *f,
     long long frame, cc_moct_record *records);
 cc_status cc_cuda_moct_reset (cc_cuda_moct *s);
+/* Writes the search window of one object's track (win, wx0, wy0, wx1, wy1). */
+cc_status cc_cuda_moct_seed (cc_cuda_moct *s, int object, const int window[5]);
 /* Copies the whole ring of one object (history samples) to the host; waits. */
 cc_status cc_cuda_moct_get_ring (cc_cuda_moct *s, int object, cc_moct_sample *ring);
 cc_status cc_cuda_moct_draw (cc_cuda_moct *s, cc_image *f, unsigned flags,

@@ -820,6 +820,10 @@ START_TEST (test_gpu_matches_cpu)
         p.pixels_per_thread = K;
         p.history = 4;
         compare_backends (frames, nf, o, 9, &p, formats[f]);
+        /* search windows (9 px: smaller than the large object, so its windowed sums
+         * differ from the global ones) */
+        p.window = 9;
+        compare_backends (frames, nf, o, 9, &p, formats[f]);
       }
   free (o);
   for (int t = 0; t < nf; t++)
@@ -843,6 +847,121 @@ START_TEST (test_gpu_matches_cpu)
   free (s);
   cv_image_free (&big[0]);
   cv_image_free (&big[1]);
+}
+END_TEST
+
+/* Search windows: a distractor of the same colour far away leaves a seeded object's
+ * statistics exact; the object is followed as it moves; after frames without it the
+ * window grows until it finds it again; a reset goes back to the whole frame. */
+static void
+draw_disc_rgbx (cc_image *f, double cx, double cy, double r, const uint8_t rgb[3])
+{
+  for (int y = 0; y < f->height; y++)
+    for (int x = 0; x < f->width; x++)
+      if ((x - cx) * (x - cx) + (y - cy) * (y - cy) <= r * r) {
+        uint8_t *p = (uint8_t *) f->planes[0] + y * f->pitch[0] + 4 * x;
+        p[0] = rgb[0]; p[1] = rgb[1]; p[2] = rgb[2];
+      }
+}
+
+static void
+disc_truth (int w, int h, double cx, double cy, double r, long long *mass, double *mx, double *my,
+    int box[4])
+{
+  long long n = 0, sx = 0, sy = 0;
+  box[0] = box[1] = 1 << 30;
+  box[2] = box[3] = -1;
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++)
+      if ((x - cx) * (x - cx) + (y - cy) * (y - cy) <= r * r) {
+        n++; sx += x; sy += y;
+        if (x < box[0]) box[0] = x;
+        if (y < box[1]) box[1] = y;
+        if (x > box[2]) box[2] = x;
+        if (y > box[3]) box[3] = y;
+      }
+  *mass = n;
+  *mx = n ? (double) sx / n : 0;
+  *my = n ? (double) sy / n : 0;
+}
+
+START_TEST (test_search_window)
+{
+  const int w = 160, h = 120;
+  const uint8_t red[3] = { 220, 30, 30 }, grey[3] = { 128, 128, 128 };
+  cc_moct_object o;
+  memset (&o, 0, sizeof o);
+  snprintf (o.name, sizeof o.name, "ball");
+  o.r = red[0]; o.g = red[1]; o.b = red[2];
+  o.tolerance = 30;
+  cc_context *ctx;
+  CC_ASSERT_OK (cc_context_create (CC_BACKEND_CPU, -1, &ctx));
+  cc_moct_params p;
+  cc_moct_params_default (&p);
+  p.window = 12;
+  p.min_mass = 4;
+  cc_moct *m;
+  CC_ASSERT_OK (cc_moct_create (ctx, w, h, &p, &m));
+  CC_ASSERT_OK (cc_moct_set_objects (m, &o, 1));
+  ck_assert_int_eq (cc_moct_seed (m, 1, 0, 0), CC_ERROR_INVALID_ARGUMENT);
+  CC_ASSERT_OK (cc_moct_seed (m, 0, 32, 40));
+  cc_image f;
+  CC_ASSERT_OK (cv_image_new (w, h, CC_FORMAT_RGBX8, &f));
+  /* frames 0..5: the ball moves 4 px right a frame; a distractor disc stays at
+   * (130, 90); frames 6..8: no ball; frame 9: the ball again 14 px further on */
+  double bx = 30.0, by = 41.0;
+  for (int t = 0; t < 10; t++) {
+    for (int y = 0; y < h; y++)
+      for (int x = 0; x < w; x++) {
+        uint8_t *q = (uint8_t *) f.planes[0] + y * f.pitch[0] + 4 * x;
+        q[0] = grey[0]; q[1] = grey[1]; q[2] = grey[2]; q[3] = 255;
+      }
+    draw_disc_rgbx (&f, 130, 90, 6, red);
+    bool ball = t < 6 || t == 9;
+    if (t == 9)
+      bx += 14;
+    if (ball)
+      draw_disc_rgbx (&f, bx, by, 5, red);
+    cc_moct_result r;
+    CC_ASSERT_OK (cc_moct_run (m, &f, &r));
+    if (ball) {
+      long long mass;
+      double mx, my;
+      int box[4];
+      disc_truth (w, h, bx, by, 5, &mass, &mx, &my, box);
+      ck_assert_msg (r.present && r.mass == mass, "frame %d: mass %lld, want %lld", t,
+          (long long) r.mass, mass);
+      ck_assert_int_eq (r.x0, box[0]);
+      ck_assert_int_eq (r.y0, box[1]);
+      ck_assert_int_eq (r.x1, box[2]);
+      ck_assert_int_eq (r.y1, box[3]);
+      ck_assert (fabs (r.cx - mx) < 1e-12 && fabs (r.cy - my) < 1e-12);
+    } else {
+      /* the window grows from +-12 by 12 a side a frame: not yet to the distractor */
+      ck_assert_msg (!r.present && r.mass == 0, "frame %d: mass %lld without the ball", t,
+          (long long) r.mass);
+    }
+    bx += t < 6 ? 4 : 0;
+  }
+  /* a reset searches the whole frame again: the distractor counts */
+  CC_ASSERT_OK (cc_moct_reset (m));
+  cc_moct_result r;
+  CC_ASSERT_OK (cc_moct_run (m, &f, &r));
+  long long dmass, bmass;
+  double mx, my;
+  int box[4];
+  disc_truth (w, h, 130, 90, 6, &dmass, &mx, &my, box);
+  disc_truth (w, h, bx, by, 5, &bmass, &mx, &my, box);
+  ck_assert_int_eq (r.mass, dmass + bmass);
+  /* without a window (the default) the distractor always counts */
+  cc_moct_params q;
+  cc_moct_params_default (&q);
+  ck_assert_int_eq (q.window, 0);
+  p.window = 4097;
+  ck_assert_int_eq (cc_moct_params_check (&p), CC_ERROR_INVALID_ARGUMENT);
+  cv_image_free (&f);
+  cc_moct_destroy (m);
+  cc_context_destroy (ctx);
 }
 END_TEST
 
@@ -976,6 +1095,7 @@ moct_suite (void)
   tcase_add_test (tc, test_tolerance_and_ties);
   tcase_add_test (tc, test_per_object_space);
   tcase_add_test (tc, test_cpu_threads_same_results);
+  tcase_add_test (tc, test_search_window);
   tcase_add_test (tc, test_yuv_against_rgb);
   tcase_add_test (tc, test_tiny_sizes);
   tcase_add_test (tc, test_set_objects_errors);

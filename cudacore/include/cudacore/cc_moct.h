@@ -80,6 +80,16 @@ typedef struct cc_moct_params {
   cc_moct_layout layout;   /* CUDA reduction layout (see above). Default ATOMIC */
   int pixels_per_thread;   /* CUDA: pixels a thread classifies per row segment:
                               4, 8 or 16. Default 8 */
+  int window;              /* search window, 0..4096 px; 0 (default): every object is
+                              searched in the whole frame. > 0: an object present in
+                              the last frame is searched only within +-window px of its
+                              rounded centroid (a square of 2 window + 1); after a
+                              frame without it the square grows by window px a side
+                              per frame; never seen since reset (and not seeded with
+                              cc_moct_seed): the whole frame. The paper's local
+                              evaluation with a region-of-interest clue (appendix B's
+                              regional reduction): stray pixels of an object's colour
+                              elsewhere no longer move its box and centroid */
 } cc_moct_params;
 
 void cc_moct_params_default (cc_moct_params *params);
@@ -159,8 +169,13 @@ cc_status cc_moct_run (cc_moct *m, const cc_image *frame, cc_moct_result *result
  * history) samples written; *n gets the count. Waits for the stream on CUDA. */
 cc_status cc_moct_get_trajectory (cc_moct *m, int object, cc_moct_sample *out, int max,
     int *n);
-/* Clears every trajectory and restarts frame indices at 0 (flush / discont). */
+/* Clears every trajectory and restarts frame indices at 0 (flush / discont); search
+ * windows go back to the whole frame. */
 cc_status cc_moct_reset (cc_moct *m);
+/* With params.window > 0: the next run searches `object` within +-window px of
+ * (x, y) (an initial position, e.g. from a calibration box). INVALID_ARGUMENT for a
+ * bad object or without a window. Asynchronous on CUDA. */
+cc_status cc_moct_seed (cc_moct *m, int object, int x, int y);
 
 /* What cc_moct_draw draws, in this order (later draws cover earlier ones):
  *  MASK:         tints every classified pixel halfway to its object's colour
