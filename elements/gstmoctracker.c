@@ -19,9 +19,14 @@
  * name, present, centroid, box and mass. `draw` draws boxes, centroids,
  * trajectories and a mask into the frame (in CUDA memory too).
  *
- * Trajectories restart on a flushing seek, a new segment, a DISCONT buffer and a
- * caps change. Changing `color-space`, `hue-weight`, `min-mass` or
- * `trajectory-length` recreates the tracker (trajectories restart too); `objects`,
+ * With `search-window`, each object is searched near where it was (and where its
+ * velocity takes it) rather than in the whole frame: stray pixels of its colour
+ * elsewhere stop pulling its box and centroid (on the billiard clips this took the
+ * cue and eight balls from IoU 0.002 to 0.28..0.82).
+ *
+ * Trajectories and search windows restart on a flushing seek, a new segment, a
+ * DISCONT buffer and a caps change. Changing `color-space`, `hue-weight`, `min-mass`,
+ * `trajectory-length` or `search-window` recreates the tracker (trajectories restart); `objects`,
  * `objects-file`, `tolerance` and `draw` apply on the next frame.
  *
  * ## Example launch lines
@@ -87,7 +92,7 @@ gst_cv_moct_draw_get_type (void)
 
 enum {
   PROP_0, PROP_OBJECTS, PROP_OBJECTS_FILE, PROP_COLOR_SPACE, PROP_TOLERANCE, PROP_HUE_WEIGHT,
-  PROP_MIN_MASS, PROP_TRAJECTORY_LENGTH, PROP_DRAW, PROP_POST_MESSAGES,
+  PROP_MIN_MASS, PROP_TRAJECTORY_LENGTH, PROP_DRAW, PROP_POST_MESSAGES, PROP_SEARCH_WINDOW,
 };
 
 #define DEFAULT_TOLERANCE 40.0
@@ -351,6 +356,10 @@ gst_moct_tracker_set_property (GObject * object, guint prop_id, const GValue * v
       break;
     case PROP_DRAW: self->draw = g_value_get_flags (value); break;
     case PROP_POST_MESSAGES: self->post_messages = g_value_get_boolean (value); break;
+    case PROP_SEARCH_WINDOW:
+      self->params.window = g_value_get_int (value);
+      resetup = TRUE;
+      break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec); break;
   }
   GST_OBJECT_UNLOCK (self);
@@ -376,6 +385,7 @@ gst_moct_tracker_get_property (GObject * object, guint prop_id, GValue * value,
     case PROP_TRAJECTORY_LENGTH: g_value_set_int (value, self->params.history); break;
     case PROP_DRAW: g_value_set_flags (value, self->draw); break;
     case PROP_POST_MESSAGES: g_value_set_boolean (value, self->post_messages); break;
+    case PROP_SEARCH_WINDOW: g_value_set_int (value, self->params.window); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec); break;
   }
   GST_OBJECT_UNLOCK (self);
@@ -436,6 +446,12 @@ gst_moct_tracker_class_init (GstMoctTrackerClass * klass)
   g_object_class_install_property (gobject_class, PROP_DRAW,
       g_param_spec_flags ("draw", "Draw", "What to draw into the frame",
           GST_TYPE_CV_MOCT_DRAW, 0, rw));
+  g_object_class_install_property (gobject_class, PROP_SEARCH_WINDOW,
+      g_param_spec_int ("search-window", "Search window",
+          "0: every object searched in the whole frame. N > 0: an object seen in the last "
+          "frame only takes pixels within +-N px of where its velocity puts it (the square "
+          "grows by N a frame while it is missing), so stray pixels of its colour elsewhere "
+          "do not move its box", 0, 4096, 0, rw));
   g_object_class_install_property (gobject_class, PROP_POST_MESSAGES,
       g_param_spec_boolean ("post-messages", "Post messages",
           "Post a `moctracker` element message per frame", FALSE, rw));

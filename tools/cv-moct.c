@@ -3,8 +3,9 @@
  *
  *   cv-moct calibrate FRAME.png BOXES.txt [--names a,b,...] [-o OBJECTS.txt]
  *   cv-moct track OBJECTS.txt VIDEO|DIR [--json] [--region x,y,w,h] [--backend cpu|cuda]
+ *                    [--window PX]
  *   cv-moct billiard CLIP_DIR [--json] [--region x,y,w,h|none] [--margin PX]
- *                    [--backend cpu|cuda]
+ *                    [--backend cpu|cuda] [--window PX]
  *
  * calibrate: one object per box (`x y w h class` a line; class 1 cue, 2 eight,
  *   3 solid, 4 striped): colour = per-channel median of the pixels of the box's
@@ -15,9 +16,11 @@
  *   colour's distance to the cloth (so the cloth never matches).
  * track: cc_moct over every frame of a video (GStreamer: uridecodebin, RGBA) or of a
  *   directory of PNG frames (sorted by name); outside --region the frame copy given
- *   to the core is painted a colour that no object matches.
- * billiard: calibrate on frames/frame_first.png, track the clip, compare the last
- *   frame with bounding_boxes/frame_last_bbox.txt. */
+ *   to the core is painted a colour that no object matches. --window PX: the core's
+ *   search window (cc_moct_params.window; 0, the default for track: the whole frame).
+ * billiard: calibrate on frames/frame_first.png, track the clip (search window 16 px,
+ *   each ball seeded at its first-frame box), compare the last frame with
+ *   bounding_boxes/frame_last_bbox.txt. */
 #include "cv_cli.h"
 #include "cv_imageio.h"
 #include "gstcvobjects.h"
@@ -43,14 +46,16 @@
 #define TOL_MAX 40.0
 #define TOL_CLOTH 0.8         /* tolerance <= this x distance(colour, cloth) */
 #define DEFAULT_TOLERANCE 30.0f
+/* billiard: balls are about 17 px across and move up to about a radius a frame */
+#define DEFAULT_BILLIARD_WINDOW 16
 #define DEFAULT_MARGIN 16
 
 static const char *usage =
     "usage: cv-moct calibrate FRAME.png BOXES.txt [--names a,b,...] [-o OBJECTS.txt]\n"
     "       cv-moct track OBJECTS.txt VIDEO|DIR [--json] [--region x,y,w,h]\n"
-    "                     [--backend cpu|cuda] [--min-mass N] [--draw LAST.png]\n"
+    "                     [--backend cpu|cuda] [--min-mass N] [--window PX] [--draw LAST.png]\n"
     "       cv-moct billiard CLIP_DIR [--json] [--region x,y,w,h|none] [--margin PX]\n"
-    "                     [--backend cpu|cuda]\n"
+    "                     [--backend cpu|cuda] [--window PX (default 16)]\n"
     "       cv-moct --help | --version\n";
 
 typedef struct box {
@@ -454,7 +459,7 @@ find_unmatched (const cc_moct *m, uint8_t out[3])
 
 static int
 tracker_init (tracker *t, cc_backend backend, int width, int height, const cc_moct_object *o,
-    int n, cc_moct_space space, int min_mass, const region *roi)
+    int n, cc_moct_space space, int min_mass, int window, const region *roi)
 {
   memset (t, 0, sizeof *t);
   t->n = n;
@@ -471,6 +476,7 @@ tracker_init (tracker *t, cc_backend backend, int width, int height, const cc_mo
   cc_moct_params_default (&p);
   p.space = space;
   p.min_mass = min_mass;
+  p.window = window;
   if (cc_context_create (backend, 0, &t->ctx) != CC_SUCCESS)
     return fail ("cc_context_create");
   if (cc_moct_create (t->ctx, width, height, &p, &t->m) != CC_SUCCESS)
@@ -583,7 +589,7 @@ typedef struct options {
   bool json;
   region roi;
   bool have_roi;
-  int margin, min_mass;
+  int margin, min_mass, window;
   cc_backend backend;
 } options;
 
@@ -594,6 +600,7 @@ parse_options (int argc, char **argv, const char *mode, options *op)
   memset (op, 0, sizeof *op);
   op->margin = DEFAULT_MARGIN;
   op->min_mass = 16;
+  op->window = !strcmp (mode, "billiard") ? DEFAULT_BILLIARD_WINDOW : 0;
   op->backend = CC_BACKEND_CPU;
   bool calib = !strcmp (mode, "calibrate"), bill = !strcmp (mode, "billiard");
   for (int i = 2; i < argc; i++) {
@@ -609,6 +616,8 @@ parse_options (int argc, char **argv, const char *mode, options *op)
       ok = parse_region (v, &op->roi), op->have_roi = true, i++;
     else if (!calib && !strcmp (a, "--backend") && v)
       ok = parse_backend (v, &op->backend), i++;
+    else if (!calib && !strcmp (a, "--window") && v)
+      ok = cv_parse_int ("--window", v, 0, 4096, &op->window), i++;
     else if (bill && !strcmp (a, "--margin") && v)
       ok = cv_parse_int ("--margin", v, 0, 4096, &op->margin), i++;
     else if (!calib && !bill && !strcmp (a, "--draw") && v)
@@ -682,7 +691,7 @@ cmd_track (const options *op)
   int frames = 0, rc = 0, got;
   while ((got = source_next (&src, &frame)) > 0) {
     if (frames == 0 && tracker_init (&t, op->backend, frame.width, frame.height, o, n, CC_MOCT_SPACE_RGB,
-            op->min_mass, &op->roi))
+            op->min_mass, op->window, &op->roi))
       rc = 1;
     if (!rc)
       rc = tracker_run (&t, &frame, res) ? 1 : 0;
@@ -853,8 +862,12 @@ cmd_billiard (const options *op)
     if (frames == 0) {
       first_mad = mean_abs_diff (&frame, &first);
       if (tracker_init (&t, op->backend, frame.width, frame.height, o, n, CC_MOCT_SPACE_RGB,
-              16, &roi))
+              16, op->window, &roi))
         rc = 1;
+      /* with a search window, each ball starts from its calibration box */
+      for (int i = 0; !rc && op->window > 0 && i < n; i++)
+        if (cc_moct_seed (t.m, i, fb[i].x + fb[i].w / 2, fb[i].y + fb[i].h / 2) != CC_SUCCESS)
+          rc = fail ("cc_moct_seed");
     }
     if (keep.planes[0])
       cv_image_free (&keep);

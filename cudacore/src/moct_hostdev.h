@@ -59,9 +59,9 @@ cc_moct_set_window (cc_moct_track *t, int x, int y, int r, int width, int height
   t->wy1 = y + r < height - 1 ? y + r : height - 1;
 }
 
-/* The next frame's search window (params.window > 0): around the centroid when
- * present; grown by `window` a side when absent (the whole frame once it covers it);
- * the whole frame while never seen. */
+/* The next frame's search window (params.window > 0): around (x, y), the predicted
+ * centroid, when present; grown by `window` a side when absent (the whole frame once
+ * it covers it); the whole frame while never seen. */
 CC_HOSTDEV void
 cc_moct_next_window (cc_moct_track *t, int present, int ix, int iy, int window, int width,
     int height)
@@ -107,15 +107,23 @@ cc_moct_finalize (const cc_moct_acc *a, long long frame, int min_mass, int windo
     s->ix = (int) ((2 * (long long) a->sx + n) / (2 * n));
     s->iy = (int) ((2 * (long long) a->sy + n) / (2 * n));
   }
-  cc_moct_next_window (t, rec->present, s->ix, s->iy, window, width, height);
-  if (!rec->present)
+  if (!rec->present) {
+    cc_moct_next_window (t, 0, 0, 0, window, width, height);
     return;
+  }
   if (t->has) {
     double dt = (double) (frame - t->frame);
     rec->vx = (s->cx - t->cx) / dt;
     rec->vy = (s->cy - t->cy) / dt;
     rec->velocity_valid = 1;
   }
+  /* the next window is centred where the object will be at this velocity */
+  int px = s->ix, py = s->iy;
+  if (rec->velocity_valid) {
+    px += (int) floor (rec->vx + 0.5);
+    py += (int) floor (rec->vy + 0.5);
+  }
+  cc_moct_next_window (t, 1, px, py, window, width, height);
   t->cx = s->cx;
   t->cy = s->cy;
   t->frame = frame;

@@ -385,6 +385,34 @@ GST_START_TEST (test_flush_and_caps_change)
 }
 GST_END_TEST;
 
+/* search-window: a distractor of red's colour far away stops counting once red was
+ * seen (the first frame searches the whole frame). */
+GST_START_TEST (test_search_window)
+{
+  const int w = 128, h = 96;
+  GstHarness *hn = cv_harness_new ("moctracker backend=cpu search-window=16 objects=\""
+      OBJECTS "\"", "RGBA", w, h);
+  /* frame 0: red alone; frames 1, 2: a red square at the bottom right too */
+  for (int t = 0; t < 3; t++) {
+    GstBuffer *in = make_frame ("RGBA", w, h, t);
+    if (t > 0) {
+      GstMapInfo m;
+      fail_unless (gst_buffer_map (in, &m, GST_MAP_WRITE));
+      for (int y = 84; y < 92; y++)
+        for (int x = 116; x < 124; x++) {
+          guint8 *p = m.data + (y * w + x) * 4;
+          p[0] = objs[0].r; p[1] = objs[0].g; p[2] = objs[0].b;
+        }
+      gst_buffer_unmap (in, &m);
+    }
+    GstBuffer *out = gst_harness_push_and_pull (hn, in);
+    check_roi (out, 0, t, w, h, t - 1);
+    gst_buffer_unref (out);
+  }
+  gst_harness_teardown (hn);
+}
+GST_END_TEST;
+
 /* GRAY8 is refused at negotiation; 1x1 and odd sizes run. */
 GST_START_TEST (test_formats_and_sizes)
 {
@@ -464,6 +492,7 @@ moctracker_suite (void)
   tcase_add_test (tc, test_objects_file);
   tcase_add_test (tc, test_flush_and_caps_change);
   tcase_add_test (tc, test_formats_and_sizes);
+  tcase_add_test (tc, test_search_window);
   tcase_add_test (tc, test_cuda_memory_matches_cpu);
   suite_add_tcase (s, tc);
   return s;

@@ -179,9 +179,9 @@ START_TEST (test_billiard)
   if (!media)
     return;
   static const clip_want want[] = {
-    { "game1_clip1", 187, 2, 2, 0, 0, 0.0015, 212.3 },
-    { "game2_clip1", 122, 3, 3, 0, 0, 0.0015, 379.1 },
-    { "game3_clip1", 116, 2, 2, 0, 0, 0.0062, 68.2 },
+    { "game1_clip1", 187, 2, 2, 0, 0, 0.27, 0.95 },
+    { "game2_clip1", 122, 3, 3, 0, 0, 0.45, 4.3 },
+    { "game3_clip1", 116, 2, 2, 0, 0, 0.28, 4.8 },
   };
   for (size_t c = 0; c < sizeof want / sizeof want[0]; c++) {
     char dir[1024];

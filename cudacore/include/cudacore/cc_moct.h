@@ -83,7 +83,8 @@ typedef struct cc_moct_params {
   int window;              /* search window, 0..4096 px; 0 (default): every object is
                               searched in the whole frame. > 0: an object present in
                               the last frame is searched only within +-window px of its
-                              rounded centroid (a square of 2 window + 1); after a
+                              rounded centroid moved by its rounded velocity (constant
+                              velocity; a square of 2 window + 1); after a
                               frame without it the square grows by window px a side
                               per frame; never seen since reset (and not seeded with
                               cc_moct_seed): the whole frame. The paper's local
