@@ -291,6 +291,19 @@ cvd_render_kernel (cc_image f, const int32_t *labels, const cc_cvd_site *sites,
 
 // ------------------------------------------------------------------ host side
 
+// A contiguous copy on the stream; waits when the host is involved (as
+// cc_cuda_copy_2d, without its pitch limits).
+static cc_status
+copy_1d (cc_context *ctx, void *dst, cc_location dst_loc, const void *src, cc_location src_loc,
+    size_t bytes)
+{
+  cudaStream_t st = cc_stream_of (ctx);
+  CC_CUDA_TRY (cudaMemcpyAsync (dst, src, bytes, cudaMemcpyDefault, st), "cvd: copy");
+  if (dst_loc == CC_LOCATION_HOST || src_loc == CC_LOCATION_HOST)
+    CC_CUDA_TRY (cudaStreamSynchronize (st), "cvd: copy wait");
+  return CC_SUCCESS;
+}
+
 static dim3
 row_grid (int w, int h)
 {
@@ -375,15 +388,15 @@ cc_cuda_cvd_reserve (cc_cuda_cvd *s, int n)
 cc_status
 cc_cuda_cvd_set_sites (cc_cuda_cvd *s, const cc_cvd_site *sites, int n)
 {
-  return cc_cuda_copy_2d (s->ctx, s->sites, 0, CC_LOCATION_DEVICE, sites, 0, CC_LOCATION_HOST,
-      (size_t) n * sizeof (cc_cvd_site), 1);
+  return copy_1d (s->ctx, s->sites, CC_LOCATION_DEVICE, sites, CC_LOCATION_HOST,
+      (size_t) n * sizeof (cc_cvd_site));
 }
 
 cc_status
 cc_cuda_cvd_get_sites (cc_cuda_cvd *s, cc_cvd_site *sites, int n)
 {
-  return cc_cuda_copy_2d (s->ctx, sites, 0, CC_LOCATION_HOST, s->sites, 0, CC_LOCATION_DEVICE,
-      (size_t) n * sizeof (cc_cvd_site), 1);
+  return copy_1d (s->ctx, sites, CC_LOCATION_HOST, s->sites, CC_LOCATION_DEVICE,
+      (size_t) n * sizeof (cc_cvd_site));
 }
 
 cc_status
@@ -404,8 +417,8 @@ cc_cuda_cvd_set_density_map (cc_cuda_cvd *s, const uint16_t *rho)
     return cc_set_error (CC_ERROR_OUT_OF_MEMORY, "cc_cvd_set_density_map: out of host memory");
   for (size_t i = 0; i < np; i++)
     tmp[i] = rho[i] ? rho[i] : 1;
-  cc_status st = cc_cuda_copy_2d (s->ctx, s->rho, 0, CC_LOCATION_DEVICE, tmp, 0,
-      CC_LOCATION_HOST, np * sizeof *tmp, 1);
+  cc_status st = copy_1d (s->ctx, s->rho, CC_LOCATION_DEVICE, tmp, CC_LOCATION_HOST,
+      np * sizeof *tmp);
   if (st == CC_SUCCESS)
     st = cc_cuda_synchronize (s->ctx);
   free (tmp);
@@ -450,8 +463,8 @@ cc_cuda_cvd_voronoi (cc_cuda_cvd *s, int n, cc_cvd_voronoi_method method)
 cc_status
 cc_cuda_cvd_get_labels (cc_cuda_cvd *s, int32_t *labels)
 {
-  return cc_cuda_copy_2d (s->ctx, labels, 0, CC_LOCATION_HOST, s->labels, 0, CC_LOCATION_DEVICE,
-      (size_t) s->w * s->h * sizeof (int32_t), 1);
+  return copy_1d (s->ctx, labels, CC_LOCATION_HOST, s->labels, CC_LOCATION_DEVICE,
+      (size_t) s->w * s->h * sizeof (int32_t));
 }
 
 static cc_status
@@ -483,8 +496,8 @@ cc_cuda_cvd_centroid_sums (cc_cuda_cvd *s, int n, cc_cvd_centroid_method m, cc_c
   CC_CUDA_TRY (cudaMemsetAsync (s->state, 0, sizeof (cvd_state), cc_stream_of (s->ctx)),
       "cvd: state reset");
   CC_TRY (centroids (s, n, m));
-  return cc_cuda_copy_2d (s->ctx, sums, 0, CC_LOCATION_HOST, s->sums, 0, CC_LOCATION_DEVICE,
-      (size_t) n * sizeof (cc_cvd_sums), 1);
+  return copy_1d (s->ctx, sums, CC_LOCATION_HOST, s->sums, CC_LOCATION_DEVICE,
+      (size_t) n * sizeof (cc_cvd_sums));
 }
 
 cc_status
@@ -504,8 +517,7 @@ cc_cuda_cvd_iterate (cc_cuda_cvd *s, int n, const cc_cvd_params *p, int iteratio
   if (!stats)
     return CC_SUCCESS;
   cvd_state h;
-  CC_TRY (cc_cuda_copy_2d (s->ctx, &h, 0, CC_LOCATION_HOST, s->state, 0, CC_LOCATION_DEVICE,
-          sizeof h, 1));
+  CC_TRY (copy_1d (s->ctx, &h, CC_LOCATION_HOST, s->state, CC_LOCATION_DEVICE, sizeof h));
   stats->iterations = h.iterations;
   stats->converged = h.converged;
   stats->displacement = h.last;

@@ -689,6 +689,7 @@ compare_backends (int w, int h, int n, cc_cvd_voronoi_method v, cc_cvd_centroid_
   int32_t *lab[2];
   cc_cvd_sums *sums[2];
   cc_image out[2];
+  cc_cvd_stats stats[2];
   for (int b = 0; b < 2; b++) {
     CC_ASSERT_OK (cc_context_create (b ? CC_BACKEND_CUDA : CC_BACKEND_CPU, CC_DEVICE_AUTO, &ctx[b]));
     cc_cvd_params p;
@@ -710,6 +711,8 @@ compare_backends (int w, int h, int n, cc_cvd_voronoi_method v, cc_cvd_centroid_
     cc_image flow = cv_test_constant_field (w, h, 0.7f, -1.3f), dflow;
     CC_ASSERT_OK (cv_test_to_backend (ctx[b], &flow, &dflow));
     CC_ASSERT_OK (cc_cvd_advect (c[b], &dflow));
+    /* convergence on the device: the same iteration stops */
+    CC_ASSERT_OK (cc_cvd_iterate (c[b], 60, 0.05, &stats[b]));
     s[b] = malloc (n * sizeof *s[b]);
     CC_ASSERT_OK (cc_cvd_get_sites (c[b], s[b]));
     cc_cvd_render_params rp = { (cc_cvd_style) (n % 3), 2, 10, 200, 30 };
@@ -722,6 +725,10 @@ compare_backends (int w, int h, int n, cc_cvd_voronoi_method v, cc_cvd_centroid_
   ck_assert_msg (!memcmp (lab[0], lab[1], (size_t) w * h * sizeof *lab[0]), "labels differ");
   ck_assert_msg (!memcmp (sums[0], sums[1], n * sizeof *sums[0]), "sums differ");
   ck_assert_msg (!memcmp (s[0], s[1], n * sizeof *s[0]), "sites differ");
+  ck_assert_msg (stats[0].iterations == stats[1].iterations
+      && stats[0].converged == stats[1].converged
+      && stats[0].displacement == stats[1].displacement, "stats differ: %d/%d iterations",
+      stats[0].iterations, stats[1].iterations);
   cv_test_assert_same_bits (&out[0], &out[1], "render");
   for (int b = 0; b < 2; b++) {
     free (lab[b]); free (sums[b]); free (s[b]);
