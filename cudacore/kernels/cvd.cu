@@ -68,7 +68,8 @@ cvd_seed_kernel (const cc_cvd_site *sites, int n, int w, int32_t *labels, const 
     return;
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n)
-    atomicMin (&labels[(size_t) cc_cvd_round_px (sites[i].y) * w + cc_cvd_round_px (sites[i].x)], i);
+    atomicMin (&labels[(size_t) cc_cvd_round_px (sites[i].y) * w
+        + cc_cvd_round_px (sites[i].x)], i);
 }
 
 __global__ void
@@ -158,7 +159,8 @@ cvd_mdrr_kernel (const int32_t *labels, const uint16_t *rho, const cc_cvd_site *
   __shared__ unsigned long long part[3][CVD_THREADS / 32];
   int i = blockIdx.x;
   int px = cc_cvd_round_px (sites[i].x), py = cc_cvd_round_px (sites[i].y);
-  int x0 = max (px - Q, 0), x1 = min (px + Q, w - 1), y0 = max (py - Q, 0), y1 = min (py + Q, h - 1);
+  int x0 = max (px - Q, 0), x1 = min (px + Q, w - 1);
+  int y0 = max (py - Q, 0), y1 = min (py + Q, h - 1);
   int tx = threadIdx.x & 31, ty = threadIdx.x >> 5;
   unsigned long long vw = 0, vx = 0, vy = 0;
   for (int y = y0 + ty; y <= y1; y += CVD_THREADS / 32)

@@ -100,7 +100,8 @@ cc_cvd_create (cc_context *ctx, int width, int height, const cc_cvd_params *para
       cvd_free (c);
       return st;
     }
-    return (*out = c), CC_SUCCESS;
+    *out = c;
+    return CC_SUCCESS;
   }
   c->bands = cc_context_cpu_threads (ctx);
   c->bands = c->bands > height ? height : c->bands;

@@ -117,7 +117,8 @@ cc_cvd_update_site (cc_cvd_site *s, const cc_cvd_sums *a)
   uint64_t qx = a->x / a->w, rx = a->x % a->w, qy = a->y / a->w, ry = a->y % a->w;
   int32_t nx = (int32_t) (qx * CC_CVD_ONE + (rx * CC_CVD_ONE + a->w / 2) / a->w);
   int32_t ny = (int32_t) (qy * CC_CVD_ONE + (ry * CC_CVD_ONE + a->w / 2) / a->w);
-  unsigned d = (unsigned) ((nx > s->x ? nx - s->x : s->x - nx) + (ny > s->y ? ny - s->y : s->y - ny));
+  unsigned d = (unsigned) ((nx > s->x ? nx - s->x : s->x - nx)
+      + (ny > s->y ? ny - s->y : s->y - ny));
   s->x = nx;
   s->y = ny;
   return d;

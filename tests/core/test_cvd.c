@@ -241,7 +241,8 @@ START_TEST (test_density_values)
         else if (d == 2)
           r = 1 + 256 * Y[y][x];
         else {
-#define YC(xx, yy) Y[(yy) < 0 ? 0 : (yy) >= h ? h - 1 : (yy)][(xx) < 0 ? 0 : (xx) >= w ? w - 1 : (xx)]
+#define YC(xx, yy) \
+    Y[(yy) < 0 ? 0 : (yy) >= h ? h - 1 : (yy)][(xx) < 0 ? 0 : (xx) >= w ? w - 1 : (xx)]
           int gx = YC (x + 1, y - 1) + 2 * YC (x + 1, y) + YC (x + 1, y + 1)
               - YC (x - 1, y - 1) - 2 * YC (x - 1, y) - YC (x - 1, y + 1);
           int gy = YC (x - 1, y + 1) + 2 * YC (x, y + 1) + YC (x + 1, y + 1)
@@ -302,7 +303,8 @@ START_TEST (test_energy_never_increases)
     ck_assert_msg (e <= prev, "iteration %d: energy %g > %g", it, (double) e, (double) prev);
     prev = e;
   }
-  ck_assert_msg ((double) prev < 0.5 * first, "energy %g did not fall from %g", (double) prev, first);
+  ck_assert_msg ((double) prev < 0.5 * first, "energy %g did not fall from %g", (double) prev,
+      first);
   free (rho);
   cc_cvd_destroy (c);
   cc_context_destroy (ctx);
@@ -691,7 +693,8 @@ compare_backends (int w, int h, int n, cc_cvd_voronoi_method v, cc_cvd_centroid_
   cc_image out[2];
   cc_cvd_stats stats[2];
   for (int b = 0; b < 2; b++) {
-    CC_ASSERT_OK (cc_context_create (b ? CC_BACKEND_CUDA : CC_BACKEND_CPU, CC_DEVICE_AUTO, &ctx[b]));
+    CC_ASSERT_OK (cc_context_create (b ? CC_BACKEND_CUDA : CC_BACKEND_CPU, CC_DEVICE_AUTO,
+            &ctx[b]));
     cc_cvd_params p;
     cc_cvd_params_default (&p);
     p.voronoi = v;

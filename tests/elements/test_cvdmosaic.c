@@ -16,7 +16,8 @@ typedef struct {
   guint64 seed;
 } Props;
 
-static const Props defaults = { 40, 2, CC_CVD_DENSITY_GRADIENT, CC_CVD_STYLE_CELLS, 1, 0x102030, 7 };
+static const Props defaults = { 40, 2, CC_CVD_DENSITY_GRADIENT, CC_CVD_STYLE_CELLS, 1, 0x102030,
+  7 };
 
 static const char *style_nick[] = { "cells", "stipple", "outline" };
 static const char *density_nick[] = { "uniform", "dark", "bright", "gradient" };
@@ -45,7 +46,8 @@ make_frame (const gchar * format, int w, int h, int t)
   for (guint p = 0; p < GST_VIDEO_FRAME_N_PLANES (&vf); p++) {
     guint8 *d = GST_VIDEO_FRAME_PLANE_DATA (&vf, p);
     gint stride = GST_VIDEO_FRAME_PLANE_STRIDE (&vf, p);
-    gint pw = GST_VIDEO_FRAME_COMP_WIDTH (&vf, p == 0 ? 0 : 1) * GST_VIDEO_FRAME_COMP_PSTRIDE (&vf, p == 0 ? 0 : 1);
+    gint comp = p == 0 ? 0 : 1;
+    gint pw = GST_VIDEO_FRAME_COMP_WIDTH (&vf, comp) * GST_VIDEO_FRAME_COMP_PSTRIDE (&vf, comp);
     gint ph = GST_VIDEO_FRAME_COMP_HEIGHT (&vf, p == 0 ? 0 : 1);
     if (GST_VIDEO_INFO_IS_RGB (&info))
       pw = 4 * w;
@@ -53,7 +55,8 @@ make_frame (const gchar * format, int w, int h, int t)
       for (int x = 0; x < pw; x++) {
         int px = GST_VIDEO_INFO_IS_RGB (&info) ? x / 4 : x;
         int disc = (px - w / 2) * (px - w / 2) + (y - h / 3) * (y - h / 3) < w * h / 10;
-        d[y * stride + x] = (guint8) (disc ? 230 - 40 * (x % 4) : (px * 9 + y * 5 + 31 * p + 3 * t));
+        d[y * stride + x] = (guint8) (disc ? 230 - 40 * (x % 4)
+            : (px * 9 + y * 5 + 31 * p + 3 * t));
       }
   }
   gst_video_frame_unmap (&vf);
