@@ -49,14 +49,15 @@ make_frame (const gchar * format, int w, int h, int t)
     gint comp = p == 0 ? 0 : 1;
     gint pw = GST_VIDEO_FRAME_COMP_WIDTH (&vf, comp) * GST_VIDEO_FRAME_COMP_PSTRIDE (&vf, comp);
     gint ph = GST_VIDEO_FRAME_COMP_HEIGHT (&vf, p == 0 ? 0 : 1);
-    if (GST_VIDEO_INFO_IS_RGB (&info))
+    const int rgb = GST_VIDEO_INFO_IS_RGB (&info) != 0;
+    if (rgb)
       pw = 4 * w;
     for (int y = 0; y < ph; y++)
       for (int x = 0; x < pw; x++) {
-        int px = GST_VIDEO_INFO_IS_RGB (&info) ? x / 4 : x;
+        int px = rgb ? x / 4 : x;
         int disc = (px - w / 2) * (px - w / 2) + (y - h / 3) * (y - h / 3) < w * h / 10;
-        d[y * stride + x] = (guint8) (disc ? 230 - 40 * (x % 4)
-            : (px * 9 + y * 5 + 31 * p + 3 * t));
+        int v = disc ? 230 - 40 * (x % 4) : px * 9 + y * 5 + 31 * p + 3 * t;
+        d[y * stride + x] = (guint8) v;
       }
   }
   gst_video_frame_unmap (&vf);
