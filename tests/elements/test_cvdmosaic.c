@@ -43,7 +43,7 @@ make_frame (const gchar * format, int w, int h, int t)
       info.stride);
   GstVideoFrame vf;
   fail_unless (gst_video_frame_map (&vf, &info, buf, GST_MAP_WRITE));
-  for (guint p = 0; p < GST_VIDEO_FRAME_N_PLANES (&vf); p++) {
+  for (int p = 0; p < (int) GST_VIDEO_FRAME_N_PLANES (&vf); p++) {
     guint8 *d = GST_VIDEO_FRAME_PLANE_DATA (&vf, p);
     gint stride = GST_VIDEO_FRAME_PLANE_STRIDE (&vf, p);
     gint comp = p == 0 ? 0 : 1;
