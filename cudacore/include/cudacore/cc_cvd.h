@@ -106,8 +106,9 @@ typedef struct cc_cvd_sums {
 typedef struct cc_cvd cc_cvd;
 
 /* For width x height frames, with no sites (seed or set them before iterating). The
- * label and density images and the per-site arrays are allocated here (sites for
- * CC_CVD_MAX_SITES or w h, whichever is smaller). Density starts UNIFORM. */
+ * label and density images are allocated here; the per-site arrays when a larger
+ * count than before is seeded or set (never per frame). Density starts UNIFORM.
+ * EXACT on the CUDA backend: NOT_SUPPORTED. */
 cc_status cc_cvd_create (cc_context *ctx, int width, int height,
     const cc_cvd_params *params, cc_cvd **out);
 void cc_cvd_destroy (cc_cvd *cvd);
