@@ -603,6 +603,8 @@ GST_START_TEST (test_plugin_metadata)
       (gst_registry_get (), "quadcut", GST_TYPE_ELEMENT_FACTORY) != NULL, "description: %s", desc);
   ck_assert_msg (strstr (desc, "tracking") == NULL || gst_registry_find_feature
       (gst_registry_get (), "moctracker", GST_TYPE_ELEMENT_FACTORY) != NULL, "description: %s", desc);
+  ck_assert_msg (strstr (desc, "mosaic") == NULL || gst_registry_find_feature
+      (gst_registry_get (), "cvdmosaic", GST_TYPE_ELEMENT_FACTORY) != NULL, "description: %s", desc);
   gst_object_unref (plugin);
 }
 GST_END_TEST;

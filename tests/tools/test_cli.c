@@ -44,12 +44,12 @@ expect (const char *const argv[], int status, const char *err_part)
 START_TEST (test_version)
 {
   const char *bins[] = { CV_FLOW_BIN, CV_MKCLIP_BIN, CV_MKMESH_BIN, FLOW_BENCH_BIN, BM_BENCH_BIN,
-    APSP_BENCH_BIN, MOCT_BENCH_BIN,
+    APSP_BENCH_BIN, MOCT_BENCH_BIN, CVD_BENCH_BIN,
 #ifdef PIPELINE_BENCH_BIN
     PIPELINE_BENCH_BIN,
 #endif
 #ifdef CV_MOCT_BIN
-    CV_MOCT_BIN,
+    CV_MOCT_BIN, CVD_FLICKER_BIN,
 #endif
   };
   for (size_t i = 0; i < sizeof bins / sizeof bins[0]; i++) {
@@ -144,6 +144,20 @@ START_TEST (test_other_tools_options)
   expect (sizes, 2, "apsp-bench: --sizes: '1k' is not a number");
   const char *check[] = { APSP_BENCH_BIN, "--check", "x", NULL };
   expect (check, 2, "apsp-bench: --check: 'x' is not a number");
+  const char *cvd_runs[] = { CVD_BENCH_BIN, "--runs", "0", NULL };
+  expect (cvd_runs, 2, "--runs: '0' is not a number in 1..1000");
+  const char *cvd_opt[] = { CVD_BENCH_BIN, "--sites", "5", NULL };
+  expect (cvd_opt, 2, "usage: cvd-bench");
+  if (cc_cuda_device_count () == 0) {
+    const char *cvd_none[] = { CVD_BENCH_BIN, "--no-cpu", NULL };
+    expect (cvd_none, 1, "nothing to measure");
+  }
+#ifdef CVD_FLICKER_BIN
+  const char *fl_backend[] = { CVD_FLICKER_BIN, "--backend", "gpu", "x.avi", NULL };
+  expect (fl_backend, 2, "--backend");
+  const char *fl_clip[] = { CVD_FLICKER_BIN, "--frames", "10", NULL };
+  expect (fl_clip, 2, "cvd-flicker: no clip");
+#endif
 }
 END_TEST
 

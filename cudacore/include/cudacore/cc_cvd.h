@@ -1,0 +1,195 @@
+/* CVD: centroidal Voronoi diagrams by Lloyd's algorithm, for mosaic and stippling
+ * video effects (Vasconcelos et al., "Lloyd's algorithm on GPU", appendix B of
+ * shared/papers/vasconcelos-moct-cvd-quadn4tree-quadcut.md). Design: docs/cvdmosaic.md.
+ *
+ * A cc_cvd holds N sites (1..CC_CVD_MAX_SITES, ids 0..N-1) and a density rho per
+ * pixel, both where the backend computes (device memory on CUDA). One Lloyd
+ * iteration is:
+ *  1. Voronoi: a label image (the id of the nearest site of every pixel), exact on
+ *     the CPU (a grid search) or by jump flooding (JFA / 1+JFA, both backends);
+ *  2. centroids: per site the 64-bit integer sums W = sum rho, X = sum rho x and
+ *     Y = sum rho y over its pixels (CPU and CUDA bit-equal: integers);
+ *  3. update: each site moves to its centroid rounded to 1/256 px; the total
+ *     displacement is summed where the backend computes.
+ * K iterations, or fewer when the displacement falls under a threshold, run with no
+ * host synchronisation on CUDA (the kernels of the remaining iterations see a device
+ * flag and return at once).
+ *
+ * Fixed point: site positions are integers in 1/CC_CVD_ONE px (8 fractional bits);
+ * pixel (x, y) is the pixel centre at integer x, y (x right, y down). The distance of
+ * a pixel to a site is the exact integer (256 x - sx)^2 + (256 y - sy)^2; equal
+ * distances go to the lowest id, in every method. Sites stay inside
+ * [0, 256 (w - 1)] x [0, 256 (h - 1)].
+ *
+ * Density: rho in 1..65535 (16-bit quantised, never 0, so every cell has a mass),
+ * computed from a frame's luma Y (RGB: (77 R + 150 G + 29 B + 128) >> 8; NV12 / I420:
+ * the Y plane as it is):
+ *   UNIFORM:  256;  DARK: 1 + 256 (255 - Y) (dark = dense: stippling);
+ *   BRIGHT:   1 + 256 Y;  GRADIENT: 1 + 256 min(255, (|gx| + |gy|) / 4), Sobel of Y
+ *   with clamped borders (sites gather at edges: mosaics). */
+#ifndef CUDACORE_CC_CVD_H
+#define CUDACORE_CC_CVD_H
+
+#include "cc_core.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CC_CVD_MAX_SITES 1000000
+#define CC_CVD_FRAC_BITS 8
+#define CC_CVD_ONE (1 << CC_CVD_FRAC_BITS)   /* one pixel in site units */
+#define CC_CVD_BORDER_MAX 16
+
+typedef enum cc_cvd_density {
+  CC_CVD_DENSITY_UNIFORM = 0,
+  CC_CVD_DENSITY_DARK,
+  CC_CVD_DENSITY_BRIGHT,
+  CC_CVD_DENSITY_GRADIENT
+} cc_cvd_density;
+
+/* How the Voronoi step labels the pixels.
+ *  EXACT:    the nearest site of every pixel, by a search of a bucket grid of the
+ *            sites (CPU only; CUDA: NOT_SUPPORTED). The reference.
+ *  JFA:      jump flooding (Rong & Tan 2006): each site seeds its rounded pixel
+ *            (lowest id on a shared pixel), then passes of step k = 2^(ceil(log2
+ *            max(w, h)) - 1) .. 1, each pixel keeping the nearest of the labels at
+ *            its 9 neighbours at +-k (ping-pong buffers). Deterministic given the
+ *            pass order: the CPU twin and CUDA give the same labels.
+ *  JFA_1PLUS: 1+JFA: one extra pass of step 1 before the JFA passes (fewer
+ *            mislabelled pixels). The default.
+ * A JFA label is never farther than a few px from the exact nearest (tests bound
+ * the rate and the distance error); a site whose rounded pixel another site (lower
+ * id) also rounds to gets no pixels in that iteration and stays put. */
+typedef enum cc_cvd_voronoi {
+  CC_CVD_VORONOI_JFA_1PLUS = 0,
+  CC_CVD_VORONOI_JFA,
+  CC_CVD_VORONOI_EXACT
+} cc_cvd_voronoi_method;
+
+/* How the CUDA backend sums the centroids (the CPU has one loop; results are the
+ * same integers whatever the method).
+ *  AUTO:       PRIVATIZED (the faster in docs/cvdmosaic.md's comparison).
+ *  PRIVATIZED: one thread per pixel; lanes of a warp with the same label add up
+ *              first (__match_any_sync), one lane adds to the site's global sums.
+ *  MDRR:       the paper's multi-dimensional regional reduction: a block per site
+ *              sweeps a window of quadrants around the site (side 4 sqrt(w h / N),
+ *              in patches of 32 x 8 px), reduces in the block and writes the site's
+ *              sums without atomics; pixels outside their site's window (rare) are
+ *              added by a per-pixel pass, so the sums stay exact. */
+typedef enum cc_cvd_centroid_method {
+  CC_CVD_CENTROID_AUTO = 0,
+  CC_CVD_CENTROID_PRIVATIZED,
+  CC_CVD_CENTROID_MDRR
+} cc_cvd_centroid_method;
+
+typedef struct cc_cvd_params {
+  cc_cvd_density density;           /* Default UNIFORM */
+  cc_cvd_voronoi_method voronoi;           /* Default JFA_1PLUS */
+  cc_cvd_centroid_method centroid;  /* Default AUTO */
+} cc_cvd_params;
+
+void cc_cvd_params_default (cc_cvd_params *params);
+/* INVALID_ARGUMENT naming the first field out of range. */
+cc_status cc_cvd_params_check (const cc_cvd_params *params);
+
+/* A site position in 1/CC_CVD_ONE px. */
+typedef struct cc_cvd_site {
+  int32_t x, y;
+} cc_cvd_site;
+
+/* Centroid sums of one site. */
+typedef struct cc_cvd_sums {
+  uint64_t w, x, y;    /* sum rho, sum rho x, sum rho y */
+} cc_cvd_sums;
+
+typedef struct cc_cvd cc_cvd;
+
+/* For width x height frames, with no sites (seed or set them before iterating). The
+ * label and density images are allocated here; the per-site arrays when a larger
+ * count than before is seeded or set (never per frame). Density starts UNIFORM.
+ * EXACT on the CUDA backend: NOT_SUPPORTED. */
+cc_status cc_cvd_create (cc_context *ctx, int width, int height,
+    const cc_cvd_params *params, cc_cvd **out);
+void cc_cvd_destroy (cc_cvd *cvd);
+/* Parameters apply from the next call (the density method from the next
+ * cc_cvd_set_density). */
+cc_status cc_cvd_set_params (cc_cvd *cvd, const cc_cvd_params *params);
+void cc_cvd_get_params (const cc_cvd *cvd, cc_cvd_params *params);
+int cc_cvd_site_count (const cc_cvd *cvd);
+
+/* n sites (1..min(CC_CVD_MAX_SITES, w h)) at positions drawn from `seed` (splitmix64
+ * on the host): n distinct pixels, uniform over the frame, each with a uniform offset
+ * in [-128, 127]/256 px (clamped to the frame) so that no two sites round to the same
+ * pixel (JFA seed). The same seed gives the same sites on both backends. */
+cc_status cc_cvd_seed (cc_cvd *cvd, int n, uint64_t seed);
+/* Sets n sites from a host array (each inside the frame, else INVALID_ARGUMENT). */
+cc_status cc_cvd_set_sites (cc_cvd *cvd, const cc_cvd_site *sites, int n);
+/* Copies the cc_cvd_site_count() sites to a host array (waits on CUDA). */
+cc_status cc_cvd_get_sites (cc_cvd *cvd, cc_cvd_site *sites);
+
+/* Density from a frame (RGBX8 / BGRX8 / NV12 / I420 / GRAY8, same size, where the
+ * backend computes) by params.density. */
+cc_status cc_cvd_set_density (cc_cvd *cvd, const cc_image *frame);
+/* Density from a host array of width x height values (packed rows); 0 is raised
+ * to 1. For tests and tools. */
+cc_status cc_cvd_set_density_map (cc_cvd *cvd, const uint16_t *rho);
+
+/* Voronoi step alone (params.voronoi) for the current sites. */
+cc_status cc_cvd_voronoi (cc_cvd *cvd);
+/* The last label image to a host array of width x height int32 (waits on CUDA). */
+cc_status cc_cvd_get_labels (cc_cvd *cvd, int32_t *labels);
+/* Centroid step alone over the last labels: sums per site to a host array of
+ * cc_cvd_site_count() entries (waits on CUDA). */
+cc_status cc_cvd_centroid_sums (cc_cvd *cvd, cc_cvd_sums *sums);
+
+/* What an iterate call did. */
+typedef struct cc_cvd_stats {
+  int iterations;         /* Lloyd iterations run (<= asked) */
+  int converged;          /* the last one's displacement was <= threshold */
+  uint64_t displacement;  /* the last iteration's sum of |dx| + |dy| over the sites,
+                             in 1/256 px */
+  double mean_displacement;   /* displacement / 256 / N, px */
+} cc_cvd_stats;
+
+/* Up to `iterations` (1..1000) Lloyd iterations: Voronoi, centroids, update. With
+ * threshold > 0 (px), stops after the first iteration whose mean displacement
+ * (|dx| + |dy| per site) is <= threshold. stats: host, or NULL (no wait on CUDA). */
+cc_status cc_cvd_iterate (cc_cvd *cvd, int iterations, double threshold,
+    cc_cvd_stats *stats);
+
+/* Moves every site by the flow at its rounded pixel (F32C2, same size, where the
+ * backend computes): x += floor (256 u + 0.5), clamped to the frame. Non-finite
+ * vectors leave the site where it is. */
+cc_status cc_cvd_advect (cc_cvd *cvd, const cc_image *flow);
+
+typedef enum cc_cvd_style {
+  CC_CVD_STYLE_CELLS = 0,   /* each cell filled with its mean colour */
+  CC_CVD_STYLE_STIPPLE,     /* white paper, a dot (ink colour) per site */
+  CC_CVD_STYLE_OUTLINE      /* the image with the cell borders over it */
+} cc_cvd_style;
+
+typedef struct cc_cvd_render_params {
+  cc_cvd_style style;
+  int border_width;       /* 0..CC_CVD_BORDER_MAX px (OUTLINE draws at least 1) */
+  uint8_t r, g, b;        /* border colour; the dots' ink in STIPPLE */
+} cc_cvd_render_params;
+
+/* Renders the current sites into frame (RGBX8 / BGRX8 / NV12 / I420, same size,
+ * where the backend computes), in place. The labels are recomputed for the current
+ * sites when the sites moved since the last Voronoi step. Integer arithmetic: CPU
+ * and CUDA pixels are equal.
+ *  CELLS:   every pixel takes its cell's mean colour, (sum + n / 2) / n a channel
+ *           (NV12 / I420: Y per pixel; U, V per 2x2 block, from the cell of the
+ *           block's top-left pixel);
+ *  STIPPLE: white, and a disc around each site of radius^2 = R^2 (255 - Ymean) / 255
+ *           (R = 0.5 sqrt (w h / N) px, Ymean the cell's mean luma), clipped to the
+ *           site's cell;
+ *  border:  a pixel is on a border when a pixel of another cell lies in the square
+ *           [x - bw / 2, x + (bw - 1) / 2 + 1] (same in y): bw px wide lines. */
+cc_status cc_cvd_render (cc_cvd *cvd, cc_image *frame, const cc_cvd_render_params *rp);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,651 @@
+/* CVD: the API and the CPU reference.
+ *
+ * CPU Voronoi: EXACT searches a bucket grid of the sites (cells of about one site
+ * each) ring by ring around the pixel's cell until no farther ring can hold a site
+ * as near; JFA / JFA_1PLUS are the twins of the CUDA passes (same per-pixel
+ * function, same ping-pong order), so the two backends label alike. Centroids: each
+ * band of rows sums into its own 64-bit accumulators, the bands then add up in
+ * order (integers: any thread count gives the same bits). */
+#include "cvd_internal.h"
+#include "cvd_hostdev.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void
+cc_cvd_params_default (cc_cvd_params *p)
+{
+  p->density = CC_CVD_DENSITY_UNIFORM;
+  p->voronoi = CC_CVD_VORONOI_JFA_1PLUS;
+  p->centroid = CC_CVD_CENTROID_AUTO;
+}
+
+cc_status
+cc_cvd_params_check (const cc_cvd_params *p)
+{
+  CC_CHECK_ARG (p != NULL, "cvd: params is NULL");
+  CC_CHECK_ARG ((unsigned) p->density <= CC_CVD_DENSITY_GRADIENT,
+      "cvd: unknown density %d", (int) p->density);
+  CC_CHECK_ARG ((unsigned) p->voronoi <= CC_CVD_VORONOI_EXACT,
+      "cvd: unknown voronoi method %d", (int) p->voronoi);
+  CC_CHECK_ARG ((unsigned) p->centroid <= CC_CVD_CENTROID_MDRR,
+      "cvd: unknown centroid method %d", (int) p->centroid);
+  return CC_SUCCESS;
+}
+
+struct cc_cvd {
+  cc_context *ctx;
+  int width, height;
+  cc_cvd_params params;
+  int n, cap;                  /* sites, and room for them */
+  int labels_valid;            /* the labels belong to the current sites */
+  /* CPU state */
+  int bands;                   /* bands of rows summed in parallel */
+  cc_cvd_site *sites;
+  int32_t *labels, *labels_tmp;
+  uint16_t *rho;
+  cc_cvd_sums *sums;           /* bands x cap; band 0 holds the totals */
+  cc_cvd_colour_acc *colour;   /* cap */
+  cc_cvd_mean *means;          /* cap */
+  int *grid_start, *grid_sites;   /* EXACT: bucket grid */
+  int grid_cap;
+  /* CUDA */
+  cc_cuda_cvd *cuda;
+};
+
+static int
+is_cuda (const cc_cvd *c)
+{
+  return c->ctx->backend == CC_BACKEND_CUDA;
+}
+
+static void
+cvd_free (cc_cvd *c)
+{
+#if CC_HAVE_CUDA
+  if (c->cuda)
+    cc_cuda_cvd_destroy (c->cuda);
+#endif
+  free (c->sites); free (c->labels); free (c->labels_tmp); free (c->rho);
+  free (c->sums); free (c->colour); free (c->means);
+  free (c->grid_start); free (c->grid_sites);
+  free (c);
+}
+
+cc_status
+cc_cvd_create (cc_context *ctx, int width, int height, const cc_cvd_params *params,
+    cc_cvd **out)
+{
+  CC_CHECK_CREATE ("cc_cvd_create", ctx, width, height, out);
+  cc_cvd_params defaults;
+  if (!params) {
+    cc_cvd_params_default (&defaults);
+    params = &defaults;
+  }
+  CC_TRY (cc_cvd_params_check (params));
+  if (ctx->backend == CC_BACKEND_CUDA && params->voronoi == CC_CVD_VORONOI_EXACT)
+    return cc_set_error (CC_ERROR_NOT_SUPPORTED,
+        "cc_cvd_create: the EXACT Voronoi method is CPU only");
+  cc_cvd *c = calloc (1, sizeof *c);
+  if (!c)
+    return cc_set_error (CC_ERROR_OUT_OF_MEMORY, "cc_cvd_create: out of host memory");
+  c->ctx = ctx;
+  c->width = width;
+  c->height = height;
+  c->params = *params;
+  size_t np = (size_t) width * height;
+  if (ctx->backend == CC_BACKEND_CUDA) {
+    cc_status st = CC_CUDA_ONLY (cc_cuda_cvd_create (ctx, width, height, &c->cuda));
+    if (st != CC_SUCCESS) {
+      cvd_free (c);
+      return st;
+    }
+    *out = c;
+    return CC_SUCCESS;
+  }
+  c->bands = cc_context_cpu_threads (ctx);
+  c->bands = c->bands > height ? height : c->bands;
+  c->bands = c->bands > 64 ? 64 : (c->bands < 1 ? 1 : c->bands);
+  bool ok = (c->labels = malloc (np * sizeof *c->labels)) != NULL;
+  ok &= (c->labels_tmp = malloc (np * sizeof *c->labels_tmp)) != NULL;
+  ok &= (c->rho = malloc (np * sizeof *c->rho)) != NULL;
+  if (!ok) {
+    cvd_free (c);
+    return cc_set_error (CC_ERROR_OUT_OF_MEMORY, "cc_cvd_create: out of host memory");
+  }
+  for (size_t i = 0; i < np; i++)
+    c->rho[i] = 256;
+  *out = c;
+  return CC_SUCCESS;
+}
+
+void
+cc_cvd_destroy (cc_cvd *c)
+{
+  if (c)
+    cvd_free (c);
+}
+
+cc_status
+cc_cvd_set_params (cc_cvd *c, const cc_cvd_params *params)
+{
+  CC_CHECK_ARG (c != NULL, "cc_cvd_set_params: cvd is NULL");
+  CC_TRY (cc_cvd_params_check (params));
+  if (is_cuda (c) && params->voronoi == CC_CVD_VORONOI_EXACT)
+    return cc_set_error (CC_ERROR_NOT_SUPPORTED,
+        "cc_cvd_set_params: the EXACT Voronoi method is CPU only");
+  if (params->voronoi != c->params.voronoi)
+    c->labels_valid = 0;
+  c->params = *params;
+  return CC_SUCCESS;
+}
+
+void
+cc_cvd_get_params (const cc_cvd *c, cc_cvd_params *params)
+{
+  *params = c->params;
+}
+
+int
+cc_cvd_site_count (const cc_cvd *c)
+{
+  return c ? c->n : 0;
+}
+
+/* Room for n sites (allocated when the count grows, never per frame). */
+static cc_status
+reserve (cc_cvd *c, int n)
+{
+  if (n <= c->cap)
+    return CC_SUCCESS;
+  if (is_cuda (c)) {
+    CC_TRY (CC_CUDA_ONLY (cc_cuda_cvd_reserve (c->cuda, n)));
+    c->cap = n;
+    return CC_SUCCESS;
+  }
+  cc_cvd_site *s = realloc (c->sites, (size_t) n * sizeof *s);
+  if (s)
+    c->sites = s;
+  free (c->sums); free (c->colour); free (c->means); free (c->grid_sites);
+  c->sums = calloc ((size_t) n * c->bands, sizeof *c->sums);
+  c->colour = calloc (n, sizeof *c->colour);
+  c->means = calloc (n, sizeof *c->means);
+  c->grid_sites = malloc ((size_t) n * sizeof *c->grid_sites);
+  if (!s || !c->sums || !c->colour || !c->means || !c->grid_sites) {
+    free (c->sums); free (c->colour); free (c->means); free (c->grid_sites);
+    c->sums = NULL; c->colour = NULL; c->means = NULL; c->grid_sites = NULL;
+    c->cap = c->n = 0;
+    return cc_set_error (CC_ERROR_OUT_OF_MEMORY, "cvd: no memory for %d sites", n);
+  }
+  c->cap = n;
+  return CC_SUCCESS;
+}
+
+static cc_status
+check_count (const cc_cvd *c, int n, const char *fn)
+{
+  long long np = (long long) c->width * c->height;
+  long long max = np < CC_CVD_MAX_SITES ? np : CC_CVD_MAX_SITES;
+  CC_CHECK_ARG (n >= 1 && n <= max, "%s: %d sites out of range 1..%lld (%dx%d frame)", fn,
+      n, max, c->width, c->height);
+  return CC_SUCCESS;
+}
+
+static cc_status
+store_sites (cc_cvd *c, const cc_cvd_site *sites, int n)
+{
+  CC_TRY (reserve (c, n));
+  if (is_cuda (c))
+    CC_TRY (CC_CUDA_ONLY (cc_cuda_cvd_set_sites (c->cuda, sites, n)));
+  else
+    memcpy (c->sites, sites, (size_t) n * sizeof *sites);
+  c->n = n;
+  c->labels_valid = 0;
+  return CC_SUCCESS;
+}
+
+static uint64_t
+splitmix64 (uint64_t *state)
+{
+  uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+cc_status
+cc_cvd_seed (cc_cvd *c, int n, uint64_t seed)
+{
+  CC_CHECK_ARG (c != NULL, "cc_cvd_seed: cvd is NULL");
+  CC_TRY (check_count (c, n, "cc_cvd_seed"));
+  const uint64_t np = (uint64_t) c->width * c->height;
+  cc_cvd_site *s = malloc ((size_t) n * sizeof *s);
+  uint8_t *used = calloc ((size_t) (np + 7) / 8, 1);
+  uint32_t *perm = NULL;
+  if (s && used && (uint64_t) n * 2 > np)
+    perm = malloc ((size_t) np * sizeof *perm);   /* np < 2 CC_CVD_MAX_SITES here */
+  if (!s || !used || ((uint64_t) n * 2 > np && !perm)) {
+    free (s); free (used); free (perm);
+    return cc_set_error (CC_ERROR_OUT_OF_MEMORY, "cc_cvd_seed: out of host memory");
+  }
+  /* distinct pixels (by rejection, or a partial shuffle when the sites fill more than
+   * half the frame), each with a random offset that keeps it rounding to its pixel:
+   * no two sites share a JFA seed pixel at the start */
+  uint64_t state = seed;
+  if (perm)
+    for (uint64_t p = 0; p < np; p++)
+      perm[p] = (uint32_t) p;
+  for (int i = 0; i < n; i++) {
+    uint64_t p;
+    if (perm) {
+      uint64_t j = i + splitmix64 (&state) % (np - i);
+      p = perm[j];
+      perm[j] = perm[i];
+      perm[i] = (uint32_t) p;
+    } else {
+      do
+        p = splitmix64 (&state) % np;
+      while (used[p / 8] & (1u << (p % 8)));
+      used[p / 8] |= (uint8_t) (1u << (p % 8));
+    }
+    uint64_t r = splitmix64 (&state);
+    int ox = (int) (r & 255) - 128, oy = (int) ((r >> 8) & 255) - 128;
+    s[i].x = cc_clampi ((int) (p % c->width) * CC_CVD_ONE + ox, 0, (c->width - 1) * CC_CVD_ONE);
+    s[i].y = cc_clampi ((int) (p / c->width) * CC_CVD_ONE + oy, 0, (c->height - 1) * CC_CVD_ONE);
+  }
+  free (used);
+  free (perm);
+  cc_status st = store_sites (c, s, n);
+  free (s);
+  return st;
+}
+
+cc_status
+cc_cvd_set_sites (cc_cvd *c, const cc_cvd_site *sites, int n)
+{
+  CC_CHECK_ARG (c != NULL && sites != NULL, "cc_cvd_set_sites: cvd or sites is NULL");
+  CC_TRY (check_count (c, n, "cc_cvd_set_sites"));
+  for (int i = 0; i < n; i++)
+    CC_CHECK_ARG (sites[i].x >= 0 && sites[i].y >= 0
+        && sites[i].x <= (c->width - 1) * CC_CVD_ONE
+        && sites[i].y <= (c->height - 1) * CC_CVD_ONE,
+        "cc_cvd_set_sites: site %d at (%d, %d)/256 is outside the %dx%d frame", i,
+        sites[i].x, sites[i].y, c->width, c->height);
+  return store_sites (c, sites, n);
+}
+
+cc_status
+cc_cvd_get_sites (cc_cvd *c, cc_cvd_site *sites)
+{
+  CC_CHECK_ARG (c != NULL && sites != NULL, "cc_cvd_get_sites: cvd or sites is NULL");
+  if (c->n == 0)
+    return CC_SUCCESS;
+  if (is_cuda (c))
+    return CC_CUDA_ONLY (cc_cuda_cvd_get_sites (c->cuda, sites, c->n));
+  memcpy (sites, c->sites, (size_t) c->n * sizeof *sites);
+  return CC_SUCCESS;
+}
+
+static cc_status
+check_frame (const cc_cvd *c, const cc_image *f, const char *what, bool gray_ok)
+{
+  CC_CHECK_ARG (f != NULL, "%s is NULL", what);
+  CC_TRY (cc_image_check (f, what));
+  CC_CHECK_ARG (f->format == CC_FORMAT_RGBX8 || f->format == CC_FORMAT_BGRX8
+      || f->format == CC_FORMAT_NV12 || f->format == CC_FORMAT_I420
+      || (gray_ok && f->format == CC_FORMAT_GRAY8),
+      "%s: format %s is not supported here", what, cc_format_name (f->format));
+  CC_CHECK_ARG (f->width == c->width && f->height == c->height,
+      "%s: frame is %dx%d but cvd was created for %dx%d", what, f->width, f->height,
+      c->width, c->height);
+  CC_TRY (cc_image_check_location (c->ctx, f, what));
+  return CC_SUCCESS;
+}
+
+cc_status
+cc_cvd_set_density (cc_cvd *c, const cc_image *f)
+{
+  CC_CHECK_ARG (c != NULL, "cc_cvd_set_density: cvd is NULL");
+  CC_TRY (check_frame (c, f, "cc_cvd_set_density: frame", true));
+  if (is_cuda (c))
+    return CC_CUDA_ONLY (cc_cuda_cvd_set_density (c->cuda, f, c->params.density));
+  const int w = c->width, h = c->height, method = c->params.density;
+#pragma omp parallel for schedule(static) num_threads(cc_context_cpu_threads (c->ctx))
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++)
+      c->rho[(size_t) y * w + x] = cc_cvd_density_at (f, method, x, y);
+  return CC_SUCCESS;
+}
+
+cc_status
+cc_cvd_set_density_map (cc_cvd *c, const uint16_t *rho)
+{
+  CC_CHECK_ARG (c != NULL && rho != NULL, "cc_cvd_set_density_map: cvd or rho is NULL");
+  if (is_cuda (c))
+    return CC_CUDA_ONLY (cc_cuda_cvd_set_density_map (c->cuda, rho));
+  size_t np = (size_t) c->width * c->height;
+  for (size_t i = 0; i < np; i++)
+    c->rho[i] = rho[i] ? rho[i] : 1;
+  return CC_SUCCESS;
+}
+
+/* ---------------------------------------------------------------- Voronoi */
+
+static cc_status
+cpu_exact (cc_cvd *c)
+{
+  const int w = c->width, h = c->height, n = c->n;
+  int G = (int) sqrt ((double) w * h / n);
+  G = G < 1 ? 1 : G;
+  const int gw = (w + G - 1) / G, gh = (h + G - 1) / G;
+  if (gw * gh + 1 > c->grid_cap) {
+    free (c->grid_start);
+    c->grid_start = malloc ((size_t) (gw * gh + 1) * sizeof *c->grid_start);
+    if (!c->grid_start) {
+      c->grid_cap = 0;
+      return cc_set_error (CC_ERROR_OUT_OF_MEMORY, "cvd: no memory for the site grid");
+    }
+    c->grid_cap = gw * gh + 1;
+  }
+  int *start = c->grid_start, *list = c->grid_sites;
+  memset (start, 0, (size_t) (gw * gh + 1) * sizeof *start);
+  for (int i = 0; i < n; i++) {
+    int cx = (c->sites[i].x >> CC_CVD_FRAC_BITS) / G, cy = (c->sites[i].y >> CC_CVD_FRAC_BITS) / G;
+    start[cy * gw + cx + 1]++;
+  }
+  for (int k = 0; k < gw * gh; k++)
+    start[k + 1] += start[k];
+  /* fill in id order, so each cell lists its sites by ascending id */
+  for (int i = 0; i < n; i++) {
+    int cx = (c->sites[i].x >> CC_CVD_FRAC_BITS) / G, cy = (c->sites[i].y >> CC_CVD_FRAC_BITS) / G;
+    list[start[cy * gw + cx]++] = i;
+  }
+  for (int k = gw * gh; k > 0; k--)
+    start[k] = start[k - 1];
+  start[0] = 0;
+  const cc_cvd_site *sites = c->sites;
+#pragma omp parallel for schedule(dynamic, 4) num_threads(cc_context_cpu_threads (c->ctx))
+  for (int y = 0; y < h; y++) {
+    const int cy = y / G;
+    for (int x = 0; x < w; x++) {
+      const int cx = x / G;
+      int best = -1;
+      long long bd = 0;
+      for (int r = 0;; r++) {
+        /* a site in ring r is more than (r - 1) G px away in x or y */
+        if (best >= 0 && r > 0) {
+          long long lb = (long long) (r - 1) * G * CC_CVD_ONE;
+          if (lb * lb > bd)
+            break;
+        }
+        if (cx - r < 0 && cy - r < 0 && cx + r >= gw && cy + r >= gh)
+          break;
+        for (int gy = cy - r; gy <= cy + r; gy++) {
+          if (gy < 0 || gy >= gh)
+            continue;
+          int edge_row = gy == cy - r || gy == cy + r;
+          for (int gx = cx - r; gx <= cx + r; gx += edge_row ? 1 : 2 * r) {
+            if (gx >= 0 && gx < gw) {
+              for (int k = start[gy * gw + gx]; k < start[gy * gw + gx + 1]; k++) {
+                int i = list[k];
+                long long d = cc_cvd_dist2 (x, y, sites[i]);
+                if (best < 0 || d < bd || (d == bd && i < best)) {
+                  best = i;
+                  bd = d;
+                }
+              }
+            }
+            if (r == 0)
+              break;
+          }
+        }
+      }
+      c->labels[(size_t) y * w + x] = best;
+    }
+  }
+  return CC_SUCCESS;
+}
+
+static void
+cpu_jfa_pass (cc_cvd *c, int k)
+{
+  const int w = c->width, h = c->height, n = c->n;
+  const int32_t *in = c->labels;
+  int32_t *out = c->labels_tmp;
+#pragma omp parallel for schedule(static) num_threads(cc_context_cpu_threads (c->ctx))
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++)
+      out[(size_t) y * w + x] = cc_cvd_jfa_pixel (in, c->sites, n, w, h, x, y, k);
+  c->labels_tmp = c->labels;
+  c->labels = out;
+}
+
+static void
+cpu_jfa (cc_cvd *c, bool one_plus)
+{
+  const int w = c->width, h = c->height;
+  size_t np = (size_t) w * h;
+  for (size_t i = 0; i < np; i++)
+    c->labels[i] = CC_CVD_NONE;
+  /* descending ids: the lowest id of a shared pixel writes last */
+  for (int i = c->n - 1; i >= 0; i--)
+    c->labels[(size_t) cc_cvd_round_px (c->sites[i].y) * w + cc_cvd_round_px (c->sites[i].x)] = i;
+  if (one_plus)
+    cpu_jfa_pass (c, 1);
+  for (int k = cc_cvd_jfa_first_step (w, h); k >= 1; k /= 2)
+    cpu_jfa_pass (c, k);
+}
+
+static cc_status
+run_voronoi (cc_cvd *c)
+{
+  if (is_cuda (c))
+    CC_TRY (CC_CUDA_ONLY (cc_cuda_cvd_voronoi (c->cuda, c->n, c->params.voronoi)));
+  else if (c->params.voronoi == CC_CVD_VORONOI_EXACT)
+    CC_TRY (cpu_exact (c));
+  else
+    cpu_jfa (c, c->params.voronoi == CC_CVD_VORONOI_JFA_1PLUS);
+  c->labels_valid = 1;
+  return CC_SUCCESS;
+}
+
+static cc_status
+check_sites (const cc_cvd *c, const char *fn)
+{
+  CC_CHECK_ARG (c != NULL, "%s: cvd is NULL", fn);
+  CC_CHECK_ARG (c->n > 0, "%s: no sites (seed or set them first)", fn);
+  return CC_SUCCESS;
+}
+
+cc_status
+cc_cvd_voronoi (cc_cvd *c)
+{
+  CC_TRY (check_sites (c, "cc_cvd_voronoi"));
+  return run_voronoi (c);
+}
+
+cc_status
+cc_cvd_get_labels (cc_cvd *c, int32_t *labels)
+{
+  CC_CHECK_ARG (c != NULL && labels != NULL, "cc_cvd_get_labels: cvd or labels is NULL");
+  CC_CHECK_ARG (c->labels_valid, "cc_cvd_get_labels: no labels for the current sites");
+  if (is_cuda (c))
+    return CC_CUDA_ONLY (cc_cuda_cvd_get_labels (c->cuda, labels));
+  memcpy (labels, c->labels, (size_t) c->width * c->height * sizeof *labels);
+  return CC_SUCCESS;
+}
+
+/* ---------------------------------------------------------------- centroids */
+
+static void
+cpu_centroids (cc_cvd *c)
+{
+  const int w = c->width, h = c->height, n = c->n, bands = c->bands;
+#pragma omp parallel for schedule(static, 1) num_threads(bands)
+  for (int b = 0; b < bands; b++) {
+    cc_cvd_sums *acc = c->sums + (size_t) b * c->cap;
+    memset (acc, 0, (size_t) n * sizeof *acc);
+    int y0 = (int) ((long long) h * b / bands), y1 = (int) ((long long) h * (b + 1) / bands);
+    for (int y = y0; y < y1; y++)
+      for (int x = 0; x < w; x++) {
+        size_t p = (size_t) y * w + x;
+        cc_cvd_sums *a = &acc[c->labels[p]];
+        uint64_t r = c->rho[p];
+        a->w += r;
+        a->x += r * (uint64_t) x;
+        a->y += r * (uint64_t) y;
+      }
+  }
+  for (int b = 1; b < bands; b++)
+    for (int i = 0; i < n; i++) {
+      const cc_cvd_sums *o = c->sums + (size_t) b * c->cap + i;
+      c->sums[i].w += o->w;
+      c->sums[i].x += o->x;
+      c->sums[i].y += o->y;
+    }
+}
+
+cc_status
+cc_cvd_centroid_sums (cc_cvd *c, cc_cvd_sums *sums)
+{
+  CC_TRY (check_sites (c, "cc_cvd_centroid_sums"));
+  CC_CHECK_ARG (sums != NULL, "cc_cvd_centroid_sums: sums is NULL");
+  if (!c->labels_valid)
+    CC_TRY (run_voronoi (c));
+  if (is_cuda (c))
+    return CC_CUDA_ONLY (cc_cuda_cvd_centroid_sums (c->cuda, c->n, c->params.centroid, sums));
+  cpu_centroids (c);
+  memcpy (sums, c->sums, (size_t) c->n * sizeof *sums);
+  return CC_SUCCESS;
+}
+
+cc_status
+cc_cvd_iterate (cc_cvd *c, int iterations, double threshold, cc_cvd_stats *stats)
+{
+  CC_TRY (check_sites (c, "cc_cvd_iterate"));
+  CC_CHECK_ARG (iterations >= 1 && iterations <= 1000,
+      "cc_cvd_iterate: iterations %d out of range 1..1000", iterations);
+  CC_CHECK_ARG (threshold >= 0.0 && threshold <= 1e6,
+      "cc_cvd_iterate: threshold %g out of range [0, 1e6]", threshold);
+  /* the stopping total, in integers, computed once for both backends */
+  unsigned long long limit = (unsigned long long) (threshold * CC_CVD_ONE * c->n);
+  if (is_cuda (c)) {
+    CC_TRY (CC_CUDA_ONLY (cc_cuda_cvd_iterate (c->cuda, c->n, &c->params, iterations,
+                threshold > 0.0 ? limit : 0, stats)));
+    c->labels_valid = 0;
+  } else {
+    cc_cvd_stats st = { 0, 0, 0, 0.0 };
+    for (int it = 0; it < iterations; it++) {
+      CC_TRY (run_voronoi (c));
+      cpu_centroids (c);
+      unsigned long long total = 0;
+      for (int i = 0; i < c->n; i++)
+        total += cc_cvd_update_site (&c->sites[i], &c->sums[i]);
+      st.iterations++;
+      st.displacement = total;
+      c->labels_valid = total == 0;
+      if (threshold > 0.0 && total <= limit) {
+        st.converged = 1;
+        break;
+      }
+    }
+    if (stats)
+      *stats = st;
+  }
+  if (stats)
+    stats->mean_displacement = (double) stats->displacement / CC_CVD_ONE / c->n;
+  return CC_SUCCESS;
+}
+
+cc_status
+cc_cvd_advect (cc_cvd *c, const cc_image *flow)
+{
+  CC_TRY (check_sites (c, "cc_cvd_advect"));
+  CC_CHECK_ARG (flow != NULL, "cc_cvd_advect: flow is NULL");
+  CC_TRY (cc_image_check (flow, "cc_cvd_advect: flow"));
+  CC_CHECK_ARG (flow->format == CC_FORMAT_F32C2, "cc_cvd_advect: flow is %s, not F32C2",
+      cc_format_name (flow->format));
+  CC_CHECK_ARG (flow->width == c->width && flow->height == c->height,
+      "cc_cvd_advect: flow is %dx%d but cvd was created for %dx%d", flow->width,
+      flow->height, c->width, c->height);
+  CC_TRY (cc_image_check_location (c->ctx, flow, "cc_cvd_advect: flow"));
+  c->labels_valid = 0;
+  if (is_cuda (c))
+    return CC_CUDA_ONLY (cc_cuda_cvd_advect (c->cuda, c->n, flow));
+  for (int i = 0; i < c->n; i++)
+    cc_cvd_advect_site (&c->sites[i], flow, c->width, c->height);
+  return CC_SUCCESS;
+}
+
+/* ---------------------------------------------------------------- rendering */
+
+/* A plain colour in the frame's channel order. */
+static cc_cvd_mean
+plain_colour (const cc_image *f, uint8_t r, uint8_t g, uint8_t b)
+{
+  cc_cvd_mean m;
+  memset (&m, 0, sizeof m);
+  if (f->format == CC_FORMAT_RGBX8) {
+    m.c[0] = r; m.c[1] = g; m.c[2] = b;
+  } else if (f->format == CC_FORMAT_BGRX8) {
+    m.c[0] = b; m.c[1] = g; m.c[2] = r;
+  } else {
+    cc_rgb_to_yuv (r, g, b, &m.c[0], &m.c[1], &m.c[2]);
+  }
+  return m;
+}
+
+cc_status
+cc_cvd_render (cc_cvd *c, cc_image *f, const cc_cvd_render_params *rp)
+{
+  CC_TRY (check_sites (c, "cc_cvd_render"));
+  CC_CHECK_ARG (rp != NULL, "cc_cvd_render: render params is NULL");
+  CC_CHECK_ARG ((unsigned) rp->style <= CC_CVD_STYLE_OUTLINE, "cc_cvd_render: unknown style %d",
+      (int) rp->style);
+  CC_CHECK_ARG (rp->border_width >= 0 && rp->border_width <= CC_CVD_BORDER_MAX,
+      "cc_cvd_render: border width %d out of range 0..%d", rp->border_width,
+      CC_CVD_BORDER_MAX);
+  CC_TRY (check_frame (c, f, "cc_cvd_render: frame", false));
+  if (!c->labels_valid)
+    CC_TRY (run_voronoi (c));
+  int bw = rp->border_width;
+  if (rp->style == CC_CVD_STYLE_OUTLINE && bw < 1)
+    bw = 1;
+  if (rp->style == CC_CVD_STYLE_STIPPLE)
+    bw = 0;
+  /* R = 0.5 sqrt (w h / N) px, in 1/256 px, on the host for both backends */
+  long long R = (long long) (0.5 * CC_CVD_ONE * sqrt ((double) c->width * c->height / c->n));
+  cc_cvd_mean colours[2] = { plain_colour (f, rp->r, rp->g, rp->b),
+                             plain_colour (f, 255, 255, 255) };
+  if (is_cuda (c))
+    return CC_CUDA_ONLY (cc_cuda_cvd_render (c->cuda, c->n, f, rp->style, bw, R * R, colours));
+  const int w = c->width, h = c->height, n = c->n;
+  const int yuv = f->format == CC_FORMAT_NV12 || f->format == CC_FORMAT_I420;
+  if (rp->style != CC_CVD_STYLE_OUTLINE) {
+    memset (c->colour, 0, (size_t) n * sizeof *c->colour);
+    for (int y = 0; y < h; y++)
+      for (int x = 0; x < w; x++) {
+        unsigned col[3];
+        int chroma;
+        cc_cvd_pixel_colour (f, x, y, col, &chroma);
+        cc_cvd_colour_acc *a = &c->colour[c->labels[(size_t) y * w + x]];
+        a->n++;
+        a->c[0] += col[0];
+        if (yuv) {
+          a->nc += chroma;
+          a->c[1] += col[1];
+          a->c[2] += col[2];
+        } else {
+          a->c[1] += col[1];
+          a->c[2] += col[2];
+        }
+      }
+    for (int i = 0; i < n; i++)
+      cc_cvd_cell_mean (&c->colour[i], f->format == CC_FORMAT_BGRX8, yuv, R * R, &c->means[i]);
+  }
+#pragma omp parallel for schedule(static) num_threads(cc_context_cpu_threads (c->ctx))
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++)
+      cc_cvd_render_pixel (f, c->labels, c->sites, c->means, rp->style, bw, colours, x, y);
+  return CC_SUCCESS;
+}

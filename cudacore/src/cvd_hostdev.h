@@ -1,0 +1,256 @@
+/* Per-pixel and per-site steps of CVD shared by cvd.c (CPU reference) and
+ * kernels/cvd.cu: density, distances, the JFA pass of one pixel, the site update,
+ * the cell colours and the rendering of one pixel. Integers only (but the flow
+ * vector of advection, rounded alike by both compilers), so both backends give the
+ * same bits. */
+#ifndef CUDACORE_CVD_HOSTDEV_H
+#define CUDACORE_CVD_HOSTDEV_H
+
+#include "cc_hostdev.h"
+#include "cvd_internal.h"
+
+#define CC_CVD_NONE 0x7FFFFFFF   /* no label yet (JFA) */
+
+/* Integer luma of an 8-bit RGB colour. */
+CC_HOSTDEV int
+cc_cvd_luma_rgb (int r, int g, int b)
+{
+  return (77 * r + 150 * g + 29 * b + 128) >> 8;
+}
+
+/* Luma of pixel (x, y) of a frame. */
+CC_HOSTDEV int
+cc_cvd_luma (const cc_image *f, int x, int y)
+{
+  const uint8_t *row = (const uint8_t *) f->planes[0] + (size_t) y * f->pitch[0];
+  if (f->format == CC_FORMAT_RGBX8)
+    return cc_cvd_luma_rgb (row[4 * x], row[4 * x + 1], row[4 * x + 2]);
+  if (f->format == CC_FORMAT_BGRX8)
+    return cc_cvd_luma_rgb (row[4 * x + 2], row[4 * x + 1], row[4 * x]);
+  return row[x];   /* GRAY8, NV12, I420 */
+}
+
+/* Density of pixel (x, y) (see cc_cvd.h). */
+CC_HOSTDEV uint16_t
+cc_cvd_density_at (const cc_image *f, int method, int x, int y)
+{
+  if (method == CC_CVD_DENSITY_UNIFORM)
+    return 256;
+  if (method == CC_CVD_DENSITY_DARK)
+    return (uint16_t) (1 + 256 * (255 - cc_cvd_luma (f, x, y)));
+  if (method == CC_CVD_DENSITY_BRIGHT)
+    return (uint16_t) (1 + 256 * cc_cvd_luma (f, x, y));
+  int w = f->width, h = f->height;
+  int xm = x > 0 ? x - 1 : 0, xp = x + 1 < w ? x + 1 : x;
+  int ym = y > 0 ? y - 1 : 0, yp = y + 1 < h ? y + 1 : y;
+  int a = cc_cvd_luma (f, xm, ym), b = cc_cvd_luma (f, x, ym), c = cc_cvd_luma (f, xp, ym);
+  int d = cc_cvd_luma (f, xm, y), e = cc_cvd_luma (f, xp, y);
+  int g = cc_cvd_luma (f, xm, yp), hh = cc_cvd_luma (f, x, yp), i = cc_cvd_luma (f, xp, yp);
+  int gx = (c + 2 * e + i) - (a + 2 * d + g);
+  int gy = (g + 2 * hh + i) - (a + 2 * b + c);
+  int m = ((gx < 0 ? -gx : gx) + (gy < 0 ? -gy : gy)) / 4;
+  return (uint16_t) (1 + 256 * (m > 255 ? 255 : m));
+}
+
+/* Squared distance of pixel (x, y) to a site, in (1/256 px)^2. */
+CC_HOSTDEV long long
+cc_cvd_dist2 (int x, int y, cc_cvd_site s)
+{
+  long long dx = (long long) x * CC_CVD_ONE - s.x, dy = (long long) y * CC_CVD_ONE - s.y;
+  return dx * dx + dy * dy;
+}
+
+/* Rounded pixel of a site. */
+CC_HOSTDEV int
+cc_cvd_round_px (int32_t v)
+{
+  return (v + CC_CVD_ONE / 2) >> CC_CVD_FRAC_BITS;
+}
+
+/* Smallest JFA step: 2^(ceil(log2 max(w, h)) - 1), 0 for a 1x1 frame. */
+CC_HOSTDEV int
+cc_cvd_jfa_first_step (int w, int h)
+{
+  int m = w > h ? w : h, p = 1;
+  while (p < m)
+    p <<= 1;
+  return p / 2;
+}
+
+/* One JFA pass of step k at pixel (x, y): the nearest of the labels at the pixel and
+ * its 8 neighbours at +-k (lowest id on equal distances). */
+CC_HOSTDEV int32_t
+cc_cvd_jfa_pixel (const int32_t *in, const cc_cvd_site *sites, int n, int w, int h,
+    int x, int y, int k)
+{
+  int32_t best = CC_CVD_NONE;
+  long long bd = 0;
+  for (int dy = -1; dy <= 1; dy++) {
+    int qy = y + dy * k;
+    if (qy < 0 || qy >= h)
+      continue;
+    for (int dx = -1; dx <= 1; dx++) {
+      int qx = x + dx * k;
+      if (qx < 0 || qx >= w)
+        continue;
+      int32_t l = in[(size_t) qy * w + qx];
+      if (l >= n || l == best)
+        continue;
+      long long d = cc_cvd_dist2 (x, y, sites[l]);
+      if (best == CC_CVD_NONE || d < bd || (d == bd && l < best)) {
+        best = l;
+        bd = d;
+      }
+    }
+  }
+  return best;
+}
+
+/* Moves a site to the centroid of its sums, rounded to the nearest 1/256 px (half
+ * up); a site without mass stays. Returns |dx| + |dy|. */
+CC_HOSTDEV unsigned
+cc_cvd_update_site (cc_cvd_site *s, const cc_cvd_sums *a)
+{
+  if (a->w == 0)
+    return 0;
+  /* q + r / w exactly; only the remainder is scaled, so nothing overflows */
+  uint64_t qx = a->x / a->w, rx = a->x % a->w, qy = a->y / a->w, ry = a->y % a->w;
+  int32_t nx = (int32_t) (qx * CC_CVD_ONE + (rx * CC_CVD_ONE + a->w / 2) / a->w);
+  int32_t ny = (int32_t) (qy * CC_CVD_ONE + (ry * CC_CVD_ONE + a->w / 2) / a->w);
+  unsigned d = (unsigned) ((nx > s->x ? nx - s->x : s->x - nx)
+      + (ny > s->y ? ny - s->y : s->y - ny));
+  s->x = nx;
+  s->y = ny;
+  return d;
+}
+
+/* Advection of one site by the flow at its rounded pixel (see cc_cvd_advect). */
+CC_HOSTDEV void
+cc_cvd_advect_site (cc_cvd_site *s, const cc_image *flow, int w, int h)
+{
+  int px = cc_cvd_round_px (s->x), py = cc_cvd_round_px (s->y);
+  const float *uv = (const float *) ((const uint8_t *) flow->planes[0]
+      + (size_t) py * flow->pitch[0]) + 2 * px;
+  float u = uv[0], v = uv[1];
+  if (!isfinite (u) || !isfinite (v) || fabsf (u) > 16384.0f || fabsf (v) > 16384.0f)
+    return;
+  int nx = s->x + (int) floorf (u * (float) CC_CVD_ONE + 0.5f);
+  int ny = s->y + (int) floorf (v * (float) CC_CVD_ONE + 0.5f);
+  s->x = cc_clampi (nx, 0, (w - 1) * CC_CVD_ONE);
+  s->y = cc_clampi (ny, 0, (h - 1) * CC_CVD_ONE);
+}
+
+/* ---------------------------------------------------------------- rendering */
+
+/* Is pixel (x, y) on a border of width bw (>= 1)? */
+CC_HOSTDEV int
+cc_cvd_is_border (const int32_t *labels, int w, int h, int x, int y, int bw)
+{
+  int32_t l = labels[(size_t) y * w + x];
+  int lo = bw / 2, hi = (bw - 1) / 2 + 1;
+  int y0 = y - lo < 0 ? 0 : y - lo, y1 = y + hi >= h ? h - 1 : y + hi;
+  int x0 = x - lo < 0 ? 0 : x - lo, x1 = x + hi >= w ? w - 1 : x + hi;
+  for (int qy = y0; qy <= y1; qy++)
+    for (int qx = x0; qx <= x1; qx++)
+      if (labels[(size_t) qy * w + qx] != l)
+        return 1;
+  return 0;
+}
+
+/* Adds pixel (x, y)'s colour to its cell's accumulators (the caller adds: CPU
+ * plainly, CUDA atomically); RGB: c0..c2 the bytes 0..2 of the pixel and n; YUV:
+ * c0 and n from Y, and c1, c2, nc from U, V when (x, y) is the top-left pixel of its
+ * 2x2 block. */
+CC_HOSTDEV void
+cc_cvd_pixel_colour (const cc_image *f, int x, int y, unsigned c[3], int *chroma)
+{
+  const uint8_t *row = (const uint8_t *) f->planes[0] + (size_t) y * f->pitch[0];
+  *chroma = 0;
+  if (f->format == CC_FORMAT_RGBX8 || f->format == CC_FORMAT_BGRX8) {
+    c[0] = row[4 * x]; c[1] = row[4 * x + 1]; c[2] = row[4 * x + 2];
+    return;
+  }
+  c[0] = row[x];
+  c[1] = c[2] = 0;
+  if ((x & 1) || (y & 1))
+    return;
+  *chroma = 1;
+  const uint8_t *c1 = (const uint8_t *) f->planes[1] + (size_t) (y / 2) * f->pitch[1];
+  if (f->format == CC_FORMAT_NV12) {
+    c[1] = c1[x];
+    c[2] = c1[x + 1];
+  } else {
+    const uint8_t *c2 = (const uint8_t *) f->planes[2] + (size_t) (y / 2) * f->pitch[2];
+    c[1] = c1[x / 2];
+    c[2] = c2[x / 2];
+  }
+}
+
+/* Mean colour of a cell from its accumulators, and its stipple radius^2 in
+ * (1/256 px)^2: R^2 (255 - luma) / 255. */
+CC_HOSTDEV void
+cc_cvd_cell_mean (const cc_cvd_colour_acc *a, int bgr, int yuv, long long radius2,
+    cc_cvd_mean *m)
+{
+  unsigned long long n = a->n ? a->n : 1, nc = a->nc ? a->nc : 1;
+  m->c[0] = (uint8_t) ((a->c[0] + n / 2) / n);
+  if (yuv) {
+    m->c[1] = (uint8_t) (a->nc ? (a->c[1] + nc / 2) / nc : 128);
+    m->c[2] = (uint8_t) (a->nc ? (a->c[2] + nc / 2) / nc : 128);
+  } else {
+    m->c[1] = (uint8_t) ((a->c[1] + n / 2) / n);
+    m->c[2] = (uint8_t) ((a->c[2] + n / 2) / n);
+  }
+  m->c[3] = 0;
+  int luma = yuv ? m->c[0] : bgr ? cc_cvd_luma_rgb (m->c[2], m->c[1], m->c[0])
+      : cc_cvd_luma_rgb (m->c[0], m->c[1], m->c[2]);
+  m->radius2 = a->n ? radius2 * (255 - luma) / 255 : 0;
+}
+
+/* The decision for pixel (x, y): 0 = keep the image, 1 = border colour, 2 = the
+ * cell's mean, 3 = ink (stipple dot), 4 = paper (stipple white). */
+CC_HOSTDEV int
+cc_cvd_render_kind (const int32_t *labels, const cc_cvd_site *sites, const cc_cvd_mean *means,
+    int w, int h, int x, int y, int style, int bw)
+{
+  if (style == CC_CVD_STYLE_STIPPLE) {
+    int32_t l = labels[(size_t) y * w + x];
+    return cc_cvd_dist2 (x, y, sites[l]) < means[l].radius2 ? 3 : 4;
+  }
+  if (bw > 0 && cc_cvd_is_border (labels, w, h, x, y, bw))
+    return 1;
+  return style == CC_CVD_STYLE_CELLS ? 2 : 0;
+}
+
+/* Writes pixel (x, y) of an RGBX8 / BGRX8 frame, or the Y of an NV12 / I420 frame
+ * and its block's U, V when it is the top-left pixel. colours: [0] border / ink in
+ * frame order (RGB bytes 0..2, or Y U V), [1] paper. */
+CC_HOSTDEV void
+cc_cvd_render_pixel (const cc_image *f, const int32_t *labels, const cc_cvd_site *sites,
+    const cc_cvd_mean *means, int style, int bw, const cc_cvd_mean *colours, int x, int y)
+{
+  int w = f->width, h = f->height;
+  int kind = cc_cvd_render_kind (labels, sites, means, w, h, x, y, style, bw);
+  if (kind == 0)
+    return;
+  const uint8_t *c = kind == 1 || kind == 3 ? colours[0].c : kind == 4 ? colours[1].c
+      : means[labels[(size_t) y * w + x]].c;
+  uint8_t *row = (uint8_t *) f->planes[0] + (size_t) y * f->pitch[0];
+  if (f->format == CC_FORMAT_RGBX8 || f->format == CC_FORMAT_BGRX8) {
+    row[4 * x] = c[0]; row[4 * x + 1] = c[1]; row[4 * x + 2] = c[2];
+    return;
+  }
+  row[x] = c[0];
+  if ((x & 1) || (y & 1))
+    return;
+  if (f->format == CC_FORMAT_NV12) {
+    uint8_t *uv = (uint8_t *) f->planes[1] + (size_t) (y / 2) * f->pitch[1];
+    uv[x] = c[1];
+    uv[x + 1] = c[2];
+  } else {
+    ((uint8_t *) f->planes[1] + (size_t) (y / 2) * f->pitch[1])[x / 2] = c[1];
+    ((uint8_t *) f->planes[2] + (size_t) (y / 2) * f->pitch[2])[x / 2] = c[2];
+  }
+}
+
+#endif

@@ -1,0 +1,395 @@
+/* cvdmosaic: every style's pixels equal the core's CPU rendering of the same steps
+ * (seed, density, K Lloyd iterations, render) for a known small frame in RGBA, BGRx,
+ * NV12 and I420, warm start across frames, property changes while playing (style
+ * next frame, sites re-seeds), a caps change, 1x1 and odd sizes, the too-many-sites
+ * warning, and re-seeding on a flush and on a DISCONT buffer. */
+#include "element_common.h"
+#include <cudacore/cc_cvd.h>
+#include <string.h>
+
+typedef struct {
+  int sites, iterations;
+  cc_cvd_density density;
+  cc_cvd_style style;
+  int border_width;
+  guint color;
+  guint64 seed;
+} Props;
+
+static const Props defaults = { 40, 2, CC_CVD_DENSITY_GRADIENT, CC_CVD_STYLE_CELLS, 1, 0x102030,
+  7 };
+
+static const char *style_nick[] = { "cells", "stipple", "outline" };
+static const char *density_nick[] = { "uniform", "dark", "bright", "gradient" };
+
+static gchar *
+launch_line (const Props * p)
+{
+  return g_strdup_printf ("cvdmosaic backend=cpu sites=%d iterations=%d density=%s style=%s "
+      "border-width=%d border-color=%u seed=%" G_GUINT64_FORMAT, p->sites, p->iterations,
+      density_nick[p->density], style_nick[p->style], p->border_width, p->color, p->seed);
+}
+
+/* A known frame: a colour pattern with edges (RGB), or Y / U / V patterns. */
+static GstBuffer *
+make_frame (const gchar * format, int w, int h, int t)
+{
+  GstVideoInfo info;
+  gst_video_info_set_format (&info, gst_video_format_from_string (format), w, h);
+  GstBuffer *buf = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info), NULL);
+  gst_buffer_memset (buf, 0, 0, GST_VIDEO_INFO_SIZE (&info));
+  gst_buffer_add_video_meta_full (buf, GST_VIDEO_FRAME_FLAG_NONE,
+      GST_VIDEO_INFO_FORMAT (&info), w, h, GST_VIDEO_INFO_N_PLANES (&info), info.offset,
+      info.stride);
+  GstVideoFrame vf;
+  fail_unless (gst_video_frame_map (&vf, &info, buf, GST_MAP_WRITE));
+  for (int p = 0; p < (int) GST_VIDEO_FRAME_N_PLANES (&vf); p++) {
+    guint8 *d = GST_VIDEO_FRAME_PLANE_DATA (&vf, p);
+    gint stride = GST_VIDEO_FRAME_PLANE_STRIDE (&vf, p);
+    gint comp = p == 0 ? 0 : 1;
+    gint pw = GST_VIDEO_FRAME_COMP_WIDTH (&vf, comp) * GST_VIDEO_FRAME_COMP_PSTRIDE (&vf, comp);
+    gint ph = GST_VIDEO_FRAME_COMP_HEIGHT (&vf, p == 0 ? 0 : 1);
+    const int rgb = GST_VIDEO_INFO_IS_RGB (&info) != 0;
+    if (rgb)
+      pw = 4 * w;
+    for (int y = 0; y < ph; y++)
+      for (int x = 0; x < pw; x++) {
+        int px = rgb ? x / 4 : x;
+        int disc = (px - w / 2) * (px - w / 2) + (y - h / 3) * (y - h / 3) < w * h / 10;
+        int v = disc ? 230 - 40 * (x % 4) : px * 9 + y * 5 + 31 * p + 3 * t;
+        d[y * stride + x] = (guint8) v;
+      }
+  }
+  gst_video_frame_unmap (&vf);
+  return buf;
+}
+
+static cc_format
+core_format (const gchar * format)
+{
+  if (!strcmp (format, "RGBA") || !strcmp (format, "RGBx"))
+    return CC_FORMAT_RGBX8;
+  if (!strcmp (format, "BGRA") || !strcmp (format, "BGRx"))
+    return CC_FORMAT_BGRX8;
+  return !strcmp (format, "NV12") ? CC_FORMAT_NV12 : CC_FORMAT_I420;
+}
+
+/* The core's version of one frame: buffer (a copy of the input) rendered in place. */
+static void
+core_frame (cc_cvd * c, GstBuffer * buf, const gchar * format, int w, int h, const Props * p,
+    gboolean reseed)
+{
+  GstVideoInfo info;
+  gst_video_info_set_format (&info, gst_video_format_from_string (format), w, h);
+  GstVideoFrame vf;
+  fail_unless (gst_video_frame_map (&vf, &info, buf, GST_MAP_READWRITE));
+  cc_image img;
+  memset (&img, 0, sizeof img);
+  for (guint k = 0; k < GST_VIDEO_FRAME_N_PLANES (&vf); k++) {
+    img.planes[k] = GST_VIDEO_FRAME_PLANE_DATA (&vf, k);
+    img.pitch[k] = GST_VIDEO_FRAME_PLANE_STRIDE (&vf, k);
+  }
+  img.width = w;
+  img.height = h;
+  img.format = core_format (format);
+  img.location = CC_LOCATION_HOST;
+  cc_cvd_params cp;
+  cc_cvd_params_default (&cp);
+  cp.density = p->density;
+  CC_ASSERT_OK (cc_cvd_set_params (c, &cp));
+  if (reseed)
+    CC_ASSERT_OK (cc_cvd_seed (c, MIN (p->sites, w * h), p->seed));
+  CC_ASSERT_OK (cc_cvd_set_density (c, &img));
+  CC_ASSERT_OK (cc_cvd_iterate (c, p->iterations, 0.0, NULL));
+  cc_cvd_render_params rp = { p->style, p->border_width, (p->color >> 16) & 255,
+                              (p->color >> 8) & 255, p->color & 255 };
+  CC_ASSERT_OK (cc_cvd_render (c, &img, &rp));
+  gst_video_frame_unmap (&vf);
+}
+
+static void
+assert_same (GstBuffer * a, GstBuffer * b, const char *what)
+{
+  GstMapInfo ma, mb;
+  fail_unless (gst_buffer_map (a, &ma, GST_MAP_READ));
+  fail_unless (gst_buffer_map (b, &mb, GST_MAP_READ));
+  fail_unless (ma.size == mb.size, "%s: sizes differ", what);
+  long differ = 0, first = -1;
+  for (gsize k = 0; k < ma.size; k++)
+    if (ma.data[k] != mb.data[k]) {
+      differ++;
+      if (first < 0)
+        first = (long) k;
+    }
+  fail_unless (differ == 0, "%s: %ld bytes differ from the core's rendering (first at %ld)",
+      what, differ, first);
+  gst_buffer_unmap (a, &ma);
+  gst_buffer_unmap (b, &mb);
+}
+
+static void
+assert_not_same (GstBuffer * a, GstBuffer * b, const char *what)
+{
+  GstMapInfo ma, mb;
+  fail_unless (gst_buffer_map (a, &ma, GST_MAP_READ));
+  fail_unless (gst_buffer_map (b, &mb, GST_MAP_READ));
+  fail_unless (ma.size != mb.size || memcmp (ma.data, mb.data, ma.size) != 0, "%s: equal", what);
+  gst_buffer_unmap (a, &ma);
+  gst_buffer_unmap (b, &mb);
+}
+
+/* Pushes frame t through the element and the core; asserts they are equal. */
+static void
+step (GstHarness * hn, cc_cvd * c, const gchar * format, int w, int h, int t, const Props * p,
+    gboolean reseed, const char *what)
+{
+  GstBuffer *in = make_frame (format, w, h, t);
+  GstBuffer *want = gst_buffer_copy_deep (in);
+  GstBuffer *out = gst_harness_push_and_pull (hn, in);
+  fail_unless (out != NULL, "%s: no output", what);
+  core_frame (c, want, format, w, h, p, reseed);
+  assert_same (out, want, what);
+  gst_buffer_unref (out);
+  gst_buffer_unref (want);
+}
+
+static cc_cvd *
+core_new (cc_context * ctx, int w, int h)
+{
+  cc_cvd *c = NULL;
+  CC_ASSERT_OK (cc_cvd_create (ctx, w, h, NULL, &c));
+  return c;
+}
+
+GST_START_TEST (test_styles_pixels)
+{
+  const gchar *formats[] = { "RGBA", "BGRx", "NV12", "I420" };
+  const int w = 64, h = 48;
+  cc_context *ctx = NULL;
+  CC_ASSERT_OK (cc_context_create (CC_BACKEND_CPU, 0, &ctx));
+  for (gsize f = 0; f < G_N_ELEMENTS (formats); f++)
+    for (int s = 0; s < 3; s++) {
+      Props p = defaults;
+      p.style = (cc_cvd_style) s;
+      p.density = (cc_cvd_density) ((s + f) % 4);
+      p.border_width = s == 1 ? 0 : 2;
+      gchar *line = launch_line (&p);
+      GstHarness *hn = cv_harness_new (line, formats[f], w, h);
+      cc_cvd *c = core_new (ctx, w, h);
+      gchar *what = g_strdup_printf ("%s %s", formats[f], line);
+      /* three frames: warm start from the previous frame's sites */
+      for (int t = 0; t < 3; t++)
+        step (hn, c, formats[f], w, h, t, &p, t == 0, what);
+      g_free (what);
+      g_free (line);
+      cc_cvd_destroy (c);
+      gst_harness_teardown (hn);
+    }
+  cc_context_destroy (ctx);
+}
+GST_END_TEST;
+
+GST_START_TEST (test_properties_while_playing)
+{
+  const int w = 64, h = 48;
+  cc_context *ctx = NULL;
+  CC_ASSERT_OK (cc_context_create (CC_BACKEND_CPU, 0, &ctx));
+  Props p = defaults;
+  gchar *line = launch_line (&p);
+  GstHarness *hn = cv_harness_new (line, "RGBA", w, h);
+  GstElement *e = gst_harness_find_element (hn, "cvdmosaic");
+  cc_cvd *c = core_new (ctx, w, h);
+  step (hn, c, "RGBA", w, h, 0, &p, TRUE, "first frame");
+  /* style, border, density and iterations: next frame, sites kept (warm) */
+  g_object_set (e, "style", CC_CVD_STYLE_OUTLINE, "border-width", 3, "border-color", 0xFF0000,
+      "iterations", 3, NULL);
+  gst_util_set_object_arg (G_OBJECT (e), "density", "dark");
+  p.style = CC_CVD_STYLE_OUTLINE;
+  p.border_width = 3;
+  p.color = 0xFF0000;
+  p.iterations = 3;
+  p.density = CC_CVD_DENSITY_DARK;
+  step (hn, c, "RGBA", w, h, 1, &p, FALSE, "style change");
+  /* sites: re-seeds */
+  g_object_set (e, "sites", 100, NULL);
+  p.sites = 100;
+  step (hn, c, "RGBA", w, h, 2, &p, TRUE, "sites change");
+  /* the same value again does not re-seed; seed does */
+  g_object_set (e, "sites", 100, NULL);
+  step (hn, c, "RGBA", w, h, 3, &p, FALSE, "same sites");
+  g_object_set (e, "seed", (guint64) 99, NULL);
+  p.seed = 99;
+  step (hn, c, "RGBA", w, h, 4, &p, TRUE, "seed change");
+  /* the jfa / centroid-method enums take their nicks (same results on the CPU) */
+  gst_util_set_object_arg (G_OBJECT (e), "centroid-method", "mdrr");
+  step (hn, c, "RGBA", w, h, 5, &p, FALSE, "centroid-method");
+  gst_util_set_object_arg (G_OBJECT (e), "jfa", "jfa");
+  gint jfa;
+  g_object_get (e, "jfa", &jfa, NULL);
+  ck_assert_int_eq (jfa, CC_CVD_VORONOI_JFA);
+  gst_object_unref (e);
+  cc_cvd_destroy (c);
+  gst_harness_teardown (hn);
+  g_free (line);
+  cc_context_destroy (ctx);
+}
+GST_END_TEST;
+
+GST_START_TEST (test_caps_change_and_sizes)
+{
+  cc_context *ctx = NULL;
+  CC_ASSERT_OK (cc_context_create (CC_BACKEND_CPU, 0, &ctx));
+  Props p = defaults;
+  gchar *line = launch_line (&p);
+  GstHarness *hn = cv_harness_new (line, "I420", 64, 48);
+  cc_cvd *c = core_new (ctx, 64, 48);
+  step (hn, c, "I420", 64, 48, 0, &p, TRUE, "64x48");
+  step (hn, c, "I420", 64, 48, 1, &p, FALSE, "64x48 warm");
+  cc_cvd_destroy (c);
+  /* a caps change: a new frame size, sites re-seeded; then 1x1 (one site a pixel) and
+   * odd sizes */
+  const int sizes[][2] = { { 40, 30 }, { 1, 1 }, { 3, 5 }, { 101, 67 } };
+  for (gsize k = 0; k < G_N_ELEMENTS (sizes); k++) {
+    int w = sizes[k][0], h = sizes[k][1];
+    gchar *caps = g_strdup_printf ("video/x-raw,format=I420,width=%d,height=%d,framerate=30/1",
+        w, h);
+    gst_harness_set_src_caps_str (hn, caps);
+    g_free (caps);
+    c = core_new (ctx, w, h);
+    gchar *what = g_strdup_printf ("caps %dx%d", w, h);
+    step (hn, c, "I420", w, h, 2, &p, TRUE, what);
+    step (hn, c, "I420", w, h, 3, &p, FALSE, what);
+    g_free (what);
+    cc_cvd_destroy (c);
+  }
+  gst_harness_teardown (hn);
+  /* RGBA odd sizes from the start */
+  for (int k = 0; k < 2; k++) {
+    int w = k ? 1 : 7, h = k ? 1 : 3;
+    hn = cv_harness_new (line, "RGBA", w, h);
+    c = core_new (ctx, w, h);
+    step (hn, c, "RGBA", w, h, 0, &p, TRUE, "RGBA small");
+    cc_cvd_destroy (c);
+    gst_harness_teardown (hn);
+  }
+  g_free (line);
+  cc_context_destroy (ctx);
+}
+GST_END_TEST;
+
+GST_START_TEST (test_too_many_sites)
+{
+  Props p = defaults;
+  p.sites = 16;
+  gchar *line = launch_line (&p);
+  GstHarness *hn = cv_harness_new (line, "RGBA", 8, 4);
+  gst_buffer_unref (gst_harness_push_and_pull (hn, make_frame ("RGBA", 8, 4, 0)));
+  GstElement *e = gst_harness_find_element (hn, "cvdmosaic");
+  g_test_expect_message (NULL, G_LOG_LEVEL_WARNING, "*sites=33 refused*8x4 frame has 32 pixels*");
+  g_object_set (e, "sites", 33, NULL);
+  g_test_assert_expected_messages ();
+  gint sites;
+  g_object_get (e, "sites", &sites, NULL);
+  ck_assert_int_eq (sites, 16);
+  g_object_set (e, "sites", 32, NULL);
+  g_object_get (e, "sites", &sites, NULL);
+  ck_assert_int_eq (sites, 32);
+  gst_buffer_unref (gst_harness_push_and_pull (hn, make_frame ("RGBA", 8, 4, 1)));
+  gst_object_unref (e);
+  gst_harness_teardown (hn);
+  g_free (line);
+}
+GST_END_TEST;
+
+GST_START_TEST (test_reset_on_flush_and_discont)
+{
+  const int w = 64, h = 48;
+  cc_context *ctx = NULL;
+  CC_ASSERT_OK (cc_context_create (CC_BACKEND_CPU, 0, &ctx));
+  Props p = defaults;
+  p.iterations = 1;
+  gchar *line = launch_line (&p);
+  GstHarness *hn = cv_harness_new (line, "RGBA", w, h);
+  cc_cvd *c = core_new (ctx, w, h);
+  step (hn, c, "RGBA", w, h, 0, &p, TRUE, "first");
+  step (hn, c, "RGBA", w, h, 1, &p, FALSE, "second");
+  /* what a warm third frame would give, to show the reset changes the output */
+  GstBuffer *warm = make_frame ("RGBA", w, h, 1);
+  cc_cvd *cw = core_new (ctx, w, h);
+  for (int t = 0; t < 3; t++) {
+    GstBuffer *tmp = make_frame ("RGBA", w, h, t < 2 ? t : 1);
+    core_frame (cw, t < 2 ? tmp : warm, "RGBA", w, h, &p, t == 0);
+    gst_buffer_unref (tmp);
+  }
+  cc_cvd_destroy (cw);
+  fail_unless (gst_harness_push_event (hn, gst_event_new_flush_start ()));
+  fail_unless (gst_harness_push_event (hn, gst_event_new_flush_stop (TRUE)));
+  GstSegment seg;
+  gst_segment_init (&seg, GST_FORMAT_TIME);
+  fail_unless (gst_harness_push_event (hn, gst_event_new_segment (&seg)));
+  GstBuffer *in = make_frame ("RGBA", w, h, 1);
+  GstBuffer *out = gst_harness_push_and_pull (hn, in);
+  GstBuffer *want = make_frame ("RGBA", w, h, 1);
+  core_frame (c, want, "RGBA", w, h, &p, TRUE);
+  assert_same (out, want, "after flush");
+  assert_not_same (out, warm, "after flush vs warm");
+  gst_buffer_unref (out);
+  gst_buffer_unref (want);
+  gst_buffer_unref (warm);
+  step (hn, c, "RGBA", w, h, 2, &p, FALSE, "after flush, warm");
+  in = make_frame ("RGBA", w, h, 3);
+  GST_BUFFER_FLAG_SET (in, GST_BUFFER_FLAG_DISCONT);
+  out = gst_harness_push_and_pull (hn, in);
+  want = make_frame ("RGBA", w, h, 3);
+  core_frame (c, want, "RGBA", w, h, &p, TRUE);
+  assert_same (out, want, "after discont");
+  gst_buffer_unref (out);
+  gst_buffer_unref (want);
+  cc_cvd_destroy (c);
+  gst_harness_teardown (hn);
+  g_free (line);
+  cc_context_destroy (ctx);
+}
+GST_END_TEST;
+
+GST_START_TEST (test_advect_runs)
+{
+  /* advect=flow: the first frame has no flow (equal to no advection), later frames
+   * move the sites with the LK flow of a scene that moves */
+  const int w = 64, h = 48;
+  cc_context *ctx = NULL;
+  CC_ASSERT_OK (cc_context_create (CC_BACKEND_CPU, 0, &ctx));
+  Props p = defaults;
+  gchar *base = launch_line (&p);
+  gchar *line = g_strdup_printf ("%s advect=flow", base);
+  GstHarness *hn = cv_harness_new (line, "RGBA", w, h);
+  cc_cvd *c = core_new (ctx, w, h);
+  step (hn, c, "RGBA", w, h, 0, &p, TRUE, "advect first frame");
+  GstBuffer *out = gst_harness_push_and_pull (hn, make_frame ("RGBA", w, h, 4));
+  fail_unless (out != NULL);
+  gst_buffer_unref (out);
+  cc_cvd_destroy (c);
+  gst_harness_teardown (hn);
+  g_free (line);
+  g_free (base);
+  cc_context_destroy (ctx);
+}
+GST_END_TEST;
+
+static Suite *
+cvdmosaic_suite (void)
+{
+  Suite *s = suite_create ("cvdmosaic");
+  TCase *tc = tcase_create ("general");
+  tcase_set_timeout (tc, 300);
+  tcase_add_test (tc, test_styles_pixels);
+  tcase_add_test (tc, test_properties_while_playing);
+  tcase_add_test (tc, test_caps_change_and_sizes);
+  tcase_add_test (tc, test_too_many_sites);
+  tcase_add_test (tc, test_reset_on_flush_and_discont);
+  tcase_add_test (tc, test_advect_runs);
+  suite_add_tcase (s, tc);
+  return s;
+}
+
+GST_CHECK_MAIN (cvdmosaic);

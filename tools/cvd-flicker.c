@@ -1,0 +1,184 @@
+/* cvd-flicker: temporal coherence of cvdmosaic on a clip, one JSON object per mode.
+ *
+ *   cvd-flicker [--frames N] [--sites N] [--iterations K] [--backend cpu|cuda|auto] CLIP
+ *   cvd-flicker --version
+ *
+ * Flicker: among the pixels whose input is static between two consecutive frames
+ * (every channel within 4 of the previous frame's: the background of a static
+ * camera, not the moving people), the share whose rendered colour changes; averaged
+ * over the clip's frame pairs. The lower, the steadier the mosaic. Modes:
+ *  cold:   the sites re-seeded on every frame (each buffer is flagged DISCONT), K
+ *          iterations from the same random start: what a per-frame CVD gives;
+ *  warm:   the sites kept from frame to frame (the element's default);
+ *  advect: warm, and advected by the frame's LK flow (advect=flow).
+ * The element runs in a pipeline (uridecodebin ! videoconvert ! RGBA ! tee, one
+ * branch to the mosaic), so this measures what users get; the cudavision plugin must
+ * be on GST_PLUGIN_PATH (build/gst). */
+#include "cv_cli.h"
+#include <gst/gst.h>
+#include <gst/app/gstappsink.h>
+#include <gst/video/video.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define STATIC_TOLERANCE 4
+
+static GstPadProbeReturn
+mark_discont (GstPad *pad, GstPadProbeInfo *info, gpointer data)
+{
+  GstBuffer *buf = gst_pad_probe_info_get_buffer (info);
+  buf = gst_buffer_make_writable (buf);
+  GST_BUFFER_FLAG_SET (buf, GST_BUFFER_FLAG_DISCONT);
+  GST_PAD_PROBE_INFO_DATA (info) = buf;
+  return GST_PAD_PROBE_OK;
+}
+
+/* The next RGBA frame of an appsink, copied packed into *out (realloc'd); 0 at the
+ * end. */
+static int
+pull (GstElement *sink, guint8 **out, int *w, int *h)
+{
+  GstSample *sample = gst_app_sink_pull_sample (GST_APP_SINK (sink));
+  if (!sample)
+    return 0;
+  GstVideoInfo info;
+  GstVideoFrame vf;
+  int ok = 0;
+  if (gst_video_info_from_caps (&info, gst_sample_get_caps (sample))
+      && gst_video_frame_map (&vf, &info, gst_sample_get_buffer (sample), GST_MAP_READ)) {
+    *w = GST_VIDEO_INFO_WIDTH (&info);
+    *h = GST_VIDEO_INFO_HEIGHT (&info);
+    *out = realloc (*out, (size_t) 4 * *w * *h);
+    const guint8 *src = GST_VIDEO_FRAME_PLANE_DATA (&vf, 0);
+    int stride = GST_VIDEO_FRAME_PLANE_STRIDE (&vf, 0);
+    for (int y = 0; y < *h; y++)
+      memcpy (*out + (size_t) 4 * *w * y, src + (size_t) stride * y, (size_t) 4 * *w);
+    gst_video_frame_unmap (&vf);
+    ok = 1;
+  }
+  gst_sample_unref (sample);
+  return ok;
+}
+
+static int
+measure (const char *path, const char *mode, int frames, int sites, int iterations,
+    const char *backend)
+{
+  GError *err = NULL;
+  gchar *uri = gst_filename_to_uri (path, &err);
+  if (!uri) {
+    fprintf (stderr, "cvd-flicker: %s: %s\n", path, err->message);
+    g_error_free (err);
+    return 1;
+  }
+  gchar *desc = g_strdup_printf ("uridecodebin uri=\"%s\" ! videoconvert ! "
+      "video/x-raw,format=RGBA ! tee name=t "
+      "t. ! queue ! appsink name=in sync=false "
+      "t. ! queue ! cvdmosaic name=m backend=%s sites=%d iterations=%d advect=%s ! "
+      "appsink name=out sync=false", uri, backend, sites, iterations,
+      strcmp (mode, "advect") ? "none" : "flow");
+  GstElement *pipe = gst_parse_launch (desc, &err);
+  g_free (uri);
+  g_free (desc);
+  if (!pipe) {
+    fprintf (stderr, "cvd-flicker: %s\n", err ? err->message : "no pipeline");
+    g_clear_error (&err);
+    return 1;
+  }
+  GstElement *in = gst_bin_get_by_name (GST_BIN (pipe), "in");
+  GstElement *out = gst_bin_get_by_name (GST_BIN (pipe), "out");
+  GstElement *m = gst_bin_get_by_name (GST_BIN (pipe), "m");
+  if (!strcmp (mode, "cold")) {
+    GstPad *pad = gst_element_get_static_pad (m, "sink");
+    gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, mark_discont, NULL, NULL);
+    gst_object_unref (pad);
+  }
+  if (gst_element_set_state (pipe, GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE) {
+    fprintf (stderr, "cvd-flicker: %s: the pipeline does not start\n", path);
+    return 1;
+  }
+  guint8 *a[2] = { NULL, NULL }, *r[2] = { NULL, NULL };
+  int w = 0, h = 0, n = 0;
+  double sum = 0.0;
+  long long static_px = 0;
+  for (; n < frames; n++) {
+    int cur = n & 1, prev = cur ^ 1;
+    if (!pull (in, &a[cur], &w, &h) || !pull (out, &r[cur], &w, &h))
+      break;
+    if (n == 0)
+      continue;
+    long long still = 0, changed = 0;
+    for (size_t p = 0; p < (size_t) w * h; p++) {
+      const guint8 *x = a[cur] + 4 * p, *y = a[prev] + 4 * p;
+      if (abs (x[0] - y[0]) > STATIC_TOLERANCE || abs (x[1] - y[1]) > STATIC_TOLERANCE
+          || abs (x[2] - y[2]) > STATIC_TOLERANCE)
+        continue;
+      still++;
+      changed += memcmp (r[cur] + 4 * p, r[prev] + 4 * p, 3) != 0;
+    }
+    sum += still ? (double) changed / still : 0.0;
+    static_px += still;
+  }
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  gst_object_unref (in);
+  gst_object_unref (out);
+  gst_object_unref (m);
+  gst_object_unref (pipe);
+  free (a[0]); free (a[1]); free (r[0]); free (r[1]);
+  if (n < 2) {
+    fprintf (stderr, "cvd-flicker: %s: fewer than 2 frames decoded\n", path);
+    return 1;
+  }
+  printf ("{\"tool\":\"cvd-flicker\",\"clip\":\"%s\",\"width\":%d,\"height\":%d,\"frames\":%d,"
+      "\"mode\":\"%s\",\"sites\":%d,\"iterations\":%d,\"backend\":\"%s\","
+      "\"static_share\":%.4f,\"flicker\":%.5f}\n", path, w, h, n, mode, sites, iterations,
+      backend, (double) static_px / ((double) w * h * (n - 1)), sum / (n - 1));
+  fflush (stdout);
+  return 0;
+}
+
+int
+main (int argc, char **argv)
+{
+  int frames = 60, sites = 2000, iterations = 2;
+  const char *backend = "auto", *clip = NULL;
+  gst_init (NULL, NULL);
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp (argv[i], "--version")) {
+      cv_print_version ();
+      return 0;
+    } else if (!strcmp (argv[i], "--frames") && i + 1 < argc) {
+      if (!cv_parse_int ("--frames", argv[++i], 2, 100000, &frames))
+        return 2;
+    } else if (!strcmp (argv[i], "--sites") && i + 1 < argc) {
+      if (!cv_parse_int ("--sites", argv[++i], 16, 1000000, &sites))
+        return 2;
+    } else if (!strcmp (argv[i], "--iterations") && i + 1 < argc) {
+      if (!cv_parse_int ("--iterations", argv[++i], 1, 100, &iterations))
+        return 2;
+    } else if (!strcmp (argv[i], "--backend") && i + 1 < argc) {
+      backend = argv[++i];
+      if (strcmp (backend, "cpu") && strcmp (backend, "cuda") && strcmp (backend, "auto")) {
+        cv_option_error ("--backend", backend, "cpu, cuda or auto");
+        return 2;
+      }
+    } else if (argv[i][0] != '-' && !clip) {
+      clip = argv[i];
+    } else {
+      fprintf (stderr, "usage: cvd-flicker [--frames N] [--sites N] [--iterations K] "
+          "[--backend cpu|cuda|auto] CLIP | --version\n");
+      return 2;
+    }
+  }
+  if (!clip) {
+    fprintf (stderr, "cvd-flicker: no clip (e.g. ../shared/media/video/vtest.avi)\n");
+    return 2;
+  }
+  const char *modes[] = { "cold", "warm", "advect" };
+  for (int k = 0; k < 3; k++)
+    if (measure (clip, modes[k], frames, sites, iterations, backend))
+      return 1;
+  return 0;
+}
