@@ -1,0 +1,571 @@
+/* Quad-Cut (CPU reference): the quadtree against brute force (coverage, the
+ * grouping criterion, QuadN4 references, complete neighbour lists with border
+ * lengths) on sizes that are not powers of two down to 1x1; the mask of synthetic
+ * frames with exact truth (plate with a cast shadow, active illumination) recovered
+ * away from the object's edge; the leaf cut against the pixel-level cut; the
+ * temporal prior and reset; threads; compositing pixels; bad input. The truth comes
+ * from cv_synth_fg_frame's mask and from the stratified data, never from the
+ * quadtree under test. */
+#include "cv_test.h"
+#include "cv_imageio.h"
+#include "cv_synth.h"
+#include <cudacore/cc_quadcut.h>
+
+#include <math.h>
+#include <string.h>
+
+static cc_context *
+cpu_context (int threads)
+{
+  cc_context *ctx = NULL;
+  CC_ASSERT_OK (cc_context_create (CC_BACKEND_CPU, -1, &ctx));
+  CC_ASSERT_OK (cc_context_set_threads (ctx, threads));
+  return ctx;
+}
+
+/* A plate-mode quadcut of one synthetic frame t (noise 6) of w x h; mask: the truth
+ * (w x h bytes, may be NULL). */
+static cc_quadcut *
+run_synthetic (cc_context *ctx, int w, int h, int t, const cc_quadcut_params *p,
+    uint8_t *truth)
+{
+  cc_image plate, frame;
+  CC_ASSERT_OK (cv_synth_fg_plate (w, h, &plate));
+  CC_ASSERT_OK (cv_synth_fg_frame (t, w, h, CV_SYNTH_FG_PLAIN, 6, &frame, truth));
+  cc_quadcut *q = NULL;
+  CC_ASSERT_OK (cc_quadcut_create (ctx, w, h, p, &q));
+  CC_ASSERT_OK (cc_quadcut_set_plate (q, &plate));
+  CC_ASSERT_OK (cc_quadcut_run (q, &frame, NULL));
+  cv_image_free (&plate);
+  cv_image_free (&frame);
+  return q;
+}
+
+/* Range of a, b, d over the square (x, y, side s) within `sim`? */
+static int
+square_similar (const float *ch[3], int w, int x, int y, int s, float sim)
+{
+  for (int c = 0; c < 3; c++) {
+    float mn = INFINITY, mx = -INFINITY;
+    for (int yy = y; yy < y + s; yy++)
+      for (int xx = x; xx < x + s; xx++) {
+        float v = ch[c][(size_t) yy * w + xx];
+        mn = fminf (mn, v);
+        mx = fmaxf (mx, v);
+      }
+    if (mx - mn > sim)
+      return 0;
+  }
+  return 1;
+}
+
+typedef struct {
+  int id, len;
+} nb_t;
+
+static int
+nb_cmp (const void *a, const void *b)
+{
+  return ((const nb_t *) a)->id - ((const nb_t *) b)->id;
+}
+
+/* Every structural property of the last run's quadtree, by brute force. */
+static void
+check_quadtree (cc_quadcut *q, int w, int h, const cc_quadcut_params *p, const char *what)
+{
+  size_t n = (size_t) w * h;
+  float *L = malloc (n * sizeof (float)), *A = malloc (n * sizeof (float)),
+      *B = malloc (n * sizeof (float)), *D = malloc (n * sizeof (float));
+  int32_t *ids = malloc (n * sizeof (int32_t)), *owner = malloc (n * sizeof (int32_t));
+  CC_ASSERT_OK (cc_quadcut_get_stratified (q, L, A, B, D, NULL, ids));
+  cc_quadcut_graph g;
+  CC_ASSERT_OK (cc_quadcut_get_graph (q, &g));
+  ck_assert_int_eq (g.n_nodes, g.n_leaves);
+  /* coverage: each pixel painted by exactly one leaf; the module's leaf ids agree */
+  for (size_t i = 0; i < n; i++)
+    owner[i] = -1;
+  const float *ch[3] = { A, B, D };
+  for (int k = 0; k < g.n_leaves; k++) {
+    const cc_quadcut_leaf *l = &g.leaves[k];
+    int s = 1 << l->level;
+    ck_assert_msg (l->level >= 0 && l->level <= p->max_level && l->x % s == 0
+        && l->y % s == 0 && l->x + s <= w && l->y + s <= h,
+        "%s: leaf %d at %d,%d level %d misplaced", what, k, l->x, l->y, l->level);
+    if (k > 0) {
+      const cc_quadcut_leaf *o = &g.leaves[k - 1];
+      ck_assert_msg (o->y < l->y || (o->y == l->y && o->x < l->x),
+          "%s: leaves not in raster order at %d", what, k);
+    }
+    for (int y = l->y; y < l->y + s; y++)
+      for (int x = l->x; x < l->x + s; x++) {
+        ck_assert_msg (owner[(size_t) y * w + x] == -1, "%s: pixel %d,%d in two leaves",
+            what, x, y);
+        owner[(size_t) y * w + x] = k;
+      }
+    /* the criterion holds on the leaf, and fails on its parent when the parent lies
+     * in the frame and its level is allowed */
+    ck_assert_msg (square_similar (ch, w, l->x, l->y, s, p->similarity),
+        "%s: leaf %d breaks the criterion", what, k);
+    int ps = 2 * s, px = l->x / ps * ps, py = l->y / ps * ps;
+    if (l->level + 1 <= p->max_level && px + ps <= w && py + ps <= h)
+      ck_assert_msg (!square_similar (ch, w, px, py, ps, p->similarity),
+          "%s: the parent of leaf %d (%d,%d level %d) meets the criterion", what, k, l->x,
+          l->y, l->level);
+  }
+  for (size_t i = 0; i < n; i++) {
+    ck_assert_msg (owner[i] >= 0, "%s: pixel %zu in no leaf", what, i);
+    ck_assert_int_eq (owner[i], ids[i]);
+  }
+  /* QuadN4 references and neighbour lists against the owner map */
+  nb_t *truth = malloc (4 * (size_t) (w + h + 4) * sizeof (nb_t));
+  nb_t *got = malloc (4 * (size_t) (w + h + 4) * sizeof (nb_t));
+  long long pairs = 0;
+  for (int k = 0; k < g.n_leaves; k++) {
+    const cc_quadcut_leaf *l = &g.leaves[k];
+    int s = 1 << l->level, x0 = l->x, y0 = l->y, x1 = x0 + s - 1, y1 = y0 + s - 1;
+    ck_assert_int_eq (l->north, y0 > 0 ? owner[(size_t) (y0 - 1) * w + x0] : -1);
+    ck_assert_int_eq (l->east, x1 + 1 < w ? owner[(size_t) y1 * w + x1 + 1] : -1);
+    ck_assert_int_eq (l->south, y1 + 1 < h ? owner[(size_t) (y1 + 1) * w + x1] : -1);
+    ck_assert_int_eq (l->west, x0 > 0 ? owner[(size_t) y0 * w + x0 - 1] : -1);
+    /* brute force: every pixel pair across the leaf's border */
+    int nt = 0;
+    for (int side = 0; side < 4; side++)
+      for (int i = 0; i < s; i++) {
+        int x = side == 0 || side == 2 ? x0 + i : (side == 1 ? x1 + 1 : x0 - 1);
+        int y = side == 1 || side == 3 ? y0 + i : (side == 0 ? y0 - 1 : y1 + 1);
+        if (x < 0 || y < 0 || x >= w || y >= h)
+          continue;
+        int o = owner[(size_t) y * w + x], j;
+        for (j = 0; j < nt && truth[j].id != o; j++)
+          ;
+        if (j == nt)
+          truth[nt++] = (nb_t) { o, 0 };
+        truth[j].len++;
+      }
+    int ng = g.offsets[k + 1] - g.offsets[k];
+    ck_assert_msg (ng == nt, "%s: leaf %d has %d neighbours, brute force %d", what, k, ng,
+        nt);
+    for (int j = 0; j < ng; j++)
+      got[j] = (nb_t) { g.neighbours[g.offsets[k] + j], g.lengths[g.offsets[k] + j] };
+    qsort (truth, nt, sizeof *truth, nb_cmp);
+    qsort (got, ng, sizeof *got, nb_cmp);
+    for (int j = 0; j < ng; j++)
+      ck_assert_msg (got[j].id == truth[j].id && got[j].len == truth[j].len,
+          "%s: leaf %d neighbour %d: %d (len %d), brute force %d (len %d)", what, k, j,
+          got[j].id, got[j].len, truth[j].id, truth[j].len);
+    pairs += ng;
+  }
+  ck_assert_int_eq (g.n_edges * 2, pairs);
+  free (truth);
+  free (got);
+  free (L);
+  free (A);
+  free (B);
+  free (D);
+  free (ids);
+  free (owner);
+}
+
+START_TEST (test_quadtree_structure)
+{
+  static const int sizes[][2] = { { 1, 1 }, { 1, 9 }, { 9, 1 }, { 2, 2 }, { 37, 23 },
+                                  { 64, 64 }, { 129, 67 }, { 160, 120 } };
+  static const float sims[] = { 0.0f, 3.0f, 12.0f, 1000.0f };
+  static const int levels[] = { 0, 2, 5, 12 };
+  cc_context *ctx = cpu_context (2);
+  for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++)
+    for (int v = 0; v < 4; v++) {
+      int w = sizes[si][0], h = sizes[si][1];
+      cc_quadcut_params p;
+      cc_quadcut_params_default (&p);
+      p.similarity = sims[v];
+      p.max_level = levels[(v + si) % 4];
+      char what[64];
+      snprintf (what, sizeof what, "%dx%d sim %g level %d", w, h, p.similarity,
+          p.max_level);
+      cc_quadcut *q = run_synthetic (ctx, w, h, 3, &p, NULL);
+      check_quadtree (q, w, h, &p, what);
+      cc_quadcut_graph g;
+      CC_ASSERT_OK (cc_quadcut_get_graph (q, &g));
+      if (p.similarity == 0.0f && w * h > 4)
+        ck_assert_int_gt (g.n_leaves, w * h / 2);   /* noise: almost all 1x1 */
+      if (p.similarity == 1000.0f && p.max_level >= 5 && w == 64)
+        ck_assert_int_eq (g.n_leaves, 4);           /* four 32x32 leaves */
+      cc_quadcut_destroy (q);
+    }
+  cc_context_destroy (ctx);
+}
+END_TEST
+
+/* Pixels whose 5x5 neighbourhood (Chebyshev distance <= 2) has one truth label. */
+static int
+far_from_edge (const uint8_t *truth, int w, int h, int x, int y)
+{
+  uint8_t v = truth[(size_t) y * w + x];
+  for (int dy = -2; dy <= 2; dy++)
+    for (int dx = -2; dx <= 2; dx++) {
+      int xx = x + dx, yy = y + dy;
+      if (xx >= 0 && yy >= 0 && xx < w && yy < h && truth[(size_t) yy * w + xx] != v)
+        return 0;
+    }
+  return 1;
+}
+
+/* Mismatches of the last run's mask against the truth, away from the edge (all
+ * counted in *all). */
+static long
+mask_errors (cc_quadcut *q, const uint8_t *truth, int w, int h, long *all, uint8_t *out)
+{
+  cc_image m;
+  CC_ASSERT_OK (cv_image_new (w, h, CC_FORMAT_GRAY8, &m));
+  CC_ASSERT_OK (cc_quadcut_get_mask (q, &m));
+  long far = 0, any = 0;
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++) {
+      uint8_t v = ((uint8_t *) m.planes[0])[(size_t) y * m.pitch[0] + x];
+      ck_assert (v == 0 || v == 255);
+      if (out)
+        out[(size_t) y * w + x] = v;
+      if (v != truth[(size_t) y * w + x]) {
+        any++;
+        far += far_from_edge (truth, w, h, x, y);
+      }
+    }
+  cv_image_free (&m);
+  if (all)
+    *all = any;
+  return far;
+}
+
+START_TEST (test_plate_recovers_mask)
+{
+  const int w = 200, h = 150;
+  cc_context *ctx = cpu_context (2);
+  uint8_t *truth = malloc ((size_t) w * h), *leaf_mask = malloc ((size_t) w * h),
+      *pixel_mask = malloc ((size_t) w * h);
+  static const int frames[] = { 0, 17, 40 };   /* 40: the object leaves the frame */
+  for (int fi = 0; fi < 3; fi++) {
+    cc_quadcut_params p;
+    cc_quadcut_params_default (&p);
+    cc_quadcut *q = run_synthetic (ctx, w, h, frames[fi], &p, truth);
+    long all = 0, far = mask_errors (q, truth, w, h, &all, leaf_mask);
+    cc_quadcut_graph g;
+    CC_ASSERT_OK (cc_quadcut_get_graph (q, &g));
+    printf ("plate t=%d: %d leaves (%.1f %% of pixels), %lld n-links, %ld wrong pixels "
+        "(%ld beyond 2 px of the edge)\n", frames[fi], g.n_leaves,
+        100.0 * g.n_leaves / (w * h), g.n_edges, all, far);
+    ck_assert_msg (far == 0, "t=%d: %ld pixels wrong beyond 2 px of the edge", frames[fi],
+        far);
+    ck_assert_int_lt (g.n_leaves, w * h / 2);
+    cc_quadcut_destroy (q);
+    /* the pixel-level reference with the same energy */
+    p.nodes = CC_QUADCUT_NODES_PIXELS;
+    q = run_synthetic (ctx, w, h, frames[fi], &p, truth);
+    far = mask_errors (q, truth, w, h, &all, pixel_mask);
+    ck_assert_msg (far == 0, "pixels t=%d: %ld wrong beyond 2 px of the edge", frames[fi],
+        far);
+    CC_ASSERT_OK (cc_quadcut_get_graph (q, &g));
+    ck_assert_int_eq (g.n_leaves, 0);
+    ck_assert_int_eq (g.n_nodes, w * h);
+    long differ = 0;
+    for (int i = 0; i < w * h; i++)
+      differ += leaf_mask[i] != pixel_mask[i];
+    printf ("plate t=%d: leaf and pixel cuts differ on %ld pixels (%.3f %%)\n", frames[fi],
+        differ, 100.0 * differ / (w * h));
+    ck_assert_msg (differ <= 0.02 * w * h, "t=%d: leaf and pixel cuts differ on %ld pixels",
+        frames[fi], differ);
+    cc_quadcut_destroy (q);
+  }
+  free (truth);
+  free (leaf_mask);
+  free (pixel_mask);
+  cc_context_destroy (ctx);
+}
+END_TEST
+
+/* The cast shadow is background only through the shadow rule: without it
+ * (shadow_depth 0) the shadow's pixels come out foreground. */
+START_TEST (test_shadow_rule)
+{
+  const int w = 200, h = 150;
+  cc_context *ctx = cpu_context (2);
+  uint8_t *truth = malloc ((size_t) w * h);
+  cc_quadcut_params p;
+  cc_quadcut_params_default (&p);
+  p.shadow_depth = 0.0f;
+  cc_quadcut *q = run_synthetic (ctx, w, h, 17, &p, truth);
+  long far = mask_errors (q, truth, w, h, NULL, NULL);
+  printf ("without the shadow rule: %ld pixels wrong\n", far);
+  ck_assert_msg (far > 100, "without the shadow rule only %ld pixels are wrong", far);
+  cc_quadcut_destroy (q);
+  free (truth);
+  cc_context_destroy (ctx);
+}
+END_TEST
+
+START_TEST (test_active_illumination)
+{
+  const int w = 200, h = 150;
+  cc_context *ctx = cpu_context (2);
+  uint8_t *truth = malloc ((size_t) w * h);
+  cc_image lit, unlit;
+  CC_ASSERT_OK (cv_synth_fg_frame (9, w, h, CV_SYNTH_FG_LIT, 4, &lit, truth));
+  CC_ASSERT_OK (cv_synth_fg_frame (9, w, h, CV_SYNTH_FG_UNLIT, 4, &unlit, NULL));
+  cc_quadcut_params p;
+  cc_quadcut_params_default (&p);
+  p.mode = CC_QUADCUT_MODE_ACTIVE;
+  /* the luminance difference of a lit / unlit pair: L only, less noise than a plate's
+   * Lab distance, and a smaller step (object L x 1.5 a channel: about 17) */
+  p.sigma_l = 4.0f;
+  p.seed_threshold = 1e-3f;
+  cc_quadcut *q;
+  CC_ASSERT_OK (cc_quadcut_create (ctx, w, h, &p, &q));
+  /* the unlit frame is segmented (its colours make the model), the lit one lights */
+  ck_assert_int_eq (cc_quadcut_run (q, &unlit, NULL), CC_ERROR_INVALID_ARGUMENT);
+  CC_ASSERT_OK (cc_quadcut_run (q, &unlit, &lit));
+  long all, far = mask_errors (q, truth, w, h, &all, NULL);
+  printf ("active: %ld wrong pixels (%ld beyond 2 px of the edge)\n", all, far);
+  ck_assert_msg (far == 0, "active: %ld pixels wrong beyond 2 px of the edge", far);
+  cc_quadcut_destroy (q);
+  cv_image_free (&lit);
+  cv_image_free (&unlit);
+  free (truth);
+  cc_context_destroy (ctx);
+}
+END_TEST
+
+/* The temporal prior: a second run of the same frame pays for nothing more (the mask
+ * stays) but its flow differs; after reset the first run's flow comes back. */
+START_TEST (test_temporal_and_reset)
+{
+  const int w = 120, h = 90;
+  cc_context *ctx = cpu_context (2);
+  cc_image plate, frame, other;
+  CC_ASSERT_OK (cv_synth_fg_plate (w, h, &plate));
+  CC_ASSERT_OK (cv_synth_fg_frame (4, w, h, CV_SYNTH_FG_PLAIN, 6, &frame, NULL));
+  CC_ASSERT_OK (cv_synth_fg_frame (20, w, h, CV_SYNTH_FG_PLAIN, 6, &other, NULL));
+  cc_quadcut_params p;
+  cc_quadcut_params_default (&p);
+  p.temporal = 2.0f;
+  cc_quadcut *q;
+  CC_ASSERT_OK (cc_quadcut_create (ctx, w, h, &p, &q));
+  CC_ASSERT_OK (cc_quadcut_set_plate (q, &plate));
+  cc_quadcut_graph g;
+  CC_ASSERT_OK (cc_quadcut_run (q, &frame, NULL));
+  CC_ASSERT_OK (cc_quadcut_get_graph (q, &g));
+  double first = g.flow;
+  CC_ASSERT_OK (cc_quadcut_run (q, &other, NULL));
+  CC_ASSERT_OK (cc_quadcut_get_graph (q, &g));
+  ck_assert (g.flow != first);
+  CC_ASSERT_OK (cc_quadcut_reset (q));
+  CC_ASSERT_OK (cc_quadcut_run (q, &frame, NULL));
+  CC_ASSERT_OK (cc_quadcut_get_graph (q, &g));
+  ck_assert (g.flow == first);
+  cc_quadcut_destroy (q);
+  cv_image_free (&plate);
+  cv_image_free (&frame);
+  cv_image_free (&other);
+  cc_context_destroy (ctx);
+}
+END_TEST
+
+START_TEST (test_threads_same_bits)
+{
+  const int w = 173, h = 101;
+  cc_quadcut *q[2];
+  cc_context *ctx[2] = { cpu_context (1), cpu_context (3) };
+  cc_quadcut_params p;
+  cc_quadcut_params_default (&p);
+  for (int k = 0; k < 2; k++)
+    q[k] = run_synthetic (ctx[k], w, h, 11, &p, NULL);
+  cc_quadcut_graph g[2];
+  for (int k = 0; k < 2; k++)
+    CC_ASSERT_OK (cc_quadcut_get_graph (q[k], &g[k]));
+  ck_assert_int_eq (g[0].n_leaves, g[1].n_leaves);
+  ck_assert (memcmp (g[0].leaves, g[1].leaves, g[0].n_leaves * sizeof *g[0].leaves) == 0);
+  ck_assert (memcmp (g[0].labels, g[1].labels, g[0].n_nodes) == 0);
+  ck_assert (g[0].flow == g[1].flow && g[0].n_seeds == g[1].n_seeds);
+  cc_image a[2];
+  for (int k = 0; k < 2; k++) {
+    CC_ASSERT_OK (cv_image_new (w, h, CC_FORMAT_GRAY8, &a[k]));
+    CC_ASSERT_OK (cc_quadcut_get_alpha (q[k], &a[k]));
+  }
+  cv_test_assert_same_bits (&a[0], &a[1], "alpha 1 vs 3 threads");
+  for (int k = 0; k < 2; k++) {
+    cv_image_free (&a[k]);
+    cc_quadcut_destroy (q[k]);
+    cc_context_destroy (ctx[k]);
+  }
+}
+END_TEST
+
+static uint8_t
+px (const cc_image *img, int x, int y, int c)
+{
+  return ((const uint8_t *) img->planes[0])[(size_t) y * img->pitch[0] + 4 * x + c];
+}
+
+/* Alpha is the box filter of the mask; the composite is the 8-bit blend, over a
+ * colour, an image and the blurred frame (brute-force box means), in place too. */
+START_TEST (test_alpha_and_composite)
+{
+  const int w = 90, h = 70, r = 2, br = 3;
+  cc_context *ctx = cpu_context (2);
+  cc_quadcut_params p;
+  cc_quadcut_params_default (&p);
+  p.feather = r;
+  cc_quadcut *q = run_synthetic (ctx, w, h, 2, &p, NULL);
+  cc_image mask, alpha, frame, back, out;
+  CC_ASSERT_OK (cv_image_new (w, h, CC_FORMAT_GRAY8, &mask));
+  CC_ASSERT_OK (cv_image_new (w, h, CC_FORMAT_GRAY8, &alpha));
+  CC_ASSERT_OK (cc_quadcut_get_mask (q, &mask));
+  CC_ASSERT_OK (cc_quadcut_get_alpha (q, &alpha));
+  const uint8_t *m = mask.planes[0], *al = alpha.planes[0];
+  int partial = 0;
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++) {
+      unsigned s = 0, n = (2 * r + 1) * (2 * r + 1);
+      for (int dy = -r; dy <= r; dy++)
+        for (int dx = -r; dx <= r; dx++) {
+          int xx = x + dx < 0 ? 0 : (x + dx >= w ? w - 1 : x + dx);
+          int yy = y + dy < 0 ? 0 : (y + dy >= h ? h - 1 : y + dy);
+          s += m[(size_t) yy * mask.pitch[0] + xx];
+        }
+      uint8_t a = al[(size_t) y * alpha.pitch[0] + x];
+      ck_assert_int_eq (a, (s + n / 2) / n);
+      partial += a > 0 && a < 255;
+    }
+  ck_assert_int_gt (partial, 0);
+  CC_ASSERT_OK (cv_synth_fg_frame (2, w, h, CV_SYNTH_FG_PLAIN, 6, &frame, NULL));
+  CC_ASSERT_OK (cv_synth_fg_plate (w, h, &back));
+  CC_ASSERT_OK (cv_image_new (w, h, CC_FORMAT_RGBX8, &out));
+  for (int kind = 0; kind < 3; kind++) {
+    cc_quadcut_background bg = { .kind = (cc_quadcut_background_kind) kind, .image = &back,
+                                 .r = 10, .g = 200, .b = 30, .blur_radius = br };
+    CC_ASSERT_OK (cc_quadcut_composite (q, &frame, &bg, &out));
+    for (int y = 0; y < h; y++)
+      for (int x = 0; x < w; x++) {
+        unsigned a = al[(size_t) y * alpha.pitch[0] + x];
+        for (int c = 0; c < 3; c++) {
+          unsigned b;
+          if (kind == CC_QUADCUT_BG_IMAGE)
+            b = px (&back, x, y, c);
+          else if (kind == CC_QUADCUT_BG_COLOR)
+            b = c == 0 ? 10 : (c == 1 ? 200 : 30);
+          else {
+            unsigned s = 0, n = (2 * br + 1) * (2 * br + 1);
+            for (int dy = -br; dy <= br; dy++)
+              for (int dx = -br; dx <= br; dx++) {
+                int xx = x + dx < 0 ? 0 : (x + dx >= w ? w - 1 : x + dx);
+                int yy = y + dy < 0 ? 0 : (y + dy >= h ? h - 1 : y + dy);
+                s += px (&frame, xx, yy, c);
+              }
+            b = (s + n / 2) / n;
+          }
+          unsigned want = (a * px (&frame, x, y, c) + (255 - a) * b + 127) / 255;
+          ck_assert_msg (px (&out, x, y, c) == want, "kind %d at %d,%d c%d: %d, want %u",
+              kind, x, y, c, px (&out, x, y, c), want);
+        }
+        ck_assert_int_eq (px (&out, x, y, 3), px (&frame, x, y, 3));
+      }
+  }
+  /* in place, blurred background: the same pixels as into another image */
+  cc_quadcut_background bg = { .kind = CC_QUADCUT_BG_BLUR, .blur_radius = br };
+  CC_ASSERT_OK (cc_quadcut_composite (q, &frame, &bg, &out));
+  CC_ASSERT_OK (cc_quadcut_composite (q, &frame, &bg, &frame));
+  cv_test_assert_same_bits (&out, &frame, "in-place composite");
+  bg.blur_radius = 0;
+  ck_assert_int_eq (cc_quadcut_composite (q, &frame, &bg, &out), CC_ERROR_INVALID_ARGUMENT);
+  cv_image_free (&mask);
+  cv_image_free (&alpha);
+  cv_image_free (&frame);
+  cv_image_free (&back);
+  cv_image_free (&out);
+  cc_quadcut_destroy (q);
+  cc_context_destroy (ctx);
+}
+END_TEST
+
+START_TEST (test_errors)
+{
+  cc_context *ctx = cpu_context (1);
+  cc_quadcut_params p;
+  cc_quadcut_params_default (&p);
+  CC_ASSERT_OK (cc_quadcut_params_check (&p));
+  cc_quadcut *q = NULL;
+  p.bins = 1;
+  ck_assert_int_eq (cc_quadcut_create (ctx, 16, 16, &p, &q), CC_ERROR_INVALID_ARGUMENT);
+  ck_assert (strstr (cc_last_error (), "bins") != NULL);
+  ck_assert (q == NULL);
+  cc_quadcut_params_default (&p);
+  p.max_level = CC_QUADCUT_MAX_LEVEL + 1;
+  ck_assert_int_eq (cc_quadcut_params_check (&p), CC_ERROR_INVALID_ARGUMENT);
+  cc_quadcut_params_default (&p);
+  ck_assert_int_eq (cc_quadcut_create (ctx, 0, 16, &p, &q), CC_ERROR_INVALID_ARGUMENT);
+  CC_ASSERT_OK (cc_quadcut_create (ctx, 16, 12, &p, &q));
+  cc_image f, g8, small;
+  CC_ASSERT_OK (cv_synth_fg_frame (0, 16, 12, CV_SYNTH_FG_PLAIN, 0, &f, NULL));
+  CC_ASSERT_OK (cv_image_new (16, 12, CC_FORMAT_GRAY8, &g8));
+  CC_ASSERT_OK (cv_synth_fg_frame (0, 15, 12, CV_SYNTH_FG_PLAIN, 0, &small, NULL));
+  /* nothing run yet; no plate */
+  ck_assert_int_eq (cc_quadcut_get_mask (q, &g8), CC_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq (cc_quadcut_run (q, &f, NULL), CC_ERROR_INVALID_ARGUMENT);
+  ck_assert (strstr (cc_last_error (), "plate") != NULL);
+  ck_assert_int_eq (cc_quadcut_set_plate (q, &g8), CC_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq (cc_quadcut_set_plate (q, &small), CC_ERROR_INVALID_ARGUMENT);
+  CC_ASSERT_OK (cc_quadcut_set_plate (q, &f));
+  ck_assert_int_eq (cc_quadcut_run (q, &small, NULL), CC_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq (cc_quadcut_run (q, &f, &f), CC_ERROR_INVALID_ARGUMENT);
+  CC_ASSERT_OK (cc_quadcut_run (q, &f, NULL));
+  /* the frame is its own plate: nothing is foreground */
+  CC_ASSERT_OK (cc_quadcut_get_mask (q, &g8));
+  for (int y = 0; y < 12; y++)
+    for (int x = 0; x < 16; x++)
+      ck_assert_int_eq (((uint8_t *) g8.planes[0])[y * g8.pitch[0] + x], 0);
+  ck_assert_int_eq (cc_quadcut_get_alpha (q, &small), CC_ERROR_INVALID_ARGUMENT);
+  p.nodes = CC_QUADCUT_NODES_PIXELS;
+  ck_assert_int_eq (cc_quadcut_set_params (q, &p), CC_ERROR_INVALID_ARGUMENT);
+  p.nodes = CC_QUADCUT_NODES_LEAVES;
+  p.similarity = 50.0f;
+  CC_ASSERT_OK (cc_quadcut_set_params (q, &p));
+  cc_quadcut_destroy (q);
+  cv_image_free (&f);
+  cv_image_free (&g8);
+  cv_image_free (&small);
+  cc_context_destroy (ctx);
+  /* no CUDA backend yet: a clear NOT_SUPPORTED */
+  if (cv_test_skip_without_gpu ("quadcut on CUDA"))
+    return;
+  CC_ASSERT_OK (cc_context_create (CC_BACKEND_CUDA, 0, &ctx));
+  ck_assert_int_eq (cc_quadcut_create (ctx, 16, 16, NULL, &q), CC_ERROR_NOT_SUPPORTED);
+  cc_context_destroy (ctx);
+}
+END_TEST
+
+static Suite *
+quadcut_suite (void)
+{
+  Suite *s = suite_create ("quadcut");
+  TCase *tc = tcase_create ("quadcut");
+  tcase_set_timeout (tc, 120);
+  tcase_add_test (tc, test_quadtree_structure);
+  tcase_add_test (tc, test_plate_recovers_mask);
+  tcase_add_test (tc, test_shadow_rule);
+  tcase_add_test (tc, test_active_illumination);
+  tcase_add_test (tc, test_temporal_and_reset);
+  tcase_add_test (tc, test_threads_same_bits);
+  tcase_add_test (tc, test_alpha_and_composite);
+  tcase_add_test (tc, test_errors);
+  suite_add_tcase (s, tc);
+  return s;
+}
+
+int
+main (void)
+{
+  SRunner *sr = srunner_create (quadcut_suite ());
+  srunner_run_all (sr, CK_NORMAL);
+  int failed = srunner_ntests_failed (sr);
+  srunner_free (sr);
+  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
