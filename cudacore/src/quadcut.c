@@ -12,6 +12,7 @@
 #include <float.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 void
 cc_quadcut_params_default (cc_quadcut_params *p)
@@ -19,14 +20,14 @@ cc_quadcut_params_default (cc_quadcut_params *p)
   p->mode = CC_QUADCUT_MODE_PLATE;
   p->nodes = CC_QUADCUT_NODES_LEAVES;
   p->sigma_l = 6.0f;
-  p->shadow_depth = 0.6f;
+  p->shadow_depth = 0.15f;
   p->seed_threshold = 1e-4f;
   p->bins = 32;
   p->sigma_c = 10.0f;
   p->lambda = 1.0f;
   p->similarity = 8.0f;
   p->max_level = 5;
-  p->temporal = 0.5f;
+  p->temporal = 1.5f;
   p->feather = 1;
 }
 
@@ -107,6 +108,7 @@ struct cc_quadcut {
   int n_nodes;
   long long n_edges;
   double flow;
+  double ms[CC_QUADCUT_STAGES];
   cc_qc_cut *cut;
   /* box filters: row sums and the blurred frame */
   uint32_t *box_tmp;           /* 3 x npx */
@@ -772,6 +774,23 @@ box_filter (const cc_quadcut *q, const uint8_t *src, size_t spitch, int sbpp,
   }
 }
 
+static double
+now_ms (void)
+{
+  struct timespec t;
+  clock_gettime (CLOCK_MONOTONIC, &t);
+  return t.tv_sec * 1e3 + t.tv_nsec * 1e-6;
+}
+
+/* Ends stage s (started at *t0) and starts the next. */
+static void
+stage_done (cc_quadcut *q, cc_quadcut_stage s, double *t0)
+{
+  double t = now_ms ();
+  q->ms[s] = t - *t0;
+  *t0 = t;
+}
+
 cc_status
 cc_quadcut_run (cc_quadcut *q, const cc_image *frame, const cc_image *other)
 {
@@ -783,19 +802,27 @@ cc_quadcut_run (cc_quadcut *q, const cc_image *frame, const cc_image *other)
   } else {
     CC_TRY (check_frame (q, other, "cc_quadcut_run", "other"));
   }
+  double t0 = now_ms ();
+  memset (q->ms, 0, sizeof q->ms);
   stratify (q, frame, other);
+  stage_done (q, CC_QUADCUT_STAGE_STRATIFY, &t0);
   if (q->p.nodes == CC_QUADCUT_NODES_LEAVES) {
     build_pyramid (q);
+    stage_done (q, CC_QUADCUT_STAGE_PYRAMID, &t0);
     CC_TRY (isolate_leaves (q));
+    stage_done (q, CC_QUADCUT_STAGE_LEAVES, &t0);
     quadn4 (q);
     CC_TRY (neighbour_lists (q));
+    stage_done (q, CC_QUADCUT_STAGE_NEIGHBOURS, &t0);
     CC_TRY (leaf_graph (q));
   } else {
     q->n_leaves = 0;
     CC_TRY (pixel_graph (q));
   }
+  stage_done (q, CC_QUADCUT_STAGE_GRAPH, &t0);
   CC_TRY (cc_qc_cut_solve (q->cut, q->n_nodes, q->gfg, q->gbg, q->n_edges, q->ea, q->eb,
       q->ew, q->labels, &q->flow));
+  stage_done (q, CC_QUADCUT_STAGE_MAXFLOW, &t0);
   /* reconstruction: labels scattered to the mask, which becomes the next prior */
   uint8_t *mask = q->mask;
   const int leaves = q->p.nodes == CC_QUADCUT_NODES_LEAVES;
@@ -812,6 +839,7 @@ cc_quadcut_run (cc_quadcut *q, const cc_image *frame, const cc_image *other)
     box_filter (q, q->mask, q->w, 1, q->alpha, q->w, 1, 1, q->p.feather);
   else
     memcpy (q->alpha, q->mask, q->npx);
+  stage_done (q, CC_QUADCUT_STAGE_OUTPUT, &t0);
   return CC_SUCCESS;
 }
 
@@ -917,6 +945,7 @@ cc_quadcut_get_graph (const cc_quadcut *q, cc_quadcut_graph *out)
   out->n_edges = q->n_edges;
   out->n_seeds = q->n_seeds;
   out->flow = q->flow;
+  memcpy (out->ms, q->ms, sizeof out->ms);
   return CC_SUCCESS;
 }
 

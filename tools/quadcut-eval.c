@@ -1,0 +1,280 @@
+/* quadcut-eval: accuracy and CPU timing of cc_quadcut (Quad-Cut), one JSON object per
+ * line.
+ *
+ *   quadcut-eval --cdnet DIR [--first 470] [--last 699] [--learn N] [--threads T]
+ *                [--nodes leaves|pixels] [--save-masks OUTDIR] [PARAMS]
+ *   quadcut-eval --synthetic WxH [--frames N] [--threads T] [--nodes ...] [PARAMS]
+ *   quadcut-eval --version
+ *
+ * PARAMS: --sigma-l --shadow-depth --seed-threshold --bins --sigma-c --lambda
+ *         --similarity --max-level --temporal (cc_quadcut_params, same ranges).
+ *
+ * --cdnet: a CDnet 2014 category folder (input/in%06d.jpg, groundtruth/gt%06d.png).
+ *   The plate is the per-pixel, per-channel median of the first N frames (default
+ *   100); every frame from 1 to --last is then segmented in order (the temporal
+ *   prior runs), and frames --first..--last are scored by CDnet's rules: ground truth
+ *   255 is foreground, 0 and 50 (shadow) background, 85 (outside the ROI) and 170
+ *   (unknown) not scored; precision, recall and F-measure over all scored pixels of
+ *   those frames. The ground truth's 85 marks exactly the pixels outside ROI.bmp.
+ * --synthetic: the foreground clip of cv_synth (plate mode, noise 6) of that size;
+ *   mismatches against its exact masks, and the median time split of the stages. */
+#include "cv_imageio.h"
+#include "cv_synth.h"
+#include "cv_cli.h"
+#include <cudacore/cc_quadcut.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int
+fail (const char *what)
+{
+  fprintf (stderr, "quadcut-eval: %s: %s\n", what, cc_last_error ());
+  return 1;
+}
+
+static int
+cmp_double (const void *a, const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return x < y ? -1 : x > y;
+}
+
+static const char *stage_names[CC_QUADCUT_STAGES] = {
+  "stratify", "pyramid", "leaves", "neighbours", "graph", "maxflow", "output"
+};
+
+static void
+print_stages (double ms[][CC_QUADCUT_STAGES], int runs)
+{
+  double *v = malloc ((size_t) runs * sizeof *v);
+  printf (", \"ms\": {");
+  double total = 0.0;
+  for (int s = 0; s < CC_QUADCUT_STAGES; s++) {
+    for (int r = 0; r < runs; r++)
+      v[r] = ms[r][s];
+    qsort (v, runs, sizeof *v, cmp_double);
+    printf ("%s\"%s\": %.3f", s ? ", " : "", stage_names[s], v[runs / 2]);
+    total += v[runs / 2];
+  }
+  printf ("}, \"total_ms\": %.3f", total);
+  free (v);
+}
+
+static int
+run_cdnet (const char *dir, int first, int last, int learn, cc_context *ctx,
+    const cc_quadcut_params *p, const char *save)
+{
+  char path[4096];
+  cc_image f;
+  snprintf (path, sizeof path, "%s/input/in%06d.jpg", dir, 1);
+  if (cv_jpeg_load (path, &f) != CC_SUCCESS)
+    return fail ("first frame");
+  const int w = f.width, h = f.height;
+  cv_image_free (&f);
+  size_t n = (size_t) w * h;
+  /* plate: median of the first `learn` frames */
+  cc_image *learnt = calloc ((size_t) learn, sizeof *learnt), plate;
+  for (int t = 0; t < learn; t++) {
+    snprintf (path, sizeof path, "%s/input/in%06d.jpg", dir, t + 1);
+    if (cv_jpeg_load (path, &learnt[t]) != CC_SUCCESS)
+      return fail ("plate frame");
+  }
+  if (cv_median_frames (learnt, learn, &plate) != CC_SUCCESS)
+    return fail ("plate");
+  for (int t = 0; t < learn; t++)
+    cv_image_free (&learnt[t]);
+  free (learnt);
+  cc_quadcut *q;
+  if (cc_quadcut_create (ctx, w, h, p, &q) != CC_SUCCESS)
+    return fail ("create");
+  if (cc_quadcut_set_plate (q, &plate) != CC_SUCCESS)
+    return fail ("plate");
+  cc_image mask;
+  cv_image_new (w, h, CC_FORMAT_GRAY8, &mask);
+  long long tp = 0, fp = 0, fn = 0, tn = 0, leaves = 0;
+  int scored = 0, runs = 0;
+  double (*ms)[CC_QUADCUT_STAGES] = calloc ((size_t) last, sizeof *ms);
+  for (int t = 1; t <= last; t++) {
+    snprintf (path, sizeof path, "%s/input/in%06d.jpg", dir, t);
+    if (cv_jpeg_load (path, &f) != CC_SUCCESS)
+      return fail ("frame");
+    if (cc_quadcut_run (q, &f, NULL) != CC_SUCCESS)
+      return fail ("run");
+    cc_quadcut_graph g;
+    cc_quadcut_get_graph (q, &g);
+    memcpy (ms[runs++], g.ms, sizeof g.ms);
+    cv_image_free (&f);
+    if (t < first)
+      continue;
+    cc_image gt;
+    snprintf (path, sizeof path, "%s/groundtruth/gt%06d.png", dir, t);
+    if (cv_png_load (path, CC_FORMAT_GRAY8, &gt) != CC_SUCCESS)
+      return fail ("ground truth");
+    cc_quadcut_get_mask (q, &mask);
+    leaves += g.n_nodes;
+    scored++;
+    for (int y = 0; y < h; y++)
+      for (int x = 0; x < w; x++) {
+        int v = ((uint8_t *) gt.planes[0])[y * gt.pitch[0] + x];
+        int m = ((uint8_t *) mask.planes[0])[y * mask.pitch[0] + x] != 0;
+        if (v == 255)
+          m ? tp++ : fn++;
+        else if (v == 0 || v == 50)
+          m ? fp++ : tn++;
+      }
+    cv_image_free (&gt);
+    if (save) {
+      snprintf (path, sizeof path, "%s/mask%06d.png", save, t);
+      if (cv_png_save (path, &mask) != CC_SUCCESS)
+        return fail ("save mask");
+    }
+  }
+  double pr = tp + fp ? (double) tp / (tp + fp) : 0.0, re = tp + fn ? (double) tp / (tp + fn)
+      : 0.0, fm = pr + re > 0.0 ? 2.0 * pr * re / (pr + re) : 0.0;
+  printf ("{\"clip\": \"%s\", \"frames\": [%d, %d], \"learn\": %d, \"nodes\": \"%s\", "
+      "\"precision\": %.4f, \"recall\": %.4f, \"f\": %.4f, \"tp\": %lld, \"fp\": %lld, "
+      "\"fn\": %lld, \"tn\": %lld, \"nodes_share\": %.4f", dir, first, last, learn,
+      p->nodes == CC_QUADCUT_NODES_LEAVES ? "leaves" : "pixels", pr, re, fm, tp, fp, fn, tn,
+      (double) leaves / scored / n);
+  print_stages (ms, runs);
+  printf ("}\n");
+  free (ms);
+  cv_image_free (&mask);
+  cv_image_free (&plate);
+  cc_quadcut_destroy (q);
+  return 0;
+}
+
+static int
+run_synthetic (int w, int h, int frames, cc_context *ctx, const cc_quadcut_params *p)
+{
+  cc_image plate;
+  if (cv_synth_fg_plate (w, h, &plate) != CC_SUCCESS)
+    return fail ("plate");
+  cc_quadcut *q;
+  if (cc_quadcut_create (ctx, w, h, p, &q) != CC_SUCCESS)
+    return fail ("create");
+  cc_quadcut_set_plate (q, &plate);
+  uint8_t *truth = malloc ((size_t) w * h);
+  cc_image mask;
+  cv_image_new (w, h, CC_FORMAT_GRAY8, &mask);
+  double (*ms)[CC_QUADCUT_STAGES] = calloc ((size_t) frames, sizeof *ms);
+  long long wrong = 0, nodes = 0;
+  for (int t = 0; t < frames; t++) {
+    cc_image f;
+    if (cv_synth_fg_frame (t, w, h, CV_SYNTH_FG_PLAIN, 6, &f, truth) != CC_SUCCESS)
+      return fail ("frame");
+    if (cc_quadcut_run (q, &f, NULL) != CC_SUCCESS)
+      return fail ("run");
+    cc_quadcut_graph g;
+    cc_quadcut_get_graph (q, &g);
+    memcpy (ms[t], g.ms, sizeof g.ms);
+    nodes += g.n_nodes;
+    cc_quadcut_get_mask (q, &mask);
+    for (int y = 0; y < h; y++)
+      for (int x = 0; x < w; x++)
+        wrong += ((uint8_t *) mask.planes[0])[y * mask.pitch[0] + x] != truth[y * w + x];
+    cv_image_free (&f);
+  }
+  printf ("{\"synthetic\": \"%dx%d\", \"frames\": %d, \"threads\": %d, \"nodes\": \"%s\", "
+      "\"wrong_share\": %.6f, \"nodes_share\": %.4f", w, h, frames,
+      cc_context_cpu_threads (ctx), p->nodes == CC_QUADCUT_NODES_LEAVES ? "leaves" : "pixels",
+      (double) wrong / frames / ((double) w * h), (double) nodes / frames / ((double) w * h));
+  print_stages (ms, frames);
+  printf ("}\n");
+  free (ms);
+  free (truth);
+  cv_image_free (&mask);
+  cv_image_free (&plate);
+  cc_quadcut_destroy (q);
+  return 0;
+}
+
+static int
+usage (void)
+{
+  fprintf (stderr, "usage: quadcut-eval --cdnet DIR [--first N] [--last N] [--learn N] "
+      "[--save-masks DIR] | --synthetic WxH [--frames N]; [--threads T] "
+      "[--nodes leaves|pixels] [--sigma-l X] [--shadow-depth X] [--seed-threshold X] "
+      "[--bins N] [--sigma-c X] [--lambda X] [--similarity X] [--max-level N] "
+      "[--temporal X]\n");
+  return 2;
+}
+
+int
+main (int argc, char **argv)
+{
+  const char *cdnet = NULL, *save = NULL;
+  int sw = 0, sh = 0, frames = 20, first = 470, last = 699, learn = 100, threads = 0;
+  cc_quadcut_params p;
+  cc_quadcut_params_default (&p);
+  for (int i = 1; i < argc; i++) {
+    const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+    if (!strcmp (o, "--version")) {
+      cv_print_version ();
+      return 0;
+    }
+    if (!v)
+      return usage ();
+    i++;
+    bool ok = true;
+    if (!strcmp (o, "--cdnet"))
+      cdnet = v;
+    else if (!strcmp (o, "--save-masks"))
+      save = v;
+    else if (!strcmp (o, "--synthetic")) {
+      if (sscanf (v, "%dx%d", &sw, &sh) != 2 || sw < 1 || sh < 1 || sw > 16384 || sh > 16384)
+        ok = cv_option_error (o, v, "a size WxH in 1..16384");
+    } else if (!strcmp (o, "--frames"))
+      ok = cv_parse_int (o, v, 1, 100000, &frames);
+    else if (!strcmp (o, "--first"))
+      ok = cv_parse_int (o, v, 1, 100000, &first);
+    else if (!strcmp (o, "--last"))
+      ok = cv_parse_int (o, v, 1, 100000, &last);
+    else if (!strcmp (o, "--learn"))
+      ok = cv_parse_int (o, v, 1, 10000, &learn);
+    else if (!strcmp (o, "--threads"))
+      ok = cv_parse_int (o, v, 0, 1024, &threads);
+    else if (!strcmp (o, "--nodes")) {
+      if (!strcmp (v, "leaves"))
+        p.nodes = CC_QUADCUT_NODES_LEAVES;
+      else if (!strcmp (v, "pixels"))
+        p.nodes = CC_QUADCUT_NODES_PIXELS;
+      else
+        ok = cv_option_error (o, v, "one of leaves, pixels");
+    } else if (!strcmp (o, "--sigma-l"))
+      ok = cv_parse_float (o, v, 0.1, 100, &p.sigma_l);
+    else if (!strcmp (o, "--shadow-depth"))
+      ok = cv_parse_float (o, v, 0, 1, &p.shadow_depth);
+    else if (!strcmp (o, "--seed-threshold"))
+      ok = cv_parse_float (o, v, 0, 1, &p.seed_threshold);
+    else if (!strcmp (o, "--bins"))
+      ok = cv_parse_int (o, v, 2, 256, &p.bins);
+    else if (!strcmp (o, "--sigma-c"))
+      ok = cv_parse_float (o, v, 0.1, 100, &p.sigma_c);
+    else if (!strcmp (o, "--lambda"))
+      ok = cv_parse_float (o, v, 0, 1000, &p.lambda);
+    else if (!strcmp (o, "--similarity"))
+      ok = cv_parse_float (o, v, 0, 1000, &p.similarity);
+    else if (!strcmp (o, "--max-level"))
+      ok = cv_parse_int (o, v, 0, CC_QUADCUT_MAX_LEVEL, &p.max_level);
+    else if (!strcmp (o, "--temporal"))
+      ok = cv_parse_float (o, v, 0, 100, &p.temporal);
+    else
+      return usage ();
+    if (!ok)
+      return 2;
+  }
+  if (!cdnet == !sw || first > last)
+    return usage ();
+  cc_context *ctx;
+  if (cc_context_create (CC_BACKEND_CPU, -1, &ctx) != CC_SUCCESS
+      || cc_context_set_threads (ctx, threads) != CC_SUCCESS)
+    return fail ("context");
+  int rc = cdnet ? run_cdnet (cdnet, first, last, learn, ctx, &p, save)
+      : run_synthetic (sw, sh, frames, ctx, &p);
+  cc_context_destroy (ctx);
+  return rc;
+}
