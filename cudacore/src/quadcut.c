@@ -62,11 +62,6 @@ cc_quadcut_params_check (const cc_quadcut_params *p)
   return CC_SUCCESS;
 }
 
-/* Pyramid node ranges: min and max of a, b, d (the stratified channels, D 6.2). */
-typedef struct {
-  float mn[3], mx[3];
-} node_range;
-
 struct cc_quadcut {
   cc_context *ctx;
   int w, h;
@@ -91,7 +86,7 @@ struct cc_quadcut {
   int levels;                  /* K: highest level with nodes */
   int lw[CC_QUADCUT_MAX_LEVEL + 1], lh[CC_QUADCUT_MAX_LEVEL + 1];
   uint8_t *group[CC_QUADCUT_MAX_LEVEL + 1];   /* groupable flags, levels 1..K */
-  node_range *range[2];        /* ping-pong: odd levels in 0, even in 1 */
+  cc_qc_range *range[2];       /* ping-pong: odd levels in 0, even in 1 */
   int32_t *leaf_id;            /* npx */
   int *row_leaves;             /* h + 1: leaves whose top-left pixel is in each row */
   cc_quadcut_leaf *leaves;
@@ -186,8 +181,8 @@ alloc_pyramid (cc_quadcut *q)
       return CC_ERROR_OUT_OF_MEMORY;
   }
   size_t n1 = (size_t) q->lw[1] * q->lh[1], n2 = (size_t) q->lw[2] * q->lh[2];
-  q->range[0] = malloc ((n1 ? n1 : 1) * sizeof (node_range));
-  q->range[1] = malloc ((n2 ? n2 : 1) * sizeof (node_range));
+  q->range[0] = malloc ((n1 ? n1 : 1) * sizeof (cc_qc_range));
+  q->range[1] = malloc ((n2 ? n2 : 1) * sizeof (cc_qc_range));
   return q->range[0] && q->range[1] ? CC_SUCCESS : CC_ERROR_OUT_OF_MEMORY;
 }
 
@@ -314,6 +309,17 @@ cc_quadcut_set_plate (cc_quadcut *q, const cc_image *plate)
 
 /* ------------------------------------------------------------ stages */
 
+long long
+cc_qc_hist_costs (const int *hist, int nb, float *cost)
+{
+  long long seeds = 0;
+  for (int k = 0; k < nb; k++)
+    seeds += hist[k];
+  for (int k = 0; k < nb; k++)
+    cost[k] = (float) -log ((hist[k] + 1.0) / ((double) seeds + nb));
+  return seeds;
+}
+
 /* Lab, background distance, seed, histogram of the seeds and per-pixel costs. */
 static void
 stratify (cc_quadcut *q, const cc_image *f, const cc_image *other)
@@ -330,48 +336,30 @@ stratify (cc_quadcut *q, const cc_image *f, const cc_image *other)
   const int active = p->mode == CC_QUADCUT_MODE_ACTIVE;
   int *hist = q->hist;
   memset (hist, 0, (size_t) nb * sizeof (int));
-  long long seeds = 0;
-#pragma omp parallel for schedule(static) num_threads(threads_of (q)) \
-    reduction(+:hist[:nb]) reduction(+:seeds)
+#pragma omp parallel for schedule(static) num_threads(threads_of (q)) reduction(+:hist[:nb])
   for (int y = 0; y < h; y++) {
     for (int x = 0; x < w; x++) {
       size_t i = (size_t) y * w + x;
-      const float *c = q->lab + 3 * i, *r = q->plate_lab + 3 * i;
-      float d = active ? fabsf (c[0] - r[0]) : cc_qc_plate_distance (c, r, p->shadow_depth);
-      float cb = d * d * inv_2sl2;
-      q->dist[i] = d;
-      q->cost_bg[i] = cb;
-      q->seed[i] = cb > seed_cost;
-      if (q->seed[i]) {
-        hist[cc_qc_bin (c[2], bins) * bins + cc_qc_bin (c[1], bins)]++;
-        seeds++;
-      }
+      const float *c = q->lab + 3 * i;
+      cc_qc_stratify_pixel (c, q->plate_lab + 3 * i, active, p->shadow_depth, inv_2sl2,
+          seed_cost, &q->dist[i], &q->cost_bg[i], &q->seed[i]);
+      if (q->seed[i])
+        hist[cc_qc_cell (c, bins)]++;
     }
   }
-  q->n_seeds = seeds;
-  for (int k = 0; k < nb; k++)
-    q->hist_cost[k] = (float) -log ((hist[k] + 1.0) / ((double) seeds + nb));
+  q->n_seeds = cc_qc_hist_costs (hist, nb, q->hist_cost);
   const float tp = q->have_prev ? p->temporal : 0.0f;
 #pragma omp parallel for schedule(static) num_threads(threads_of (q))
   for (int y = 0; y < h; y++) {
     for (int x = 0; x < w; x++) {
       size_t i = (size_t) y * w + x;
       const float *c = q->lab + 3 * i;
-      float cf = q->hist_cost[cc_qc_bin (c[2], bins) * bins + cc_qc_bin (c[1], bins)];
+      float cf = q->hist_cost[cc_qc_cell (c, bins)];
       /* the temporal prior: the label the pixel did not have costs `temporal` */
       q->cost_fg[i] = cf + (q->prev_mask[i] ? 0.0f : tp);
       q->cost_bg[i] += q->prev_mask[i] ? tp : 0.0f;
     }
   }
-}
-
-static inline int
-range_ok (const node_range *r, float sim)
-{
-  for (int c = 0; c < 3; c++)
-    if (r->mx[c] - r->mn[c] > sim)
-      return 0;
-  return 1;
 }
 
 /* The reduction pyramid: group[k][node] for levels 1..K. */
@@ -381,68 +369,31 @@ build_pyramid (cc_quadcut *q)
   const float sim = q->p.similarity;
   for (int k = 1; k <= q->levels; k++) {
     const int nw = q->lw[k], nh = q->lh[k], cw = q->lw[k - 1];
-    node_range *dst = q->range[(k - 1) & 1];
-    const node_range *src = q->range[k & 1];
+    cc_qc_range *dst = q->range[(k - 1) & 1];
+    const cc_qc_range *src = q->range[k & 1];
     const uint8_t *cg = k > 1 ? q->group[k - 1] : NULL;
     uint8_t *g = q->group[k];
 #pragma omp parallel for schedule(static) num_threads(threads_of (q))
-    for (int j = 0; j < nh; j++) {
+    for (int j = 0; j < nh; j++)
       for (int i = 0; i < nw; i++) {
-        node_range r;
-        int ok = 1;
-        for (int c = 0; c < 3; c++) {
-          r.mn[c] = FLT_MAX;
-          r.mx[c] = -FLT_MAX;
-        }
-        for (int s = 0; s < 4; s++) {
-          int cx = 2 * i + (s & 1), cy = 2 * j + (s >> 1);
-          size_t ci = (size_t) cy * cw + cx;
-          if (k == 1) {
-            const float *lab = q->lab + 3 * ci;
-            float v[3] = { lab[1], lab[2], q->dist[ci] };
-            for (int c = 0; c < 3; c++) {
-              r.mn[c] = fminf (r.mn[c], v[c]);
-              r.mx[c] = fmaxf (r.mx[c], v[c]);
-            }
-          } else {
-            ok &= cg[ci];
-            for (int c = 0; c < 3; c++) {
-              r.mn[c] = fminf (r.mn[c], src[ci].mn[c]);
-              r.mx[c] = fmaxf (r.mx[c], src[ci].mx[c]);
-            }
-          }
-        }
         size_t ni = (size_t) j * nw + i;
-        dst[ni] = r;
-        g[ni] = ok && range_ok (&r, sim);
+        g[ni] = (uint8_t) cc_qc_reduce (k, i, j, cw, q->lab, q->dist, src, cg, sim, &dst[ni]);
       }
-    }
   }
 }
 
-/* Is node (i, j) of level k groupable? (level 0: every pixel; past the level's
- * nodes: no, the node is not wholly inside the frame) */
-static inline int
-groupable (const cc_quadcut *q, int k, int i, int j)
+static cc_qc_pyramid
+pyramid_of (const cc_quadcut *q)
 {
-  if (k == 0)
-    return 1;
-  if (k > q->levels || i >= q->lw[k] || j >= q->lh[k])
-    return 0;
-  return q->group[k][(size_t) j * q->lw[k] + i];
-}
-
-/* Level of the leaf whose top-left pixel is (x, y), or -1. */
-static inline int
-leaf_at_origin (const cc_quadcut *q, int x, int y)
-{
-  for (int k = 0; k <= q->levels; k++) {
-    if (k > 0 && (((x | y) >> (k - 1)) & 1))
-      break;   /* not aligned to level k, nor any higher level */
-    if (groupable (q, k, x >> k, y >> k) && !groupable (q, k + 1, x >> (k + 1), y >> (k + 1)))
-      return k;
+  cc_qc_pyramid py;
+  memset (&py, 0, sizeof py);
+  py.levels = q->levels;
+  for (int k = 0; k <= CC_QUADCUT_MAX_LEVEL; k++) {
+    py.lw[k] = q->lw[k];
+    py.lh[k] = q->lh[k];
+    py.group[k] = q->group[k];
   }
-  return -1;
+  return py;
 }
 
 static cc_status
@@ -470,12 +421,13 @@ static cc_status
 isolate_leaves (cc_quadcut *q)
 {
   const int w = q->w, h = q->h;
+  const cc_qc_pyramid py = pyramid_of (q);
   int *rows = q->row_leaves;
 #pragma omp parallel for schedule(static) num_threads(threads_of (q))
   for (int y = 0; y < h; y++) {
     int c = 0;
     for (int x = 0; x < w; x++)
-      c += leaf_at_origin (q, x, y) >= 0;
+      c += cc_qc_leaf_at_origin (&py, x, y) >= 0;
     rows[y + 1] = c;
   }
   rows[0] = 0;
@@ -488,7 +440,7 @@ isolate_leaves (cc_quadcut *q)
   for (int y = 0; y < h; y++) {
     int n = rows[y];
     for (int x = 0; x < w; x++) {
-      int k = leaf_at_origin (q, x, y);
+      int k = cc_qc_leaf_at_origin (&py, x, y);
       if (k < 0)
         continue;
       leaves[n].x = x;
@@ -503,26 +455,8 @@ isolate_leaves (cc_quadcut *q)
   }
   /* per leaf: mean Lab and summed costs, over its pixels in raster order */
 #pragma omp parallel for schedule(dynamic, 256) num_threads(threads_of (q))
-  for (int n = 0; n < q->n_leaves; n++) {
-    cc_quadcut_leaf *l = &leaves[n];
-    int s = 1 << l->level;
-    double sl = 0.0, sa = 0.0, sb = 0.0, cf = 0.0, cb = 0.0;
-    for (int yy = l->y; yy < l->y + s; yy++)
-      for (int xx = l->x; xx < l->x + s; xx++) {
-        size_t i = (size_t) yy * w + xx;
-        sl += q->lab[3 * i];
-        sa += q->lab[3 * i + 1];
-        sb += q->lab[3 * i + 2];
-        cf += q->cost_fg[i];
-        cb += q->cost_bg[i];
-      }
-    double inv = 1.0 / ((double) s * s);
-    l->L = (float) (sl * inv);
-    l->a = (float) (sa * inv);
-    l->b = (float) (sb * inv);
-    l->cost_fg = cf;
-    l->cost_bg = cb;
-  }
+  for (int n = 0; n < q->n_leaves; n++)
+    cc_qc_leaf_sums (&leaves[n], q->lab, q->cost_fg, q->cost_bg, w);
   return CC_SUCCESS;
 }
 
@@ -530,67 +464,9 @@ isolate_leaves (cc_quadcut *q)
 static void
 quadn4 (cc_quadcut *q)
 {
-  const int w = q->w, h = q->h;
 #pragma omp parallel for schedule(static) num_threads(threads_of (q))
-  for (int n = 0; n < q->n_leaves; n++) {
-    cc_quadcut_leaf *l = &q->leaves[n];
-    int s = 1 << l->level, x0 = l->x, y0 = l->y, x1 = x0 + s - 1, y1 = y0 + s - 1;
-    l->north = y0 > 0 ? q->leaf_id[(size_t) (y0 - 1) * w + x0] : -1;
-    l->east = x1 + 1 < w ? q->leaf_id[(size_t) y1 * w + x1 + 1] : -1;
-    l->south = y1 + 1 < h ? q->leaf_id[(size_t) (y1 + 1) * w + x1] : -1;
-    l->west = x0 > 0 ? q->leaf_id[(size_t) y0 * w + x0 - 1] : -1;
-  }
-}
-
-/* Neighbours of leaf n by QuadN4 navigation (C 3.1); writes at most `cap` into
- * ids / lens when not NULL; returns the count. */
-static int
-navigate (const cc_quadcut_leaf *leaves, int n, int *ids, int *lens)
-{
-  const cc_quadcut_leaf *a = &leaves[n];
-  int s = 1 << a->level, x0 = a->x, y0 = a->y, x1 = x0 + s - 1, y1 = y0 + s - 1, c = 0;
-#define EMIT(t, lo0, hi0, lo1, hi1)                                              \
-  do {                                                                           \
-    if (ids) {                                                                   \
-      ids[c] = (t);                                                              \
-      lens[c] = ((hi0) < (hi1) ? (hi0) : (hi1)) - ((lo0) > (lo1) ? (lo0) : (lo1)) + 1; \
-    }                                                                            \
-    c++;                                                                         \
-  } while (0)
-  /* north border, west to east: the north reference, then east references */
-  for (int t = a->north; t >= 0; t = leaves[t].east) {
-    const cc_quadcut_leaf *b = &leaves[t];
-    int bx1 = b->x + (1 << b->level) - 1;
-    EMIT (t, x0, x1, b->x, bx1);
-    if (bx1 >= x1)
-      break;
-  }
-  /* east border, south to north: east, then north */
-  for (int t = a->east; t >= 0; t = leaves[t].north) {
-    const cc_quadcut_leaf *b = &leaves[t];
-    int by1 = b->y + (1 << b->level) - 1;
-    EMIT (t, y0, y1, b->y, by1);
-    if (b->y <= y0)
-      break;
-  }
-  /* south border, east to west: south, then west */
-  for (int t = a->south; t >= 0; t = leaves[t].west) {
-    const cc_quadcut_leaf *b = &leaves[t];
-    int bx1 = b->x + (1 << b->level) - 1;
-    EMIT (t, x0, x1, b->x, bx1);
-    if (b->x <= x0)
-      break;
-  }
-  /* west border, north to south: west, then south */
-  for (int t = a->west; t >= 0; t = leaves[t].south) {
-    const cc_quadcut_leaf *b = &leaves[t];
-    int by1 = b->y + (1 << b->level) - 1;
-    EMIT (t, y0, y1, b->y, by1);
-    if (by1 >= y1)
-      break;
-  }
-#undef EMIT
-  return c;
+  for (int n = 0; n < q->n_leaves; n++)
+    cc_qc_quadn4 (&q->leaves[n], q->leaf_id, q->w, q->h);
 }
 
 static cc_status
@@ -600,7 +476,7 @@ neighbour_lists (cc_quadcut *q)
   int *off = q->offsets;
 #pragma omp parallel for schedule(static) num_threads(threads_of (q))
   for (int n = 0; n < nl; n++)
-    off[n + 1] = navigate (q->leaves, n, NULL, NULL);
+    off[n + 1] = cc_qc_navigate (q->leaves, n, NULL, NULL);
   off[0] = 0;
   for (int n = 0; n < nl; n++)
     off[n + 1] += off[n];
@@ -620,7 +496,7 @@ neighbour_lists (cc_quadcut *q)
   }
 #pragma omp parallel for schedule(static) num_threads(threads_of (q))
   for (int n = 0; n < nl; n++)
-    navigate (q->leaves, n, q->nbr + off[n], q->len + off[n]);
+    cc_qc_navigate (q->leaves, n, q->nbr + off[n], q->len + off[n]);
   return CC_SUCCESS;
 }
 
@@ -922,7 +798,7 @@ cc_quadcut_composite (cc_quadcut *q, const cc_image *frame, const cc_quadcut_bac
       unsigned a = al[x];
       const uint8_t *bp = b ? b + 4 * x : colour;
       for (int c = 0; c < 3; c++)
-        o[4 * x + c] = (uint8_t) ((a * f[4 * x + c] + (255 - a) * bp[c] + 127) / 255);
+        o[4 * x + c] = cc_qc_blend (a, f[4 * x + c], bp[c]);
       o[4 * x + 3] = f[4 * x + 3];
     }
   }

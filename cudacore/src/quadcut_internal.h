@@ -5,11 +5,25 @@
 #define CUDACORE_QUADCUT_INTERNAL_H
 
 #include "cc_internal.h"
+#include "cudacore/cc_quadcut.h"
 #include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* The pyramid's groupable flags as the leaf tests read them (host or device
+ * pointers): group[k] for levels 1..levels, lw[k] x lh[k] nodes (w >> k, h >> k: the
+ * nodes wholly inside the frame). */
+typedef struct cc_qc_pyramid {
+  int levels;
+  int lw[CC_QUADCUT_MAX_LEVEL + 2], lh[CC_QUADCUT_MAX_LEVEL + 2];
+  const uint8_t *group[CC_QUADCUT_MAX_LEVEL + 2];
+} cc_qc_pyramid;
+
+/* Regional fg cost of every histogram bin: -log ((n_k + 1) / (n_O + nb)), n_O the sum
+ * of hist (the seed count, returned). Host only (both backends). */
+long long cc_qc_hist_costs (const int *hist, int nb, float *cost);
 
 typedef struct cc_qc_cut cc_qc_cut;
 
@@ -24,6 +38,31 @@ void cc_qc_cut_free (cc_qc_cut *c);
 cc_status cc_qc_cut_solve (cc_qc_cut *c, int n, const double *cost_fg,
     const double *cost_bg, long long m, const int *a, const int *b, const double *w,
     uint8_t *labels, double *flow);
+
+/* ---- CUDA backend (kernels/quadcut.cu): the per-pixel and per-leaf stages on the
+ * device; only the histogram (bins^2 ints, for its costs), the leaf graph and the
+ * labels cross. */
+typedef struct cc_cuda_quadcut cc_cuda_quadcut;
+cc_status cc_cuda_quadcut_create (cc_context *ctx, int width, int height, const float *lin,
+    cc_cuda_quadcut **out);
+void cc_cuda_quadcut_destroy (cc_cuda_quadcut *s);
+cc_status cc_cuda_quadcut_set_plate (cc_cuda_quadcut *s, const cc_image *plate);
+/* Stratify, histogram (costs made on the host), pyramid, leaves, QuadN4, neighbour
+ * lists. Waits; *n_leaves, *n_neighbours (total entries) and *n_seeds out. */
+cc_status cc_cuda_quadcut_front (cc_cuda_quadcut *s, const cc_quadcut_params *p,
+    const cc_image *frame, const cc_image *other, int have_prev, int levels,
+    int *n_leaves, long long *n_neighbours, long long *n_seeds);
+/* The front's leaf graph into host arrays (n_leaves, n_leaves + 1, n_neighbours). */
+cc_status cc_cuda_quadcut_download_graph (cc_cuda_quadcut *s, cc_quadcut_leaf *leaves,
+    int *offsets, int *neighbours, int *lengths);
+/* Labels (host, n_leaves) to the mask (and the next prior), feathered to the alpha. */
+cc_status cc_cuda_quadcut_back (cc_cuda_quadcut *s, const uint8_t *labels, int n_leaves,
+    int feather);
+cc_status cc_cuda_quadcut_composite (cc_cuda_quadcut *s, const cc_image *frame,
+    const cc_quadcut_background *bg, cc_image *out);
+/* Host copies of the last run's per-pixel data (any NULL skipped; w x h each). */
+cc_status cc_cuda_quadcut_download (cc_cuda_quadcut *s, float *L, float *a, float *b,
+    float *d, uint8_t *seed, int32_t *leaf_id, uint8_t *mask, uint8_t *alpha);
 
 #ifdef __cplusplus
 }
