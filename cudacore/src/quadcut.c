@@ -108,6 +108,9 @@ struct cc_quadcut {
   /* box filters: row sums and the blurred frame */
   uint32_t *box_tmp;           /* 3 x npx */
   uint8_t *blurred;            /* 4 x npx */
+  /* CUDA: the per-pixel state lives on the device; the leaf graph, its n-links and
+   * labels on the host as above */
+  cc_cuda_quadcut *cuda;
 };
 
 static int
@@ -164,6 +167,9 @@ cc_quadcut_destroy (cc_quadcut *q)
   cc_qc_cut_free (q->cut);
   free (q->box_tmp);
   free (q->blurred);
+#if CC_HAVE_CUDA
+  cc_cuda_quadcut_destroy (q->cuda);
+#endif
   free (q);
 }
 
@@ -197,9 +203,10 @@ cc_quadcut_create (cc_context *ctx, int width, int height, const cc_quadcut_para
     params = &defaults;
   }
   CC_TRY (cc_quadcut_params_check (params));
-  if (cc_context_backend (ctx) != CC_BACKEND_CPU)
-    return cc_set_error (CC_ERROR_NOT_SUPPORTED,
-        "cc_quadcut_create: only the CPU backend is implemented so far");
+  const int cpu = cc_context_backend (ctx) == CC_BACKEND_CPU;
+  if (!cpu && params->nodes != CC_QUADCUT_NODES_LEAVES)
+    return cc_set_error (CC_ERROR_NOT_SUPPORTED, "cc_quadcut_create: the pixel-level "
+        "reference (NODES_PIXELS) runs on the CPU backend only");
 
   cc_quadcut *q = calloc (1, sizeof *q);
   if (!q)
@@ -215,29 +222,40 @@ cc_quadcut_create (cc_context *ctx, int width, int height, const cc_quadcut_para
     q->lin[i] = (float) (c <= 0.04045 ? c / 12.92 : pow ((c + 0.055) / 1.055, 2.4));
   }
   size_t n = q->npx;
-  q->plate_lab = malloc (3 * n * sizeof (float));
-  q->lab = malloc (3 * n * sizeof (float));
-  q->dist = malloc (n * sizeof (float));
-  q->seed = malloc (n);
-  q->cost_fg = malloc (n * sizeof (float));
-  q->cost_bg = malloc (n * sizeof (float));
-  q->hist = malloc (256 * 256 * sizeof (int));
-  q->hist_cost = malloc (256 * 256 * sizeof (float));
-  q->mask = calloc (n, 1);
-  q->prev_mask = calloc (n, 1);
-  q->alpha = calloc (n, 1);
-  q->leaf_id = malloc (n * sizeof (int32_t));
-  q->row_leaves = malloc (((size_t) height + 1) * sizeof (int));
-  q->box_tmp = malloc (3 * n * sizeof (uint32_t));
-  q->blurred = malloc (4 * n);
   q->cut = cc_qc_cut_new ();
-  if (!q->plate_lab || !q->lab || !q->dist || !q->seed || !q->cost_fg || !q->cost_bg
-      || !q->hist || !q->hist_cost || !q->mask || !q->prev_mask || !q->alpha
-      || !q->leaf_id || !q->row_leaves || !q->box_tmp || !q->blurred || !q->cut
-      || alloc_pyramid (q) != CC_SUCCESS) {
+  int ok = q->cut != NULL;
+  if (cpu) {
+    q->plate_lab = malloc (3 * n * sizeof (float));
+    q->lab = malloc (3 * n * sizeof (float));
+    q->dist = malloc (n * sizeof (float));
+    q->seed = malloc (n);
+    q->cost_fg = malloc (n * sizeof (float));
+    q->cost_bg = malloc (n * sizeof (float));
+    q->hist = malloc (256 * 256 * sizeof (int));
+    q->hist_cost = malloc (256 * 256 * sizeof (float));
+    q->mask = calloc (n, 1);
+    q->prev_mask = calloc (n, 1);
+    q->alpha = calloc (n, 1);
+    q->leaf_id = malloc (n * sizeof (int32_t));
+    q->row_leaves = malloc (((size_t) height + 1) * sizeof (int));
+    q->box_tmp = malloc (3 * n * sizeof (uint32_t));
+    q->blurred = malloc (4 * n);
+    ok = ok && q->plate_lab && q->lab && q->dist && q->seed && q->cost_fg && q->cost_bg
+        && q->hist && q->hist_cost && q->mask && q->prev_mask && q->alpha && q->leaf_id
+        && q->row_leaves && q->box_tmp && q->blurred && alloc_pyramid (q) == CC_SUCCESS;
+  }
+  if (!ok) {
     cc_quadcut_destroy (q);
     return cc_set_error (CC_ERROR_OUT_OF_MEMORY, "cc_quadcut_create: out of host memory "
         "for %dx%d", width, height);
+  }
+  if (!cpu) {
+    cc_status st = CC_CUDA_ONLY (cc_cuda_quadcut_create (ctx, width, height, q->lin,
+        &q->cuda));
+    if (st != CC_SUCCESS) {
+      cc_quadcut_destroy (q);
+      return st;
+    }
   }
   *out = q;
   return CC_SUCCESS;
@@ -269,7 +287,8 @@ cc_quadcut_reset (cc_quadcut *q)
   return CC_SUCCESS;
 }
 
-/* A frame the module reads: RGBX8 / BGRX8 on the host, the created size. */
+/* A frame the module reads: RGBX8 / BGRX8 where the backend computes, the created
+ * size. */
 static cc_status
 check_frame (const cc_quadcut *q, const cc_image *f, const char *fn, const char *what)
 {
@@ -277,7 +296,7 @@ check_frame (const cc_quadcut *q, const cc_image *f, const char *fn, const char 
   CC_TRY (cc_image_check (f, what));
   CC_CHECK_ARG (f->format == CC_FORMAT_RGBX8 || f->format == CC_FORMAT_BGRX8,
       "%s: %s is %s; quadcut reads RGBX8 or BGRX8", fn, what, cc_format_name (f->format));
-  CC_CHECK_ARG (f->location == CC_LOCATION_HOST, "%s: %s must be in host memory", fn, what);
+  CC_TRY (cc_image_check_location (q->ctx, f, what));
   CC_CHECK_ARG (f->width == q->w && f->height == q->h, "%s: %s is %dx%d, quadcut was "
       "created for %dx%d", fn, what, f->width, f->height, q->w, q->h);
   return CC_SUCCESS;
@@ -302,7 +321,10 @@ cc_quadcut_set_plate (cc_quadcut *q, const cc_image *plate)
 {
   CC_CHECK_ARG (q != NULL, "cc_quadcut_set_plate: q is NULL");
   CC_TRY (check_frame (q, plate, "cc_quadcut_set_plate", "plate"));
-  frame_to_lab (q, plate, q->plate_lab);
+  if (q->cuda)
+    CC_TRY (CC_CUDA_ONLY (cc_cuda_quadcut_set_plate (q->cuda, plate)));
+  else
+    frame_to_lab (q, plate, q->plate_lab);
   q->have_plate = 1;
   return CC_SUCCESS;
 }
@@ -650,6 +672,50 @@ box_filter (const cc_quadcut *q, const uint8_t *src, size_t spitch, int sbpp,
   }
 }
 
+static double now_ms (void);
+static void stage_done (cc_quadcut *q, cc_quadcut_stage s, double *t0);
+
+/* CUDA: the device front (stratify .. neighbour lists: ms[STRATIFY]), the leaf graph's
+ * download and n-links (ms[GRAPH]), the cut on the host, the device back
+ * (ms[OUTPUT]: labels up, scatter, feather, waited for). */
+static cc_status
+run_cuda (cc_quadcut *q, const cc_image *frame, const cc_image *other, double t0)
+{
+  int n;
+  long long total;
+  CC_TRY (CC_CUDA_ONLY (cc_cuda_quadcut_front (q->cuda, &q->p, frame, other, q->have_prev,
+      q->levels, &n, &total, &q->n_seeds)));
+  stage_done (q, CC_QUADCUT_STAGE_STRATIFY, &t0);
+  CC_TRY (grow_leaves (q, n));
+  if (total > q->nbr_cap) {
+    long long cap = total + total / 4 + 256;
+    int *a = realloc (q->nbr, (size_t) cap * sizeof (int));
+    if (a)
+      q->nbr = a;
+    int *b = realloc (q->len, (size_t) cap * sizeof (int));
+    if (b)
+      q->len = b;
+    if (!a || !b)
+      return cc_set_error (CC_ERROR_OUT_OF_MEMORY, "quadcut: out of host memory for "
+          "%lld neighbour entries", total);
+    q->nbr_cap = cap;
+  }
+  CC_TRY (CC_CUDA_ONLY (cc_cuda_quadcut_download_graph (q->cuda, q->leaves, q->offsets,
+      q->nbr, q->len)));
+  q->n_leaves = n;
+  CC_TRY (leaf_graph (q));
+  stage_done (q, CC_QUADCUT_STAGE_GRAPH, &t0);
+  CC_TRY (cc_qc_cut_solve (q->cut, q->n_nodes, q->gfg, q->gbg, q->n_edges, q->ea, q->eb,
+      q->ew, q->labels, &q->flow));
+  stage_done (q, CC_QUADCUT_STAGE_MAXFLOW, &t0);
+  CC_TRY (CC_CUDA_ONLY (cc_cuda_quadcut_back (q->cuda, q->labels, n, q->p.feather)));
+  CC_TRY (cc_context_synchronize (q->ctx));
+  q->have_prev = 1;
+  q->have_run = 1;
+  stage_done (q, CC_QUADCUT_STAGE_OUTPUT, &t0);
+  return CC_SUCCESS;
+}
+
 static double
 now_ms (void)
 {
@@ -680,6 +746,8 @@ cc_quadcut_run (cc_quadcut *q, const cc_image *frame, const cc_image *other)
   }
   double t0 = now_ms ();
   memset (q->ms, 0, sizeof q->ms);
+  if (q->cuda)
+    return run_cuda (q, frame, other, t0);
   stratify (q, frame, other);
   stage_done (q, CC_QUADCUT_STAGE_STRATIFY, &t0);
   if (q->p.nodes == CC_QUADCUT_NODES_LEAVES) {
@@ -720,14 +788,22 @@ cc_quadcut_run (cc_quadcut *q, const cc_image *frame, const cc_image *other)
 }
 
 static cc_status
-copy_plane (const cc_quadcut *q, const uint8_t *src, cc_image *dst, const char *fn)
+copy_plane (const cc_quadcut *q, int alpha, cc_image *dst, const char *fn)
 {
   CC_CHECK_ARG (q->have_run, "%s: no frame was run yet", fn);
   CC_CHECK_ARG (dst != NULL, "%s: dst is NULL", fn);
   CC_TRY (cc_image_check (dst, "dst"));
-  CC_CHECK_ARG (dst->format == CC_FORMAT_GRAY8 && dst->location == CC_LOCATION_HOST
-      && dst->width == q->w && dst->height == q->h, "%s: dst must be a %dx%d GRAY8 host "
-      "image", fn, q->w, q->h);
+  CC_TRY (cc_image_check_location (q->ctx, dst, "dst"));
+  CC_CHECK_ARG (dst->format == CC_FORMAT_GRAY8 && dst->width == q->w && dst->height == q->h,
+      "%s: dst must be a %dx%d GRAY8 image", fn, q->w, q->h);
+  if (q->cuda) {
+#if CC_HAVE_CUDA
+    return cc_cuda_copy_2d (q->ctx, dst->planes[0], dst->pitch[0], dst->location,
+        cc_cuda_quadcut_plane (q->cuda, alpha), (size_t) q->w, CC_LOCATION_DEVICE,
+        (size_t) q->w, (size_t) q->h);
+#endif
+  }
+  const uint8_t *src = alpha ? q->alpha : q->mask;
   for (int y = 0; y < q->h; y++)
     memcpy ((uint8_t *) dst->planes[0] + (size_t) y * dst->pitch[0], src + (size_t) y * q->w,
         (size_t) q->w);
@@ -738,14 +814,14 @@ cc_status
 cc_quadcut_get_mask (cc_quadcut *q, cc_image *dst)
 {
   CC_CHECK_ARG (q != NULL, "cc_quadcut_get_mask: q is NULL");
-  return copy_plane (q, q->mask, dst, "cc_quadcut_get_mask");
+  return copy_plane (q, 0, dst, "cc_quadcut_get_mask");
 }
 
 cc_status
 cc_quadcut_get_alpha (cc_quadcut *q, cc_image *dst)
 {
   CC_CHECK_ARG (q != NULL, "cc_quadcut_get_alpha: q is NULL");
-  return copy_plane (q, q->alpha, dst, "cc_quadcut_get_alpha");
+  return copy_plane (q, 1, dst, "cc_quadcut_get_alpha");
 }
 
 cc_status
@@ -778,6 +854,8 @@ cc_quadcut_composite (cc_quadcut *q, const cc_image *frame, const cc_quadcut_bac
     case CC_QUADCUT_BG_BLUR:
       CC_CHECK_ARG (bg->blur_radius >= 1 && bg->blur_radius <= 256,
           "%s: blur_radius %d out of range 1..256", fn, bg->blur_radius);
+      if (q->cuda)
+        break;
       /* blurred first: out may be frame */
       box_filter (q, frame->planes[0], frame->pitch[0], 4, q->blurred, 4 * (size_t) q->w, 4,
           3, bg->blur_radius);
@@ -788,6 +866,8 @@ cc_quadcut_composite (cc_quadcut *q, const cc_image *frame, const cc_quadcut_bac
       return cc_set_error (CC_ERROR_INVALID_ARGUMENT, "%s: unknown background kind %d", fn,
           (int) bg->kind);
   }
+  if (q->cuda)
+    return CC_CUDA_ONLY (cc_cuda_quadcut_composite (q->cuda, frame, bg, out));
 #pragma omp parallel for schedule(static) num_threads(threads_of (q))
   for (int y = 0; y < q->h; y++) {
     const uint8_t *f = (const uint8_t *) frame->planes[0] + (size_t) y * frame->pitch[0];
@@ -833,6 +913,9 @@ cc_quadcut_get_stratified (const cc_quadcut *q, float *L, float *a, float *b, fl
   CC_CHECK_ARG (q->have_run, "cc_quadcut_get_stratified: no frame was run yet");
   CC_CHECK_ARG (!leaf_id || q->p.nodes == CC_QUADCUT_NODES_LEAVES,
       "cc_quadcut_get_stratified: no leaf ids with NODES_PIXELS");
+  if (q->cuda)
+    return CC_CUDA_ONLY (cc_cuda_quadcut_download (q->cuda, L, a, b, d, seed, leaf_id, NULL,
+        NULL));
   for (size_t i = 0; i < q->npx; i++) {
     if (L)
       L[i] = q->lab[3 * i];

@@ -534,11 +534,12 @@ START_TEST (test_errors)
   cv_image_free (&g8);
   cv_image_free (&small);
   cc_context_destroy (ctx);
-  /* no CUDA backend yet: a clear NOT_SUPPORTED */
-  if (cv_test_skip_without_gpu ("quadcut on CUDA"))
+  /* the pixel-level reference is CPU only: a clear NOT_SUPPORTED on CUDA */
+  if (cv_test_skip_without_gpu ("quadcut pixel nodes on CUDA"))
     return;
   CC_ASSERT_OK (cc_context_create (CC_BACKEND_CUDA, 0, &ctx));
-  ck_assert_int_eq (cc_quadcut_create (ctx, 16, 16, NULL, &q), CC_ERROR_NOT_SUPPORTED);
+  p.nodes = CC_QUADCUT_NODES_PIXELS;
+  ck_assert_int_eq (cc_quadcut_create (ctx, 16, 16, &p, &q), CC_ERROR_NOT_SUPPORTED);
   cc_context_destroy (ctx);
 }
 END_TEST
@@ -624,6 +625,135 @@ START_TEST (test_cdnet_highway)
 }
 END_TEST
 
+/* Everything of two runs (the second with the temporal prior) on CUDA equals the CPU
+ * bit for bit: stratified data, leaf ids, the leaf graph (records, costs, QuadN4,
+ * neighbour lists), labels, flow, mask, alpha and the three composites; plate mode
+ * on several sizes (BGRX8 too) and active mode. */
+static void
+compare_backends (int w, int h, int active, cc_format format)
+{
+  cc_context *cpu = cpu_context (2), *gpu;
+  CC_ASSERT_OK (cc_context_create (CC_BACKEND_CUDA, 0, &gpu));
+  cc_quadcut_params p;
+  cc_quadcut_params_default (&p);
+  p.feather = 2;
+  if (active) {
+    p.mode = CC_QUADCUT_MODE_ACTIVE;
+    p.sigma_l = 4.0f;
+    p.seed_threshold = 1e-3f;
+  }
+  cc_image host[4], dev[4];   /* plate / other, frame 0, frame 1, background */
+  if (active)
+    CC_ASSERT_OK (cv_synth_fg_frame (7, w, h, CV_SYNTH_FG_LIT, 4, &host[0], NULL));
+  else
+    CC_ASSERT_OK (cv_synth_fg_plate (w, h, &host[0]));
+  CC_ASSERT_OK (cv_synth_fg_frame (7, w, h, active ? CV_SYNTH_FG_UNLIT : CV_SYNTH_FG_PLAIN,
+      6, &host[1], NULL));
+  CC_ASSERT_OK (cv_synth_fg_frame (9, w, h, active ? CV_SYNTH_FG_UNLIT : CV_SYNTH_FG_PLAIN,
+      6, &host[2], NULL));
+  CC_ASSERT_OK (cv_synth_fg_plate (w, h, &host[3]));
+  for (int k = 0; k < 4; k++) {
+    host[k].format = format;   /* the same bytes read as BGRX: other colours, same rules */
+    CC_ASSERT_OK (cv_test_to_backend (gpu, &host[k], &dev[k]));
+  }
+  cc_quadcut *qc, *qg;
+  CC_ASSERT_OK (cc_quadcut_create (cpu, w, h, &p, &qc));
+  CC_ASSERT_OK (cc_quadcut_create (gpu, w, h, &p, &qg));
+  if (!active) {
+    CC_ASSERT_OK (cc_quadcut_set_plate (qc, &host[0]));
+    CC_ASSERT_OK (cc_quadcut_set_plate (qg, &dev[0]));
+  }
+  size_t n = (size_t) w * h;
+  for (int run = 1; run <= 2; run++) {
+    CC_ASSERT_OK (cc_quadcut_run (qc, &host[run], active ? &host[0] : NULL));
+    CC_ASSERT_OK (cc_quadcut_run (qg, &dev[run], active ? &dev[0] : NULL));
+    float *f[2][4];
+    uint8_t *seed[2];
+    int32_t *ids[2];
+    cc_quadcut *q[2] = { qc, qg };
+    for (int b = 0; b < 2; b++) {
+      for (int c = 0; c < 4; c++)
+        f[b][c] = malloc (n * sizeof (float));
+      seed[b] = malloc (n);
+      ids[b] = malloc (n * sizeof (int32_t));
+      CC_ASSERT_OK (cc_quadcut_get_stratified (q[b], f[b][0], f[b][1], f[b][2], f[b][3],
+          seed[b], ids[b]));
+    }
+    for (int c = 0; c < 4; c++)
+      ck_assert_msg (memcmp (f[0][c], f[1][c], n * sizeof (float)) == 0,
+          "%dx%d run %d: stratified channel %d differs", w, h, run, c);
+    ck_assert (memcmp (seed[0], seed[1], n) == 0);
+    ck_assert (memcmp (ids[0], ids[1], n * sizeof (int32_t)) == 0);
+    cc_quadcut_graph g[2];
+    CC_ASSERT_OK (cc_quadcut_get_graph (qc, &g[0]));
+    CC_ASSERT_OK (cc_quadcut_get_graph (qg, &g[1]));
+    ck_assert_int_eq (g[0].n_leaves, g[1].n_leaves);
+    ck_assert_msg (memcmp (g[0].leaves, g[1].leaves, g[0].n_leaves * sizeof *g[0].leaves)
+        == 0, "%dx%d run %d: leaf records differ", w, h, run);
+    ck_assert (memcmp (g[0].offsets, g[1].offsets, (g[0].n_leaves + 1) * sizeof (int)) == 0);
+    int m = g[0].offsets[g[0].n_leaves];
+    ck_assert (memcmp (g[0].neighbours, g[1].neighbours, m * sizeof (int)) == 0);
+    ck_assert (memcmp (g[0].lengths, g[1].lengths, m * sizeof (int)) == 0);
+    ck_assert (memcmp (g[0].labels, g[1].labels, g[0].n_nodes) == 0);
+    ck_assert (g[0].flow == g[1].flow && g[0].n_seeds == g[1].n_seeds);
+    for (int b = 0; b < 2; b++) {
+      for (int c = 0; c < 4; c++)
+        free (f[b][c]);
+      free (seed[b]);
+      free (ids[b]);
+    }
+  }
+  /* mask, alpha, composites */
+  for (int a = 0; a < 2; a++) {
+    cc_image hc, dg, hg;
+    CC_ASSERT_OK (cv_image_new (w, h, CC_FORMAT_GRAY8, &hc));
+    CC_ASSERT_OK (cc_image_alloc (gpu, w, h, CC_FORMAT_GRAY8, CC_LOCATION_DEVICE, &dg));
+    CC_ASSERT_OK (a ? cc_quadcut_get_alpha (qc, &hc) : cc_quadcut_get_mask (qc, &hc));
+    CC_ASSERT_OK (a ? cc_quadcut_get_alpha (qg, &dg) : cc_quadcut_get_mask (qg, &dg));
+    CC_ASSERT_OK (cv_test_to_host (gpu, &dg, &hg));
+    cv_test_assert_same_bits (&hc, &hg, a ? "alpha" : "mask");
+    cv_image_free (&hc);
+    cv_image_free (&hg);
+    cc_image_free (gpu, &dg);
+  }
+  for (int kind = 0; kind < 3; kind++) {
+    cc_quadcut_background bh = { .kind = (cc_quadcut_background_kind) kind, .image = &host[3],
+                                 .r = 10, .g = 200, .b = 30, .blur_radius = 5 };
+    cc_quadcut_background bd = bh;
+    bd.image = &dev[3];
+    cc_image oc, og, ogh;
+    CC_ASSERT_OK (cv_image_new (w, h, format, &oc));
+    CC_ASSERT_OK (cc_image_alloc (gpu, w, h, format, CC_LOCATION_DEVICE, &og));
+    CC_ASSERT_OK (cc_quadcut_composite (qc, &host[2], &bh, &oc));
+    CC_ASSERT_OK (cc_quadcut_composite (qg, &dev[2], &bd, &og));
+    CC_ASSERT_OK (cv_test_to_host (gpu, &og, &ogh));
+    cv_test_assert_same_bits (&oc, &ogh, "composite");
+    cv_image_free (&oc);
+    cv_image_free (&ogh);
+    cc_image_free (gpu, &og);
+  }
+  cc_quadcut_destroy (qc);
+  cc_quadcut_destroy (qg);
+  for (int k = 0; k < 4; k++) {
+    cv_image_free (&host[k]);
+    cc_image_free (gpu, &dev[k]);
+  }
+  cc_context_destroy (cpu);
+  cc_context_destroy (gpu);
+}
+
+START_TEST (test_gpu_matches_cpu)
+{
+  if (cv_test_skip_without_gpu ("quadcut CUDA == CPU"))
+    return;
+  compare_backends (1, 1, 0, CC_FORMAT_RGBX8);
+  compare_backends (37, 23, 0, CC_FORMAT_RGBX8);
+  compare_backends (200, 150, 0, CC_FORMAT_BGRX8);
+  compare_backends (640, 360, 0, CC_FORMAT_RGBX8);
+  compare_backends (200, 150, 1, CC_FORMAT_RGBX8);
+}
+END_TEST
+
 static Suite *
 quadcut_suite (void)
 {
@@ -639,6 +769,7 @@ quadcut_suite (void)
   tcase_add_test (tc, test_alpha_and_composite);
   tcase_add_test (tc, test_errors);
   tcase_add_test (tc, test_cdnet_highway);
+  tcase_add_test (tc, test_gpu_matches_cpu);
   suite_add_tcase (s, tc);
   return s;
 }
