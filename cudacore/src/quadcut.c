@@ -681,8 +681,8 @@ static void stage_done (cc_quadcut *q, cc_quadcut_stage s, double *t0);
 static cc_status
 run_cuda (cc_quadcut *q, const cc_image *frame, const cc_image *other, double t0)
 {
-  int n;
-  long long total;
+  int n = 0;
+  long long total = 0;
   CC_TRY (CC_CUDA_ONLY (cc_cuda_quadcut_front (q->cuda, &q->p, frame, other, q->have_prev,
       q->levels, &n, &total, &q->n_seeds)));
   stage_done (q, CC_QUADCUT_STAGE_STRATIFY, &t0);

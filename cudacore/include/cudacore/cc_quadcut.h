@@ -41,11 +41,14 @@
  *     labels scattered back to a 0 / 255 mask, feathered into an alpha (a box
  *     filter of radius `feather`), composited as alpha F + (1 - alpha) B.
  *
- * Backend: this version has the CPU reference only (OpenMP on the context's
- * threads; results are the same bits for any thread count); a CUDA context gets
- * NOT_SUPPORTED from cc_quadcut_create. Frames: RGBX8 / BGRX8 on the host.
- * Nothing is allocated per frame once the buffers have grown to the frame's leaf
- * graph (capacities only grow). */
+ * Backends: the CPU reference (OpenMP on the context's threads; the same bits for
+ * any thread count) and CUDA (every per-pixel and per-leaf stage on the device; the
+ * seed histogram, the compact leaf graph and the labels cross to the host, where
+ * the n-links are built and cut): both give the same bits at every stage.
+ * NODES_PIXELS is CPU only. Frames, plates, masks and backgrounds: RGBX8 / BGRX8
+ * (masks GRAY8) where the backend computes (device memory for CUDA). Nothing is
+ * allocated per frame once the buffers have grown to the frame's leaf graph
+ * (capacities only grow). Design and figures: docs/quadcut.md. */
 #ifndef CUDACORE_CC_QUADCUT_H
 #define CUDACORE_CC_QUADCUT_H
 
@@ -75,7 +78,7 @@ typedef struct cc_quadcut_params {
   float shadow_depth;     /* PLATE: darkest shadow, as a share of the plate's L,
                              0..1 (0: no shadow rule). Default 0.15: deeper settings
                              also take dark grey objects on grey ground for shadows
-                             (CDnet highway: F 0.92 at 0.15, 0.70 at 0.6) */
+                             (CDnet highway: F 0.916 at 0.15, 0.769 at 0.6) */
   float seed_threshold;   /* seed where p_B < this, 0..1. Default 1e-4 (d > 4.3 sigma_l) */
   int bins;               /* histogram bins per axis (a and b), 2..256. Default 32 */
   float sigma_c;          /* boundary colour std (Lab units), 0.1..100. Default 10 */
@@ -117,7 +120,7 @@ cc_status cc_quadcut_reset (cc_quadcut *q);
 cc_status cc_quadcut_run (cc_quadcut *q, const cc_image *frame, const cc_image *other);
 
 /* The last run's mask (GRAY8: 255 foreground, 0 background) or feathered alpha
- * (GRAY8), copied into dst (the frame size). */
+ * (GRAY8), copied into dst (the frame size, where the backend computes). */
 cc_status cc_quadcut_get_mask (cc_quadcut *q, cc_image *dst);
 cc_status cc_quadcut_get_alpha (cc_quadcut *q, cc_image *dst);
 
@@ -175,13 +178,16 @@ typedef struct cc_quadcut_graph {
   long long n_edges;             /* n-links (unordered neighbour pairs) */
   long long n_seeds;             /* seed pixels */
   double flow;                   /* the maximum flow = the minimum energy */
-  double ms[CC_QUADCUT_STAGES];   /* wall-clock milliseconds of each stage */
+  double ms[CC_QUADCUT_STAGES];   /* wall-clock milliseconds of each stage; on CUDA
+                                    STRATIFY holds the whole device front (stratify ..
+                                    neighbours, waited for), GRAPH the download and the
+                                    n-links, OUTPUT the device back, waited for */
 } cc_quadcut_graph;
 
 cc_status cc_quadcut_get_graph (const cc_quadcut *q, cc_quadcut_graph *out);
 
 /* The last run's per-pixel data into host arrays of width x height (any may be
- * NULL): Lab L, a, b, background distance d, seed (0 / 1), leaf index of each pixel
+ * NULL; downloaded on CUDA): Lab L, a, b, background distance d, seed (0 / 1), leaf index of each pixel
  * (NODES_LEAVES only). */
 cc_status cc_quadcut_get_stratified (const cc_quadcut *q, float *L, float *a, float *b,
     float *d, uint8_t *seed, int32_t *leaf_id);
