@@ -22,8 +22,8 @@
  *     children when they are all groupable, it lies wholly inside the frame, its
  *     level is at most max_level, and over its pixels the range (max - min) of each of
  *     Lab a, b and the background distance d (the stratified channels of D 6.2; not L,
- *     whose sensor noise would split every leaf) is at most `similarity`. A leaf is a groupable node whose parent
- *     is not (two reads a node). The leaf list is compacted in raster order of the
+ *     whose sensor noise would split every leaf) is at most `similarity`. A leaf is
+ *     a groupable node whose parent is not (two reads a node). The leaf list is compacted in raster order of the
  *     leaves' top-left pixels; each leaf gets its four QuadN4 references (C 4.2.4,
  *     in image coordinates, y down):
  *        north: the leaf covering (x0, y0 - 1)    east: the leaf covering (x1 + 1, y1)
@@ -187,8 +187,8 @@ typedef struct cc_quadcut_graph {
 cc_status cc_quadcut_get_graph (const cc_quadcut *q, cc_quadcut_graph *out);
 
 /* The last run's per-pixel data into host arrays of width x height (any may be
- * NULL; downloaded on CUDA): Lab L, a, b, background distance d, seed (0 / 1), leaf index of each pixel
- * (NODES_LEAVES only). */
+ * NULL; downloaded on CUDA): Lab L, a, b, background distance d, seed (0 / 1), leaf
+ * index of each pixel (NODES_LEAVES only). */
 cc_status cc_quadcut_get_stratified (const cc_quadcut *q, float *L, float *a, float *b,
     float *d, uint8_t *seed, int32_t *leaf_id);
 
