@@ -253,6 +253,26 @@ qc_composite_kernel (cc_image f, const uint8_t *__restrict__ alpha,
   o[3] = f3;
 }
 
+__global__ void
+qc_draw_leaves_kernel (cc_image f, const cc_quadcut_leaf *__restrict__ leaves,
+    const int32_t *__restrict__ leaf_id, const uint8_t *__restrict__ seed, int ri,
+    cc_image out)
+{
+  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
+  if (x >= f.width)
+    return;
+  size_t i = (size_t) y * f.width + x;
+  const uint8_t *fp = (const uint8_t *) f.planes[0] + (size_t) y * f.pitch[0] + 4 * x;
+  uint8_t px[4] = { fp[0], fp[1], fp[2], fp[3] }, o[3];
+  cc_quadcut_leaf l = leaves[leaf_id[i]];
+  cc_qc_debug_pixel (&l, x, y, seed[i], px, ri, o);
+  uint8_t *op = (uint8_t *) out.planes[0] + (size_t) y * out.pitch[0] + 4 * x;
+  op[0] = o[0];
+  op[1] = o[1];
+  op[2] = o[2];
+  op[3] = px[3];
+}
+
 // ------------------------------------------------------------------ host side
 
 static dim3
@@ -608,6 +628,15 @@ cc_cuda_quadcut_composite (cc_cuda_quadcut *s, const cc_image *frame,
   qc_composite_kernel<<<rows_grid (s->w, s->h), QC_THREADS, 0, cc_stream_of (s->ctx)>>> (
       *frame, s->alpha, bsrc, bpitch, colour, *out);
   CC_CUDA_LAUNCHED ("qc_composite_kernel");
+  return CC_SUCCESS;
+}
+
+cc_status
+cc_cuda_quadcut_draw_leaves (cc_cuda_quadcut *s, const cc_image *frame, cc_image *out)
+{
+  qc_draw_leaves_kernel<<<rows_grid (s->w, s->h), QC_THREADS, 0, cc_stream_of (s->ctx)>>> (
+      *frame, s->leaves, s->leaf_id, s->seed, frame->format == CC_FORMAT_RGBX8 ? 0 : 2, *out);
+  CC_CUDA_LAUNCHED ("qc_draw_leaves_kernel");
   return CC_SUCCESS;
 }
 

@@ -886,6 +886,34 @@ cc_quadcut_composite (cc_quadcut *q, const cc_image *frame, const cc_quadcut_bac
 }
 
 cc_status
+cc_quadcut_draw_leaves (cc_quadcut *q, const cc_image *frame, cc_image *out)
+{
+  const char *fn = "cc_quadcut_draw_leaves";
+  CC_CHECK_ARG (q != NULL, "%s: q is NULL", fn);
+  CC_CHECK_ARG (q->have_run, "%s: no frame was run yet", fn);
+  CC_CHECK_ARG (q->p.nodes == CC_QUADCUT_NODES_LEAVES, "%s: NODES_PIXELS has no leaves", fn);
+  CC_TRY (check_frame (q, frame, fn, "frame"));
+  CC_TRY (check_frame (q, out, fn, "out"));
+  CC_CHECK_ARG (out->format == frame->format, "%s: out is %s, frame %s", fn,
+      cc_format_name (out->format), cc_format_name (frame->format));
+  if (q->cuda)
+    return CC_CUDA_ONLY (cc_cuda_quadcut_draw_leaves (q->cuda, frame, out));
+  const int ri = frame->format == CC_FORMAT_RGBX8 ? 0 : 2;
+#pragma omp parallel for schedule(static) num_threads(threads_of (q))
+  for (int y = 0; y < q->h; y++) {
+    const uint8_t *f = (const uint8_t *) frame->planes[0] + (size_t) y * frame->pitch[0];
+    uint8_t *o = (uint8_t *) out->planes[0] + (size_t) y * out->pitch[0];
+    for (int x = 0; x < q->w; x++) {
+      size_t i = (size_t) y * q->w + x;
+      uint8_t px[4] = { f[4 * x], f[4 * x + 1], f[4 * x + 2], f[4 * x + 3] };
+      cc_qc_debug_pixel (&q->leaves[q->leaf_id[i]], x, y, q->seed[i], px, ri, o + 4 * x);
+      o[4 * x + 3] = px[3];
+    }
+  }
+  return CC_SUCCESS;
+}
+
+cc_status
 cc_quadcut_get_graph (const cc_quadcut *q, cc_quadcut_graph *out)
 {
   CC_CHECK_ARG (q != NULL && out != NULL, "cc_quadcut_get_graph: q or out is NULL");

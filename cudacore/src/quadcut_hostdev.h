@@ -261,6 +261,30 @@ CC_HOSTDEV int cc_qc_reduce (int k, int i, int j, int cw, const float *lab, cons
 
 /* ---- Output */
 
+/* Debug view of one pixel (cc_quadcut_draw_leaves): px the frame's 4 bytes, ri the
+ * byte of red (0 RGBX, 2 BGRX); writes o[0..2]. */
+CC_HOSTDEV void cc_qc_debug_pixel (const cc_quadcut_leaf *l, int x, int y, int seed,
+    const uint8_t *px, int ri, uint8_t *o)
+{
+  const uint8_t colours[8][3] = { { 40, 40, 40 }, { 0, 90, 255 }, { 0, 200, 255 },
+                                  { 0, 220, 90 }, { 250, 220, 0 }, { 255, 120, 0 },
+                                  { 255, 0, 160 }, { 255, 255, 255 } };
+  if (x == l->x || y == l->y) {
+    const uint8_t *c = colours[l->level < 7 ? l->level : 7];
+    o[ri] = c[0];
+    o[1] = c[1];
+    o[2 - ri] = c[2];
+  } else if (seed) {
+    o[ri] = (uint8_t) ((px[ri] + 255 + 1) >> 1);
+    o[1] = (uint8_t) ((px[1] + 1) >> 1);
+    o[2 - ri] = (uint8_t) ((px[2 - ri] + 1) >> 1);
+  } else {
+    o[0] = px[0];
+    o[1] = px[1];
+    o[2] = px[2];
+  }
+}
+
 /* The 8-bit blend of one channel: (a F + (255 - a) B + 127) / 255. */
 CC_HOSTDEV uint8_t cc_qc_blend (unsigned a, unsigned f, unsigned b)
 {

@@ -60,6 +60,9 @@ cc_status cc_cuda_quadcut_back (cc_cuda_quadcut *s, const uint8_t *labels, int n
     int feather);
 cc_status cc_cuda_quadcut_composite (cc_cuda_quadcut *s, const cc_image *frame,
     const cc_quadcut_background *bg, cc_image *out);
+/* cc_quadcut_draw_leaves on the device (leaves: the front's, still on the device). */
+cc_status cc_cuda_quadcut_draw_leaves (cc_cuda_quadcut *s, const cc_image *frame,
+    cc_image *out);
 /* The device mask (alpha = 0) or alpha (alpha = 1), w bytes a row. */
 const uint8_t *cc_cuda_quadcut_plane (const cc_cuda_quadcut *s, int alpha);
 /* Host copies of the last run's per-pixel data (any NULL skipped; w x h each). */

@@ -625,6 +625,76 @@ START_TEST (test_cdnet_highway)
 }
 END_TEST
 
+/* The debug view: leaf top / left edges in the level colours, seeds halfway to red,
+ * the rest the frame; from the leaf list and the seeds, BGRX8 and in place too. */
+START_TEST (test_draw_leaves)
+{
+  static const uint8_t colours[8][3] = { { 40, 40, 40 }, { 0, 90, 255 }, { 0, 200, 255 },
+                                         { 0, 220, 90 }, { 250, 220, 0 }, { 255, 120, 0 },
+                                         { 255, 0, 160 }, { 255, 255, 255 } };
+  const int w = 130, h = 77;
+  cc_context *ctx = cpu_context (2);
+  cc_quadcut_params p;
+  cc_quadcut_params_default (&p);
+  p.max_level = 7;
+  p.similarity = 30.0f;   /* large leaves: every level drawn */
+  cc_quadcut *q = run_synthetic (ctx, w, h, 5, &p, NULL);
+  cc_image frame, out;
+  CC_ASSERT_OK (cv_synth_fg_frame (5, w, h, CV_SYNTH_FG_PLAIN, 6, &frame, NULL));
+  CC_ASSERT_OK (cv_image_new (w, h, CC_FORMAT_RGBX8, &out));
+  uint8_t *seed = malloc ((size_t) w * h);
+  CC_ASSERT_OK (cc_quadcut_get_stratified (q, NULL, NULL, NULL, NULL, seed, NULL));
+  cc_quadcut_graph g;
+  CC_ASSERT_OK (cc_quadcut_get_graph (q, &g));
+  for (int pass = 0; pass < 3; pass++) {
+    /* RGBX into out, BGRX into out, BGRX in place */
+    cc_format fmt = pass ? CC_FORMAT_BGRX8 : CC_FORMAT_RGBX8;
+    frame.format = out.format = fmt;
+    cc_image src;
+    CC_ASSERT_OK (cv_synth_fg_frame (5, w, h, CV_SYNTH_FG_PLAIN, 6, &src, NULL));
+    src.format = fmt;
+    cc_image *dst = pass == 2 ? &frame : &out;
+    CC_ASSERT_OK (cc_quadcut_draw_leaves (q, &frame, dst));
+    int ri = pass ? 2 : 0, levels_seen = 0, seeds_seen = 0;
+    for (int k = 0; k < g.n_leaves; k++) {
+      const cc_quadcut_leaf *l = &g.leaves[k];
+      int s = 1 << l->level;
+      levels_seen |= 1 << l->level;
+      for (int y = l->y; y < l->y + s; y++)
+        for (int x = l->x; x < l->x + s; x++) {
+          uint8_t want[3];
+          const uint8_t *f = (const uint8_t *) src.planes[0] + (size_t) y * src.pitch[0] + 4 * x;
+          if (x == l->x || y == l->y) {
+            want[ri] = colours[l->level][0];
+            want[1] = colours[l->level][1];
+            want[2 - ri] = colours[l->level][2];
+          } else if (seed[(size_t) y * w + x]) {
+            want[ri] = (f[ri] + 256) >> 1;
+            want[1] = (f[1] + 1) >> 1;
+            want[2 - ri] = (f[2 - ri] + 1) >> 1;
+            seeds_seen++;
+          } else {
+            memcpy (want, f, 3);
+          }
+          const uint8_t *o = (const uint8_t *) dst->planes[0] + (size_t) y * dst->pitch[0] + 4 * x;
+          ck_assert_msg (memcmp (o, want, 3) == 0 && o[3] == f[3],
+              "pass %d at %d,%d: %d %d %d, want %d %d %d", pass, x, y, o[0], o[1], o[2],
+              want[0], want[1], want[2]);
+        }
+    }
+    ck_assert_int_gt (seeds_seen, 0);
+    ck_assert_int_ge (__builtin_popcount (levels_seen), 5);
+    cv_image_free (&src);
+  }
+  ck_assert_int_eq (cc_quadcut_draw_leaves (q, &frame, NULL), CC_ERROR_INVALID_ARGUMENT);
+  free (seed);
+  cv_image_free (&frame);
+  cv_image_free (&out);
+  cc_quadcut_destroy (q);
+  cc_context_destroy (ctx);
+}
+END_TEST
+
 /* Everything of two runs (the second with the temporal prior) on CUDA equals the CPU
  * bit for bit: stratified data, leaf ids, the leaf graph (records, costs, QuadN4,
  * neighbour lists), labels, flow, mask, alpha and the three composites; plate mode
@@ -732,6 +802,18 @@ compare_backends (int w, int h, int active, cc_format format)
     cv_image_free (&ogh);
     cc_image_free (gpu, &og);
   }
+  {
+    cc_image oc, og, ogh;
+    CC_ASSERT_OK (cv_image_new (w, h, format, &oc));
+    CC_ASSERT_OK (cc_image_alloc (gpu, w, h, format, CC_LOCATION_DEVICE, &og));
+    CC_ASSERT_OK (cc_quadcut_draw_leaves (qc, &host[2], &oc));
+    CC_ASSERT_OK (cc_quadcut_draw_leaves (qg, &dev[2], &og));
+    CC_ASSERT_OK (cv_test_to_host (gpu, &og, &ogh));
+    cv_test_assert_same_bits (&oc, &ogh, "leaves drawn");
+    cv_image_free (&oc);
+    cv_image_free (&ogh);
+    cc_image_free (gpu, &og);
+  }
   cc_quadcut_destroy (qc);
   cc_quadcut_destroy (qg);
   for (int k = 0; k < 4; k++) {
@@ -767,6 +849,7 @@ quadcut_suite (void)
   tcase_add_test (tc, test_temporal_and_reset);
   tcase_add_test (tc, test_threads_same_bits);
   tcase_add_test (tc, test_alpha_and_composite);
+  tcase_add_test (tc, test_draw_leaves);
   tcase_add_test (tc, test_errors);
   tcase_add_test (tc, test_cdnet_highway);
   tcase_add_test (tc, test_gpu_matches_cpu);

@@ -143,6 +143,15 @@ typedef struct cc_quadcut_background {
 cc_status cc_quadcut_composite (cc_quadcut *q, const cc_image *frame,
     const cc_quadcut_background *bg, cc_image *out);
 
+/* The debug view of the last run (NODES_LEAVES): out = frame with, per pixel, the
+ * top and left edge pixels of every leaf in its level's colour (so 1x1 and 2x2
+ * leaves fill their area), other seed pixels halfway to red ((p + c + 1) >> 1 a
+ * channel), the rest the frame's. Level colours (R, G, B), level 0 up: (40, 40, 40),
+ * (0, 90, 255), (0, 200, 255), (0, 220, 90), (250, 220, 0), (255, 120, 0),
+ * (255, 0, 160), then white. frame and out as in cc_quadcut_composite; out may be
+ * frame. */
+cc_status cc_quadcut_draw_leaves (cc_quadcut *q, const cc_image *frame, cc_image *out);
+
 /* ---- The last run's leaf graph (what crosses to the host on a GPU backend): for
  * tests, tools and debug drawing. Pointers stay valid until the next run. */
 typedef struct cc_quadcut_leaf {
