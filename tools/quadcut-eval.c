@@ -16,6 +16,8 @@
  *   255 is foreground, 0 and 50 (shadow) background, 85 (outside the ROI) and 170
  *   (unknown) not scored; precision, recall and F-measure over all scored pixels of
  *   those frames. The ground truth's 85 marks exactly the pixels outside ROI.bmp.
+ *   --save-masks: OUTDIR/mask%06d.png and the debug view OUTDIR/leaves%06d.png
+ *   (cc_quadcut_draw_leaves) of every scored frame.
  * --synthetic: the foreground clip of cv_synth (plate mode, noise 6) of that size;
  *   mismatches against its exact masks, and the median time split of the stages.
  *   Its cast shadow takes 45 % of the light: --shadow-depth 0.6 counts it as
@@ -131,6 +133,17 @@ run_cdnet (const char *dir, int first, int last, int learn, cc_context *ctx,
       snprintf (path, sizeof path, "%s/mask%06d.png", save, t);
       if (cv_png_save (path, &mask) != CC_SUCCESS)
         return fail ("save mask");
+      if (p->nodes == CC_QUADCUT_NODES_LEAVES) {
+        /* the debug view over the frame, which is loaded again */
+        snprintf (path, sizeof path, "%s/input/in%06d.jpg", dir, t);
+        if (cv_jpeg_load (path, &f) != CC_SUCCESS
+            || cc_quadcut_draw_leaves (q, &f, &f) != CC_SUCCESS)
+          return fail ("leaves view");
+        snprintf (path, sizeof path, "%s/leaves%06d.png", save, t);
+        if (cv_png_save (path, &f) != CC_SUCCESS)
+          return fail ("save leaves view");
+        cv_image_free (&f);
+      }
     }
   }
   double pr = tp + fp ? (double) tp / (tp + fp) : 0.0, re = tp + fn ? (double) tp / (tp + fn)
