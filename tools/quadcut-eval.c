@@ -11,7 +11,10 @@
  *
  * --cdnet: a CDnet 2014 category folder (input/in%06d.jpg, groundtruth/gt%06d.png).
  *   The plate is the per-pixel, per-channel median of the first N frames (default
- *   100); every frame from 1 to --last is then segmented in order (the temporal
+ *   100), or with --learn-step S the first frame moved towards each of the next N - 1
+ *   by at most S levels a channel (cc_quadcut_update_plate); with --update-step U
+ *   the plate also moves by at most U after each frame where the alpha is 0; every
+ *   frame from 1 to --last is then segmented in order (the temporal
  *   prior runs), and frames --first..--last are scored by CDnet's rules: ground truth
  *   255 is foreground, 0 and 50 (shadow) background, 85 (outside the ROI) and 170
  *   (unknown) not scored; precision, recall and F-measure over all scored pixels of
@@ -67,8 +70,8 @@ print_stages (double ms[][CC_QUADCUT_STAGES], int runs)
 }
 
 static int
-run_cdnet (const char *dir, int first, int last, int learn, cc_context *ctx,
-    const cc_quadcut_params *p, const char *save)
+run_cdnet (const char *dir, int first, int last, int learn, int learn_step, int update_step,
+    cc_context *ctx, const cc_quadcut_params *p, const char *save)
 {
   char path[4096];
   cc_image f;
@@ -78,21 +81,37 @@ run_cdnet (const char *dir, int first, int last, int learn, cc_context *ctx,
   const int w = f.width, h = f.height;
   cv_image_free (&f);
   size_t n = (size_t) w * h;
-  /* plate: median of the first `learn` frames */
-  cc_image *learnt = calloc ((size_t) learn, sizeof *learnt), plate;
-  for (int t = 0; t < learn; t++) {
-    snprintf (path, sizeof path, "%s/input/in%06d.jpg", dir, t + 1);
-    if (cv_jpeg_load (path, &learnt[t]) != CC_SUCCESS)
-      return fail ("plate frame");
-  }
-  if (cv_median_frames (learnt, learn, &plate) != CC_SUCCESS)
-    return fail ("plate");
-  for (int t = 0; t < learn; t++)
-    cv_image_free (&learnt[t]);
-  free (learnt);
   cc_quadcut *q;
   if (cc_quadcut_create (ctx, w, h, p, &q) != CC_SUCCESS)
     return fail ("create");
+  cc_image plate;
+  if (learn_step > 0) {
+    /* plate: the first frame, then cc_quadcut_update_plate (approximate median) */
+    for (int t = 0; t < learn; t++) {
+      snprintf (path, sizeof path, "%s/input/in%06d.jpg", dir, t + 1);
+      if (cv_jpeg_load (path, &f) != CC_SUCCESS)
+        return fail ("plate frame");
+      if ((t == 0 ? cc_quadcut_set_plate (q, &f) : cc_quadcut_update_plate (q, &f,
+          learn_step, false)) != CC_SUCCESS)
+        return fail ("plate");
+      cv_image_free (&f);
+    }
+    cv_image_new (w, h, CC_FORMAT_RGBX8, &plate);
+    cc_quadcut_get_plate (q, &plate);
+  } else {
+    /* plate: median of the first `learn` frames */
+    cc_image *learnt = calloc ((size_t) learn, sizeof *learnt);
+    for (int t = 0; t < learn; t++) {
+      snprintf (path, sizeof path, "%s/input/in%06d.jpg", dir, t + 1);
+      if (cv_jpeg_load (path, &learnt[t]) != CC_SUCCESS)
+        return fail ("plate frame");
+    }
+    if (cv_median_frames (learnt, learn, &plate) != CC_SUCCESS)
+      return fail ("plate");
+    for (int t = 0; t < learn; t++)
+      cv_image_free (&learnt[t]);
+    free (learnt);
+  }
   if (cc_quadcut_set_plate (q, &plate) != CC_SUCCESS)
     return fail ("plate");
   cc_image mask;
@@ -106,6 +125,8 @@ run_cdnet (const char *dir, int first, int last, int learn, cc_context *ctx,
       return fail ("frame");
     if (cc_quadcut_run (q, &f, NULL) != CC_SUCCESS)
       return fail ("run");
+    if (update_step > 0 && cc_quadcut_update_plate (q, &f, update_step, true) != CC_SUCCESS)
+      return fail ("plate update");
     cc_quadcut_graph g;
     cc_quadcut_get_graph (q, &g);
     memcpy (ms[runs++], g.ms, sizeof g.ms);
@@ -148,9 +169,10 @@ run_cdnet (const char *dir, int first, int last, int learn, cc_context *ctx,
   }
   double pr = tp + fp ? (double) tp / (tp + fp) : 0.0, re = tp + fn ? (double) tp / (tp + fn)
       : 0.0, fm = pr + re > 0.0 ? 2.0 * pr * re / (pr + re) : 0.0;
-  printf ("{\"clip\": \"%s\", \"frames\": [%d, %d], \"learn\": %d, \"nodes\": \"%s\", "
+  printf ("{\"clip\": \"%s\", \"frames\": [%d, %d], \"learn\": %d, \"learn_step\": %d, "
+      "\"nodes\": \"%s\", "
       "\"precision\": %.4f, \"recall\": %.4f, \"f\": %.4f, \"tp\": %lld, \"fp\": %lld, "
-      "\"fn\": %lld, \"tn\": %lld, \"nodes_share\": %.4f", dir, first, last, learn,
+      "\"fn\": %lld, \"tn\": %lld, \"nodes_share\": %.4f", dir, first, last, learn, learn_step,
       p->nodes == CC_QUADCUT_NODES_LEAVES ? "leaves" : "pixels", pr, re, fm, tp, fp, fn, tn,
       (double) leaves / scored / n);
   print_stages (ms, runs);
@@ -211,7 +233,7 @@ static int
 usage (void)
 {
   fprintf (stderr, "usage: quadcut-eval --cdnet DIR [--first N] [--last N] [--learn N] "
-      "[--save-masks DIR] | --synthetic WxH [--frames N]; [--threads T] "
+      "[--learn-step S] [--update-step U] [--save-masks DIR] | --synthetic WxH [--frames N]; [--threads T] "
       "[--nodes leaves|pixels] [--sigma-l X] [--shadow-depth X] [--seed-threshold X] "
       "[--bins N] [--sigma-c X] [--lambda X] [--similarity X] [--max-level N] "
       "[--temporal X]\n");
@@ -223,6 +245,7 @@ main (int argc, char **argv)
 {
   const char *cdnet = NULL, *save = NULL;
   int sw = 0, sh = 0, frames = 20, first = 470, last = 699, learn = 100, threads = 0;
+  int learn_step = 0, update_step = 0;
   cc_quadcut_params p;
   cc_quadcut_params_default (&p);
   for (int i = 1; i < argc; i++) {
@@ -250,6 +273,10 @@ main (int argc, char **argv)
       ok = cv_parse_int (o, v, 1, 100000, &last);
     else if (!strcmp (o, "--learn"))
       ok = cv_parse_int (o, v, 1, 10000, &learn);
+    else if (!strcmp (o, "--learn-step"))
+      ok = cv_parse_int (o, v, 0, 255, &learn_step);
+    else if (!strcmp (o, "--update-step"))
+      ok = cv_parse_int (o, v, 0, 255, &update_step);
     else if (!strcmp (o, "--threads"))
       ok = cv_parse_int (o, v, 0, 1024, &threads);
     else if (!strcmp (o, "--nodes")) {
@@ -288,7 +315,8 @@ main (int argc, char **argv)
   if (cc_context_create (CC_BACKEND_CPU, -1, &ctx) != CC_SUCCESS
       || cc_context_set_threads (ctx, threads) != CC_SUCCESS)
     return fail ("context");
-  int rc = cdnet ? run_cdnet (cdnet, first, last, learn, ctx, &p, save)
+  int rc = cdnet ? run_cdnet (cdnet, first, last, learn, learn_step, update_step, ctx, &p,
+      save)
       : run_synthetic (sw, sh, frames, ctx, &p);
   cc_context_destroy (ctx);
   return rc;

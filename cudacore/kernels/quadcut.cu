@@ -27,6 +27,7 @@ struct cc_cuda_quadcut {
   size_t npx;
   float *lin;                       // 256: sRGB -> linear
   float *plate_lab;                 // 3 x npx
+  uint8_t *plate_rgb;               // 4 x npx: R, G, B, 0
   float *lab, *dist, *cost_fg, *cost_bg;
   uint8_t *seed;
   int *hist;                        // 256 x 256
@@ -67,13 +68,52 @@ pixel_lab (const cc_image &f, const float *lin, int x, int y, float lab[3])
     cc_qc_lab (p[2], p[1], p[0], lin, lab);
 }
 
+// The plate: its Lab and its canonical R, G, B bytes.
 __global__ void
-qc_lab_kernel (cc_image f, const float *__restrict__ lin, float *lab)
+qc_plate_kernel (cc_image f, const float *__restrict__ lin, float *lab, uint8_t *rgb)
 {
   int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
   if (x >= f.width)
     return;
-  pixel_lab (f, lin, x, y, lab + 3 * ((size_t) y * f.width + x));
+  size_t i = (size_t) y * f.width + x;
+  pixel_lab (f, lin, x, y, lab + 3 * i);
+  const uint8_t *p = (const uint8_t *) f.planes[0] + (size_t) y * f.pitch[0] + 4 * x;
+  int ri = f.format == CC_FORMAT_RGBX8 ? 0 : 2;
+  rgb[4 * i] = p[ri];
+  rgb[4 * i + 1] = p[1];
+  rgb[4 * i + 2] = p[2 - ri];
+  rgb[4 * i + 3] = 0;
+}
+
+__global__ void
+qc_plate_step_kernel (cc_image f, const float *__restrict__ lin, int step,
+    const uint8_t *__restrict__ alpha, uint8_t *rgb, float *lab)
+{
+  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
+  if (x >= f.width)
+    return;
+  size_t i = (size_t) y * f.width + x;
+  if (alpha && alpha[i] != 0)
+    return;
+  const uint8_t *p = (const uint8_t *) f.planes[0] + (size_t) y * f.pitch[0] + 4 * x;
+  uint8_t px[4] = { p[0], p[1], p[2], p[3] };
+  cc_qc_plate_step (rgb + 4 * i, px, f.format == CC_FORMAT_RGBX8 ? 0 : 2, step, lin,
+      lab + 3 * i);
+}
+
+__global__ void
+qc_get_plate_kernel (const uint8_t *__restrict__ rgb, cc_image out)
+{
+  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
+  if (x >= out.width)
+    return;
+  size_t i = (size_t) y * out.width + x;
+  uint8_t *o = (uint8_t *) out.planes[0] + (size_t) y * out.pitch[0] + 4 * x;
+  int ri = out.format == CC_FORMAT_RGBX8 ? 0 : 2;
+  o[ri] = rgb[4 * i];
+  o[1] = rgb[4 * i + 1];
+  o[2 - ri] = rgb[4 * i + 2];
+  o[3] = 255;
 }
 
 __global__ void
@@ -295,6 +335,7 @@ cc_cuda_quadcut_destroy (cc_cuda_quadcut *s)
   cc_context *ctx = s->ctx;
   cc_cuda_free (ctx, s->lin);
   cc_cuda_free (ctx, s->plate_lab);
+  cc_cuda_free (ctx, s->plate_rgb);
   cc_cuda_free (ctx, s->lab);
   cc_cuda_free (ctx, s->dist);
   cc_cuda_free (ctx, s->cost_fg);
@@ -335,6 +376,7 @@ create_buffers (cc_cuda_quadcut *s, const float *lin)
   size_t n = s->npx;
   QC_ALLOC (s->lin, 256 * sizeof (float));
   QC_ALLOC (s->plate_lab, 3 * n * sizeof (float));
+  QC_ALLOC (s->plate_rgb, 4 * n);
   QC_ALLOC (s->lab, 3 * n * sizeof (float));
   QC_ALLOC (s->dist, n * sizeof (float));
   QC_ALLOC (s->cost_fg, n * sizeof (float));
@@ -402,9 +444,28 @@ cc_cuda_quadcut_create (cc_context *ctx, int width, int height, const float *lin
 cc_status
 cc_cuda_quadcut_set_plate (cc_cuda_quadcut *s, const cc_image *plate)
 {
-  qc_lab_kernel<<<rows_grid (s->w, s->h), QC_THREADS, 0, cc_stream_of (s->ctx)>>> (*plate,
-      s->lin, s->plate_lab);
-  CC_CUDA_LAUNCHED ("qc_lab_kernel");
+  qc_plate_kernel<<<rows_grid (s->w, s->h), QC_THREADS, 0, cc_stream_of (s->ctx)>>> (
+      *plate, s->lin, s->plate_lab, s->plate_rgb);
+  CC_CUDA_LAUNCHED ("qc_plate_kernel");
+  return CC_SUCCESS;
+}
+
+cc_status
+cc_cuda_quadcut_update_plate (cc_cuda_quadcut *s, const cc_image *frame, int step,
+    int background_only)
+{
+  qc_plate_step_kernel<<<rows_grid (s->w, s->h), QC_THREADS, 0, cc_stream_of (s->ctx)>>> (
+      *frame, s->lin, step, background_only ? s->alpha : NULL, s->plate_rgb, s->plate_lab);
+  CC_CUDA_LAUNCHED ("qc_plate_step_kernel");
+  return CC_SUCCESS;
+}
+
+cc_status
+cc_cuda_quadcut_get_plate (cc_cuda_quadcut *s, cc_image *dst)
+{
+  qc_get_plate_kernel<<<rows_grid (s->w, s->h), QC_THREADS, 0, cc_stream_of (s->ctx)>>> (
+      s->plate_rgb, *dst);
+  CC_CUDA_LAUNCHED ("qc_get_plate_kernel");
   return CC_SUCCESS;
 }
 

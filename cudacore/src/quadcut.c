@@ -69,6 +69,7 @@ struct cc_quadcut {
   cc_quadcut_params p;
   float lin[256];              /* sRGB -> linear */
   float *plate_lab;            /* 3 x npx */
+  uint8_t *plate_rgb;          /* 4 x npx: R, G, B, 0 */
   int have_plate;
   /* stratified data */
   float *lab;                  /* 3 x npx, interleaved */
@@ -138,6 +139,7 @@ cc_quadcut_destroy (cc_quadcut *q)
   if (!q)
     return;
   free (q->plate_lab);
+  free (q->plate_rgb);
   free (q->lab);
   free (q->dist);
   free (q->seed);
@@ -226,6 +228,7 @@ cc_quadcut_create (cc_context *ctx, int width, int height, const cc_quadcut_para
   int ok = q->cut != NULL;
   if (cpu) {
     q->plate_lab = malloc (3 * n * sizeof (float));
+    q->plate_rgb = calloc (4 * n, 1);
     q->lab = malloc (3 * n * sizeof (float));
     q->dist = malloc (n * sizeof (float));
     q->seed = malloc (n);
@@ -240,7 +243,7 @@ cc_quadcut_create (cc_context *ctx, int width, int height, const cc_quadcut_para
     q->row_leaves = malloc (((size_t) height + 1) * sizeof (int));
     q->box_tmp = malloc (3 * n * sizeof (uint32_t));
     q->blurred = malloc (4 * n);
-    ok = ok && q->plate_lab && q->lab && q->dist && q->seed && q->cost_fg && q->cost_bg
+    ok = ok && q->plate_lab && q->plate_rgb && q->lab && q->dist && q->seed && q->cost_fg && q->cost_bg
         && q->hist && q->hist_cost && q->mask && q->prev_mask && q->alpha && q->leaf_id
         && q->row_leaves && q->box_tmp && q->blurred && alloc_pyramid (q) == CC_SUCCESS;
   }
@@ -321,11 +324,73 @@ cc_quadcut_set_plate (cc_quadcut *q, const cc_image *plate)
 {
   CC_CHECK_ARG (q != NULL, "cc_quadcut_set_plate: q is NULL");
   CC_TRY (check_frame (q, plate, "cc_quadcut_set_plate", "plate"));
-  if (q->cuda)
+  if (q->cuda) {
     CC_TRY (CC_CUDA_ONLY (cc_cuda_quadcut_set_plate (q->cuda, plate)));
-  else
+  } else {
     frame_to_lab (q, plate, q->plate_lab);
+    const int ri = plate->format == CC_FORMAT_RGBX8 ? 0 : 2;
+#pragma omp parallel for schedule(static) num_threads(threads_of (q))
+    for (int y = 0; y < q->h; y++) {
+      const uint8_t *row = (const uint8_t *) plate->planes[0] + (size_t) y * plate->pitch[0];
+      uint8_t *o = q->plate_rgb + 4 * (size_t) y * q->w;
+      for (int x = 0; x < q->w; x++) {
+        o[4 * x] = row[4 * x + ri];
+        o[4 * x + 1] = row[4 * x + 1];
+        o[4 * x + 2] = row[4 * x + 2 - ri];
+      }
+    }
+  }
   q->have_plate = 1;
+  return CC_SUCCESS;
+}
+
+cc_status
+cc_quadcut_update_plate (cc_quadcut *q, const cc_image *frame, int step, bool background_only)
+{
+  const char *fn = "cc_quadcut_update_plate";
+  CC_CHECK_ARG (q != NULL, "%s: q is NULL", fn);
+  CC_TRY (check_frame (q, frame, fn, "frame"));
+  CC_CHECK_ARG (q->have_plate, "%s: no plate (cc_quadcut_set_plate first)", fn);
+  CC_CHECK_ARG (step >= 1 && step <= 255, "%s: step %d out of range 1..255", fn, step);
+  CC_CHECK_ARG (!background_only || q->have_run, "%s: background_only needs a run first",
+      fn);
+  if (q->cuda)
+    return CC_CUDA_ONLY (cc_cuda_quadcut_update_plate (q->cuda, frame, step,
+        background_only));
+  const int ri = frame->format == CC_FORMAT_RGBX8 ? 0 : 2;
+#pragma omp parallel for schedule(static) num_threads(threads_of (q))
+  for (int y = 0; y < q->h; y++) {
+    const uint8_t *row = (const uint8_t *) frame->planes[0] + (size_t) y * frame->pitch[0];
+    for (int x = 0; x < q->w; x++) {
+      size_t i = (size_t) y * q->w + x;
+      if (!background_only || q->alpha[i] == 0)
+        cc_qc_plate_step (q->plate_rgb + 4 * i, row + 4 * x, ri, step, q->lin,
+            q->plate_lab + 3 * i);
+    }
+  }
+  return CC_SUCCESS;
+}
+
+cc_status
+cc_quadcut_get_plate (cc_quadcut *q, cc_image *dst)
+{
+  const char *fn = "cc_quadcut_get_plate";
+  CC_CHECK_ARG (q != NULL, "%s: q is NULL", fn);
+  CC_CHECK_ARG (q->have_plate, "%s: no plate", fn);
+  CC_TRY (check_frame (q, dst, fn, "dst"));
+  if (q->cuda)
+    return CC_CUDA_ONLY (cc_cuda_quadcut_get_plate (q->cuda, dst));
+  const int ri = dst->format == CC_FORMAT_RGBX8 ? 0 : 2;
+  for (int y = 0; y < q->h; y++) {
+    uint8_t *o = (uint8_t *) dst->planes[0] + (size_t) y * dst->pitch[0];
+    const uint8_t *p = q->plate_rgb + 4 * (size_t) y * q->w;
+    for (int x = 0; x < q->w; x++) {
+      o[4 * x + ri] = p[4 * x];
+      o[4 * x + 1] = p[4 * x + 1];
+      o[4 * x + 2 - ri] = p[4 * x + 2];
+      o[4 * x + 3] = 255;
+    }
+  }
   return CC_SUCCESS;
 }
 

@@ -94,6 +94,19 @@ CC_HOSTDEV double cc_qc_boundary (const float p[3], const float q[3], double inv
   return -log (bb > 1e-6 ? bb : 1e-6);
 }
 
+/* One plate pixel (R, G, B in rgb[0..2]) moved towards a frame pixel (px, red at
+ * byte ri) by at most step a channel; its Lab recomputed into lab. */
+CC_HOSTDEV void cc_qc_plate_step (uint8_t *rgb, const uint8_t *px, int ri, int step,
+    const float *lin, float *lab)
+{
+  int f[3] = { px[ri], px[1], px[2 - ri] };
+  for (int c = 0; c < 3; c++) {
+    int d = cc_clampi (f[c] - rgb[c], -step, step);
+    rgb[c] = (uint8_t) (rgb[c] + d);
+  }
+  cc_qc_lab (rgb[0], rgb[1], rgb[2], lin, lab);
+}
+
 /* ---- Quadtree */
 
 /* Is node (i, j) of level k groupable? (level 0: every pixel; past the level's

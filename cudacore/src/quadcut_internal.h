@@ -47,6 +47,9 @@ cc_status cc_cuda_quadcut_create (cc_context *ctx, int width, int height, const 
     cc_cuda_quadcut **out);
 void cc_cuda_quadcut_destroy (cc_cuda_quadcut *s);
 cc_status cc_cuda_quadcut_set_plate (cc_cuda_quadcut *s, const cc_image *plate);
+cc_status cc_cuda_quadcut_update_plate (cc_cuda_quadcut *s, const cc_image *frame, int step,
+    int background_only);
+cc_status cc_cuda_quadcut_get_plate (cc_cuda_quadcut *s, cc_image *dst);
 /* Stratify, histogram (costs made on the host), pyramid, leaves, QuadN4, neighbour
  * lists. Waits; *n_leaves, *n_neighbours (total entries) and *n_seeds out. */
 cc_status cc_cuda_quadcut_front (cc_cuda_quadcut *s, const cc_quadcut_params *p,

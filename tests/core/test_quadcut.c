@@ -625,6 +625,105 @@ START_TEST (test_cdnet_highway)
 }
 END_TEST
 
+/* cc_quadcut_update_plate: each channel moves by the frame's difference clamped to
+ * +-step, only where the alpha is 0 with background_only; the plate's Lab follows
+ * (a run equals one on a fresh quadcut given the updated plate); bad calls. */
+START_TEST (test_update_plate)
+{
+  const int w = 71, h = 53;
+  cc_context *ctx = cpu_context (2);
+  cc_quadcut_params p;
+  cc_quadcut_params_default (&p);
+  p.feather = 2;
+  cc_image plate, frame, got, alpha;
+  CC_ASSERT_OK (cv_synth_fg_plate (w, h, &plate));
+  CC_ASSERT_OK (cv_synth_fg_frame (3, w, h, CV_SYNTH_FG_PLAIN, 20, &frame, NULL));
+  CC_ASSERT_OK (cv_image_new (w, h, CC_FORMAT_RGBX8, &got));
+  CC_ASSERT_OK (cv_image_new (w, h, CC_FORMAT_GRAY8, &alpha));
+  cc_quadcut *q;
+  CC_ASSERT_OK (cc_quadcut_create (ctx, w, h, &p, &q));
+  ck_assert_int_eq (cc_quadcut_update_plate (q, &frame, 3, false), CC_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq (cc_quadcut_get_plate (q, &got), CC_ERROR_INVALID_ARGUMENT);
+  CC_ASSERT_OK (cc_quadcut_set_plate (q, &plate));
+  ck_assert_int_eq (cc_quadcut_update_plate (q, &frame, 3, true), CC_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq (cc_quadcut_update_plate (q, &frame, 0, false), CC_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq (cc_quadcut_update_plate (q, &frame, 256, false), CC_ERROR_INVALID_ARGUMENT);
+  CC_ASSERT_OK (cc_quadcut_get_plate (q, &got));
+  cv_test_assert_same_bits (&got, &plate, "plate as set");
+  /* unconditional step of 3, the frame read as BGRX */
+  frame.format = CC_FORMAT_BGRX8;
+  CC_ASSERT_OK (cc_quadcut_update_plate (q, &frame, 3, false));
+  frame.format = CC_FORMAT_RGBX8;
+  uint8_t *want = malloc ((size_t) 4 * w * h);
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++)
+      for (int c = 0; c < 4; c++) {
+        if (c == 3) {
+          want[4 * (y * w + x) + c] = 255;
+          continue;
+        }
+        int a = px (&plate, x, y, c), f = px (&frame, x, y, 2 - c);
+        int d = f - a < -3 ? -3 : (f - a > 3 ? 3 : f - a);
+        want[4 * (y * w + x) + c] = (uint8_t) (a + d);
+      }
+  CC_ASSERT_OK (cc_quadcut_get_plate (q, &got));
+  int moved = 0;
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++)
+      for (int c = 0; c < 4; c++) {
+        ck_assert_int_eq (px (&got, x, y, c), want[4 * (y * w + x) + c]);
+        moved += px (&got, x, y, c) != px (&plate, x, y, c);
+      }
+  ck_assert_int_gt (moved, w * h);
+  /* background only: pixels under a non-zero alpha keep their plate */
+  CC_ASSERT_OK (cc_quadcut_run (q, &frame, NULL));
+  CC_ASSERT_OK (cc_quadcut_get_alpha (q, &alpha));
+  cc_image before;
+  CC_ASSERT_OK (cv_image_new (w, h, CC_FORMAT_RGBX8, &before));
+  CC_ASSERT_OK (cc_quadcut_get_plate (q, &before));
+  CC_ASSERT_OK (cc_quadcut_update_plate (q, &frame, 1, true));
+  CC_ASSERT_OK (cc_quadcut_get_plate (q, &got));
+  int kept = 0, stepped = 0;
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++) {
+      int a = ((uint8_t *) alpha.planes[0])[y * alpha.pitch[0] + x];
+      for (int c = 0; c < 3; c++) {
+        int b = px (&before, x, y, c), f = px (&frame, x, y, c);
+        int wv = a ? b : b + (f > b) - (f < b);
+        ck_assert_int_eq (px (&got, x, y, c), wv);
+        kept += a && f != b;
+        stepped += !a && f != b;
+      }
+    }
+  ck_assert (kept > 0 && stepped > 0);
+  /* the updated plate's Lab: the same run as a fresh quadcut set to that plate */
+  cc_quadcut *fresh;
+  CC_ASSERT_OK (cc_quadcut_create (ctx, w, h, &p, &fresh));
+  CC_ASSERT_OK (cc_quadcut_set_plate (fresh, &got));
+  CC_ASSERT_OK (cc_quadcut_reset (q));
+  CC_ASSERT_OK (cc_quadcut_run (q, &frame, NULL));
+  CC_ASSERT_OK (cc_quadcut_run (fresh, &frame, NULL));
+  float *d[2];
+  cc_quadcut *both[2] = { q, fresh };
+  for (int k = 0; k < 2; k++) {
+    d[k] = malloc ((size_t) w * h * sizeof (float));
+    CC_ASSERT_OK (cc_quadcut_get_stratified (both[k], NULL, NULL, NULL, d[k], NULL, NULL));
+  }
+  ck_assert (memcmp (d[0], d[1], (size_t) w * h * sizeof (float)) == 0);
+  free (d[0]);
+  free (d[1]);
+  free (want);
+  cc_quadcut_destroy (fresh);
+  cc_quadcut_destroy (q);
+  cv_image_free (&plate);
+  cv_image_free (&frame);
+  cv_image_free (&got);
+  cv_image_free (&before);
+  cv_image_free (&alpha);
+  cc_context_destroy (ctx);
+}
+END_TEST
+
 /* The debug view: leaf top / left edges in the level colours, seeds halfway to red,
  * the rest the frame; from the leaf list and the seeds, BGRX8 and in place too. */
 START_TEST (test_draw_leaves)
@@ -735,6 +834,21 @@ compare_backends (int w, int h, int active, cc_format format)
   }
   size_t n = (size_t) w * h;
   for (int run = 1; run <= 2; run++) {
+    if (!active && run == 2) {
+      /* the plate updated where the first run's alpha is 0 */
+      CC_ASSERT_OK (cc_quadcut_update_plate (qc, &host[2], 2, true));
+      CC_ASSERT_OK (cc_quadcut_update_plate (qg, &dev[2], 2, true));
+      cc_image pc, pg, pgh;
+      CC_ASSERT_OK (cv_image_new (w, h, format, &pc));
+      CC_ASSERT_OK (cc_image_alloc (gpu, w, h, format, CC_LOCATION_DEVICE, &pg));
+      CC_ASSERT_OK (cc_quadcut_get_plate (qc, &pc));
+      CC_ASSERT_OK (cc_quadcut_get_plate (qg, &pg));
+      CC_ASSERT_OK (cv_test_to_host (gpu, &pg, &pgh));
+      cv_test_assert_same_bits (&pc, &pgh, "updated plate");
+      cv_image_free (&pc);
+      cv_image_free (&pgh);
+      cc_image_free (gpu, &pg);
+    }
     CC_ASSERT_OK (cc_quadcut_run (qc, &host[run], active ? &host[0] : NULL));
     CC_ASSERT_OK (cc_quadcut_run (qg, &dev[run], active ? &dev[0] : NULL));
     float *f[2][4];
@@ -850,6 +964,7 @@ quadcut_suite (void)
   tcase_add_test (tc, test_threads_same_bits);
   tcase_add_test (tc, test_alpha_and_composite);
   tcase_add_test (tc, test_draw_leaves);
+  tcase_add_test (tc, test_update_plate);
   tcase_add_test (tc, test_errors);
   tcase_add_test (tc, test_cdnet_highway);
   tcase_add_test (tc, test_gpu_matches_cpu);

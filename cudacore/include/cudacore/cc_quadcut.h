@@ -110,6 +110,17 @@ cc_status cc_quadcut_set_params (cc_quadcut *q, const cc_quadcut_params *params)
 /* PLATE: the background plate (RGBX8 / BGRX8, the frames' size; converted to Lab
  * once, here). */
 cc_status cc_quadcut_set_plate (cc_quadcut *q, const cc_image *plate);
+/* Moves the plate towards a frame (same size and format rules as the plate): each
+ * channel by the frame's difference clamped to +-step (1..255): called once a frame,
+ * a running approximation of the per-pixel temporal median (McFarlane and
+ * Schofield's, with steps of `step` levels), for learning a plate (start from
+ * cc_quadcut_set_plate of the first frame) and for keeping it up to date.
+ * background_only: only where the last run's alpha is 0 (confident background; a
+ * run must have happened). INVALID_ARGUMENT without a plate. */
+cc_status cc_quadcut_update_plate (cc_quadcut *q, const cc_image *frame, int step,
+    bool background_only);
+/* The plate as it stands (RGBX8 / BGRX8, X = 255, where the backend computes). */
+cc_status cc_quadcut_get_plate (cc_quadcut *q, cc_image *dst);
 /* Forgets the previous mask (the temporal prior); the plate stays. */
 cc_status cc_quadcut_reset (cc_quadcut *q);
 
