@@ -5,6 +5,8 @@
  *                [--nodes leaves|pixels] [--save-masks OUTDIR] [PARAMS]
  *   quadcut-eval --synthetic WxH [--frames N] [--threads T] [--nodes ...] [PARAMS]
  *   quadcut-eval --version
+ *   --backend cpu|cuda (default cpu): frames are uploaded before each run (not in the
+ *   stage times; on CUDA the front's stages are device time, see cc_quadcut_graph).
  *
  * PARAMS: --sigma-l --shadow-depth --seed-threshold --bins --sigma-c --lambda
  *         --similarity --max-level --temporal (cc_quadcut_params, same ranges).
@@ -39,6 +41,49 @@ fail (const char *what)
 {
   fprintf (stderr, "quadcut-eval: %s: %s\n", what, cc_last_error ());
   return 1;
+}
+
+/* The backend's images: host images as they are on the CPU; on CUDA, copies in
+ * device images (allocated at the first use, one per role). */
+static cc_context *g_ctx;
+static bool g_cuda;
+
+static const cc_image *
+up (const cc_image *host, cc_image *dev)
+{
+  if (!g_cuda)
+    return host;
+  if (!dev->planes[0] && cc_image_alloc (g_ctx, host->width, host->height, host->format,
+      CC_LOCATION_DEVICE, dev) != CC_SUCCESS)
+    return NULL;
+  return cc_image_copy (g_ctx, host, dev) == CC_SUCCESS ? dev : NULL;
+}
+
+/* Runs get (mask, plate or the leaves drawn) into the backend's image, then to host. */
+static cc_status
+down (cc_image *host, cc_image *dev)
+{
+  if (!g_cuda)
+    return CC_SUCCESS;
+  return cc_image_copy (g_ctx, dev, host);
+}
+
+static cc_image *
+where (cc_image *host, cc_image *dev)
+{
+  if (!g_cuda)
+    return host;
+  if (!dev->planes[0] && cc_image_alloc (g_ctx, host->width, host->height, host->format,
+      CC_LOCATION_DEVICE, dev) != CC_SUCCESS)
+    return NULL;
+  return dev;
+}
+
+static void
+free_dev (cc_image *dev)
+{
+  if (g_cuda && dev->planes[0])
+    cc_image_free (g_ctx, dev);
 }
 
 static int
@@ -84,20 +129,23 @@ run_cdnet (const char *dir, int first, int last, int learn, int learn_step, int 
   cc_quadcut *q;
   if (cc_quadcut_create (ctx, w, h, p, &q) != CC_SUCCESS)
     return fail ("create");
-  cc_image plate;
+  cc_image plate, dframe = { 0 }, dplate = { 0 }, dmask = { 0 };
   if (learn_step > 0) {
     /* plate: the first frame, then cc_quadcut_update_plate (approximate median) */
     for (int t = 0; t < learn; t++) {
       snprintf (path, sizeof path, "%s/input/in%06d.jpg", dir, t + 1);
       if (cv_jpeg_load (path, &f) != CC_SUCCESS)
         return fail ("plate frame");
-      if ((t == 0 ? cc_quadcut_set_plate (q, &f) : cc_quadcut_update_plate (q, &f,
+      const cc_image *fd = up (&f, &dframe);
+      if (!fd || (t == 0 ? cc_quadcut_set_plate (q, fd) : cc_quadcut_update_plate (q, fd,
           learn_step, false)) != CC_SUCCESS)
         return fail ("plate");
       cv_image_free (&f);
     }
     cv_image_new (w, h, CC_FORMAT_RGBX8, &plate);
-    cc_quadcut_get_plate (q, &plate);
+    if (cc_quadcut_get_plate (q, where (&plate, &dplate)) != CC_SUCCESS
+        || down (&plate, &dplate) != CC_SUCCESS)
+      return fail ("get plate");
   } else {
     /* plate: median of the first `learn` frames */
     cc_image *learnt = calloc ((size_t) learn, sizeof *learnt);
@@ -112,7 +160,8 @@ run_cdnet (const char *dir, int first, int last, int learn, int learn_step, int 
       cv_image_free (&learnt[t]);
     free (learnt);
   }
-  if (cc_quadcut_set_plate (q, &plate) != CC_SUCCESS)
+  const cc_image *pd = up (&plate, &dplate);
+  if (!pd || cc_quadcut_set_plate (q, pd) != CC_SUCCESS)
     return fail ("plate");
   cc_image mask;
   cv_image_new (w, h, CC_FORMAT_GRAY8, &mask);
@@ -123,9 +172,10 @@ run_cdnet (const char *dir, int first, int last, int learn, int learn_step, int 
     snprintf (path, sizeof path, "%s/input/in%06d.jpg", dir, t);
     if (cv_jpeg_load (path, &f) != CC_SUCCESS)
       return fail ("frame");
-    if (cc_quadcut_run (q, &f, NULL) != CC_SUCCESS)
+    const cc_image *fd = up (&f, &dframe);
+    if (!fd || cc_quadcut_run (q, fd, NULL) != CC_SUCCESS)
       return fail ("run");
-    if (update_step > 0 && cc_quadcut_update_plate (q, &f, update_step, true) != CC_SUCCESS)
+    if (update_step > 0 && cc_quadcut_update_plate (q, fd, update_step, true) != CC_SUCCESS)
       return fail ("plate update");
     cc_quadcut_graph g;
     cc_quadcut_get_graph (q, &g);
@@ -137,7 +187,9 @@ run_cdnet (const char *dir, int first, int last, int learn, int learn_step, int 
     snprintf (path, sizeof path, "%s/groundtruth/gt%06d.png", dir, t);
     if (cv_png_load (path, CC_FORMAT_GRAY8, &gt) != CC_SUCCESS)
       return fail ("ground truth");
-    cc_quadcut_get_mask (q, &mask);
+    if (cc_quadcut_get_mask (q, where (&mask, &dmask)) != CC_SUCCESS
+        || down (&mask, &dmask) != CC_SUCCESS)
+      return fail ("mask");
     leaves += g.n_nodes;
     scored++;
     for (int y = 0; y < h; y++)
@@ -157,8 +209,10 @@ run_cdnet (const char *dir, int first, int last, int learn, int learn_step, int 
       if (p->nodes == CC_QUADCUT_NODES_LEAVES) {
         /* the debug view over the frame, which is loaded again */
         snprintf (path, sizeof path, "%s/input/in%06d.jpg", dir, t);
-        if (cv_jpeg_load (path, &f) != CC_SUCCESS
-            || cc_quadcut_draw_leaves (q, &f, &f) != CC_SUCCESS)
+        const cc_image *vd;
+        if (cv_jpeg_load (path, &f) != CC_SUCCESS || !(vd = up (&f, &dframe))
+            || cc_quadcut_draw_leaves (q, vd, (cc_image *) vd) != CC_SUCCESS
+            || down (&f, &dframe) != CC_SUCCESS)
           return fail ("leaves view");
         snprintf (path, sizeof path, "%s/leaves%06d.png", save, t);
         if (cv_png_save (path, &f) != CC_SUCCESS)
@@ -180,6 +234,9 @@ run_cdnet (const char *dir, int first, int last, int learn, int learn_step, int 
   free (ms);
   cv_image_free (&mask);
   cv_image_free (&plate);
+  free_dev (&dframe);
+  free_dev (&dplate);
+  free_dev (&dmask);
   cc_quadcut_destroy (q);
   return 0;
 }
@@ -193,7 +250,10 @@ run_synthetic (int w, int h, int frames, cc_context *ctx, const cc_quadcut_param
   cc_quadcut *q;
   if (cc_quadcut_create (ctx, w, h, p, &q) != CC_SUCCESS)
     return fail ("create");
-  cc_quadcut_set_plate (q, &plate);
+  cc_image dframe = { 0 }, dplate = { 0 }, dmask = { 0 };
+  const cc_image *pd = up (&plate, &dplate);
+  if (!pd || cc_quadcut_set_plate (q, pd) != CC_SUCCESS)
+    return fail ("plate");
   uint8_t *truth = malloc ((size_t) w * h);
   cc_image mask;
   cv_image_new (w, h, CC_FORMAT_GRAY8, &mask);
@@ -203,20 +263,24 @@ run_synthetic (int w, int h, int frames, cc_context *ctx, const cc_quadcut_param
     cc_image f;
     if (cv_synth_fg_frame (t, w, h, CV_SYNTH_FG_PLAIN, 6, &f, truth) != CC_SUCCESS)
       return fail ("frame");
-    if (cc_quadcut_run (q, &f, NULL) != CC_SUCCESS)
+    const cc_image *fd = up (&f, &dframe);
+    if (!fd || cc_quadcut_run (q, fd, NULL) != CC_SUCCESS)
       return fail ("run");
     cc_quadcut_graph g;
     cc_quadcut_get_graph (q, &g);
     memcpy (ms[t], g.ms, sizeof g.ms);
     nodes += g.n_nodes;
-    cc_quadcut_get_mask (q, &mask);
+    if (cc_quadcut_get_mask (q, where (&mask, &dmask)) != CC_SUCCESS
+        || down (&mask, &dmask) != CC_SUCCESS)
+      return fail ("mask");
     for (int y = 0; y < h; y++)
       for (int x = 0; x < w; x++)
         wrong += ((uint8_t *) mask.planes[0])[y * mask.pitch[0] + x] != truth[y * w + x];
     cv_image_free (&f);
   }
-  printf ("{\"synthetic\": \"%dx%d\", \"frames\": %d, \"threads\": %d, \"nodes\": \"%s\", "
-      "\"wrong_share\": %.6f, \"nodes_share\": %.4f", w, h, frames,
+  printf ("{\"synthetic\": \"%dx%d\", \"backend\": \"%s\", \"frames\": %d, \"threads\": %d, "
+      "\"nodes\": \"%s\", "
+      "\"wrong_share\": %.6f, \"nodes_share\": %.4f", w, h, g_cuda ? "cuda" : "cpu", frames,
       cc_context_cpu_threads (ctx), p->nodes == CC_QUADCUT_NODES_LEAVES ? "leaves" : "pixels",
       (double) wrong / frames / ((double) w * h), (double) nodes / frames / ((double) w * h));
   print_stages (ms, frames);
@@ -225,6 +289,9 @@ run_synthetic (int w, int h, int frames, cc_context *ctx, const cc_quadcut_param
   free (truth);
   cv_image_free (&mask);
   cv_image_free (&plate);
+  free_dev (&dframe);
+  free_dev (&dplate);
+  free_dev (&dmask);
   cc_quadcut_destroy (q);
   return 0;
 }
@@ -234,7 +301,7 @@ usage (void)
 {
   fprintf (stderr, "usage: quadcut-eval --cdnet DIR [--first N] [--last N] [--learn N] "
       "[--learn-step S] [--update-step U] [--save-masks DIR] | --synthetic WxH [--frames N]; [--threads T] "
-      "[--nodes leaves|pixels] [--sigma-l X] [--shadow-depth X] [--seed-threshold X] "
+      "[--backend cpu|cuda] [--nodes leaves|pixels] [--sigma-l X] [--shadow-depth X] [--seed-threshold X] "
       "[--bins N] [--sigma-c X] [--lambda X] [--similarity X] [--max-level N] "
       "[--temporal X]\n");
   return 2;
@@ -246,6 +313,7 @@ main (int argc, char **argv)
   const char *cdnet = NULL, *save = NULL;
   int sw = 0, sh = 0, frames = 20, first = 470, last = 699, learn = 100, threads = 0;
   int learn_step = 0, update_step = 0;
+  cc_backend backend = CC_BACKEND_CPU;
   cc_quadcut_params p;
   cc_quadcut_params_default (&p);
   for (int i = 1; i < argc; i++) {
@@ -279,7 +347,14 @@ main (int argc, char **argv)
       ok = cv_parse_int (o, v, 0, 255, &update_step);
     else if (!strcmp (o, "--threads"))
       ok = cv_parse_int (o, v, 0, 1024, &threads);
-    else if (!strcmp (o, "--nodes")) {
+    else if (!strcmp (o, "--backend")) {
+      if (!strcmp (v, "cpu"))
+        backend = CC_BACKEND_CPU;
+      else if (!strcmp (v, "cuda"))
+        backend = CC_BACKEND_CUDA;
+      else
+        ok = cv_option_error (o, v, "one of cpu, cuda");
+    } else if (!strcmp (o, "--nodes")) {
       if (!strcmp (v, "leaves"))
         p.nodes = CC_QUADCUT_NODES_LEAVES;
       else if (!strcmp (v, "pixels"))
@@ -312,9 +387,11 @@ main (int argc, char **argv)
   if (!cdnet == !sw || first > last)
     return usage ();
   cc_context *ctx;
-  if (cc_context_create (CC_BACKEND_CPU, -1, &ctx) != CC_SUCCESS
+  if (cc_context_create (backend, backend == CC_BACKEND_CUDA ? 0 : -1, &ctx) != CC_SUCCESS
       || cc_context_set_threads (ctx, threads) != CC_SUCCESS)
     return fail ("context");
+  g_ctx = ctx;
+  g_cuda = backend == CC_BACKEND_CUDA;
   int rc = cdnet ? run_cdnet (cdnet, first, last, learn, learn_step, update_step, ctx, &p,
       save)
       : run_synthetic (sw, sh, frames, ctx, &p);

@@ -2,6 +2,8 @@
 // with the per-pixel and per-leaf formulas of src/quadcut_hostdev.h (built without
 // FMA contraction, so that every float is the CPU's bit for bit).
 //
+// Front stage times come from CUDA events (cc_quadcut_graph.ms).
+//
 //  front: stratify (one thread a pixel; seed histogram by global atomics, integer)
 //         -> the bins^2 histogram to the host, its -log costs back (a few KB) ->
 //         per-pixel costs -> the reduction pyramid (one launch a level) -> origin
@@ -52,6 +54,7 @@ struct cc_cuda_quadcut {
   uint8_t *blurred;                 // 4 x npx
   void *scan_tmp;
   size_t scan_bytes;
+  cudaEvent_t ev[5];                // stage boundaries of the front
   int n_leaves;
   long long n_nbr;
 };
@@ -362,6 +365,9 @@ cc_cuda_quadcut_destroy (cc_cuda_quadcut *s)
   cc_cuda_free (ctx, s->box_tmp);
   cc_cuda_free (ctx, s->blurred);
   cc_cuda_free (ctx, s->scan_tmp);
+  for (int k = 0; k < 5; k++)
+    if (s->ev[k])
+      cudaEventDestroy (s->ev[k]);
   free (s->host_hist);
   free (s->host_cost);
   free (s);
@@ -410,6 +416,8 @@ create_buffers (cc_cuda_quadcut *s, const float *lin)
   CC_TRY (cc_cuda_memset_async (ctx, s->prev_mask, 0, n));
   CC_TRY (cc_cuda_memset_async (ctx, s->mask, 0, n));
   CC_TRY (cc_cuda_memset_async (ctx, s->alpha, 0, n));
+  for (int k = 0; k < 5; k++)
+    CC_CUDA_TRY (cudaEventCreate (&s->ev[k]), "quadcut: event");
   s->host_hist = (int *) malloc (256 * 256 * sizeof (int));
   s->host_cost = (float *) malloc (256 * 256 * sizeof (float));
   if (!s->host_hist || !s->host_cost)
@@ -535,7 +543,7 @@ grow_nbr (cc_cuda_quadcut *s, long long n)
 cc_status
 cc_cuda_quadcut_front (cc_cuda_quadcut *s, const cc_quadcut_params *p, const cc_image *frame,
     const cc_image *other, int have_prev, int levels, int *n_leaves, long long *n_neighbours,
-    long long *n_seeds)
+    long long *n_seeds, double ms[4])
 {
   cudaStream_t st = cc_stream_of (s->ctx);
   const int w = s->w, h = s->h, bins = p->bins, nb = bins * bins;
@@ -543,6 +551,7 @@ cc_cuda_quadcut_front (cc_cuda_quadcut *s, const cc_quadcut_params *p, const cc_
   const float inv_2sl2 = 1.0f / (2.0f * p->sigma_l * p->sigma_l);
   const float seed_cost = p->seed_threshold > 0.0f ? -logf (p->seed_threshold) : 3.4e38f;
   // stratify + seed histogram
+  CC_CUDA_TRY (cudaEventRecord (s->ev[0], st), "quadcut: event");
   CC_TRY (cc_cuda_memset_async (s->ctx, s->hist, 0, (size_t) nb * sizeof (int)));
   qc_stratify_kernel<<<rows_grid (w, h), QC_THREADS, 0, st>>> (*frame,
       active ? *other : *frame, active, s->lin, s->plate_lab, p->shadow_depth, inv_2sl2,
@@ -558,6 +567,7 @@ cc_cuda_quadcut_front (cc_cuda_quadcut *s, const cc_quadcut_params *p, const cc_
   qc_cost_kernel<<<flat_blocks (s->npx), QC_THREADS, 0, st>>> (s->npx, s->lab, s->hist_cost,
       bins, s->prev_mask, have_prev ? p->temporal : 0.0f, s->cost_fg, s->cost_bg);
   CC_CUDA_LAUNCHED ("qc_cost_kernel");
+  CC_CUDA_TRY (cudaEventRecord (s->ev[1], st), "quadcut: event");
   // pyramid
   s->levels = levels;
   for (int k = 1; k <= levels; k++) {
@@ -567,6 +577,7 @@ cc_cuda_quadcut_front (cc_cuda_quadcut *s, const cc_quadcut_params *p, const cc_
         s->range[(k - 1) & 1], s->group[k]);
     CC_CUDA_LAUNCHED ("qc_reduce_kernel");
   }
+  CC_CUDA_TRY (cudaEventRecord (s->ev[2], st), "quadcut: event");
   cc_qc_pyramid py;
   memset (&py, 0, sizeof py);
   py.levels = levels;
@@ -589,6 +600,7 @@ cc_cuda_quadcut_front (cc_cuda_quadcut *s, const cc_quadcut_params *p, const cc_
   qc_leaf_data_kernel<<<flat_blocks (n), QC_THREADS, 0, st>>> (n, s->lab, s->cost_fg,
       s->cost_bg, s->leaf_id, w, h, s->leaves);
   CC_CUDA_LAUNCHED ("qc_leaf_data_kernel");
+  CC_CUDA_TRY (cudaEventRecord (s->ev[3], st), "quadcut: event");
   // neighbour lists: counts, scan, fill
   CC_TRY (cc_cuda_memset_async (s->ctx, s->counts + n, 0, sizeof (int)));
   qc_count_kernel<<<flat_blocks (n), QC_THREADS, 0, st>>> (n, s->leaves, s->counts);
@@ -600,6 +612,13 @@ cc_cuda_quadcut_front (cc_cuda_quadcut *s, const cc_quadcut_params *p, const cc_
   qc_fill_kernel<<<flat_blocks (n), QC_THREADS, 0, st>>> (n, s->leaves, s->offsets, s->nbr,
       s->len);
   CC_CUDA_LAUNCHED ("qc_fill_kernel");
+  CC_CUDA_TRY (cudaEventRecord (s->ev[4], st), "quadcut: event");
+  CC_CUDA_TRY (cudaEventSynchronize (s->ev[4]), "quadcut: synchronize");
+  for (int k = 0; k < 4; k++) {
+    float e = 0.0f;
+    CC_CUDA_TRY (cudaEventElapsedTime (&e, s->ev[k], s->ev[k + 1]), "quadcut: event time");
+    ms[k] = e;
+  }
   s->n_leaves = n;
   s->n_nbr = total;
   *n_leaves = n;

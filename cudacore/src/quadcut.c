@@ -740,17 +740,22 @@ box_filter (const cc_quadcut *q, const uint8_t *src, size_t spitch, int sbpp,
 static double now_ms (void);
 static void stage_done (cc_quadcut *q, cc_quadcut_stage s, double *t0);
 
-/* CUDA: the device front (stratify .. neighbour lists: ms[STRATIFY]), the leaf graph's
- * download and n-links (ms[GRAPH]), the cut on the host, the device back
- * (ms[OUTPUT]: labels up, scatter, feather, waited for). */
+/* CUDA: the device front (stratify .. neighbour lists, timed by CUDA events), the
+ * leaf graph's download and n-links (ms[GRAPH], wall clock), the cut on the host, the
+ * device back (ms[OUTPUT]: labels up, scatter, feather, waited for). */
 static cc_status
 run_cuda (cc_quadcut *q, const cc_image *frame, const cc_image *other, double t0)
 {
   int n = 0;
   long long total = 0;
+  double dev[4] = { 0.0, 0.0, 0.0, 0.0 };
   CC_TRY (CC_CUDA_ONLY (cc_cuda_quadcut_front (q->cuda, &q->p, frame, other, q->have_prev,
-      q->levels, &n, &total, &q->n_seeds)));
-  stage_done (q, CC_QUADCUT_STAGE_STRATIFY, &t0);
+      q->levels, &n, &total, &q->n_seeds, dev)));
+  t0 = now_ms ();
+  q->ms[CC_QUADCUT_STAGE_STRATIFY] = dev[0];
+  q->ms[CC_QUADCUT_STAGE_PYRAMID] = dev[1];
+  q->ms[CC_QUADCUT_STAGE_LEAVES] = dev[2];
+  q->ms[CC_QUADCUT_STAGE_NEIGHBOURS] = dev[3];
   CC_TRY (grow_leaves (q, n));
   if (total > q->nbr_cap) {
     long long cap = total + total / 4 + 256;

@@ -198,10 +198,13 @@ typedef struct cc_quadcut_graph {
   long long n_edges;             /* n-links (unordered neighbour pairs) */
   long long n_seeds;             /* seed pixels */
   double flow;                   /* the maximum flow = the minimum energy */
-  double ms[CC_QUADCUT_STAGES];   /* wall-clock milliseconds of each stage; on CUDA
-                                    STRATIFY holds the whole device front (stratify ..
-                                    neighbours, waited for), GRAPH the download and the
-                                    n-links, OUTPUT the device back, waited for */
+  double ms[CC_QUADCUT_STAGES];   /* milliseconds of each stage: wall clock on the
+                                    CPU; on CUDA STRATIFY .. NEIGHBOURS are device time
+                                    (CUDA events; STRATIFY includes the histogram's
+                                    round trip, LEAVES and NEIGHBOURS the reads of the
+                                    counts), GRAPH the wall clock of the leaf graph's
+                                    download and the n-links, OUTPUT of the device
+                                    back (labels up, scatter, feather), waited for */
 } cc_quadcut_graph;
 
 cc_status cc_quadcut_get_graph (const cc_quadcut *q, cc_quadcut_graph *out);
