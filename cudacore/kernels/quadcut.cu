@@ -18,6 +18,7 @@
 #include "quadcut_hostdev.h"
 
 #include <cub/device/device_scan.cuh>
+#include <float.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -549,7 +550,7 @@ cc_cuda_quadcut_front (cc_cuda_quadcut *s, const cc_quadcut_params *p, const cc_
   const int w = s->w, h = s->h, bins = p->bins, nb = bins * bins;
   const int active = p->mode == CC_QUADCUT_MODE_ACTIVE;
   const float inv_2sl2 = 1.0f / (2.0f * p->sigma_l * p->sigma_l);
-  const float seed_cost = p->seed_threshold > 0.0f ? -logf (p->seed_threshold) : 3.4e38f;
+  const float seed_cost = p->seed_threshold > 0.0f ? -logf (p->seed_threshold) : FLT_MAX;
   // stratify + seed histogram
   CC_CUDA_TRY (cudaEventRecord (s->ev[0], st), "quadcut: event");
   CC_TRY (cc_cuda_memset_async (s->ctx, s->hist, 0, (size_t) nb * sizeof (int)));
