@@ -65,11 +65,9 @@ struct cc_cuda_quadcut {
 __device__ __forceinline__ void
 pixel_lab (const cc_image &f, const float *lin, int x, int y, float lab[3])
 {
-  const uint8_t *p = (const uint8_t *) f.planes[0] + (size_t) y * f.pitch[0] + 4 * x;
-  if (f.format == CC_FORMAT_RGBX8)
-    cc_qc_lab (p[0], p[1], p[2], lin, lab);
-  else
-    cc_qc_lab (p[2], p[1], p[0], lin, lab);
+  int rgb[3];
+  cc_qc_pixel_rgb (&f, x, y, rgb);
+  cc_qc_lab (rgb[0], rgb[1], rgb[2], lin, lab);
 }
 
 // The plate: its Lab and its canonical R, G, B bytes.
@@ -80,12 +78,12 @@ qc_plate_kernel (cc_image f, const float *__restrict__ lin, float *lab, uint8_t 
   if (x >= f.width)
     return;
   size_t i = (size_t) y * f.width + x;
-  pixel_lab (f, lin, x, y, lab + 3 * i);
-  const uint8_t *p = (const uint8_t *) f.planes[0] + (size_t) y * f.pitch[0] + 4 * x;
-  int ri = f.format == CC_FORMAT_RGBX8 ? 0 : 2;
-  rgb[4 * i] = p[ri];
-  rgb[4 * i + 1] = p[1];
-  rgb[4 * i + 2] = p[2 - ri];
+  int c[3];
+  cc_qc_pixel_rgb (&f, x, y, c);
+  cc_qc_lab (c[0], c[1], c[2], lin, lab + 3 * i);
+  rgb[4 * i] = (uint8_t) c[0];
+  rgb[4 * i + 1] = (uint8_t) c[1];
+  rgb[4 * i + 2] = (uint8_t) c[2];
   rgb[4 * i + 3] = 0;
 }
 
@@ -99,10 +97,9 @@ qc_plate_step_kernel (cc_image f, const float *__restrict__ lin, int step,
   size_t i = (size_t) y * f.width + x;
   if (alpha && alpha[i] != 0)
     return;
-  const uint8_t *p = (const uint8_t *) f.planes[0] + (size_t) y * f.pitch[0] + 4 * x;
-  uint8_t px[4] = { p[0], p[1], p[2], p[3] };
-  cc_qc_plate_step (rgb + 4 * i, px, f.format == CC_FORMAT_RGBX8 ? 0 : 2, step, lin,
-      lab + 3 * i);
+  int c[3];
+  cc_qc_pixel_rgb (&f, x, y, c);
+  cc_qc_plate_step (rgb + 4 * i, c, step, lin, lab + 3 * i);
 }
 
 __global__ void
@@ -295,6 +292,50 @@ qc_composite_kernel (cc_image f, const uint8_t *__restrict__ alpha,
   o[1] = cc_qc_blend (a, f1, b1);
   o[2] = cc_qc_blend (a, f2, b2);
   o[3] = f3;
+}
+
+// NV12 / I420 composite and debug view: luma a thread a pixel, chroma a block.
+__global__ void
+qc_comp_luma_kernel (cc_image f, cc_image b, int has_b, uint8_t by,
+    const uint8_t *__restrict__ alpha, cc_image out)
+{
+  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
+  if (x < f.width)
+    cc_qc_composite_luma (&f, has_b ? &b : NULL, by, alpha, x, y, &out);
+}
+
+__global__ void
+qc_comp_chroma_kernel (cc_image f, cc_image b, int has_b, uint8_t bu, uint8_t bv,
+    const uint8_t *__restrict__ alpha, int cw, cc_image out)
+{
+  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
+  if (x < cw)
+    cc_qc_composite_chroma (&f, has_b ? &b : NULL, bu, bv, alpha, x, y, &out);
+}
+
+__global__ void
+qc_draw_luma_kernel (cc_image f, const cc_quadcut_leaf *__restrict__ leaves,
+    const int32_t *__restrict__ leaf_id, const uint8_t *__restrict__ seed, cc_image out)
+{
+  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
+  if (x >= f.width)
+    return;
+  size_t i = (size_t) y * f.width + x;
+  cc_quadcut_leaf l = leaves[leaf_id[i]];
+  cc_qc_debug_luma (&l, x, y, seed[i], &f, &out);
+}
+
+__global__ void
+qc_draw_chroma_kernel (cc_image f, const cc_quadcut_leaf *__restrict__ leaves,
+    const int32_t *__restrict__ leaf_id, const uint8_t *__restrict__ seed, int cw,
+    cc_image out)
+{
+  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
+  if (x >= cw)
+    return;
+  size_t i = (size_t) (2 * y) * f.width + 2 * x;
+  cc_quadcut_leaf l = leaves[leaf_id[i]];
+  cc_qc_debug_chroma (&l, x, y, seed[i], &f, &out);
 }
 
 __global__ void
@@ -646,19 +687,54 @@ cc_cuda_quadcut_download_graph (cc_cuda_quadcut *s, cc_quadcut_leaf *leaves, int
   return CC_SUCCESS;
 }
 
-// Box filter of radius r over nch channels (device buffers).
+// Box filter of radius r over nch channels of a w x h plane (device buffers).
 static cc_status
 box_filter (cc_cuda_quadcut *s, const uint8_t *src, size_t spitch, int sbpp, uint8_t *dst,
-    size_t dpitch, int dbpp, int nch, int r)
+    size_t dpitch, int dbpp, int nch, int r, int w, int h)
 {
   cudaStream_t st = cc_stream_of (s->ctx);
-  qc_box_h_kernel<<<rows_grid (s->w, s->h), QC_THREADS, 0, st>>> (src, spitch, sbpp, nch,
-      s->w, r, s->box_tmp);
+  qc_box_h_kernel<<<rows_grid (w, h), QC_THREADS, 0, st>>> (src, spitch, sbpp, nch, w, r,
+      s->box_tmp);
   CC_CUDA_LAUNCHED ("qc_box_h_kernel");
-  qc_box_v_kernel<<<rows_grid (s->w, s->h), QC_THREADS, 0, st>>> (s->box_tmp, nch, s->w,
-      s->h, r, dst, dpitch, dbpp);
+  qc_box_v_kernel<<<rows_grid (w, h), QC_THREADS, 0, st>>> (s->box_tmp, nch, w, h, r, dst,
+      dpitch, dbpp);
   CC_CUDA_LAUNCHED ("qc_box_v_kernel");
   return CC_SUCCESS;
+}
+
+// The frame under a box blur into s->blurred, described by *out (as the CPU's).
+static cc_status
+blur_frame (cc_cuda_quadcut *s, const cc_image *f, int r, cc_image *out)
+{
+  const int w = s->w, h = s->h, cw = (w + 1) / 2, ch = (h + 1) / 2, rc = (r + 1) / 2;
+  memset (out, 0, sizeof *out);
+  out->width = w;
+  out->height = h;
+  out->format = f->format;
+  out->location = CC_LOCATION_DEVICE;
+  const uint8_t *p0 = (const uint8_t *) f->planes[0];
+  if (f->format == CC_FORMAT_RGBX8 || f->format == CC_FORMAT_BGRX8) {
+    out->planes[0] = s->blurred;
+    out->pitch[0] = 4 * (size_t) w;
+    return box_filter (s, p0, f->pitch[0], 4, s->blurred, out->pitch[0], 4, 3, r, w, h);
+  }
+  out->planes[0] = s->blurred;
+  out->pitch[0] = (size_t) w;
+  CC_TRY (box_filter (s, p0, f->pitch[0], 1, s->blurred, w, 1, 1, r, w, h));
+  uint8_t *c = s->blurred + s->npx;
+  if (f->format == CC_FORMAT_NV12) {
+    out->planes[1] = c;
+    out->pitch[1] = 2 * (size_t) cw;
+    return box_filter (s, (const uint8_t *) f->planes[1], f->pitch[1], 2, c, out->pitch[1],
+        2, 2, rc, cw, ch);
+  }
+  out->planes[1] = c;
+  out->planes[2] = c + (size_t) cw * ch;
+  out->pitch[1] = out->pitch[2] = (size_t) cw;
+  CC_TRY (box_filter (s, (const uint8_t *) f->planes[1], f->pitch[1], 1,
+      (uint8_t *) out->planes[1], cw, 1, 1, rc, cw, ch));
+  return box_filter (s, (const uint8_t *) f->planes[2], f->pitch[2], 1,
+      (uint8_t *) out->planes[2], cw, 1, 1, rc, cw, ch);
 }
 
 cc_status
@@ -681,7 +757,7 @@ cc_cuda_quadcut_back (cc_cuda_quadcut *s, const uint8_t *labels, int n_leaves, i
       s->labels, s->mask, s->prev_mask);
   CC_CUDA_LAUNCHED ("qc_scatter_kernel");
   if (feather > 0)
-    return box_filter (s, s->mask, s->w, 1, s->alpha, s->w, 1, 1, feather);
+    return box_filter (s, s->mask, s->w, 1, s->alpha, s->w, 1, 1, feather, s->w, s->h);
   CC_CUDA_TRY (cudaMemcpyAsync (s->alpha, s->mask, s->npx, cudaMemcpyDeviceToDevice, st),
       "quadcut: alpha");
   return CC_SUCCESS;
@@ -691,23 +767,37 @@ cc_status
 cc_cuda_quadcut_composite (cc_cuda_quadcut *s, const cc_image *frame,
     const cc_quadcut_background *bg, cc_image *out)
 {
-  const uint8_t *bsrc = NULL;
-  size_t bpitch = 0;
-  uchar4 colour = make_uchar4 (0, 0, 0, 0);
+  cudaStream_t st = cc_stream_of (s->ctx);
+  cc_image b;
+  memset (&b, 0, sizeof b);
+  int has_b = 0;
+  uint8_t cy = 0, cu = 0, cv = 0;
   if (bg->kind == CC_QUADCUT_BG_IMAGE) {
-    bsrc = (const uint8_t *) bg->image->planes[0];
-    bpitch = bg->image->pitch[0];
-  } else if (bg->kind == CC_QUADCUT_BG_COLOR) {
+    b = *bg->image;
+    has_b = 1;
+  } else if (bg->kind == CC_QUADCUT_BG_BLUR) {
+    CC_TRY (blur_frame (s, frame, bg->blur_radius, &b));
+    has_b = 1;
+  } else {
+    cc_rgb_to_yuv (bg->r, bg->g, bg->b, &cy, &cu, &cv);
+  }
+  if (frame->format == CC_FORMAT_NV12 || frame->format == CC_FORMAT_I420) {
+    const int cw = (s->w + 1) / 2, ch = (s->h + 1) / 2;
+    qc_comp_luma_kernel<<<rows_grid (s->w, s->h), QC_THREADS, 0, st>>> (*frame, b, has_b, cy,
+        s->alpha, *out);
+    CC_CUDA_LAUNCHED ("qc_comp_luma_kernel");
+    qc_comp_chroma_kernel<<<rows_grid (cw, ch), QC_THREADS, 0, st>>> (*frame, b, has_b, cu,
+        cv, s->alpha, cw, *out);
+    CC_CUDA_LAUNCHED ("qc_comp_chroma_kernel");
+    return CC_SUCCESS;
+  }
+  uchar4 colour = make_uchar4 (0, 0, 0, 0);
+  if (!has_b) {
     int rgb = frame->format == CC_FORMAT_RGBX8;
     colour = make_uchar4 (rgb ? bg->r : bg->b, bg->g, rgb ? bg->b : bg->r, 0);
-  } else {
-    CC_TRY (box_filter (s, (const uint8_t *) frame->planes[0], frame->pitch[0], 4, s->blurred,
-        4 * (size_t) s->w, 4, 3, bg->blur_radius));
-    bsrc = s->blurred;
-    bpitch = 4 * (size_t) s->w;
   }
-  qc_composite_kernel<<<rows_grid (s->w, s->h), QC_THREADS, 0, cc_stream_of (s->ctx)>>> (
-      *frame, s->alpha, bsrc, bpitch, colour, *out);
+  qc_composite_kernel<<<rows_grid (s->w, s->h), QC_THREADS, 0, st>>> (*frame, s->alpha,
+      has_b ? (const uint8_t *) b.planes[0] : NULL, has_b ? b.pitch[0] : 0, colour, *out);
   CC_CUDA_LAUNCHED ("qc_composite_kernel");
   return CC_SUCCESS;
 }
@@ -715,6 +805,17 @@ cc_cuda_quadcut_composite (cc_cuda_quadcut *s, const cc_image *frame,
 cc_status
 cc_cuda_quadcut_draw_leaves (cc_cuda_quadcut *s, const cc_image *frame, cc_image *out)
 {
+  if (frame->format == CC_FORMAT_NV12 || frame->format == CC_FORMAT_I420) {
+    cudaStream_t st = cc_stream_of (s->ctx);
+    const int cw = (s->w + 1) / 2, ch = (s->h + 1) / 2;
+    qc_draw_chroma_kernel<<<rows_grid (cw, ch), QC_THREADS, 0, st>>> (*frame, s->leaves,
+        s->leaf_id, s->seed, cw, *out);
+    CC_CUDA_LAUNCHED ("qc_draw_chroma_kernel");
+    qc_draw_luma_kernel<<<rows_grid (s->w, s->h), QC_THREADS, 0, st>>> (*frame, s->leaves,
+        s->leaf_id, s->seed, *out);
+    CC_CUDA_LAUNCHED ("qc_draw_luma_kernel");
+    return CC_SUCCESS;
+  }
   qc_draw_leaves_kernel<<<rows_grid (s->w, s->h), QC_THREADS, 0, cc_stream_of (s->ctx)>>> (
       *frame, s->leaves, s->leaf_id, s->seed, frame->format == CC_FORMAT_RGBX8 ? 0 : 2, *out);
   CC_CUDA_LAUNCHED ("qc_draw_leaves_kernel");

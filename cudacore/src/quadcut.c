@@ -290,32 +290,43 @@ cc_quadcut_reset (cc_quadcut *q)
   return CC_SUCCESS;
 }
 
-/* A frame the module reads: RGBX8 / BGRX8 where the backend computes, the created
- * size. */
+/* A frame the module reads: RGBX8 / BGRX8 (and NV12 / I420 when yuv) where the
+ * backend computes, the created size. */
 static cc_status
-check_frame (const cc_quadcut *q, const cc_image *f, const char *fn, const char *what)
+check_image (const cc_quadcut *q, const cc_image *f, const char *fn, const char *what,
+    int yuv)
 {
   CC_CHECK_ARG (f != NULL, "%s: %s is NULL", fn, what);
   CC_TRY (cc_image_check (f, what));
-  CC_CHECK_ARG (f->format == CC_FORMAT_RGBX8 || f->format == CC_FORMAT_BGRX8,
-      "%s: %s is %s; quadcut reads RGBX8 or BGRX8", fn, what, cc_format_name (f->format));
+  CC_CHECK_ARG (f->format == CC_FORMAT_RGBX8 || f->format == CC_FORMAT_BGRX8
+      || (yuv && (f->format == CC_FORMAT_NV12 || f->format == CC_FORMAT_I420)),
+      "%s: %s is %s; quadcut takes RGBX8 or BGRX8%s there", fn, what,
+      cc_format_name (f->format), yuv ? ", NV12 or I420" : "");
   CC_TRY (cc_image_check_location (q->ctx, f, what));
   CC_CHECK_ARG (f->width == q->w && f->height == q->h, "%s: %s is %dx%d, quadcut was "
       "created for %dx%d", fn, what, f->width, f->height, q->w, q->h);
   return CC_SUCCESS;
 }
 
-/* Lab of every pixel of an RGBX8 / BGRX8 frame into lab (3 floats a pixel). */
+/* Frames read: every format. */
+static cc_status
+check_frame (const cc_quadcut *q, const cc_image *f, const char *fn, const char *what)
+{
+  return check_image (q, f, fn, what, 1);
+}
+
+/* Lab of every pixel of a frame into lab (3 floats a pixel). */
 static void
 frame_to_lab (const cc_quadcut *q, const cc_image *f, float *lab)
 {
-  const int ri = f->format == CC_FORMAT_RGBX8 ? 0 : 2, bi = 2 - ri;
 #pragma omp parallel for schedule(static) num_threads(threads_of (q))
   for (int y = 0; y < q->h; y++) {
-    const uint8_t *row = (const uint8_t *) f->planes[0] + (size_t) y * f->pitch[0];
     float *o = lab + 3 * (size_t) y * q->w;
-    for (int x = 0; x < q->w; x++)
-      cc_qc_lab (row[4 * x + ri], row[4 * x + 1], row[4 * x + bi], q->lin, o + 3 * x);
+    for (int x = 0; x < q->w; x++) {
+      int rgb[3];
+      cc_qc_pixel_rgb (f, x, y, rgb);
+      cc_qc_lab (rgb[0], rgb[1], rgb[2], q->lin, o + 3 * x);
+    }
   }
 }
 
@@ -328,15 +339,14 @@ cc_quadcut_set_plate (cc_quadcut *q, const cc_image *plate)
     CC_TRY (CC_CUDA_ONLY (cc_cuda_quadcut_set_plate (q->cuda, plate)));
   } else {
     frame_to_lab (q, plate, q->plate_lab);
-    const int ri = plate->format == CC_FORMAT_RGBX8 ? 0 : 2;
 #pragma omp parallel for schedule(static) num_threads(threads_of (q))
     for (int y = 0; y < q->h; y++) {
-      const uint8_t *row = (const uint8_t *) plate->planes[0] + (size_t) y * plate->pitch[0];
       uint8_t *o = q->plate_rgb + 4 * (size_t) y * q->w;
       for (int x = 0; x < q->w; x++) {
-        o[4 * x] = row[4 * x + ri];
-        o[4 * x + 1] = row[4 * x + 1];
-        o[4 * x + 2] = row[4 * x + 2 - ri];
+        int rgb[3];
+        cc_qc_pixel_rgb (plate, x, y, rgb);
+        for (int c = 0; c < 3; c++)
+          o[4 * x + c] = (uint8_t) rgb[c];
       }
     }
   }
@@ -357,15 +367,15 @@ cc_quadcut_update_plate (cc_quadcut *q, const cc_image *frame, int step, bool ba
   if (q->cuda)
     return CC_CUDA_ONLY (cc_cuda_quadcut_update_plate (q->cuda, frame, step,
         background_only));
-  const int ri = frame->format == CC_FORMAT_RGBX8 ? 0 : 2;
 #pragma omp parallel for schedule(static) num_threads(threads_of (q))
   for (int y = 0; y < q->h; y++) {
-    const uint8_t *row = (const uint8_t *) frame->planes[0] + (size_t) y * frame->pitch[0];
     for (int x = 0; x < q->w; x++) {
       size_t i = (size_t) y * q->w + x;
-      if (!background_only || q->alpha[i] == 0)
-        cc_qc_plate_step (q->plate_rgb + 4 * i, row + 4 * x, ri, step, q->lin,
-            q->plate_lab + 3 * i);
+      if (!background_only || q->alpha[i] == 0) {
+        int rgb[3];
+        cc_qc_pixel_rgb (frame, x, y, rgb);
+        cc_qc_plate_step (q->plate_rgb + 4 * i, rgb, step, q->lin, q->plate_lab + 3 * i);
+      }
     }
   }
   return CC_SUCCESS;
@@ -377,7 +387,7 @@ cc_quadcut_get_plate (cc_quadcut *q, cc_image *dst)
   const char *fn = "cc_quadcut_get_plate";
   CC_CHECK_ARG (q != NULL, "%s: q is NULL", fn);
   CC_CHECK_ARG (q->have_plate, "%s: no plate", fn);
-  CC_TRY (check_frame (q, dst, fn, "dst"));
+  CC_TRY (check_image (q, dst, fn, "dst", 0));
   if (q->cuda)
     return CC_CUDA_ONLY (cc_cuda_quadcut_get_plate (q->cuda, dst));
   const int ri = dst->format == CC_FORMAT_RGBX8 ? 0 : 2;
@@ -702,9 +712,8 @@ pixel_graph (cc_quadcut *q)
  * to nearest. dst may not be src. */
 static void
 box_filter (const cc_quadcut *q, const uint8_t *src, size_t spitch, int sbpp,
-    uint8_t *dst, size_t dpitch, int dbpp, int nch, int r)
+    uint8_t *dst, size_t dpitch, int dbpp, int nch, int r, int w, int h)
 {
-  const int w = q->w, h = q->h;
   uint32_t *tmp = q->box_tmp;
 #pragma omp parallel for schedule(static) num_threads(threads_of (q))
   for (int y = 0; y < h; y++) {
@@ -850,7 +859,7 @@ cc_quadcut_run (cc_quadcut *q, const cc_image *frame, const cc_image *other)
   q->have_prev = 1;
   q->have_run = 1;
   if (q->p.feather > 0)
-    box_filter (q, q->mask, q->w, 1, q->alpha, q->w, 1, 1, q->p.feather);
+    box_filter (q, q->mask, q->w, 1, q->alpha, q->w, 1, 1, q->p.feather, q->w, q->h);
   else
     memcpy (q->alpha, q->mask, q->npx);
   stage_done (q, CC_QUADCUT_STAGE_OUTPUT, &t0);
@@ -894,6 +903,46 @@ cc_quadcut_get_alpha (cc_quadcut *q, cc_image *dst)
   return copy_plane (q, 1, dst, "cc_quadcut_get_alpha");
 }
 
+static int
+is_yuv (const cc_image *f)
+{
+  return f->format == CC_FORMAT_NV12 || f->format == CC_FORMAT_I420;
+}
+
+/* The frame under a box blur of radius r into q->blurred, described by *out (same
+ * format; YUV chroma planes blurred with radius (r + 1) / 2 at their own size). */
+static void
+blur_frame (cc_quadcut *q, const cc_image *f, int r, cc_image *out)
+{
+  const int w = q->w, h = q->h, cw = (w + 1) / 2, ch = (h + 1) / 2, rc = (r + 1) / 2;
+  memset (out, 0, sizeof *out);
+  out->width = w;
+  out->height = h;
+  out->format = f->format;
+  out->location = CC_LOCATION_HOST;
+  if (!is_yuv (f)) {
+    out->planes[0] = q->blurred;
+    out->pitch[0] = 4 * (size_t) w;
+    box_filter (q, f->planes[0], f->pitch[0], 4, q->blurred, out->pitch[0], 4, 3, r, w, h);
+    return;
+  }
+  out->planes[0] = q->blurred;
+  out->pitch[0] = (size_t) w;
+  box_filter (q, f->planes[0], f->pitch[0], 1, q->blurred, w, 1, 1, r, w, h);
+  uint8_t *c = q->blurred + q->npx;
+  if (f->format == CC_FORMAT_NV12) {
+    out->planes[1] = c;
+    out->pitch[1] = 2 * (size_t) cw;
+    box_filter (q, f->planes[1], f->pitch[1], 2, c, out->pitch[1], 2, 2, rc, cw, ch);
+  } else {
+    out->planes[1] = c;
+    out->planes[2] = c + (size_t) cw * ch;
+    out->pitch[1] = out->pitch[2] = (size_t) cw;
+    box_filter (q, f->planes[1], f->pitch[1], 1, out->planes[1], cw, 1, 1, rc, cw, ch);
+    box_filter (q, f->planes[2], f->pitch[2], 1, out->planes[2], cw, 1, 1, rc, cw, ch);
+  }
+}
+
 cc_status
 cc_quadcut_composite (cc_quadcut *q, const cc_image *frame, const cc_quadcut_background *bg,
     cc_image *out)
@@ -905,21 +954,22 @@ cc_quadcut_composite (cc_quadcut *q, const cc_image *frame, const cc_quadcut_bac
   CC_TRY (check_frame (q, out, fn, "out"));
   CC_CHECK_ARG (out->format == frame->format, "%s: out is %s, frame %s", fn,
       cc_format_name (out->format), cc_format_name (frame->format));
-  const uint8_t *bsrc = NULL;
-  size_t bpitch = 0;
-  uint8_t colour[4] = { 0, 0, 0, 0 };
+  const int yuv = is_yuv (frame);
+  const cc_image *b = NULL;
+  cc_image blurred;
+  uint8_t colour[4] = { 0, 0, 0, 0 }, cy = 0, cu = 0, cv = 0;
   switch (bg->kind) {
     case CC_QUADCUT_BG_IMAGE:
       CC_TRY (check_frame (q, bg->image, fn, "background image"));
       CC_CHECK_ARG (bg->image->format == frame->format, "%s: background image is %s, "
           "frame %s", fn, cc_format_name (bg->image->format), cc_format_name (frame->format));
-      bsrc = bg->image->planes[0];
-      bpitch = bg->image->pitch[0];
+      b = bg->image;
       break;
     case CC_QUADCUT_BG_COLOR:
-      colour[frame->format == CC_FORMAT_RGBX8 ? 0 : 2] = bg->r;
+      colour[frame->format == CC_FORMAT_BGRX8 ? 2 : 0] = bg->r;
       colour[1] = bg->g;
-      colour[frame->format == CC_FORMAT_RGBX8 ? 2 : 0] = bg->b;
+      colour[frame->format == CC_FORMAT_BGRX8 ? 0 : 2] = bg->b;
+      cc_rgb_to_yuv (bg->r, bg->g, bg->b, &cy, &cu, &cv);
       break;
     case CC_QUADCUT_BG_BLUR:
       CC_CHECK_ARG (bg->blur_radius >= 1 && bg->blur_radius <= 256,
@@ -927,10 +977,8 @@ cc_quadcut_composite (cc_quadcut *q, const cc_image *frame, const cc_quadcut_bac
       if (q->cuda)
         break;
       /* blurred first: out may be frame */
-      box_filter (q, frame->planes[0], frame->pitch[0], 4, q->blurred, 4 * (size_t) q->w, 4,
-          3, bg->blur_radius);
-      bsrc = q->blurred;
-      bpitch = 4 * (size_t) q->w;
+      blur_frame (q, frame, bg->blur_radius, &blurred);
+      b = &blurred;
       break;
     default:
       return cc_set_error (CC_ERROR_INVALID_ARGUMENT, "%s: unknown background kind %d", fn,
@@ -938,18 +986,31 @@ cc_quadcut_composite (cc_quadcut *q, const cc_image *frame, const cc_quadcut_bac
   }
   if (q->cuda)
     return CC_CUDA_ONLY (cc_cuda_quadcut_composite (q->cuda, frame, bg, out));
+  if (yuv) {
+    const int cw = (q->w + 1) / 2, ch = (q->h + 1) / 2;
+#pragma omp parallel for schedule(static) num_threads(threads_of (q))
+    for (int y = 0; y < q->h; y++)
+      for (int x = 0; x < q->w; x++)
+        cc_qc_composite_luma (frame, b, cy, q->alpha, x, y, out);
+#pragma omp parallel for schedule(static) num_threads(threads_of (q))
+    for (int y = 0; y < ch; y++)
+      for (int x = 0; x < cw; x++)
+        cc_qc_composite_chroma (frame, b, cu, cv, q->alpha, x, y, out);
+    return CC_SUCCESS;
+  }
 #pragma omp parallel for schedule(static) num_threads(threads_of (q))
   for (int y = 0; y < q->h; y++) {
     const uint8_t *f = (const uint8_t *) frame->planes[0] + (size_t) y * frame->pitch[0];
-    const uint8_t *b = bsrc ? bsrc + (size_t) y * bpitch : NULL;
+    const uint8_t *bp0 = b ? (const uint8_t *) b->planes[0] + (size_t) y * b->pitch[0] : NULL;
     uint8_t *o = (uint8_t *) out->planes[0] + (size_t) y * out->pitch[0];
     const uint8_t *al = q->alpha + (size_t) y * q->w;
     for (int x = 0; x < q->w; x++) {
       unsigned a = al[x];
-      const uint8_t *bp = b ? b + 4 * x : colour;
+      const uint8_t *bp = bp0 ? bp0 + 4 * x : colour;
+      uint8_t f3 = f[4 * x + 3];
       for (int c = 0; c < 3; c++)
         o[4 * x + c] = cc_qc_blend (a, f[4 * x + c], bp[c]);
-      o[4 * x + 3] = f[4 * x + 3];
+      o[4 * x + 3] = f3;
     }
   }
   return CC_SUCCESS;
@@ -968,6 +1029,23 @@ cc_quadcut_draw_leaves (cc_quadcut *q, const cc_image *frame, cc_image *out)
       cc_format_name (out->format), cc_format_name (frame->format));
   if (q->cuda)
     return CC_CUDA_ONLY (cc_cuda_quadcut_draw_leaves (q->cuda, frame, out));
+  if (is_yuv (frame)) {
+    const int cw = (q->w + 1) / 2, ch = (q->h + 1) / 2;
+    /* chroma first: its blocks read the frame's chroma only, luma its own pixel */
+#pragma omp parallel for schedule(static) num_threads(threads_of (q))
+    for (int y = 0; y < ch; y++)
+      for (int x = 0; x < cw; x++) {
+        size_t i = (size_t) (2 * y) * q->w + 2 * x;
+        cc_qc_debug_chroma (&q->leaves[q->leaf_id[i]], x, y, q->seed[i], frame, out);
+      }
+#pragma omp parallel for schedule(static) num_threads(threads_of (q))
+    for (int y = 0; y < q->h; y++)
+      for (int x = 0; x < q->w; x++) {
+        size_t i = (size_t) y * q->w + x;
+        cc_qc_debug_luma (&q->leaves[q->leaf_id[i]], x, y, q->seed[i], frame, out);
+      }
+    return CC_SUCCESS;
+  }
   const int ri = frame->format == CC_FORMAT_RGBX8 ? 0 : 2;
 #pragma omp parallel for schedule(static) num_threads(threads_of (q))
   for (int y = 0; y < q->h; y++) {

@@ -22,6 +22,36 @@ CC_HOSTDEV float cc_qc_cbrt (float t)
   return y;
 }
 
+/* 8-bit R, G, B of pixel (x, y) of an RGBX8 / BGRX8 / NV12 / I420 frame. YUV: BT.601
+ * limited range in integers (the usual 298 / 409 / 100 / 208 / 516 fixed point,
+ * clamped; the inverse of cc_rgb_to_yuv within a level), chroma of the pixel's 2x2
+ * block. */
+CC_HOSTDEV void cc_qc_pixel_rgb (const cc_image *f, int x, int y, int rgb[3])
+{
+  const uint8_t *row = (const uint8_t *) f->planes[0] + (size_t) y * f->pitch[0];
+  if (f->format == CC_FORMAT_RGBX8 || f->format == CC_FORMAT_BGRX8) {
+    int ri = f->format == CC_FORMAT_RGBX8 ? 0 : 2;
+    rgb[0] = row[4 * x + ri];
+    rgb[1] = row[4 * x + 1];
+    rgb[2] = row[4 * x + 2 - ri];
+    return;
+  }
+  const uint8_t *c1 = (const uint8_t *) f->planes[1] + (size_t) (y / 2) * f->pitch[1];
+  int u, v;
+  if (f->format == CC_FORMAT_NV12) {
+    u = c1[2 * (x / 2)];
+    v = c1[2 * (x / 2) + 1];
+  } else {
+    const uint8_t *c2 = (const uint8_t *) f->planes[2] + (size_t) (y / 2) * f->pitch[2];
+    u = c1[x / 2];
+    v = c2[x / 2];
+  }
+  int c = 298 * (row[x] - 16), d = u - 128, e = v - 128;
+  rgb[0] = cc_clampi ((c + 409 * e + 128) / 256, 0, 255);
+  rgb[1] = cc_clampi ((c - 100 * d - 208 * e + 128) / 256, 0, 255);
+  rgb[2] = cc_clampi ((c + 516 * d + 128) / 256, 0, 255);
+}
+
 /* CIE Lab (D65) of 8-bit sRGB; lin: the 256-entry sRGB -> linear table. */
 CC_HOSTDEV float cc_qc_lab_f (float t)
 {
@@ -94,12 +124,11 @@ CC_HOSTDEV double cc_qc_boundary (const float p[3], const float q[3], double inv
   return -log (bb > 1e-6 ? bb : 1e-6);
 }
 
-/* One plate pixel (R, G, B in rgb[0..2]) moved towards a frame pixel (px, red at
- * byte ri) by at most step a channel; its Lab recomputed into lab. */
-CC_HOSTDEV void cc_qc_plate_step (uint8_t *rgb, const uint8_t *px, int ri, int step,
-    const float *lin, float *lab)
+/* One plate pixel (R, G, B in rgb[0..2]) moved towards a frame pixel's R, G, B (f)
+ * by at most step a channel; its Lab recomputed into lab. */
+CC_HOSTDEV void cc_qc_plate_step (uint8_t *rgb, const int f[3], int step, const float *lin,
+    float *lab)
 {
-  int f[3] = { px[ri], px[1], px[2 - ri] };
   for (int c = 0; c < 3; c++) {
     int d = cc_clampi (f[c] - rgb[c], -step, step);
     rgb[c] = (uint8_t) (rgb[c] + d);
@@ -274,16 +303,93 @@ CC_HOSTDEV int cc_qc_reduce (int k, int i, int j, int cw, const float *lab, cons
 
 /* ---- Output */
 
+/* The 8-bit blend of one channel: (a F + (255 - a) B + 127) / 255. */
+CC_HOSTDEV uint8_t cc_qc_blend (unsigned a, unsigned f, unsigned b)
+{
+  return (uint8_t) ((a * f + (255u - a) * b + 127u) / 255u);
+}
+
+/* ---- NV12 / I420 output: luma per pixel, chroma per 2x2 block */
+
+CC_HOSTDEV uint8_t *cc_qc_luma (const cc_image *f, int x, int y)
+{
+  return (uint8_t *) f->planes[0] + (size_t) y * f->pitch[0] + x;
+}
+
+/* The U and V bytes of chroma block (cx, cy). */
+CC_HOSTDEV void cc_qc_chroma (const cc_image *f, int cx, int cy, uint8_t **u, uint8_t **v)
+{
+  uint8_t *c1 = (uint8_t *) f->planes[1] + (size_t) cy * f->pitch[1];
+  if (f->format == CC_FORMAT_NV12) {
+    *u = c1 + 2 * cx;
+    *v = c1 + 2 * cx + 1;
+  } else {
+    *u = c1 + cx;
+    *v = (uint8_t *) f->planes[2] + (size_t) cy * f->pitch[2] + cx;
+  }
+}
+
+/* Alpha of chroma block (cx, cy): the rounded mean over its pixels in the frame. */
+CC_HOSTDEV unsigned cc_qc_block_alpha (const uint8_t *alpha, int w, int h, int cx, int cy)
+{
+  unsigned s = 0, n = 0;
+  for (int dy = 0; dy < 2; dy++)
+    for (int dx = 0; dx < 2; dx++) {
+      int x = 2 * cx + dx, y = 2 * cy + dy;
+      if (x < w && y < h) {
+        s += alpha[(size_t) y * w + x];
+        n++;
+      }
+    }
+  return (s + n / 2) / n;
+}
+
+/* Composite of one luma pixel / one chroma block of a YUV frame f into out; b: the
+ * background image (same format) or NULL for the colour (by, bu, bv). */
+CC_HOSTDEV void cc_qc_composite_luma (const cc_image *f, const cc_image *b, uint8_t by,
+    const uint8_t *alpha, int x, int y, const cc_image *out)
+{
+  unsigned a = alpha[(size_t) y * f->width + x];
+  *cc_qc_luma (out, x, y) = cc_qc_blend (a, *cc_qc_luma (f, x, y), b ? *cc_qc_luma (b, x, y)
+      : by);
+}
+
+CC_HOSTDEV void cc_qc_composite_chroma (const cc_image *f, const cc_image *b, uint8_t bu,
+    uint8_t bv, const uint8_t *alpha, int cx, int cy, const cc_image *out)
+{
+  unsigned a = cc_qc_block_alpha (alpha, f->width, f->height, cx, cy);
+  uint8_t *fu, *fv, *ou, *ov, *gu, *gv;
+  cc_qc_chroma (f, cx, cy, &fu, &fv);
+  cc_qc_chroma (out, cx, cy, &ou, &ov);
+  uint8_t u = *fu, v = *fv, ub = bu, vb = bv;
+  if (b) {
+    cc_qc_chroma (b, cx, cy, &gu, &gv);
+    ub = *gu;
+    vb = *gv;
+  }
+  *ou = cc_qc_blend (a, u, ub);
+  *ov = cc_qc_blend (a, v, vb);
+}
+
 /* Debug view of one pixel (cc_quadcut_draw_leaves): px the frame's 4 bytes, ri the
  * byte of red (0 RGBX, 2 BGRX); writes o[0..2]. */
-CC_HOSTDEV void cc_qc_debug_pixel (const cc_quadcut_leaf *l, int x, int y, int seed,
-    const uint8_t *px, int ri, uint8_t *o)
+CC_HOSTDEV void cc_qc_level_colour (int level, uint8_t rgb[3])
 {
   const uint8_t colours[8][3] = { { 40, 40, 40 }, { 0, 90, 255 }, { 0, 200, 255 },
                                   { 0, 220, 90 }, { 250, 220, 0 }, { 255, 120, 0 },
                                   { 255, 0, 160 }, { 255, 255, 255 } };
+  const uint8_t *c = colours[level < 7 ? level : 7];
+  rgb[0] = c[0];
+  rgb[1] = c[1];
+  rgb[2] = c[2];
+}
+
+CC_HOSTDEV void cc_qc_debug_pixel (const cc_quadcut_leaf *l, int x, int y, int seed,
+    const uint8_t *px, int ri, uint8_t *o)
+{
   if (x == l->x || y == l->y) {
-    const uint8_t *c = colours[l->level < 7 ? l->level : 7];
+    uint8_t c[3];
+    cc_qc_level_colour (l->level, c);
     o[ri] = c[0];
     o[1] = c[1];
     o[2 - ri] = c[2];
@@ -298,10 +404,44 @@ CC_HOSTDEV void cc_qc_debug_pixel (const cc_quadcut_leaf *l, int x, int y, int s
   }
 }
 
-/* The 8-bit blend of one channel: (a F + (255 - a) B + 127) / 255. */
-CC_HOSTDEV uint8_t cc_qc_blend (unsigned a, unsigned f, unsigned b)
+/* Debug view on YUV: the luma of pixel (x, y) in leaf l, and the chroma of block
+ * (cx, cy) by the state of its top-left pixel (in leaf l, seed or not): edge pixels
+ * take the level colour's Y, U, V (cc_rgb_to_yuv), seeds go halfway to red's. */
+CC_HOSTDEV void cc_qc_debug_luma (const cc_quadcut_leaf *l, int x, int y, int seed,
+    const cc_image *f, const cc_image *out)
 {
-  return (uint8_t) ((a * f + (255u - a) * b + 127u) / 255u);
+  uint8_t c[3], cy, cu, cv, p = *cc_qc_luma (f, x, y), o = p;
+  if (x == l->x || y == l->y) {
+    cc_qc_level_colour (l->level, c);
+    cc_rgb_to_yuv (c[0], c[1], c[2], &cy, &cu, &cv);
+    o = cy;
+  } else if (seed) {
+    cc_rgb_to_yuv (255, 0, 0, &cy, &cu, &cv);
+    o = (uint8_t) ((p + cy + 1) >> 1);
+  }
+  *cc_qc_luma (out, x, y) = o;
 }
+
+CC_HOSTDEV void cc_qc_debug_chroma (const cc_quadcut_leaf *l, int cx, int cy, int seed,
+    const cc_image *f, const cc_image *out)
+{
+  uint8_t c[3], ky, ku, kv, *fu, *fv, *ou, *ov;
+  cc_qc_chroma (f, cx, cy, &fu, &fv);
+  cc_qc_chroma (out, cx, cy, &ou, &ov);
+  uint8_t u = *fu, v = *fv;
+  if (2 * cx == l->x || 2 * cy == l->y) {
+    cc_qc_level_colour (l->level, c);
+    cc_rgb_to_yuv (c[0], c[1], c[2], &ky, &ku, &kv);
+    u = ku;
+    v = kv;
+  } else if (seed) {
+    cc_rgb_to_yuv (255, 0, 0, &ky, &ku, &kv);
+    u = (uint8_t) ((u + ku + 1) >> 1);
+    v = (uint8_t) ((v + kv + 1) >> 1);
+  }
+  *ou = u;
+  *ov = v;
+}
+
 
 #endif

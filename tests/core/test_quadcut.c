@@ -10,6 +10,7 @@
 #include "cv_imageio.h"
 #include "cv_synth.h"
 #include <cudacore/cc_quadcut.h>
+#include "quadcut_hostdev.h"   /* cc_qc_pixel_rgb, cc_rgb_to_yuv: the YUV rules */
 
 #include <math.h>
 #include <string.h>
@@ -794,10 +795,214 @@ START_TEST (test_draw_leaves)
 }
 END_TEST
 
-/* Everything of two runs (the second with the temporal prior) on CUDA equals the CPU
- * bit for bit: stratified data, leaf ids, the leaf graph (records, costs, QuadN4,
- * neighbour lists), labels, flow, mask, alpha and the three composites; plate mode
- * on several sizes (BGRX8 too) and active mode. */
+/* ---- NV12 / I420 */
+
+/* A host YUV copy of an RGBX8 host frame: Y per pixel, U, V of each 2x2 block's
+ * top-left pixel (cc_rgb_to_yuv). Free with cc_image_free (NULL, ...). */
+static cc_image
+to_yuv (const cc_image *rgb, cc_format fmt)
+{
+  cc_image o;
+  CC_ASSERT_OK (cc_image_alloc (NULL, rgb->width, rgb->height, fmt, CC_LOCATION_HOST, &o));
+  for (int y = 0; y < rgb->height; y++)
+    for (int x = 0; x < rgb->width; x++) {
+      const uint8_t *p = (const uint8_t *) rgb->planes[0] + (size_t) y * rgb->pitch[0] + 4 * x;
+      uint8_t Y, U, V, *u, *v;
+      cc_rgb_to_yuv (p[0], p[1], p[2], &Y, &U, &V);
+      *cc_qc_luma (&o, x, y) = Y;
+      if (x % 2 == 0 && y % 2 == 0) {
+        cc_qc_chroma (&o, x / 2, y / 2, &u, &v);
+        *u = U;
+        *v = V;
+      }
+    }
+  return o;
+}
+
+/* The RGBX8 frame quadcut sees in a YUV frame (cc_qc_pixel_rgb). */
+static void
+yuv_to_rgb_image (const cc_image *yuv, cc_image *out)
+{
+  CC_ASSERT_OK (cv_image_new (yuv->width, yuv->height, CC_FORMAT_RGBX8, out));
+  for (int y = 0; y < yuv->height; y++)
+    for (int x = 0; x < yuv->width; x++) {
+      int c[3];
+      cc_qc_pixel_rgb (yuv, x, y, c);
+      uint8_t *o = (uint8_t *) out->planes[0] + (size_t) y * out->pitch[0] + 4 * x;
+      o[0] = (uint8_t) c[0];
+      o[1] = (uint8_t) c[1];
+      o[2] = (uint8_t) c[2];
+      o[3] = 255;
+    }
+}
+
+/* Brute-force box mean of radius r at (x, y) of one byte channel of a plane. */
+static unsigned
+box_mean (const uint8_t *plane, size_t pitch, int bpp, int c, int w, int h, int x, int y,
+    int r)
+{
+  unsigned s = 0, n = (2 * r + 1) * (2 * r + 1);
+  for (int dy = -r; dy <= r; dy++)
+    for (int dx = -r; dx <= r; dx++) {
+      int xx = x + dx < 0 ? 0 : (x + dx >= w ? w - 1 : x + dx);
+      int yy = y + dy < 0 ? 0 : (y + dy >= h ? h - 1 : y + dy);
+      s += plane[(size_t) yy * pitch + (size_t) xx * bpp + c];
+    }
+  return (s + n / 2) / n;
+}
+
+/* NV12 and I420 frames and plates: the run equals the RGB run of the frame the
+ * conversion gives (leaves, labels, flow, mask); the composite over a colour, an
+ * image and the blurred frame (luma radius r, chroma (r + 1) / 2; chroma alpha the
+ * rounded block mean) and the debug view, pixel by pixel; odd sizes. */
+START_TEST (test_yuv_frames)
+{
+  const int w = 91, h = 67, br = 3;
+  cc_context *ctx = cpu_context (2);
+  cc_image plate_rgb, frame_rgb, back_rgb;
+  CC_ASSERT_OK (cv_synth_fg_plate (w, h, &plate_rgb));
+  CC_ASSERT_OK (cv_synth_fg_frame (6, w, h, CV_SYNTH_FG_PLAIN, 6, &frame_rgb, NULL));
+  CC_ASSERT_OK (cv_synth_fg_frame (30, w, h, CV_SYNTH_FG_PLAIN, 6, &back_rgb, NULL));
+  static const cc_format fmts[] = { CC_FORMAT_NV12, CC_FORMAT_I420 };
+  for (int fi = 0; fi < 2; fi++) {
+    cc_image plate = to_yuv (&plate_rgb, fmts[fi]), frame = to_yuv (&frame_rgb, fmts[fi]);
+    cc_image back = to_yuv (&back_rgb, fmts[fi]), out, pr, fr;
+    CC_ASSERT_OK (cc_image_alloc (NULL, w, h, fmts[fi], CC_LOCATION_HOST, &out));
+    yuv_to_rgb_image (&plate, &pr);
+    yuv_to_rgb_image (&frame, &fr);
+    cc_quadcut_params p;
+    cc_quadcut_params_default (&p);
+    p.feather = 2;
+    cc_quadcut *qy, *qr;
+    CC_ASSERT_OK (cc_quadcut_create (ctx, w, h, &p, &qy));
+    CC_ASSERT_OK (cc_quadcut_create (ctx, w, h, &p, &qr));
+    CC_ASSERT_OK (cc_quadcut_set_plate (qy, &plate));
+    CC_ASSERT_OK (cc_quadcut_set_plate (qr, &pr));
+    CC_ASSERT_OK (cc_quadcut_run (qy, &frame, NULL));
+    CC_ASSERT_OK (cc_quadcut_run (qr, &fr, NULL));
+    cc_quadcut_graph g[2];
+    CC_ASSERT_OK (cc_quadcut_get_graph (qy, &g[0]));
+    CC_ASSERT_OK (cc_quadcut_get_graph (qr, &g[1]));
+    ck_assert_int_eq (g[0].n_leaves, g[1].n_leaves);
+    ck_assert (memcmp (g[0].leaves, g[1].leaves, g[0].n_leaves * sizeof *g[0].leaves) == 0);
+    ck_assert (memcmp (g[0].labels, g[1].labels, g[0].n_nodes) == 0 && g[0].flow == g[1].flow);
+    cc_image alpha;
+    CC_ASSERT_OK (cv_image_new (w, h, CC_FORMAT_GRAY8, &alpha));
+    CC_ASSERT_OK (cc_quadcut_get_alpha (qy, &alpha));
+    const uint8_t *al = alpha.planes[0];
+    int partial = 0;
+    for (int i = 0; i < w * h; i++)
+      partial += al[(i / w) * alpha.pitch[0] + i % w] % 255 != 0;
+    ck_assert_int_gt (partial, 0);
+    const int cw = (w + 1) / 2, ch = (h + 1) / 2;
+    for (int kind = 0; kind < 3; kind++) {
+      cc_quadcut_background bg = { .kind = (cc_quadcut_background_kind) kind, .image = &back,
+                                   .r = 10, .g = 200, .b = 30, .blur_radius = br };
+      CC_ASSERT_OK (cc_quadcut_composite (qy, &frame, &bg, &out));
+      uint8_t cy, cu, cv;
+      cc_rgb_to_yuv (10, 200, 30, &cy, &cu, &cv);
+      for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+          unsigned a = al[y * alpha.pitch[0] + x], b;
+          if (kind == CC_QUADCUT_BG_IMAGE)
+            b = *cc_qc_luma (&back, x, y);
+          else if (kind == CC_QUADCUT_BG_COLOR)
+            b = cy;
+          else
+            b = box_mean (frame.planes[0], frame.pitch[0], 1, 0, w, h, x, y, br);
+          unsigned want = (a * *cc_qc_luma (&frame, x, y) + (255 - a) * b + 127) / 255;
+          ck_assert_msg (*cc_qc_luma (&out, x, y) == want, "fmt %d kind %d luma %d,%d", fi,
+              kind, x, y);
+        }
+      for (int y = 0; y < ch; y++)
+        for (int x = 0; x < cw; x++) {
+          unsigned s2 = 0, n = 0;
+          for (int dy = 0; dy < 2; dy++)
+            for (int dx = 0; dx < 2; dx++)
+              if (2 * x + dx < w && 2 * y + dy < h) {
+                s2 += al[(2 * y + dy) * alpha.pitch[0] + 2 * x + dx];
+                n++;
+              }
+          unsigned a = (s2 + n / 2) / n;
+          for (int c = 0; c < 2; c++) {
+            uint8_t *fu, *fv, *ou, *ov, *bu, *bv;
+            cc_qc_chroma (&frame, x, y, &fu, &fv);
+            cc_qc_chroma (&out, x, y, &ou, &ov);
+            cc_qc_chroma (&back, x, y, &bu, &bv);
+            unsigned b;
+            if (kind == CC_QUADCUT_BG_IMAGE)
+              b = c ? *bv : *bu;
+            else if (kind == CC_QUADCUT_BG_COLOR)
+              b = c ? cv : cu;
+            else if (fmts[fi] == CC_FORMAT_NV12)
+              b = box_mean (frame.planes[1], frame.pitch[1], 2, c, cw, ch, x, y, (br + 1) / 2);
+            else
+              b = box_mean (frame.planes[1 + c], frame.pitch[1 + c], 1, 0, cw, ch, x, y,
+                  (br + 1) / 2);
+            unsigned want = (a * (c ? *fv : *fu) + (255 - a) * b + 127) / 255;
+            ck_assert_msg ((c ? *ov : *ou) == want, "fmt %d kind %d chroma %d,%d c%d: %d, "
+                "want %u", fi, kind, x, y, c, c ? *ov : *ou, want);
+          }
+        }
+    }
+    /* the debug view */
+    uint8_t *seed = malloc ((size_t) w * h);
+    int32_t *ids = malloc ((size_t) w * h * sizeof (int32_t));
+    CC_ASSERT_OK (cc_quadcut_get_stratified (qy, NULL, NULL, NULL, NULL, seed, ids));
+    CC_ASSERT_OK (cc_quadcut_draw_leaves (qy, &frame, &out));
+    uint8_t ry, ru, rv;
+    cc_rgb_to_yuv (255, 0, 0, &ry, &ru, &rv);
+    for (int y = 0; y < h; y++)
+      for (int x = 0; x < w; x++) {
+        const cc_quadcut_leaf *l = &g[0].leaves[ids[y * w + x]];
+        uint8_t c[3], ky, ku, kv, want = *cc_qc_luma (&frame, x, y);
+        cc_qc_level_colour (l->level, c);
+        cc_rgb_to_yuv (c[0], c[1], c[2], &ky, &ku, &kv);
+        if (x == l->x || y == l->y)
+          want = ky;
+        else if (seed[y * w + x])
+          want = (want + ry + 1) >> 1;
+        ck_assert_int_eq (*cc_qc_luma (&out, x, y), want);
+        if (x % 2 || y % 2)
+          continue;
+        uint8_t *fu, *fv, *ou, *ov, wu, wv;
+        cc_qc_chroma (&frame, x / 2, y / 2, &fu, &fv);
+        cc_qc_chroma (&out, x / 2, y / 2, &ou, &ov);
+        wu = *fu;
+        wv = *fv;
+        if (x == l->x || y == l->y) {
+          wu = ku;
+          wv = kv;
+        } else if (seed[y * w + x]) {
+          wu = (wu + ru + 1) >> 1;
+          wv = (wv + rv + 1) >> 1;
+        }
+        ck_assert (*ou == wu && *ov == wv);
+      }
+    free (seed);
+    free (ids);
+    cv_image_free (&alpha);
+    cv_image_free (&pr);
+    cv_image_free (&fr);
+    cc_image_free (NULL, &plate);
+    cc_image_free (NULL, &frame);
+    cc_image_free (NULL, &back);
+    cc_image_free (NULL, &out);
+    cc_quadcut_destroy (qy);
+    cc_quadcut_destroy (qr);
+  }
+  cv_image_free (&plate_rgb);
+  cv_image_free (&frame_rgb);
+  cv_image_free (&back_rgb);
+  cc_context_destroy (ctx);
+}
+END_TEST
+
+/* Everything of two runs (the second with the temporal prior and an updated plate)
+ * on CUDA equals the CPU bit for bit: stratified data, leaf ids, the leaf graph
+ * (records, costs, QuadN4, neighbour lists), labels, flow, the plate, mask, alpha,
+ * the three composites and the debug view; plate mode on several sizes (BGRX8, NV12,
+ * I420 too) and active mode. */
 static void
 compare_backends (int w, int h, int active, cc_format format)
 {
@@ -821,8 +1026,15 @@ compare_backends (int w, int h, int active, cc_format format)
   CC_ASSERT_OK (cv_synth_fg_frame (9, w, h, active ? CV_SYNTH_FG_UNLIT : CV_SYNTH_FG_PLAIN,
       6, &host[2], NULL));
   CC_ASSERT_OK (cv_synth_fg_plate (w, h, &host[3]));
+  const int yuv = format == CC_FORMAT_NV12 || format == CC_FORMAT_I420;
   for (int k = 0; k < 4; k++) {
-    host[k].format = format;   /* the same bytes read as BGRX: other colours, same rules */
+    if (yuv) {
+      cc_image y = to_yuv (&host[k], format);
+      cv_image_free (&host[k]);
+      host[k] = y;
+    } else {
+      host[k].format = format;   /* the same bytes read as BGRX: other colours */
+    }
     CC_ASSERT_OK (cv_test_to_backend (gpu, &host[k], &dev[k]));
   }
   cc_quadcut *qc, *qg;
@@ -839,8 +1051,8 @@ compare_backends (int w, int h, int active, cc_format format)
       CC_ASSERT_OK (cc_quadcut_update_plate (qc, &host[2], 2, true));
       CC_ASSERT_OK (cc_quadcut_update_plate (qg, &dev[2], 2, true));
       cc_image pc, pg, pgh;
-      CC_ASSERT_OK (cv_image_new (w, h, format, &pc));
-      CC_ASSERT_OK (cc_image_alloc (gpu, w, h, format, CC_LOCATION_DEVICE, &pg));
+      CC_ASSERT_OK (cv_image_new (w, h, CC_FORMAT_RGBX8, &pc));
+      CC_ASSERT_OK (cc_image_alloc (gpu, w, h, CC_FORMAT_RGBX8, CC_LOCATION_DEVICE, &pg));
       CC_ASSERT_OK (cc_quadcut_get_plate (qc, &pc));
       CC_ASSERT_OK (cc_quadcut_get_plate (qg, &pg));
       CC_ASSERT_OK (cv_test_to_host (gpu, &pg, &pgh));
@@ -906,32 +1118,37 @@ compare_backends (int w, int h, int active, cc_format format)
     cc_quadcut_background bd = bh;
     bd.image = &dev[3];
     cc_image oc, og, ogh;
-    CC_ASSERT_OK (cv_image_new (w, h, format, &oc));
+    CC_ASSERT_OK (cc_image_alloc (NULL, w, h, format, CC_LOCATION_HOST, &oc));
+    CC_ASSERT_OK (cc_image_alloc (NULL, w, h, format, CC_LOCATION_HOST, &ogh));
     CC_ASSERT_OK (cc_image_alloc (gpu, w, h, format, CC_LOCATION_DEVICE, &og));
     CC_ASSERT_OK (cc_quadcut_composite (qc, &host[2], &bh, &oc));
     CC_ASSERT_OK (cc_quadcut_composite (qg, &dev[2], &bd, &og));
-    CC_ASSERT_OK (cv_test_to_host (gpu, &og, &ogh));
+    CC_ASSERT_OK (cc_image_copy (gpu, &og, &ogh));
     cv_test_assert_same_bits (&oc, &ogh, "composite");
-    cv_image_free (&oc);
-    cv_image_free (&ogh);
+    cc_image_free (NULL, &oc);
+    cc_image_free (NULL, &ogh);
     cc_image_free (gpu, &og);
   }
   {
     cc_image oc, og, ogh;
-    CC_ASSERT_OK (cv_image_new (w, h, format, &oc));
+    CC_ASSERT_OK (cc_image_alloc (NULL, w, h, format, CC_LOCATION_HOST, &oc));
+    CC_ASSERT_OK (cc_image_alloc (NULL, w, h, format, CC_LOCATION_HOST, &ogh));
     CC_ASSERT_OK (cc_image_alloc (gpu, w, h, format, CC_LOCATION_DEVICE, &og));
     CC_ASSERT_OK (cc_quadcut_draw_leaves (qc, &host[2], &oc));
     CC_ASSERT_OK (cc_quadcut_draw_leaves (qg, &dev[2], &og));
-    CC_ASSERT_OK (cv_test_to_host (gpu, &og, &ogh));
+    CC_ASSERT_OK (cc_image_copy (gpu, &og, &ogh));
     cv_test_assert_same_bits (&oc, &ogh, "leaves drawn");
-    cv_image_free (&oc);
-    cv_image_free (&ogh);
+    cc_image_free (NULL, &oc);
+    cc_image_free (NULL, &ogh);
     cc_image_free (gpu, &og);
   }
   cc_quadcut_destroy (qc);
   cc_quadcut_destroy (qg);
   for (int k = 0; k < 4; k++) {
-    cv_image_free (&host[k]);
+    if (yuv)
+      cc_image_free (NULL, &host[k]);
+    else
+      cv_image_free (&host[k]);
     cc_image_free (gpu, &dev[k]);
   }
   cc_context_destroy (cpu);
@@ -947,6 +1164,9 @@ START_TEST (test_gpu_matches_cpu)
   compare_backends (200, 150, 0, CC_FORMAT_BGRX8);
   compare_backends (640, 360, 0, CC_FORMAT_RGBX8);
   compare_backends (200, 150, 1, CC_FORMAT_RGBX8);
+  compare_backends (91, 67, 0, CC_FORMAT_NV12);
+  compare_backends (640, 360, 0, CC_FORMAT_I420);
+  compare_backends (91, 67, 1, CC_FORMAT_I420);
 }
 END_TEST
 
@@ -965,6 +1185,7 @@ quadcut_suite (void)
   tcase_add_test (tc, test_alpha_and_composite);
   tcase_add_test (tc, test_draw_leaves);
   tcase_add_test (tc, test_update_plate);
+  tcase_add_test (tc, test_yuv_frames);
   tcase_add_test (tc, test_errors);
   tcase_add_test (tc, test_cdnet_highway);
   tcase_add_test (tc, test_gpu_matches_cpu);

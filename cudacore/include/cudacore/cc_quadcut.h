@@ -45,8 +45,10 @@
  * any thread count) and CUDA (every per-pixel and per-leaf stage on the device; the
  * seed histogram, the compact leaf graph and the labels cross to the host, where
  * the n-links are built and cut): both give the same bits at every stage.
- * NODES_PIXELS is CPU only. Frames, plates, masks and backgrounds: RGBX8 / BGRX8
- * (masks GRAY8) where the backend computes (device memory for CUDA). Nothing is
+ * NODES_PIXELS is CPU only. Frames, plates and backgrounds: RGBX8 / BGRX8 / NV12 /
+ * I420 (YUV read as RGB by BT.601 limited range in integers, chroma of the pixel's
+ * 2x2 block; written luma per pixel, chroma per block), masks GRAY8, all where the
+ * backend computes (device memory for CUDA). Nothing is
  * allocated per frame once the buffers have grown to the frame's leaf graph
  * (capacities only grow). Design and figures: docs/quadcut.md. */
 #ifndef CUDACORE_CC_QUADCUT_H
@@ -107,7 +109,7 @@ void cc_quadcut_get_params (const cc_quadcut *q, cc_quadcut_params *params);
 /* INVALID_ARGUMENT for bad values or a change of mode / nodes (recreate). */
 cc_status cc_quadcut_set_params (cc_quadcut *q, const cc_quadcut_params *params);
 
-/* PLATE: the background plate (RGBX8 / BGRX8, the frames' size; converted to Lab
+/* PLATE: the background plate (any frame format, the frames' size; converted to Lab
  * once, here). */
 cc_status cc_quadcut_set_plate (cc_quadcut *q, const cc_image *plate);
 /* Moves the plate towards a frame (same size and format rules as the plate): each
@@ -124,7 +126,7 @@ cc_status cc_quadcut_get_plate (cc_quadcut *q, cc_image *dst);
 /* Forgets the previous mask (the temporal prior); the plate stays. */
 cc_status cc_quadcut_reset (cc_quadcut *q);
 
-/* Segments one frame (RGBX8 / BGRX8, the created size). other: PLATE: NULL (the
+/* Segments one frame (RGBX8 / BGRX8 / NV12 / I420, the created size). other: PLATE: NULL (the
  * plate must have been set: else INVALID_ARGUMENT); ACTIVE: the frame of the other
  * illumination (same size and format). The frame's own colours make the Lab and the
  * colour model. */
@@ -150,7 +152,9 @@ typedef struct cc_quadcut_background {
 
 /* out = (alpha F + (255 - alpha) B + 127) / 255 per channel, alpha the last run's
  * feathered alpha, F = frame (the frame that was run, or any frame of that size and
- * format), X bytes copied from F. out may be frame. */
+ * format), X bytes copied from F. NV12 / I420: luma per pixel; chroma per 2x2 block
+ * with the block's rounded mean alpha; the colour by cc_rgb_to_yuv's BT.601; the blur
+ * of the chroma planes has radius (blur_radius + 1) / 2. out may be frame. */
 cc_status cc_quadcut_composite (cc_quadcut *q, const cc_image *frame,
     const cc_quadcut_background *bg, cc_image *out);
 
@@ -159,8 +163,9 @@ cc_status cc_quadcut_composite (cc_quadcut *q, const cc_image *frame,
  * leaves fill their area), other seed pixels halfway to red ((p + c + 1) >> 1 a
  * channel), the rest the frame's. Level colours (R, G, B), level 0 up: (40, 40, 40),
  * (0, 90, 255), (0, 200, 255), (0, 220, 90), (250, 220, 0), (255, 120, 0),
- * (255, 0, 160), then white. frame and out as in cc_quadcut_composite; out may be
- * frame. */
+ * (255, 0, 160), then white. NV12 / I420: those colours' Y, U, V (cc_rgb_to_yuv),
+ * luma per pixel, chroma per 2x2 block by its top-left pixel. frame and out as in
+ * cc_quadcut_composite; out may be frame. */
 cc_status cc_quadcut_draw_leaves (cc_quadcut *q, const cc_image *frame, cc_image *out);
 
 /* ---- The last run's leaf graph (what crosses to the host on a GPU backend): for
