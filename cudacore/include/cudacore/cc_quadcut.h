@@ -126,10 +126,10 @@ cc_status cc_quadcut_get_plate (cc_quadcut *q, cc_image *dst);
 /* Forgets the previous mask (the temporal prior); the plate stays. */
 cc_status cc_quadcut_reset (cc_quadcut *q);
 
-/* Segments one frame (RGBX8 / BGRX8 / NV12 / I420, the created size). other: PLATE: NULL (the
- * plate must have been set: else INVALID_ARGUMENT); ACTIVE: the frame of the other
- * illumination (same size and format). The frame's own colours make the Lab and the
- * colour model. */
+/* Segments one frame (RGBX8 / BGRX8 / NV12 / I420, the created size). other: PLATE:
+ * NULL (the plate must have been set: else INVALID_ARGUMENT); ACTIVE: the frame of
+ * the other illumination (same size, any format). The frame's own colours make the
+ * Lab and the colour model. */
 cc_status cc_quadcut_run (cc_quadcut *q, const cc_image *frame, const cc_image *other);
 
 /* The last run's mask (GRAY8: 255 foreground, 0 background) or feathered alpha
