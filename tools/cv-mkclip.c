@@ -1,13 +1,20 @@
 /* cv-mkclip: writes the project's synthetic clip (media/) with ground truth.
  *
- *   cv-mkclip DIR [--frames N] [--size WxH] [--objects N]  (N: 2..10000; W, H: 16..8192)
+ *   cv-mkclip DIR [--frames N] [--size WxH] [--objects N | --foreground plain|active]
+ *             (frames: 2..10000; W, H: 16..8192)
  *   cv-mkclip --version
  *
  * DIR/frame_%03d.png (RGB) and DIR/flow_%03d.flo (true flow from frame t to t+1).
  * With --objects N (1..16): the moving-objects clip instead (cv_synth_objects_at: N
  * discs and ellipses of palette colours on grey, for the moctracker), with
  * DIR/objects.csv: per frame and object the exact mass, centroid and inclusive
- * bounding box of the pixels it covers (from the drawn pixel sets). */
+ * bounding box of the pixels it covers (from the drawn pixel sets).
+ * With --foreground plain|active: the foreground clip instead (cv_synth_fg_frame: a
+ * textured object moving over a textured plate, with sensor noise 6), DIR/plate.png
+ * (the empty plate, no noise) and DIR/mask_%03d.png (exact: 255 object, 0 background,
+ * the cast shadow included in the background). plain: every frame under the same
+ * light, with the object's shadow; active: alternating illumination, even frames lit
+ * (a light near the object), odd frames unlit. */
 #include "cv_cli.h"
 #include "cv_imageio.h"
 #include "cv_synth.h"
@@ -74,11 +81,48 @@ write_objects_clip (const char *dir, int frames, int w, int h, int n)
   return 0;
 }
 
+/* The foreground clip (quadcut): frames, exact masks and the plate. */
+static int
+write_foreground_clip (const char *dir, int frames, int w, int h, int active)
+{
+  char path[4096];
+  cc_image img;
+  uint8_t *mask = malloc ((size_t) w * h);
+  cc_status st = mask ? cv_synth_fg_plate (w, h, &img) : CC_ERROR_OUT_OF_MEMORY;
+  if (st == CC_SUCCESS) {
+    snprintf (path, sizeof path, "%s/plate.png", dir);
+    st = cv_png_save (path, &img);
+    cv_image_free (&img);
+  }
+  for (int t = 0; t < frames && st == CC_SUCCESS; t++) {
+    int light = !active ? CV_SYNTH_FG_PLAIN : (t % 2 ? CV_SYNTH_FG_UNLIT : CV_SYNTH_FG_LIT);
+    st = cv_synth_fg_frame (t, w, h, light, 6, &img, mask);
+    if (st != CC_SUCCESS)
+      break;
+    snprintf (path, sizeof path, "%s/frame_%03d.png", dir, t);
+    st = cv_png_save (path, &img);
+    cv_image_free (&img);
+    if (st == CC_SUCCESS) {
+      cc_image m = cc_image_view (mask, (size_t) w, w, h, CC_FORMAT_GRAY8, CC_LOCATION_HOST);
+      snprintf (path, sizeof path, "%s/mask_%03d.png", dir, t);
+      st = cv_png_save (path, &m);
+    }
+  }
+  free (mask);
+  if (st != CC_SUCCESS) {
+    fprintf (stderr, "cv-mkclip: %s\n", cc_last_error ());
+    return 1;
+  }
+  printf ("cv-mkclip: %d foreground frames (%s) of %dx%d in %s\n", frames,
+      active ? "active" : "plain", w, h, dir);
+  return 0;
+}
+
 int
 main (int argc, char **argv)
 {
   const char *dir = NULL;
-  int frames = 24, w = 640, h = 360, objects = 0;
+  int frames = 24, w = 640, h = 360, objects = 0, foreground = -1;
   for (int i = 1; i < argc; i++) {
     if (!strcmp (argv[i], "--frames") && i + 1 < argc) {
       if (!cv_parse_int ("--frames", argv[++i], 2, 10000, &frames))
@@ -86,6 +130,16 @@ main (int argc, char **argv)
     } else if (!strcmp (argv[i], "--objects") && i + 1 < argc) {
       if (!cv_parse_int ("--objects", argv[++i], 1, 16, &objects))
         return 2;
+    } else if (!strcmp (argv[i], "--foreground") && i + 1 < argc) {
+      i++;
+      if (!strcmp (argv[i], "plain"))
+        foreground = 0;
+      else if (!strcmp (argv[i], "active"))
+        foreground = 1;
+      else {
+        cv_option_error ("--foreground", argv[i], "one of plain, active");
+        return 2;
+      }
     } else if (!strcmp (argv[i], "--size") && i + 1 < argc) {
       char extra;
       if (sscanf (argv[++i], "%dx%d%c", &w, &h, &extra) != 2) {
@@ -98,7 +152,8 @@ main (int argc, char **argv)
     } else if (argv[i][0] != '-' && !dir)
       dir = argv[i];
     else {
-      fprintf (stderr, "usage: cv-mkclip DIR [--frames N] [--size WxH] [--objects N]\n");
+      fprintf (stderr, "usage: cv-mkclip DIR [--frames N] [--size WxH] [--objects N | "
+          "--foreground plain|active]\n");
       return 2;
     }
   }
@@ -114,8 +169,15 @@ main (int argc, char **argv)
     fprintf (stderr, "cv-mkclip: cannot create %s: %s\n", dir, strerror (errno));
     return 1;
   }
+  if (objects > 0 && foreground >= 0) {
+    fprintf (stderr, "cv-mkclip: --objects and --foreground make different clips: one of "
+        "them\n");
+    return 2;
+  }
   if (objects > 0)
     return write_objects_clip (dir, frames, w, h, objects);
+  if (foreground >= 0)
+    return write_foreground_clip (dir, frames, w, h, foreground);
   for (int t = 0; t < frames; t++) {
     cc_image frame, truth;
     char path[4096];

@@ -44,7 +44,7 @@ expect (const char *const argv[], int status, const char *err_part)
 START_TEST (test_version)
 {
   const char *bins[] = { CV_FLOW_BIN, CV_MKCLIP_BIN, CV_MKMESH_BIN, FLOW_BENCH_BIN, BM_BENCH_BIN,
-    APSP_BENCH_BIN, MOCT_BENCH_BIN, CVD_BENCH_BIN,
+    APSP_BENCH_BIN, MOCT_BENCH_BIN, CVD_BENCH_BIN, QUADCUT_EVAL_BIN,
 #ifdef PIPELINE_BENCH_BIN
     PIPELINE_BENCH_BIN,
 #endif
@@ -158,6 +158,57 @@ START_TEST (test_other_tools_options)
   const char *fl_clip[] = { CVD_FLICKER_BIN, "--frames", "10", NULL };
   expect (fl_clip, 2, "cvd-flicker: no clip");
 #endif
+}
+END_TEST
+
+/* cv-mkclip --foreground: plate, frames and masks equal to cv_synth's (plain and
+ * active, whose even frames are lit); refused values and combinations. */
+START_TEST (test_cv_mkclip_foreground)
+{
+  static const char *modes[] = { "plain", "active" };
+  for (int m = 0; m < 2; m++) {
+    char dir[512], path[600];
+    snprintf (dir, sizeof dir, "%s", temp_path (modes[m]));
+    const char *argv[] = { CV_MKCLIP_BIN, dir, "--frames", "3", "--size", "40x30",
+                           "--foreground", modes[m], NULL };
+    expect (argv, 0, NULL);
+    cc_image plate, want;
+    snprintf (path, sizeof path, "%s/plate.png", dir);
+    CC_ASSERT_OK (cv_png_load (path, CC_FORMAT_RGBX8, &plate));
+    CC_ASSERT_OK (cv_synth_fg_plate (40, 30, &want));
+    cv_test_assert_same_bits (&plate, &want, "plate");
+    cv_image_free (&plate);
+    cv_image_free (&want);
+    for (int t = 0; t < 3; t++) {
+      uint8_t truth[40 * 30];
+      int light = m == 0 ? CV_SYNTH_FG_PLAIN : (t % 2 ? CV_SYNTH_FG_UNLIT : CV_SYNTH_FG_LIT);
+      cc_image frame, mask;
+      CC_ASSERT_OK (cv_synth_fg_frame (t, 40, 30, light, 6, &want, truth));
+      snprintf (path, sizeof path, "%s/frame_%03d.png", dir, t);
+      CC_ASSERT_OK (cv_png_load (path, CC_FORMAT_RGBX8, &frame));
+      cv_test_assert_same_bits (&frame, &want, "foreground frame");
+      snprintf (path, sizeof path, "%s/mask_%03d.png", dir, t);
+      CC_ASSERT_OK (cv_png_load (path, CC_FORMAT_GRAY8, &mask));
+      int fg = 0;
+      for (int i = 0; i < 40 * 30; i++) {
+        uint8_t v = ((uint8_t *) mask.planes[0])[(i / 40) * mask.pitch[0] + i % 40];
+        ck_assert_int_eq (v, truth[i]);
+        fg += v == 255;
+      }
+      ck_assert_int_gt (fg, 0);
+      cv_image_free (&frame);
+      cv_image_free (&mask);
+      cv_image_free (&want);
+    }
+  }
+  const char *bad[] = { CV_MKCLIP_BIN, temp_path ("fg"), "--foreground", "lit", NULL };
+  expect (bad, 2, "cv-mkclip: --foreground: 'lit' is not one of plain, active");
+  const char *both[] = { CV_MKCLIP_BIN, temp_path ("fg"), "--objects", "2", "--foreground",
+                         "plain", NULL };
+  expect (both, 2, "--objects and --foreground");
+  const char *eval[] = { QUADCUT_EVAL_BIN, "--synthetic", "64x48", "--similarity", "-1",
+                         NULL };
+  expect (eval, 2, "quadcut-eval: --similarity: '-1' is not a number");
 }
 END_TEST
 
@@ -333,6 +384,7 @@ cli_suite (void)
   tcase_add_test (tc, test_cv_flow_options);
   tcase_add_test (tc, test_cv_mkmesh);
   tcase_add_test (tc, test_other_tools_options);
+  tcase_add_test (tc, test_cv_mkclip_foreground);
   tcase_add_test (tc, test_flow_bench_no_device);
   tcase_add_test (tc, test_png_writer_opaque);
   tcase_add_test (tc, test_cv_flow_vis_opaque);

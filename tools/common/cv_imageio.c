@@ -1,7 +1,9 @@
 #include "cv_imageio.h"
 
 #include <png.h>
+#include <setjmp.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -104,5 +106,110 @@ cv_png_save (const char *path, const cc_image *img)
   free (packed);
   if (!ok)
     return cc_set_error (CC_ERROR_IO, "cannot write PNG %s: %s", path, png.message);
+  return CC_SUCCESS;
+}
+
+/* ---- JPEG (libjpeg): errors jump back instead of exiting */
+#include <jpeglib.h>
+
+typedef struct {
+  struct jpeg_error_mgr mgr;
+  jmp_buf jump;
+  char message[JMSG_LENGTH_MAX];
+} jpeg_error;
+
+static void
+jpeg_error_exit (j_common_ptr cinfo)
+{
+  jpeg_error *e = (jpeg_error *) cinfo->err;
+  (*cinfo->err->format_message) (cinfo, e->message);
+  longjmp (e->jump, 1);
+}
+
+cc_status
+cv_jpeg_load (const char *path, cc_image *out)
+{
+  FILE *f = fopen (path, "rb");
+  if (!f)
+    return cc_set_error (CC_ERROR_IO, "cannot open JPEG %s", path);
+  struct jpeg_decompress_struct cinfo;
+  jpeg_error err;
+  uint8_t *volatile row = NULL;
+  volatile int allocated = 0;
+  cinfo.err = jpeg_std_error (&err.mgr);
+  err.mgr.error_exit = jpeg_error_exit;
+  if (setjmp (err.jump)) {
+    jpeg_destroy_decompress (&cinfo);
+    fclose (f);
+    free (row);
+    if (allocated)
+      cv_image_free (out);
+    return cc_set_error (CC_ERROR_CORRUPT_DATA, "corrupt JPEG %s: %s", path, err.message);
+  }
+  jpeg_create_decompress (&cinfo);
+  jpeg_stdio_src (&cinfo, f);
+  jpeg_read_header (&cinfo, TRUE);
+  cinfo.out_color_space = JCS_RGB;
+  jpeg_start_decompress (&cinfo);
+  cc_status st = cv_image_new ((int) cinfo.output_width, (int) cinfo.output_height,
+      CC_FORMAT_RGBX8, out);
+  if (st != CC_SUCCESS) {
+    jpeg_destroy_decompress (&cinfo);
+    fclose (f);
+    return st;
+  }
+  allocated = 1;
+  row = malloc ((size_t) cinfo.output_width * 3);
+  if (!row)
+    longjmp (err.jump, 1);
+  while (cinfo.output_scanline < cinfo.output_height) {
+    int y = (int) cinfo.output_scanline;
+    JSAMPROW rows[1] = { row };
+    jpeg_read_scanlines (&cinfo, rows, 1);
+    uint8_t *o = (uint8_t *) out->planes[0] + (size_t) y * out->pitch[0];
+    for (unsigned x = 0; x < cinfo.output_width; x++) {
+      o[4 * x] = row[3 * x];
+      o[4 * x + 1] = row[3 * x + 1];
+      o[4 * x + 2] = row[3 * x + 2];
+      o[4 * x + 3] = 255;
+    }
+  }
+  jpeg_finish_decompress (&cinfo);
+  jpeg_destroy_decompress (&cinfo);
+  free (row);
+  fclose (f);
+  return CC_SUCCESS;
+}
+
+cc_status
+cv_median_frames (const cc_image *frames, int n, cc_image *out)
+{
+  if (n < 1 || !frames)
+    return cc_set_error (CC_ERROR_INVALID_ARGUMENT, "cv_median_frames: %d frames", n);
+  const int w = frames[0].width, h = frames[0].height;
+  for (int k = 0; k < n; k++)
+    if (frames[k].width != w || frames[k].height != h || frames[k].format != CC_FORMAT_RGBX8)
+      return cc_set_error (CC_ERROR_INVALID_ARGUMENT, "cv_median_frames: frame %d is not "
+          "a %dx%d RGBX8 image", k, w, h);
+  cc_status st = cv_image_new (w, h, CC_FORMAT_RGBX8, out);
+  if (st != CC_SUCCESS)
+    return st;
+  /* a counting median: 256 bins a channel, no sort */
+  for (int y = 0; y < h; y++) {
+    uint8_t *o = (uint8_t *) out->planes[0] + (size_t) y * out->pitch[0];
+    for (int x = 0; x < w; x++) {
+      for (int c = 0; c < 3; c++) {
+        int count[256] = { 0 };
+        for (int k = 0; k < n; k++)
+          count[((const uint8_t *) frames[k].planes[0])[(size_t) y * frames[k].pitch[0]
+              + 4 * x + c]]++;
+        int v = 0, seen = count[0];
+        while (seen <= n / 2)
+          seen += count[++v];
+        o[4 * x + c] = (uint8_t) v;
+      }
+      o[4 * x + 3] = 255;
+    }
+  }
   return CC_SUCCESS;
 }

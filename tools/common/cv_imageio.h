@@ -7,6 +7,12 @@
 /* Loads a PNG as GRAY8 or RGBX8 (format picks which; X is the PNG's alpha, 255 when it
  * has none). */
 cc_status cv_png_load (const char *path, cc_format format, cc_image *out);
+/* Loads a JPEG (libjpeg) as RGBX8 (X = 255); grey JPEGs are expanded to RGB. */
+cc_status cv_jpeg_load (const char *path, cc_image *out);
+/* Per-pixel, per-channel median (the upper one of an even count) of n RGBX8 host
+ * frames of one size: a background plate learned from a clip's first frames. out:
+ * a new RGBX8 image (X = 255). */
+cc_status cv_median_frames (const cc_image *frames, int n, cc_image *out);
 /* Saves a GRAY8, RGBX8 or BGRX8 host image; RGBX8/BGRX8 as opaque RGB (the X byte is
  * padding, not alpha). */
 cc_status cv_png_save (const char *path, const cc_image *img);

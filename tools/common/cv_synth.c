@@ -212,3 +212,113 @@ cv_synth_objects_at (int t, int width, int height, int n, cv_synth_shape *shapes
     s->b_ = rgb[2];
   }
 }
+
+/* ---- Foreground clip (quadcut) ---------------------------------------------- */
+
+/* Object geometry of frame t: a disc of radius r at (cx, cy) over a body rectangle. */
+typedef struct {
+  double cx, cy, r;
+} fg_object;
+
+static fg_object
+fg_object_at (int t, int width, int height)
+{
+  const double pi = 3.14159265358979323846;
+  fg_object o;
+  o.r = 0.14 * fmin (width, height);
+  o.cx = width * (0.5 + 0.42 * sin (2.0 * pi * t / 96.0));
+  o.cy = height * (0.42 + 0.12 * sin (2.0 * pi * t / 64.0 + 0.5));
+  return o;
+}
+
+static int
+fg_covers (const fg_object *o, double x, double y)
+{
+  double dx = x - o->cx, dy = y - o->cy;
+  if (dx * dx + dy * dy <= o->r * o->r)
+    return 1;
+  return fabs (dx) <= 0.6 * o->r && dy >= 0.5 * o->r && dy <= 1.8 * o->r;
+}
+
+static void
+fg_plate_rgb (int x, int y, double rgb[3])
+{
+  double t1 = cv_synth_texture (x, y, 11), t2 = cv_synth_texture (x, y, 23);
+  rgb[0] = 70.0 + 70.0 * t1;
+  rgb[1] = 100.0 + 40.0 * t1 + 40.0 * t2;
+  rgb[2] = 70.0 + 50.0 * t2;
+}
+
+/* Triangular noise in [-amp, amp] from a hash of the pixel, frame and channel. */
+static double
+fg_noise (int x, int y, int t, int c, int amp)
+{
+  if (amp <= 0)
+    return 0.0;
+  uint32_t h = (uint32_t) x * 73856093u ^ (uint32_t) y * 19349663u ^ (uint32_t) t * 83492791u
+      ^ (uint32_t) c * 2654435761u;
+  h ^= h >> 13;
+  h *= 0x5bd1e995u;
+  h ^= h >> 15;
+  double u1 = (h & 0xFFFF) / 65535.0, u2 = (h >> 16) / 65535.0;
+  return amp * (u1 + u2 - 1.0);
+}
+
+cc_status
+cv_synth_fg_plate (int width, int height, cc_image *plate)
+{
+  cc_status st = cv_image_new (width, height, CC_FORMAT_RGBX8, plate);
+  if (st != CC_SUCCESS)
+    return st;
+  for (int y = 0; y < height; y++) {
+    uint8_t *row = (uint8_t *) plate->planes[0] + (size_t) y * plate->pitch[0];
+    for (int x = 0; x < width; x++) {
+      double rgb[3];
+      fg_plate_rgb (x, y, rgb);
+      for (int c = 0; c < 3; c++)
+        row[4 * x + c] = (uint8_t) lrint (rgb[c]);
+      row[4 * x + 3] = 255;
+    }
+  }
+  return CC_SUCCESS;
+}
+
+cc_status
+cv_synth_fg_frame (int t, int width, int height, int illumination, int noise,
+    cc_image *frame, uint8_t *mask)
+{
+  cc_status st = cv_image_new (width, height, CC_FORMAT_RGBX8, frame);
+  if (st != CC_SUCCESS)
+    return st;
+  fg_object o = fg_object_at (t, width, height);
+  /* the shadow: the object's shape moved down-right, on the plate only */
+  fg_object sh = { o.cx + 0.45 * o.r, o.cy + 0.3 * o.r, o.r };
+  for (int y = 0; y < height; y++) {
+    uint8_t *row = (uint8_t *) frame->planes[0] + (size_t) y * frame->pitch[0];
+    for (int x = 0; x < width; x++) {
+      double rgb[3];
+      int in = fg_covers (&o, x, y);
+      if (in) {
+        double tx = cv_synth_texture (x - o.cx, y - o.cy, 37);
+        rgb[0] = 120.0 + 60.0 * tx;
+        rgb[1] = 55.0 + 35.0 * tx;
+        rgb[2] = 30.0 + 20.0 * tx;
+        if (illumination == CV_SYNTH_FG_LIT)
+          for (int c = 0; c < 3; c++)
+            rgb[c] *= 1.5;
+      } else {
+        fg_plate_rgb (x, y, rgb);
+        if (illumination == CV_SYNTH_FG_PLAIN && fg_covers (&sh, x, y))
+          for (int c = 0; c < 3; c++)
+            rgb[c] *= 0.55;
+      }
+      for (int c = 0; c < 3; c++)
+        row[4 * x + c] = (uint8_t) lrint (fmin (255.0, fmax (0.0,
+            rgb[c] + fg_noise (x, y, t, c + 3 * illumination, noise))));
+      row[4 * x + 3] = 255;
+      if (mask)
+        mask[(size_t) y * width + x] = in ? 255 : 0;
+    }
+  }
+  return CC_SUCCESS;
+}

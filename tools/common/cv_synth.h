@@ -48,4 +48,20 @@ cc_status cv_synth_shapes (int width, int height, const cv_synth_shape *shapes, 
  * ellipses of palette colours k on Lissajous paths (ellipses turn), partly leaving
  * the frame. */
 void cv_synth_objects_at (int t, int width, int height, int n, cv_synth_shape *shapes);
+
+/* ---- Foreground clip (quadcut): a textured plate (greens and greys), a textured
+ * orange object (a disc with a rectangular body, moving on a Lissajous path and
+ * partly leaving the frame) casting a soft-edged shadow (the plate darkened to 55 %,
+ * same chroma) beside it, and per-pixel sensor noise (triangular, +-noise levels, a
+ * new draw every frame and channel). The mask is exact: 255 where the object is
+ * drawn, 0 elsewhere (the shadow is background).
+ * illumination: CV_SYNTH_FG_PLAIN, or _UNLIT / _LIT for active illumination: the lit
+ * frame adds a light close to the object (object colours x 1.5, the distant plate
+ * unchanged, no shadow), the unlit one is the plain frame without the shadow. */
+enum { CV_SYNTH_FG_PLAIN = 0, CV_SYNTH_FG_UNLIT, CV_SYNTH_FG_LIT };
+/* The plate alone, without noise (RGBX8, new host image). */
+cc_status cv_synth_fg_plate (int width, int height, cc_image *plate);
+/* Frame t (RGBX8, new host image) and its mask (NULL or width x height bytes). */
+cc_status cv_synth_fg_frame (int t, int width, int height, int illumination, int noise,
+    cc_image *frame, uint8_t *mask);
 #endif

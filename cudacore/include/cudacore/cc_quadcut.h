@@ -1,0 +1,226 @@
+/* Quad-Cut: foreground segmentation by a minimum cut on quadtree leaves
+ * (Vasconcelos et al., appendices C "QuadN4tree" and D "Quad-Cut" of
+ * shared/papers/vasconcelos-moct-cvd-quadn4tree-quadcut.md). Design: docs/quadcut.md.
+ *
+ * One frame, in stages (the same on every backend):
+ *  1. Stratify (D 6.2): per pixel, CIE Lab (sRGB, D65) of the frame, the background
+ *     distance d and its probability p_B = exp (-d^2 / (2 sigma_l^2)), and the seed
+ *     (p_B < seed_threshold). d comes from one of two sources (cc_quadcut_mode):
+ *      PLATE:  the Lab difference from a background plate; a pixel darker than the
+ *              plate by at most shadow_depth (as a share of the plate's L) whose
+ *              chroma is the plate's, scaled as a shadow scales it ((L+16) ratio: Lab
+ *              a, b scale with the cube root of the light), counts only by that
+ *              chroma difference: shadows are background;
+ *      ACTIVE: |L_frame - L_other| of a lit / unlit pair (paper D 6.1, eq. 4).
+ *  2. Object colour model (D 6.2.3): a bins x bins histogram of the seed pixels' Lab
+ *     a, b (a, b in [-128, 128)); p_O = (n_k + 1) / (n_O + bins^2) (add-one, so an
+ *     empty seed set gives a uniform model instead of log 0).
+ *  3. Per-pixel regional costs (D eq. 6): fg = -log p_O, bg = -log p_B = d^2 /
+ *     (2 sigma_l^2); plus the temporal prior: `temporal` added to the label the pixel
+ *     did not have in the previous frame's mask (none after create / reset).
+ *  4. Quadtree (D 5.2, C 4.2): a reduction pyramid whose node groups its four
+ *     children when they are all groupable, it lies wholly inside the frame, its
+ *     level is at most max_level, and over its pixels the range (max - min) of each of
+ *     Lab a, b and the background distance d (the stratified channels of D 6.2; not L,
+ *     whose sensor noise would split every leaf) is at most `similarity`. A leaf is
+ *     a groupable node whose parent is not (two reads a node). The leaf list is compacted in raster order of the
+ *     leaves' top-left pixels; each leaf gets its four QuadN4 references (C 4.2.4,
+ *     in image coordinates, y down):
+ *        north: the leaf covering (x0, y0 - 1)    east: the leaf covering (x1 + 1, y1)
+ *        south: the leaf covering (x1, y1 + 1)    west: the leaf covering (x0 - 1, y0)
+ *     (-1 past the frame edge), and its complete neighbour list with the shared
+ *     border lengths, by QuadN4 navigation (C 3.1: north border: north, then east
+ *     references; east: east then north; south: south then west; west: west then
+ *     south).
+ *  5. Energy on leaves (D eq. 3 / 8): t-links: the regional costs summed over the
+ *     leaf's pixels (area x mean); n-links: lambda x border length x
+ *     -log max (B, 1e-6), B = 1 - exp (-|Lab_t - Lab_u|^2 / (2 sigma_c^2)) over the
+ *     leaves' mean Lab. nodes = PIXELS builds the same energy with one node per
+ *     pixel and 4-connected unit borders: the pixel-level reference.
+ *  6. Minimum cut (Boykov-Kolmogorov, Debian's libmaxflow: docs/dependencies.md),
+ *     labels scattered back to a 0 / 255 mask, feathered into an alpha (a box
+ *     filter of radius `feather`), composited as alpha F + (1 - alpha) B.
+ *
+ * Backends: the CPU reference (OpenMP on the context's threads; the same bits for
+ * any thread count) and CUDA (every per-pixel and per-leaf stage on the device; the
+ * seed histogram, the compact leaf graph and the labels cross to the host, where
+ * the n-links are built and cut): both give the same bits at every stage.
+ * NODES_PIXELS is CPU only. Frames, plates and backgrounds: RGBX8 / BGRX8 / NV12 /
+ * I420 (YUV read as RGB by BT.601 limited range in integers, chroma of the pixel's
+ * 2x2 block; written luma per pixel, chroma per block), masks GRAY8, all where the
+ * backend computes (device memory for CUDA). Nothing is
+ * allocated per frame once the buffers have grown to the frame's leaf graph
+ * (capacities only grow). Design and figures: docs/quadcut.md. */
+#ifndef CUDACORE_CC_QUADCUT_H
+#define CUDACORE_CC_QUADCUT_H
+
+#include "cc_core.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CC_QUADCUT_MAX_LEVEL 12       /* leaf side up to 4096 px */
+
+typedef enum cc_quadcut_mode {
+  CC_QUADCUT_MODE_PLATE = 0,
+  CC_QUADCUT_MODE_ACTIVE
+} cc_quadcut_mode;
+
+typedef enum cc_quadcut_nodes {
+  CC_QUADCUT_NODES_LEAVES = 0,   /* Quad-Cut: one graph node per quadtree leaf */
+  CC_QUADCUT_NODES_PIXELS        /* reference: one node per pixel (max_level 0) */
+} cc_quadcut_nodes;
+
+typedef struct cc_quadcut_params {
+  cc_quadcut_mode mode;
+  cc_quadcut_nodes nodes;
+  float sigma_l;          /* std of the background distance (Lab units), 0.1..100.
+                             Default 6 */
+  float shadow_depth;     /* PLATE: darkest shadow, as a share of the plate's L,
+                             0..1 (0: no shadow rule). Default 0.15: deeper settings
+                             also take dark grey objects on grey ground for shadows
+                             (CDnet highway: F 0.916 at 0.15, 0.769 at 0.6) */
+  float seed_threshold;   /* seed where p_B < this, 0..1. Default 1e-4 (d > 4.3 sigma_l) */
+  int bins;               /* histogram bins per axis (a and b), 2..256. Default 32 */
+  float sigma_c;          /* boundary colour std (Lab units), 0.1..100. Default 10 */
+  float lambda;           /* boundary weight, 0..1000. Default 1 */
+  float similarity;       /* largest range of a, b and d inside a leaf (Lab units),
+                             0..1000. Default 8 */
+  int max_level;          /* largest leaf side 2^max_level, 0..CC_QUADCUT_MAX_LEVEL.
+                             Default 5 (32 px) */
+  float temporal;         /* temporal prior per pixel, 0..100. Default 1.5 (CDnet
+                             highway: 4 already keeps trails of the cars) */
+  int feather;            /* alpha box-filter radius in px, 0..64. Default 1 */
+} cc_quadcut_params;
+
+void cc_quadcut_params_default (cc_quadcut_params *params);
+/* INVALID_ARGUMENT with a message naming the first field out of range. */
+cc_status cc_quadcut_params_check (const cc_quadcut_params *params);
+
+typedef struct cc_quadcut cc_quadcut;
+
+/* For width x height frames. The parameters can change between frames with
+ * cc_quadcut_set_params (same mode and nodes kind). */
+cc_status cc_quadcut_create (cc_context *ctx, int width, int height,
+    const cc_quadcut_params *params, cc_quadcut **out);
+void cc_quadcut_destroy (cc_quadcut *q);
+void cc_quadcut_get_params (const cc_quadcut *q, cc_quadcut_params *params);
+/* INVALID_ARGUMENT for bad values or a change of mode / nodes (recreate). */
+cc_status cc_quadcut_set_params (cc_quadcut *q, const cc_quadcut_params *params);
+
+/* PLATE: the background plate (any frame format, the frames' size; converted to Lab
+ * once, here). */
+cc_status cc_quadcut_set_plate (cc_quadcut *q, const cc_image *plate);
+/* Moves the plate towards a frame (same size and format rules as the plate): each
+ * channel by the frame's difference clamped to +-step (1..255): called once a frame,
+ * a running approximation of the per-pixel temporal median (McFarlane and
+ * Schofield's, with steps of `step` levels), for learning a plate (start from
+ * cc_quadcut_set_plate of the first frame) and for keeping it up to date.
+ * background_only: only where the last run's alpha is 0 (confident background; a
+ * run must have happened). INVALID_ARGUMENT without a plate. */
+cc_status cc_quadcut_update_plate (cc_quadcut *q, const cc_image *frame, int step,
+    bool background_only);
+/* The plate as it stands (RGBX8 / BGRX8, X = 255, where the backend computes). */
+cc_status cc_quadcut_get_plate (cc_quadcut *q, cc_image *dst);
+/* Forgets the previous mask (the temporal prior); the plate stays. */
+cc_status cc_quadcut_reset (cc_quadcut *q);
+
+/* Segments one frame (RGBX8 / BGRX8 / NV12 / I420, the created size). other: PLATE:
+ * NULL (the plate must have been set: else INVALID_ARGUMENT); ACTIVE: the frame of
+ * the other illumination (same size, any format). The frame's own colours make the
+ * Lab and the colour model. */
+cc_status cc_quadcut_run (cc_quadcut *q, const cc_image *frame, const cc_image *other);
+
+/* The last run's mask (GRAY8: 255 foreground, 0 background) or feathered alpha
+ * (GRAY8), copied into dst (the frame size, where the backend computes). */
+cc_status cc_quadcut_get_mask (cc_quadcut *q, cc_image *dst);
+cc_status cc_quadcut_get_alpha (cc_quadcut *q, cc_image *dst);
+
+typedef enum cc_quadcut_background_kind {
+  CC_QUADCUT_BG_IMAGE = 0,   /* image: same size and format as the frame */
+  CC_QUADCUT_BG_COLOR,       /* r, g, b */
+  CC_QUADCUT_BG_BLUR         /* the frame under a box blur of blur_radius (1..256) */
+} cc_quadcut_background_kind;
+
+typedef struct cc_quadcut_background {
+  cc_quadcut_background_kind kind;
+  const cc_image *image;
+  uint8_t r, g, b;
+  int blur_radius;
+} cc_quadcut_background;
+
+/* out = (alpha F + (255 - alpha) B + 127) / 255 per channel, alpha the last run's
+ * feathered alpha, F = frame (the frame that was run, or any frame of that size and
+ * format), X bytes copied from F. NV12 / I420: luma per pixel; chroma per 2x2 block
+ * with the block's rounded mean alpha; the colour by cc_rgb_to_yuv's BT.601; the blur
+ * of the chroma planes has radius (blur_radius + 1) / 2. out may be frame. */
+cc_status cc_quadcut_composite (cc_quadcut *q, const cc_image *frame,
+    const cc_quadcut_background *bg, cc_image *out);
+
+/* The debug view of the last run (NODES_LEAVES): out = frame with, per pixel, the
+ * top and left edge pixels of every leaf in its level's colour (so 1x1 and 2x2
+ * leaves fill their area), other seed pixels halfway to red ((p + c + 1) >> 1 a
+ * channel), the rest the frame's. Level colours (R, G, B), level 0 up: (40, 40, 40),
+ * (0, 90, 255), (0, 200, 255), (0, 220, 90), (250, 220, 0), (255, 120, 0),
+ * (255, 0, 160), then white. NV12 / I420: those colours' Y, U, V (cc_rgb_to_yuv),
+ * luma per pixel, chroma per 2x2 block by its top-left pixel. frame and out as in
+ * cc_quadcut_composite; out may be frame. */
+cc_status cc_quadcut_draw_leaves (cc_quadcut *q, const cc_image *frame, cc_image *out);
+
+/* ---- The last run's leaf graph (what crosses to the host on a GPU backend): for
+ * tests, tools and debug drawing. Pointers stay valid until the next run. */
+typedef struct cc_quadcut_leaf {
+  int x, y;                      /* top-left pixel */
+  int level;                     /* side 2^level */
+  int north, east, south, west;  /* QuadN4 references (leaf indices), -1 at the edge */
+  float L, a, b;                 /* mean Lab over the leaf */
+  double cost_fg, cost_bg;       /* regional terms summed over the leaf's pixels */
+} cc_quadcut_leaf;
+
+/* Stages of a run, for the wall-clock split in cc_quadcut_graph.ms. */
+typedef enum cc_quadcut_stage {
+  CC_QUADCUT_STAGE_STRATIFY = 0,  /* Lab, distance, seeds, histogram, costs */
+  CC_QUADCUT_STAGE_PYRAMID,       /* reduction pyramid */
+  CC_QUADCUT_STAGE_LEAVES,        /* isolation, compaction, leaf ids, leaf sums */
+  CC_QUADCUT_STAGE_NEIGHBOURS,    /* QuadN4 references, neighbour lists */
+  CC_QUADCUT_STAGE_GRAPH,         /* t-links and n-links */
+  CC_QUADCUT_STAGE_MAXFLOW,
+  CC_QUADCUT_STAGE_OUTPUT,        /* scatter to the mask, feathering */
+  CC_QUADCUT_STAGES
+} cc_quadcut_stage;
+
+typedef struct cc_quadcut_graph {
+  int n_leaves;                  /* NODES_PIXELS: 0 (no leaf graph) */
+  const cc_quadcut_leaf *leaves;
+  /* complete neighbour lists: leaf i's neighbours are neighbours[offsets[i] ..
+   * offsets[i + 1]), north border first (west to east), then east (south to
+   * north), south (east to west), west (north to south); lengths[] the shared border
+   * length of each */
+  const int *offsets, *neighbours, *lengths;
+  const uint8_t *labels;         /* per node (leaf or pixel): 1 foreground */
+  int n_nodes;                   /* graph nodes: leaves or pixels */
+  long long n_edges;             /* n-links (unordered neighbour pairs) */
+  long long n_seeds;             /* seed pixels */
+  double flow;                   /* the maximum flow = the minimum energy */
+  double ms[CC_QUADCUT_STAGES];   /* milliseconds of each stage: wall clock on the
+                                    CPU; on CUDA STRATIFY .. NEIGHBOURS are device time
+                                    (CUDA events; STRATIFY includes the histogram's
+                                    round trip, LEAVES and NEIGHBOURS the reads of the
+                                    counts), GRAPH the wall clock of the leaf graph's
+                                    download and the n-links, OUTPUT of the device
+                                    back (labels up, scatter, feather), waited for */
+} cc_quadcut_graph;
+
+cc_status cc_quadcut_get_graph (const cc_quadcut *q, cc_quadcut_graph *out);
+
+/* The last run's per-pixel data into host arrays of width x height (any may be
+ * NULL; downloaded on CUDA): Lab L, a, b, background distance d, seed (0 / 1), leaf
+ * index of each pixel (NODES_LEAVES only). */
+cc_status cc_quadcut_get_stratified (const cc_quadcut *q, float *L, float *a, float *b,
+    float *d, uint8_t *seed, int32_t *leaf_id);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

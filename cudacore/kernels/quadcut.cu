@@ -1,0 +1,868 @@
+// Quad-Cut on CUDA: the twin of the CPU reference in src/quadcut.c, stage by stage,
+// with the per-pixel and per-leaf formulas of src/quadcut_hostdev.h (built without
+// FMA contraction, so that every float is the CPU's bit for bit).
+//
+// Front stage times come from CUDA events (cc_quadcut_graph.ms).
+//
+//  front: stratify (one thread a pixel; seed histogram by global atomics, integer)
+//         -> the bins^2 histogram to the host, its -log costs back (a few KB) ->
+//         per-pixel costs -> the reduction pyramid (one launch a level) -> origin
+//         flags of the leaves, exclusive scan (CUB) = the leaf list in raster order
+//         -> leaf records and the leaf-id image -> per-leaf sums and QuadN4
+//         references (a thread a leaf) -> neighbour counts, scan, lists.
+//  host:  the compact leaf graph is downloaded, the n-links built and cut there.
+//  back:  the labels up, scattered to the mask (and the next frame's prior), the box
+//         filter for the alpha; the composite (integer blend).
+#include "cuda_common.cuh"
+#include "quadcut_internal.h"
+#include "quadcut_hostdev.h"
+
+#include <cub/device/device_scan.cuh>
+#include <float.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define QC_THREADS 256
+
+struct cc_cuda_quadcut {
+  cc_context *ctx;
+  int w, h;
+  size_t npx;
+  float *lin;                       // 256: sRGB -> linear
+  float *plate_lab;                 // 3 x npx
+  uint8_t *plate_rgb;               // 4 x npx: R, G, B, 0
+  float *lab, *dist, *cost_fg, *cost_bg;
+  uint8_t *seed;
+  int *hist;                        // 256 x 256
+  float *hist_cost;
+  int *host_hist;                   // pinned? plain host: bins^2 ints
+  float *host_cost;
+  uint8_t *mask, *prev_mask, *alpha;
+  uint8_t *group[CC_QUADCUT_MAX_LEVEL + 2];
+  int lw[CC_QUADCUT_MAX_LEVEL + 2], lh[CC_QUADCUT_MAX_LEVEL + 2];
+  int levels;
+  cc_qc_range *range[2];
+  int *flags, *prefix;              // npx + 1 each
+  int32_t *leaf_id;
+  cc_quadcut_leaf *leaves;
+  int *counts, *offsets;            // leaf_cap + 1 each
+  int leaf_cap;
+  int *nbr, *len;
+  long long nbr_cap;
+  uint8_t *labels;
+  int labels_cap;
+  uint32_t *box_tmp;                // 3 x npx
+  uint8_t *blurred;                 // 4 x npx
+  void *scan_tmp;
+  size_t scan_bytes;
+  cudaEvent_t ev[5];                // stage boundaries of the front
+  int n_leaves;
+  long long n_nbr;
+};
+
+// ------------------------------------------------------------------ kernels
+
+__device__ __forceinline__ void
+pixel_lab (const cc_image &f, const float *lin, int x, int y, float lab[3])
+{
+  int rgb[3];
+  cc_qc_pixel_rgb (&f, x, y, rgb);
+  cc_qc_lab (rgb[0], rgb[1], rgb[2], lin, lab);
+}
+
+// The plate: its Lab and its canonical R, G, B bytes.
+__global__ void
+qc_plate_kernel (cc_image f, const float *__restrict__ lin, float *lab, uint8_t *rgb)
+{
+  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
+  if (x >= f.width)
+    return;
+  size_t i = (size_t) y * f.width + x;
+  int c[3];
+  cc_qc_pixel_rgb (&f, x, y, c);
+  cc_qc_lab (c[0], c[1], c[2], lin, lab + 3 * i);
+  rgb[4 * i] = (uint8_t) c[0];
+  rgb[4 * i + 1] = (uint8_t) c[1];
+  rgb[4 * i + 2] = (uint8_t) c[2];
+  rgb[4 * i + 3] = 0;
+}
+
+__global__ void
+qc_plate_step_kernel (cc_image f, const float *__restrict__ lin, int step,
+    const uint8_t *__restrict__ alpha, uint8_t *rgb, float *lab)
+{
+  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
+  if (x >= f.width)
+    return;
+  size_t i = (size_t) y * f.width + x;
+  if (alpha && alpha[i] != 0)
+    return;
+  int c[3];
+  cc_qc_pixel_rgb (&f, x, y, c);
+  cc_qc_plate_step (rgb + 4 * i, c, step, lin, lab + 3 * i);
+}
+
+__global__ void
+qc_get_plate_kernel (const uint8_t *__restrict__ rgb, cc_image out)
+{
+  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
+  if (x >= out.width)
+    return;
+  size_t i = (size_t) y * out.width + x;
+  uint8_t *o = (uint8_t *) out.planes[0] + (size_t) y * out.pitch[0] + 4 * x;
+  int ri = out.format == CC_FORMAT_RGBX8 ? 0 : 2;
+  o[ri] = rgb[4 * i];
+  o[1] = rgb[4 * i + 1];
+  o[2 - ri] = rgb[4 * i + 2];
+  o[3] = 255;
+}
+
+__global__ void
+qc_stratify_kernel (cc_image f, cc_image other, int active, const float *__restrict__ lin,
+    const float *__restrict__ plate_lab, float shadow_depth, float inv_2sl2, float seed_cost,
+    int bins, float *lab, float *dist, float *cost_bg, uint8_t *seed, int *hist)
+{
+  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
+  if (x >= f.width)
+    return;
+  size_t i = (size_t) y * f.width + x;
+  float c[3], r[3];
+  pixel_lab (f, lin, x, y, c);
+  if (active)
+    pixel_lab (other, lin, x, y, r);
+  else {
+    r[0] = plate_lab[3 * i];
+    r[1] = plate_lab[3 * i + 1];
+    r[2] = plate_lab[3 * i + 2];
+  }
+  lab[3 * i] = c[0];
+  lab[3 * i + 1] = c[1];
+  lab[3 * i + 2] = c[2];
+  uint8_t s;
+  cc_qc_stratify_pixel (c, r, active, shadow_depth, inv_2sl2, seed_cost, &dist[i],
+      &cost_bg[i], &s);
+  seed[i] = s;
+  if (s)
+    atomicAdd (&hist[cc_qc_cell (c, bins)], 1);
+}
+
+__global__ void
+qc_cost_kernel (size_t npx, const float *__restrict__ lab, const float *__restrict__ hist_cost,
+    int bins, const uint8_t *__restrict__ prev_mask, float tp, float *cost_fg, float *cost_bg)
+{
+  size_t i = (size_t) blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= npx)
+    return;
+  float cf = hist_cost[cc_qc_cell (lab + 3 * i, bins)];
+  cost_fg[i] = cf + (prev_mask[i] ? 0.0f : tp);
+  cost_bg[i] += prev_mask[i] ? tp : 0.0f;
+}
+
+__global__ void
+qc_reduce_kernel (int k, int nw, int nh, int cw, const float *__restrict__ lab,
+    const float *__restrict__ dist, const cc_qc_range *__restrict__ child,
+    const uint8_t *__restrict__ child_group, float sim, cc_qc_range *out, uint8_t *group)
+{
+  int i = blockIdx.x * blockDim.x + threadIdx.x, j = blockIdx.y;
+  if (i >= nw || j >= nh)
+    return;
+  size_t ni = (size_t) j * nw + i;
+  cc_qc_range r;
+  group[ni] = (uint8_t) cc_qc_reduce (k, i, j, cw, lab, dist, child, child_group, sim, &r);
+  out[ni] = r;
+}
+
+__global__ void
+qc_origin_kernel (cc_qc_pyramid py, int w, int h, int *flags)
+{
+  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
+  if (x >= w)
+    return;
+  flags[(size_t) y * w + x] = cc_qc_leaf_at_origin (&py, x, y) >= 0;
+}
+
+__global__ void
+qc_leaves_kernel (cc_qc_pyramid py, int w, int h, const int *__restrict__ prefix,
+    cc_quadcut_leaf *leaves, int32_t *leaf_id)
+{
+  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
+  if (x >= w)
+    return;
+  int k = cc_qc_leaf_level (&py, x, y), ox = x >> k << k, oy = y >> k << k;
+  int id = prefix[(size_t) oy * w + ox];
+  leaf_id[(size_t) y * w + x] = id;
+  if (ox == x && oy == y) {
+    leaves[id].x = x;
+    leaves[id].y = y;
+    leaves[id].level = k;
+  }
+}
+
+__global__ void
+qc_leaf_data_kernel (int n, const float *__restrict__ lab, const float *__restrict__ cost_fg,
+    const float *__restrict__ cost_bg, const int32_t *__restrict__ leaf_id, int w, int h,
+    cc_quadcut_leaf *leaves)
+{
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  cc_quadcut_leaf l = leaves[i];
+  cc_qc_leaf_sums (&l, lab, cost_fg, cost_bg, w);
+  cc_qc_quadn4 (&l, leaf_id, w, h);
+  leaves[i] = l;
+}
+
+__global__ void
+qc_count_kernel (int n, const cc_quadcut_leaf *__restrict__ leaves, int *counts)
+{
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    counts[i] = cc_qc_navigate (leaves, i, NULL, NULL);
+}
+
+__global__ void
+qc_fill_kernel (int n, const cc_quadcut_leaf *__restrict__ leaves,
+    const int *__restrict__ offsets, int *nbr, int *len)
+{
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    cc_qc_navigate (leaves, i, nbr + offsets[i], len + offsets[i]);
+}
+
+__global__ void
+qc_scatter_kernel (size_t npx, const int32_t *__restrict__ leaf_id,
+    const uint8_t *__restrict__ labels, uint8_t *mask, uint8_t *prev_mask)
+{
+  size_t i = (size_t) blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= npx)
+    return;
+  uint8_t v = labels[leaf_id[i]] ? 255 : 0;
+  mask[i] = v;
+  prev_mask[i] = v;
+}
+
+// Box filter (the CPU's running sums, summed directly here: the same integers).
+__global__ void
+qc_box_h_kernel (const uint8_t *__restrict__ src, size_t spitch, int sbpp, int nch, int w,
+    int r, uint32_t *tmp)
+{
+  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
+  if (x >= w)
+    return;
+  const uint8_t *row = src + (size_t) y * spitch;
+  for (int c = 0; c < nch; c++) {
+    uint32_t s = 0;
+    for (int k = -r; k <= r; k++)
+      s += row[cc_clampi (x + k, 0, w - 1) * sbpp + c];
+    tmp[((size_t) y * w + x) * nch + c] = s;
+  }
+}
+
+__global__ void
+qc_box_v_kernel (const uint32_t *__restrict__ tmp, int nch, int w, int h, int r, uint8_t *dst,
+    size_t dpitch, int dbpp)
+{
+  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
+  if (x >= w)
+    return;
+  const uint32_t area = (uint32_t) (2 * r + 1) * (2 * r + 1);
+  for (int c = 0; c < nch; c++) {
+    uint32_t s = 0;
+    for (int k = -r; k <= r; k++)
+      s += tmp[((size_t) cc_clampi (y + k, 0, h - 1) * w + x) * nch + c];
+    dst[(size_t) y * dpitch + (size_t) x * dbpp + c] = (uint8_t) ((s + area / 2) / area);
+  }
+}
+
+__global__ void
+qc_composite_kernel (cc_image f, const uint8_t *__restrict__ alpha,
+    const uint8_t *__restrict__ bsrc, size_t bpitch, uchar4 colour, cc_image out)
+{
+  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
+  if (x >= f.width)
+    return;
+  const uint8_t *fp = (const uint8_t *) f.planes[0] + (size_t) y * f.pitch[0] + 4 * x;
+  uint8_t *o = (uint8_t *) out.planes[0] + (size_t) y * out.pitch[0] + 4 * x;
+  uint8_t c[4] = { colour.x, colour.y, colour.z, colour.w };
+  const uint8_t *bp = bsrc ? bsrc + (size_t) y * bpitch + 4 * x : c;
+  unsigned a = alpha[(size_t) y * f.width + x];
+  uint8_t f0 = fp[0], f1 = fp[1], f2 = fp[2], f3 = fp[3];
+  uint8_t b0 = bp[0], b1 = bp[1], b2 = bp[2];
+  o[0] = cc_qc_blend (a, f0, b0);
+  o[1] = cc_qc_blend (a, f1, b1);
+  o[2] = cc_qc_blend (a, f2, b2);
+  o[3] = f3;
+}
+
+// NV12 / I420 composite and debug view: luma a thread a pixel, chroma a block.
+__global__ void
+qc_comp_luma_kernel (cc_image f, cc_image b, int has_b, uint8_t by,
+    const uint8_t *__restrict__ alpha, cc_image out)
+{
+  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
+  if (x < f.width)
+    cc_qc_composite_luma (&f, has_b ? &b : NULL, by, alpha, x, y, &out);
+}
+
+__global__ void
+qc_comp_chroma_kernel (cc_image f, cc_image b, int has_b, uint8_t bu, uint8_t bv,
+    const uint8_t *__restrict__ alpha, int cw, cc_image out)
+{
+  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
+  if (x < cw)
+    cc_qc_composite_chroma (&f, has_b ? &b : NULL, bu, bv, alpha, x, y, &out);
+}
+
+__global__ void
+qc_draw_luma_kernel (cc_image f, const cc_quadcut_leaf *__restrict__ leaves,
+    const int32_t *__restrict__ leaf_id, const uint8_t *__restrict__ seed, cc_image out)
+{
+  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
+  if (x >= f.width)
+    return;
+  size_t i = (size_t) y * f.width + x;
+  cc_quadcut_leaf l = leaves[leaf_id[i]];
+  cc_qc_debug_luma (&l, x, y, seed[i], &f, &out);
+}
+
+__global__ void
+qc_draw_chroma_kernel (cc_image f, const cc_quadcut_leaf *__restrict__ leaves,
+    const int32_t *__restrict__ leaf_id, const uint8_t *__restrict__ seed, int cw,
+    cc_image out)
+{
+  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
+  if (x >= cw)
+    return;
+  size_t i = (size_t) (2 * y) * f.width + 2 * x;
+  cc_quadcut_leaf l = leaves[leaf_id[i]];
+  cc_qc_debug_chroma (&l, x, y, seed[i], &f, &out);
+}
+
+__global__ void
+qc_draw_leaves_kernel (cc_image f, const cc_quadcut_leaf *__restrict__ leaves,
+    const int32_t *__restrict__ leaf_id, const uint8_t *__restrict__ seed, int ri,
+    cc_image out)
+{
+  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
+  if (x >= f.width)
+    return;
+  size_t i = (size_t) y * f.width + x;
+  const uint8_t *fp = (const uint8_t *) f.planes[0] + (size_t) y * f.pitch[0] + 4 * x;
+  uint8_t px[4] = { fp[0], fp[1], fp[2], fp[3] }, o[3];
+  cc_quadcut_leaf l = leaves[leaf_id[i]];
+  cc_qc_debug_pixel (&l, x, y, seed[i], px, ri, o);
+  uint8_t *op = (uint8_t *) out.planes[0] + (size_t) y * out.pitch[0] + 4 * x;
+  op[0] = o[0];
+  op[1] = o[1];
+  op[2] = o[2];
+  op[3] = px[3];
+}
+
+// ------------------------------------------------------------------ host side
+
+static dim3
+rows_grid (int w, int h)
+{
+  return dim3 (cc_div_up ((unsigned) w, QC_THREADS), (unsigned) h);
+}
+
+static unsigned
+flat_blocks (size_t n)
+{
+  return (unsigned) ((n + QC_THREADS - 1) / QC_THREADS);
+}
+
+void
+cc_cuda_quadcut_destroy (cc_cuda_quadcut *s)
+{
+  if (!s)
+    return;
+  cc_context *ctx = s->ctx;
+  cc_cuda_free (ctx, s->lin);
+  cc_cuda_free (ctx, s->plate_lab);
+  cc_cuda_free (ctx, s->plate_rgb);
+  cc_cuda_free (ctx, s->lab);
+  cc_cuda_free (ctx, s->dist);
+  cc_cuda_free (ctx, s->cost_fg);
+  cc_cuda_free (ctx, s->cost_bg);
+  cc_cuda_free (ctx, s->seed);
+  cc_cuda_free (ctx, s->hist);
+  cc_cuda_free (ctx, s->hist_cost);
+  cc_cuda_free (ctx, s->mask);
+  cc_cuda_free (ctx, s->prev_mask);
+  cc_cuda_free (ctx, s->alpha);
+  for (int k = 0; k < CC_QUADCUT_MAX_LEVEL + 2; k++)
+    cc_cuda_free (ctx, s->group[k]);
+  cc_cuda_free (ctx, s->range[0]);
+  cc_cuda_free (ctx, s->range[1]);
+  cc_cuda_free (ctx, s->flags);
+  cc_cuda_free (ctx, s->prefix);
+  cc_cuda_free (ctx, s->leaf_id);
+  cc_cuda_free (ctx, s->leaves);
+  cc_cuda_free (ctx, s->counts);
+  cc_cuda_free (ctx, s->offsets);
+  cc_cuda_free (ctx, s->nbr);
+  cc_cuda_free (ctx, s->len);
+  cc_cuda_free (ctx, s->labels);
+  cc_cuda_free (ctx, s->box_tmp);
+  cc_cuda_free (ctx, s->blurred);
+  cc_cuda_free (ctx, s->scan_tmp);
+  for (int k = 0; k < 5; k++)
+    if (s->ev[k])
+      cudaEventDestroy (s->ev[k]);
+  free (s->host_hist);
+  free (s->host_cost);
+  free (s);
+}
+
+#define QC_ALLOC(ptr, bytes) CC_TRY (cc_cuda_malloc (ctx, (bytes), (void **) &(ptr)))
+
+static cc_status
+create_buffers (cc_cuda_quadcut *s, const float *lin)
+{
+  cc_context *ctx = s->ctx;
+  size_t n = s->npx;
+  QC_ALLOC (s->lin, 256 * sizeof (float));
+  QC_ALLOC (s->plate_lab, 3 * n * sizeof (float));
+  QC_ALLOC (s->plate_rgb, 4 * n);
+  QC_ALLOC (s->lab, 3 * n * sizeof (float));
+  QC_ALLOC (s->dist, n * sizeof (float));
+  QC_ALLOC (s->cost_fg, n * sizeof (float));
+  QC_ALLOC (s->cost_bg, n * sizeof (float));
+  QC_ALLOC (s->seed, n);
+  QC_ALLOC (s->hist, 256 * 256 * sizeof (int));
+  QC_ALLOC (s->hist_cost, 256 * 256 * sizeof (float));
+  QC_ALLOC (s->mask, n);
+  QC_ALLOC (s->prev_mask, n);
+  QC_ALLOC (s->alpha, n);
+  for (int k = 1; k <= CC_QUADCUT_MAX_LEVEL; k++) {
+    size_t nk = (size_t) (s->w >> k) * (s->h >> k);
+    if (nk == 0)
+      break;
+    QC_ALLOC (s->group[k], nk);
+  }
+  size_t n1 = (size_t) (s->w >> 1) * (s->h >> 1), n2 = (size_t) (s->w >> 2) * (s->h >> 2);
+  QC_ALLOC (s->range[0], (n1 ? n1 : 1) * sizeof (cc_qc_range));
+  QC_ALLOC (s->range[1], (n2 ? n2 : 1) * sizeof (cc_qc_range));
+  QC_ALLOC (s->flags, (n + 1) * sizeof (int));
+  QC_ALLOC (s->prefix, (n + 1) * sizeof (int));
+  QC_ALLOC (s->leaf_id, n * sizeof (int32_t));
+  QC_ALLOC (s->box_tmp, 3 * n * sizeof (uint32_t));
+  QC_ALLOC (s->blurred, 4 * n);
+  // scan scratch for the largest scan (npx + 1 items; the leaf scans are shorter)
+  CC_CUDA_TRY (cub::DeviceScan::ExclusiveSum (NULL, s->scan_bytes, s->flags, s->prefix,
+      (int) (n + 1)), "quadcut: scan size");
+  QC_ALLOC (s->scan_tmp, s->scan_bytes);
+  CC_CUDA_TRY (cudaMemcpy (s->lin, lin, 256 * sizeof (float), cudaMemcpyHostToDevice),
+      "quadcut: upload");
+  CC_TRY (cc_cuda_memset_async (ctx, s->prev_mask, 0, n));
+  CC_TRY (cc_cuda_memset_async (ctx, s->mask, 0, n));
+  CC_TRY (cc_cuda_memset_async (ctx, s->alpha, 0, n));
+  for (int k = 0; k < 5; k++)
+    CC_CUDA_TRY (cudaEventCreate (&s->ev[k]), "quadcut: event");
+  s->host_hist = (int *) malloc (256 * 256 * sizeof (int));
+  s->host_cost = (float *) malloc (256 * 256 * sizeof (float));
+  if (!s->host_hist || !s->host_cost)
+    return cc_set_error (CC_ERROR_OUT_OF_MEMORY, "quadcut: out of host memory");
+  return CC_SUCCESS;
+}
+
+cc_status
+cc_cuda_quadcut_create (cc_context *ctx, int width, int height, const float *lin,
+    cc_cuda_quadcut **out)
+{
+  *out = NULL;
+  if ((size_t) width * height + 1 > 0x7FFFFFFF)
+    return cc_set_error (CC_ERROR_INVALID_ARGUMENT, "quadcut: %dx%d is too large", width,
+        height);
+  cc_cuda_quadcut *s = (cc_cuda_quadcut *) calloc (1, sizeof *s);
+  if (!s)
+    return cc_set_error (CC_ERROR_OUT_OF_MEMORY, "quadcut: out of host memory");
+  s->ctx = ctx;
+  s->w = width;
+  s->h = height;
+  s->npx = (size_t) width * height;
+  cc_status st = create_buffers (s, lin);
+  if (st != CC_SUCCESS) {
+    cc_cuda_quadcut_destroy (s);
+    return st;
+  }
+  *out = s;
+  return CC_SUCCESS;
+}
+
+cc_status
+cc_cuda_quadcut_set_plate (cc_cuda_quadcut *s, const cc_image *plate)
+{
+  qc_plate_kernel<<<rows_grid (s->w, s->h), QC_THREADS, 0, cc_stream_of (s->ctx)>>> (
+      *plate, s->lin, s->plate_lab, s->plate_rgb);
+  CC_CUDA_LAUNCHED ("qc_plate_kernel");
+  return CC_SUCCESS;
+}
+
+cc_status
+cc_cuda_quadcut_update_plate (cc_cuda_quadcut *s, const cc_image *frame, int step,
+    int background_only)
+{
+  qc_plate_step_kernel<<<rows_grid (s->w, s->h), QC_THREADS, 0, cc_stream_of (s->ctx)>>> (
+      *frame, s->lin, step, background_only ? s->alpha : NULL, s->plate_rgb, s->plate_lab);
+  CC_CUDA_LAUNCHED ("qc_plate_step_kernel");
+  return CC_SUCCESS;
+}
+
+cc_status
+cc_cuda_quadcut_get_plate (cc_cuda_quadcut *s, cc_image *dst)
+{
+  qc_get_plate_kernel<<<rows_grid (s->w, s->h), QC_THREADS, 0, cc_stream_of (s->ctx)>>> (
+      s->plate_rgb, *dst);
+  CC_CUDA_LAUNCHED ("qc_get_plate_kernel");
+  return CC_SUCCESS;
+}
+
+static cc_status
+run_scan (cc_cuda_quadcut *s, const int *in, int *out, int items)
+{
+  size_t bytes = 0;
+  CC_CUDA_TRY (cub::DeviceScan::ExclusiveSum (NULL, bytes, in, out, items), "quadcut: scan");
+  if (bytes > s->scan_bytes) {
+    cc_cuda_free (s->ctx, s->scan_tmp);
+    s->scan_tmp = NULL;
+    CC_TRY (cc_cuda_malloc (s->ctx, bytes, &s->scan_tmp));
+    s->scan_bytes = bytes;
+  }
+  CC_CUDA_TRY (cub::DeviceScan::ExclusiveSum (s->scan_tmp, bytes, in, out, items,
+      cc_stream_of (s->ctx)), "quadcut: scan");
+  return CC_SUCCESS;
+}
+
+// Reads one int of device memory (waits for the stream).
+static cc_status
+read_int (cc_cuda_quadcut *s, const int *src, int *v)
+{
+  CC_CUDA_TRY (cudaMemcpyAsync (v, src, sizeof (int), cudaMemcpyDeviceToHost,
+      cc_stream_of (s->ctx)), "quadcut: download");
+  CC_CUDA_TRY (cudaStreamSynchronize (cc_stream_of (s->ctx)), "quadcut: synchronize");
+  return CC_SUCCESS;
+}
+
+static cc_status
+grow_leaves (cc_cuda_quadcut *s, int n)
+{
+  if (n <= s->leaf_cap)
+    return CC_SUCCESS;
+  cc_context *ctx = s->ctx;
+  int cap = n + n / 4 + 64;
+  cc_cuda_free (ctx, s->leaves);
+  cc_cuda_free (ctx, s->counts);
+  cc_cuda_free (ctx, s->offsets);
+  s->leaves = NULL;
+  s->counts = s->offsets = NULL;
+  s->leaf_cap = 0;
+  QC_ALLOC (s->leaves, (size_t) cap * sizeof (cc_quadcut_leaf));
+  QC_ALLOC (s->counts, ((size_t) cap + 1) * sizeof (int));
+  QC_ALLOC (s->offsets, ((size_t) cap + 1) * sizeof (int));
+  s->leaf_cap = cap;
+  return CC_SUCCESS;
+}
+
+static cc_status
+grow_nbr (cc_cuda_quadcut *s, long long n)
+{
+  if (n <= s->nbr_cap)
+    return CC_SUCCESS;
+  cc_context *ctx = s->ctx;
+  long long cap = n + n / 4 + 256;
+  cc_cuda_free (ctx, s->nbr);
+  cc_cuda_free (ctx, s->len);
+  s->nbr = s->len = NULL;
+  s->nbr_cap = 0;
+  QC_ALLOC (s->nbr, (size_t) cap * sizeof (int));
+  QC_ALLOC (s->len, (size_t) cap * sizeof (int));
+  s->nbr_cap = cap;
+  return CC_SUCCESS;
+}
+
+cc_status
+cc_cuda_quadcut_front (cc_cuda_quadcut *s, const cc_quadcut_params *p, const cc_image *frame,
+    const cc_image *other, int have_prev, int levels, int *n_leaves, long long *n_neighbours,
+    long long *n_seeds, double ms[4])
+{
+  cudaStream_t st = cc_stream_of (s->ctx);
+  const int w = s->w, h = s->h, bins = p->bins, nb = bins * bins;
+  const int active = p->mode == CC_QUADCUT_MODE_ACTIVE;
+  const float inv_2sl2 = 1.0f / (2.0f * p->sigma_l * p->sigma_l);
+  const float seed_cost = p->seed_threshold > 0.0f ? -logf (p->seed_threshold) : FLT_MAX;
+  // stratify + seed histogram
+  CC_CUDA_TRY (cudaEventRecord (s->ev[0], st), "quadcut: event");
+  CC_TRY (cc_cuda_memset_async (s->ctx, s->hist, 0, (size_t) nb * sizeof (int)));
+  qc_stratify_kernel<<<rows_grid (w, h), QC_THREADS, 0, st>>> (*frame,
+      active ? *other : *frame, active, s->lin, s->plate_lab, p->shadow_depth, inv_2sl2,
+      seed_cost, bins, s->lab, s->dist, s->cost_bg, s->seed, s->hist);
+  CC_CUDA_LAUNCHED ("qc_stratify_kernel");
+  // the histogram's costs on the host (the same function as the CPU backend's)
+  CC_CUDA_TRY (cudaMemcpyAsync (s->host_hist, s->hist, (size_t) nb * sizeof (int),
+      cudaMemcpyDeviceToHost, st), "quadcut: histogram download");
+  CC_CUDA_TRY (cudaStreamSynchronize (st), "quadcut: synchronize");
+  *n_seeds = cc_qc_hist_costs (s->host_hist, nb, s->host_cost);
+  CC_CUDA_TRY (cudaMemcpyAsync (s->hist_cost, s->host_cost, (size_t) nb * sizeof (float),
+      cudaMemcpyHostToDevice, st), "quadcut: costs upload");
+  qc_cost_kernel<<<flat_blocks (s->npx), QC_THREADS, 0, st>>> (s->npx, s->lab, s->hist_cost,
+      bins, s->prev_mask, have_prev ? p->temporal : 0.0f, s->cost_fg, s->cost_bg);
+  CC_CUDA_LAUNCHED ("qc_cost_kernel");
+  CC_CUDA_TRY (cudaEventRecord (s->ev[1], st), "quadcut: event");
+  // pyramid
+  s->levels = levels;
+  for (int k = 1; k <= levels; k++) {
+    int nw = w >> k, nh = h >> k;
+    qc_reduce_kernel<<<rows_grid (nw, nh), QC_THREADS, 0, st>>> (k, nw, nh, w >> (k - 1),
+        s->lab, s->dist, s->range[k & 1], k > 1 ? s->group[k - 1] : NULL, p->similarity,
+        s->range[(k - 1) & 1], s->group[k]);
+    CC_CUDA_LAUNCHED ("qc_reduce_kernel");
+  }
+  CC_CUDA_TRY (cudaEventRecord (s->ev[2], st), "quadcut: event");
+  cc_qc_pyramid py;
+  memset (&py, 0, sizeof py);
+  py.levels = levels;
+  for (int k = 0; k <= CC_QUADCUT_MAX_LEVEL; k++) {
+    py.lw[k] = w >> k;
+    py.lh[k] = h >> k;
+    py.group[k] = s->group[k];
+  }
+  // leaf list: origin flags, scan, records and leaf ids
+  CC_TRY (cc_cuda_memset_async (s->ctx, s->flags + s->npx, 0, sizeof (int)));
+  qc_origin_kernel<<<rows_grid (w, h), QC_THREADS, 0, st>>> (py, w, h, s->flags);
+  CC_CUDA_LAUNCHED ("qc_origin_kernel");
+  CC_TRY (run_scan (s, s->flags, s->prefix, (int) s->npx + 1));
+  int n;
+  CC_TRY (read_int (s, s->prefix + s->npx, &n));
+  CC_TRY (grow_leaves (s, n));
+  qc_leaves_kernel<<<rows_grid (w, h), QC_THREADS, 0, st>>> (py, w, h, s->prefix, s->leaves,
+      s->leaf_id);
+  CC_CUDA_LAUNCHED ("qc_leaves_kernel");
+  qc_leaf_data_kernel<<<flat_blocks (n), QC_THREADS, 0, st>>> (n, s->lab, s->cost_fg,
+      s->cost_bg, s->leaf_id, w, h, s->leaves);
+  CC_CUDA_LAUNCHED ("qc_leaf_data_kernel");
+  CC_CUDA_TRY (cudaEventRecord (s->ev[3], st), "quadcut: event");
+  // neighbour lists: counts, scan, fill
+  CC_TRY (cc_cuda_memset_async (s->ctx, s->counts + n, 0, sizeof (int)));
+  qc_count_kernel<<<flat_blocks (n), QC_THREADS, 0, st>>> (n, s->leaves, s->counts);
+  CC_CUDA_LAUNCHED ("qc_count_kernel");
+  CC_TRY (run_scan (s, s->counts, s->offsets, n + 1));
+  int total;
+  CC_TRY (read_int (s, s->offsets + n, &total));
+  CC_TRY (grow_nbr (s, total));
+  qc_fill_kernel<<<flat_blocks (n), QC_THREADS, 0, st>>> (n, s->leaves, s->offsets, s->nbr,
+      s->len);
+  CC_CUDA_LAUNCHED ("qc_fill_kernel");
+  CC_CUDA_TRY (cudaEventRecord (s->ev[4], st), "quadcut: event");
+  CC_CUDA_TRY (cudaEventSynchronize (s->ev[4]), "quadcut: synchronize");
+  for (int k = 0; k < 4; k++) {
+    float e = 0.0f;
+    CC_CUDA_TRY (cudaEventElapsedTime (&e, s->ev[k], s->ev[k + 1]), "quadcut: event time");
+    ms[k] = e;
+  }
+  s->n_leaves = n;
+  s->n_nbr = total;
+  *n_leaves = n;
+  *n_neighbours = total;
+  return CC_SUCCESS;
+}
+
+cc_status
+cc_cuda_quadcut_download_graph (cc_cuda_quadcut *s, cc_quadcut_leaf *leaves, int *offsets,
+    int *neighbours, int *lengths)
+{
+  cudaStream_t st = cc_stream_of (s->ctx);
+  CC_CUDA_TRY (cudaMemcpyAsync (leaves, s->leaves, (size_t) s->n_leaves * sizeof *leaves,
+      cudaMemcpyDeviceToHost, st), "quadcut: leaves download");
+  CC_CUDA_TRY (cudaMemcpyAsync (offsets, s->offsets, ((size_t) s->n_leaves + 1) * sizeof (int),
+      cudaMemcpyDeviceToHost, st), "quadcut: offsets download");
+  if (s->n_nbr > 0) {
+    CC_CUDA_TRY (cudaMemcpyAsync (neighbours, s->nbr, (size_t) s->n_nbr * sizeof (int),
+        cudaMemcpyDeviceToHost, st), "quadcut: neighbours download");
+    CC_CUDA_TRY (cudaMemcpyAsync (lengths, s->len, (size_t) s->n_nbr * sizeof (int),
+        cudaMemcpyDeviceToHost, st), "quadcut: lengths download");
+  }
+  CC_CUDA_TRY (cudaStreamSynchronize (st), "quadcut: synchronize");
+  return CC_SUCCESS;
+}
+
+// Box filter of radius r over nch channels of a w x h plane (device buffers).
+static cc_status
+box_filter (cc_cuda_quadcut *s, const uint8_t *src, size_t spitch, int sbpp, uint8_t *dst,
+    size_t dpitch, int dbpp, int nch, int r, int w, int h)
+{
+  cudaStream_t st = cc_stream_of (s->ctx);
+  qc_box_h_kernel<<<rows_grid (w, h), QC_THREADS, 0, st>>> (src, spitch, sbpp, nch, w, r,
+      s->box_tmp);
+  CC_CUDA_LAUNCHED ("qc_box_h_kernel");
+  qc_box_v_kernel<<<rows_grid (w, h), QC_THREADS, 0, st>>> (s->box_tmp, nch, w, h, r, dst,
+      dpitch, dbpp);
+  CC_CUDA_LAUNCHED ("qc_box_v_kernel");
+  return CC_SUCCESS;
+}
+
+// The frame under a box blur into s->blurred, described by *out (as the CPU's).
+static cc_status
+blur_frame (cc_cuda_quadcut *s, const cc_image *f, int r, cc_image *out)
+{
+  const int w = s->w, h = s->h, cw = (w + 1) / 2, ch = (h + 1) / 2, rc = (r + 1) / 2;
+  memset (out, 0, sizeof *out);
+  out->width = w;
+  out->height = h;
+  out->format = f->format;
+  out->location = CC_LOCATION_DEVICE;
+  const uint8_t *p0 = (const uint8_t *) f->planes[0];
+  if (f->format == CC_FORMAT_RGBX8 || f->format == CC_FORMAT_BGRX8) {
+    out->planes[0] = s->blurred;
+    out->pitch[0] = 4 * (size_t) w;
+    return box_filter (s, p0, f->pitch[0], 4, s->blurred, out->pitch[0], 4, 3, r, w, h);
+  }
+  out->planes[0] = s->blurred;
+  out->pitch[0] = (size_t) w;
+  CC_TRY (box_filter (s, p0, f->pitch[0], 1, s->blurred, w, 1, 1, r, w, h));
+  uint8_t *c = s->blurred + s->npx;
+  if (f->format == CC_FORMAT_NV12) {
+    out->planes[1] = c;
+    out->pitch[1] = 2 * (size_t) cw;
+    return box_filter (s, (const uint8_t *) f->planes[1], f->pitch[1], 2, c, out->pitch[1],
+        2, 2, rc, cw, ch);
+  }
+  out->planes[1] = c;
+  out->planes[2] = c + (size_t) cw * ch;
+  out->pitch[1] = out->pitch[2] = (size_t) cw;
+  CC_TRY (box_filter (s, (const uint8_t *) f->planes[1], f->pitch[1], 1,
+      (uint8_t *) out->planes[1], cw, 1, 1, rc, cw, ch));
+  return box_filter (s, (const uint8_t *) f->planes[2], f->pitch[2], 1,
+      (uint8_t *) out->planes[2], cw, 1, 1, rc, cw, ch);
+}
+
+cc_status
+cc_cuda_quadcut_back (cc_cuda_quadcut *s, const uint8_t *labels, int n_leaves, int feather)
+{
+  cudaStream_t st = cc_stream_of (s->ctx);
+  if (n_leaves > s->labels_cap) {
+    cc_cuda_free (s->ctx, s->labels);
+    s->labels = NULL;
+    s->labels_cap = 0;
+    int cap = n_leaves + n_leaves / 4 + 64;
+    CC_TRY (cc_cuda_malloc (s->ctx, (size_t) cap, (void **) &s->labels));
+    s->labels_cap = cap;
+  }
+  CC_CUDA_TRY (cudaMemcpyAsync (s->labels, labels, (size_t) n_leaves, cudaMemcpyHostToDevice,
+      st), "quadcut: labels upload");
+  // the host's labels buffer may change after return: wait for the copy
+  CC_CUDA_TRY (cudaStreamSynchronize (st), "quadcut: synchronize");
+  qc_scatter_kernel<<<flat_blocks (s->npx), QC_THREADS, 0, st>>> (s->npx, s->leaf_id,
+      s->labels, s->mask, s->prev_mask);
+  CC_CUDA_LAUNCHED ("qc_scatter_kernel");
+  if (feather > 0)
+    return box_filter (s, s->mask, s->w, 1, s->alpha, s->w, 1, 1, feather, s->w, s->h);
+  CC_CUDA_TRY (cudaMemcpyAsync (s->alpha, s->mask, s->npx, cudaMemcpyDeviceToDevice, st),
+      "quadcut: alpha");
+  return CC_SUCCESS;
+}
+
+cc_status
+cc_cuda_quadcut_composite (cc_cuda_quadcut *s, const cc_image *frame,
+    const cc_quadcut_background *bg, cc_image *out)
+{
+  cudaStream_t st = cc_stream_of (s->ctx);
+  cc_image b;
+  memset (&b, 0, sizeof b);
+  int has_b = 0;
+  uint8_t cy = 0, cu = 0, cv = 0;
+  if (bg->kind == CC_QUADCUT_BG_IMAGE) {
+    b = *bg->image;
+    has_b = 1;
+  } else if (bg->kind == CC_QUADCUT_BG_BLUR) {
+    CC_TRY (blur_frame (s, frame, bg->blur_radius, &b));
+    has_b = 1;
+  } else {
+    cc_rgb_to_yuv (bg->r, bg->g, bg->b, &cy, &cu, &cv);
+  }
+  if (frame->format == CC_FORMAT_NV12 || frame->format == CC_FORMAT_I420) {
+    const int cw = (s->w + 1) / 2, ch = (s->h + 1) / 2;
+    qc_comp_luma_kernel<<<rows_grid (s->w, s->h), QC_THREADS, 0, st>>> (*frame, b, has_b, cy,
+        s->alpha, *out);
+    CC_CUDA_LAUNCHED ("qc_comp_luma_kernel");
+    qc_comp_chroma_kernel<<<rows_grid (cw, ch), QC_THREADS, 0, st>>> (*frame, b, has_b, cu,
+        cv, s->alpha, cw, *out);
+    CC_CUDA_LAUNCHED ("qc_comp_chroma_kernel");
+    return CC_SUCCESS;
+  }
+  uchar4 colour = make_uchar4 (0, 0, 0, 0);
+  if (!has_b) {
+    int rgb = frame->format == CC_FORMAT_RGBX8;
+    colour = make_uchar4 (rgb ? bg->r : bg->b, bg->g, rgb ? bg->b : bg->r, 0);
+  }
+  qc_composite_kernel<<<rows_grid (s->w, s->h), QC_THREADS, 0, st>>> (*frame, s->alpha,
+      has_b ? (const uint8_t *) b.planes[0] : NULL, has_b ? b.pitch[0] : 0, colour, *out);
+  CC_CUDA_LAUNCHED ("qc_composite_kernel");
+  return CC_SUCCESS;
+}
+
+cc_status
+cc_cuda_quadcut_draw_leaves (cc_cuda_quadcut *s, const cc_image *frame, cc_image *out)
+{
+  if (frame->format == CC_FORMAT_NV12 || frame->format == CC_FORMAT_I420) {
+    cudaStream_t st = cc_stream_of (s->ctx);
+    const int cw = (s->w + 1) / 2, ch = (s->h + 1) / 2;
+    qc_draw_chroma_kernel<<<rows_grid (cw, ch), QC_THREADS, 0, st>>> (*frame, s->leaves,
+        s->leaf_id, s->seed, cw, *out);
+    CC_CUDA_LAUNCHED ("qc_draw_chroma_kernel");
+    qc_draw_luma_kernel<<<rows_grid (s->w, s->h), QC_THREADS, 0, st>>> (*frame, s->leaves,
+        s->leaf_id, s->seed, *out);
+    CC_CUDA_LAUNCHED ("qc_draw_luma_kernel");
+    return CC_SUCCESS;
+  }
+  qc_draw_leaves_kernel<<<rows_grid (s->w, s->h), QC_THREADS, 0, cc_stream_of (s->ctx)>>> (
+      *frame, s->leaves, s->leaf_id, s->seed, frame->format == CC_FORMAT_RGBX8 ? 0 : 2, *out);
+  CC_CUDA_LAUNCHED ("qc_draw_leaves_kernel");
+  return CC_SUCCESS;
+}
+
+const uint8_t *
+cc_cuda_quadcut_plane (const cc_cuda_quadcut *s, int alpha)
+{
+  return alpha ? s->alpha : s->mask;
+}
+
+cc_status
+cc_cuda_quadcut_download (cc_cuda_quadcut *s, float *L, float *a, float *b, float *d,
+    uint8_t *seed, int32_t *leaf_id, uint8_t *mask, uint8_t *alpha)
+{
+  cudaStream_t st = cc_stream_of (s->ctx);
+  size_t n = s->npx;
+  CC_CUDA_TRY (cudaStreamSynchronize (st), "quadcut: synchronize");
+  if (L || a || b) {
+    float *lab = (float *) malloc (3 * n * sizeof (float));
+    if (!lab)
+      return cc_set_error (CC_ERROR_OUT_OF_MEMORY, "quadcut: out of host memory");
+    cudaError_t e = cudaMemcpy (lab, s->lab, 3 * n * sizeof (float), cudaMemcpyDeviceToHost);
+    if (e == cudaSuccess)
+      for (size_t i = 0; i < n; i++) {
+        if (L)
+          L[i] = lab[3 * i];
+        if (a)
+          a[i] = lab[3 * i + 1];
+        if (b)
+          b[i] = lab[3 * i + 2];
+      }
+    free (lab);
+    CC_CUDA_TRY (e, "quadcut: Lab download");
+  }
+  if (d)
+    CC_CUDA_TRY (cudaMemcpy (d, s->dist, n * sizeof (float), cudaMemcpyDeviceToHost),
+        "quadcut: download");
+  if (seed)
+    CC_CUDA_TRY (cudaMemcpy (seed, s->seed, n, cudaMemcpyDeviceToHost), "quadcut: download");
+  if (leaf_id)
+    CC_CUDA_TRY (cudaMemcpy (leaf_id, s->leaf_id, n * sizeof (int32_t),
+        cudaMemcpyDeviceToHost), "quadcut: download");
+  if (mask)
+    CC_CUDA_TRY (cudaMemcpy (mask, s->mask, n, cudaMemcpyDeviceToHost), "quadcut: download");
+  if (alpha)
+    CC_CUDA_TRY (cudaMemcpy (alpha, s->alpha, n, cudaMemcpyDeviceToHost), "quadcut: download");
+  return CC_SUCCESS;
+}

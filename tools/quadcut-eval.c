@@ -1,0 +1,400 @@
+/* quadcut-eval: accuracy and CPU timing of cc_quadcut (Quad-Cut), one JSON object per
+ * line.
+ *
+ *   quadcut-eval --cdnet DIR [--first 470] [--last 699] [--learn N] [--threads T]
+ *                [--nodes leaves|pixels] [--save-masks OUTDIR] [PARAMS]
+ *   quadcut-eval --synthetic WxH [--frames N] [--threads T] [--nodes ...] [PARAMS]
+ *   quadcut-eval --version
+ *   --backend cpu|cuda (default cpu): frames are uploaded before each run (not in the
+ *   stage times; on CUDA the front's stages are device time, see cc_quadcut_graph).
+ *
+ * PARAMS: --sigma-l --shadow-depth --seed-threshold --bins --sigma-c --lambda
+ *         --similarity --max-level --temporal (cc_quadcut_params, same ranges).
+ *
+ * --cdnet: a CDnet 2014 category folder (input/in%06d.jpg, groundtruth/gt%06d.png).
+ *   The plate is the per-pixel, per-channel median of the first N frames (default
+ *   100), or with --learn-step S the first frame moved towards each of the next N - 1
+ *   by at most S levels a channel (cc_quadcut_update_plate); with --update-step U
+ *   the plate also moves by at most U after each frame where the alpha is 0; every
+ *   frame from 1 to --last is then segmented in order (the temporal
+ *   prior runs), and frames --first..--last are scored by CDnet's rules: ground truth
+ *   255 is foreground, 0 and 50 (shadow) background, 85 (outside the ROI) and 170
+ *   (unknown) not scored; precision, recall and F-measure over all scored pixels of
+ *   those frames. The ground truth's 85 marks exactly the pixels outside ROI.bmp.
+ *   --save-masks: OUTDIR/mask%06d.png and the debug view OUTDIR/leaves%06d.png
+ *   (cc_quadcut_draw_leaves) of every scored frame.
+ * --synthetic: the foreground clip of cv_synth (plate mode, noise 6) of that size;
+ *   mismatches against its exact masks, and the median time split of the stages.
+ *   Its cast shadow takes 45 % of the light: --shadow-depth 0.6 counts it as
+ *   background (the default 0.15 does not). */
+#include "cv_imageio.h"
+#include "cv_synth.h"
+#include "cv_cli.h"
+#include <cudacore/cc_quadcut.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int
+fail (const char *what)
+{
+  fprintf (stderr, "quadcut-eval: %s: %s\n", what, cc_last_error ());
+  return 1;
+}
+
+/* The backend's images: host images as they are on the CPU; on CUDA, copies in
+ * device images (allocated at the first use, one per role). */
+static cc_context *g_ctx;
+static bool g_cuda;
+
+static const cc_image *
+up (const cc_image *host, cc_image *dev)
+{
+  if (!g_cuda)
+    return host;
+  if (!dev->planes[0] && cc_image_alloc (g_ctx, host->width, host->height, host->format,
+      CC_LOCATION_DEVICE, dev) != CC_SUCCESS)
+    return NULL;
+  return cc_image_copy (g_ctx, host, dev) == CC_SUCCESS ? dev : NULL;
+}
+
+/* Runs get (mask, plate or the leaves drawn) into the backend's image, then to host. */
+static cc_status
+down (cc_image *host, cc_image *dev)
+{
+  if (!g_cuda)
+    return CC_SUCCESS;
+  return cc_image_copy (g_ctx, dev, host);
+}
+
+static cc_image *
+where (cc_image *host, cc_image *dev)
+{
+  if (!g_cuda)
+    return host;
+  if (!dev->planes[0] && cc_image_alloc (g_ctx, host->width, host->height, host->format,
+      CC_LOCATION_DEVICE, dev) != CC_SUCCESS)
+    return NULL;
+  return dev;
+}
+
+static void
+free_dev (cc_image *dev)
+{
+  if (g_cuda && dev->planes[0])
+    cc_image_free (g_ctx, dev);
+}
+
+static int
+cmp_double (const void *a, const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return x < y ? -1 : x > y;
+}
+
+static const char *stage_names[CC_QUADCUT_STAGES] = {
+  "stratify", "pyramid", "leaves", "neighbours", "graph", "maxflow", "output"
+};
+
+static void
+print_stages (double ms[][CC_QUADCUT_STAGES], int runs)
+{
+  double *v = malloc ((size_t) runs * sizeof *v);
+  printf (", \"ms\": {");
+  double total = 0.0;
+  for (int s = 0; s < CC_QUADCUT_STAGES; s++) {
+    for (int r = 0; r < runs; r++)
+      v[r] = ms[r][s];
+    qsort (v, runs, sizeof *v, cmp_double);
+    printf ("%s\"%s\": %.3f", s ? ", " : "", stage_names[s], v[runs / 2]);
+    total += v[runs / 2];
+  }
+  printf ("}, \"total_ms\": %.3f", total);
+  free (v);
+}
+
+static int
+run_cdnet (const char *dir, int first, int last, int learn, int learn_step, int update_step,
+    cc_context *ctx, const cc_quadcut_params *p, const char *save)
+{
+  char path[4096];
+  cc_image f;
+  snprintf (path, sizeof path, "%s/input/in%06d.jpg", dir, 1);
+  if (cv_jpeg_load (path, &f) != CC_SUCCESS)
+    return fail ("first frame");
+  const int w = f.width, h = f.height;
+  cv_image_free (&f);
+  size_t n = (size_t) w * h;
+  cc_quadcut *q;
+  if (cc_quadcut_create (ctx, w, h, p, &q) != CC_SUCCESS)
+    return fail ("create");
+  cc_image plate, dframe = { 0 }, dplate = { 0 }, dmask = { 0 };
+  if (learn_step > 0) {
+    /* plate: the first frame, then cc_quadcut_update_plate (approximate median) */
+    for (int t = 0; t < learn; t++) {
+      snprintf (path, sizeof path, "%s/input/in%06d.jpg", dir, t + 1);
+      if (cv_jpeg_load (path, &f) != CC_SUCCESS)
+        return fail ("plate frame");
+      const cc_image *fd = up (&f, &dframe);
+      if (!fd || (t == 0 ? cc_quadcut_set_plate (q, fd) : cc_quadcut_update_plate (q, fd,
+          learn_step, false)) != CC_SUCCESS)
+        return fail ("plate");
+      cv_image_free (&f);
+    }
+    cv_image_new (w, h, CC_FORMAT_RGBX8, &plate);
+    if (cc_quadcut_get_plate (q, where (&plate, &dplate)) != CC_SUCCESS
+        || down (&plate, &dplate) != CC_SUCCESS)
+      return fail ("get plate");
+  } else {
+    /* plate: median of the first `learn` frames */
+    cc_image *learnt = calloc ((size_t) learn, sizeof *learnt);
+    for (int t = 0; t < learn; t++) {
+      snprintf (path, sizeof path, "%s/input/in%06d.jpg", dir, t + 1);
+      if (cv_jpeg_load (path, &learnt[t]) != CC_SUCCESS)
+        return fail ("plate frame");
+    }
+    if (cv_median_frames (learnt, learn, &plate) != CC_SUCCESS)
+      return fail ("plate");
+    for (int t = 0; t < learn; t++)
+      cv_image_free (&learnt[t]);
+    free (learnt);
+  }
+  const cc_image *pd = up (&plate, &dplate);
+  if (!pd || cc_quadcut_set_plate (q, pd) != CC_SUCCESS)
+    return fail ("plate");
+  cc_image mask;
+  cv_image_new (w, h, CC_FORMAT_GRAY8, &mask);
+  long long tp = 0, fp = 0, fn = 0, tn = 0, leaves = 0;
+  int scored = 0, runs = 0;
+  double (*ms)[CC_QUADCUT_STAGES] = calloc ((size_t) last, sizeof *ms);
+  for (int t = 1; t <= last; t++) {
+    snprintf (path, sizeof path, "%s/input/in%06d.jpg", dir, t);
+    if (cv_jpeg_load (path, &f) != CC_SUCCESS)
+      return fail ("frame");
+    const cc_image *fd = up (&f, &dframe);
+    if (!fd || cc_quadcut_run (q, fd, NULL) != CC_SUCCESS)
+      return fail ("run");
+    if (update_step > 0 && cc_quadcut_update_plate (q, fd, update_step, true) != CC_SUCCESS)
+      return fail ("plate update");
+    cc_quadcut_graph g;
+    cc_quadcut_get_graph (q, &g);
+    memcpy (ms[runs++], g.ms, sizeof g.ms);
+    cv_image_free (&f);
+    if (t < first)
+      continue;
+    cc_image gt;
+    snprintf (path, sizeof path, "%s/groundtruth/gt%06d.png", dir, t);
+    if (cv_png_load (path, CC_FORMAT_GRAY8, &gt) != CC_SUCCESS)
+      return fail ("ground truth");
+    if (cc_quadcut_get_mask (q, where (&mask, &dmask)) != CC_SUCCESS
+        || down (&mask, &dmask) != CC_SUCCESS)
+      return fail ("mask");
+    leaves += g.n_nodes;
+    scored++;
+    for (int y = 0; y < h; y++)
+      for (int x = 0; x < w; x++) {
+        int v = ((uint8_t *) gt.planes[0])[y * gt.pitch[0] + x];
+        int m = ((uint8_t *) mask.planes[0])[y * mask.pitch[0] + x] != 0;
+        if (v == 255)
+          m ? tp++ : fn++;
+        else if (v == 0 || v == 50)
+          m ? fp++ : tn++;
+      }
+    cv_image_free (&gt);
+    if (save) {
+      snprintf (path, sizeof path, "%s/mask%06d.png", save, t);
+      if (cv_png_save (path, &mask) != CC_SUCCESS)
+        return fail ("save mask");
+      if (p->nodes == CC_QUADCUT_NODES_LEAVES) {
+        /* the debug view over the frame, which is loaded again */
+        snprintf (path, sizeof path, "%s/input/in%06d.jpg", dir, t);
+        const cc_image *vd;
+        if (cv_jpeg_load (path, &f) != CC_SUCCESS || !(vd = up (&f, &dframe))
+            || cc_quadcut_draw_leaves (q, vd, (cc_image *) vd) != CC_SUCCESS
+            || down (&f, &dframe) != CC_SUCCESS)
+          return fail ("leaves view");
+        snprintf (path, sizeof path, "%s/leaves%06d.png", save, t);
+        if (cv_png_save (path, &f) != CC_SUCCESS)
+          return fail ("save leaves view");
+        cv_image_free (&f);
+      }
+    }
+  }
+  double pr = tp + fp ? (double) tp / (tp + fp) : 0.0, re = tp + fn ? (double) tp / (tp + fn)
+      : 0.0, fm = pr + re > 0.0 ? 2.0 * pr * re / (pr + re) : 0.0;
+  printf ("{\"clip\": \"%s\", \"frames\": [%d, %d], \"learn\": %d, \"learn_step\": %d, "
+      "\"nodes\": \"%s\", "
+      "\"precision\": %.4f, \"recall\": %.4f, \"f\": %.4f, \"tp\": %lld, \"fp\": %lld, "
+      "\"fn\": %lld, \"tn\": %lld, \"nodes_share\": %.4f", dir, first, last, learn, learn_step,
+      p->nodes == CC_QUADCUT_NODES_LEAVES ? "leaves" : "pixels", pr, re, fm, tp, fp, fn, tn,
+      (double) leaves / scored / n);
+  print_stages (ms, runs);
+  printf ("}\n");
+  free (ms);
+  cv_image_free (&mask);
+  cv_image_free (&plate);
+  free_dev (&dframe);
+  free_dev (&dplate);
+  free_dev (&dmask);
+  cc_quadcut_destroy (q);
+  return 0;
+}
+
+static int
+run_synthetic (int w, int h, int frames, cc_context *ctx, const cc_quadcut_params *p)
+{
+  cc_image plate;
+  if (cv_synth_fg_plate (w, h, &plate) != CC_SUCCESS)
+    return fail ("plate");
+  cc_quadcut *q;
+  if (cc_quadcut_create (ctx, w, h, p, &q) != CC_SUCCESS)
+    return fail ("create");
+  cc_image dframe = { 0 }, dplate = { 0 }, dmask = { 0 };
+  const cc_image *pd = up (&plate, &dplate);
+  if (!pd || cc_quadcut_set_plate (q, pd) != CC_SUCCESS)
+    return fail ("plate");
+  uint8_t *truth = malloc ((size_t) w * h);
+  cc_image mask;
+  cv_image_new (w, h, CC_FORMAT_GRAY8, &mask);
+  double (*ms)[CC_QUADCUT_STAGES] = calloc ((size_t) frames, sizeof *ms);
+  long long wrong = 0, nodes = 0;
+  for (int t = 0; t < frames; t++) {
+    cc_image f;
+    if (cv_synth_fg_frame (t, w, h, CV_SYNTH_FG_PLAIN, 6, &f, truth) != CC_SUCCESS)
+      return fail ("frame");
+    const cc_image *fd = up (&f, &dframe);
+    if (!fd || cc_quadcut_run (q, fd, NULL) != CC_SUCCESS)
+      return fail ("run");
+    cc_quadcut_graph g;
+    cc_quadcut_get_graph (q, &g);
+    memcpy (ms[t], g.ms, sizeof g.ms);
+    nodes += g.n_nodes;
+    if (cc_quadcut_get_mask (q, where (&mask, &dmask)) != CC_SUCCESS
+        || down (&mask, &dmask) != CC_SUCCESS)
+      return fail ("mask");
+    for (int y = 0; y < h; y++)
+      for (int x = 0; x < w; x++)
+        wrong += ((uint8_t *) mask.planes[0])[y * mask.pitch[0] + x] != truth[y * w + x];
+    cv_image_free (&f);
+  }
+  printf ("{\"synthetic\": \"%dx%d\", \"backend\": \"%s\", \"frames\": %d, \"threads\": %d, "
+      "\"nodes\": \"%s\", "
+      "\"wrong_share\": %.6f, \"nodes_share\": %.4f", w, h, g_cuda ? "cuda" : "cpu", frames,
+      cc_context_cpu_threads (ctx), p->nodes == CC_QUADCUT_NODES_LEAVES ? "leaves" : "pixels",
+      (double) wrong / frames / ((double) w * h), (double) nodes / frames / ((double) w * h));
+  print_stages (ms, frames);
+  printf ("}\n");
+  free (ms);
+  free (truth);
+  cv_image_free (&mask);
+  cv_image_free (&plate);
+  free_dev (&dframe);
+  free_dev (&dplate);
+  free_dev (&dmask);
+  cc_quadcut_destroy (q);
+  return 0;
+}
+
+static int
+usage (void)
+{
+  fprintf (stderr, "usage: quadcut-eval --cdnet DIR [--first N] [--last N] [--learn N] "
+      "[--learn-step S] [--update-step U] [--save-masks DIR] | --synthetic WxH [--frames N]; [--threads T] "
+      "[--backend cpu|cuda] [--nodes leaves|pixels] [--sigma-l X] [--shadow-depth X] [--seed-threshold X] "
+      "[--bins N] [--sigma-c X] [--lambda X] [--similarity X] [--max-level N] "
+      "[--temporal X]\n");
+  return 2;
+}
+
+int
+main (int argc, char **argv)
+{
+  const char *cdnet = NULL, *save = NULL;
+  int sw = 0, sh = 0, frames = 20, first = 470, last = 699, learn = 100, threads = 0;
+  int learn_step = 0, update_step = 0;
+  cc_backend backend = CC_BACKEND_CPU;
+  cc_quadcut_params p;
+  cc_quadcut_params_default (&p);
+  for (int i = 1; i < argc; i++) {
+    const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+    if (!strcmp (o, "--version")) {
+      cv_print_version ();
+      return 0;
+    }
+    if (!v)
+      return usage ();
+    i++;
+    bool ok = true;
+    if (!strcmp (o, "--cdnet"))
+      cdnet = v;
+    else if (!strcmp (o, "--save-masks"))
+      save = v;
+    else if (!strcmp (o, "--synthetic")) {
+      if (sscanf (v, "%dx%d", &sw, &sh) != 2 || sw < 1 || sh < 1 || sw > 16384 || sh > 16384)
+        ok = cv_option_error (o, v, "a size WxH in 1..16384");
+    } else if (!strcmp (o, "--frames"))
+      ok = cv_parse_int (o, v, 1, 100000, &frames);
+    else if (!strcmp (o, "--first"))
+      ok = cv_parse_int (o, v, 1, 100000, &first);
+    else if (!strcmp (o, "--last"))
+      ok = cv_parse_int (o, v, 1, 100000, &last);
+    else if (!strcmp (o, "--learn"))
+      ok = cv_parse_int (o, v, 1, 10000, &learn);
+    else if (!strcmp (o, "--learn-step"))
+      ok = cv_parse_int (o, v, 0, 255, &learn_step);
+    else if (!strcmp (o, "--update-step"))
+      ok = cv_parse_int (o, v, 0, 255, &update_step);
+    else if (!strcmp (o, "--threads"))
+      ok = cv_parse_int (o, v, 0, 1024, &threads);
+    else if (!strcmp (o, "--backend")) {
+      if (!strcmp (v, "cpu"))
+        backend = CC_BACKEND_CPU;
+      else if (!strcmp (v, "cuda"))
+        backend = CC_BACKEND_CUDA;
+      else
+        ok = cv_option_error (o, v, "one of cpu, cuda");
+    } else if (!strcmp (o, "--nodes")) {
+      if (!strcmp (v, "leaves"))
+        p.nodes = CC_QUADCUT_NODES_LEAVES;
+      else if (!strcmp (v, "pixels"))
+        p.nodes = CC_QUADCUT_NODES_PIXELS;
+      else
+        ok = cv_option_error (o, v, "one of leaves, pixels");
+    } else if (!strcmp (o, "--sigma-l"))
+      ok = cv_parse_float (o, v, 0.1, 100, &p.sigma_l);
+    else if (!strcmp (o, "--shadow-depth"))
+      ok = cv_parse_float (o, v, 0, 1, &p.shadow_depth);
+    else if (!strcmp (o, "--seed-threshold"))
+      ok = cv_parse_float (o, v, 0, 1, &p.seed_threshold);
+    else if (!strcmp (o, "--bins"))
+      ok = cv_parse_int (o, v, 2, 256, &p.bins);
+    else if (!strcmp (o, "--sigma-c"))
+      ok = cv_parse_float (o, v, 0.1, 100, &p.sigma_c);
+    else if (!strcmp (o, "--lambda"))
+      ok = cv_parse_float (o, v, 0, 1000, &p.lambda);
+    else if (!strcmp (o, "--similarity"))
+      ok = cv_parse_float (o, v, 0, 1000, &p.similarity);
+    else if (!strcmp (o, "--max-level"))
+      ok = cv_parse_int (o, v, 0, CC_QUADCUT_MAX_LEVEL, &p.max_level);
+    else if (!strcmp (o, "--temporal"))
+      ok = cv_parse_float (o, v, 0, 100, &p.temporal);
+    else
+      return usage ();
+    if (!ok)
+      return 2;
+  }
+  if (!cdnet == !sw || first > last)
+    return usage ();
+  cc_context *ctx;
+  if (cc_context_create (backend, backend == CC_BACKEND_CUDA ? 0 : -1, &ctx) != CC_SUCCESS
+      || cc_context_set_threads (ctx, threads) != CC_SUCCESS)
+    return fail ("context");
+  g_ctx = ctx;
+  g_cuda = backend == CC_BACKEND_CUDA;
+  int rc = cdnet ? run_cdnet (cdnet, first, last, learn, learn_step, update_step, ctx, &p,
+      save)
+      : run_synthetic (sw, sh, frames, ctx, &p);
+  cc_context_destroy (ctx);
+  return rc;
+}
