@@ -172,3 +172,41 @@ cv_test_assert_same_bits (const cc_image *a, const cc_image *b, const char *what
           "%s: plane %d differs in row %d", what, p, y);
   }
 }
+
+static char test_tmpdir[256];
+
+const char *
+cv_test_tmpdir (void)
+{
+  return test_tmpdir;
+}
+
+const char *
+cv_test_temp_path (const char *name)
+{
+  static char path[4][512];
+  static int next;
+  char *p = path[next++ & 3];
+  snprintf (p, sizeof path[0], "%s/%s", test_tmpdir, name);
+  return p;
+}
+
+int
+cv_test_main_with_tmpdir (Suite *suite, const char *prefix)
+{
+  const char *base = getenv ("TMPDIR") ? getenv ("TMPDIR") : "/tmp";
+  snprintf (test_tmpdir, sizeof test_tmpdir, "%s/%s-XXXXXX", base, prefix);
+  if (!mkdtemp (test_tmpdir)) {
+    perror ("mkdtemp");
+    return EXIT_FAILURE;
+  }
+  SRunner *sr = srunner_create (suite);
+  srunner_run_all (sr, CK_NORMAL);
+  int failed = srunner_ntests_failed (sr);
+  srunner_free (sr);
+  char cmd[600];
+  snprintf (cmd, sizeof cmd, "rm -rf '%s'", test_tmpdir);
+  if (system (cmd) != 0)
+    fprintf (stderr, "could not remove %s\n", test_tmpdir);
+  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

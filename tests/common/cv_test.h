@@ -44,4 +44,11 @@ int cv_test_run (const char *const argv[], const char *env_path, char **out, cha
 /* Fails the test unless two host images of one size and format hold the same bytes
  * in every plane (pitch padding ignored); names the first differing row. */
 void cv_test_assert_same_bits (const cc_image *a, const cc_image *b, const char *what);
+
+/* Runs a suite's tests with a fresh temporary folder ($TMPDIR or /tmp, named
+ * PREFIX-XXXXXX), removed afterwards; returns main's exit status. */
+int cv_test_main_with_tmpdir (Suite *suite, const char *prefix);
+/* That folder, and a path in it (four rotating buffers: up to four in use at once). */
+const char *cv_test_tmpdir (void);
+const char *cv_test_temp_path (const char *name);
 #endif

@@ -14,17 +14,6 @@
 #include <time.h>
 #include <unistd.h>
 
-static char tmpdir[256];
-
-static const char *
-temp_path (const char *name)
-{
-  static char path[4][512];
-  static int next;
-  char *p = path[next++ & 3];
-  snprintf (p, sizeof path[0], "%s/%s", tmpdir, name);
-  return p;
-}
 
 /* Runs argv; asserts the exit status and that stderr holds err_part (when not NULL). */
 static void
@@ -68,8 +57,8 @@ END_TEST
 START_TEST (test_cv_mkmesh)
 {
   char off[512], seg[512];
-  snprintf (off, sizeof off, "%s", temp_path ("body.off"));
-  snprintf (seg, sizeof seg, "%s", temp_path ("body.seg"));
+  snprintf (off, sizeof off, "%s", cv_test_temp_path ("body.off"));
+  snprintf (seg, sizeof seg, "%s", cv_test_temp_path ("body.seg"));
   const char *argv[] = { CV_MKMESH_BIN, off, "--seg", seg, "--freq", "3", NULL };
   char *out;
   ck_assert_int_eq (cv_test_run (argv, NULL, &out, NULL), 0);
@@ -129,10 +118,10 @@ END_TEST
 
 START_TEST (test_other_tools_options)
 {
-  const char *frames[] = { CV_MKCLIP_BIN, temp_path ("clip"), "--frames", "ten", NULL };
+  const char *frames[] = { CV_MKCLIP_BIN, cv_test_temp_path ("clip"), "--frames", "ten", NULL };
   expect (frames, 2, "cv-mkclip: --frames: 'ten' is not a number in 2..10000");
-  ck_assert_int_ne (access (temp_path ("clip"), F_OK), 0);   /* nothing made */
-  const char *size[] = { CV_MKCLIP_BIN, temp_path ("clip"), "--size", "64x48x", NULL };
+  ck_assert_int_ne (access (cv_test_temp_path ("clip"), F_OK), 0);   /* nothing made */
+  const char *size[] = { CV_MKCLIP_BIN, cv_test_temp_path ("clip"), "--size", "64x48x", NULL };
   expect (size, 2, "--size wants WxH");
   const char *runs[] = { FLOW_BENCH_BIN, "--runs", "0", NULL };
   expect (runs, 2, "flow-bench: --runs: '0' is not a number in 1..1000");
@@ -168,7 +157,7 @@ START_TEST (test_cv_mkclip_foreground)
   static const char *modes[] = { "plain", "active" };
   for (int m = 0; m < 2; m++) {
     char dir[512], path[600];
-    snprintf (dir, sizeof dir, "%s", temp_path (modes[m]));
+    snprintf (dir, sizeof dir, "%s", cv_test_temp_path (modes[m]));
     const char *argv[] = { CV_MKCLIP_BIN, dir, "--frames", "3", "--size", "40x30",
                            "--foreground", modes[m], NULL };
     expect (argv, 0, NULL);
@@ -201,9 +190,9 @@ START_TEST (test_cv_mkclip_foreground)
       cv_image_free (&want);
     }
   }
-  const char *bad[] = { CV_MKCLIP_BIN, temp_path ("fg"), "--foreground", "lit", NULL };
+  const char *bad[] = { CV_MKCLIP_BIN, cv_test_temp_path ("fg"), "--foreground", "lit", NULL };
   expect (bad, 2, "cv-mkclip: --foreground: 'lit' is not one of plain, active");
-  const char *both[] = { CV_MKCLIP_BIN, temp_path ("fg"), "--objects", "2", "--foreground",
+  const char *both[] = { CV_MKCLIP_BIN, cv_test_temp_path ("fg"), "--objects", "2", "--foreground",
                          "plain", NULL };
   expect (both, 2, "--objects and --foreground");
   const char *eval[] = { QUADCUT_EVAL_BIN, "--synthetic", "64x48", "--similarity", "-1",
@@ -259,7 +248,7 @@ START_TEST (test_png_writer_opaque)
         p[2] = (uint8_t) (200 - x - y);
         p[3] = 0;
       }
-    const char *path = temp_path ("writer.png");
+    const char *path = cv_test_temp_path ("writer.png");
     CC_ASSERT_OK (cv_png_save (path, &img));
     int w, h;
     bool has_alpha;
@@ -284,14 +273,14 @@ END_TEST
  * cc_flow_visualize on the flow cv-flow wrote with -o. */
 START_TEST (test_cv_flow_vis_opaque)
 {
-  const char *f[2] = { temp_path ("f0.png"), temp_path ("f1.png") };
+  const char *f[2] = { cv_test_temp_path ("f0.png"), cv_test_temp_path ("f1.png") };
   for (int t = 0; t < 2; t++) {
     cc_image frame;
     CC_ASSERT_OK (cv_synth_clip_frame (t, 64, 48, &frame, NULL));
     CC_ASSERT_OK (cv_png_save (f[t], &frame));
     cv_image_free (&frame);
   }
-  const char *vis = temp_path ("vis.png"), *flo = temp_path ("flow.flo");
+  const char *vis = cv_test_temp_path ("vis.png"), *flo = cv_test_temp_path ("flow.flo");
   const char *argv[] = { CV_FLOW_BIN, "--backend", "cpu", f[0], f[1], "-o", flo, "--vis",
     vis, NULL };
   expect (argv, 0, NULL);
@@ -332,10 +321,10 @@ END_TEST
  * (fakes first in PATH record being called). */
 START_TEST (test_setup_bad_mode)
 {
-  const char *bin = temp_path ("fakebin");
+  const char *bin = cv_test_temp_path ("fakebin");
   ck_assert_int_eq (mkdir (bin, 0755), 0);
   const char *names[] = { "apt-get", "sudo", "dpkg-query", "meson", "ninja" };
-  const char *marker = temp_path ("called");
+  const char *marker = cv_test_temp_path ("called");
   for (int i = 0; i < 5; i++) {
     char path[600];
     snprintf (path, sizeof path, "%s/%s", bin, names[i]);
@@ -393,27 +382,8 @@ cli_suite (void)
   return s;
 }
 
-static int
-remove_tree (const char *dir)
-{
-  char cmd[600];
-  snprintf (cmd, sizeof cmd, "rm -rf '%s'", dir);
-  return system (cmd);
-}
-
 int
 main (void)
 {
-  const char *base = getenv ("TMPDIR") ? getenv ("TMPDIR") : "/tmp";
-  snprintf (tmpdir, sizeof tmpdir, "%s/cv-cli-test-XXXXXX", base);
-  if (!mkdtemp (tmpdir)) {
-    perror ("mkdtemp");
-    return EXIT_FAILURE;
-  }
-  SRunner *sr = srunner_create (cli_suite ());
-  srunner_run_all (sr, CK_NORMAL);
-  int failed = srunner_ntests_failed (sr);
-  srunner_free (sr);
-  remove_tree (tmpdir);
-  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+  return cv_test_main_with_tmpdir (cli_suite (), "cv-cli-test");
 }

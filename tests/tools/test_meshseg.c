@@ -18,27 +18,11 @@
 #include <ftw.h>
 #include <unistd.h>
 
-static char tmpdir[256];
-
-/* Made by main before the (forked) tests run, removed after. */
-static const char *
-temp_path (const char *name)
-{
-  static char path[512];
-  snprintf (path, sizeof path, "%s/%s", tmpdir, name);
-  return path;
-}
-
-static int
-remove_entry (const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-  return remove (path);
-}
 
 static const char *
 write_file (const char *name, const char *fmt, ...)
 {
-  const char *path = temp_path (name);
+  const char *path = cv_test_temp_path (name);
   FILE *f = fopen (path, "w");
   ck_assert_ptr_nonnull (f);
   va_list ap;
@@ -125,7 +109,7 @@ END_TEST
 START_TEST (test_bad_input)
 {
   ms_mesh m;
-  ck_assert_int_eq (ms_mesh_load (temp_path ("missing.off"), NULL, &m), CC_ERROR_IO);
+  ck_assert_int_eq (ms_mesh_load (cv_test_temp_path ("missing.off"), NULL, &m), CC_ERROR_IO);
   const char *corrupt = write_file ("corrupt.off", "OFF\n3 1 0\n0 0 0\n1 zero 0\n");
   cc_status st = ms_mesh_load (corrupt, NULL, &m);
   printf ("corrupt file: %s: %s\n", cc_status_name (st), cc_last_error ());
@@ -194,7 +178,7 @@ static int write_body (const char *path, int freq, int32_t **truth);
 START_TEST (test_max_segments)
 {
   int32_t *truth;
-  const char *path = temp_path ("body-max.off");
+  const char *path = cv_test_temp_path ("body-max.off");
   write_body (path, 14, &truth);
   free (truth);
   ms_mesh m;
@@ -253,9 +237,9 @@ START_TEST (test_cli)
 {
   /* temp_path's buffer is reused: copies of the paths used together */
   char missing[512], left[512], cube[512], cube_seg[512];
-  snprintf (missing, sizeof missing, "%s", temp_path ("no-such-mesh.off"));
-  snprintf (left, sizeof left, "%s", temp_path ("left.seg"));
-  snprintf (cube_seg, sizeof cube_seg, "%s", temp_path ("cube.seg"));
+  snprintf (missing, sizeof missing, "%s", cv_test_temp_path ("no-such-mesh.off"));
+  snprintf (left, sizeof left, "%s", cv_test_temp_path ("left.seg"));
+  snprintf (cube_seg, sizeof cube_seg, "%s", cv_test_temp_path ("cube.seg"));
   snprintf (cube, sizeof cube, "%s", cube_file ("off"));
   const char *k_abc[] = { MESHSEG_BIN, "-k", "abc", missing, NULL };
   run_meshseg (k_abc, 2, "meshseg: --segments: 'abc' is not a number in 0..64");
@@ -275,7 +259,7 @@ START_TEST (test_cli)
   run_meshseg (seg, 2, "meshseg: --seg: cannot write /nonexistent/dir/x.seg");
   const char *render[] = { MESHSEG_BIN, "--render", "/nonexistent/x.png", missing, NULL };
   run_meshseg (render, 2, "meshseg: --render: cannot write /nonexistent/x.png");
-  const char *ply[] = { MESHSEG_BIN, "--ply", tmpdir, missing, NULL };
+  const char *ply[] = { MESHSEG_BIN, "--ply", cv_test_tmpdir (), missing, NULL };
   run_meshseg (ply, 2, "is a folder");
   /* a good output path next to a bad one: nothing is left behind */
   const char *both[] = { MESHSEG_BIN, "--seg", left, "--ply",
@@ -315,7 +299,7 @@ START_TEST (test_evaluation_metrics)
   ms_evaluate (a, c, 6, &e);
   ck_assert_double_eq_tol (e.rand_index_error, 5.0 / 15.0, 1e-12);
   /* seg round trip */
-  const char *path = temp_path ("labels.seg");
+  const char *path = cv_test_temp_path ("labels.seg");
   CC_ASSERT_OK (ms_seg_write (path, c, 6));
   int32_t *back;
   CC_ASSERT_OK (ms_seg_read (path, 6, &back));
@@ -364,7 +348,7 @@ rendered_segments (const ms_mesh *m, const ms_segmentation *seg, int width, int 
   ms_render_params_default (&rp);
   rp.width = width;
   rp.height = height;
-  const char *png = temp_path ("body-render.png");
+  const char *png = cv_test_temp_path ("body-render.png");
   CC_ASSERT_OK (ms_render_png (png, m, seg, &rp));
   cc_image img;
   CC_ASSERT_OK (cv_png_load (png, CC_FORMAT_RGBX8, &img));
@@ -452,7 +436,7 @@ segment (const ms_mesh *m, cc_backend backend, ms_apsp_mode mode, int k, ms_segm
 START_TEST (test_body_with_cylinders)
 {
   int32_t *truth;
-  const char *path = temp_path ("body.off");
+  const char *path = cv_test_temp_path ("body.off");
   int faces = write_body (path, 14, &truth);
   ms_mesh m;
   CC_ASSERT_OK (ms_mesh_load (path, NULL, &m));
@@ -474,9 +458,9 @@ START_TEST (test_body_with_cylinders)
         ck_assert_msg (e.rand_index_error <= 0.05, "Rand Index error %.4f > 0.05",
             e.rand_index_error);
       if (b == 0 && k) {
-        CC_ASSERT_OK (ms_ply_write (temp_path ("body.ply"), &m, &seg));
+        CC_ASSERT_OK (ms_ply_write (cv_test_temp_path ("body.ply"), &m, &seg));
         ms_mesh back;
-        CC_ASSERT_OK (ms_mesh_load (temp_path ("body.ply"), NULL, &back));
+        CC_ASSERT_OK (ms_mesh_load (cv_test_temp_path ("body.ply"), NULL, &back));
         ck_assert_int_eq (back.face_count, faces);
         ms_mesh_free (&back);
         int shown = rendered_segments (&m, &seg, 320, 240);
@@ -500,7 +484,7 @@ START_TEST (test_gpu_dual_graph_apsp)
   if (cv_test_skip_without_gpu ("meshseg: GPU APSP of a dual graph"))
     return;
   int32_t *truth;
-  const char *path = temp_path ("body-gpu.off");
+  const char *path = cv_test_temp_path ("body-gpu.off");
   write_body (path, 10, &truth);
   ms_mesh m;
   CC_ASSERT_OK (ms_mesh_load (path, NULL, &m));
@@ -647,19 +631,5 @@ meshseg_suite (void)
 int
 main (void)
 {
-  const char *base = getenv ("TMPDIR") ? getenv ("TMPDIR") : "/tmp";
-  snprintf (tmpdir, sizeof tmpdir, "%s/meshseg-test-XXXXXX", base);
-  if (!mkdtemp (tmpdir)) {
-    perror ("mkdtemp");
-    return EXIT_FAILURE;
-  }
-  SRunner *sr = srunner_create (meshseg_suite ());
-  srunner_run_all (sr, CK_NORMAL);
-  int failed = srunner_ntests_failed (sr);
-  srunner_free (sr);
-  if (!getenv ("MESHSEG_TEST_KEEP"))
-    nftw (tmpdir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
-  else
-    printf ("test files kept in %s\n", tmpdir);
-  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+  return cv_test_main_with_tmpdir (meshseg_suite (), "meshseg-test");
 }

@@ -10,17 +10,6 @@
 #include <string.h>
 #include <unistd.h>
 
-static char tmpdir[256];
-
-static const char *
-temp_path (const char *name)
-{
-  static char path[4][512];
-  static int next;
-  char *p = path[next++ & 3];
-  snprintf (p, sizeof path[0], "%s/%s", tmpdir, name);
-  return p;
-}
 
 /* Runs argv, asserting exit status 0; *out gets its stdout (free it). */
 static void
@@ -58,10 +47,10 @@ START_TEST (test_calibrate_synthetic)
   };
   cc_image frame;
   CC_ASSERT_OK (cv_synth_shapes (200, 140, s, 9, &frame, NULL));
-  const char *png = temp_path ("balls.png");
+  const char *png = cv_test_temp_path ("balls.png");
   CC_ASSERT_OK (cv_png_save (png, &frame));
   cv_image_free (&frame);
-  const char *boxes = temp_path ("balls.txt");
+  const char *boxes = cv_test_temp_path ("balls.txt");
   FILE *f = fopen (boxes, "w");
   fprintf (f, "30 30 21 21 1\n90 30 21 21 2\n150 30 21 21 3\n30 90 21 21 4\n"
       "90 90 21 21 3\n");
@@ -80,7 +69,7 @@ START_TEST (test_calibrate_synthetic)
   ck_assert_msg (strstr (out, "solid2 #8c8c96 10.0\n"), "%s", out);
   free (out);
   /* --names and -o */
-  const char *objects = temp_path ("balls.objects");
+  const char *objects = cv_test_temp_path ("balls.objects");
   const char *named[] = { CV_MOCT_BIN, "calibrate", png, boxes, "--names", "a,b,c,d,e", "-o",
     objects, NULL };
   char *named_out;
@@ -111,7 +100,7 @@ START_TEST (test_track_objects_clip)
   snprintf (csv, sizeof csv, "%s/objects.csv", CV_OBJECTS_CLIP);
   FILE *f = fopen (csv, "r");
   ck_assert_msg (f != NULL, "no %s", csv);
-  const char *objects = temp_path ("clip.objects");
+  const char *objects = cv_test_temp_path ("clip.objects");
   FILE *o = fopen (objects, "w");
   fprintf (o, "# the objects clip's palette\n");
   for (int k = 0; k < 8; k++) {
@@ -241,11 +230,11 @@ START_TEST (test_options)
   ck_assert_ptr_nonnull (strstr (err, "cv-moct: --backend: 'gpu' is not one of cpu, cuda"));
   free (err);
   /* a bad objects file names its line */
-  const char *objects = temp_path ("bad.objects");
+  const char *objects = cv_test_temp_path ("bad.objects");
   FILE *f = fopen (objects, "w");
   fprintf (f, "# fine\nred #ff0000 30\ngreen #00ff0 30\n");
   fclose (f);
-  const char *bad[] = { CV_MOCT_BIN, "track", objects, tmpdir, NULL };
+  const char *bad[] = { CV_MOCT_BIN, "track", objects, cv_test_tmpdir (), NULL };
   ck_assert_int_eq (cv_test_run (bad, NULL, NULL, &err), 1);
   ck_assert_ptr_nonnull (strstr (err, "bad.objects: line 3 (\"green\"): colour \"#00ff0\" is not #rrggbb"));
   free (err);
@@ -269,19 +258,5 @@ moct_tool_suite (void)
 int
 main (void)
 {
-  const char *base = getenv ("TMPDIR") ? getenv ("TMPDIR") : "/tmp";
-  snprintf (tmpdir, sizeof tmpdir, "%s/cv-moct-test-XXXXXX", base);
-  if (!mkdtemp (tmpdir)) {
-    perror ("mkdtemp");
-    return EXIT_FAILURE;
-  }
-  SRunner *sr = srunner_create (moct_tool_suite ());
-  srunner_run_all (sr, CK_NORMAL);
-  int failed = srunner_ntests_failed (sr);
-  srunner_free (sr);
-  char cmd[600];
-  snprintf (cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-  if (system (cmd) != 0)
-    fprintf (stderr, "could not remove %s\n", tmpdir);
-  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+  return cv_test_main_with_tmpdir (moct_tool_suite (), "cv-moct-test");
 }
