@@ -493,6 +493,26 @@ pyramid_of (const cc_quadcut *q)
   return py;
 }
 
+/* Room for `total` neighbour entries (both lists), grown with slack, never shrunk. */
+static cc_status
+grow_neighbours (cc_quadcut *q, long long total)
+{
+  if (total <= q->nbr_cap)
+    return CC_SUCCESS;
+  long long cap = total + total / 4 + 256;
+  int *a = realloc (q->nbr, (size_t) cap * sizeof (int));
+  if (a)
+    q->nbr = a;
+  int *b = realloc (q->len, (size_t) cap * sizeof (int));
+  if (b)
+    q->len = b;
+  if (!a || !b)
+    return cc_set_error (CC_ERROR_OUT_OF_MEMORY, "quadcut: out of host memory for "
+        "%lld neighbour entries", total);
+  q->nbr_cap = cap;
+  return CC_SUCCESS;
+}
+
 static cc_status
 grow_leaves (cc_quadcut *q, int n)
 {
@@ -578,19 +598,7 @@ neighbour_lists (cc_quadcut *q)
   for (int n = 0; n < nl; n++)
     off[n + 1] += off[n];
   long long total = off[nl];
-  if (total > q->nbr_cap) {
-    long long cap = total + total / 4 + 256;
-    int *a = realloc (q->nbr, (size_t) cap * sizeof (int));
-    if (a)
-      q->nbr = a;
-    int *b = realloc (q->len, (size_t) cap * sizeof (int));
-    if (b)
-      q->len = b;
-    if (!a || !b)
-      return cc_set_error (CC_ERROR_OUT_OF_MEMORY, "quadcut: out of host memory for "
-          "%lld neighbour entries", total);
-    q->nbr_cap = cap;
-  }
+  CC_TRY (grow_neighbours (q, total));
 #pragma omp parallel for schedule(static) num_threads(threads_of (q))
   for (int n = 0; n < nl; n++)
     cc_qc_navigate (q->leaves, n, q->nbr + off[n], q->len + off[n]);
@@ -766,19 +774,7 @@ run_cuda (cc_quadcut *q, const cc_image *frame, const cc_image *other, double t0
   q->ms[CC_QUADCUT_STAGE_LEAVES] = dev[2];
   q->ms[CC_QUADCUT_STAGE_NEIGHBOURS] = dev[3];
   CC_TRY (grow_leaves (q, n));
-  if (total > q->nbr_cap) {
-    long long cap = total + total / 4 + 256;
-    int *a = realloc (q->nbr, (size_t) cap * sizeof (int));
-    if (a)
-      q->nbr = a;
-    int *b = realloc (q->len, (size_t) cap * sizeof (int));
-    if (b)
-      q->len = b;
-    if (!a || !b)
-      return cc_set_error (CC_ERROR_OUT_OF_MEMORY, "quadcut: out of host memory for "
-          "%lld neighbour entries", total);
-    q->nbr_cap = cap;
-  }
+  CC_TRY (grow_neighbours (q, total));
   CC_TRY (CC_CUDA_ONLY (cc_cuda_quadcut_download_graph (q->cuda, q->leaves, q->offsets,
       q->nbr, q->len)));
   q->n_leaves = n;
