@@ -6,9 +6,9 @@
 #                                      (an arrow 24 px long = 1.5 px of motion per frame)
 #   tools/readme-images.sh [BUILD_DIR]
 set -euo pipefail
-cd "$(dirname "$0")/.."
-build=${1:-build}
-export GST_PLUGIN_PATH="$PWD/$build/gst${GST_PLUGIN_PATH:+:$GST_PLUGIN_PATH}"
+export BUILD_DIR=${1:-${BUILD_DIR:-build}}
+source "$(dirname "$0")/../pipelines/common.sh"   # the repo root, the plugin path
+build=$cv_build
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 draw () {  # NAME PROPERTIES...
