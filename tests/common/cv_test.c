@@ -33,15 +33,23 @@ cv_test_skip_without_gpu (const char *name)
 const char *
 cv_test_shared_media (const char *name)
 {
+  return cv_test_shared_media_with (name, NULL);
+}
+
+const char *
+cv_test_shared_media_with (const char *name, const char *subdir)
+{
   static char path[4096];
   const char *env = getenv ("CV_SHARED_MEDIA");
   if (env)
     snprintf (path, sizeof path, "%s", env);
   else
     snprintf (path, sizeof path, "%s/../shared/media", CV_SOURCE_ROOT);
+  char want[4200];
+  snprintf (want, sizeof want, "%s/%s", path, subdir ? subdir : "");
   struct stat st;
-  if (stat (path, &st) != 0 || !S_ISDIR (st.st_mode)) {
-    printf ("SKIP %s: no shared media at %s\n", name, path);
+  if (stat (want, &st) != 0 || !S_ISDIR (st.st_mode)) {
+    printf ("SKIP %s: no shared media at %s\n", name, want);
     return NULL;
   }
   return path;
@@ -61,6 +69,25 @@ cv_test_to_backend (cc_context *ctx, const cc_image *host, cc_image *out)
 cc_status
 cv_test_to_host (cc_context *ctx, const cc_image *img, cc_image *out)
 {
+  if (img->format == CC_FORMAT_NV12 || img->format == CC_FORMAT_I420) {
+    /* one block that cv_image_free frees: Y, then the chroma plane(s), packed; any
+     * size, odd ones included (chroma of (w + 1) / 2 x (h + 1) / 2) */
+    size_t w = img->width, h = img->height, cw = (w + 1) / 2, ch = (h + 1) / 2;
+    uint8_t *block = calloc (w * h + 2 * cw * ch, 1);
+    if (!block)
+      return cc_set_error (CC_ERROR_OUT_OF_MEMORY, "cv_test_to_host: %zux%zu", w, h);
+    *out = cc_image_view (block, w, img->width, img->height, CC_FORMAT_GRAY8,
+        CC_LOCATION_HOST);
+    out->format = img->format;
+    out->planes[1] = block + w * h;
+    if (img->format == CC_FORMAT_NV12) {
+      out->pitch[1] = 2 * cw;
+    } else {
+      out->pitch[1] = out->pitch[2] = cw;
+      out->planes[2] = block + w * h + cw * ch;
+    }
+    return cc_image_copy (ctx, img, out);
+  }
   cc_status st = cv_image_new (img->width, img->height, img->format, out);
   if (st != CC_SUCCESS)
     return st;

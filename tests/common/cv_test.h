@@ -23,11 +23,14 @@ int cv_test_skip_without_gpu (const char *test_name);
 /* ../shared/media, found from the source tree (CV_SHARED_MEDIA env overrides);
  * NULL (after printing a skip message) when absent. */
 const char *cv_test_shared_media (const char *test_name);
+/* The same, but skips also when the folder SUBDIR of the shared media is absent (a
+ * partial copy, as on the GPU machine); returns the media root. */
+const char *cv_test_shared_media_with (const char *test_name, const char *subdir);
 
 /* Uploads a host image to a new device image on a CUDA context (copy for CPU). */
 cc_status cv_test_to_backend (cc_context *ctx, const cc_image *host, cc_image *out);
 /* Downloads into a new host image (packed). Caller frees with cv_image_free. */
-cc_status cv_test_to_host (cc_context *ctx, const cc_image *img, cc_image *out);
+cc_status cv_test_to_host (cc_context *ctx, const cc_image *img, cc_image *out);  /* NV12 / I420 too */
 
 /* A host F32C2 field of w x h with every vector (u, v). Free with cv_image_free. */
 cc_image cv_test_constant_field (int w, int h, float u, float v);

@@ -201,8 +201,9 @@ ramp_frame (int w, int h, cc_image *f)
   for (int y = 0; y < h; y++)
     for (int x = 0; x < w; x++) {
       uint8_t *p = (uint8_t *) f->planes[0] + y * f->pitch[0] + 4 * x;
-      p[0] = (uint8_t) (x * 255 / (w - 1));
-      p[1] = (uint8_t) (y * 255 / (h - 1));
+      /* 1x1 frames too: no division by zero */
+      p[0] = (uint8_t) (w > 1 ? x * 255 / (w - 1) : 0);
+      p[1] = (uint8_t) (h > 1 ? y * 255 / (h - 1) : 0);
       p[2] = (uint8_t) ((x + y) & 255);
       p[3] = 255;
     }

@@ -383,7 +383,7 @@ END_TEST
 /* Middlebury pairs with ground truth (../shared/media): EPE per sequence, bounded. */
 START_TEST (test_middlebury)
 {
-  const char *media = cv_test_shared_media ("middlebury");
+  const char *media = cv_test_shared_media_with ("middlebury", "optflow/middlebury");
   if (!media)
     return;
   /* CPU reference figures measured at the defaults (5 levels, 3 iterations, 9x9):

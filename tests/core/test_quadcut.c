@@ -552,7 +552,7 @@ END_TEST
  * most 2 % of the pixels of every frame. */
 START_TEST (test_cdnet_highway)
 {
-  const char *media = cv_test_shared_media ("quadcut CDnet highway");
+  const char *media = cv_test_shared_media_with ("quadcut CDnet highway", "segmentation/cdnet-highway");
   if (!media)
     return;
   char path[4096];

@@ -472,7 +472,7 @@ initial_field (cc_backend backend, bool blockmatch, const cc_image *a, const cc_
  * of block matching on every sequence; LK + refinement averages <= 0.27 px. */
 START_TEST (test_middlebury)
 {
-  const char *media = cv_test_shared_media ("refine middlebury");
+  const char *media = cv_test_shared_media_with ("refine middlebury", "optflow/middlebury");
   if (!media)
     return;
   const char *seq[] = { "Dimetrodon", "Grove2", "RubberWhale", "Venus" };

@@ -450,7 +450,7 @@ GST_START_TEST (test_cuda_memory_matches_cpu)
   GstBuffer *outs[2];
   const gchar *launches[2] = {
     "cudaupload ! video/x-raw(memory:CUDAMemory) ! moctracker name=m draw=all objects=\""
-        OBJECTS "\" ! cudadownload ! video/x-raw,format=RGBA",
+        OBJECTS "\" ! cudadownload ! capsfilter caps=video/x-raw,format=RGBA",
     "moctracker backend=cpu draw=all objects=\"" OBJECTS "\"",
   };
   for (int k = 0; k < 2; k++) {

@@ -541,7 +541,7 @@ END_TEST
 /* PSB meshes: Rand Index error per mesh against all its human segmentations. */
 START_TEST (test_psb)
 {
-  const char *media = cv_test_shared_media ("meshseg: PSB");
+  const char *media = cv_test_shared_media_with ("meshseg: PSB", "mesh/psb");
   if (!media)
     return;
   static const int ids[] = { 9, 74, 92, 125, 200, 293 };

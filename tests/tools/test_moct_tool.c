@@ -164,7 +164,7 @@ typedef struct clip_want {
 
 START_TEST (test_billiard)
 {
-  const char *media = cv_test_shared_media ("tools-moct billiard");
+  const char *media = cv_test_shared_media_with ("tools-moct billiard", "tracking");
   if (!media)
     return;
   static const clip_want want[] = {
