@@ -1,13 +1,15 @@
 // MOCT on CUDA: the twin of the CPU reference in src/moct.c.
 //
 // One pass over the pixels (moct_reduce_kernel, persistent blocks, each over a
-// contiguous band of rows): each warp takes a row segment of 32 x K pixels (lane l
-// reads pixels l, l + 32, ...: coalesced), looks every pixel's object up in the
-// classification table, and sums runs of one object in registers (count, sum x,
-// sum x^2, min / max x; the row gives the y terms). A run ends in the block's
-// shared-memory accumulators (64 bytes an object, shared atomics); at the end of a
-// segment, when every lane holds a run of the same object (a large object, the
-// usual case), the warp sums them first and one lane adds: no 32-way contention.
+// contiguous band of rows): each warp takes a row segment of 32 x K pixels, lane l
+// the K consecutive pixels K l .. K l + K - 1 (16-byte vector loads for packed RGB), looks every pixel's object up in the classification table, and sums runs of
+// one object in registers (count, sum x, sum x^2, min / max x; the row gives the y
+// terms). A run that ends inside a lane (an object's edge) goes straight to the
+// block's shared-memory accumulators (64 bytes an object, shared atomics). The run
+// that reaches a lane's last pixel is summed over the lanes that hold the same object
+// (__match_any_sync + __reduce_*_sync) and one lane adds: an object crossing a
+// segment costs about two accumulator updates, however many pixels it covers, and
+// small objects (many objects in the frame) cost about what one large one does.
 // When the block has walked its band, its non-empty accumulators meet the others
 // (cc_moct_layout):
 //  ATOMIC:   64-bit global atomics into the frame's accumulators (reset first);
@@ -69,16 +71,55 @@ acc_add_run (cc_moct_acc *a, unsigned n, unsigned sx, unsigned long long sxx, in
   atomicMax (&a->maxy, y);
 }
 
-template <int FMT>
-__device__ __forceinline__ int
-pixel_cell (const cc_image &f, const uint8_t *row, int x, int y)
+// A run of one object on row y, as offsets dx = x - xb from its segment's start (dx <
+// 32 K <= 512, so a warp's sums of dx and dx^2 fit 32 bits): the 64-bit terms of
+// the accumulator rebuilt from them.
+__device__ __forceinline__ void
+acc_add_offsets (cc_moct_acc *a, unsigned n, unsigned sdx, unsigned sdx2, int mindx,
+    int maxdx, int xb, int y)
 {
+  unsigned long long b = (unsigned long long) xb;
+  acc_add_run (a, n, n * (unsigned) xb + sdx, n * b * b + 2ull * b * sdx + sdx2, xb + mindx,
+      xb + maxdx, y);
+}
+
+// The object ids of this lane's K consecutive pixels x0 .. x0 + K - 1 of row y.
+template <int K, int FMT>
+__device__ __forceinline__ void
+lane_ids (const cc_image &f, const uint16_t *__restrict__ lut, int x0, int y, int *ids)
+{
+  const uint8_t *row = (const uint8_t *) f.planes[0] + (size_t) y * f.pitch[0];
   if (FMT == MOCT_FMT_RGBX || FMT == MOCT_FMT_BGRX) {
-    uint32_t p = __ldg ((const uint32_t *) row + x);
-    int r = p & 0xFF, g = (p >> 8) & 0xFF, b = (p >> 16) & 0xFF;
-    return FMT == MOCT_FMT_RGBX ? cc_moct_lut_index (r, g, b) : cc_moct_lut_index (b, g, r);
+    // 16-byte rows (checked on the host) and x0 a multiple of 4: vector loads, and a
+    // warp's first load covers 32 x 16 contiguous bytes when K = 4
+    uint32_t px[K];
+    if (x0 + K <= f.width) {
+      const uint4 *p4 = (const uint4 *) row + (x0 >> 2);
+#pragma unroll
+      for (int j = 0; j < K / 4; j++) {
+        uint4 v = __ldg (p4 + j);
+        px[4 * j] = v.x;
+        px[4 * j + 1] = v.y;
+        px[4 * j + 2] = v.z;
+        px[4 * j + 3] = v.w;
+      }
+    } else {
+#pragma unroll
+      for (int k = 0; k < K; k++)
+        px[k] = x0 + k < f.width ? __ldg ((const uint32_t *) row + x0 + k) : 0;
+    }
+#pragma unroll
+    for (int k = 0; k < K; k++) {
+      int r = px[k] & 0xFF, g = (px[k] >> 8) & 0xFF, b = (px[k] >> 16) & 0xFF;
+      int cell = FMT == MOCT_FMT_RGBX ? cc_moct_lut_index (r, g, b) : cc_moct_lut_index (b, g, r);
+      ids[k] = x0 + k < f.width ? __ldg (&lut[cell]) : CC_MOCT_NONE;
+    }
+  } else {
+#pragma unroll
+    for (int k = 0; k < K; k++)
+      ids[k] = x0 + k < f.width ? __ldg (&lut[cc_moct_pixel_cell (&f, x0 + k, y)])
+          : CC_MOCT_NONE;
   }
-  return cc_moct_pixel_cell (&f, x, y);
 }
 
 template <int K, int FMT>
@@ -103,52 +144,47 @@ moct_reduce_kernel (cc_image f, const uint16_t *__restrict__ lut, int n, int par
   const long long s1 = s0 + per_block < total ? s0 + per_block : total;
   for (long long s = s0 + (tid >> 5); s < s1; s += MOCT_WARPS) {
     const int y = (int) (s / segs), xb = (int) (s - (long long) y * segs) * seg_px;
-    const uint8_t *row = (const uint8_t *) f.planes[0] + (size_t) y * f.pitch[0];
+    const int x0 = xb + lane * K;
     int ids[K];
+    lane_ids<K, FMT> (f, lut, x0, y, ids);
+    if (window) {
 #pragma unroll
-    for (int k = 0; k < K; k++) {
-      int x = xb + lane + 32 * k;
-      ids[k] = x < f.width ? __ldg (&lut[pixel_cell<FMT> (f, row, x, y)]) : CC_MOCT_NONE;
-      if (window && ids[k] < n && !cc_moct_in_window (&tracks[ids[k]], x, y))
-        ids[k] = CC_MOCT_NONE;   // outside the object's search window
+      for (int k = 0; k < K; k++)
+        if (ids[k] < n && !cc_moct_in_window (&tracks[ids[k]], x0 + k, y))
+          ids[k] = CC_MOCT_NONE;   // outside the object's search window
     }
-    int run = CC_MOCT_NONE, minx = 0, maxx = 0;
-    unsigned rn = 0, rsx = 0;
-    unsigned long long rsxx = 0;
+    // runs of one object along the lane's pixels; a run that ends inside the lane (an
+    // object's edge) goes to the block's accumulator at once
+    int run = CC_MOCT_NONE, mindx = 0, maxdx = 0;
+    unsigned rn = 0, sdx = 0, sdx2 = 0;
 #pragma unroll
     for (int k = 0; k < K; k++) {
-      int x = xb + lane + 32 * k, id = ids[k];
+      int dx = lane * K + k, id = ids[k];
       if (id != run) {
         if (run < n)
-          acc_add_run (&sacc[run], rn, rsx, rsxx, minx, maxx, y);
+          acc_add_offsets (&sacc[run], rn, sdx, sdx2, mindx, maxdx, xb, y);
         run = id;
-        rn = rsx = 0;
-        rsxx = 0;
-        minx = x;
+        rn = sdx = sdx2 = 0;
+        mindx = dx;
       }
       if (id < n) {
         rn++;
-        rsx += x;
-        rsxx += (unsigned long long) x * x;
-        maxx = x;
+        sdx += dx;
+        sdx2 += dx * dx;
+        maxdx = dx;
       }
     }
-    // the last run of every lane: summed over the warp when all lanes share it
-    unsigned same = __match_any_sync (MOCT_FULL, run);
-    if (same == MOCT_FULL) {
-      if (run < n) {
-        for (int o = 16; o > 0; o >>= 1) {
-          rn += __shfl_xor_sync (MOCT_FULL, rn, o);
-          rsx += __shfl_xor_sync (MOCT_FULL, rsx, o);
-          rsxx += __shfl_xor_sync (MOCT_FULL, rsxx, o);
-          minx = min (minx, __shfl_xor_sync (MOCT_FULL, minx, o));
-          maxx = max (maxx, __shfl_xor_sync (MOCT_FULL, maxx, o));
-        }
-        if (lane == 0)
-          acc_add_run (&sacc[run], rn, rsx, rsxx, minx, maxx, y);
-      }
-    } else if (run < n) {
-      acc_add_run (&sacc[run], rn, rsx, rsxx, minx, maxx, y);
+    // the run that reaches each lane's last pixel: the lanes holding the same object
+    // (the lanes an object spans, usually) are summed over the warp, and one adds
+    unsigned group = __match_any_sync (MOCT_FULL, run);
+    if (run < n) {
+      rn = __reduce_add_sync (group, rn);
+      sdx = __reduce_add_sync (group, sdx);
+      sdx2 = __reduce_add_sync (group, sdx2);
+      mindx = (int) __reduce_min_sync (group, (unsigned) mindx);
+      maxdx = (int) __reduce_max_sync (group, (unsigned) maxdx);
+      if (lane == __ffs (group) - 1)
+        acc_add_offsets (&sacc[run], rn, sdx, sdx2, mindx, maxdx, xb, y);
     }
   }
   __syncthreads ();
@@ -445,7 +481,8 @@ cc_cuda_moct_run (cc_cuda_moct *s, const cc_moct_params *p, const cc_image *f,
     return CC_SUCCESS;
   cudaStream_t stream = cc_stream_of (s->ctx);
   bool yuv = f->format == CC_FORMAT_NV12 || f->format == CC_FORMAT_I420;
-  bool aligned = ((uintptr_t) f->planes[0] & 3) == 0 && (f->pitch[0] & 3) == 0;
+  // the packed paths load 16 bytes at a time
+  bool aligned = ((uintptr_t) f->planes[0] & 15) == 0 && (f->pitch[0] & 15) == 0;
   int fmt = !aligned || yuv ? MOCT_FMT_ANY
       : f->format == CC_FORMAT_RGBX8 ? MOCT_FMT_RGBX : MOCT_FMT_BGRX;
   const int K = p->pixels_per_thread;
