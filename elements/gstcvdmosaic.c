@@ -64,7 +64,9 @@ DEFINE_ENUM (gst_cv_cvd_style_get_type, "GstCvCvdStyle",
     { CC_CVD_STYLE_OUTLINE, "Cell borders over the image", "outline" })
 DEFINE_ENUM (gst_cv_cvd_jfa_get_type, "GstCvCvdJfa",
     { CC_CVD_VORONOI_JFA, "Jump flooding", "jfa" },
-    { CC_CVD_VORONOI_JFA_1PLUS, "1+JFA: an extra step-1 pass first (fewer errors)", "1+jfa" })
+    { CC_CVD_VORONOI_JFA_1PLUS, "1+JFA: an extra step-1 pass first (fewer errors)", "1+jfa" },
+    { CC_CVD_VORONOI_JFA_1PLUS_2, "1+JFA+2: 1+JFA, then passes of step 2 and 1 (errors "
+          "within 1 px)", "1+jfa+2" })
 DEFINE_ENUM (gst_cv_cvd_centroid_get_type, "GstCvCvdCentroid",
     { CC_CVD_CENTROID_AUTO, "The faster method (privatized)", "auto" },
     { CC_CVD_CENTROID_MDRR, "Multi-dimensional regional reduction (the paper's)", "mdrr" },

@@ -1,6 +1,6 @@
 // CVD on CUDA: the twin of the CPU reference in src/cvd.c.
 //
-// Voronoi: JFA / 1+JFA, one thread per pixel per pass, ping-pong label buffers
+// Voronoi: JFA / 1+JFA / 1+JFA+2, one thread per pixel per pass, ping-pong label buffers
 // (cc_cvd_jfa_pixel, shared with the CPU twin: same labels). Seeds: atomicMin of the
 // id at each site's rounded pixel (lowest id wins, as the CPU's descending writes).
 // Centroids (cc_cvd_centroid_method):
@@ -437,12 +437,9 @@ voronoi (cc_cuda_cvd *s, int n, cc_cvd_voronoi_method method)
   cvd_seed_kernel<<<cc_div_up (n, CVD_THREADS), CVD_THREADS, 0, st>>> (s->sites, n, s->w,
       s->labels, s->state);
   CC_CUDA_LAUNCHED ("cvd_seed_kernel");
-  // 1+JFA: a pass of step 1, then the JFA passes (as the CPU twin)
-  int steps[40], m = 0;
-  if (method == CC_CVD_VORONOI_JFA_1PLUS)
-    steps[m++] = 1;
-  for (int k = cc_cvd_jfa_first_step (s->w, s->h); k >= 1; k /= 2)
-    steps[m++] = k;
+  // the passes of the method, as the CPU twin
+  int steps[CC_CVD_JFA_MAX_STEPS];
+  int m = cc_cvd_jfa_steps (s->w, s->h, (int) method, steps);
   for (int j = 0; j < m; j++) {
     cvd_jfa_kernel<<<row_grid (s->w, s->h), CVD_THREADS, 0, st>>> (s->labels, s->labels_tmp,
         s->sites, n, s->w, s->h, steps[j], s->state);

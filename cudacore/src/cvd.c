@@ -2,7 +2,7 @@
  *
  * CPU Voronoi: EXACT searches a bucket grid of the sites (cells of about one site
  * each) ring by ring around the pixel's cell until no farther ring can hold a site
- * as near; JFA / JFA_1PLUS are the twins of the CUDA passes (same per-pixel
+ * as near; JFA / JFA_1PLUS / JFA_1PLUS_2 are the twins of the CUDA passes (same per-pixel
  * function, same ping-pong order), so the two backends label alike. Centroids: each
  * band of rows sums into its own 64-bit accumulators, the bands then add up in
  * order (integers: any thread count gives the same bits). */
@@ -16,7 +16,7 @@ void
 cc_cvd_params_default (cc_cvd_params *p)
 {
   p->density = CC_CVD_DENSITY_UNIFORM;
-  p->voronoi = CC_CVD_VORONOI_JFA_1PLUS;
+  p->voronoi = CC_CVD_VORONOI_JFA_1PLUS_2;
   p->centroid = CC_CVD_CENTROID_AUTO;
 }
 
@@ -26,7 +26,7 @@ cc_cvd_params_check (const cc_cvd_params *p)
   CC_CHECK_ARG (p != NULL, "cvd: params is NULL");
   CC_CHECK_ARG ((unsigned) p->density <= CC_CVD_DENSITY_GRADIENT,
       "cvd: unknown density %d", (int) p->density);
-  CC_CHECK_ARG ((unsigned) p->voronoi <= CC_CVD_VORONOI_EXACT,
+  CC_CHECK_ARG ((unsigned) p->voronoi <= CC_CVD_VORONOI_JFA_1PLUS_2,
       "cvd: unknown voronoi method %d", (int) p->voronoi);
   CC_CHECK_ARG ((unsigned) p->centroid <= CC_CVD_CENTROID_MDRR,
       "cvd: unknown centroid method %d", (int) p->centroid);
@@ -421,7 +421,7 @@ cpu_jfa_pass (cc_cvd *c, int k)
 }
 
 static void
-cpu_jfa (cc_cvd *c, bool one_plus)
+cpu_jfa (cc_cvd *c, cc_cvd_voronoi_method method)
 {
   const int w = c->width, h = c->height;
   size_t np = (size_t) w * h;
@@ -430,10 +430,10 @@ cpu_jfa (cc_cvd *c, bool one_plus)
   /* descending ids: the lowest id of a shared pixel writes last */
   for (int i = c->n - 1; i >= 0; i--)
     c->labels[(size_t) cc_cvd_round_px (c->sites[i].y) * w + cc_cvd_round_px (c->sites[i].x)] = i;
-  if (one_plus)
-    cpu_jfa_pass (c, 1);
-  for (int k = cc_cvd_jfa_first_step (w, h); k >= 1; k /= 2)
-    cpu_jfa_pass (c, k);
+  int steps[CC_CVD_JFA_MAX_STEPS];
+  int m = cc_cvd_jfa_steps (w, h, method, steps);
+  for (int j = 0; j < m; j++)
+    cpu_jfa_pass (c, steps[j]);
 }
 
 static cc_status
@@ -444,7 +444,7 @@ run_voronoi (cc_cvd *c)
   else if (c->params.voronoi == CC_CVD_VORONOI_EXACT)
     CC_TRY (cpu_exact (c));
   else
-    cpu_jfa (c, c->params.voronoi == CC_CVD_VORONOI_JFA_1PLUS);
+    cpu_jfa (c, c->params.voronoi);
   c->labels_valid = 1;
   return CC_SUCCESS;
 }

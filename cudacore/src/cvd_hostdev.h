@@ -77,6 +77,26 @@ cc_cvd_jfa_first_step (int w, int h)
   return p / 2;
 }
 
+#define CC_CVD_JFA_MAX_STEPS 40
+
+/* The steps of the JFA passes of a method, in order (the CPU twin and the kernels
+ * run exactly these); returns their count. JFA: K, K/2, .., 1 with K the first
+ * step; 1+JFA: 1 first; 1+JFA+2: 1, K .. 1, then 2, 1. */
+CC_HOSTDEV int
+cc_cvd_jfa_steps (int w, int h, int method, int steps[CC_CVD_JFA_MAX_STEPS])
+{
+  int m = 0;
+  if (method == CC_CVD_VORONOI_JFA_1PLUS || method == CC_CVD_VORONOI_JFA_1PLUS_2)
+    steps[m++] = 1;
+  for (int k = cc_cvd_jfa_first_step (w, h); k >= 1; k /= 2)
+    steps[m++] = k;
+  if (method == CC_CVD_VORONOI_JFA_1PLUS_2) {
+    steps[m++] = 2;
+    steps[m++] = 1;
+  }
+  return m;
+}
+
 /* One JFA pass of step k at pixel (x, y): the nearest of the labels at the pixel and
  * its 8 neighbours at +-k (lowest id on equal distances). */
 CC_HOSTDEV int32_t

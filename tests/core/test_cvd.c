@@ -102,58 +102,77 @@ START_TEST (test_exact_brute)
 }
 END_TEST
 
-/* JFA (CPU twin) against the exact labels: mislabelled rate and distance error. */
+/* JFA (CPU twin) against the exact labels of the same sites (seeded by `seed`): per
+ * method, the mislabelled rate and the largest distance error (px) of a mislabelled
+ * pixel (its site's distance minus the nearest site's). */
 static void
-jfa_error (int w, int h, int n, cc_cvd_voronoi_method v, double *rate, double *max_err)
+jfa_error (int w, int h, int n, uint64_t seed, int nm, const cc_cvd_voronoi_method *methods,
+    double *rate, double *max_err)
 {
   cc_context *ctx = cpu_context ();
-  cc_cvd *ce = make_cvd (ctx, w, h, CC_CVD_VORONOI_EXACT), *cj = make_cvd (ctx, w, h, v);
-  CC_ASSERT_OK (cc_cvd_seed (ce, n, 1234));
-  CC_ASSERT_OK (cc_cvd_seed (cj, n, 1234));
+  cc_cvd *ce = make_cvd (ctx, w, h, CC_CVD_VORONOI_EXACT);
+  CC_ASSERT_OK (cc_cvd_seed (ce, n, seed));
   cc_cvd_site *s = malloc (n * sizeof *s);
   CC_ASSERT_OK (cc_cvd_get_sites (ce, s));
   CC_ASSERT_OK (cc_cvd_voronoi (ce));
-  CC_ASSERT_OK (cc_cvd_voronoi (cj));
   size_t np = (size_t) w * h;
   int32_t *le = malloc (np * sizeof *le), *lj = malloc (np * sizeof *lj);
   CC_ASSERT_OK (cc_cvd_get_labels (ce, le));
-  CC_ASSERT_OK (cc_cvd_get_labels (cj, lj));
-  size_t bad = 0;
-  *max_err = 0.0;
-  for (size_t p = 0; p < np; p++) {
-    int x = (int) (p % w), y = (int) (p / w);
-    ck_assert (lj[p] >= 0 && lj[p] < n);
-    if (lj[p] == le[p])
-      continue;
-    bad++;
-    double e = (sqrt ((double) d2 (x, y, s[lj[p]])) - sqrt ((double) d2 (x, y, s[le[p]]))) / 256.0;
-    ck_assert_msg (e >= 0.0, "JFA label nearer than the exact one at (%d, %d)", x, y);
-    *max_err = e > *max_err ? e : *max_err;
+  for (int m = 0; m < nm; m++) {
+    cc_cvd *cj = make_cvd (ctx, w, h, methods[m]);
+    CC_ASSERT_OK (cc_cvd_set_sites (cj, s, n));
+    CC_ASSERT_OK (cc_cvd_voronoi (cj));
+    CC_ASSERT_OK (cc_cvd_get_labels (cj, lj));
+    size_t bad = 0;
+    max_err[m] = 0.0;
+    for (size_t p = 0; p < np; p++) {
+      int x = (int) (p % w), y = (int) (p / w);
+      ck_assert (lj[p] >= 0 && lj[p] < n);
+      if (lj[p] == le[p])
+        continue;
+      bad++;
+      double e = (sqrt ((double) d2 (x, y, s[lj[p]])) - sqrt ((double) d2 (x, y, s[le[p]])))
+          / 256.0;
+      ck_assert_msg (e >= 0.0, "JFA label nearer than the exact one at (%d, %d)", x, y);
+      max_err[m] = e > max_err[m] ? e : max_err[m];
+    }
+    rate[m] = (double) bad / np;
+    cc_cvd_destroy (cj);
   }
-  *rate = (double) bad / np;
   free (le); free (lj); free (s);
   cc_cvd_destroy (ce);
-  cc_cvd_destroy (cj);
   cc_context_destroy (ctx);
 }
 
 START_TEST (test_jfa_error)
 {
-  /* at 1080p (the issue's case), 2k and 20k sites */
+  /* at 1080p (the issue's case), 2k and 20k sites; seed 1234 is the one whose 2k case
+   * 1+JFA alone leaves 8 pixels 1.097 px too far (their nearest site's seed is cut
+   * off by the long steps), 8 another with errors after 1+JFA */
   const int sizes[2] = { 2000, 20000 };
-  for (int k = 0; k < 2; k++) {
-    double r1, e1, r0, e0;
-    jfa_error (1920, 1080, sizes[k], CC_CVD_VORONOI_JFA_1PLUS, &r1, &e1);
-    jfa_error (1920, 1080, sizes[k], CC_CVD_VORONOI_JFA, &r0, &e0);
-    fflush (stdout);
-    printf ("cvd JFA 1920x1080 %d sites: 1+JFA mislabelled %.5f %% (max %.3f px), "
-        "JFA %.5f %% (max %.3f px)\n", sizes[k], 100 * r1, e1, 100 * r0, e0);
-    ck_assert_msg (r1 <= 0.001, "1+JFA mislabel rate %g > 0.1 %%", r1);
-    /* the issue asks for 1 px; at 2k sites 8 pixels (0.0004 %) of this seed are
-     * 1.097 px farther from their 1+JFA site than from the nearest one */
-    ck_assert_msg (e1 <= 1.1, "1+JFA distance error %g px > 1.1", e1);
-    ck_assert_msg (r0 <= 0.001, "JFA mislabel rate %g > 0.1 %%", r0);
-  }
+  const uint64_t seeds[2] = { 1234, 8 };
+  const cc_cvd_voronoi_method methods[3] = { CC_CVD_VORONOI_JFA_1PLUS_2,
+                                             CC_CVD_VORONOI_JFA_1PLUS, CC_CVD_VORONOI_JFA };
+  cc_cvd_params p;
+  cc_cvd_params_default (&p);
+  ck_assert_int_eq (p.voronoi, CC_CVD_VORONOI_JFA_1PLUS_2);
+  for (int k = 0; k < 2; k++)
+    for (int sd = 0; sd < 2; sd++) {
+      double r[3], e[3];
+      jfa_error (1920, 1080, sizes[k], seeds[sd], 3, methods, r, e);
+      fflush (stdout);
+      printf ("cvd JFA 1920x1080 %d sites, seed %d: 1+JFA+2 mislabelled %.5f %% (max %.3f "
+          "px), 1+JFA %.5f %% (max %.3f px), JFA %.5f %% (max %.3f px)\n", sizes[k],
+          (int) seeds[sd], 100 * r[0], e[0], 100 * r[1], e[1], 100 * r[2], e[2]);
+      /* the issue's bounds, on the default method: at most 0.1 % mislabelled, each
+       * within 1 px of the nearest distance */
+      ck_assert_msg (r[0] <= 0.001, "1+JFA+2 mislabel rate %g > 0.1 %%", r[0]);
+      ck_assert_msg (e[0] <= 1.0, "1+JFA+2 distance error %g px > 1 px", e[0]);
+      /* the extra passes only add candidates: never worse than 1+JFA */
+      ck_assert_msg (r[0] <= r[1] && e[0] <= e[1], "1+JFA+2 worse than 1+JFA");
+      ck_assert_msg (r[1] <= 0.001, "1+JFA mislabel rate %g > 0.1 %%", r[1]);
+      ck_assert_msg (r[2] <= 0.001, "JFA mislabel rate %g > 0.1 %%", r[2]);
+    }
 }
 END_TEST
 
@@ -161,7 +180,7 @@ START_TEST (test_centroid_sums_exact)
 {
   const int w = 123, h = 77, n = 50;
   cc_context *ctx = cpu_context ();
-  for (int v = 0; v < 3; v++) {
+  for (int v = 0; v < 4; v++) {
     cc_cvd *c = make_cvd (ctx, w, h, (cc_cvd_voronoi_method) v);
     uint16_t *rho = malloc ((size_t) w * h * sizeof *rho);
     srand (99);
@@ -345,7 +364,7 @@ END_TEST
 
 START_TEST (test_static_convergence)
 {
-  /* the element's default path (1+JFA), a static luma-weighted frame */
+  /* the element's default path (1+JFA+2), a static luma-weighted frame */
   const int w = 240, h = 160, n = 300;
   cc_image f;
   ramp_frame (w, h, &f);
@@ -387,7 +406,7 @@ START_TEST (test_threshold_stops)
 {
   const int w = 100, h = 80;
   cc_context *ctx = cpu_context ();
-  cc_cvd *c = make_cvd (ctx, w, h, CC_CVD_VORONOI_JFA_1PLUS);
+  cc_cvd *c = make_cvd (ctx, w, h, CC_CVD_VORONOI_JFA_1PLUS_2);
   CC_ASSERT_OK (cc_cvd_seed (c, 40, 9));
   cc_cvd_stats st;
   CC_ASSERT_OK (cc_cvd_iterate (c, 1000, 0.05, &st));
@@ -750,15 +769,17 @@ START_TEST (test_gpu_matches_cpu)
   if (cv_test_skip_without_gpu ("cvd GPU == CPU"))
     return;
   const cc_format fmts[4] = { CC_FORMAT_RGBX8, CC_FORMAT_BGRX8, CC_FORMAT_NV12, CC_FORMAT_I420 };
+  const cc_cvd_voronoi_method vs[3] = { CC_CVD_VORONOI_JFA_1PLUS_2, CC_CVD_VORONOI_JFA_1PLUS,
+                                        CC_CVD_VORONOI_JFA };
   for (int m = 0; m < 3; m++)
-    for (int v = 0; v < 2; v++)
+    for (int v = 0; v < 3; v++)
       for (int f = 0; f < 4; f++) {
-        compare_backends (317, 181, 400 + f, (cc_cvd_voronoi_method) v,
-            (cc_cvd_centroid_method) m, (cc_cvd_density) f, fmts[f]);
-        compare_backends (1, 1, 1, (cc_cvd_voronoi_method) v, (cc_cvd_centroid_method) m,
+        compare_backends (317, 181, 400 + f, vs[v], (cc_cvd_centroid_method) m,
             (cc_cvd_density) f, fmts[f]);
+        compare_backends (1, 1, 1, vs[v], (cc_cvd_centroid_method) m, (cc_cvd_density) f,
+            fmts[f]);
       }
-  compare_backends (1920, 1080, 20000, CC_CVD_VORONOI_JFA_1PLUS, CC_CVD_CENTROID_MDRR,
+  compare_backends (1920, 1080, 20000, CC_CVD_VORONOI_JFA_1PLUS_2, CC_CVD_CENTROID_MDRR,
       CC_CVD_DENSITY_DARK, CC_FORMAT_RGBX8);
   compare_backends (1920, 1080, 20000, CC_CVD_VORONOI_JFA_1PLUS, CC_CVD_CENTROID_PRIVATIZED,
       CC_CVD_DENSITY_GRADIENT, CC_FORMAT_NV12);
