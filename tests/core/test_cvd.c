@@ -102,7 +102,40 @@ START_TEST (test_exact_brute)
 }
 END_TEST
 
-/* JFA (CPU twin) against the exact labels of the same sites (seeded by `seed`): per
+static uint64_t
+splitmix64 (uint64_t *state)
+{
+  uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+/* n uniformly random sites on distinct pixels (n <= w h / 2), each with an offset in
+ * [-128, 127]/256 px: no two share a JFA seed pixel (that case is JFA's known
+ * failure, not the error measured here). The same draws as cc_cvd_seed made before it
+ * seeded a lattice, so the figures of docs/cvdmosaic.md stay comparable. */
+static void
+random_distinct_sites (cc_cvd_site *s, int n, int w, int h, uint64_t seed)
+{
+  uint64_t np = (uint64_t) w * h, state = seed;
+  uint8_t *used = calloc ((np + 7) / 8, 1);
+  for (int i = 0; i < n; i++) {
+    uint64_t p;
+    do
+      p = splitmix64 (&state) % np;
+    while (used[p / 8] & (1u << (p % 8)));
+    used[p / 8] |= (uint8_t) (1u << (p % 8));
+    uint64_t r = splitmix64 (&state);
+    int ox = (int) (r & 255) - 128, oy = (int) ((r >> 8) & 255) - 128;
+    int x = (int) (p % w) * 256 + ox, y = (int) (p / w) * 256 + oy;
+    s[i].x = x < 0 ? 0 : x > (w - 1) * 256 ? (w - 1) * 256 : x;
+    s[i].y = y < 0 ? 0 : y > (h - 1) * 256 ? (h - 1) * 256 : y;
+  }
+  free (used);
+}
+
+/* JFA (CPU twin) against the exact labels of the same random sites: per
  * method, the mislabelled rate and the largest distance error (px) of a mislabelled
  * pixel (its site's distance minus the nearest site's). */
 static void
@@ -111,9 +144,9 @@ jfa_error (int w, int h, int n, uint64_t seed, int nm, const cc_cvd_voronoi_meth
 {
   cc_context *ctx = cpu_context ();
   cc_cvd *ce = make_cvd (ctx, w, h, CC_CVD_VORONOI_EXACT);
-  CC_ASSERT_OK (cc_cvd_seed (ce, n, seed));
   cc_cvd_site *s = malloc (n * sizeof *s);
-  CC_ASSERT_OK (cc_cvd_get_sites (ce, s));
+  random_distinct_sites (s, n, w, h, seed);
+  CC_ASSERT_OK (cc_cvd_set_sites (ce, s, n));
   CC_ASSERT_OK (cc_cvd_voronoi (ce));
   size_t np = (size_t) w * h;
   int32_t *le = malloc (np * sizeof *le), *lj = malloc (np * sizeof *lj);
@@ -311,7 +344,10 @@ START_TEST (test_energy_never_increases)
     rho[p] = (uint16_t) (1 + 60000.0 * exp (-(dx * dx + dy * dy) / 2000.0));
   }
   CC_ASSERT_OK (cc_cvd_set_density_map (c, rho));
-  CC_ASSERT_OK (cc_cvd_seed (c, n, 3));
+  /* random sites, far from the optimum: large moves on the first iterations */
+  cc_cvd_site sites[120];
+  random_distinct_sites (sites, n, w, h, 3);
+  CC_ASSERT_OK (cc_cvd_set_sites (c, sites, n));
   __int128 prev = energy (c, rho, w, h, n);
   double first = (double) prev;
   for (int it = 0; it < 40; it++) {
@@ -330,16 +366,10 @@ START_TEST (test_energy_never_increases)
 }
 END_TEST
 
-START_TEST (test_uniform_area_cov)
+/* Coefficient of variation of the cell areas (the exact cells of the current sites). */
+static double
+area_cov (cc_cvd *c, int n)
 {
-  /* 1,000 sites on 640x640 (410 px a cell), 100 iterations of the exact method */
-  const int w = 640, h = 640, n = 1000;
-  cc_context *ctx = cpu_context ();
-  cc_cvd *c = make_cvd (ctx, w, h, CC_CVD_VORONOI_EXACT);
-  CC_ASSERT_OK (cc_cvd_seed (c, n, 11));
-  cc_cvd_stats st;
-  CC_ASSERT_OK (cc_cvd_iterate (c, 100, 0.0, &st));
-  ck_assert_int_eq (st.iterations, 100);
   cc_cvd_sums *s = malloc (n * sizeof *s);
   CC_ASSERT_OK (cc_cvd_centroid_sums (c, s));
   double sum = 0, sum2 = 0;
@@ -348,16 +378,89 @@ START_TEST (test_uniform_area_cov)
     sum += a;
     sum2 += a * a;
   }
-  double mean = sum / n, cov = sqrt (sum2 / n - mean * mean) / mean;
-  printf ("cvd uniform 640x640 1000 sites 100 iterations: area CoV %.4f\n", cov);
-  /* The issue asks for <= 0.05. Exact Lloyd does not get there from random sites: it
-   * settles in a local minimum whose pentagonal and heptagonal defect cells are 20 %
-   * smaller or larger (this seed: 0.067; another seed stayed at 0.079 from 200
-   * iterations on, 0.077 for interior cells alone; 0.18 after 10 iterations). The
-   * bound asserts that state. */
-  ck_assert_msg (cov <= 0.09, "area CoV %g > 0.09", cov);
   free (s);
-  cc_cvd_destroy (c);
+  double mean = sum / n;
+  return sqrt (sum2 / n - mean * mean) / mean;
+}
+
+START_TEST (test_uniform_area_cov)
+{
+  /* the issue: uniform density, 1,000 sites, 100 iterations, area CoV <= 0.05; on a
+   * square (410 px a cell) and a 16:9 frame (922 px a cell), exact Voronoi steps, and
+   * the element's default (1+JFA+2) on the square. Cells are counted exactly. */
+  const int sizes[3][3] = { { 640, 640, CC_CVD_VORONOI_EXACT },
+                            { 1280, 720, CC_CVD_VORONOI_EXACT },
+                            { 640, 640, CC_CVD_VORONOI_JFA_1PLUS_2 } };
+  const uint64_t seeds[2] = { 11, 12 };
+  const int n = 1000;
+  cc_context *ctx = cpu_context ();
+  for (int k = 0; k < 3; k++)
+    for (int sd = 0; sd < (k < 2 ? 2 : 1); sd++) {
+      const int w = sizes[k][0], h = sizes[k][1];
+      cc_cvd *c = make_cvd (ctx, w, h, (cc_cvd_voronoi_method) sizes[k][2]);
+      cc_cvd *ce = c;
+      CC_ASSERT_OK (cc_cvd_seed (c, n, seeds[sd]));
+      if (sizes[k][2] != CC_CVD_VORONOI_EXACT) {
+        ce = make_cvd (ctx, w, h, CC_CVD_VORONOI_EXACT);
+      }
+      cc_cvd_site *s = malloc (n * sizeof *s);
+      CC_ASSERT_OK (cc_cvd_get_sites (c, s));
+      CC_ASSERT_OK (cc_cvd_set_sites (ce, s, n));
+      double cov0 = area_cov (ce, n);
+      cc_cvd_stats st;
+      CC_ASSERT_OK (cc_cvd_iterate (c, 100, 0.0, &st));
+      ck_assert_int_eq (st.iterations, 100);
+      CC_ASSERT_OK (cc_cvd_get_sites (c, s));
+      CC_ASSERT_OK (cc_cvd_set_sites (ce, s, n));
+      double cov = area_cov (ce, n);
+      printf ("cvd uniform %dx%d %d sites (%s, seed %d): area CoV %.4f seeded, %.4f after "
+          "100 iterations\n", w, h, n, ce == c ? "exact" : "1+JFA+2", (int) seeds[sd],
+          cov0, cov);
+      /* the seeding alone is not the answer: its jitter leaves unequal cells, Lloyd
+       * equalises them */
+      ck_assert_msg (cov0 > 0.08, "seeded area CoV %g already small", cov0);
+      ck_assert_msg (cov <= 0.05, "%dx%d: area CoV %g > 0.05 after 100 iterations", w, h, cov);
+      free (s);
+      if (ce != c)
+        cc_cvd_destroy (ce);
+      cc_cvd_destroy (c);
+    }
+  cc_context_destroy (ctx);
+}
+END_TEST
+
+START_TEST (test_seed_sites)
+{
+  /* the lattice (n <= np / 4) and the dense random draw: n sites inside the frame, no
+   * two on one pixel, the same for the same seed, others for another seed */
+  const int cases[][3] = { { 640, 360, 2000 }, { 97, 61, 1400 }, { 1, 37, 9 }, { 37, 1, 9 },
+                           { 31, 17, 300 }, { 8, 4, 32 }, { 1, 1, 1 }, { 1000, 3, 700 } };
+  cc_context *ctx = cpu_context ();
+  for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+    const int w = cases[k][0], h = cases[k][1], n = cases[k][2];
+    cc_cvd *c = make_cvd (ctx, w, h, CC_CVD_VORONOI_JFA_1PLUS_2);
+    cc_cvd_site *a = malloc (n * sizeof *a), *b = malloc (n * sizeof *b);
+    CC_ASSERT_OK (cc_cvd_seed (c, n, 5));
+    ck_assert_int_eq (cc_cvd_site_count (c), n);
+    CC_ASSERT_OK (cc_cvd_get_sites (c, a));
+    uint8_t *used = calloc ((size_t) w * h, 1);
+    for (int i = 0; i < n; i++) {
+      ck_assert_msg (a[i].x >= 0 && a[i].x <= (w - 1) * 256 && a[i].y >= 0
+          && a[i].y <= (h - 1) * 256, "%dx%d: site %d outside", w, h, i);
+      int p = ((a[i].y + 128) >> 8) * w + ((a[i].x + 128) >> 8);
+      ck_assert_msg (!used[p], "%dx%d, %d sites: site %d shares pixel %d", w, h, n, i, p);
+      used[p] = 1;
+    }
+    CC_ASSERT_OK (cc_cvd_seed (c, n, 5));
+    CC_ASSERT_OK (cc_cvd_get_sites (c, b));
+    ck_assert (!memcmp (a, b, n * sizeof *a));
+    CC_ASSERT_OK (cc_cvd_seed (c, n, 6));
+    CC_ASSERT_OK (cc_cvd_get_sites (c, b));
+    ck_assert_msg (n == 1 || w * h == n || memcmp (a, b, n * sizeof *a), "%dx%d: seed ignored",
+        w, h);
+    free (used); free (a); free (b);
+    cc_cvd_destroy (c);
+  }
   cc_context_destroy (ctx);
 }
 END_TEST
@@ -798,6 +901,7 @@ cvd_suite (void)
   tcase_add_test (tc, test_density_values);
   tcase_add_test (tc, test_energy_never_increases);
   tcase_add_test (tc, test_uniform_area_cov);
+  tcase_add_test (tc, test_seed_sites);
   tcase_add_test (tc, test_static_convergence);
   tcase_add_test (tc, test_threshold_stops);
   tcase_add_test (tc, test_advect);

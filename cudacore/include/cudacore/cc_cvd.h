@@ -126,9 +126,17 @@ void cc_cvd_get_params (const cc_cvd *cvd, cc_cvd_params *params);
 int cc_cvd_site_count (const cc_cvd *cvd);
 
 /* n sites (1..min(CC_CVD_MAX_SITES, w h)) at positions drawn from `seed` (splitmix64
- * on the host): n distinct pixels, uniform over the frame, each with a uniform offset
- * in [-128, 127]/256 px (clamped to the frame) so that no two sites round to the same
- * pixel (JFA seed). The same seed gives the same sites on both backends. */
+ * on the host), no two rounding to the same pixel (JFA seed). The same seed gives the
+ * same sites on both backends.
+ *  n <= w h / 4: a jittered hexagonal lattice: about sqrt(3) / 2 d apart rows (d the
+ *    spacing of hexagons of area w h / n) of n / rows sites each (counts differing by
+ *    one at most), odd rows shifted by half a spacing, every site moved by a uniform
+ *    offset of up to a quarter of the spacing in x and in y (a site whose pixel is
+ *    taken moves to a free pixel nearby). Lloyd from random sites settles in local
+ *    minima full of pentagon / heptagon cells; from this start it converges to
+ *    nearly equal cells within a few tens of iterations (docs/cvdmosaic.md).
+ *  denser: n distinct random pixels, uniform over the frame, each with a uniform
+ *    offset in [-128, 127]/256 px (clamped to the frame). */
 cc_status cc_cvd_seed (cc_cvd *cvd, int n, uint64_t seed);
 /* Sets n sites from a host array (each inside the frame, else INVALID_ARGUMENT). */
 cc_status cc_cvd_set_sites (cc_cvd *cvd, const cc_cvd_site *sites, int n);
