@@ -646,11 +646,26 @@ cc_cvd_advect (cc_cvd *c, const cc_image *flow)
       "cc_cvd_advect: flow is %dx%d but cvd was created for %dx%d", flow->width,
       flow->height, c->width, c->height);
   CC_TRY (cc_image_check_location (c->ctx, flow, "cc_cvd_advect: flow"));
+  /* the cells of the current sites: each moves by its pixels' mean flow */
+  if (!c->labels_valid)
+    CC_TRY (run_voronoi (c));
   c->labels_valid = 0;
   if (is_cuda (c))
     return CC_CUDA_ONLY (cc_cuda_cvd_advect (c->cuda, c->n, flow));
-  for (int i = 0; i < c->n; i++)
-    cc_cvd_advect_site (&c->sites[i], flow, c->width, c->height);
+  const int w = c->width, h = c->height, n = c->n;
+  memset (c->sums, 0, (size_t) n * sizeof *c->sums);
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++) {
+      long long qu, qv;
+      if (!cc_cvd_flow_px (flow, x, y, &qu, &qv))
+        continue;
+      cc_cvd_sums *a = &c->sums[c->labels[(size_t) y * w + x]];
+      a->w++;
+      a->x += (uint64_t) qu;
+      a->y += (uint64_t) qv;
+    }
+  for (int i = 0; i < n; i++)
+    cc_cvd_advect_site (&c->sites[i], &c->sums[i], w, h);
   return CC_SUCCESS;
 }
 

@@ -521,24 +521,63 @@ START_TEST (test_threshold_stops)
 }
 END_TEST
 
+/* floor (sum / n + 1/2) in doubles (the sums here are small) */
+static int
+mean_half_up (long long sum, long long n)
+{
+  return (int) floor ((double) sum / (double) n + 0.5);
+}
+
 START_TEST (test_advect)
 {
+  /* each site moves by the mean of its cell's flow, quantised per pixel to 1/256 px;
+   * non-finite pixels do not count, a cell of only such pixels stays, the result is
+   * clamped to the frame */
   const int w = 20, h = 10;
   cc_context *ctx = cpu_context ();
-  cc_cvd *c = make_cvd (ctx, w, h, CC_CVD_VORONOI_JFA_1PLUS);
+  cc_cvd *c = make_cvd (ctx, w, h, CC_CVD_VORONOI_EXACT);
   cc_cvd_site s[4] = { { 5 * 256, 5 * 256 }, { 19 * 256 - 10, 0 }, { 2 * 256 + 100, 3 * 256 },
-                       { 8 * 256, 8 * 256 } };
+                       { 17 * 256, 8 * 256 } };
   CC_ASSERT_OK (cc_cvd_set_sites (c, s, 4));
-  cc_image flow = cv_test_constant_field (w, h, 1.5f, -0.25f);
-  float *nan_px = (float *) ((uint8_t *) flow.planes[0] + 8 * flow.pitch[0]) + 2 * 8;
-  nan_px[0] = NAN;
+  int lab[10][20];
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++)
+      lab[y][x] = brute_label (s, 4, x, y);
+  /* left half 1.5 px right, right half 0.3 + 0.1 y (0.3 x 256 = 76.8 -> 77), all up
+   * 0.25; NaN on every pixel of site 3's cell and on (5, 5) of site 0's */
+  cc_image flow = cv_test_constant_field (w, h, 0, 0);
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++) {
+      float *uv = (float *) ((uint8_t *) flow.planes[0] + y * flow.pitch[0]) + 2 * x;
+      uv[0] = x < 10 ? 1.5f : 0.3f + 0.1f * y;
+      uv[1] = -0.25f;
+      if (lab[y][x] == 3 || (x == 5 && y == 5))
+        uv[0] = NAN;
+    }
+  long long n[4] = { 0 }, su[4] = { 0 }, sv[4] = { 0 };
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++) {
+      const float *uv = (const float *) ((uint8_t *) flow.planes[0] + y * flow.pitch[0]) + 2 * x;
+      if (isnan (uv[0]))
+        continue;
+      n[lab[y][x]]++;
+      su[lab[y][x]] += (long long) floor (uv[0] * 256.0 + 0.5);
+      sv[lab[y][x]] += (long long) floor (uv[1] * 256.0 + 0.5);
+    }
+  ck_assert (n[3] == 0 && n[0] > 0 && n[1] > 0 && n[2] > 0);
   CC_ASSERT_OK (cc_cvd_advect (c, &flow));
   cc_cvd_site g[4];
   CC_ASSERT_OK (cc_cvd_get_sites (c, g));
-  ck_assert_int_eq (g[0].x, 5 * 256 + 384); ck_assert_int_eq (g[0].y, 5 * 256 - 64);
-  ck_assert_int_eq (g[1].x, 19 * 256);      ck_assert_int_eq (g[1].y, 0);      /* clamped */
-  ck_assert_int_eq (g[2].x, 2 * 256 + 484); ck_assert_int_eq (g[2].y, 3 * 256 - 64);
-  ck_assert_int_eq (g[3].x, 8 * 256);       ck_assert_int_eq (g[3].y, 8 * 256); /* NaN */
+  for (int i = 0; i < 3; i++) {
+    int ex = s[i].x + mean_half_up (su[i], n[i]), ey = s[i].y + mean_half_up (sv[i], n[i]);
+    ex = ex < 0 ? 0 : ex > 19 * 256 ? 19 * 256 : ex;
+    ey = ey < 0 ? 0 : ey > 9 * 256 ? 9 * 256 : ey;
+    ck_assert_msg (g[i].x == ex && g[i].y == ey, "site %d at (%d, %d), want (%d, %d)", i,
+        g[i].x, g[i].y, ex, ey);
+  }
+  ck_assert_int_eq (g[1].y, 0);               /* clamped */
+  ck_assert_int_eq (g[3].x, 17 * 256);        /* no finite vector in its cell */
+  ck_assert_int_eq (g[3].y, 8 * 256);
   cc_image small = cv_test_constant_field (w - 1, h, 0, 0);
   ck_assert_int_eq (cc_cvd_advect (c, &small), CC_ERROR_INVALID_ARGUMENT);
   cv_image_free (&small);

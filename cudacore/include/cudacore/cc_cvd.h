@@ -173,9 +173,14 @@ typedef struct cc_cvd_stats {
 cc_status cc_cvd_iterate (cc_cvd *cvd, int iterations, double threshold,
     cc_cvd_stats *stats);
 
-/* Moves every site by the flow at its rounded pixel (F32C2, same size, where the
- * backend computes): x += floor (256 u + 0.5), clamped to the frame. Non-finite
- * vectors leave the site where it is. */
+/* Moves every site by the mean flow of its cell (F32C2, same size, where the
+ * backend computes; the cells of the current sites by params.voronoi, recomputed when
+ * the sites moved since the last Voronoi step): each pixel's vector quantised to
+ * floor (256 u + 0.5) / 256 px, summed per cell in integers, the mean rounded half
+ * up, the site clamped to the frame. Pixels whose vector is not finite (or beyond
+ * 16384 px) do not count; a cell with none of them stays. A cell follows the mean
+ * motion of its content: the noise of the flow at one pixel, which moved the sites
+ * of a static background every frame, averages out (docs/cvdmosaic.md). */
 cc_status cc_cvd_advect (cc_cvd *cvd, const cc_image *flow);
 
 typedef enum cc_cvd_style {
