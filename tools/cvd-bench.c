@@ -136,7 +136,7 @@ main (int argc, char **argv)
       else if (!strcmp (v, "1+jfa+2"))
         voronoi = CC_CVD_VORONOI_JFA_1PLUS_2;
       else {
-        cv_option_error ("--voronoi", v, "jfa, 1+jfa or 1+jfa+2");
+        cv_option_error ("--voronoi", v, "one of jfa, 1+jfa or 1+jfa+2");
         return 2;
       }
     } else {

@@ -170,16 +170,19 @@ cc_cvd_round_mean (long long sum, long long n)
 
 /* Advection of one site by the mean flow of its cell: a->w pixels of finite flow,
  * a->x and a->y the sums of their vectors in 1/256 px (two's complement in the
- * unsigned sums). A cell without such a pixel stays; the site is clamped to the
- * frame. */
+ * unsigned sums). A cell without such a pixel, or whose mean is shorter than
+ * CC_CVD_ADVECT_MIN, stays; the site is clamped to the frame. */
 CC_HOSTDEV void
 cc_cvd_advect_site (cc_cvd_site *s, const cc_cvd_sums *a, int w, int h)
 {
   if (a->w == 0)
     return;
   long long n = (long long) a->w;
-  long long nx = s->x + cc_cvd_round_mean ((long long) a->x, n);
-  long long ny = s->y + cc_cvd_round_mean ((long long) a->y, n);
+  long long du = cc_cvd_round_mean ((long long) a->x, n);
+  long long dv = cc_cvd_round_mean ((long long) a->y, n);
+  if (du * du + dv * dv < (long long) CC_CVD_ADVECT_MIN * CC_CVD_ADVECT_MIN)
+    return;
+  long long nx = s->x + du, ny = s->y + dv;
   s->x = (int32_t) (nx < 0 ? 0 : nx > (long long) (w - 1) * CC_CVD_ONE ? (w - 1) * CC_CVD_ONE : nx);
   s->y = (int32_t) (ny < 0 ? 0 : ny > (long long) (h - 1) * CC_CVD_ONE ? (h - 1) * CC_CVD_ONE : ny);
 }

@@ -544,7 +544,8 @@ START_TEST (test_advect)
     for (int x = 0; x < w; x++)
       lab[y][x] = brute_label (s, 4, x, y);
   /* left half 1.5 px right, right half 0.3 + 0.1 y (0.3 x 256 = 76.8 -> 77), all up
-   * 0.25; NaN on every pixel of site 3's cell and on (5, 5) of site 0's */
+   * 0.25; NaN on every pixel of site 3's cell and on (5, 5) of site 0's; then, a
+   * field under a quarter pixel moves nothing */
   cc_image flow = cv_test_constant_field (w, h, 0, 0);
   for (int y = 0; y < h; y++)
     for (int x = 0; x < w; x++) {
@@ -578,6 +579,20 @@ START_TEST (test_advect)
   ck_assert_int_eq (g[1].y, 0);               /* clamped */
   ck_assert_int_eq (g[3].x, 17 * 256);        /* no finite vector in its cell */
   ck_assert_int_eq (g[3].y, 8 * 256);
+  /* (0.17, -0.17): |(44, -44)| = 62.2 < CC_CVD_ADVECT_MIN = 64: every cell stays */
+  cv_image_free (&flow);
+  flow = cv_test_constant_field (w, h, 0.17f, -0.17f);
+  CC_ASSERT_OK (cc_cvd_advect (c, &flow));
+  cc_cvd_site g2[4];
+  CC_ASSERT_OK (cc_cvd_get_sites (c, g2));
+  ck_assert (!memcmp (g, g2, sizeof g));
+  cv_image_free (&flow);
+  /* (0.25, 0): exactly 64: moves */
+  flow = cv_test_constant_field (w, h, 0.25f, 0.0f);
+  CC_ASSERT_OK (cc_cvd_advect (c, &flow));
+  CC_ASSERT_OK (cc_cvd_get_sites (c, g2));
+  ck_assert_int_eq (g2[0].x, g[0].x + 64);
+  ck_assert_int_eq (g2[0].y, g[0].y);
   cc_image small = cv_test_constant_field (w - 1, h, 0, 0);
   ck_assert_int_eq (cc_cvd_advect (c, &small), CC_ERROR_INVALID_ARGUMENT);
   cv_image_free (&small);

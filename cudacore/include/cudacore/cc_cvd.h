@@ -40,6 +40,9 @@ extern "C" {
 #define CC_CVD_FRAC_BITS 8
 #define CC_CVD_ONE (1 << CC_CVD_FRAC_BITS)   /* one pixel in site units */
 #define CC_CVD_BORDER_MAX 16
+/* cc_cvd_advect leaves a cell whose mean flow is shorter than this (1/256 px: a
+ * quarter pixel): the flow's noise on a static background */
+#define CC_CVD_ADVECT_MIN 64
 
 typedef enum cc_cvd_density {
   CC_CVD_DENSITY_UNIFORM = 0,
@@ -178,7 +181,8 @@ cc_status cc_cvd_iterate (cc_cvd *cvd, int iterations, double threshold,
  * the sites moved since the last Voronoi step): each pixel's vector quantised to
  * floor (256 u + 0.5) / 256 px, summed per cell in integers, the mean rounded half
  * up, the site clamped to the frame. Pixels whose vector is not finite (or beyond
- * 16384 px) do not count; a cell with none of them stays. A cell follows the mean
+ * 16384 px) do not count; a cell with none of them stays, and so does a cell whose
+ * mean is shorter than CC_CVD_ADVECT_MIN (a quarter pixel). A cell follows the mean
  * motion of its content: the noise of the flow at one pixel, which moved the sites
  * of a static background every frame, averages out (docs/cvdmosaic.md). */
 cc_status cc_cvd_advect (cc_cvd *cvd, const cc_image *flow);
