@@ -9,7 +9,8 @@
  * background of a static camera, not the moving people), the share whose rendered
  * colour changes by more than 4 in some channel (smaller changes are the input's
  * noise passed through the cell means); averaged over the clip's frame pairs. The
- * lower, the steadier the mosaic. Modes:
+ * lower, the steadier the mosaic. flicker_any counts every change (the measure of
+ * the figures before the tolerance). Modes:
  *  cold:   the sites re-seeded on every frame (each buffer is flagged DISCONT): the
  *          same seeding, settling and K iterations on every frame, from scratch:
  *          what a per-frame CVD gives;
@@ -109,7 +110,7 @@ measure (const char *path, const char *mode, int frames, int sites, int iteratio
   }
   guint8 *a[2] = { NULL, NULL }, *r[2] = { NULL, NULL };
   int w = 0, h = 0, n = 0;
-  double sum = 0.0;
+  double sum = 0.0, sum_any = 0.0;
   long long static_px = 0;
   for (; n < frames; n++) {
     int cur = n & 1, prev = cur ^ 1;
@@ -117,8 +118,9 @@ measure (const char *path, const char *mode, int frames, int sites, int iteratio
       break;
     if (n == 0)
       continue;
-    long long still, changed;
-    cv_flicker_pair (a[prev], a[cur], r[prev], r[cur], (size_t) w * h, &still, &changed);
+    long long still, changed, any;
+    cv_flicker_pair (a[prev], a[cur], r[prev], r[cur], (size_t) w * h, &still, &changed, &any);
+    sum_any += still ? (double) any / still : 0.0;
     sum += still ? (double) changed / still : 0.0;
     static_px += still;
   }
@@ -134,8 +136,9 @@ measure (const char *path, const char *mode, int frames, int sites, int iteratio
   }
   printf ("{\"tool\":\"cvd-flicker\",\"clip\":\"%s\",\"width\":%d,\"height\":%d,\"frames\":%d,"
       "\"mode\":\"%s\",\"sites\":%d,\"iterations\":%d,\"settle\":%d,\"density\":\"%s\","
-      "\"backend\":\"%s\",\"static_share\":%.4f,\"flicker\":%.5f}\n", path, w, h, n, mode,
-      sites, iterations, settle, density, backend, (double) static_px / ((double) w * h * (n - 1)), sum / (n - 1));
+      "\"backend\":\"%s\",\"static_share\":%.4f,\"flicker\":%.5f,\"flicker_any\":%.5f}\n",
+      path, w, h, n, mode, sites, iterations, settle, density, backend,
+      (double) static_px / ((double) w * h * (n - 1)), sum / (n - 1), sum_any / (n - 1));
   fflush (stdout);
   return 0;
 }

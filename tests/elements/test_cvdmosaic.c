@@ -443,7 +443,8 @@ scene_flicker (const gchar * line, int w, int h, int frames, gboolean cold)
     fail_unless (gst_buffer_map (out[prev], &r0, GST_MAP_READ));
     fail_unless (gst_buffer_map (out[cur], &r1, GST_MAP_READ));
     long long still, changed;
-    cv_flicker_pair (a0.data, a1.data, r0.data, r1.data, (size_t) w * h, &still, &changed);
+    cv_flicker_pair (a0.data, a1.data, r0.data, r1.data, (size_t) w * h, &still, &changed,
+        NULL);
     fail_unless (still > w * h / 2, "the scene is mostly static");
     sum += (double) changed / still;
     gst_buffer_unmap (in[prev], &a0);

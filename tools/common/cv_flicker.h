@@ -14,7 +14,10 @@
 #define CV_FLICKER_STATIC_TOLERANCE 4
 
 /* One frame pair of packed 4-byte pixels (RGBA / BGRA; the 4th byte is ignored):
- * *still the static input pixels, *changed those of them whose output changed. */
+ * *still the static input pixels, *changed those of them whose output changed by
+ * more than the tolerance, *changed_any (or NULL) those whose output changed at all
+ * (the measure before the tolerance, for comparison with older figures). */
 void cv_flicker_pair (const uint8_t *in_prev, const uint8_t *in_cur, const uint8_t *out_prev,
-    const uint8_t *out_cur, size_t pixels, long long *still, long long *changed);
+    const uint8_t *out_cur, size_t pixels, long long *still, long long *changed,
+    long long *changed_any);
 #endif
