@@ -190,7 +190,7 @@ START_TEST (test_jfa_error)
   cc_cvd_params_default (&p);
   ck_assert_int_eq (p.voronoi, CC_CVD_VORONOI_JFA_1PLUS_2);
   for (int k = 0; k < 2; k++)
-    for (int sd = 0; sd < 2; sd++) {
+    for (int sd = 0; sd < 2 - k; sd++) {   /* 20k: seed 1234 only (test time) */
       double r[3], e[3];
       jfa_error (1920, 1080, sizes[k], seeds[sd], 3, methods, r, e);
       fflush (stdout);
