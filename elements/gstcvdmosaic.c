@@ -6,8 +6,10 @@
  * Lloyd's algorithm on the GPU). `sites` sites are relaxed by `iterations` Lloyd
  * iterations a frame (jump flooding for the Voronoi cells, a regional reduction for
  * the density-weighted centroids), starting from the previous frame's sites (warm
- * start), so the cells are temporally coherent; with `advect=flow` the sites first
- * move with the dense Lucas-Kanade flow of the frame, so cells follow the content.
+ * start), so the cells are temporally coherent; after a (re)seed, up to
+ * `settle-iterations` more iterations settle the fresh sites on that frame. With
+ * `advect=flow` each cell first moves by the mean of the frame's dense Lucas-Kanade
+ * flow over its pixels, so cells follow the content.
  * The density (`density`) weights the centroids: `dark` gathers sites in the dark
  * parts (stippling), `gradient` along edges (mosaics). `style` draws the cells
  * filled with their mean colour, a dot per site sized by the cell's darkness, or
@@ -64,7 +66,9 @@ DEFINE_ENUM (gst_cv_cvd_style_get_type, "GstCvCvdStyle",
     { CC_CVD_STYLE_OUTLINE, "Cell borders over the image", "outline" })
 DEFINE_ENUM (gst_cv_cvd_jfa_get_type, "GstCvCvdJfa",
     { CC_CVD_VORONOI_JFA, "Jump flooding", "jfa" },
-    { CC_CVD_VORONOI_JFA_1PLUS, "1+JFA: an extra step-1 pass first (fewer errors)", "1+jfa" })
+    { CC_CVD_VORONOI_JFA_1PLUS, "1+JFA: an extra step-1 pass first (fewer errors)", "1+jfa" },
+    { CC_CVD_VORONOI_JFA_1PLUS_2, "1+JFA+2: 1+JFA, then passes of step 2 and 1 (errors "
+          "within 1 px)", "1+jfa+2" })
 DEFINE_ENUM (gst_cv_cvd_centroid_get_type, "GstCvCvdCentroid",
     { CC_CVD_CENTROID_AUTO, "The faster method (privatized)", "auto" },
     { CC_CVD_CENTROID_MDRR, "Multi-dimensional regional reduction (the paper's)", "mdrr" },
@@ -78,17 +82,21 @@ DEFINE_ENUM (gst_cv_cvd_advect_get_type, "GstCvCvdAdvect",
 enum {
   PROP_0, PROP_SITES, PROP_ITERATIONS, PROP_DENSITY, PROP_STYLE, PROP_BORDER_WIDTH,
   PROP_BORDER_COLOR, PROP_ADVECT, PROP_JFA, PROP_CENTROID_METHOD, PROP_SEED,
+  PROP_SETTLE_ITERATIONS,
 };
 
 #define DEFAULT_SITES 2000
 #define DEFAULT_ITERATIONS 2
+#define DEFAULT_SETTLE_ITERATIONS 30
+/* the settling stops once the sites move less than this (mean |dx| + |dy|, px) */
+#define SETTLE_THRESHOLD 0.01
 #define DEFAULT_BORDER_WIDTH 1
 #define DEFAULT_BORDER_COLOR 0x000000
 
 struct _GstCvdMosaic {
   GstCvFilter parent;
   /* properties (object lock) */
-  gint sites, iterations;
+  gint sites, iterations, settle;
   cc_cvd_params params;
   cc_cvd_style style;
   gint border_width;
@@ -191,7 +199,7 @@ gst_cvd_mosaic_process (GstCvFilter * filter, GstBuffer * buffer, cc_image * fra
   GST_OBJECT_LOCK (self);
   gboolean reseed = self->reseed;
   self->reseed = FALSE;
-  gint sites = self->sites, iterations = self->iterations;
+  gint sites = self->sites, iterations = self->iterations, settle = self->settle;
   guint64 seed = self->seed;
   cc_cvd_params params = self->params;
   AdvectMode advect = self->advect;
@@ -202,7 +210,8 @@ gst_cvd_mosaic_process (GstCvFilter * filter, GstBuffer * buffer, cc_image * fra
 
   const char *what = "setting the parameters";
   cc_status st = cc_cvd_set_params (self->cvd, &params);
-  if (st == CC_SUCCESS && (reseed || cc_cvd_site_count (self->cvd) == 0)) {
+  reseed = reseed || cc_cvd_site_count (self->cvd) == 0;
+  if (st == CC_SUCCESS && reseed) {
     /* one site a pixel at most (a frame smaller than `sites`) */
     gint64 pixels = (gint64) frame->width * frame->height;
     gint n = sites < pixels ? sites : (gint) pixels;
@@ -226,6 +235,13 @@ gst_cvd_mosaic_process (GstCvFilter * filter, GstBuffer * buffer, cc_image * fra
   if (st == CC_SUCCESS) {
     what = "computing the density";
     st = cc_cvd_set_density (self->cvd, frame);
+  }
+  if (st == CC_SUCCESS && reseed && settle > 0) {
+    /* fresh sites: settle them on this frame (stopping on the device once they move
+     * less than SETTLE_THRESHOLD), so that the next frames start from a converged
+     * diagram and only follow the content */
+    what = "settling the sites";
+    st = cc_cvd_iterate (self->cvd, settle, SETTLE_THRESHOLD, NULL);
   }
   if (st == CC_SUCCESS) {
     what = "Lloyd iterations";
@@ -275,6 +291,7 @@ gst_cvd_mosaic_set_property (GObject * object, guint prop_id, const GValue * val
       self->seed = g_value_get_uint64 (value);
       break;
     case PROP_ITERATIONS: self->iterations = g_value_get_int (value); break;
+    case PROP_SETTLE_ITERATIONS: self->settle = g_value_get_int (value); break;
     case PROP_DENSITY: self->params.density = g_value_get_enum (value); break;
     case PROP_STYLE: self->style = g_value_get_enum (value); break;
     case PROP_BORDER_WIDTH: self->border_width = g_value_get_int (value); break;
@@ -297,6 +314,7 @@ gst_cvd_mosaic_get_property (GObject * object, guint prop_id, GValue * value,
     case PROP_SITES: g_value_set_int (value, self->sites); break;
     case PROP_SEED: g_value_set_uint64 (value, self->seed); break;
     case PROP_ITERATIONS: g_value_set_int (value, self->iterations); break;
+    case PROP_SETTLE_ITERATIONS: g_value_set_int (value, self->settle); break;
     case PROP_DENSITY: g_value_set_enum (value, self->params.density); break;
     case PROP_STYLE: g_value_set_enum (value, self->style); break;
     case PROP_BORDER_WIDTH: g_value_set_int (value, self->border_width); break;
@@ -330,6 +348,11 @@ gst_cvd_mosaic_class_init (GstCvdMosaicClass * klass)
   g_object_class_install_property (gobject_class, PROP_ITERATIONS,
       g_param_spec_int ("iterations", "Iterations", "Lloyd iterations per frame", 1, 100,
           DEFAULT_ITERATIONS, rw));
+  g_object_class_install_property (gobject_class, PROP_SETTLE_ITERATIONS,
+      g_param_spec_int ("settle-iterations", "Settle iterations",
+          "Lloyd iterations at most on the frame after the sites are (re)seeded, before "
+          "the frame's own; they stop once the sites move less than 0.01 px on average "
+          "(0: none)", 0, 1000, DEFAULT_SETTLE_ITERATIONS, rw));
   g_object_class_install_property (gobject_class, PROP_DENSITY,
       g_param_spec_enum ("density", "Density", "What weights the centroids",
           gst_cv_cvd_density_get_type (), d.density, rw));
@@ -383,6 +406,7 @@ gst_cvd_mosaic_init (GstCvdMosaic * self)
   cc_cvd_params_default (&self->params);
   self->sites = DEFAULT_SITES;
   self->iterations = DEFAULT_ITERATIONS;
+  self->settle = DEFAULT_SETTLE_ITERATIONS;
   self->style = CC_CVD_STYLE_CELLS;
   self->border_width = DEFAULT_BORDER_WIDTH;
   self->border_color = DEFAULT_BORDER_COLOR;

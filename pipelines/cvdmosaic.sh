@@ -3,12 +3,14 @@
 # ../shared/media/mosaic through imagefreeze, or on a live camera.
 #   pipelines/cvdmosaic.sh [IMAGE]     IMAGE: fruits (default), baboon, starry_night, or a path
 #   CAMERA=1 pipelines/cvdmosaic.sh    the camera (DEVICE=/dev/videoN), sites follow the motion
-# Element settings from the environment: SITES (3000), ITERATIONS (2), DENSITY (gradient),
+# Element settings from the environment: SITES (3000), ITERATIONS (2), SETTLE (30: settling
+# iterations on the first frame), DENSITY (gradient),
 # STYLE (cells|stipple|outline), BORDER (1), ADVECT (none|flow), BACKEND (auto|cpu|cuda);
 # NUM=N frames (default 60 for a picture). No display: out/cvdmosaic-NAME.webm (SINK=...).
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
-mosaic="sites=${SITES:-3000} iterations=${ITERATIONS:-2} density=${DENSITY:-gradient} \
+mosaic="sites=${SITES:-3000} iterations=${ITERATIONS:-2} settle-iterations=${SETTLE:-30} \
+  density=${DENSITY:-gradient} \
   style=${STYLE:-cells} border-width=${BORDER:-1} advect=${ADVECT:-none} backend=${BACKEND:-auto}"
 if [ -n "${CAMERA:-}" ]; then
   # the camera line: advection on by default, so the cells follow what moves

@@ -1,13 +1,14 @@
 /* cvd-bench: timings of one Lloyd iteration of cc_cvd (centroidal Voronoi), one JSON
  * object per line.
  *
- *   cvd-bench [--runs N] [--no-cpu] [--quick]
+ *   cvd-bench [--runs N] [--no-cpu] [--quick] [--voronoi jfa|1+jfa|1+jfa+2]
  *   cvd-bench --version
  *
  * Cases: 1920x1080 with 2k and 20k sites, 3840x2160 with 2k and 100k sites (--quick:
  * 1920x1080 with 2k only). Uniform density, sites seeded and relaxed by 5 iterations
  * first (a settled diagram, as in a stream). On CUDA each centroid method
- * (privatized, mdrr) with 1+JFA; the CPU (1+JFA twin, all cores of the context) once
+ * (privatized, mdrr) with the Voronoi method of --voronoi (default 1+jfa+2, the
+ * library's default); the CPU (JFA twin, all cores of the context) once
  * per case with fewer runs. Medians over runs of cc_timer (CUDA events on the stream;
  * the wall clock on the CPU):
  *  lloyd_ms:    cc_cvd_iterate (1): Voronoi + centroids + update + displacement;
@@ -59,11 +60,15 @@ time_call (cc_cvd *c, cc_timer *timer, int what, int runs, double *median, cc_cv
   return 0;
 }
 
+static const char *voronoi_names[] = { "1+jfa", "jfa", "exact", "1+jfa+2" };
+
 static int
-bench_one (cc_context *ctx, int w, int h, int n, cc_cvd_centroid_method method, int runs)
+bench_one (cc_context *ctx, int w, int h, int n, cc_cvd_voronoi_method voronoi,
+    cc_cvd_centroid_method method, int runs)
 {
   cc_cvd_params p;
   cc_cvd_params_default (&p);
+  p.voronoi = voronoi;
   p.centroid = method;
   cc_cvd *c;
   cc_timer *timer;
@@ -91,10 +96,11 @@ bench_one (cc_context *ctx, int w, int h, int n, cc_cvd_centroid_method method, 
     return fail ("cc_cvd_iterate");
   static const char *names[] = { "auto", "privatized", "mdrr" };
   printf ("{\"algorithm\":\"cvd\",\"width\":%d,\"height\":%d,\"sites\":%d,\"backend\":\"%s\","
-      "\"threads\":%d,\"voronoi\":\"1+jfa\",\"centroid\":\"%s\",\"runs\":%d,"
+      "\"threads\":%d,\"voronoi\":\"%s\",\"centroid\":\"%s\",\"runs\":%d,"
       "\"lloyd_ms\":%.4f,\"jfa_ms\":%.4f,\"centroid_ms\":%.4f,\"lloyd10_ms\":%.4f,"
       "\"mean_displacement_px\":%.4f}\n", w, h, n, cuda ? "cuda" : "cpu",
-      cuda ? 0 : cc_context_cpu_threads (ctx), cuda ? names[method] : "cpu", runs, lloyd,
+      cuda ? 0 : cc_context_cpu_threads (ctx), voronoi_names[voronoi],
+      cuda ? names[method] : "cpu", runs, lloyd,
       jfa, centroid, lloyd10, st.mean_displacement);
   fflush (stdout);
   cc_timer_destroy (timer);
@@ -107,6 +113,9 @@ main (int argc, char **argv)
 {
   bool cpu = true, quick = false;
   int runs = 50;
+  cc_cvd_params defaults;
+  cc_cvd_params_default (&defaults);
+  cc_cvd_voronoi_method voronoi = defaults.voronoi;
   for (int i = 1; i < argc; i++) {
     if (!strcmp (argv[i], "--version")) {
       cv_print_version ();
@@ -118,8 +127,21 @@ main (int argc, char **argv)
     } else if (!strcmp (argv[i], "--runs") && i + 1 < argc) {
       if (!cv_parse_int ("--runs", argv[++i], 1, MAX_RUNS, &runs))
         return 2;
+    } else if (!strcmp (argv[i], "--voronoi") && i + 1 < argc) {
+      const char *v = argv[++i];
+      if (!strcmp (v, "jfa"))
+        voronoi = CC_CVD_VORONOI_JFA;
+      else if (!strcmp (v, "1+jfa"))
+        voronoi = CC_CVD_VORONOI_JFA_1PLUS;
+      else if (!strcmp (v, "1+jfa+2"))
+        voronoi = CC_CVD_VORONOI_JFA_1PLUS_2;
+      else {
+        cv_option_error ("--voronoi", v, "one of jfa, 1+jfa or 1+jfa+2");
+        return 2;
+      }
     } else {
-      fprintf (stderr, "usage: cvd-bench [--runs N] [--no-cpu] [--quick] | --version\n");
+      fprintf (stderr, "usage: cvd-bench [--runs N] [--no-cpu] [--quick] "
+          "[--voronoi jfa|1+jfa|1+jfa+2] | --version\n");
       return 2;
     }
   }
@@ -143,11 +165,11 @@ main (int argc, char **argv)
     for (int k = 0; k < ncases; k++) {
       if (b == 1) {
         for (int m = CC_CVD_CENTROID_PRIVATIZED; m <= CC_CVD_CENTROID_MDRR; m++)
-          if (bench_one (ctx, cases[k][0], cases[k][1], cases[k][2],
+          if (bench_one (ctx, cases[k][0], cases[k][1], cases[k][2], voronoi,
                   (cc_cvd_centroid_method) m, runs))
             return 1;
-      } else if (bench_one (ctx, cases[k][0], cases[k][1], cases[k][2], CC_CVD_CENTROID_AUTO,
-              runs < 3 ? runs : 3)) {
+      } else if (bench_one (ctx, cases[k][0], cases[k][1], cases[k][2], voronoi,
+              CC_CVD_CENTROID_AUTO, runs < 3 ? runs : 3)) {
         return 1;
       }
     }

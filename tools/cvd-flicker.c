@@ -1,20 +1,31 @@
 /* cvd-flicker: temporal coherence of cvdmosaic on a clip, one JSON object per mode.
  *
- *   cvd-flicker [--frames N] [--sites N] [--iterations K] [--backend cpu|cuda|auto] CLIP
+ *   cvd-flicker [--frames N] [--sites N] [--iterations K] [--settle K]
+ *               [--density uniform|dark|bright|gradient] [--backend cpu|cuda|auto] CLIP
  *   cvd-flicker --version
  *
- * Flicker: among the pixels whose input is static between two consecutive frames
- * (every channel within 4 of the previous frame's: the background of a static
- * camera, not the moving people), the share whose rendered colour changes; averaged
- * over the clip's frame pairs. The lower, the steadier the mosaic. Modes:
- *  cold:   the sites re-seeded on every frame (each buffer is flagged DISCONT), K
- *          iterations from the same random start: what a per-frame CVD gives;
+ * Flicker (tools/common/cv_flicker.h): among the pixels whose input is static between
+ * two consecutive frames (every channel within 4 of the previous frame's: the
+ * background of a static camera, not the moving people), the share whose rendered
+ * colour changes by more than 4 in some channel (smaller changes are the input's
+ * noise passed through the cell means); averaged over the clip's frame pairs. The
+ * lower, the steadier the mosaic. flicker_any counts every change (the measure of
+ * the figures before the tolerance). Modes:
+ *  cold:   the sites re-seeded on every frame (each buffer is flagged DISCONT): the
+ *          same seeding, settling and K iterations on every frame, from scratch:
+ *          what a per-frame CVD gives;
  *  warm:   the sites kept from frame to frame (the element's default);
- *  advect: warm, and advected by the frame's LK flow (advect=flow).
+ *  advect: warm, and each cell moved by the mean LK flow of its pixels (advect=flow).
+ * With the uniform density a cold start draws the same diagram on every frame
+ * whatever the content, so there cold is the floor (only cell colours change) and
+ * warm can at best equal it; the content-weighted densities (dark, gradient: the
+ * stippling and mosaic looks) are where a cold start re-converges into another
+ * diagram on every frame.
  * The element runs in a pipeline (uridecodebin ! videoconvert ! RGBA ! tee, one
  * branch to the mosaic), so this measures what users get; the cudavision plugin must
  * be on GST_PLUGIN_PATH (build/gst). */
 #include "cv_cli.h"
+#include "cv_flicker.h"
 #include <gst/gst.h>
 #include <gst/app/gstappsink.h>
 #include <gst/video/video.h>
@@ -22,8 +33,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define STATIC_TOLERANCE 4
 
 static GstPadProbeReturn
 mark_discont (GstPad *pad, GstPadProbeInfo *info, gpointer data)
@@ -63,8 +72,8 @@ pull (GstElement *sink, guint8 **out, int *w, int *h)
 }
 
 static int
-measure (const char *path, const char *mode, int frames, int sites, int iterations,
-    const char *backend)
+measure (const char *path, const char *mode, int frames, int sites, int iterations, int settle,
+    const char *density, const char *backend)
 {
   GError *err = NULL;
   gchar *uri = gst_filename_to_uri (path, &err);
@@ -76,9 +85,9 @@ measure (const char *path, const char *mode, int frames, int sites, int iteratio
   gchar *desc = g_strdup_printf ("uridecodebin uri=\"%s\" ! videoconvert ! "
       "video/x-raw,format=RGBA ! tee name=t "
       "t. ! queue ! appsink name=in sync=false "
-      "t. ! queue ! cvdmosaic name=m backend=%s sites=%d iterations=%d advect=%s ! "
-      "appsink name=out sync=false", uri, backend, sites, iterations,
-      strcmp (mode, "advect") ? "none" : "flow");
+      "t. ! queue ! cvdmosaic name=m backend=%s sites=%d iterations=%d "
+      "settle-iterations=%d density=%s advect=%s ! appsink name=out sync=false", uri,
+      backend, sites, iterations, settle, density, strcmp (mode, "advect") ? "none" : "flow");
   GstElement *pipe = gst_parse_launch (desc, &err);
   g_free (uri);
   g_free (desc);
@@ -101,7 +110,7 @@ measure (const char *path, const char *mode, int frames, int sites, int iteratio
   }
   guint8 *a[2] = { NULL, NULL }, *r[2] = { NULL, NULL };
   int w = 0, h = 0, n = 0;
-  double sum = 0.0;
+  double sum = 0.0, sum_any = 0.0;
   long long static_px = 0;
   for (; n < frames; n++) {
     int cur = n & 1, prev = cur ^ 1;
@@ -109,15 +118,9 @@ measure (const char *path, const char *mode, int frames, int sites, int iteratio
       break;
     if (n == 0)
       continue;
-    long long still = 0, changed = 0;
-    for (size_t p = 0; p < (size_t) w * h; p++) {
-      const guint8 *x = a[cur] + 4 * p, *y = a[prev] + 4 * p;
-      if (abs (x[0] - y[0]) > STATIC_TOLERANCE || abs (x[1] - y[1]) > STATIC_TOLERANCE
-          || abs (x[2] - y[2]) > STATIC_TOLERANCE)
-        continue;
-      still++;
-      changed += memcmp (r[cur] + 4 * p, r[prev] + 4 * p, 3) != 0;
-    }
+    long long still, changed, any;
+    cv_flicker_pair (a[prev], a[cur], r[prev], r[cur], (size_t) w * h, &still, &changed, &any);
+    sum_any += still ? (double) any / still : 0.0;
     sum += still ? (double) changed / still : 0.0;
     static_px += still;
   }
@@ -132,9 +135,10 @@ measure (const char *path, const char *mode, int frames, int sites, int iteratio
     return 1;
   }
   printf ("{\"tool\":\"cvd-flicker\",\"clip\":\"%s\",\"width\":%d,\"height\":%d,\"frames\":%d,"
-      "\"mode\":\"%s\",\"sites\":%d,\"iterations\":%d,\"backend\":\"%s\","
-      "\"static_share\":%.4f,\"flicker\":%.5f}\n", path, w, h, n, mode, sites, iterations,
-      backend, (double) static_px / ((double) w * h * (n - 1)), sum / (n - 1));
+      "\"mode\":\"%s\",\"sites\":%d,\"iterations\":%d,\"settle\":%d,\"density\":\"%s\","
+      "\"backend\":\"%s\",\"static_share\":%.4f,\"flicker\":%.5f,\"flicker_any\":%.5f}\n",
+      path, w, h, n, mode, sites, iterations, settle, density, backend,
+      (double) static_px / ((double) w * h * (n - 1)), sum / (n - 1), sum_any / (n - 1));
   fflush (stdout);
   return 0;
 }
@@ -142,8 +146,8 @@ measure (const char *path, const char *mode, int frames, int sites, int iteratio
 int
 main (int argc, char **argv)
 {
-  int frames = 60, sites = 2000, iterations = 2;
-  const char *backend = "auto", *clip = NULL;
+  int frames = 60, sites = 2000, iterations = 2, settle = 30;
+  const char *backend = "auto", *density = "uniform", *clip = NULL;
   gst_init (NULL, NULL);
   for (int i = 1; i < argc; i++) {
     if (!strcmp (argv[i], "--version")) {
@@ -158,6 +162,16 @@ main (int argc, char **argv)
     } else if (!strcmp (argv[i], "--iterations") && i + 1 < argc) {
       if (!cv_parse_int ("--iterations", argv[++i], 1, 100, &iterations))
         return 2;
+    } else if (!strcmp (argv[i], "--settle") && i + 1 < argc) {
+      if (!cv_parse_int ("--settle", argv[++i], 0, 1000, &settle))
+        return 2;
+    } else if (!strcmp (argv[i], "--density") && i + 1 < argc) {
+      density = argv[++i];
+      if (strcmp (density, "uniform") && strcmp (density, "dark") && strcmp (density, "bright")
+          && strcmp (density, "gradient")) {
+        cv_option_error ("--density", density, "one of uniform, dark, bright or gradient");
+        return 2;
+      }
     } else if (!strcmp (argv[i], "--backend") && i + 1 < argc) {
       backend = argv[++i];
       if (strcmp (backend, "cpu") && strcmp (backend, "cuda") && strcmp (backend, "auto")) {
@@ -168,7 +182,8 @@ main (int argc, char **argv)
       clip = argv[i];
     } else {
       fprintf (stderr, "usage: cvd-flicker [--frames N] [--sites N] [--iterations K] "
-          "[--backend cpu|cuda|auto] CLIP | --version\n");
+          "[--settle K] [--density uniform|dark|bright|gradient] [--backend cpu|cuda|auto] "
+          "CLIP | --version\n");
       return 2;
     }
   }
@@ -178,7 +193,7 @@ main (int argc, char **argv)
   }
   const char *modes[] = { "cold", "warm", "advect" };
   for (int k = 0; k < 3; k++)
-    if (measure (clip, modes[k], frames, sites, iterations, backend))
+    if (measure (clip, modes[k], frames, sites, iterations, settle, density, backend))
       return 1;
   return 0;
 }

@@ -1,6 +1,6 @@
 // CVD on CUDA: the twin of the CPU reference in src/cvd.c.
 //
-// Voronoi: JFA / 1+JFA, one thread per pixel per pass, ping-pong label buffers
+// Voronoi: JFA / 1+JFA / 1+JFA+2, one thread per pixel per pass, ping-pong label buffers
 // (cc_cvd_jfa_pixel, shared with the CPU twin: same labels). Seeds: atomicMin of the
 // id at each site's rounded pixel (lowest id wins, as the CPU's descending writes).
 // Centroids (cc_cvd_centroid_method):
@@ -243,12 +243,30 @@ cvd_finish_kernel (cvd_state *state, unsigned long long limit)
     state->converged = 1;
 }
 
+// Advection: each cell's count and sums of its pixels' quantised flow (two's
+// complement in the unsigned sums), run-aggregated as the centroids.
 __global__ void
-cvd_advect_kernel (cc_cvd_site *sites, int n, cc_image flow, int w, int h)
+cvd_flow_sums_kernel (const int32_t *labels, cc_image flow, int w, size_t np, cc_cvd_sums *sums)
+{
+  size_t p = (size_t) blockIdx.x * blockDim.x + threadIdx.x;
+  int label = -1;
+  unsigned long long vw = 0, vx = 0, vy = 0;
+  long long qu, qv;
+  if (p < np && cc_cvd_flow_px (&flow, (int) (p % w), (int) (p / w), &qu, &qv)) {
+    label = labels[p];
+    vw = 1;
+    vx = (unsigned long long) qu;
+    vy = (unsigned long long) qv;
+  }
+  warp_add_runs (sums, label, vw, vx, vy);
+}
+
+__global__ void
+cvd_advect_kernel (cc_cvd_site *sites, const cc_cvd_sums *sums, int n, int w, int h)
 {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n)
-    cc_cvd_advect_site (&sites[i], &flow, w, h);
+    cc_cvd_advect_site (&sites[i], &sums[i], w, h);
 }
 
 __global__ void
@@ -437,12 +455,9 @@ voronoi (cc_cuda_cvd *s, int n, cc_cvd_voronoi_method method)
   cvd_seed_kernel<<<cc_div_up (n, CVD_THREADS), CVD_THREADS, 0, st>>> (s->sites, n, s->w,
       s->labels, s->state);
   CC_CUDA_LAUNCHED ("cvd_seed_kernel");
-  // 1+JFA: a pass of step 1, then the JFA passes (as the CPU twin)
-  int steps[40], m = 0;
-  if (method == CC_CVD_VORONOI_JFA_1PLUS)
-    steps[m++] = 1;
-  for (int k = cc_cvd_jfa_first_step (s->w, s->h); k >= 1; k /= 2)
-    steps[m++] = k;
+  // the passes of the method, as the CPU twin
+  int steps[CC_CVD_JFA_MAX_STEPS];
+  int m = cc_cvd_jfa_steps (s->w, s->h, (int) method, steps);
   for (int j = 0; j < m; j++) {
     cvd_jfa_kernel<<<row_grid (s->w, s->h), CVD_THREADS, 0, st>>> (s->labels, s->labels_tmp,
         s->sites, n, s->w, s->h, steps[j], s->state);
@@ -529,8 +544,15 @@ cc_cuda_cvd_iterate (cc_cuda_cvd *s, int n, const cc_cvd_params *p, int iteratio
 cc_status
 cc_cuda_cvd_advect (cc_cuda_cvd *s, int n, const cc_image *flow)
 {
-  cvd_advect_kernel<<<cc_div_up (n, CVD_THREADS), CVD_THREADS, 0, cc_stream_of (s->ctx)>>> (
-      s->sites, n, *flow, s->w, s->h);
+  cudaStream_t st = cc_stream_of (s->ctx);
+  size_t np = (size_t) s->w * s->h;
+  CC_CUDA_TRY (cudaMemsetAsync (s->sums, 0, (size_t) n * sizeof (cc_cvd_sums), st),
+      "cvd: flow sums reset");
+  cvd_flow_sums_kernel<<<cc_div_up ((unsigned) np, CVD_THREADS), CVD_THREADS, 0, st>>> (
+      s->labels, *flow, s->w, np, s->sums);
+  CC_CUDA_LAUNCHED ("cvd_flow_sums_kernel");
+  cvd_advect_kernel<<<cc_div_up (n, CVD_THREADS), CVD_THREADS, 0, st>>> (s->sites, s->sums, n,
+      s->w, s->h);
   CC_CUDA_LAUNCHED ("cvd_advect_kernel");
   return CC_SUCCESS;
 }

@@ -2,7 +2,7 @@
  *
  * CPU Voronoi: EXACT searches a bucket grid of the sites (cells of about one site
  * each) ring by ring around the pixel's cell until no farther ring can hold a site
- * as near; JFA / JFA_1PLUS are the twins of the CUDA passes (same per-pixel
+ * as near; JFA / JFA_1PLUS / JFA_1PLUS_2 are the twins of the CUDA passes (same per-pixel
  * function, same ping-pong order), so the two backends label alike. Centroids: each
  * band of rows sums into its own 64-bit accumulators, the bands then add up in
  * order (integers: any thread count gives the same bits). */
@@ -16,7 +16,7 @@ void
 cc_cvd_params_default (cc_cvd_params *p)
 {
   p->density = CC_CVD_DENSITY_UNIFORM;
-  p->voronoi = CC_CVD_VORONOI_JFA_1PLUS;
+  p->voronoi = CC_CVD_VORONOI_JFA_1PLUS_2;
   p->centroid = CC_CVD_CENTROID_AUTO;
 }
 
@@ -26,7 +26,7 @@ cc_cvd_params_check (const cc_cvd_params *p)
   CC_CHECK_ARG (p != NULL, "cvd: params is NULL");
   CC_CHECK_ARG ((unsigned) p->density <= CC_CVD_DENSITY_GRADIENT,
       "cvd: unknown density %d", (int) p->density);
-  CC_CHECK_ARG ((unsigned) p->voronoi <= CC_CVD_VORONOI_EXACT,
+  CC_CHECK_ARG ((unsigned) p->voronoi <= CC_CVD_VORONOI_JFA_1PLUS_2,
       "cvd: unknown voronoi method %d", (int) p->voronoi);
   CC_CHECK_ARG ((unsigned) p->centroid <= CC_CVD_CENTROID_MDRR,
       "cvd: unknown centroid method %d", (int) p->centroid);
@@ -213,6 +213,77 @@ splitmix64 (uint64_t *state)
   return z ^ (z >> 31);
 }
 
+/* A uniform double in [0, 1) from the generator. */
+static double
+uniform01 (uint64_t *state)
+{
+  return (double) (splitmix64 (state) >> 11) * (1.0 / 9007199254740992.0);
+}
+
+/* Claims pixel (px, py) when free, else the free pixel nearest to it in the first
+ * square ring around it that has one; returns the pixel claimed. The caller
+ * guarantees a free pixel. */
+static uint64_t
+claim_pixel (uint8_t *used, int w, int h, int px, int py)
+{
+  for (int r = 0;; r++) {
+    int best = -1;
+    long long bd = 0;
+    for (int y = py - r; y <= py + r; y++) {
+      if (y < 0 || y >= h)
+        continue;
+      int edge = y == py - r || y == py + r;
+      for (int x = px - r; x <= px + r; x += edge ? 1 : 2 * r) {
+        uint64_t q = (uint64_t) y * w + x;
+        long long d = (long long) (x - px) * (x - px) + (long long) (y - py) * (y - py);
+        if (x >= 0 && x < w && !(used[q / 8] & (1u << (q % 8))) && (best < 0 || d < bd)) {
+          best = (int) q;
+          bd = d;
+        }
+      }
+    }
+    if (best >= 0) {
+      used[best / 8] |= (uint8_t) (1u << (best % 8));
+      return (uint64_t) best;
+    }
+  }
+}
+
+/* Sites on a jittered hexagonal lattice: R rows of about n / R sites (the counts
+ * differ by one at most, so exactly n), odd rows shifted by half a spacing, each site
+ * moved by a uniform offset of up to a quarter of the spacing in x and y. A site
+ * whose rounded pixel is taken moves to a free one nearby (n <= np / 4 here, so
+ * there is room close by). */
+static void
+seed_lattice (cc_cvd_site *s, int n, int w, int h, uint8_t *used, uint64_t *state)
+{
+  /* a hexagon of area w h / n has rows sqrt(3) / 2 d apart, d = sqrt (2 w h / (sqrt(3) n)) */
+  double d = sqrt (2.0 * w * h / (sqrt (3.0) * n));
+  int rows = (int) floor (h / (d * sqrt (3.0) / 2.0) + 0.5);
+  rows = rows < 1 ? 1 : rows > n ? n : rows > h ? h : rows;
+  int k = 0;
+  for (int r = 0; r < rows; r++) {
+    int cnt = (int) ((long long) n * (r + 1) / rows - (long long) n * r / rows);
+    double sy = (double) h / rows, sx = (double) w / cnt;
+    double y = (r + 0.5) * sy - 0.5;
+    for (int i = 0; i < cnt; i++, k++) {
+      double x = (i + ((r & 1) ? 0.75 : 0.25)) * sx - 0.5;
+      x += (uniform01 (state) - 0.5) * 0.5 * sx;
+      double yy = y + (uniform01 (state) - 0.5) * 0.5 * sy;
+      int fx = cc_clampi ((int) floor (x * CC_CVD_ONE + 0.5), 0, (w - 1) * CC_CVD_ONE);
+      int fy = cc_clampi ((int) floor (yy * CC_CVD_ONE + 0.5), 0, (h - 1) * CC_CVD_ONE);
+      int px = cc_cvd_round_px (fx), py = cc_cvd_round_px (fy);
+      uint64_t q = claim_pixel (used, w, h, px, py);
+      if ((int) (q % w) != px || (int) (q / w) != py) {
+        fx = (int) (q % w) * CC_CVD_ONE;
+        fy = (int) (q / w) * CC_CVD_ONE;
+      }
+      s[k].x = fx;
+      s[k].y = fy;
+    }
+  }
+}
+
 cc_status
 cc_cvd_seed (cc_cvd *c, int n, uint64_t seed)
 {
@@ -228,30 +299,36 @@ cc_cvd_seed (cc_cvd *c, int n, uint64_t seed)
     free (s); free (used); free (perm);
     return cc_set_error (CC_ERROR_OUT_OF_MEMORY, "cc_cvd_seed: out of host memory");
   }
-  /* distinct pixels (by rejection, or a partial shuffle when the sites fill more than
-   * half the frame), each with a random offset that keeps it rounding to its pixel:
-   * no two sites share a JFA seed pixel at the start */
   uint64_t state = seed;
-  if (perm)
-    for (uint64_t p = 0; p < np; p++)
-      perm[p] = (uint32_t) p;
-  for (int i = 0; i < n; i++) {
-    uint64_t p;
-    if (perm) {
-      uint64_t j = i + splitmix64 (&state) % (np - i);
-      p = perm[j];
-      perm[j] = perm[i];
-      perm[i] = (uint32_t) p;
-    } else {
-      do
-        p = splitmix64 (&state) % np;
-      while (used[p / 8] & (1u << (p % 8)));
-      used[p / 8] |= (uint8_t) (1u << (p % 8));
+  if ((uint64_t) n * 4 <= np) {
+    seed_lattice (s, n, c->width, c->height, used, &state);
+  } else {
+    /* dense: distinct random pixels (by rejection, or a partial shuffle when the
+     * sites fill more than half the frame), each with a random offset that keeps it
+     * rounding to its pixel: no two sites share a JFA seed pixel at the start */
+    if (perm)
+      for (uint64_t p = 0; p < np; p++)
+        perm[p] = (uint32_t) p;
+    for (int i = 0; i < n; i++) {
+      uint64_t p;
+      if (perm) {
+        uint64_t j = i + splitmix64 (&state) % (np - i);
+        p = perm[j];
+        perm[j] = perm[i];
+        perm[i] = (uint32_t) p;
+      } else {
+        do
+          p = splitmix64 (&state) % np;
+        while (used[p / 8] & (1u << (p % 8)));
+        used[p / 8] |= (uint8_t) (1u << (p % 8));
+      }
+      uint64_t r = splitmix64 (&state);
+      int ox = (int) (r & 255) - 128, oy = (int) ((r >> 8) & 255) - 128;
+      s[i].x = cc_clampi ((int) (p % c->width) * CC_CVD_ONE + ox, 0,
+          (c->width - 1) * CC_CVD_ONE);
+      s[i].y = cc_clampi ((int) (p / c->width) * CC_CVD_ONE + oy, 0,
+          (c->height - 1) * CC_CVD_ONE);
     }
-    uint64_t r = splitmix64 (&state);
-    int ox = (int) (r & 255) - 128, oy = (int) ((r >> 8) & 255) - 128;
-    s[i].x = cc_clampi ((int) (p % c->width) * CC_CVD_ONE + ox, 0, (c->width - 1) * CC_CVD_ONE);
-    s[i].y = cc_clampi ((int) (p / c->width) * CC_CVD_ONE + oy, 0, (c->height - 1) * CC_CVD_ONE);
   }
   free (used);
   free (perm);
@@ -421,7 +498,7 @@ cpu_jfa_pass (cc_cvd *c, int k)
 }
 
 static void
-cpu_jfa (cc_cvd *c, bool one_plus)
+cpu_jfa (cc_cvd *c, cc_cvd_voronoi_method method)
 {
   const int w = c->width, h = c->height;
   size_t np = (size_t) w * h;
@@ -430,10 +507,10 @@ cpu_jfa (cc_cvd *c, bool one_plus)
   /* descending ids: the lowest id of a shared pixel writes last */
   for (int i = c->n - 1; i >= 0; i--)
     c->labels[(size_t) cc_cvd_round_px (c->sites[i].y) * w + cc_cvd_round_px (c->sites[i].x)] = i;
-  if (one_plus)
-    cpu_jfa_pass (c, 1);
-  for (int k = cc_cvd_jfa_first_step (w, h); k >= 1; k /= 2)
-    cpu_jfa_pass (c, k);
+  int steps[CC_CVD_JFA_MAX_STEPS];
+  int m = cc_cvd_jfa_steps (w, h, method, steps);
+  for (int j = 0; j < m; j++)
+    cpu_jfa_pass (c, steps[j]);
 }
 
 static cc_status
@@ -444,7 +521,7 @@ run_voronoi (cc_cvd *c)
   else if (c->params.voronoi == CC_CVD_VORONOI_EXACT)
     CC_TRY (cpu_exact (c));
   else
-    cpu_jfa (c, c->params.voronoi == CC_CVD_VORONOI_JFA_1PLUS);
+    cpu_jfa (c, c->params.voronoi);
   c->labels_valid = 1;
   return CC_SUCCESS;
 }
@@ -569,11 +646,26 @@ cc_cvd_advect (cc_cvd *c, const cc_image *flow)
       "cc_cvd_advect: flow is %dx%d but cvd was created for %dx%d", flow->width,
       flow->height, c->width, c->height);
   CC_TRY (cc_image_check_location (c->ctx, flow, "cc_cvd_advect: flow"));
+  /* the cells of the current sites: each moves by its pixels' mean flow */
+  if (!c->labels_valid)
+    CC_TRY (run_voronoi (c));
   c->labels_valid = 0;
   if (is_cuda (c))
     return CC_CUDA_ONLY (cc_cuda_cvd_advect (c->cuda, c->n, flow));
-  for (int i = 0; i < c->n; i++)
-    cc_cvd_advect_site (&c->sites[i], flow, c->width, c->height);
+  const int w = c->width, h = c->height, n = c->n;
+  memset (c->sums, 0, (size_t) n * sizeof *c->sums);
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++) {
+      long long qu, qv;
+      if (!cc_cvd_flow_px (flow, x, y, &qu, &qv))
+        continue;
+      cc_cvd_sums *a = &c->sums[c->labels[(size_t) y * w + x]];
+      a->w++;
+      a->x += (uint64_t) qu;
+      a->y += (uint64_t) qv;
+    }
+  for (int i = 0; i < n; i++)
+    cc_cvd_advect_site (&c->sites[i], &c->sums[i], w, h);
   return CC_SUCCESS;
 }
 

@@ -77,6 +77,26 @@ cc_cvd_jfa_first_step (int w, int h)
   return p / 2;
 }
 
+#define CC_CVD_JFA_MAX_STEPS 40
+
+/* The steps of the JFA passes of a method, in order (the CPU twin and the kernels
+ * run exactly these); returns their count. JFA: K, K/2, .., 1 with K the first
+ * step; 1+JFA: 1 first; 1+JFA+2: 1, K .. 1, then 2, 1. */
+CC_HOSTDEV int
+cc_cvd_jfa_steps (int w, int h, int method, int steps[CC_CVD_JFA_MAX_STEPS])
+{
+  int m = 0;
+  if (method == CC_CVD_VORONOI_JFA_1PLUS || method == CC_CVD_VORONOI_JFA_1PLUS_2)
+    steps[m++] = 1;
+  for (int k = cc_cvd_jfa_first_step (w, h); k >= 1; k /= 2)
+    steps[m++] = k;
+  if (method == CC_CVD_VORONOI_JFA_1PLUS_2) {
+    steps[m++] = 2;
+    steps[m++] = 1;
+  }
+  return m;
+}
+
 /* One JFA pass of step k at pixel (x, y): the nearest of the labels at the pixel and
  * its 8 neighbours at +-k (lowest id on equal distances). */
 CC_HOSTDEV int32_t
@@ -124,20 +144,47 @@ cc_cvd_update_site (cc_cvd_site *s, const cc_cvd_sums *a)
   return d;
 }
 
-/* Advection of one site by the flow at its rounded pixel (see cc_cvd_advect). */
-CC_HOSTDEV void
-cc_cvd_advect_site (cc_cvd_site *s, const cc_image *flow, int w, int h)
+/* The flow vector of pixel (x, y) in 1/256 px, floor (256 u + 0.5) (the product is
+ * exact in float, so both compilers round alike); 0 when the vector is not finite or
+ * longer than 16384 px in x or y (the pixel then does not count). */
+CC_HOSTDEV int
+cc_cvd_flow_px (const cc_image *flow, int x, int y, long long *qu, long long *qv)
 {
-  int px = cc_cvd_round_px (s->x), py = cc_cvd_round_px (s->y);
   const float *uv = (const float *) ((const uint8_t *) flow->planes[0]
-      + (size_t) py * flow->pitch[0]) + 2 * px;
+      + (size_t) y * flow->pitch[0]) + 2 * x;
   float u = uv[0], v = uv[1];
   if (!isfinite (u) || !isfinite (v) || fabsf (u) > 16384.0f || fabsf (v) > 16384.0f)
+    return 0;
+  *qu = (long long) floorf (u * (float) CC_CVD_ONE + 0.5f);
+  *qv = (long long) floorf (v * (float) CC_CVD_ONE + 0.5f);
+  return 1;
+}
+
+/* floor ((2 sum + n) / (2 n)): the mean sum / n rounded half up, n > 0. */
+CC_HOSTDEV long long
+cc_cvd_round_mean (long long sum, long long n)
+{
+  long long num = 2 * sum + n, den = 2 * n, q = num / den;
+  return num % den < 0 ? q - 1 : q;
+}
+
+/* Advection of one site by the mean flow of its cell: a->w pixels of finite flow,
+ * a->x and a->y the sums of their vectors in 1/256 px (two's complement in the
+ * unsigned sums). A cell without such a pixel, or whose mean is shorter than
+ * CC_CVD_ADVECT_MIN, stays; the site is clamped to the frame. */
+CC_HOSTDEV void
+cc_cvd_advect_site (cc_cvd_site *s, const cc_cvd_sums *a, int w, int h)
+{
+  if (a->w == 0)
     return;
-  int nx = s->x + (int) floorf (u * (float) CC_CVD_ONE + 0.5f);
-  int ny = s->y + (int) floorf (v * (float) CC_CVD_ONE + 0.5f);
-  s->x = cc_clampi (nx, 0, (w - 1) * CC_CVD_ONE);
-  s->y = cc_clampi (ny, 0, (h - 1) * CC_CVD_ONE);
+  long long n = (long long) a->w;
+  long long du = cc_cvd_round_mean ((long long) a->x, n);
+  long long dv = cc_cvd_round_mean ((long long) a->y, n);
+  if (du * du + dv * dv < (long long) CC_CVD_ADVECT_MIN * CC_CVD_ADVECT_MIN)
+    return;
+  long long nx = s->x + du, ny = s->y + dv;
+  s->x = (int32_t) (nx < 0 ? 0 : nx > (long long) (w - 1) * CC_CVD_ONE ? (w - 1) * CC_CVD_ONE : nx);
+  s->y = (int32_t) (ny < 0 ? 0 : ny > (long long) (h - 1) * CC_CVD_ONE ? (h - 1) * CC_CVD_ONE : ny);
 }
 
 /* ---------------------------------------------------------------- rendering */

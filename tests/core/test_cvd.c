@@ -102,58 +102,110 @@ START_TEST (test_exact_brute)
 }
 END_TEST
 
-/* JFA (CPU twin) against the exact labels: mislabelled rate and distance error. */
+static uint64_t
+splitmix64 (uint64_t *state)
+{
+  uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+/* n uniformly random sites on distinct pixels (n <= w h / 2), each with an offset in
+ * [-128, 127]/256 px: no two share a JFA seed pixel (that case is JFA's known
+ * failure, not the error measured here). The same draws as cc_cvd_seed made before it
+ * seeded a lattice, so the figures of docs/cvdmosaic.md stay comparable. */
 static void
-jfa_error (int w, int h, int n, cc_cvd_voronoi_method v, double *rate, double *max_err)
+random_distinct_sites (cc_cvd_site *s, int n, int w, int h, uint64_t seed)
+{
+  uint64_t np = (uint64_t) w * h, state = seed;
+  uint8_t *used = calloc ((np + 7) / 8, 1);
+  for (int i = 0; i < n; i++) {
+    uint64_t p;
+    do
+      p = splitmix64 (&state) % np;
+    while (used[p / 8] & (1u << (p % 8)));
+    used[p / 8] |= (uint8_t) (1u << (p % 8));
+    uint64_t r = splitmix64 (&state);
+    int ox = (int) (r & 255) - 128, oy = (int) ((r >> 8) & 255) - 128;
+    int x = (int) (p % w) * 256 + ox, y = (int) (p / w) * 256 + oy;
+    s[i].x = x < 0 ? 0 : x > (w - 1) * 256 ? (w - 1) * 256 : x;
+    s[i].y = y < 0 ? 0 : y > (h - 1) * 256 ? (h - 1) * 256 : y;
+  }
+  free (used);
+}
+
+/* JFA (CPU twin) against the exact labels of the same random sites: per
+ * method, the mislabelled rate and the largest distance error (px) of a mislabelled
+ * pixel (its site's distance minus the nearest site's). */
+static void
+jfa_error (int w, int h, int n, uint64_t seed, int nm, const cc_cvd_voronoi_method *methods,
+    double *rate, double *max_err)
 {
   cc_context *ctx = cpu_context ();
-  cc_cvd *ce = make_cvd (ctx, w, h, CC_CVD_VORONOI_EXACT), *cj = make_cvd (ctx, w, h, v);
-  CC_ASSERT_OK (cc_cvd_seed (ce, n, 1234));
-  CC_ASSERT_OK (cc_cvd_seed (cj, n, 1234));
+  cc_cvd *ce = make_cvd (ctx, w, h, CC_CVD_VORONOI_EXACT);
   cc_cvd_site *s = malloc (n * sizeof *s);
-  CC_ASSERT_OK (cc_cvd_get_sites (ce, s));
+  random_distinct_sites (s, n, w, h, seed);
+  CC_ASSERT_OK (cc_cvd_set_sites (ce, s, n));
   CC_ASSERT_OK (cc_cvd_voronoi (ce));
-  CC_ASSERT_OK (cc_cvd_voronoi (cj));
   size_t np = (size_t) w * h;
   int32_t *le = malloc (np * sizeof *le), *lj = malloc (np * sizeof *lj);
   CC_ASSERT_OK (cc_cvd_get_labels (ce, le));
-  CC_ASSERT_OK (cc_cvd_get_labels (cj, lj));
-  size_t bad = 0;
-  *max_err = 0.0;
-  for (size_t p = 0; p < np; p++) {
-    int x = (int) (p % w), y = (int) (p / w);
-    ck_assert (lj[p] >= 0 && lj[p] < n);
-    if (lj[p] == le[p])
-      continue;
-    bad++;
-    double e = (sqrt ((double) d2 (x, y, s[lj[p]])) - sqrt ((double) d2 (x, y, s[le[p]]))) / 256.0;
-    ck_assert_msg (e >= 0.0, "JFA label nearer than the exact one at (%d, %d)", x, y);
-    *max_err = e > *max_err ? e : *max_err;
+  for (int m = 0; m < nm; m++) {
+    cc_cvd *cj = make_cvd (ctx, w, h, methods[m]);
+    CC_ASSERT_OK (cc_cvd_set_sites (cj, s, n));
+    CC_ASSERT_OK (cc_cvd_voronoi (cj));
+    CC_ASSERT_OK (cc_cvd_get_labels (cj, lj));
+    size_t bad = 0;
+    max_err[m] = 0.0;
+    for (size_t p = 0; p < np; p++) {
+      int x = (int) (p % w), y = (int) (p / w);
+      ck_assert (lj[p] >= 0 && lj[p] < n);
+      if (lj[p] == le[p])
+        continue;
+      bad++;
+      double e = (sqrt ((double) d2 (x, y, s[lj[p]])) - sqrt ((double) d2 (x, y, s[le[p]])))
+          / 256.0;
+      ck_assert_msg (e >= 0.0, "JFA label nearer than the exact one at (%d, %d)", x, y);
+      max_err[m] = e > max_err[m] ? e : max_err[m];
+    }
+    rate[m] = (double) bad / np;
+    cc_cvd_destroy (cj);
   }
-  *rate = (double) bad / np;
   free (le); free (lj); free (s);
   cc_cvd_destroy (ce);
-  cc_cvd_destroy (cj);
   cc_context_destroy (ctx);
 }
 
 START_TEST (test_jfa_error)
 {
-  /* at 1080p (the issue's case), 2k and 20k sites */
+  /* at 1080p (the issue's case), 2k and 20k sites; seed 1234 is the one whose 2k case
+   * 1+JFA alone leaves 8 pixels 1.097 px too far (their nearest site's seed is cut
+   * off by the long steps), 8 another with errors after 1+JFA */
   const int sizes[2] = { 2000, 20000 };
-  for (int k = 0; k < 2; k++) {
-    double r1, e1, r0, e0;
-    jfa_error (1920, 1080, sizes[k], CC_CVD_VORONOI_JFA_1PLUS, &r1, &e1);
-    jfa_error (1920, 1080, sizes[k], CC_CVD_VORONOI_JFA, &r0, &e0);
-    fflush (stdout);
-    printf ("cvd JFA 1920x1080 %d sites: 1+JFA mislabelled %.5f %% (max %.3f px), "
-        "JFA %.5f %% (max %.3f px)\n", sizes[k], 100 * r1, e1, 100 * r0, e0);
-    ck_assert_msg (r1 <= 0.001, "1+JFA mislabel rate %g > 0.1 %%", r1);
-    /* the issue asks for 1 px; at 2k sites 8 pixels (0.0004 %) of this seed are
-     * 1.097 px farther from their 1+JFA site than from the nearest one */
-    ck_assert_msg (e1 <= 1.1, "1+JFA distance error %g px > 1.1", e1);
-    ck_assert_msg (r0 <= 0.001, "JFA mislabel rate %g > 0.1 %%", r0);
-  }
+  const uint64_t seeds[2] = { 1234, 8 };
+  const cc_cvd_voronoi_method methods[3] = { CC_CVD_VORONOI_JFA_1PLUS_2,
+                                             CC_CVD_VORONOI_JFA_1PLUS, CC_CVD_VORONOI_JFA };
+  cc_cvd_params p;
+  cc_cvd_params_default (&p);
+  ck_assert_int_eq (p.voronoi, CC_CVD_VORONOI_JFA_1PLUS_2);
+  for (int k = 0; k < 2; k++)
+    for (int sd = 0; sd < 2 - k; sd++) {   /* 20k: seed 1234 only (test time) */
+      double r[3], e[3];
+      jfa_error (1920, 1080, sizes[k], seeds[sd], 3, methods, r, e);
+      fflush (stdout);
+      printf ("cvd JFA 1920x1080 %d sites, seed %d: 1+JFA+2 mislabelled %.5f %% (max %.3f "
+          "px), 1+JFA %.5f %% (max %.3f px), JFA %.5f %% (max %.3f px)\n", sizes[k],
+          (int) seeds[sd], 100 * r[0], e[0], 100 * r[1], e[1], 100 * r[2], e[2]);
+      /* the issue's bounds, on the default method: at most 0.1 % mislabelled, each
+       * within 1 px of the nearest distance */
+      ck_assert_msg (r[0] <= 0.001, "1+JFA+2 mislabel rate %g > 0.1 %%", r[0]);
+      ck_assert_msg (e[0] <= 1.0, "1+JFA+2 distance error %g px > 1 px", e[0]);
+      /* the extra passes only add candidates: never worse than 1+JFA */
+      ck_assert_msg (r[0] <= r[1] && e[0] <= e[1], "1+JFA+2 worse than 1+JFA");
+      ck_assert_msg (r[1] <= 0.001, "1+JFA mislabel rate %g > 0.1 %%", r[1]);
+      ck_assert_msg (r[2] <= 0.001, "JFA mislabel rate %g > 0.1 %%", r[2]);
+    }
 }
 END_TEST
 
@@ -161,7 +213,7 @@ START_TEST (test_centroid_sums_exact)
 {
   const int w = 123, h = 77, n = 50;
   cc_context *ctx = cpu_context ();
-  for (int v = 0; v < 3; v++) {
+  for (int v = 0; v < 4; v++) {
     cc_cvd *c = make_cvd (ctx, w, h, (cc_cvd_voronoi_method) v);
     uint16_t *rho = malloc ((size_t) w * h * sizeof *rho);
     srand (99);
@@ -293,7 +345,10 @@ START_TEST (test_energy_never_increases)
     rho[p] = (uint16_t) (1 + 60000.0 * exp (-(dx * dx + dy * dy) / 2000.0));
   }
   CC_ASSERT_OK (cc_cvd_set_density_map (c, rho));
-  CC_ASSERT_OK (cc_cvd_seed (c, n, 3));
+  /* random sites, far from the optimum: large moves on the first iterations */
+  cc_cvd_site sites[120];
+  random_distinct_sites (sites, n, w, h, 3);
+  CC_ASSERT_OK (cc_cvd_set_sites (c, sites, n));
   __int128 prev = energy (c, rho, w, h, n);
   double first = (double) prev;
   for (int it = 0; it < 40; it++) {
@@ -312,16 +367,10 @@ START_TEST (test_energy_never_increases)
 }
 END_TEST
 
-START_TEST (test_uniform_area_cov)
+/* Coefficient of variation of the cell areas (the exact cells of the current sites). */
+static double
+area_cov (cc_cvd *c, int n)
 {
-  /* 1,000 sites on 640x640 (410 px a cell), 100 iterations of the exact method */
-  const int w = 640, h = 640, n = 1000;
-  cc_context *ctx = cpu_context ();
-  cc_cvd *c = make_cvd (ctx, w, h, CC_CVD_VORONOI_EXACT);
-  CC_ASSERT_OK (cc_cvd_seed (c, n, 11));
-  cc_cvd_stats st;
-  CC_ASSERT_OK (cc_cvd_iterate (c, 100, 0.0, &st));
-  ck_assert_int_eq (st.iterations, 100);
   cc_cvd_sums *s = malloc (n * sizeof *s);
   CC_ASSERT_OK (cc_cvd_centroid_sums (c, s));
   double sum = 0, sum2 = 0;
@@ -330,23 +379,96 @@ START_TEST (test_uniform_area_cov)
     sum += a;
     sum2 += a * a;
   }
-  double mean = sum / n, cov = sqrt (sum2 / n - mean * mean) / mean;
-  printf ("cvd uniform 640x640 1000 sites 100 iterations: area CoV %.4f\n", cov);
-  /* The issue asks for <= 0.05. Exact Lloyd does not get there from random sites: it
-   * settles in a local minimum whose pentagonal and heptagonal defect cells are 20 %
-   * smaller or larger (this seed: 0.067; another seed stayed at 0.079 from 200
-   * iterations on, 0.077 for interior cells alone; 0.18 after 10 iterations). The
-   * bound asserts that state. */
-  ck_assert_msg (cov <= 0.09, "area CoV %g > 0.09", cov);
   free (s);
-  cc_cvd_destroy (c);
+  double mean = sum / n;
+  return sqrt (sum2 / n - mean * mean) / mean;
+}
+
+START_TEST (test_uniform_area_cov)
+{
+  /* the issue: uniform density, 1,000 sites, 100 iterations, area CoV <= 0.05; on a
+   * square (410 px a cell) and a 16:9 frame (922 px a cell), exact Voronoi steps, and
+   * the element's default (1+JFA+2) on the square. Cells are counted exactly. */
+  const int sizes[3][3] = { { 640, 640, CC_CVD_VORONOI_EXACT },
+                            { 1280, 720, CC_CVD_VORONOI_EXACT },
+                            { 640, 640, CC_CVD_VORONOI_JFA_1PLUS_2 } };
+  const uint64_t seeds[2] = { 11, 12 };
+  const int n = 1000;
+  cc_context *ctx = cpu_context ();
+  for (int k = 0; k < 3; k++)
+    for (int sd = 0; sd < (k < 2 ? 2 : 1); sd++) {
+      const int w = sizes[k][0], h = sizes[k][1];
+      cc_cvd *c = make_cvd (ctx, w, h, (cc_cvd_voronoi_method) sizes[k][2]);
+      cc_cvd *ce = c;
+      CC_ASSERT_OK (cc_cvd_seed (c, n, seeds[sd]));
+      if (sizes[k][2] != CC_CVD_VORONOI_EXACT) {
+        ce = make_cvd (ctx, w, h, CC_CVD_VORONOI_EXACT);
+      }
+      cc_cvd_site *s = malloc (n * sizeof *s);
+      CC_ASSERT_OK (cc_cvd_get_sites (c, s));
+      CC_ASSERT_OK (cc_cvd_set_sites (ce, s, n));
+      double cov0 = area_cov (ce, n);
+      cc_cvd_stats st;
+      CC_ASSERT_OK (cc_cvd_iterate (c, 100, 0.0, &st));
+      ck_assert_int_eq (st.iterations, 100);
+      CC_ASSERT_OK (cc_cvd_get_sites (c, s));
+      CC_ASSERT_OK (cc_cvd_set_sites (ce, s, n));
+      double cov = area_cov (ce, n);
+      printf ("cvd uniform %dx%d %d sites (%s, seed %d): area CoV %.4f seeded, %.4f after "
+          "100 iterations\n", w, h, n, ce == c ? "exact" : "1+JFA+2", (int) seeds[sd],
+          cov0, cov);
+      /* the seeding alone is not the answer: its jitter leaves unequal cells, Lloyd
+       * equalises them */
+      ck_assert_msg (cov0 > 0.08, "seeded area CoV %g already small", cov0);
+      ck_assert_msg (cov <= 0.05, "%dx%d: area CoV %g > 0.05 after 100 iterations", w, h, cov);
+      free (s);
+      if (ce != c)
+        cc_cvd_destroy (ce);
+      cc_cvd_destroy (c);
+    }
+  cc_context_destroy (ctx);
+}
+END_TEST
+
+START_TEST (test_seed_sites)
+{
+  /* the lattice (n <= np / 4) and the dense random draw: n sites inside the frame, no
+   * two on one pixel, the same for the same seed, others for another seed */
+  const int cases[][3] = { { 640, 360, 2000 }, { 97, 61, 1400 }, { 1, 37, 9 }, { 37, 1, 9 },
+                           { 31, 17, 300 }, { 8, 4, 32 }, { 1, 1, 1 }, { 1000, 3, 700 } };
+  cc_context *ctx = cpu_context ();
+  for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+    const int w = cases[k][0], h = cases[k][1], n = cases[k][2];
+    cc_cvd *c = make_cvd (ctx, w, h, CC_CVD_VORONOI_JFA_1PLUS_2);
+    cc_cvd_site *a = malloc (n * sizeof *a), *b = malloc (n * sizeof *b);
+    CC_ASSERT_OK (cc_cvd_seed (c, n, 5));
+    ck_assert_int_eq (cc_cvd_site_count (c), n);
+    CC_ASSERT_OK (cc_cvd_get_sites (c, a));
+    uint8_t *used = calloc ((size_t) w * h, 1);
+    for (int i = 0; i < n; i++) {
+      ck_assert_msg (a[i].x >= 0 && a[i].x <= (w - 1) * 256 && a[i].y >= 0
+          && a[i].y <= (h - 1) * 256, "%dx%d: site %d outside", w, h, i);
+      int p = ((a[i].y + 128) >> 8) * w + ((a[i].x + 128) >> 8);
+      ck_assert_msg (!used[p], "%dx%d, %d sites: site %d shares pixel %d", w, h, n, i, p);
+      used[p] = 1;
+    }
+    CC_ASSERT_OK (cc_cvd_seed (c, n, 5));
+    CC_ASSERT_OK (cc_cvd_get_sites (c, b));
+    ck_assert (!memcmp (a, b, n * sizeof *a));
+    CC_ASSERT_OK (cc_cvd_seed (c, n, 6));
+    CC_ASSERT_OK (cc_cvd_get_sites (c, b));
+    ck_assert_msg (n == 1 || w * h == n || memcmp (a, b, n * sizeof *a), "%dx%d: seed ignored",
+        w, h);
+    free (used); free (a); free (b);
+    cc_cvd_destroy (c);
+  }
   cc_context_destroy (ctx);
 }
 END_TEST
 
 START_TEST (test_static_convergence)
 {
-  /* the element's default path (1+JFA), a static luma-weighted frame */
+  /* the element's default path (1+JFA+2), a static luma-weighted frame */
   const int w = 240, h = 160, n = 300;
   cc_image f;
   ramp_frame (w, h, &f);
@@ -388,7 +510,7 @@ START_TEST (test_threshold_stops)
 {
   const int w = 100, h = 80;
   cc_context *ctx = cpu_context ();
-  cc_cvd *c = make_cvd (ctx, w, h, CC_CVD_VORONOI_JFA_1PLUS);
+  cc_cvd *c = make_cvd (ctx, w, h, CC_CVD_VORONOI_JFA_1PLUS_2);
   CC_ASSERT_OK (cc_cvd_seed (c, 40, 9));
   cc_cvd_stats st;
   CC_ASSERT_OK (cc_cvd_iterate (c, 1000, 0.05, &st));
@@ -400,24 +522,78 @@ START_TEST (test_threshold_stops)
 }
 END_TEST
 
+/* floor (sum / n + 1/2) in doubles (the sums here are small) */
+static int
+mean_half_up (long long sum, long long n)
+{
+  return (int) floor ((double) sum / (double) n + 0.5);
+}
+
 START_TEST (test_advect)
 {
+  /* each site moves by the mean of its cell's flow, quantised per pixel to 1/256 px;
+   * non-finite pixels do not count, a cell of only such pixels stays, the result is
+   * clamped to the frame */
   const int w = 20, h = 10;
   cc_context *ctx = cpu_context ();
-  cc_cvd *c = make_cvd (ctx, w, h, CC_CVD_VORONOI_JFA_1PLUS);
+  cc_cvd *c = make_cvd (ctx, w, h, CC_CVD_VORONOI_EXACT);
   cc_cvd_site s[4] = { { 5 * 256, 5 * 256 }, { 19 * 256 - 10, 0 }, { 2 * 256 + 100, 3 * 256 },
-                       { 8 * 256, 8 * 256 } };
+                       { 17 * 256, 8 * 256 } };
   CC_ASSERT_OK (cc_cvd_set_sites (c, s, 4));
-  cc_image flow = cv_test_constant_field (w, h, 1.5f, -0.25f);
-  float *nan_px = (float *) ((uint8_t *) flow.planes[0] + 8 * flow.pitch[0]) + 2 * 8;
-  nan_px[0] = NAN;
+  int lab[10][20];
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++)
+      lab[y][x] = brute_label (s, 4, x, y);
+  /* left half 1.5 px right, right half 0.3 + 0.1 y (0.3 x 256 = 76.8 -> 77), all up
+   * 0.25; NaN on every pixel of site 3's cell and on (5, 5) of site 0's; then, a
+   * field under a quarter pixel moves nothing */
+  cc_image flow = cv_test_constant_field (w, h, 0, 0);
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++) {
+      float *uv = (float *) ((uint8_t *) flow.planes[0] + y * flow.pitch[0]) + 2 * x;
+      uv[0] = x < 10 ? 1.5f : 0.3f + 0.1f * y;
+      uv[1] = -0.25f;
+      if (lab[y][x] == 3 || (x == 5 && y == 5))
+        uv[0] = NAN;
+    }
+  long long n[4] = { 0 }, su[4] = { 0 }, sv[4] = { 0 };
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++) {
+      const float *uv = (const float *) ((uint8_t *) flow.planes[0] + y * flow.pitch[0]) + 2 * x;
+      if (isnan (uv[0]))
+        continue;
+      n[lab[y][x]]++;
+      su[lab[y][x]] += (long long) floor (uv[0] * 256.0 + 0.5);
+      sv[lab[y][x]] += (long long) floor (uv[1] * 256.0 + 0.5);
+    }
+  ck_assert (n[3] == 0 && n[0] > 0 && n[1] > 0 && n[2] > 0);
   CC_ASSERT_OK (cc_cvd_advect (c, &flow));
   cc_cvd_site g[4];
   CC_ASSERT_OK (cc_cvd_get_sites (c, g));
-  ck_assert_int_eq (g[0].x, 5 * 256 + 384); ck_assert_int_eq (g[0].y, 5 * 256 - 64);
-  ck_assert_int_eq (g[1].x, 19 * 256);      ck_assert_int_eq (g[1].y, 0);      /* clamped */
-  ck_assert_int_eq (g[2].x, 2 * 256 + 484); ck_assert_int_eq (g[2].y, 3 * 256 - 64);
-  ck_assert_int_eq (g[3].x, 8 * 256);       ck_assert_int_eq (g[3].y, 8 * 256); /* NaN */
+  for (int i = 0; i < 3; i++) {
+    int ex = s[i].x + mean_half_up (su[i], n[i]), ey = s[i].y + mean_half_up (sv[i], n[i]);
+    ex = ex < 0 ? 0 : ex > 19 * 256 ? 19 * 256 : ex;
+    ey = ey < 0 ? 0 : ey > 9 * 256 ? 9 * 256 : ey;
+    ck_assert_msg (g[i].x == ex && g[i].y == ey, "site %d at (%d, %d), want (%d, %d)", i,
+        g[i].x, g[i].y, ex, ey);
+  }
+  ck_assert_int_eq (g[1].y, 0);               /* clamped */
+  ck_assert_int_eq (g[3].x, 17 * 256);        /* no finite vector in its cell */
+  ck_assert_int_eq (g[3].y, 8 * 256);
+  /* (0.17, -0.17): |(44, -44)| = 62.2 < CC_CVD_ADVECT_MIN = 64: every cell stays */
+  cv_image_free (&flow);
+  flow = cv_test_constant_field (w, h, 0.17f, -0.17f);
+  CC_ASSERT_OK (cc_cvd_advect (c, &flow));
+  cc_cvd_site g2[4];
+  CC_ASSERT_OK (cc_cvd_get_sites (c, g2));
+  ck_assert (!memcmp (g, g2, sizeof g));
+  cv_image_free (&flow);
+  /* (0.25, 0): exactly 64: moves */
+  flow = cv_test_constant_field (w, h, 0.25f, 0.0f);
+  CC_ASSERT_OK (cc_cvd_advect (c, &flow));
+  CC_ASSERT_OK (cc_cvd_get_sites (c, g2));
+  ck_assert_int_eq (g2[0].x, g[0].x + 64);
+  ck_assert_int_eq (g2[0].y, g[0].y);
   cc_image small = cv_test_constant_field (w - 1, h, 0, 0);
   ck_assert_int_eq (cc_cvd_advect (c, &small), CC_ERROR_INVALID_ARGUMENT);
   cv_image_free (&small);
@@ -751,15 +927,17 @@ START_TEST (test_gpu_matches_cpu)
   if (cv_test_skip_without_gpu ("cvd GPU == CPU"))
     return;
   const cc_format fmts[4] = { CC_FORMAT_RGBX8, CC_FORMAT_BGRX8, CC_FORMAT_NV12, CC_FORMAT_I420 };
+  const cc_cvd_voronoi_method vs[3] = { CC_CVD_VORONOI_JFA_1PLUS_2, CC_CVD_VORONOI_JFA_1PLUS,
+                                        CC_CVD_VORONOI_JFA };
   for (int m = 0; m < 3; m++)
-    for (int v = 0; v < 2; v++)
+    for (int v = 0; v < 3; v++)
       for (int f = 0; f < 4; f++) {
-        compare_backends (317, 181, 400 + f, (cc_cvd_voronoi_method) v,
-            (cc_cvd_centroid_method) m, (cc_cvd_density) f, fmts[f]);
-        compare_backends (1, 1, 1, (cc_cvd_voronoi_method) v, (cc_cvd_centroid_method) m,
+        compare_backends (317, 181, 400 + f, vs[v], (cc_cvd_centroid_method) m,
             (cc_cvd_density) f, fmts[f]);
+        compare_backends (1, 1, 1, vs[v], (cc_cvd_centroid_method) m, (cc_cvd_density) f,
+            fmts[f]);
       }
-  compare_backends (1920, 1080, 20000, CC_CVD_VORONOI_JFA_1PLUS, CC_CVD_CENTROID_MDRR,
+  compare_backends (1920, 1080, 20000, CC_CVD_VORONOI_JFA_1PLUS_2, CC_CVD_CENTROID_MDRR,
       CC_CVD_DENSITY_DARK, CC_FORMAT_RGBX8);
   compare_backends (1920, 1080, 20000, CC_CVD_VORONOI_JFA_1PLUS, CC_CVD_CENTROID_PRIVATIZED,
       CC_CVD_DENSITY_GRADIENT, CC_FORMAT_NV12);
@@ -778,6 +956,7 @@ cvd_suite (void)
   tcase_add_test (tc, test_density_values);
   tcase_add_test (tc, test_energy_never_increases);
   tcase_add_test (tc, test_uniform_area_cov);
+  tcase_add_test (tc, test_seed_sites);
   tcase_add_test (tc, test_static_convergence);
   tcase_add_test (tc, test_threshold_stops);
   tcase_add_test (tc, test_advect);

@@ -137,6 +137,8 @@ START_TEST (test_other_tools_options)
   expect (cvd_runs, 2, "--runs: '0' is not a number in 1..1000");
   const char *cvd_opt[] = { CVD_BENCH_BIN, "--sites", "5", NULL };
   expect (cvd_opt, 2, "usage: cvd-bench");
+  const char *cvd_vor[] = { CVD_BENCH_BIN, "--voronoi", "exact", NULL };
+  expect (cvd_vor, 2, "--voronoi: 'exact' is not one of jfa, 1+jfa or 1+jfa+2");
   if (cc_cuda_device_count () == 0) {
     const char *cvd_none[] = { CVD_BENCH_BIN, "--no-cpu", NULL };
     expect (cvd_none, 1, "nothing to measure");
@@ -146,6 +148,10 @@ START_TEST (test_other_tools_options)
   expect (fl_backend, 2, "--backend");
   const char *fl_clip[] = { CVD_FLICKER_BIN, "--frames", "10", NULL };
   expect (fl_clip, 2, "cvd-flicker: no clip");
+  const char *fl_density[] = { CVD_FLICKER_BIN, "--density", "edges", "x.avi", NULL };
+  expect (fl_density, 2, "--density: 'edges' is not one of uniform, dark, bright or gradient");
+  const char *fl_settle[] = { CVD_FLICKER_BIN, "--settle", "-1", "x.avi", NULL };
+  expect (fl_settle, 2, "--settle: '-1' is not a number in 0..1000");
 #endif
 }
 END_TEST
