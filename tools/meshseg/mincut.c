@@ -246,27 +246,24 @@ merge_small_parts (const ms_dual *d, const adjacency *adj, ms_segmentation *s, i
 /* Merges adjacent segments whose shared boundary is flat: the mean angular distance of
  * its arcs under `flatness` times the mesh's mean (flattest first, until none is).
  * Over-segmented smooth regions (more representatives than parts) join up; parts
- * separated by creases stay apart. */
-static cc_status
-merge_flat_boundaries (const ms_dual *d, const adjacency *adj, ms_segmentation *s,
-    float flatness)
+ * separated by creases stay apart. Negative labels (outside a patch) are left alone. */
+cc_status
+ms_merge_flat (const ms_dual *d, int32_t *label, int segs, float flatness)
 {
-  int segs = s->segments;
   if (flatness <= 0.0f || segs < 2 || d->mean_angular <= 0.0f)
     return CC_SUCCESS;
   double *sum = malloc (sizeof (double) * segs * segs);
   int *count = malloc (sizeof (int) * segs * segs);
-  int32_t *part = malloc (sizeof (int32_t) * d->faces), *stack = malloc (sizeof (int32_t) * d->faces);
-  if (!sum || !count || !part || !stack) {
-    free (sum); free (count); free (part); free (stack);
+  if (!sum || !count) {
+    free (sum); free (count);
     return cc_set_error (CC_ERROR_OUT_OF_MEMORY, "meshseg: out of memory");
   }
   for (;;) {
     memset (sum, 0, sizeof (double) * segs * segs);
     memset (count, 0, sizeof (int) * segs * segs);
     for (int k = 0; k < d->arcs; k++) {
-      int a = s->label[d->from[k]], b = s->label[d->to[k]];
-      if (a == b)
+      int a = label[d->from[k]], b = label[d->to[k]];
+      if (a == b || a < 0 || b < 0)
         continue;
       int lo = a < b ? a : b, hi = a < b ? b : a;
       sum[lo * segs + hi] += d->angular[k];
@@ -289,14 +286,29 @@ merge_flat_boundaries (const ms_dual *d, const adjacency *adj, ms_segmentation *
     if (best_lo < 0)
       break;
     for (int f = 0; f < d->faces; f++)
-      if (s->label[f] == best_hi)
-        s->label[f] = best_lo;
+      if (label[f] == best_hi)
+        label[f] = best_lo;
   }
-  int parts = label_parts (d, adj, s->label, part, stack);
-  memcpy (s->label, part, sizeof (int32_t) * d->faces);
-  s->segments = parts;
-  free (sum); free (count); free (part); free (stack);
+  free (sum); free (count);
   return CC_SUCCESS;
+}
+
+static cc_status
+merge_flat_boundaries (const ms_dual *d, const adjacency *adj, ms_segmentation *s,
+    float flatness)
+{
+  if (flatness <= 0.0f || s->segments < 2 || d->mean_angular <= 0.0f)
+    return CC_SUCCESS;
+  cc_status st = ms_merge_flat (d, s->label, s->segments, flatness);
+  int32_t *part = malloc (sizeof (int32_t) * d->faces), *stack = malloc (sizeof (int32_t) * d->faces);
+  if (st == CC_SUCCESS && (!part || !stack))
+    st = cc_set_error (CC_ERROR_OUT_OF_MEMORY, "meshseg: out of memory");
+  if (st == CC_SUCCESS) {
+    s->segments = label_parts (d, adj, s->label, part, stack);
+    memcpy (s->label, part, sizeof (int32_t) * d->faces);
+  }
+  free (part); free (stack);
+  return st;
 }
 
 /* Makes max_segments a hard bound: a cluster the cut or the merges left in several
@@ -366,7 +378,7 @@ limit_segments (const ms_dual *d, ms_segmentation *s, int max_segments)
 }
 
 cc_status
-ms_refine_mincut (const ms_dual *d, const ms_cluster_params *p, ms_segmentation *s)
+ms_cut_fuzzy (const ms_dual *d, ms_segmentation *s)
 {
   int n = d->faces, k = s->k;
   adjacency adj;
@@ -393,19 +405,38 @@ ms_refine_mincut (const ms_dual *d, const ms_cluster_params *p, ms_segmentation 
       if (count > 0)
         st = cut_pair (d, &adj, s, a, b, region, count, local);
     }
-  /* faces no representative reaches (a separate shell): one label for now, parts below */
+  /* faces no representative reaches (a separate shell): one label for now, parts later */
   for (int f = 0; st == CC_SUCCESS && f < n; f++)
-    if (s->label[f] < 0)
+    if (s->label[f] == -1)
       s->label[f] = k;
-  if (st == CC_SUCCESS) {
-    int min_faces = (int) (p->min_part * n);
-    st = merge_small_parts (d, &adj, s, min_faces > 1 ? min_faces : 1);
-  }
-  if (st == CC_SUCCESS)
+  free (region); free (local); free (best);
+  adjacency_free (&adj);
+  return st;
+}
+
+cc_status
+ms_finish_segments (const ms_dual *d, const ms_cluster_params *p, bool merge_flat,
+    ms_segmentation *s)
+{
+  adjacency adj;
+  cc_status st = adjacency_build (d, &adj);
+  if (st != CC_SUCCESS)
+    return st;
+  int min_faces = (int) (p->min_part * d->faces);
+  st = merge_small_parts (d, &adj, s, min_faces > 1 ? min_faces : 1);
+  if (st == CC_SUCCESS && merge_flat)
     st = merge_flat_boundaries (d, &adj, s, p->merge_flatness);
   if (st == CC_SUCCESS)
     st = limit_segments (d, s, p->segments > p->max_segments ? p->segments : p->max_segments);
-  free (region); free (local); free (best);
   adjacency_free (&adj);
+  return st;
+}
+
+cc_status
+ms_refine_mincut (const ms_dual *d, const ms_cluster_params *p, ms_segmentation *s)
+{
+  cc_status st = ms_cut_fuzzy (d, s);
+  if (st == CC_SUCCESS)
+    st = ms_finish_segments (d, p, true, s);
   return st;
 }
