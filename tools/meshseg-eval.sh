@@ -60,7 +60,9 @@ fi
 mkdir -p "$cache"
 settings=$(mktemp)
 missing=$(mktemp)
-trap 'rm -f "$settings" "$missing"' EXIT
+groups=$(mktemp)
+group=$(mktemp)
+trap 'rm -f "$settings" "$missing" "$groups" "$group"' EXIT
 grep -v '^[[:space:]]*\(#\|$\)' "$grid" > "$settings"
 
 # one line per mesh for the report: id, folder
@@ -85,9 +87,19 @@ for dir in "$@"; do
     done < "$settings"
     if [ -s "$missing" ]; then
       echo "meshseg-eval: $id: $(wc -l < "$missing") setting(s)" >&2
-      # shellcheck disable=SC2086
-      nice "$meshseg" ${MESHSEG_OPTS:-} --sweep "$missing" --eval-dir "$dir/seg/$id" "$off" \
-        >> "$results"
+      # settings that change the distances (--alpha, --eta) run in a sweep of their own,
+      # one per distinct pair, with those options on its command line
+      dual_of() { printf '%s\n' "$1" | grep -o -- '--\(alpha\|eta\) [^ ]*' | tr '\n' ' '; }
+      while IFS= read -r s; do dual_of "$s"; echo; done < "$missing" | sort -u > "$groups"
+      while IFS= read -r d; do
+        : > "$group"
+        while IFS= read -r s; do
+          [ "$(dual_of "$s")" = "$d" ] && printf '%s\n' "$s" >> "$group"
+        done < "$missing"
+        # shellcheck disable=SC2086
+        nice "$meshseg" ${MESHSEG_OPTS:-} $d --sweep "$group" --eval-dir "$dir/seg/$id" "$off" \
+          >> "$results"
+      done < "$groups"
     fi
     if [ ! -s "$cache/$id.time" ]; then
       # shellcheck disable=SC2086

@@ -34,6 +34,8 @@ ms_cluster_params_default (ms_cluster_params *p)
   p->candidates = 16;
   p->min_part = 0.005f;
   p->merge_flatness = 0.5f;
+  p->merge_convex = 0.2f;
+  p->merge_local = false;
   p->method = MS_METHOD_KWAY;
   p->level_segments = 4;
   p->max_depth = 3;

@@ -22,10 +22,50 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define MAX_LEVEL_SEGMENTS 16
+
 typedef struct {
   int32_t label;
   int depth;
 } patch_entry;
+
+/* Parts of a split (labels 0..segs-1; negative: outside the patch) with fewer than
+ * min_faces faces join the part they share most arcs with, smallest first: a split
+ * that only chips pieces off a patch leaves it whole. */
+static void
+merge_small_labels (const ms_dual *d, int32_t *label, int segs, int min_faces)
+{
+  int size[MAX_LEVEL_SEGMENTS + 1], shared[MAX_LEVEL_SEGMENTS + 1];
+  for (;;) {
+    memset (size, 0, sizeof size);
+    for (int f = 0; f < d->faces; f++)
+      if (label[f] >= 0)
+        size[label[f]]++;
+    int small = -1;
+    for (int l = 0; l < segs; l++)
+      if (size[l] > 0 && size[l] < min_faces && (small < 0 || size[l] < size[small]))
+        small = l;
+    if (small < 0)
+      return;
+    memset (shared, 0, sizeof shared);
+    for (int k = 0; k < d->arcs; k++) {
+      int a = label[d->from[k]], b = label[d->to[k]];
+      if (a == small && b >= 0 && b != small)
+        shared[b]++;
+      else if (b == small && a >= 0 && a != small)
+        shared[a]++;
+    }
+    int into = -1;
+    for (int l = 0; l < segs; l++)
+      if (shared[l] > 0 && (into < 0 || shared[l] > shared[into]))
+        into = l;
+    if (into < 0)
+      return;   /* a separate piece: left as it is */
+    for (int f = 0; f < d->faces; f++)
+      if (label[f] == small)
+        label[f] = into;
+  }
+}
 
 static cc_status
 segment_hierarchy (ms_distances *d, const ms_dual *dual, const ms_cluster_params *p,
@@ -78,9 +118,11 @@ segment_hierarchy (ms_distances *d, const ms_dual *dual, const ms_cluster_params
       st = ms_cut_fuzzy (dual, &sub);
     /* the parts of the split: labels 0..k (k: faces no representative reached) */
     if (split && st == CC_SUCCESS)
-      st = ms_merge_flat (dual, sub.label, sub.k + 1, p->merge_flatness);
+      merge_small_labels (dual, sub.label, sub.k + 1, (int) (p->min_part * n));
+    if (split && st == CC_SUCCESS)
+      st = ms_merge_flat (dual, sub.label, sub.k + 1, p);
     int parts = 0;
-    int32_t map[17 + 1];
+    int32_t map[MAX_LEVEL_SEGMENTS + 1];
     if (split && st == CC_SUCCESS) {
       for (int i = 0; i <= sub.k; i++)
         map[i] = -1;
@@ -144,7 +186,7 @@ ms_segment (ms_distances *d, const ms_dual *dual, const ms_cluster_params *p,
     ms_segmentation *out)
 {
   if (p->method == MS_METHOD_HIERARCHY) {
-    if (p->level_segments < 2 || p->level_segments > 16 || p->max_depth < 1
+    if (p->level_segments < 2 || p->level_segments > MAX_LEVEL_SEGMENTS || p->max_depth < 1
         || p->max_depth > 16 || !(p->min_extent >= 0.0f && p->min_extent <= 1.0f)) {
       memset (out, 0, sizeof *out);
       return cc_set_error (CC_ERROR_INVALID_ARGUMENT,

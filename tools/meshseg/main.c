@@ -63,6 +63,10 @@ usage (FILE *out)
       "      --depth N           hierarchy: levels of splits (1..16; default 3)\n"
       "      --min-extent F      hierarchy: split a patch only while its extent is at least\n"
       "                          F x the mesh's (0..1; default 0.2)\n"
+      "      --merge-reference R mesh | parts: F x the mesh's mean angular distance, or\n"
+      "                          x the mean crease inside the two parts (default mesh)\n"
+      "      --merge-convex W    weight of convex edges in that boundary measure (0 =\n"
+      "                          concave creases only; 0..1, default 0.2)\n"
       "      --alpha A           angular share of the face distance, 0..1 (default 0.5)\n"
       "      --eta E             convex-edge angle factor, (0, 1] (default 0.2)\n"
       "      --epsilon E         fuzzy band half-width, [0, 0.5) (default 0.1)\n"
@@ -164,7 +168,7 @@ parse (int argc, char **argv, options *o)
 {
   enum { O_MAXSEG = 256, O_ALPHA, O_ETA, O_EPS, O_ITER, O_MINPART, O_APSP, O_THREADS,
     O_TRI, O_NONMAN, O_PLY, O_EVALDIR, O_JSON, O_KTHR, O_FLAT, O_RENDER, O_RSIZE,
-    O_METHOD, O_LEVELSEG, O_DEPTH, O_MINEXT, O_SWEEP };
+    O_METHOD, O_LEVELSEG, O_DEPTH, O_MINEXT, O_SWEEP, O_MCONVEX, O_MREF };
   static const struct option longs[] = {
     { "segments", required_argument, 0, 'k' }, { "max-segments", required_argument, 0, O_MAXSEG },
     { "alpha", required_argument, 0, O_ALPHA }, { "eta", required_argument, 0, O_ETA },
@@ -181,6 +185,8 @@ parse (int argc, char **argv, options *o)
     { "level-segments", required_argument, 0, O_LEVELSEG },
     { "depth", required_argument, 0, O_DEPTH }, { "min-extent", required_argument, 0, O_MINEXT },
     { "sweep", required_argument, 0, O_SWEEP },
+    { "merge-convex", required_argument, 0, O_MCONVEX },
+    { "merge-reference", required_argument, 0, O_MREF },
     { "help", no_argument, 0, 'h' }, { "version", no_argument, 0, 'V' }, { 0, 0, 0, 0 } };
   memset (o, 0, sizeof *o);
   o->dual.alpha = 0.5f;
@@ -211,6 +217,14 @@ parse (int argc, char **argv, options *o)
         ok = cv_parse_float ("--min-extent", optarg, 0, 1, &o->cluster.min_extent);
         break;
       case O_SWEEP: o->sweep = optarg; break;
+      case O_MREF:
+        if (!strcmp (optarg, "mesh")) o->cluster.merge_local = false;
+        else if (!strcmp (optarg, "parts")) o->cluster.merge_local = true;
+        else ok = cv_option_error ("--merge-reference", optarg, "mesh or parts");
+        break;
+      case O_MCONVEX:
+        ok = cv_parse_float ("--merge-convex", optarg, 0, 1, &o->cluster.merge_convex);
+        break;
       case O_KTHR:
         ok = cv_parse_float ("--k-threshold", optarg, 0, 1, &o->cluster.k_threshold);
         if (ok && o->cluster.k_threshold == 0)

@@ -40,6 +40,7 @@ typedef struct ms_dual {
   int32_t *from, *to;
   float *weight;        /* alpha * angular / mean + (1 - alpha) * geodesic / mean */
   float *angular;       /* eta * (1 - cos dihedral), eta = 1 on concave edges */
+  float *bend;          /* 1 - cos dihedral, negative on convex edges */
   float mean_angular;
   float (*centroid)[3];
   float *area;
@@ -101,8 +102,13 @@ typedef struct ms_cluster_params {
   int max_iterations;   /* representative updates */
   int candidates;       /* faces tried per cluster when a representative moves */
   float min_part;       /* parts under this share of the faces merge into a neighbour */
-  float merge_flatness; /* adjacent parts whose boundary's mean Ang is under this x the
-                           mesh mean merge (0 = never) */
+  float merge_flatness; /* adjacent parts whose boundary's mean crease is under this x
+                           the reference merge (0 = never) */
+  bool merge_local;     /* reference: the mean crease inside the two parts (true) or
+                           the mesh's mean Ang (false) */
+  float merge_convex;   /* the crease of an arc: its 1 - cos dihedral, times this on
+                           convex arcs (0: concave creases only; the default 0.2 is the
+                           default eta, as when the test was on Ang itself) */
   /* hierarchy only */
   int level_segments;   /* at most this many parts per split (2..16) */
   int max_depth;        /* levels of splits (1..16) */
@@ -143,8 +149,10 @@ cc_status ms_cluster_patch (ms_distances *d, const ms_dual *dual,
  * clusters; faces no representative reaches get label k. */
 cc_status ms_cut_fuzzy (const ms_dual *dual, ms_segmentation *seg);
 /* Merges, among the labels >= 0 (segs of them), adjacent ones whose shared boundary's
- * mean angular distance is under flatness x the mesh mean, flattest first. */
-cc_status ms_merge_flat (const ms_dual *dual, int32_t *label, int segs, float flatness);
+ * mean crease (1 - cos dihedral, times merge_convex on convex arcs) is under
+ * merge_flatness x the reference (merge_local), flattest first. */
+cc_status ms_merge_flat (const ms_dual *dual, int32_t *label, int segs,
+    const ms_cluster_params *params);
 /* After the cut: parts under min_part merge, then (k-way) flat boundaries, then the
  * smallest segments while there are more than max(max_segments, segments); labels
  * numbered 0.. */
