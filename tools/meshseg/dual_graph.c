@@ -109,6 +109,13 @@ face_geometry (const ms_mesh *m, ms_dual *d, float (*normal)[3])
   return CC_SUCCESS;
 }
 
+void
+ms_dual_params_default (ms_dual_params *p)
+{
+  p->alpha = 0.5f;
+  p->convex_eta = 0.2f;
+}
+
 cc_status
 ms_dual_build (const ms_mesh *m, const ms_dual_params *p, bool allow_nonmanifold,
     ms_dual *d)

@@ -189,8 +189,7 @@ parse (int argc, char **argv, options *o)
     { "merge-reference", required_argument, 0, O_MREF },
     { "help", no_argument, 0, 'h' }, { "version", no_argument, 0, 'V' }, { 0, 0, 0, 0 } };
   memset (o, 0, sizeof *o);
-  o->dual.alpha = 0.5f;
-  o->dual.convex_eta = 0.2f;
+  ms_dual_params_default (&o->dual);
   ms_cluster_params_default (&o->cluster);
   ms_render_params_default (&o->render);
   int c;

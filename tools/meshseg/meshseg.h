@@ -54,6 +54,7 @@ typedef struct ms_dual_params {
   float convex_eta;     /* eta of convex edges (concave edges: 1) */
 } ms_dual_params;
 
+void ms_dual_params_default (ms_dual_params *params);
 cc_status ms_dual_build (const ms_mesh *mesh, const ms_dual_params *params,
     bool allow_nonmanifold, ms_dual *out);
 void ms_dual_free (ms_dual *dual);
