@@ -8,7 +8,7 @@
 # other categories scores that category's meshes; the mean of those held-out scores).
 # Means over categories are means over meshes (each mesh counts once).
 #
-# usage: tools/meshseg-eval.sh [-b BUILD_DIR] [-g GRID] [-c CACHE_DIR] [-v] [MESH_DIR...]
+# usage: tools/meshseg-eval.sh [-b BUILD_DIR] [-g GRID | -d] [-c CACHE_DIR] [-v] [MESH_DIR...]
 #   MESH_DIR: folders with off/ID.off and seg/ID/*.seg, ID the PSB number (which gives
 #     the category); default: psb and psb-train under the shared media
 #     (CV_SHARED_MEDIA or ../shared/media); skips (exit 0) when none exists.
@@ -19,19 +19,22 @@
 #     afresh. Each mesh runs the settings it has no result for in one
 #     `meshseg --sweep`, on distances computed once, and once with meshseg's defaults
 #     alone for the time per mesh.
+#   -d: meshseg's defaults only (no grid: the timing run is the one setting; what the
+#     GPU machine runs to time the 44 meshes).
 #   -v: also the per-mesh table and the grid's mean per setting.
 # Extra meshseg options (e.g. -b cpu) go in MESHSEG_OPTS. Runs under nice.
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 media=${CV_SHARED_MEDIA:-$root/../shared/media}
-build= grid=$root/tools/meshseg-grid.txt cache= verbose=0
-while getopts b:g:c:v opt; do
+build= grid=$root/tools/meshseg-grid.txt cache= verbose=0 defaults=0
+while getopts b:g:c:dv opt; do
   case $opt in
     b) build=$OPTARG ;;
     g) grid=$OPTARG ;;
     c) cache=$OPTARG ;;
+    d) defaults=1 ;;
     v) verbose=1 ;;
-    *) echo "usage: $0 [-b BUILD_DIR] [-g GRID] [-c CACHE_DIR] [-v] [MESH_DIR...]" >&2; exit 2 ;;
+    *) echo "usage: $0 [-b BUILD_DIR] [-g GRID | -d] [-c CACHE_DIR] [-v] [MESH_DIR...]" >&2; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
@@ -63,7 +66,11 @@ missing=$(mktemp)
 groups=$(mktemp)
 group=$(mktemp)
 trap 'rm -f "$settings" "$missing" "$groups" "$group"' EXIT
-grep -v '^[[:space:]]*\(#\|$\)' "$grid" > "$settings"
+if [ $defaults = 1 ]; then
+  echo "(meshseg defaults)" > "$settings"
+else
+  grep -v '^[[:space:]]*\(#\|$\)' "$grid" > "$settings"
+fi
 
 # one line per mesh for the report: id, folder
 meshes=$cache/meshes.txt
@@ -85,7 +92,7 @@ for dir in "$@"; do
     while IFS= read -r s; do
       grep -qF "\"setting\":\"$s\"" "$results" || printf '%s\n' "$s" >> "$missing"
     done < "$settings"
-    if [ -s "$missing" ]; then
+    if [ $defaults = 0 ] && [ -s "$missing" ]; then
       echo "meshseg-eval: $id: $(wc -l < "$missing") setting(s)" >&2
       # settings that change the distances (--alpha, --eta) run in a sweep of their own,
       # one per distinct pair, with those options on its command line
@@ -103,7 +110,8 @@ for dir in "$@"; do
     fi
     if [ ! -s "$cache/$id.time" ]; then
       # shellcheck disable=SC2086
-      nice "$meshseg" ${MESHSEG_OPTS:-} -q --json "$off" > "$cache/$id.time"
+      nice "$meshseg" ${MESHSEG_OPTS:-} -q --json --eval-dir "$dir/seg/$id" "$off" \
+        > "$cache/$id.time"
     fi
     if [ ! -s "$cache/$id.human" ]; then
       # the humans' segment counts (mean) and the one-segment Rand Index error: the
@@ -129,7 +137,11 @@ for_each_result() {
     n=0
     while IFS= read -r s; do
       n=$((n + 1))
-      line=$(grep -F "\"setting\":\"$s\"" "$cache/$id.jsonl" | tail -n 1)
+      if [ $defaults = 1 ]; then
+        line=$(cat "$cache/$id.time")
+      else
+        line=$(grep -F "\"setting\":\"$s\"" "$cache/$id.jsonl" | tail -n 1)
+      fi
       f() { printf '%s\n' "$line" | sed -n "s/.*\"$1\":\\([^,}]*\\).*/\\1/p"; }
       echo "$id $n $(f rand_index_error) $(f gce) $(f lce) $(f segments) $human $time_ms $(f faces)"
     done < "$settings"

@@ -689,10 +689,12 @@ START_TEST (test_psb_train)
 END_TEST
 
 /* Katz-Tal's hierarchical decomposition on a shape with parts nested two levels deep:
- * a body with five arms, each with a finger on its end (11 parts). The first levels
- * take the arms off the body, the next the fingers off the arms: every arm and every
- * finger ends up mostly in a segment of its own (no two parts share their main
- * segment), and the labelling is close to the exact one. */
+ * a body with five arms, each with a finger on its end (11 parts; 8,000 faces). The
+ * first levels take the arms off the body, the next the fingers off the arms: every arm
+ * and every finger ends up mostly in a segment of its own (no two parts share their
+ * main segment), and the labelling is close to the exact one. Five levels, concave
+ * creases only in the flat merge (at 11,520 faces the same settings join two arms with
+ * the body: the synthetic tubes are a few faces round). */
 START_TEST (test_hierarchy_nested)
 {
   int32_t *truth;
@@ -704,6 +706,9 @@ START_TEST (test_hierarchy_nested)
   ms_cluster_params cp;
   ms_cluster_params_default (&cp);
   cp.method = MS_METHOD_HIERARCHY;
+  cp.max_depth = 5;
+  cp.merge_flatness = 1.0f;
+  cp.merge_convex = 0.0f;   /* concave creases only */
   for (int b = 0; b < cv_test_backend_count (); b++) {
     ms_segmentation seg;
     ms_dual dual;
@@ -728,7 +733,8 @@ START_TEST (test_hierarchy_nested)
       for (int u = t + 1; u < 11; u++)
         ck_assert_msg (main_of[t] != main_of[u], "parts %d and %d share segment %d", t, u,
             main_of[t]);
-    ck_assert_msg (e.rand_index_error <= 0.10, "Rand Index error %.4f > 0.10",
+    /* 0.029 measured on the CPU */
+    ck_assert_msg (e.rand_index_error <= 0.05, "Rand Index error %.4f > 0.05",
         e.rand_index_error);
     ms_segmentation_free (&seg);
     ms_dual_free (&dual);
