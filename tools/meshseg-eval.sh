@@ -208,14 +208,14 @@ END {
     }
     if (!n) continue
     cv += a; gce_sum += g; lce_sum += l; t_sum += t; one_sum += o
-    note = a / n > o / n ? "worse than one segment" : ""
+    note = (a > o) ? "worse than one segment" : ""
     if (note != "") worse++
     printf "%-9s %3d %8.4f %8.4f %6.3f %6.3f %4.1f/%4.1f %8.4f %8.0f %8d  %s\n", name[c], n, a / n, b / n, g / n, l / n, sg / n, h / n, o / n, t / n, pick[c], note
   }
   printf "\nmeshes %d, settings %d\n", M, S
   printf "cross-validated mean Rand Index error: %.4f (GCE %.4f, LCE %.4f)\n", cv / M, gce_sum / M, lce_sum / M
   printf "training mean Rand Index error:        %.4f (setting %d: %s)\n", train[best], best, setting[best]
-  printf "grid default (setting 1):              %.4f (%s)\n", train[1], setting[1]
+  printf "first setting of the grid:             %.4f (%s)\n", train[1], setting[1]
   printf "one-segment baseline:                  %.4f\n", one_sum / M
   printf "categories worse than one segment:     %d\n", worse
   printf "time per mesh (meshseg defaults):      %.0f ms mean, %.1f s for %d meshes\n", t_sum / M, t_sum / 1000, M

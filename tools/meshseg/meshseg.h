@@ -108,8 +108,8 @@ typedef struct ms_cluster_params {
   bool merge_local;     /* reference: the mean crease inside the two parts (true) or
                            the mesh's mean Ang (false) */
   float merge_convex;   /* the crease of an arc: its 1 - cos dihedral, times this on
-                           convex arcs (0: concave creases only; the default 0.2 is the
-                           default eta, as when the test was on Ang itself) */
+                           convex arcs (0, the default: concave creases only; 0.2
+                           with eta 0.2 is the test on Ang itself, the old rule) */
   /* hierarchy only */
   int level_segments;   /* at most this many parts per split (2..16) */
   int max_depth;        /* levels of splits (1..16) */
