@@ -3,7 +3,9 @@
  * protruding cylinders split into its parts and rendered to a PNG; on a CUDA device the dual graph's APSP
  * equals CPU Dijkstra; the PSB meshes of ../shared/media (skipped when absent);
  * --max-segments as a hard bound; the meshseg command line (refused values, outputs and
- * meshes, run as the built binary). */
+ * meshes, run as the built binary); Katz-Tal's hierarchy on a shape with parts nested
+ * two deep; the row cache; --sweep; four psb-train meshes against the cross-validated
+ * figure of tools/meshseg-eval.sh (skipped when absent). */
 #define _GNU_SOURCE   /* nftw */
 #include "cv_test.h"
 #include "meshseg.h"
