@@ -2,14 +2,16 @@
  * and its exact part labels as .seg (one label a line, one line a face), so that
  * meshseg can be tried and scored without third-party meshes.
  *
- *   cv-mkmesh OUT.off [--seg OUT.seg] [--freq N]
+ *   cv-mkmesh OUT.off [--seg OUT.seg] [--freq N] [--fingers]
  *   cv-mkmesh --version | --help
  *
  * --freq N: each of the 20 icosahedron faces is cut into N x N triangles (1..200,
- * default 14: 3,920 faces). */
+ * default 14: 3,920 faces). --fingers: a finger on the end of each arm (parts nested two
+ * levels deep, 11 parts). */
 #include "cv_cli.h"
 #include "cv_mesh_synth.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,8 +19,10 @@
 static void
 usage (FILE *out)
 {
-  fprintf (out, "usage: cv-mkmesh OUT.off [--seg OUT.seg] [--freq N (1..200, default 14)]\n"
-      "Writes a sphere with five arms (20 N^2 faces) and, with --seg, its exact parts.\n");
+  fprintf (out, "usage: cv-mkmesh OUT.off [--seg OUT.seg] [--freq N (1..200, default 14)]"
+      " [--fingers]\n"
+      "Writes a sphere with five arms (20 N^2 faces) and, with --seg, its exact parts;\n"
+      "--fingers puts a finger on the end of each arm (11 parts, nested two deep).\n");
 }
 
 int
@@ -26,6 +30,7 @@ main (int argc, char **argv)
 {
   const char *off = NULL, *seg = NULL;
   int freq = 14;
+  bool fingers = false;
   for (int i = 1; i < argc; i++) {
     if (!strcmp (argv[i], "--version")) {
       cv_print_version ();
@@ -35,6 +40,8 @@ main (int argc, char **argv)
       return 0;
     } else if (!strcmp (argv[i], "--seg") && i + 1 < argc) {
       seg = argv[++i];
+    } else if (!strcmp (argv[i], "--fingers")) {
+      fingers = true;
     } else if (!strcmp (argv[i], "--freq") && i + 1 < argc) {
       if (!cv_parse_int ("--freq", argv[++i], 1, 200, &freq))
         return 2;
@@ -50,7 +57,8 @@ main (int argc, char **argv)
     return 2;
   }
   int32_t *truth;
-  int faces = cv_synth_body_off (off, freq, &truth);
+  int faces = fingers ? cv_synth_fingers_off (off, freq, &truth)
+      : cv_synth_body_off (off, freq, &truth);
   if (faces < 0) {
     fprintf (stderr, "cv-mkmesh: cannot write %s\n", off);
     return 1;
@@ -67,7 +75,8 @@ main (int argc, char **argv)
   }
   free (truth);
   if (rc == 0)
-    printf ("cv-mkmesh: %s, %d faces, 6 parts%s%s\n", off, faces, seg ? "; labels in " : "",
+    printf ("cv-mkmesh: %s, %d faces, %d parts%s%s\n", off, faces, fingers ? 11 : 6,
+        seg ? "; labels in " : "",
         seg ? seg : "");
   return rc;
 }

@@ -3,7 +3,9 @@
  * protruding cylinders split into its parts and rendered to a PNG; on a CUDA device the dual graph's APSP
  * equals CPU Dijkstra; the PSB meshes of ../shared/media (skipped when absent);
  * --max-segments as a hard bound; the meshseg command line (refused values, outputs and
- * meshes, run as the built binary). */
+ * meshes, run as the built binary); Katz-Tal's hierarchy on a shape with parts nested
+ * two deep; the row cache; --sweep; four psb-train meshes against the cross-validated
+ * figure of tools/meshseg-eval.sh (skipped when absent). */
 #define _GNU_SOURCE   /* nftw */
 #include "cv_test.h"
 #include "meshseg.h"
@@ -17,6 +19,9 @@
 #include <sys/stat.h>
 #include <ftw.h>
 #include <unistd.h>
+
+/* the cross-validated mean of tools/meshseg-eval.sh (docs/meshseg.md) */
+#define PSB_TRAIN_BOUND 0.252
 
 
 static const char *
@@ -415,22 +420,27 @@ rendered_segments (const ms_mesh *m, const ms_segmentation *seg, int width, int 
 
 /* Full pipeline on a loaded mesh. */
 static void
-segment (const ms_mesh *m, cc_backend backend, ms_apsp_mode mode, int k, ms_segmentation *seg,
-    ms_dual *dual)
+segment_with (const ms_mesh *m, const ms_dual_params *dp, cc_backend backend,
+    ms_apsp_mode mode, const ms_cluster_params *cp, ms_segmentation *seg, ms_dual *dual)
 {
-  ms_dual_params dp = { 0.5f, 0.2f };
-  CC_ASSERT_OK (ms_dual_build (m, &dp, false, dual));
+  CC_ASSERT_OK (ms_dual_build (m, dp, false, dual));
   cc_context *ctx;
   CC_ASSERT_OK (cc_context_create (backend, -1, &ctx));
   ms_distances dist;
   CC_ASSERT_OK (ms_distances_init (&dist, dual, ctx, mode, 0));
-  ms_cluster_params cp;
-  ms_cluster_params_default (&cp);
-  cp.segments = k;
-  CC_ASSERT_OK (ms_cluster (&dist, dual, &cp, seg));
-  CC_ASSERT_OK (ms_refine_mincut (dual, &cp, seg));
+  CC_ASSERT_OK (ms_segment (&dist, dual, cp, seg));
   ms_distances_free (&dist);
   cc_context_destroy (ctx);
+}
+
+/* The same with the default distance parameters. */
+static void
+segment (const ms_mesh *m, cc_backend backend, ms_apsp_mode mode,
+    const ms_cluster_params *cp, ms_segmentation *seg, ms_dual *dual)
+{
+  ms_dual_params dp;
+  ms_dual_params_default (&dp);
+  segment_with (m, &dp, backend, mode, cp, seg, dual);
 }
 
 START_TEST (test_body_with_cylinders)
@@ -446,7 +456,10 @@ START_TEST (test_body_with_cylinders)
     for (int k = 6; k >= 0; k -= 6) {
       ms_segmentation seg;
       ms_dual dual;
-      segment (&m, cv_test_backend (b), MS_APSP_AUTO, k, &seg, &dual);
+      ms_cluster_params cp;
+      ms_cluster_params_default (&cp);
+      cp.segments = k;
+      segment (&m, cv_test_backend (b), MS_APSP_AUTO, &cp, &seg, &dual);
       ck_assert_int_eq (dual.components, 1);
       ck_assert_int_eq (dual.boundary_edges, 0);
       ms_eval e;
@@ -563,7 +576,9 @@ START_TEST (test_psb)
       ms_segmentation seg;
       ms_dual dual;
       /* CPU: rows on demand keeps the suite fast; CUDA: the full matrix */
-      segment (&m, cv_test_backend (b), b ? MS_APSP_FULL : MS_APSP_ROWS, 0, &seg, &dual);
+      ms_cluster_params cp;
+      ms_cluster_params_default (&cp);
+      segment (&m, cv_test_backend (b), b ? MS_APSP_FULL : MS_APSP_ROWS, &cp, &seg, &dual);
       double mesh_sum = 0;
       int truths = 0;
       for (int t = 0; t < 64; t++) {
@@ -601,12 +616,222 @@ START_TEST (test_psb)
     if (meshes) {
       printf ("PSB mean Rand Index error on %s over %d meshes: %.4f\n",
           cc_backend_name (cv_test_backend (b)), meshes, sum / meshes);
-      /* the issue's target (0.125 measured on the CPU when this was written) */
-      ck_assert_msg (sum / meshes <= 0.20, "mean Rand Index error %.4f > 0.20", sum / meshes);
+      /* 0.124 with the defaults tuned on these six; 0.206 with those chosen over the 44
+       * meshes of psb and psb-train (issue 14: octopus 125 falls to 3 segments) */
+      ck_assert_msg (sum / meshes <= 0.21, "mean Rand Index error %.4f > 0.21", sum / meshes);
     }
   }
   for (int i = 0; i < 6; i++)
     free (cpu_labels[i]);
+}
+END_TEST
+
+/* Meshes of four categories the defaults were not tuned on alone (psb-train, skipped
+ * when absent), segmented with the defaults on the CPU: their mean Rand Index error
+ * stays within the cross-validated mean of meshseg-eval.sh over the 44 meshes
+ * (docs/meshseg.md), and each mesh beats putting every face in one segment. */
+START_TEST (test_psb_train)
+{
+  const char *media = cv_test_shared_media ("meshseg: psb-train");
+  if (!media)
+    return;
+  static const int ids[] = { 341, 58, 386, 185 };   /* bearing, glasses, fourleg, hand */
+  double sum = 0;
+  int meshes = 0;
+  for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++) {
+    char path[1024];
+    snprintf (path, sizeof path, "%s/mesh/psb-train/off/%d.off", media, ids[i]);
+    if (access (path, R_OK) != 0) {
+      printf ("SKIP meshseg psb-train %d: %s missing\n", ids[i], path);
+      continue;
+    }
+    ms_mesh m;
+    CC_ASSERT_OK (ms_mesh_load (path, NULL, &m));
+    ms_segmentation seg;
+    ms_dual dual;
+    ms_cluster_params cp;
+    ms_cluster_params_default (&cp);
+    ms_dual_params dp;
+    ms_dual_params_default (&dp);
+    segment_with (&m, &dp, CC_BACKEND_CPU, MS_APSP_ROWS, &cp, &seg, &dual);
+    int32_t *one = calloc ((size_t) m.face_count, sizeof (int32_t));
+    double mesh_sum = 0, one_sum = 0;
+    int truths = 0;
+    for (int t = 0; t < 64; t++) {
+      snprintf (path, sizeof path, "%s/mesh/psb-train/seg/%d/%d_%d.seg", media, ids[i], ids[i], t);
+      int32_t *truth;
+      if (access (path, R_OK) != 0 || ms_seg_read (path, m.face_count, &truth) != CC_SUCCESS)
+        continue;
+      ms_eval e, o;
+      ms_evaluate (seg.label, truth, m.face_count, &e);
+      ms_evaluate (one, truth, m.face_count, &o);
+      mesh_sum += e.rand_index_error;
+      one_sum += o.rand_index_error;
+      truths++;
+      free (truth);
+    }
+    ck_assert_int_gt (truths, 0);
+    printf ("psb-train %d (%d faces): %d segments, mean Rand Index error %.4f (one segment "
+        "%.4f) over %d human segmentations\n", ids[i], m.face_count, seg.segments,
+        mesh_sum / truths, one_sum / truths, truths);
+    ck_assert_msg (mesh_sum < one_sum, "psb-train %d: %.4f, one segment %.4f", ids[i],
+        mesh_sum / truths, one_sum / truths);
+    sum += mesh_sum / truths;
+    meshes++;
+    free (one);
+    ms_segmentation_free (&seg);
+    ms_dual_free (&dual);
+    ms_mesh_free (&m);
+  }
+  if (meshes) {
+    printf ("psb-train mean Rand Index error over %d meshes: %.4f\n", meshes, sum / meshes);
+    ck_assert_msg (sum / meshes <= PSB_TRAIN_BOUND, "mean Rand Index error %.4f > %.2f",
+        sum / meshes, PSB_TRAIN_BOUND);
+  }
+}
+END_TEST
+
+/* Katz-Tal's hierarchical decomposition on a shape with parts nested two levels deep:
+ * a body with five arms, each with a finger on its end (11 parts; 8,000 faces). The
+ * first levels take the arms off the body, the next the fingers off the arms: every arm
+ * and every finger ends up mostly in a segment of its own (no two parts share their
+ * main segment), and the labelling is close to the exact one. Five levels, eta 0.2,
+ * concave creases only in the flat merge (with eta 0.05, or at 11,520 faces, parts
+ * merge: the synthetic tubes are only a few faces round). */
+START_TEST (test_hierarchy_nested)
+{
+  int32_t *truth;
+  const char *path = cv_test_temp_path ("fingers.off");
+  int faces = cv_synth_fingers_off (path, 20, &truth);
+  ck_assert_int_eq (faces, 8000);
+  ms_mesh m;
+  CC_ASSERT_OK (ms_mesh_load (path, NULL, &m));
+  ms_cluster_params cp;
+  ms_cluster_params_default (&cp);
+  cp.method = MS_METHOD_HIERARCHY;
+  cp.max_depth = 5;
+  cp.merge_flatness = 1.0f;
+  cp.merge_convex = 0.0f;   /* concave creases only */
+  ms_dual_params dp = { 0.5f, 0.2f };
+  for (int b = 0; b < cv_test_backend_count (); b++) {
+    ms_segmentation seg;
+    ms_dual dual;
+    segment_with (&m, &dp, cv_test_backend (b), MS_APSP_AUTO, &cp, &seg, &dual);
+    ms_eval e;
+    ms_evaluate (seg.label, truth, faces, &e);
+    /* each part's main segment (the label most of its faces have) */
+    int count[11][64] = { { 0 } }, main_of[11];
+    for (int f = 0; f < faces; f++)
+      count[truth[f]][seg.label[f]]++;
+    for (int t = 0; t < 11; t++) {
+      main_of[t] = 0;
+      for (int l = 1; l < seg.segments; l++)
+        if (count[t][l] > count[t][main_of[t]])
+          main_of[t] = l;
+    }
+    printf ("fingers (%d faces) on %s, hierarchy: depth %d, %d segments, Rand Index error "
+        "%.4f\n", faces, cc_backend_name (cv_test_backend (b)), seg.depth, seg.segments,
+        e.rand_index_error);
+    ck_assert_int_ge (seg.depth, 2);
+    for (int t = 0; t < 11; t++)
+      for (int u = t + 1; u < 11; u++)
+        ck_assert_msg (main_of[t] != main_of[u], "parts %d and %d share segment %d", t, u,
+            main_of[t]);
+    /* 0.029 measured on the CPU */
+    ck_assert_msg (e.rand_index_error <= 0.05, "Rand Index error %.4f > 0.05",
+        e.rand_index_error);
+    ms_segmentation_free (&seg);
+    ms_dual_free (&dual);
+  }
+  ms_mesh_free (&m);
+  free (truth);
+}
+END_TEST
+
+/* On-demand rows are kept: asking again computes nothing and gives the same rows, equal
+ * to those of the full CPU matrix. */
+START_TEST (test_row_cache)
+{
+  int32_t *truth;
+  const char *path = cv_test_temp_path ("body-cache.off");
+  write_body (path, 6, &truth);
+  free (truth);
+  ms_mesh m;
+  CC_ASSERT_OK (ms_mesh_load (path, NULL, &m));
+  ms_dual dual;
+  ms_dual_params dp = { 0.5f, 0.2f };
+  CC_ASSERT_OK (ms_dual_build (&m, &dp, false, &dual));
+  cc_context *ctx;
+  CC_ASSERT_OK (cc_context_create (CC_BACKEND_CPU, -1, &ctx));
+  ms_distances rows, full;
+  CC_ASSERT_OK (ms_distances_init (&rows, &dual, ctx, MS_APSP_ROWS, 0));
+  CC_ASSERT_OK (ms_distances_init (&full, &dual, ctx, MS_APSP_FULL, 0));
+  int n = dual.faces;
+  int32_t src[3] = { 5, 100, 5 };
+  float *a = malloc (sizeof (float) * 3 * n), *b = malloc (sizeof (float) * 3 * n);
+  float *c = malloc (sizeof (float) * 3 * n);
+  CC_ASSERT_OK (ms_distances_rows (&rows, src, 3, a));
+  ck_assert_int_eq (rows.rows_computed, 3);
+  CC_ASSERT_OK (ms_distances_rows (&rows, src, 3, b));
+  ck_assert_int_eq (rows.rows_computed, 3);   /* all three from the cache */
+  CC_ASSERT_OK (ms_distances_rows (&full, src, 3, c));
+  ck_assert (memcmp (a, b, sizeof (float) * 3 * n) == 0);
+  for (int i = 0; i < 3 * n; i++)
+    ck_assert_msg (fabsf (a[i] - c[i]) <= 1e-5f * fmaxf (c[i], 1.0f), "row cell %d: %g vs %g",
+        i, a[i], c[i]);
+  free (a); free (b); free (c);
+  ms_distances_free (&rows);
+  ms_distances_free (&full);
+  cc_context_destroy (ctx);
+  ms_dual_free (&dual);
+  ms_mesh_free (&m);
+}
+END_TEST
+
+/* --sweep: each line a setting on the same distances, one JSON line each, the same
+ * result as a run with those options alone; a line changing the distances is refused. */
+START_TEST (test_sweep)
+{
+  char body[512], seg[512], sweep[512];
+  int32_t *truth;
+  snprintf (body, sizeof body, "%s", cv_test_temp_path ("body-sweep.off"));
+  int faces = write_body (body, 8, &truth);
+  snprintf (seg, sizeof seg, "%s", cv_test_temp_path ("body-sweep.seg"));
+  CC_ASSERT_OK (ms_seg_write (seg, truth, faces));
+  free (truth);
+  snprintf (sweep, sizeof sweep, "%s", write_file ("sweep.txt",
+      "# comment\n-k 6\n\n--method hierarchy --level-segments 3\n"));
+  const char *argv[] = { MESHSEG_BIN, "-b", "cpu", "--sweep", sweep, "--eval", seg, body, NULL };
+  char *out;
+  ck_assert_int_eq (cv_test_run (argv, NULL, &out, NULL), 0);
+  char *first = strstr (out, "\"setting\":\"-k 6\"");
+  char *second = strstr (out, "\"setting\":\"--method hierarchy --level-segments 3\"");
+  ck_assert_msg (first && second && first < second, "sweep output: %s", out);
+  /* the hierarchy's line: from the end of the first line on */
+  char *first_end = strchr (first, '\n');
+  ck_assert_ptr_nonnull (first_end);
+  ck_assert_msg (strstr (first_end, "\"method\":\"hierarchy\""), "sweep output: %s", out);
+  /* the same Rand Index error as -k 6 alone */
+  const char *one[] = { MESHSEG_BIN, "-b", "cpu", "-q", "--json", "-k", "6", "--eval", seg,
+    body, NULL };
+  char *alone;
+  ck_assert_int_eq (cv_test_run (one, NULL, &alone, NULL), 0);
+  const char *ri = strstr (alone, "\"rand_index_error\":");
+  ck_assert_ptr_nonnull (ri);
+  char want[64];
+  snprintf (want, sizeof want, "%.26s", ri);
+  *first_end = 0;
+  ck_assert_msg (strstr (out, want), "sweep -k 6 line lacks %s", want);
+  free (out);
+  free (alone);
+  snprintf (sweep, sizeof sweep, "%s", write_file ("sweep-bad.txt", "-k 6\n--alpha 0.3\n"));
+  const char *bad[] = { MESHSEG_BIN, "--sweep", sweep, body, NULL };
+  run_meshseg (bad, 2, "only segmentation options may change");
+  const char *badopt[] = { MESHSEG_BIN, "--sweep", write_file ("sweep-opt.txt", "-k 99\n"),
+    body, NULL };
+  run_meshseg (badopt, 2, "in --sweep line '-k 99'");
+  const char *method[] = { MESHSEG_BIN, "--method", "tree", body, NULL };
+  run_meshseg (method, 2, "--method: 'tree' is not kway or hierarchy");
 }
 END_TEST
 
@@ -624,6 +849,10 @@ meshseg_suite (void)
   tcase_add_test (tc, test_body_with_cylinders);
   tcase_add_test (tc, test_gpu_dual_graph_apsp);
   tcase_add_test (tc, test_psb);
+  tcase_add_test (tc, test_hierarchy_nested);
+  tcase_add_test (tc, test_psb_train);
+  tcase_add_test (tc, test_row_cache);
+  tcase_add_test (tc, test_sweep);
   suite_add_tcase (s, tc);
   return s;
 }

@@ -1,6 +1,7 @@
 /* The procedural test mesh: see cv_mesh_synth.h. */
 #include "cv_mesh_synth.h"
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,11 +57,18 @@ static const float arm_axis[5][3] = { { 1, 0, 0 }, { -1, 0, 0 }, { 0, 1, 0 }, { 
 #define ARM_BASE_COS 0.866f   /* cos 30 deg: the band in between becomes the wall */
 #define ARM_LENGTH 1.3f
 
+#define FINGER_CAP_COS 0.978f   /* cos 12 deg: the finger's end cap */
+#define FINGER_BASE_COS 0.966f  /* cos 15 deg: the finger's wall */
+#define FINGER_LENGTH 0.8f
+
 /* Pushes the parts of the unit sphere near an arm axis out along it: the cap by
  * ARM_LENGTH, the band down to the base linearly, so each arm is a cylinder-like tube
- * (radius ~0.4) with a concave crease at its base. Returns the arm (1..5) or 0. */
+ * (radius ~0.4) with a concave crease at its base. With fingers, the middle of each
+ * arm's end is pushed out further by FINGER_LENGTH the same way: a thinner tube
+ * (radius ~0.2) on the arm's flat end, with a concave crease at its base. Returns the
+ * part: the arm (1..5), its finger (6..10), or 0 (the body). */
 static int
-displace (const float *dir, float *out)
+displace (const float *dir, bool fingers, float *out)
 {
   memcpy (out, dir, sizeof (float) * 3);
   for (int a = 0; a < 5; a++) {
@@ -69,15 +77,22 @@ displace (const float *dir, float *out)
       continue;
     float angle = acosf (fminf (c, 1.0f)), cap = acosf (ARM_CAP_COS), base = acosf (ARM_BASE_COS);
     float push = c >= ARM_CAP_COS ? ARM_LENGTH : ARM_LENGTH * (base - angle) / (base - cap);
+    int part = a + 1;
+    if (fingers && c > FINGER_BASE_COS) {
+      float fcap = acosf (FINGER_CAP_COS), fbase = acosf (FINGER_BASE_COS);
+      push += c >= FINGER_CAP_COS ? FINGER_LENGTH
+          : FINGER_LENGTH * (fbase - angle) / (fbase - fcap);
+      part = a + 6;
+    }
     for (int k = 0; k < 3; k++)
       out[k] += push * arm_axis[a][k];
-    return a + 1;
+    return part;
   }
   return 0;
 }
 
-int
-cv_synth_body_off (const char *path, int freq, int32_t **truth)
+static int
+write_body (const char *path, int freq, bool fingers, int32_t **truth)
 {
   *truth = NULL;
   if (freq < 1 || freq > 1000)
@@ -108,11 +123,12 @@ cv_synth_body_off (const char *path, int freq, int32_t **truth)
           for (int c = 0; c < 3; c++) {
             float dir[3], pos[3];
             grid_point (face, pts[t][c][0], pts[t][c][1], freq, dir);
-            arm_of[c] = displace (dir, pos);
+            arm_of[c] = displace (dir, fingers, pos);
             fprintf (f, "%.9g %.9g %.9g\n", pos[0], pos[1], pos[2]);
             tri[written][c] = 3 * written + c;
           }
-          /* a face with a corner pushed out is on the arm's wall or cap */
+          /* a face with a corner pushed out is on the arm's wall or cap (a corner
+           * pushed out further: the finger's) */
           int arm = arm_of[0] > arm_of[1] ? arm_of[0] : arm_of[1];
           (*truth)[written] = arm > arm_of[2] ? arm : arm_of[2];
           written++;
@@ -129,3 +145,15 @@ cv_synth_body_off (const char *path, int freq, int32_t **truth)
   return faces;
 }
 
+
+int
+cv_synth_body_off (const char *path, int freq, int32_t **truth)
+{
+  return write_body (path, freq, false, truth);
+}
+
+int
+cv_synth_fingers_off (const char *path, int freq, int32_t **truth)
+{
+  return write_body (path, freq, true, truth);
+}

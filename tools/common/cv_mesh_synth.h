@@ -10,5 +10,8 @@
  * the arms; a face is in an arm when a corner of it moved). -1 when freq is outside
  * 1..1000 or the file cannot be written (then *truth is NULL). */
 int cv_synth_body_off (const char *path, int freq, int32_t **truth);
+/* The same body with a finger on the end of each arm: parts nested two levels deep.
+ * Labels: 0 body, 1..5 the arms, 6..10 their fingers (finger a + 5 on arm a). */
+int cv_synth_fingers_off (const char *path, int freq, int32_t **truth);
 
 #endif

@@ -33,7 +33,15 @@ ms_cluster_params_default (ms_cluster_params *p)
   p->max_iterations = 10;
   p->candidates = 16;
   p->min_part = 0.005f;
-  p->merge_flatness = 0.5f;
+  /* chosen over the 44 PSB meshes (docs/meshseg.md): concave creases only, at twice
+   * the mesh's mean angular distance (was 0.5 with convex edges at 0.2) */
+  p->merge_flatness = 2.0f;
+  p->merge_convex = 0.0f;
+  p->merge_local = false;
+  p->method = MS_METHOD_KWAY;
+  p->level_segments = 4;
+  p->max_depth = 3;
+  p->min_extent = 0.2f;
 }
 
 void
@@ -56,8 +64,18 @@ ms_distances_init (ms_distances *d, const ms_dual *dual, cc_context *ctx, ms_aps
   bool cuda = cc_context_backend (ctx) == CC_BACKEND_CUDA;
   if (mode == MS_APSP_AUTO)
     mode = cuda ? MS_APSP_FULL : MS_APSP_ROWS;
-  if (mode == MS_APSP_ROWS)
+  if (mode == MS_APSP_ROWS) {
+    size_t row_bytes = sizeof (float) * (size_t) (dual->faces ? dual->faces : 1);
+    size_t rows = MS_ROW_CACHE_BYTES / row_bytes;
+    d->cache_capacity = rows > (size_t) dual->faces ? dual->faces : (int) rows;
+    d->cache_slot = malloc (sizeof (int32_t) * (size_t) (dual->faces ? dual->faces : 1));
+    if (!d->cache_slot)
+      return cc_set_error (CC_ERROR_OUT_OF_MEMORY, "meshseg: out of memory");
+    for (int f = 0; f < dual->faces; f++)
+      d->cache_slot[f] = -1;
+    /* the row store grows as rows come (realloc), up to the capacity */
     return CC_SUCCESS;
+  }
   cc_apsp_params p;
   cc_apsp_params_default (&p);
   p.kind = CC_APSP_UNDIRECTED;
@@ -99,6 +117,32 @@ ms_distances_free (ms_distances *d)
   d->apsp = NULL;
   free (d->full);
   d->full = NULL;
+  free (d->cache);
+  free (d->cache_slot);
+  d->cache = NULL;
+  d->cache_slot = NULL;
+  d->cache_capacity = d->cache_used = 0;
+}
+
+/* Keeps row (distances from face f) if the budget has room; a full cache keeps what it
+ * has (the rows read first are the central and farthest ones, read again most). */
+static void
+cache_store (ms_distances *d, int32_t f, const float *row)
+{
+  size_t n = (size_t) d->faces;
+  if (d->cache_slot[f] >= 0 || d->cache_used >= d->cache_capacity)
+    return;
+  if (d->cache_used % 64 == 0) {
+    int grow = d->cache_used + 64 < d->cache_capacity ? d->cache_used + 64 : d->cache_capacity;
+    float *more = realloc (d->cache, sizeof (float) * n * grow);
+    if (!more) {
+      d->cache_capacity = d->cache_used;   /* no memory: stop keeping rows */
+      return;
+    }
+    d->cache = more;
+  }
+  memcpy (d->cache + n * d->cache_used, row, sizeof (float) * n);
+  d->cache_slot[f] = d->cache_used++;
 }
 
 cc_status
@@ -112,30 +156,78 @@ ms_distances_rows (ms_distances *d, const int32_t *sources, int count, float *ou
       memcpy (out + i * n, d->full + (size_t) sources[i] * n, sizeof (float) * n);
     return CC_SUCCESS;
   }
-  d->rows_computed += count;
-  return cc_apsp_sources (&d->graph, CC_APSP_UNDIRECTED, sources, count, d->threads, out);
+  /* on demand: kept rows are copied, the others computed together (one Dijkstra per
+   * source, in parallel) and kept */
+  int32_t *missing = malloc (sizeof (int32_t) * (size_t) (count ? count : 1));
+  int32_t *where = malloc (sizeof (int32_t) * (size_t) (count ? count : 1));
+  if (!missing || !where) {
+    free (missing); free (where);
+    return cc_set_error (CC_ERROR_OUT_OF_MEMORY, "meshseg: out of memory");
+  }
+  int todo = 0;
+  for (int i = 0; i < count; i++) {
+    int slot = d->cache_slot ? d->cache_slot[sources[i]] : -1;
+    if (slot >= 0)
+      memcpy (out + i * n, d->cache + (size_t) slot * n, sizeof (float) * n);
+    else {
+      /* a source asked twice in one call is computed twice: harmless */
+      missing[todo] = sources[i];
+      where[todo++] = i;
+    }
+  }
+  cc_status st = CC_SUCCESS;
+  if (todo > 0) {
+    float *rows = malloc (sizeof (float) * n * todo);
+    if (!rows)
+      st = cc_set_error (CC_ERROR_OUT_OF_MEMORY, "meshseg: out of memory");
+    else
+      st = cc_apsp_sources (&d->graph, CC_APSP_UNDIRECTED, missing, todo, d->threads, rows);
+    d->rows_computed += todo;
+    for (int i = 0; st == CC_SUCCESS && i < todo; i++) {
+      memcpy (out + where[i] * n, rows + (size_t) i * n, sizeof (float) * n);
+      if (d->cache_slot)
+        cache_store (d, missing[i], rows + (size_t) i * n);
+    }
+    free (rows);
+  }
+  free (missing);
+  free (where);
+  return st;
 }
 
 /* ------------------------------------------------------------ representatives */
 
-/* The face with the smallest sum of distances to `samples` spread faces. */
+#define IN_PATCH(patch, f) (!(patch) || (patch)[f])
+
+/* The face of the patch (NULL: all faces) with the smallest sum of distances to
+ * `samples` faces spread over the patch. */
 static cc_status
-central_face (ms_distances *d, int *centre)
+central_face (ms_distances *d, const bool *patch, int *centre)
 {
-  int n = d->faces, samples = n < 32 ? (n > 0 ? n : 1) : 32;
-  int32_t *src = malloc (sizeof (int32_t) * samples);
+  int n = d->faces, members = 0;
+  for (int f = 0; f < n; f++)
+    members += IN_PATCH (patch, f);
+  int samples = members < 32 ? (members > 0 ? members : 1) : 32;
+  int32_t *src = calloc ((size_t) samples, sizeof (int32_t));
   float *rows = malloc (sizeof (float) * (size_t) samples * n);
   if (!src || !rows) {
     free (src); free (rows);
     return cc_set_error (CC_ERROR_OUT_OF_MEMORY, "meshseg: out of memory");
   }
-  for (int s = 0; s < samples; s++)
-    src[s] = (int32_t) ((long) s * n / samples);
+  /* the (s * members / samples)-th face of the patch, in face order */
+  for (int s = 0, f = 0, seen = 0; s < samples && f < n; f++) {
+    if (!IN_PATCH (patch, f))
+      continue;
+    if (seen++ == (int) ((long) s * members / samples))
+      src[s++] = f;
+  }
   cc_status st = ms_distances_rows (d, src, samples, rows);
   if (st == CC_SUCCESS) {
     double best = INFINITY;
     int best_unreached = samples + 1;
     for (int f = 0; f < n; f++) {
+      if (!IN_PATCH (patch, f))
+        continue;
       double sum = 0;
       int unreached = 0;
       for (int s = 0; s < samples; s++) {
@@ -161,8 +253,8 @@ central_face (ms_distances *d, int *centre)
 /* Farthest-point representatives: reps[0] = centre; up to kmax in all. rows gets each
  * one's distance row, gain[i] the distance of rep i to the earlier ones. */
 static cc_status
-farthest_points (ms_distances *d, int centre, int kmax, int32_t *reps, float *rows,
-    double *gain, int *found)
+farthest_points (ms_distances *d, const bool *patch, int centre, int kmax, int32_t *reps,
+    float *rows, double *gain, int *found)
 {
   int n = d->faces;
   float *mindist = malloc (sizeof (float) * n);
@@ -178,7 +270,7 @@ farthest_points (ms_distances *d, int centre, int kmax, int32_t *reps, float *ro
     int best = -1;
     float best_d = 0.0f;
     for (int f = 0; f < n; f++)
-      if (isfinite (mindist[f]) && mindist[f] > best_d) {
+      if (IN_PATCH (patch, f) && isfinite (mindist[f]) && mindist[f] > best_d) {
         best_d = mindist[f];
         best = f;
       }
@@ -249,8 +341,8 @@ membership (const float *rows, int k, size_t n, int f, int i)
 
 /* One representative update; *moved tells whether any representative changed. */
 static cc_status
-move_representatives (ms_distances *d, const ms_cluster_params *p, int k, int32_t *reps,
-    float *rows, bool *moved)
+move_representatives (ms_distances *d, const ms_cluster_params *p, const bool *patch, int k,
+    int32_t *reps, float *rows, bool *moved)
 {
   size_t n = (size_t) d->faces;
   int per = p->candidates + 1;
@@ -269,7 +361,7 @@ move_representatives (ms_distances *d, const ms_cluster_params *p, int k, int32_
   for (size_t f = 0; f < n; f++) {
     int b, s;
     top_two (rows, k, n, (int) f, &b, &s);
-    owner[f] = b;
+    owner[f] = IN_PATCH (patch, f) ? b : -1;
   }
   int total = 0;
   for (int i = 0; i < k; i++) {
@@ -343,6 +435,13 @@ cc_status
 ms_cluster (ms_distances *d, const ms_dual *dual, const ms_cluster_params *p,
     ms_segmentation *out)
 {
+  return ms_cluster_patch (d, dual, p, NULL, out);
+}
+
+cc_status
+ms_cluster_patch (ms_distances *d, const ms_dual *dual, const ms_cluster_params *p,
+    const bool *patch, ms_segmentation *out)
+{
   memset (out, 0, sizeof *out);
   if (p->segments < 0 || p->max_segments < 2 || p->max_segments > 64 || p->segments > 64
       || !(p->epsilon >= 0.0f && p->epsilon < 0.5f) || p->candidates < 0
@@ -370,9 +469,11 @@ ms_cluster (ms_distances *d, const ms_dual *dual, const ms_cluster_params *p,
   }
   out->faces = n;
   int centre = 0, found = 0;
-  cc_status st = central_face (d, &centre);
+  cc_status st = central_face (d, patch, &centre);
   if (st == CC_SUCCESS)
-    st = farthest_points (d, centre, kmax, reps, rows, gain, &found);
+    st = farthest_points (d, patch, centre, kmax, reps, rows, gain, &found);
+  out->extent = found > 1 ? gain[1] : 0.0;
+  out->gain_ratio = found > 2 ? gain[2] / gain[1] : 0.0;
   int k = 0;
   if (st == CC_SUCCESS) {
     /* kmax is max_segments + 1 so that G of the last candidate can be compared; the
@@ -382,13 +483,20 @@ ms_cluster (ms_distances *d, const ms_dual *dual, const ms_cluster_params *p,
       k = p->max_segments;
     for (int it = 0; it < p->max_iterations && k > 1 && st == CC_SUCCESS; it++) {
       bool moved = false;
-      st = move_representatives (d, p, k, reps, rows, &moved);
+      st = move_representatives (d, p, patch, k, reps, rows, &moved);
       out->iterations = it + 1;
       if (!moved)
         break;
     }
   }
   for (int f = 0; st == CC_SUCCESS && f < n; f++) {
+    if (!IN_PATCH (patch, f)) {
+      out->label[f] = -2;
+      out->second[f] = -2;
+      out->certainty[f] = 1.0f;
+      out->fuzzy[f] = false;
+      continue;
+    }
     int b, s;
     top_two (rows, k, (size_t) n, f, &b, &s);
     float db = rows[(size_t) b * n + f];

@@ -28,7 +28,7 @@ edge_compare (const void *pa, const void *pb)
 void
 ms_dual_free (ms_dual *d)
 {
-  free (d->from); free (d->to); free (d->weight); free (d->angular);
+  free (d->from); free (d->to); free (d->weight); free (d->angular); free (d->bend);
   free (d->centroid); free (d->area);
   memset (d, 0, sizeof *d);
 }
@@ -70,7 +70,7 @@ find_root (int32_t *parent, int x)
 /* Angular and geodesic terms of the arc between faces f and g across edge (a, b). */
 static void
 arc_terms (const ms_mesh *m, const float (*normal)[3], const float (*centroid)[3], int f,
-    int g, int a, int b, float convex_eta, float *angular, float *geodesic)
+    int g, int a, int b, float convex_eta, float *angular, float *bend, float *geodesic)
 {
   float cos_angle = dot3 (normal[f], normal[g]);
   if (dot3 (normal[f], normal[f]) == 0.0f || dot3 (normal[g], normal[g]) == 0.0f)
@@ -80,6 +80,7 @@ arc_terms (const ms_mesh *m, const float (*normal)[3], const float (*centroid)[3
   sub3 (centroid[g], centroid[f], towards);
   bool concave = dot3 (normal[f], towards) > 0.0f;
   *angular = (concave ? 1.0f : convex_eta) * (1.0f - cos_angle);
+  *bend = concave ? 1.0f - cos_angle : -(1.0f - cos_angle);
   float mid[3];
   for (int i = 0; i < 3; i++)
     mid[i] = 0.5f * (m->vertices[a][i] + m->vertices[b][i]);
@@ -108,6 +109,16 @@ face_geometry (const ms_mesh *m, ms_dual *d, float (*normal)[3])
   return CC_SUCCESS;
 }
 
+void
+ms_dual_params_default (ms_dual_params *p)
+{
+  p->alpha = 0.5f;
+  /* 0.05 (Katz-Tal: 0.1-0.2): chosen over the 44 PSB meshes (docs/meshseg.md); with
+   * 0.2 the convex rims of thin parts (table tops, cups, fins) made the distances from
+   * one side to the other large enough to split them into faces */
+  p->convex_eta = 0.05f;
+}
+
 cc_status
 ms_dual_build (const ms_mesh *m, const ms_dual_params *p, bool allow_nonmanifold,
     ms_dual *d)
@@ -128,8 +139,9 @@ ms_dual_build (const ms_mesh *m, const ms_dual_params *p, bool allow_nonmanifold
   d->to = malloc (sizeof (int32_t) * cap);
   float *geodesic = malloc (sizeof (float) * cap);
   d->angular = malloc (sizeof (float) * cap);
+  d->bend = malloc (sizeof (float) * cap);
   if (!e || !normal || !d->centroid || !d->area || !d->from || !d->to || !geodesic
-      || !d->angular) {
+      || !d->angular || !d->bend) {
     free (e); free (normal); free (geodesic);
     ms_dual_free (d);
     return cc_set_error (CC_ERROR_OUT_OF_MEMORY, "meshseg: out of memory for the dual graph");
@@ -176,7 +188,9 @@ ms_dual_build (const ms_mesh *m, const ms_dual_params *p, bool allow_nonmanifold
             if (ngeo) geodesic = ngeo;
             float *nang = realloc (d->angular, sizeof (float) * cap);
             if (nang) d->angular = nang;
-            if (!nfrom || !nto || !ngeo || !nang) {
+            float *nbend = realloc (d->bend, sizeof (float) * cap);
+            if (nbend) d->bend = nbend;
+            if (!nfrom || !nto || !ngeo || !nang || !nbend) {
               st = cc_set_error (CC_ERROR_OUT_OF_MEMORY, "meshseg: out of memory");
               break;
             }
@@ -186,7 +200,7 @@ ms_dual_build (const ms_mesh *m, const ms_dual_params *p, bool allow_nonmanifold
           d->to[k] = e[y].face;
           arc_terms (m, (const float (*)[3]) normal, (const float (*)[3]) d->centroid,
               e[x].face, e[y].face, e[i].a, e[i].b, p->convex_eta, &d->angular[k],
-              &geodesic[k]);
+              &d->bend[k], &geodesic[k]);
         }
     i = j;
   }

@@ -20,7 +20,7 @@
 #define MAX_TRUTHS 256
 
 typedef struct {
-  const char *input, *seg_out, *ply_out, *render_out, *eval_dir;
+  const char *input, *seg_out, *ply_out, *render_out, *eval_dir, *sweep;
   const char *truths[MAX_TRUTHS];
   char *owned_truths[MAX_TRUTHS];   /* paths made for --eval-dir, freed at exit */
   int truth_count, owned_count;
@@ -54,11 +54,21 @@ usage (FILE *out)
       "                          default 12)\n"
       "      --k-threshold T     automatic k: representatives at least T x as far as the\n"
       "                          first farthest one (0..1; default 0.4)\n"
-      "      --merge-flat F      merge neighbouring parts whose boundary's mean angular\n"
-      "                          distance is under F x the mesh mean (0..100, 0 = off;\n"
-      "                          default 0.5)\n"
+      "      --merge-flat F      merge neighbouring parts whose boundary's mean crease\n"
+      "                          is under F x the mesh's mean angular distance (0..100,\n"
+      "                          0 = off; default 2)\n"
+      "      --method M          kway | hierarchy: one k-way clustering of the mesh, or\n"
+      "                          Katz-Tal's recursive splits (default kway)\n"
+      "      --level-segments N  hierarchy: at most N parts per split (2..16; default 4)\n"
+      "      --depth N           hierarchy: levels of splits (1..16; default 3)\n"
+      "      --min-extent F      hierarchy: split a patch only while its extent is at least\n"
+      "                          F x the mesh's (0..1; default 0.2)\n"
+      "      --merge-reference R mesh | parts: F x the mesh's mean angular distance, or\n"
+      "                          x the mean crease inside the two parts (default mesh)\n"
+      "      --merge-convex W    weight of convex edges in that boundary measure (0 =\n"
+      "                          concave creases only; 0..1, default 0)\n"
       "      --alpha A           angular share of the face distance, 0..1 (default 0.5)\n"
-      "      --eta E             convex-edge angle factor, (0, 1] (default 0.2)\n"
+      "      --eta E             convex-edge angle factor, (0, 1] (default 0.05)\n"
       "      --epsilon E         fuzzy band half-width, [0, 0.5) (default 0.1)\n"
       "      --iterations N      representative updates (0..1000; default 10)\n"
       "      --min-part F        parts under this share of faces merge (0..1; default 0.005)\n"
@@ -76,6 +86,9 @@ usage (FILE *out)
       "  -e, --eval FILE.seg     score against a ground truth (repeatable)\n"
       "      --eval-dir DIR      score against every *.seg in DIR\n"
       "      --json              print a JSON summary line\n"
+      "      --sweep FILE        one line of segmentation options per setting (no --alpha,\n"
+      "                          --eta or outputs): each runs on the same distances and\n"
+      "                          prints a JSON line with its \"setting\" (implies --json -q)\n"
       "  -q, --quiet             only errors and the JSON line\n"
       "  -h, --help, --version\n"
       "Values out of range, unwritable output paths, faces naming missing vertices and\n"
@@ -154,7 +167,8 @@ static int
 parse (int argc, char **argv, options *o)
 {
   enum { O_MAXSEG = 256, O_ALPHA, O_ETA, O_EPS, O_ITER, O_MINPART, O_APSP, O_THREADS,
-    O_TRI, O_NONMAN, O_PLY, O_EVALDIR, O_JSON, O_KTHR, O_FLAT, O_RENDER, O_RSIZE };
+    O_TRI, O_NONMAN, O_PLY, O_EVALDIR, O_JSON, O_KTHR, O_FLAT, O_RENDER, O_RSIZE,
+    O_METHOD, O_LEVELSEG, O_DEPTH, O_MINEXT, O_SWEEP, O_MCONVEX, O_MREF };
   static const struct option longs[] = {
     { "segments", required_argument, 0, 'k' }, { "max-segments", required_argument, 0, O_MAXSEG },
     { "alpha", required_argument, 0, O_ALPHA }, { "eta", required_argument, 0, O_ETA },
@@ -167,10 +181,15 @@ parse (int argc, char **argv, options *o)
     { "eval", required_argument, 0, 'e' }, { "eval-dir", required_argument, 0, O_EVALDIR },
     { "json", no_argument, 0, O_JSON }, { "k-threshold", required_argument, 0, O_KTHR },
     { "merge-flat", required_argument, 0, O_FLAT }, { "quiet", no_argument, 0, 'q' },
+    { "method", required_argument, 0, O_METHOD },
+    { "level-segments", required_argument, 0, O_LEVELSEG },
+    { "depth", required_argument, 0, O_DEPTH }, { "min-extent", required_argument, 0, O_MINEXT },
+    { "sweep", required_argument, 0, O_SWEEP },
+    { "merge-convex", required_argument, 0, O_MCONVEX },
+    { "merge-reference", required_argument, 0, O_MREF },
     { "help", no_argument, 0, 'h' }, { "version", no_argument, 0, 'V' }, { 0, 0, 0, 0 } };
   memset (o, 0, sizeof *o);
-  o->dual.alpha = 0.5f;
-  o->dual.convex_eta = 0.2f;
+  ms_dual_params_default (&o->dual);
   ms_cluster_params_default (&o->cluster);
   ms_render_params_default (&o->render);
   int c;
@@ -183,6 +202,27 @@ parse (int argc, char **argv, options *o)
         break;
       case O_FLAT:
         ok = cv_parse_float ("--merge-flat", optarg, 0, 100, &o->cluster.merge_flatness);
+        break;
+      case O_METHOD:
+        if (!strcmp (optarg, "kway")) o->cluster.method = MS_METHOD_KWAY;
+        else if (!strcmp (optarg, "hierarchy")) o->cluster.method = MS_METHOD_HIERARCHY;
+        else ok = cv_option_error ("--method", optarg, "kway or hierarchy");
+        break;
+      case O_LEVELSEG:
+        ok = cv_parse_int ("--level-segments", optarg, 2, 16, &o->cluster.level_segments);
+        break;
+      case O_DEPTH: ok = cv_parse_int ("--depth", optarg, 1, 16, &o->cluster.max_depth); break;
+      case O_MINEXT:
+        ok = cv_parse_float ("--min-extent", optarg, 0, 1, &o->cluster.min_extent);
+        break;
+      case O_SWEEP: o->sweep = optarg; break;
+      case O_MREF:
+        if (!strcmp (optarg, "mesh")) o->cluster.merge_local = false;
+        else if (!strcmp (optarg, "parts")) o->cluster.merge_local = true;
+        else ok = cv_option_error ("--merge-reference", optarg, "mesh or parts");
+        break;
+      case O_MCONVEX:
+        ok = cv_parse_float ("--merge-convex", optarg, 0, 1, &o->cluster.merge_convex);
         break;
       case O_KTHR:
         ok = cv_parse_float ("--k-threshold", optarg, 0, 1, &o->cluster.k_threshold);
@@ -271,12 +311,104 @@ fail (const char *stage, cc_status st)
   return 1;
 }
 
+/* One setting of a --sweep file: the command line's options with the line's after them
+ * (later options win), parsed by parse() itself so that every check applies. */
+typedef struct {
+  char *text;
+  ms_cluster_params cluster;
+} sweep_setting;
+
+static int
+read_sweep (int argc, char **argv, const options *base, sweep_setting **out, int *count)
+{
+  FILE *f = fopen (base->sweep, "r");
+  if (!f) {
+    fprintf (stderr, "meshseg: cannot read --sweep %s: %s\n", base->sweep, strerror (errno));
+    return -1;
+  }
+  sweep_setting *list = NULL;
+  int n = 0, rc = 0;
+  char line[1024];
+  while (rc == 0 && fgets (line, sizeof line, f)) {
+    line[strcspn (line, "\r\n")] = 0;
+    if (!line[0] || line[0] == '#')
+      continue;
+    if (strpbrk (line, "\"\\")) {
+      fprintf (stderr, "meshseg: --sweep line '%s': quotes and backslashes not allowed\n", line);
+      rc = -1;
+      break;
+    }
+    char *copy = strdup (line), *words[64], *save = NULL;
+    int w = 0;
+    for (char *t = strtok_r (copy, " \t", &save); t && w < 64; t = strtok_r (NULL, " \t", &save))
+      words[w++] = t;
+    char **args = malloc (sizeof (char *) * (size_t) (argc + w + 1));
+    int a = 0;
+    for (int i = 0; i < argc - 1; i++)
+      args[a++] = argv[i];
+    for (int i = 0; i < w; i++)
+      args[a++] = words[i];
+    args[a++] = argv[argc - 1];
+    args[a] = NULL;
+    options lo;
+    optind = 0;   /* glibc: start getopt afresh */
+    if (parse (a, args, &lo) != 0) {
+      fprintf (stderr, "meshseg: in --sweep line '%s'\n", line);
+      rc = -1;
+    } else if (lo.dual.alpha != base->dual.alpha || lo.dual.convex_eta != base->dual.convex_eta
+        || lo.import.triangulate != base->import.triangulate
+        || lo.import.allow_nonmanifold != base->import.allow_nonmanifold
+        || lo.backend != base->backend || lo.apsp != base->apsp) {
+      fprintf (stderr, "meshseg: --sweep line '%s': only segmentation options may change "
+          "(the distances are shared)\n", line);
+      rc = -1;
+    } else {
+      sweep_setting *more = realloc (list, sizeof *list * (size_t) (n + 1));
+      if (more) {
+        list = more;
+        list[n].text = strdup (line);
+        list[n++].cluster = lo.cluster;
+      } else
+        rc = -1;
+    }
+    for (int i = 0; i < lo.owned_count; i++)
+      free (lo.owned_truths[i]);
+    free (args);
+    free (copy);
+  }
+  fclose (f);
+  if (rc == 0 && n == 0) {
+    fprintf (stderr, "meshseg: no settings in --sweep %s\n", base->sweep);
+    rc = -1;
+  }
+  if (rc != 0) {
+    for (int i = 0; i < n; i++)
+      free (list[i].text);
+    free (list);
+    return rc;
+  }
+  *out = list;
+  *count = n;
+  return 0;
+}
+
 int
 main (int argc, char **argv)
 {
   options o;
   if (parse (argc, argv, &o) != 0)
     return 2;
+  sweep_setting *settings = NULL;
+  int setting_count = 0;
+  if (o.sweep) {
+    if (o.seg_out || o.ply_out || o.render_out) {
+      fprintf (stderr, "meshseg: --sweep writes no -o, --ply or --render output\n");
+      return 2;
+    }
+    if (read_sweep (argc, argv, &o, &settings, &setting_count) != 0)
+      return 2;
+    o.json = o.quiet = true;
+  }
   double t_start = now_ms (), t[8];
   ms_mesh mesh;
   cc_status st = ms_mesh_load (o.input, &o.import, &mesh);
@@ -304,76 +436,89 @@ main (int argc, char **argv)
   if (st != CC_SUCCESS)
     return fail ("computing distances", st);
   t[2] = now_ms ();
-  ms_segmentation seg;
-  st = ms_cluster (&dist, &dual, &o.cluster, &seg);
-  if (st != CC_SUCCESS)
-    return fail ("clustering", st);
-  t[3] = now_ms ();
-  st = ms_refine_mincut (&dual, &o.cluster, &seg);
-  if (st != CC_SUCCESS)
-    return fail ("refining boundaries", st);
-  t[4] = now_ms ();
-  if (o.seg_out && (st = ms_seg_write (o.seg_out, seg.label, seg.faces)) != CC_SUCCESS)
-    return fail ("writing the .seg file", st);
-  if (o.ply_out && (st = ms_ply_write (o.ply_out, &mesh, &seg)) != CC_SUCCESS)
-    return fail ("writing the PLY file", st);
-  if (o.render_out && (st = ms_render_png (o.render_out, &mesh, &seg, &o.render)) != CC_SUCCESS)
-    return fail ("rendering the picture", st);
-  t[5] = now_ms ();
-  const char *backend = cc_backend_name (cc_context_backend (ctx));
-  if (!o.quiet) {
-    printf ("  import        %9.1f ms\n", t[0] - t_start);
-    printf ("  dual graph    %9.1f ms\n", t[1] - t[0]);
-    if (dist.full || dist.apsp)
-      printf ("  APSP (%s)   %9.1f ms  (full %dx%d matrix, kernel %.1f ms)\n", backend,
-          t[2] - t[1], dual.faces, dual.faces, dist.apsp_kernel_ms);
-    else
-      printf ("  APSP          %9.1f ms  (rows on demand)\n", t[2] - t[1]);
-    printf ("  clustering    %9.1f ms  (k = %d, %d iterations, %d fuzzy faces",
-        t[3] - t[2], seg.k, seg.iterations, seg.fuzzy_faces);
-    if (!dist.full && !dist.apsp)
-      printf (", %ld rows by Dijkstra", dist.rows_computed);
-    printf (")\n");
-    printf ("  min cut       %9.1f ms  (%d segments)\n", t[4] - t[3], seg.segments);
-    printf ("  output        %9.1f ms\n", t[5] - t[4]);
-    printf ("  total         %9.1f ms\n", t[5] - t_start);
-  }
-  double sum_ri = 0, sum_gce = 0, sum_lce = 0;
+  /* ground truths, read once for all settings */
+  int32_t *truth[MAX_TRUTHS];
   int scored = 0;
   for (int i = 0; i < o.truth_count; i++) {
-    int32_t *truth;
-    st = ms_seg_read (o.truths[i], seg.faces, &truth);
-    if (st != CC_SUCCESS) {
+    if (ms_seg_read (o.truths[i], mesh.face_count, &truth[scored]) != CC_SUCCESS) {
       fprintf (stderr, "meshseg: ground truth skipped: %s\n", cc_last_error ());
       continue;
     }
-    ms_eval e;
-    ms_evaluate (seg.label, truth, seg.faces, &e);
-    free (truth);
-    if (!o.quiet)
-      printf ("  vs %s: Rand Index error %.4f, GCE %.4f, LCE %.4f\n", o.truths[i],
-          e.rand_index_error, e.gce, e.lce);
-    sum_ri += e.rand_index_error;
-    sum_gce += e.gce;
-    sum_lce += e.lce;
-    scored++;
+    o.truths[scored++] = o.truths[i];
   }
-  if (scored && !o.quiet)
-    printf ("  mean over %d ground truths: Rand Index error %.4f, GCE %.4f, LCE %.4f\n",
-        scored, sum_ri / scored, sum_gce / scored, sum_lce / scored);
-  if (o.json) {
-    printf ("{\"tool\":\"meshseg\",\"mesh\":\"%s\",\"faces\":%d,\"backend\":\"%s\","
-        "\"apsp\":\"%s\",\"k\":%d,\"segments\":%d,\"import_ms\":%.1f,\"dual_ms\":%.1f,"
-        "\"apsp_ms\":%.1f,\"apsp_kernel_ms\":%.2f,\"cluster_ms\":%.1f,\"mincut_ms\":%.1f,"
-        "\"total_ms\":%.1f", o.input, seg.faces, backend, dist.full || dist.apsp ? "full" : "rows", seg.k,
-        seg.segments, t[0] - t_start, t[1] - t[0], t[2] - t[1], dist.apsp_kernel_ms,
-        t[3] - t[2], t[4] - t[3], t[5] - t_start);
-    if (scored)
-      printf (",\"ground_truths\":%d,\"rand_index_error\":%.4f,\"gce\":%.4f,\"lce\":%.4f",
+  const char *backend = cc_backend_name (cc_context_backend (ctx));
+  for (int run = 0; run < (settings ? setting_count : 1); run++) {
+    const ms_cluster_params *cp = settings ? &settings[run].cluster : &o.cluster;
+    double t_run = now_ms ();
+    ms_segmentation seg;
+    st = ms_segment (&dist, &dual, cp, &seg);
+    if (st != CC_SUCCESS)
+      return fail ("segmenting", st);
+    t[4] = now_ms ();
+    if (o.seg_out && (st = ms_seg_write (o.seg_out, seg.label, seg.faces)) != CC_SUCCESS)
+      return fail ("writing the .seg file", st);
+    if (o.ply_out && (st = ms_ply_write (o.ply_out, &mesh, &seg)) != CC_SUCCESS)
+      return fail ("writing the PLY file", st);
+    if (o.render_out
+        && (st = ms_render_png (o.render_out, &mesh, &seg, &o.render)) != CC_SUCCESS)
+      return fail ("rendering the picture", st);
+    t[5] = now_ms ();
+    /* shared stages (import, dual graph, distances) plus this setting's own */
+    double total = t[2] - t_start + t[5] - t_run;
+    if (!o.quiet) {
+      printf ("  import        %9.1f ms\n", t[0] - t_start);
+      printf ("  dual graph    %9.1f ms\n", t[1] - t[0]);
+      if (dist.full || dist.apsp)
+        printf ("  APSP (%s)   %9.1f ms  (full %dx%d matrix, kernel %.1f ms)\n", backend,
+            t[2] - t[1], dual.faces, dual.faces, dist.apsp_kernel_ms);
+      else
+        printf ("  APSP          %9.1f ms  (rows on demand)\n", t[2] - t[1]);
+      printf ("  segmentation  %9.1f ms  (%s, k = %d, %d iterations, %d fuzzy faces",
+          t[4] - t_run, cp->method == MS_METHOD_HIERARCHY ? "hierarchy" : "k-way", seg.k,
+          seg.iterations, seg.fuzzy_faces);
+      if (!dist.full && !dist.apsp)
+        printf (", %ld rows by Dijkstra", dist.rows_computed);
+      printf (", %d segments)\n", seg.segments);
+      printf ("  output        %9.1f ms\n", t[5] - t[4]);
+      printf ("  total         %9.1f ms\n", total);
+    }
+    double sum_ri = 0, sum_gce = 0, sum_lce = 0;
+    for (int i = 0; i < scored; i++) {
+      ms_eval e;
+      ms_evaluate (seg.label, truth[i], seg.faces, &e);
+      if (!o.quiet)
+        printf ("  vs %s: Rand Index error %.4f, GCE %.4f, LCE %.4f\n", o.truths[i],
+            e.rand_index_error, e.gce, e.lce);
+      sum_ri += e.rand_index_error;
+      sum_gce += e.gce;
+      sum_lce += e.lce;
+    }
+    if (scored && !o.quiet)
+      printf ("  mean over %d ground truths: Rand Index error %.4f, GCE %.4f, LCE %.4f\n",
           scored, sum_ri / scored, sum_gce / scored, sum_lce / scored);
-    printf ("}\n");
+    if (o.json) {
+      printf ("{\"tool\":\"meshseg\",\"mesh\":\"%s\",\"faces\":%d,\"backend\":\"%s\","
+          "\"apsp\":\"%s\",\"method\":\"%s\",\"k\":%d,\"segments\":%d,\"import_ms\":%.1f,"
+          "\"dual_ms\":%.1f,\"apsp_ms\":%.1f,\"apsp_kernel_ms\":%.2f,\"segment_ms\":%.1f,"
+          "\"total_ms\":%.1f", o.input, seg.faces, backend,
+          dist.full || dist.apsp ? "full" : "rows",
+          cp->method == MS_METHOD_HIERARCHY ? "hierarchy" : "kway", seg.k, seg.segments,
+          t[0] - t_start, t[1] - t[0], t[2] - t[1], dist.apsp_kernel_ms, t[4] - t_run, total);
+      if (settings)
+        printf (",\"setting\":\"%s\"", settings[run].text);
+      if (scored)
+        printf (",\"ground_truths\":%d,\"rand_index_error\":%.4f,\"gce\":%.4f,\"lce\":%.4f",
+            scored, sum_ri / scored, sum_gce / scored, sum_lce / scored);
+      printf ("}\n");
+      fflush (stdout);
+    }
+    ms_segmentation_free (&seg);
   }
-  ms_segmentation_free (&seg);
+  for (int i = 0; i < scored; i++)
+    free (truth[i]);
+  for (int i = 0; i < setting_count; i++)
+    free (settings[i].text);
+  free (settings);
   ms_distances_free (&dist);
   cc_context_destroy (ctx);
   ms_dual_free (&dual);

@@ -4,6 +4,7 @@
  *   dual_graph.c   faces as nodes, adjacent faces joined by the paper's distance
  *   clustering.c   representatives, fuzzy memberships, automatic k
  *   mincut.c       the fuzzy boundaries resolved by a minimum cut (igraph)
+ *   hierarchy.c    Katz-Tal's hierarchical decomposition, and ms_segment
  *   seg_io.c       Princeton .seg files and the face-coloured PLY
  *   render.c       a picture of the segmented mesh (PNG; render.h)
  *   evaluate.c     Rand Index and consistency errors against ground truth
@@ -39,6 +40,7 @@ typedef struct ms_dual {
   int32_t *from, *to;
   float *weight;        /* alpha * angular / mean + (1 - alpha) * geodesic / mean */
   float *angular;       /* eta * (1 - cos dihedral), eta = 1 on concave edges */
+  float *bend;          /* 1 - cos dihedral, negative on convex edges */
   float mean_angular;
   float (*centroid)[3];
   float *area;
@@ -52,6 +54,7 @@ typedef struct ms_dual_params {
   float convex_eta;     /* eta of convex edges (concave edges: 1) */
 } ms_dual_params;
 
+void ms_dual_params_default (ms_dual_params *params);
 cc_status ms_dual_build (const ms_mesh *mesh, const ms_dual_params *params,
     bool allow_nonmanifold, ms_dual *out);
 void ms_dual_free (ms_dual *dual);
@@ -67,6 +70,11 @@ typedef struct ms_distances {
   int threads;
   double apsp_kernel_ms;      /* APSP kernel time when `full` was computed */
   long rows_computed;         /* on-demand rows so far */
+  /* On-demand rows are kept (up to a memory budget) so that the representative updates,
+   * the hierarchy's levels and a parameter sweep (--sweep) read each row once. */
+  int32_t *cache_slot;        /* faces: slot of the face's row in cache, -1 = none */
+  float *cache;               /* cache_capacity rows */
+  int cache_capacity, cache_used;
 } ms_distances;
 
 typedef enum ms_apsp_mode { MS_APSP_AUTO = 0, MS_APSP_FULL, MS_APSP_ROWS } ms_apsp_mode;
@@ -75,10 +83,18 @@ typedef enum ms_apsp_mode { MS_APSP_AUTO = 0, MS_APSP_FULL, MS_APSP_ROWS } ms_ap
 cc_status ms_distances_init (ms_distances *d, const ms_dual *dual, cc_context *ctx,
     ms_apsp_mode mode, int threads);
 void ms_distances_free (ms_distances *d);
+/* Bytes of on-demand rows ms_distances keeps (ms_distances_init's budget). */
+#define MS_ROW_CACHE_BYTES ((size_t) 1 << 30)
 /* count rows (distances from sources[i]) into out, count x faces. */
 cc_status ms_distances_rows (ms_distances *d, const int32_t *sources, int count, float *out);
 
+/* k-way: one clustering of the whole mesh into k parts (k automatic or given), then
+ * flat boundaries merge. Hierarchy: Katz-Tal's recursive decomposition, each patch
+ * split into a few parts by the same clustering and cut, recursively (hierarchy.c). */
+typedef enum ms_method { MS_METHOD_KWAY = 0, MS_METHOD_HIERARCHY } ms_method;
+
 typedef struct ms_cluster_params {
+  ms_method method;
   int segments;         /* k; 0 = automatic */
   int max_segments;     /* the final segments are at most this many (or `segments`, if
                            larger); automatic k: at most this many representatives */
@@ -87,8 +103,19 @@ typedef struct ms_cluster_params {
   int max_iterations;   /* representative updates */
   int candidates;       /* faces tried per cluster when a representative moves */
   float min_part;       /* parts under this share of the faces merge into a neighbour */
-  float merge_flatness; /* adjacent parts whose boundary's mean Ang is under this x the
-                           mesh mean merge (0 = never) */
+  float merge_flatness; /* adjacent parts whose boundary's mean crease is under this x
+                           the reference merge (0 = never) */
+  bool merge_local;     /* reference: the mean crease inside the two parts (true) or
+                           the mesh's mean Ang (false) */
+  float merge_convex;   /* the crease of an arc: its 1 - cos dihedral, times this on
+                           convex arcs (0, the default: concave creases only; 0.2
+                           with eta 0.2 is the test on Ang itself, the old rule) */
+  /* hierarchy only */
+  int level_segments;   /* at most this many parts per split (2..16) */
+  int max_depth;        /* levels of splits (1..16) */
+  float min_extent;     /* a patch splits only while its extent (the distance of its
+                           first farthest face from its central one) is at least this x
+                           the whole mesh's (0..1) */
 } ms_cluster_params;
 
 typedef struct ms_segmentation {
@@ -102,15 +129,37 @@ typedef struct ms_segmentation {
   int segments;         /* distinct labels in `label` */
   int iterations;
   int fuzzy_faces;
+  double extent;        /* G(1): distance of the first farthest representative */
+  double gain_ratio;    /* G(2) / G(1) (0 when fewer representatives were found) */
+  int depth;            /* hierarchy: deepest level split */
 } ms_segmentation;
 
 void ms_cluster_params_default (ms_cluster_params *params);
-/* Representatives, memberships, assignment (fuzzy faces get label -1 until the cut). */
+/* The whole pipeline by params->method: the segmentation with labels 0..segments-1. */
+cc_status ms_segment (ms_distances *d, const ms_dual *dual, const ms_cluster_params *params,
+    ms_segmentation *out);
+/* Representatives, memberships, assignment (fuzzy faces carry their best cluster and
+ * `fuzzy` until the cut; faces no representative reaches get label -1). */
 cc_status ms_cluster (ms_distances *d, const ms_dual *dual, const ms_cluster_params *params,
     ms_segmentation *out);
+/* The same on the faces where patch[f] is true (distances still those of the whole
+ * mesh); the other faces get label -2 and are left alone by ms_cut_fuzzy. */
+cc_status ms_cluster_patch (ms_distances *d, const ms_dual *dual,
+    const ms_cluster_params *params, const bool *patch, ms_segmentation *out);
 /* Resolves the fuzzy faces by minimum cuts on angular capacities, one per pair of
- * clusters, then merges parts smaller than min_part, then the smallest segments while
- * there are more than max(max_segments, segments), and numbers labels 0.. */
+ * clusters; faces no representative reaches get label k. */
+cc_status ms_cut_fuzzy (const ms_dual *dual, ms_segmentation *seg);
+/* Merges, among the labels >= 0 (segs of them), adjacent ones whose shared boundary's
+ * mean crease (1 - cos dihedral, times merge_convex on convex arcs) is under
+ * merge_flatness x the reference (merge_local), flattest first. */
+cc_status ms_merge_flat (const ms_dual *dual, int32_t *label, int segs,
+    const ms_cluster_params *params);
+/* After the cut: parts under min_part merge, then (k-way) flat boundaries, then the
+ * smallest segments while there are more than max(max_segments, segments); labels
+ * numbered 0.. */
+cc_status ms_finish_segments (const ms_dual *dual, const ms_cluster_params *params,
+    bool merge_flat, ms_segmentation *seg);
+/* ms_cut_fuzzy then ms_finish_segments (k-way). */
 cc_status ms_refine_mincut (const ms_dual *dual, const ms_cluster_params *params,
     ms_segmentation *seg);
 void ms_segmentation_free (ms_segmentation *seg);

@@ -243,33 +243,38 @@ merge_small_parts (const ms_dual *d, const adjacency *adj, ms_segmentation *s, i
   return CC_SUCCESS;
 }
 
-/* Merges adjacent segments whose shared boundary is flat: the mean angular distance of
- * its arcs under `flatness` times the mesh's mean (flattest first, until none is).
+/* Merges adjacent segments whose shared boundary is flat, flattest first, until none
+ * is. An arc's crease is its 1 - cos dihedral, times merge_convex on convex arcs; a
+ * boundary is flat when its mean crease is under merge_flatness times a reference:
+ *  - the mesh's mean angular distance (merge_local off), or
+ *  - the mean crease of the arcs inside the two segments (merge_local on): a boundary
+ *    no sharper than the surfaces it separates, such as a cut across the evenly
+ *    curved inside of a cup, is not a part boundary, however curved the surface.
  * Over-segmented smooth regions (more representatives than parts) join up; parts
- * separated by creases stay apart. */
-static cc_status
-merge_flat_boundaries (const ms_dual *d, const adjacency *adj, ms_segmentation *s,
-    float flatness)
+ * separated by creases stay apart. Negative labels (outside a patch) are left alone. */
+cc_status
+ms_merge_flat (const ms_dual *d, int32_t *label, int segs, const ms_cluster_params *p)
 {
-  int segs = s->segments;
+  float flatness = p->merge_flatness, convex_weight = p->merge_convex;
   if (flatness <= 0.0f || segs < 2 || d->mean_angular <= 0.0f)
     return CC_SUCCESS;
   double *sum = malloc (sizeof (double) * segs * segs);
   int *count = malloc (sizeof (int) * segs * segs);
-  int32_t *part = malloc (sizeof (int32_t) * d->faces), *stack = malloc (sizeof (int32_t) * d->faces);
-  if (!sum || !count || !part || !stack) {
-    free (sum); free (count); free (part); free (stack);
+  if (!sum || !count) {
+    free (sum); free (count);
     return cc_set_error (CC_ERROR_OUT_OF_MEMORY, "meshseg: out of memory");
   }
   for (;;) {
     memset (sum, 0, sizeof (double) * segs * segs);
     memset (count, 0, sizeof (int) * segs * segs);
     for (int k = 0; k < d->arcs; k++) {
-      int a = s->label[d->from[k]], b = s->label[d->to[k]];
-      if (a == b)
+      int a = label[d->from[k]], b = label[d->to[k]];
+      if (a < 0 || b < 0)
         continue;
+      /* a == b: inside segment a (the diagonal) */
       int lo = a < b ? a : b, hi = a < b ? b : a;
-      sum[lo * segs + hi] += d->angular[k];
+      float bend = d->bend[k];
+      sum[lo * segs + hi] += bend >= 0 ? bend : -convex_weight * bend;
       count[lo * segs + hi]++;
     }
     int best_lo = -1, best_hi = -1;
@@ -279,7 +284,16 @@ merge_flat_boundaries (const ms_dual *d, const adjacency *adj, ms_segmentation *
         int c = count[lo * segs + hi];
         if (c < 3)
           continue;
-        double mean = sum[lo * segs + hi] / c / d->mean_angular;
+        double reference = d->mean_angular;
+        if (p->merge_local) {
+          int inner = count[lo * segs + lo] + count[hi * segs + hi];
+          double inner_sum = sum[lo * segs + lo] + sum[hi * segs + hi];
+          /* floor: parts made of flat facets make every crease infinitely sharp */
+          reference = inner ? inner_sum / inner : 0.0;
+          if (reference < 1e-3 * d->mean_angular)
+            reference = 1e-3 * d->mean_angular;
+        }
+        double mean = sum[lo * segs + hi] / c / reference;
         if (mean < best) {
           best = mean;
           best_lo = lo;
@@ -289,14 +303,29 @@ merge_flat_boundaries (const ms_dual *d, const adjacency *adj, ms_segmentation *
     if (best_lo < 0)
       break;
     for (int f = 0; f < d->faces; f++)
-      if (s->label[f] == best_hi)
-        s->label[f] = best_lo;
+      if (label[f] == best_hi)
+        label[f] = best_lo;
   }
-  int parts = label_parts (d, adj, s->label, part, stack);
-  memcpy (s->label, part, sizeof (int32_t) * d->faces);
-  s->segments = parts;
-  free (sum); free (count); free (part); free (stack);
+  free (sum); free (count);
   return CC_SUCCESS;
+}
+
+static cc_status
+merge_flat_boundaries (const ms_dual *d, const adjacency *adj, ms_segmentation *s,
+    const ms_cluster_params *p)
+{
+  if (p->merge_flatness <= 0.0f || s->segments < 2 || d->mean_angular <= 0.0f)
+    return CC_SUCCESS;
+  cc_status st = ms_merge_flat (d, s->label, s->segments, p);
+  int32_t *part = malloc (sizeof (int32_t) * d->faces), *stack = malloc (sizeof (int32_t) * d->faces);
+  if (st == CC_SUCCESS && (!part || !stack))
+    st = cc_set_error (CC_ERROR_OUT_OF_MEMORY, "meshseg: out of memory");
+  if (st == CC_SUCCESS) {
+    s->segments = label_parts (d, adj, s->label, part, stack);
+    memcpy (s->label, part, sizeof (int32_t) * d->faces);
+  }
+  free (part); free (stack);
+  return st;
 }
 
 /* Makes max_segments a hard bound: a cluster the cut or the merges left in several
@@ -366,7 +395,7 @@ limit_segments (const ms_dual *d, ms_segmentation *s, int max_segments)
 }
 
 cc_status
-ms_refine_mincut (const ms_dual *d, const ms_cluster_params *p, ms_segmentation *s)
+ms_cut_fuzzy (const ms_dual *d, ms_segmentation *s)
 {
   int n = d->faces, k = s->k;
   adjacency adj;
@@ -393,19 +422,38 @@ ms_refine_mincut (const ms_dual *d, const ms_cluster_params *p, ms_segmentation 
       if (count > 0)
         st = cut_pair (d, &adj, s, a, b, region, count, local);
     }
-  /* faces no representative reaches (a separate shell): one label for now, parts below */
+  /* faces no representative reaches (a separate shell): one label for now, parts later */
   for (int f = 0; st == CC_SUCCESS && f < n; f++)
-    if (s->label[f] < 0)
+    if (s->label[f] == -1)
       s->label[f] = k;
-  if (st == CC_SUCCESS) {
-    int min_faces = (int) (p->min_part * n);
-    st = merge_small_parts (d, &adj, s, min_faces > 1 ? min_faces : 1);
-  }
-  if (st == CC_SUCCESS)
-    st = merge_flat_boundaries (d, &adj, s, p->merge_flatness);
-  if (st == CC_SUCCESS)
-    st = limit_segments (d, s, p->segments > p->max_segments ? p->segments : p->max_segments);
   free (region); free (local); free (best);
   adjacency_free (&adj);
+  return st;
+}
+
+cc_status
+ms_finish_segments (const ms_dual *d, const ms_cluster_params *p, bool merge_flat,
+    ms_segmentation *s)
+{
+  adjacency adj;
+  cc_status st = adjacency_build (d, &adj);
+  if (st != CC_SUCCESS)
+    return st;
+  int min_faces = (int) (p->min_part * d->faces);
+  st = merge_small_parts (d, &adj, s, min_faces > 1 ? min_faces : 1);
+  if (st == CC_SUCCESS && merge_flat)
+    st = merge_flat_boundaries (d, &adj, s, p);
+  if (st == CC_SUCCESS)
+    st = limit_segments (d, s, p->segments > p->max_segments ? p->segments : p->max_segments);
+  adjacency_free (&adj);
+  return st;
+}
+
+cc_status
+ms_refine_mincut (const ms_dual *d, const ms_cluster_params *p, ms_segmentation *s)
+{
+  cc_status st = ms_cut_fuzzy (d, s);
+  if (st == CC_SUCCESS)
+    st = ms_finish_segments (d, p, true, s);
   return st;
 }
