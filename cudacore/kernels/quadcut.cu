@@ -294,6 +294,15 @@ qc_composite_kernel (cc_image f, const uint8_t *__restrict__ alpha,
   o[3] = f3;
 }
 
+__global__ void
+qc_set_alpha_kernel (cc_image f, const uint8_t *__restrict__ alpha)
+{
+  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
+  if (x < f.width)
+    ((uint8_t *) f.planes[0])[(size_t) y * f.pitch[0] + 4 * x + 3] =
+        alpha[(size_t) y * f.width + x];
+}
+
 // NV12 / I420 composite and debug view: luma a thread a pixel, chroma a block.
 __global__ void
 qc_comp_luma_kernel (cc_image f, cc_image b, int has_b, uint8_t by,
@@ -799,6 +808,15 @@ cc_cuda_quadcut_composite (cc_cuda_quadcut *s, const cc_image *frame,
   qc_composite_kernel<<<rows_grid (s->w, s->h), QC_THREADS, 0, st>>> (*frame, s->alpha,
       has_b ? (const uint8_t *) b.planes[0] : NULL, has_b ? b.pitch[0] : 0, colour, *out);
   CC_CUDA_LAUNCHED ("qc_composite_kernel");
+  return CC_SUCCESS;
+}
+
+cc_status
+cc_cuda_quadcut_set_alpha (cc_cuda_quadcut *s, cc_image *frame)
+{
+  qc_set_alpha_kernel<<<rows_grid (s->w, s->h), QC_THREADS, 0, cc_stream_of (s->ctx)>>> (
+      *frame, s->alpha);
+  CC_CUDA_LAUNCHED ("qc_set_alpha_kernel");
   return CC_SUCCESS;
 }
 

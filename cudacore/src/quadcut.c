@@ -1013,6 +1013,28 @@ cc_quadcut_composite (cc_quadcut *q, const cc_image *frame, const cc_quadcut_bac
 }
 
 cc_status
+cc_quadcut_set_alpha (cc_quadcut *q, cc_image *frame)
+{
+  const char *fn = "cc_quadcut_set_alpha";
+  CC_CHECK_ARG (q != NULL, "%s: q is NULL", fn);
+  CC_CHECK_ARG (q->have_run, "%s: no frame was run yet", fn);
+  CC_TRY (check_frame (q, frame, fn, "frame"));
+  if (frame->format != CC_FORMAT_RGBX8 && frame->format != CC_FORMAT_BGRX8)
+    return cc_set_error (CC_ERROR_NOT_SUPPORTED, "%s: %s has no alpha byte (RGBX8 or "
+        "BGRX8 only)", fn, cc_format_name (frame->format));
+  if (q->cuda)
+    return CC_CUDA_ONLY (cc_cuda_quadcut_set_alpha (q->cuda, frame));
+#pragma omp parallel for schedule(static) num_threads(threads_of (q))
+  for (int y = 0; y < q->h; y++) {
+    uint8_t *o = (uint8_t *) frame->planes[0] + (size_t) y * frame->pitch[0];
+    const uint8_t *al = q->alpha + (size_t) y * q->w;
+    for (int x = 0; x < q->w; x++)
+      o[4 * x + 3] = al[x];
+  }
+  return CC_SUCCESS;
+}
+
+cc_status
 cc_quadcut_draw_leaves (cc_quadcut *q, const cc_image *frame, cc_image *out)
 {
   const char *fn = "cc_quadcut_draw_leaves";

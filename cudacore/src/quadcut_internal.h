@@ -65,6 +65,8 @@ cc_status cc_cuda_quadcut_back (cc_cuda_quadcut *s, const uint8_t *labels, int n
     int feather);
 cc_status cc_cuda_quadcut_composite (cc_cuda_quadcut *s, const cc_image *frame,
     const cc_quadcut_background *bg, cc_image *out);
+/* cc_quadcut_set_alpha on the device (RGBX8 / BGRX8). */
+cc_status cc_cuda_quadcut_set_alpha (cc_cuda_quadcut *s, cc_image *frame);
 /* cc_quadcut_draw_leaves on the device (leaves: the front's, still on the device). */
 cc_status cc_cuda_quadcut_draw_leaves (cc_cuda_quadcut *s, const cc_image *frame,
     cc_image *out);

@@ -33,7 +33,10 @@ expect (const char *const argv[], int status, const char *err_part)
 START_TEST (test_version)
 {
   const char *bins[] = { CV_FLOW_BIN, CV_MKCLIP_BIN, CV_MKMESH_BIN, FLOW_BENCH_BIN, BM_BENCH_BIN,
-    APSP_BENCH_BIN, MOCT_BENCH_BIN, CVD_BENCH_BIN, QUADCUT_EVAL_BIN,
+    APSP_BENCH_BIN, MOCT_BENCH_BIN, CVD_BENCH_BIN,
+#ifdef QUADCUT_EVAL_BIN
+    QUADCUT_EVAL_BIN, QUADCUT_BENCH_BIN,
+#endif
 #ifdef PIPELINE_BENCH_BIN
     PIPELINE_BENCH_BIN,
 #endif
@@ -195,9 +198,11 @@ START_TEST (test_cv_mkclip_foreground)
   const char *both[] = { CV_MKCLIP_BIN, cv_test_temp_path ("fg"), "--objects", "2", "--foreground",
                          "plain", NULL };
   expect (both, 2, "--objects and --foreground");
+#ifdef QUADCUT_EVAL_BIN
   const char *eval[] = { QUADCUT_EVAL_BIN, "--synthetic", "64x48", "--similarity", "-1",
                          NULL };
   expect (eval, 2, "quadcut-eval: --similarity: '-1' is not a number");
+#endif
 }
 END_TEST
 

@@ -158,6 +158,12 @@ typedef struct cc_quadcut_background {
 cc_status cc_quadcut_composite (cc_quadcut *q, const cc_image *frame,
     const cc_quadcut_background *bg, cc_image *out);
 
+/* Writes the last run's feathered alpha into the X byte of an RGBX8 / BGRX8 frame
+ * (RGBA / BGRA: the foreground in the alpha channel, for a compositor downstream);
+ * the colours stay. Other formats: NOT_SUPPORTED. frame: the created size, where the
+ * backend computes. */
+cc_status cc_quadcut_set_alpha (cc_quadcut *q, cc_image *frame);
+
 /* The debug view of the last run (NODES_LEAVES): out = frame with, per pixel, the
  * top and left edge pixels of every leaf in its level's colour (so 1x1 and 2x2
  * leaves fill their area), other seed pixels halfway to red ((p + c + 1) >> 1 a
