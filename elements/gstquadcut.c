@@ -38,7 +38,7 @@
  * image scaled to the frame, `background-color`, or `blur` of `blur-radius`);
  * `alpha` (RGBA or BGRA only: the colours unchanged and the feathered foreground in
  * the alpha channel, for GStreamer's compositor; caps without alpha fail to
- * negotiate with a message saying so); `mask` (the feathered matte as an opaque grey
+ * negotiate with a message saying so: name the caps after a videoconvert); `mask` (the feathered matte as an opaque grey
  * picture: white foreground, black background); `debug` (the leaves' edges coloured
  * by level, seeds tinted red).
  *
@@ -566,30 +566,11 @@ gst_quad_cut_process (GstCvFilter * filter, GstBuffer * buffer, cc_image * frame
 
 /* ------------------------------------------------------------- caps */
 
-/* output=alpha: only RGBA and BGRA on either side, so that a videoconvert before
- * quadcut picks one of them. */
-static GstCaps *
-gst_quad_cut_transform_caps (GstBaseTransform * trans, GstPadDirection direction,
-    GstCaps * caps, GstCaps * filter)
-{
-  GstQuadCut *self = GST_QUAD_CUT (trans);
-  GstCaps *out = GST_BASE_TRANSFORM_CLASS (gst_quad_cut_parent_class)->transform_caps (trans,
-      direction, caps, filter);
-  GST_OBJECT_LOCK (self);
-  gboolean alpha = self->output == OUTPUT_ALPHA;
-  GST_OBJECT_UNLOCK (self);
-  if (!alpha)
-    return out;
-  GstCaps *want = gst_caps_from_string ("video/x-raw,format={RGBA,BGRA}; "
-      "video/x-raw(memory:CUDAMemory),format={RGBA,BGRA}");
-  GstCaps *res = gst_caps_intersect_full (out, want, GST_CAPS_INTERSECT_FIRST);
-  gst_caps_unref (want);
-  gst_caps_unref (out);
-  return res;
-}
-
-/* Fixed caps without alpha for output=alpha: refused with the reason (the default
- * would only say "not negotiated"). */
+/* Fixed caps without alpha for output=alpha: refused with the reason. (The caps
+ * queries are not narrowed to RGBA / BGRA: a link to a capsfilter of RGBx would then
+ * fail in gst_parse_launch with a bare "could not link", before any message could
+ * say why. So a videoconvert before quadcut needs its caps named, as in the launch
+ * line above.) */
 static gboolean
 gst_quad_cut_accept_caps (GstBaseTransform * trans, GstPadDirection direction,
     GstCaps * caps)
@@ -826,7 +807,6 @@ gst_quad_cut_class_init (GstQuadCutClass * klass)
 
   trans_class->start = GST_DEBUG_FUNCPTR (gst_quad_cut_start);
   trans_class->stop = GST_DEBUG_FUNCPTR (gst_quad_cut_stop);
-  trans_class->transform_caps = GST_DEBUG_FUNCPTR (gst_quad_cut_transform_caps);
   trans_class->accept_caps = GST_DEBUG_FUNCPTR (gst_quad_cut_accept_caps);
   filter_class->setup = gst_quad_cut_setup;
   filter_class->teardown = gst_quad_cut_teardown;
