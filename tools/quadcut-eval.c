@@ -94,7 +94,8 @@ cmp_double (const void *a, const void *b)
 }
 
 static const char *stage_names[CC_QUADCUT_STAGES] = {
-  "stratify", "pyramid", "leaves", "neighbours", "graph", "maxflow", "output"
+  "stratify", "histogram", "pyramid", "leaves", "neighbours", "transfer", "graph", "maxflow",
+  "output"
 };
 
 static void

@@ -202,6 +202,21 @@ START_TEST (test_cv_mkclip_foreground)
   const char *eval[] = { QUADCUT_EVAL_BIN, "--synthetic", "64x48", "--similarity", "-1",
                          NULL };
   expect (eval, 2, "quadcut-eval: --similarity: '-1' is not a number");
+  const char *bench_bad[] = { QUADCUT_BENCH_BIN, "--size", "0x3", NULL };
+  expect (bench_bad, 2, "quadcut-bench: --size: '0x3' is not a size WxH");
+  /* a tiny run: one JSON line with the split, the leaf share and the end to end */
+  const char *bench[] = { QUADCUT_BENCH_BIN, "--size", "64x48", "--frames", "2", "--warmup",
+                          "0", "--threads", "1", NULL };
+  char *out, *err;
+  ck_assert_int_eq (cv_test_run (bench, NULL, &out, &err), 0);
+  const char *keys[] = { "\"size\": \"64x48\"", "\"backend\": \"cpu\"", "\"threads\": 1",
+                         "\"histogram\": ", "\"transfer\": 0.000", "\"scatter\": ",
+                         "\"composite\": ", "\"nodes_share\": 0.", "\"end_to_end_ms\": " };
+  for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
+    ck_assert_msg (strstr (out, keys[k]), "quadcut-bench output lacks %s: %s", keys[k], out);
+  ck_assert_int_eq (strchr (out, '\n') - out + 1, (long) strlen (out));   /* one line */
+  free (out);
+  free (err);
 #endif
 }
 END_TEST
