@@ -68,8 +68,6 @@
 #include "gstcvfilter.h"
 #include "cv_imageio.h"
 #include <cudacore/cc_quadcut.h>
-#include <errno.h>
-#include <stdio.h>
 #include <string.h>
 
 GST_DEBUG_CATEGORY_STATIC (quadcut_debug);
@@ -157,37 +155,25 @@ GST_ELEMENT_REGISTER_DEFINE (quadcut, "quadcut", GST_RANK_NONE, gst_quad_cut_get
 
 /* ------------------------------------------------------------- images */
 
-/* Reads a PNG or JPEG (by its first bytes) into a host RGBX8 image. FALSE after
- * posting an element error that names the file and what is wrong. */
+/* Reads a PNG or JPEG (cv_image_load) into a host RGBX8 image. FALSE after posting an
+ * element error that names the property, the file and what is wrong. */
 static gboolean
 load_image (GstQuadCut * self, const gchar * property, const gchar * path, cc_image * out)
 {
-  guint8 magic[4] = { 0 };
-  FILE *f = fopen (path, "rb");
-  if (!f) {
+  cc_status st = cv_image_load (path, out);
+  if (st == CC_SUCCESS)
+    return TRUE;
+  memset (out, 0, sizeof *out);
+  if (st == CC_ERROR_IO)
     GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND, ("%s: cannot open \"%s\"", property, path),
-        ("%s", g_strerror (errno)));
-    return FALSE;
-  }
-  size_t n = fread (magic, 1, sizeof magic, f);
-  fclose (f);
-  cc_status st;
-  if (n >= 4 && magic[0] == 0x89 && magic[1] == 'P' && magic[2] == 'N' && magic[3] == 'G')
-    st = cv_png_load (path, CC_FORMAT_RGBX8, out);
-  else if (n >= 3 && magic[0] == 0xFF && magic[1] == 0xD8 && magic[2] == 0xFF)
-    st = cv_jpeg_load (path, out);
-  else {
+        ("%s", cc_last_error ()));
+  else if (st == CC_ERROR_NOT_SUPPORTED)
     GST_ELEMENT_ERROR (self, RESOURCE, READ, ("%s: \"%s\" is neither a PNG nor a JPEG image",
             property, path), (NULL));
-    return FALSE;
-  }
-  if (st != CC_SUCCESS) {
+  else
     GST_ELEMENT_ERROR (self, RESOURCE, READ, ("%s: cannot read the image \"%s\"", property,
             path), ("%s: %s", cc_status_name (st), cc_last_error ()));
-    memset (out, 0, sizeof *out);
-    return FALSE;
-  }
-  return TRUE;
+  return FALSE;
 }
 
 static void

@@ -42,7 +42,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 static int
 fail (const char *what)
@@ -305,22 +304,13 @@ run_synthetic (int w, int h, int frames, cc_context *ctx, const cc_quadcut_param
   return 0;
 }
 
-static cc_status
-load_any (const char *path, cc_image *out)
-{
-  size_t n = strlen (path);
-  if (n > 4 && (!strcasecmp (path + n - 4, ".jpg") || !strcasecmp (path + n - 5, ".jpeg")))
-    return cv_jpeg_load (path, out);
-  return cv_png_load (path, CC_FORMAT_RGBX8, out);
-}
-
 static int
 run_align (const char *plate_path, const char *frame_path, int max_shift, const char *out)
 {
   cc_image plate, frame, moved;
-  if (load_any (plate_path, &plate) != CC_SUCCESS)
+  if (cv_image_load (plate_path, &plate) != CC_SUCCESS)
     return fail ("plate");
-  if (load_any (frame_path, &frame) != CC_SUCCESS)
+  if (cv_image_load (frame_path, &frame) != CC_SUCCESS)
     return fail ("frame");
   int dx, dy;
   double agree, agree0;

@@ -862,12 +862,24 @@ GST_START_TEST (test_cuda_memory_matches_cpu)
 }
 GST_END_TEST;
 
+/* Each test removes its files; the folder goes after it (checked fixture: in the
+ * test's process, where tmpdir was made). */
+static void
+remove_tmpdir (void)
+{
+  if (tmpdir)
+    g_rmdir (tmpdir);
+  g_free (tmpdir);
+  tmpdir = NULL;
+}
+
 static Suite *
 quadcut_suite (void)
 {
   Suite *s = suite_create ("quadcut");
   TCase *tc = tcase_create ("general");
   tcase_set_timeout (tc, 300);
+  tcase_add_checked_fixture (tc, NULL, remove_tmpdir);
   tcase_add_test (tc, test_outputs);
   tcase_add_test (tc, test_plate_learned_and_relearn);
   tcase_add_test (tc, test_plate_update);
