@@ -206,7 +206,13 @@ convert_image (GstQuadCut * self, cc_context * ctx, const cc_image * src,
   gboolean ok = FALSE;
   if (gst_video_frame_map (&sf, &sinfo, sbuf, GST_MAP_READ)) {
     if (gst_video_frame_map (&df, &dinfo, dbuf, GST_MAP_WRITE)) {
-      GstVideoConverter *conv = gst_video_converter_new (&sinfo, &dinfo, NULL);
+      /* bilinear, no dithering: the plate is a reference, and a flat colour stays flat
+       * (the default cubic taps overshoot it by up to 3 levels in places) */
+      GstStructure *config = gst_structure_new ("GstVideoConverter",
+          GST_VIDEO_CONVERTER_OPT_DITHER_METHOD, GST_TYPE_VIDEO_DITHER_METHOD,
+          GST_VIDEO_DITHER_NONE, GST_VIDEO_CONVERTER_OPT_RESAMPLER_METHOD,
+          GST_TYPE_VIDEO_RESAMPLER_METHOD, GST_VIDEO_RESAMPLER_METHOD_LINEAR, NULL);
+      GstVideoConverter *conv = gst_video_converter_new (&sinfo, &dinfo, config);
       if (conv) {
         gst_video_converter_frame (conv, &sf, &df);
         gst_video_converter_free (conv);

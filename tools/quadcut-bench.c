@@ -2,11 +2,13 @@
  * backend computes (device memory on CUDA) to the composite written, with the split of
  * the stages; one JSON object per size.
  *
- *   quadcut-bench [--size WxH]... [--backend cpu|cuda] [--threads T] [--frames N]
+ *   quadcut-bench [--size WxH]... [--backend auto|cpu|cuda] [--threads T] [--frames N]
  *                 [--warmup N]
  *   quadcut-bench --version
  *
- * Sizes: 1920x1080 and 3840x2160 unless --size is given (repeatable). Frames: the
+ * Backend: auto (the default) is CUDA when a device is present, else the CPU (all
+ * cores unless --threads). Sizes: 1920x1080 and 3840x2160 unless --size is given
+ * (repeatable). Frames: the
  * synthetic foreground clip (cv_synth, noise 6: 8 frames, cycled), its plate, all
  * uploaded before the timing; shadow_depth 0.6 (the clip's shadow), the other
  * parameters at their defaults. Each timed frame: cc_quadcut_run, then
@@ -136,7 +138,7 @@ bench_size (cc_context *ctx, int w, int h, int frames, int warmup)
 static int
 usage (void)
 {
-  fprintf (stderr, "usage: quadcut-bench [--size WxH]... [--backend cpu|cuda] [--threads T] "
+  fprintf (stderr, "usage: quadcut-bench [--size WxH]... [--backend auto|cpu|cuda] [--threads T] "
       "[--frames N] [--warmup N]\n");
   return 2;
 }
@@ -145,7 +147,7 @@ int
 main (int argc, char **argv)
 {
   int sizes[MAX_SIZES][2], n_sizes = 0, threads = 0, frames = 20, warmup = 3;
-  cc_backend backend = CC_BACKEND_CPU;
+  cc_backend backend = CC_BACKEND_AUTO;
   for (int i = 1; i < argc; i++) {
     const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     if (!strcmp (o, "--version")) {
@@ -172,12 +174,14 @@ main (int argc, char **argv)
     else if (!strcmp (o, "--threads"))
       ok = cv_parse_int (o, v, 0, 1024, &threads);
     else if (!strcmp (o, "--backend")) {
-      if (!strcmp (v, "cpu"))
+      if (!strcmp (v, "auto"))
+        backend = CC_BACKEND_AUTO;
+      else if (!strcmp (v, "cpu"))
         backend = CC_BACKEND_CPU;
       else if (!strcmp (v, "cuda"))
         backend = CC_BACKEND_CUDA;
       else
-        ok = cv_option_error (o, v, "one of cpu, cuda");
+        ok = cv_option_error (o, v, "one of auto, cpu, cuda");
     } else
       return usage ();
     if (!ok)
@@ -188,6 +192,8 @@ main (int argc, char **argv)
     sizes[1][0] = 3840, sizes[1][1] = 2160;
     n_sizes = 2;
   }
+  if (backend == CC_BACKEND_AUTO)
+    backend = cc_cuda_device_count () > 0 ? CC_BACKEND_CUDA : CC_BACKEND_CPU;
   cc_context *ctx;
   if (cc_context_create (backend, backend == CC_BACKEND_CUDA ? 0 : -1, &ctx) != CC_SUCCESS
       || cc_context_set_threads (ctx, threads) != CC_SUCCESS)

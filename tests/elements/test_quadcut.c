@@ -632,6 +632,59 @@ GST_START_TEST (test_caps_change_and_plate_size)
 }
 GST_END_TEST;
 
+/* A background image of another size is scaled to the frame: a uniform 10x8 picture
+ * gives its colour wherever the alpha is 0, the frame where it is 255, the blend in
+ * between. */
+GST_START_TEST (test_background_scaled)
+{
+  gchar *plate = save_plate (W, H);
+  cc_image back;
+  CC_ASSERT_OK (cv_image_new (10, 8, CC_FORMAT_RGBX8, &back));
+  for (int i = 0; i < 10 * 8; i++) {
+    guint8 *p = (guint8 *) back.planes[0] + 4 * i;
+    p[0] = 37, p[1] = 99, p[2] = 180, p[3] = 255;
+  }
+  gchar *back_path = save_png ("back-small.png", &back);
+  gchar *launch = g_strdup_printf ("quadcut " PARAMS " feather=2 plate-location=%s "
+      "background-location=%s", plate, back_path);
+  GstHarness *h = harness (launch, "RGBA", W, H);
+  cc_quadcut_params p;
+  default_params (&p);
+  p.feather = 2;
+  Ref r;
+  ref_init (&r, "RGBA", W, H, &p);
+  GstBuffer *pb = plate_buffer (W, H, "RGBA");
+  ref_set_plate (&r, pb);
+  GstBuffer *in = fg_buffer (10, W, H, CV_SYNTH_FG_PLAIN, "RGBA", NULL);
+  GstBuffer *out = push (h, in);
+  cc_quadcut_background bg = { .kind = CC_QUADCUT_BG_COLOR, .r = 37, .g = 99, .b = 180 };
+  GstBuffer *want = ref_run (&r, in, NULL, OUT_COMPOSITE, &bg);
+  long d = differ (&r.info, out, want);
+  fail_unless (d == 0, "the scaled uniform background differs from the colour in %ld bytes", d);
+  guint8 alpha[W * H];
+  cc_image aimg = cc_image_view (alpha, W, W, H, CC_FORMAT_GRAY8, CC_LOCATION_HOST);
+  CC_ASSERT_OK (cc_quadcut_get_alpha (r.q, &aimg));
+  long zero = 0, full = 0;
+  for (int i = 0; i < W * H; i++) {
+    zero += alpha[i] == 0;
+    full += alpha[i] == 255;
+  }
+  fail_unless (zero > W * H / 2 && full > 200, "alpha 0 on %ld, 255 on %ld pixels", zero, full);
+  gst_buffer_unref (in);
+  gst_buffer_unref (out);
+  gst_buffer_unref (want);
+  gst_buffer_unref (pb);
+  ref_clear (&r);
+  gst_harness_teardown (h);
+  cv_image_free (&back);
+  g_unlink (back_path);
+  g_unlink (plate);
+  g_free (back_path);
+  g_free (plate);
+  g_free (launch);
+}
+GST_END_TEST;
+
 /* Runs `launch` to PLAYING and back; returns the first error's message (g_free), or
  * NULL. *failed: the state change to PAUSED failed. */
 static gchar *
@@ -885,6 +938,7 @@ quadcut_suite (void)
   tcase_add_test (tc, test_plate_update);
   tcase_add_test (tc, test_active_illumination);
   tcase_add_test (tc, test_caps_change_and_plate_size);
+  tcase_add_test (tc, test_background_scaled);
   tcase_add_test (tc, test_alpha_caps);
   tcase_add_test (tc, test_bad_images);
   tcase_add_test (tc, test_reset);
