@@ -45,7 +45,8 @@
  * A flushing seek, a new segment or stream, and a DISCONT buffer drop the temporal
  * prior and a learned plate that is still incomplete (learning restarts); a plate
  * from a file or a fully learned one stays. A caps change keeps a file's plate
- * (converted again) and relearns a learned one. A missing or unreadable image file
+ * (converted again) and a fully learned one when the size stays (relearned when it
+ * changes). A missing or unreadable image file
  * fails the state change to PAUSED with an error naming the file.
  *
  * ## Example launch lines
@@ -137,8 +138,12 @@ struct _GstQuadCut {
   gboolean relearn;
   /* images read at start (host RGBX8, their own size) */
   cc_image plate_file, background_file;
+  /* a fully learned plate kept across a teardown (host RGBX8): a new setup of the same
+   * size (caps renegotiated, cpu-threads changed) takes it back instead of learning */
+  cc_image kept_plate;
   /* streaming (setup/process) */
   cc_quadcut *qc;
+  gint width, height;          /* qc's size (the info may already be the next caps') */
   cc_image plate_img;          /* the file's plate at the frame size, RGBX8 */
   cc_image background_img;     /* the background at the frame size and format */
   cc_image white;              /* an all-white frame (output=mask) */
@@ -203,9 +208,10 @@ convert_image (GstQuadCut * self, cc_context * ctx, const cc_image * src,
       sinfo.size, 0, sinfo.size, NULL, NULL);
   GstBuffer *dbuf = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&dinfo), NULL);
   GstVideoFrame sf, df;
-  gboolean ok = FALSE;
+  gboolean ok = FALSE, mapped = FALSE;
   if (gst_video_frame_map (&sf, &sinfo, sbuf, GST_MAP_READ)) {
     if (gst_video_frame_map (&df, &dinfo, dbuf, GST_MAP_WRITE)) {
+      mapped = TRUE;
       /* bilinear, no dithering: the plate is a reference, and a flat colour stays flat
        * (the default cubic taps overshoot it by up to 3 levels in places) */
       GstStructure *config = gst_structure_new ("GstVideoConverter",
@@ -235,6 +241,9 @@ convert_image (GstQuadCut * self, cc_context * ctx, const cc_image * src,
     }
     gst_video_frame_unmap (&sf);
   }
+  if (!mapped)
+    GST_ELEMENT_ERROR (self, CORE, FAILED, ("cannot map a %dx%d image for the conversion to "
+            "the frame", src->width, src->height), (NULL));
   gst_buffer_unref (sbuf);
   gst_buffer_unref (dbuf);
   return ok;
@@ -285,7 +294,34 @@ gst_quad_cut_stop (GstBaseTransform * trans)
   gboolean ret = GST_BASE_TRANSFORM_CLASS (gst_quad_cut_parent_class)->stop (trans);
   free_host (&self->plate_file);
   free_host (&self->background_file);
+  free_host (&self->kept_plate);   /* the next start learns anew */
   return ret;
+}
+
+/* Copies the learned plate of self->qc to the host (kept_plate); on failure the plate
+ * is simply learned again. */
+static void
+keep_learned_plate (GstQuadCut * self, cc_context * ctx)
+{
+  free_host (&self->kept_plate);
+  cc_image host, dev = { 0 };
+  const int w = self->width, h = self->height;
+  if (cv_image_new (w, h, CC_FORMAT_RGBX8, &host) != CC_SUCCESS)
+    return;
+  cc_status st;
+  if (cc_context_backend (ctx) == CC_BACKEND_CUDA) {
+    st = cc_image_alloc (ctx, w, h, CC_FORMAT_RGBX8, CC_LOCATION_DEVICE, &dev);
+    if (st == CC_SUCCESS && (st = cc_quadcut_get_plate (self->qc, &dev)) == CC_SUCCESS)
+      st = cc_image_copy (ctx, &dev, &host);
+    if (dev.planes[0])
+      cc_image_free (ctx, &dev);
+  } else {
+    st = cc_quadcut_get_plate (self->qc, &host);
+  }
+  if (st == CC_SUCCESS)
+    self->kept_plate = host;
+  else
+    cv_image_free (&host);
 }
 
 static void
@@ -293,6 +329,8 @@ gst_quad_cut_teardown (GstCvFilter * filter)
 {
   GstQuadCut *self = GST_QUAD_CUT (filter);
   cc_context *ctx = gst_cv_filter_get_context (filter);
+  if (self->qc && self->plate_state == PLATE_LEARNED)
+    keep_learned_plate (self, ctx);
   cc_quadcut_destroy (self->qc);
   self->qc = NULL;
   if (self->have_plate_img)
@@ -340,6 +378,8 @@ gst_quad_cut_setup (GstCvFilter * filter, const GstVideoInfo * info, cc_context 
     GST_CV_FILTER_CORE_ERROR (self, st, "creating the segmenter");
     return FALSE;
   }
+  self->width = w;
+  self->height = h;
   if (params.mode == CC_QUADCUT_MODE_PLATE && self->plate_file.planes[0]) {
     if (self->plate_file.width != w || self->plate_file.height != h)
       GST_ELEMENT_WARNING (self, STREAM, FORMAT, ("the plate is %dx%d, the frames %dx%d: "
@@ -358,9 +398,23 @@ gst_quad_cut_setup (GstCvFilter * filter, const GstVideoInfo * info, cc_context 
     /* a relearn asked for before the caps replaces the file's plate too */
     self->plate_state = self->relearn ? PLATE_NONE : PLATE_FILE;
     GST_OBJECT_UNLOCK (self);
+  } else if (params.mode == CC_QUADCUT_MODE_PLATE && self->kept_plate.planes[0]
+      && self->kept_plate.width == w && self->kept_plate.height == h) {
+    /* the plate learned before this setup, same size: kept */
+    if (!convert_image (self, ctx, &self->kept_plate, info, GST_VIDEO_FORMAT_RGBA,
+            &self->plate_img))
+      return FALSE;
+    self->have_plate_img = TRUE;
+    st = cc_quadcut_set_plate (self->qc, &self->plate_img);
+    if (st != CC_SUCCESS) {
+      GST_CV_FILTER_CORE_ERROR (self, st, "setting the plate");
+      return FALSE;
+    }
+    self->plate_state = PLATE_LEARNED;
   } else {
     self->plate_state = PLATE_NONE;   /* a learned plate of another size: learn again */
   }
+  free_host (&self->kept_plate);
   if (self->background_file.planes[0]) {
     if (!convert_image (self, ctx, &self->background_file, info, format,
             &self->background_img))
@@ -680,6 +734,7 @@ gst_quad_cut_finalize (GObject * object)
   g_free (self->background_location);
   free_host (&self->plate_file);
   free_host (&self->background_file);
+  free_host (&self->kept_plate);
   G_OBJECT_CLASS (gst_quad_cut_parent_class)->finalize (object);
 }
 

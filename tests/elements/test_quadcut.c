@@ -327,7 +327,7 @@ GST_START_TEST (test_outputs)
     { OUT_MASK, "output=mask", CC_QUADCUT_BG_COLOR },
     { OUT_DEBUG, "output=debug", CC_QUADCUT_BG_COLOR },
   };
-  const gchar *formats[] = { "RGBA", "BGRx", "NV12", "I420", "BGRA" };
+  const gchar *formats[] = { "RGBA", "BGRx", "NV12", "I420", "BGRA", "RGBx" };
   for (gsize f = 0; f < G_N_ELEMENTS (formats); f++)
     for (gsize c = 0; c < G_N_ELEMENTS (cases); c++) {
       if (cases[c].out == OUT_ALPHA && !g_str_has_suffix (formats[f], "A"))
@@ -447,6 +447,17 @@ GST_START_TEST (test_plate_learned_and_relearn)
     gst_buffer_unref (in);
     gst_buffer_unref (out);
     gst_buffer_unref (want);
+  }
+  /* caps renegotiated at the same size (another framerate): the learned plate stays */
+  gst_harness_set_src_caps_str (h, "video/x-raw,format=RGBA,width=96,height=72,framerate=25/1");
+  {
+    guint8 truth[W * H];
+    GstBuffer *in = fg_buffer (13, W, H, CV_SYNTH_FG_PLAIN, "RGBA", truth);
+    GstBuffer *out = push (h, in);
+    long fg, e = output_errors (out, truth, W, H, &fg);
+    fail_unless (fg > 200 && e == 0, "after new caps: %ld fg, %ld errors (plate lost?)", fg, e);
+    gst_buffer_unref (in);
+    gst_buffer_unref (out);
   }
   /* relearn: frame 20 (object inside) becomes the plate: all background */
   GstElement *q = gst_harness_find_element (h, "quadcut");
