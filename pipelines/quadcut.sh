@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # quadcut (plugin cudavisiongpl, GPL) on the shared media and on a camera.
-#   pipelines/quadcut.sh [cdnet] [bgmatting]    both when no argument is given
+#   pipelines/quadcut.sh [cdnet] [bgmatting] [active]   all three without arguments
 #   CAMERA=1 pipelines/quadcut.sh               a virtual background from a camera
 # cdnet:     CDnet highway (../shared/media/segmentation/cdnet-highway), the plate
 #            learned by the element from the first 200 frames (1 level a frame), kept
@@ -12,6 +12,9 @@
 #            out/quadcut-bgmatting-NNNN.png. The camera moved between back.png and the
 #            photos: the plate is first moved onto each photo by a global shift
 #            (quadcut-eval --align; docs/quadcut.md gives what the misalignment costs).
+# active:    the project's alternating lit / unlit clip (build/media/foreground-active,
+#            cv-mkclip --foreground active), mode=active-illumination: the mask beside
+#            the frames, out/quadcut-active.webm without a display.
 # camera:    stay out of the picture for the first 60 frames (the plate is learned),
 #            then the background is blurred (BACKGROUND=FILE: replaced by an image).
 # Without the shared media a part prints why and is skipped (exit 0).
@@ -31,7 +34,7 @@ if [ -n "${CAMERA:-}" ]; then
 fi
 media=${CV_SHARED_MEDIA:-../shared/media}/segmentation
 parts=("$@")
-[ ${#parts[@]} -gt 0 ] || parts=(cdnet bgmatting)
+[ ${#parts[@]} -gt 0 ] || parts=(cdnet bgmatting active)
 mkdir -p out
 for part in "${parts[@]}"; do
   case $part in
@@ -47,7 +50,8 @@ for part in "${parts[@]}"; do
         t. ! queue ! comp.sink_0 \
         t. ! queue ! quadcut learn-frames=200 learn-step=1 plate-update-rate=1 \
           output=mask ! comp.sink_1 \
-        compositor name=comp sink_1::xpos=320 ! $(cv_sink quadcut-cdnet)
+        compositor name=comp sink_1::xpos=320 ! video/x-raw,width=640,height=240 ! \
+        $(cv_sink quadcut-cdnet)
       ;;
     bgmatting)
       dir=$media/bgmatting
@@ -70,7 +74,19 @@ for part in "${parts[@]}"; do
         echo "wrote out/quadcut-bgmatting-$n.png"
       done
       ;;
+    active)
+      clip=$cv_build/media/foreground-active
+      [ -f "$clip/frame_000.png" ] || "$cv_build/tools/cv-mkclip" "$clip" --frames 48 \
+        --size 640x360 --foreground active
+      gst-launch-1.0 imagesequencesrc location="$clip/frame_%03d.png" start-index=0 \
+        stop-index=${LAST:-47} framerate=12/1 ! pngdec ! videoconvert ! \
+        video/x-raw,format=RGBA ! tee name=t \
+        t. ! queue ! comp.sink_0 \
+        t. ! queue ! quadcut mode=active-illumination sigma-l=4 output=mask ! comp.sink_1 \
+        compositor name=comp sink_1::xpos=640 ! video/x-raw,width=1280,height=360 ! \
+        $(cv_sink quadcut-active)
+      ;;
     *)
-      echo "quadcut.sh: unknown part '$part' (cdnet, bgmatting)" >&2; exit 2 ;;
+      echo "quadcut.sh: unknown part '$part' (cdnet, bgmatting, active)" >&2; exit 2 ;;
   esac
 done
