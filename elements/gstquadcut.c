@@ -38,9 +38,9 @@
  * image scaled to the frame, `background-color`, or `blur` of `blur-radius`);
  * `alpha` (RGBA or BGRA only: the colours unchanged and the feathered foreground in
  * the alpha channel, for GStreamer's compositor; caps without alpha fail to
- * negotiate with a message saying so: name the caps after a videoconvert); `mask` (the feathered matte as an opaque grey
- * picture: white foreground, black background); `debug` (the leaves' edges coloured
- * by level, seeds tinted red).
+ * negotiate with a message saying so: name the caps after a videoconvert); `mask`
+ * (the feathered matte as an opaque grey picture: white foreground, black
+ * background); `debug` (the leaves' edges coloured by level, seeds tinted red).
  *
  * A flushing seek, a new segment or stream, and a DISCONT buffer drop the temporal
  * prior and a learned plate that is still incomplete (learning restarts); a plate

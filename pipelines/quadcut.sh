@@ -21,7 +21,7 @@
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 [ -f "$cv_build/gst/libgstcudavisiongpl.so" ] || {
-  echo "quadcut.sh: $cv_build/gst/libgstcudavisiongpl.so not built (needs libmaxflow-dev, -Dgpl)" >&2
+  echo "quadcut.sh: $cv_build/gst/libgstcudavisiongpl.so not built (libmaxflow-dev, -Dgpl)" >&2
   exit 1
 }
 if [ -n "${CAMERA:-}" ]; then

@@ -15,8 +15,9 @@ grep -q "cdnet-highway not found: CDnet part skipped" <<<"$log" &&
 log=$(run LAST=3 bash "$src/pipelines/quadcut.sh" active 2>&1) ||
   { echo "$log"; echo "FAIL: the active part failed"; exit 1; }
 [ -s "$dir/quadcut-active.webm" ] || { echo "$log"; echo "FAIL: no quadcut-active.webm"; exit 1; }
-frames=$(gst-launch-1.0 filesrc location="$dir/quadcut-active.webm" ! matroskademux ! vp8dec ! \
-  video/x-raw,width=1280,height=360 ! fakesink name=s silent=false -v 2>&1 | grep -c 'chain   ' || true)
+frames=$(gst-launch-1.0 filesrc location="$dir/quadcut-active.webm" ! matroskademux ! \
+  vp8dec ! video/x-raw,width=1280,height=360 ! fakesink name=s silent=false -v 2>&1 |
+  grep -c 'chain   ' || true)
 [ "$frames" -eq 4 ] || { echo "FAIL: $frames frames of 1280x360 decoded, want 4"; exit 1; }
 rc=0
 run bash "$src/pipelines/quadcut.sh" bogus >/dev/null 2>&1 || rc=$?
