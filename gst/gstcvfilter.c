@@ -429,9 +429,8 @@ gst_cv_filter_propose_allocation (GstBaseTransform * trans, GstQuery * decide_qu
   return TRUE;
 }
 
-/* A view of the mapped frame's planes. */
-static cc_image
-frame_view (const GstVideoFrame * vf, cc_location loc)
+cc_image
+gst_cv_video_frame_view (const GstVideoFrame * vf, cc_location loc)
 {
   cc_image img = { 0 };
   cc_format fmt = CC_FORMAT_GRAY8;
@@ -535,7 +534,7 @@ gst_cv_filter_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
             p->frame_number), (NULL));
     return GST_FLOW_ERROR;
   }
-  cc_image host = frame_view (&vf, CC_LOCATION_HOST);
+  cc_image host = gst_cv_video_frame_view (&vf, CC_LOCATION_HOST);
   if (!on_cuda) {
     ret = run_process (self, buf, &host);
   } else {

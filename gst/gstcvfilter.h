@@ -80,6 +80,10 @@ void gst_cv_filter_class_add_pad_templates (GstCvFilterClass * klass);
 void gst_cv_filter_class_add_pad_templates_full (GstCvFilterClass * klass,
     const gchar * system_formats, const gchar * cuda_formats);
 
+/* A cudacore view of a mapped video frame's planes (formats of GstCvFilter's caps;
+ * others come out as GRAY8). */
+cc_image gst_cv_video_frame_view (const GstVideoFrame * vf, cc_location location);
+
 /* The negotiated video info (valid after caps). */
 const GstVideoInfo *gst_cv_filter_get_info (GstCvFilter * filter);
 /* The cudacore context (valid in setup/process). */

@@ -21,3 +21,21 @@ echo "demo: wrote out/flow.webm and $(ls out/flow_*.png | wc -l) PNGs"
 # accuracy of the same flow on one pair, against the clip's exact ground truth
 "$build/tools/cv-flow" "$clip/frame_010.png" "$clip/frame_011.png" \
   --truth "$clip/flow_010.flo" --vis out/clip_flow_010.png
+# quadcut (plugin cudavisiongpl, when built): the project's foreground clip segmented
+# against its plate; the masks to out/quadcut_mask_NNN.png, the composite over a solid
+# colour to out/quadcut.webm (shadow-depth 0.6: the clip's shadow takes 45 % of the light)
+fg=$build/media/foreground
+if [ -f "$build/gst/libgstcudavisiongpl.so" ] && [ -f "$fg/plate.png" ]; then
+  rm -f out/quadcut_mask_*.png out/quadcut.webm
+  qc="quadcut plate-location=$fg/plate.png shadow-depth=0.6 feather=1"
+  gst-launch-1.0 -q \
+    imagesequencesrc location="$fg/frame_%03d.png" start-index=0 framerate=12/1 ! pngdec ! \
+    videoconvert ! video/x-raw,format=RGBA ! tee name=q \
+    q. ! queue ! $qc output=mask ! videoconvert ! pngenc ! \
+      multifilesink location=out/quadcut_mask_%03d.png \
+    q. ! queue ! $qc background-color=0x2040ff ! videoconvert ! vp8enc deadline=1 ! webmmux ! \
+      filesink location=out/quadcut.webm
+  echo "demo: wrote out/quadcut.webm and $(ls out/quadcut_mask_*.png | wc -l) quadcut masks"
+else
+  echo "demo: quadcut skipped (no GPL plugin or no $fg)"
+fi

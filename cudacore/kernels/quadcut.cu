@@ -24,6 +24,8 @@
 
 #define QC_THREADS 256
 
+#define QC_EVENTS 6   // stratify, histogram, pyramid, leaves, neighbours: 5 stages
+
 struct cc_cuda_quadcut {
   cc_context *ctx;
   int w, h;
@@ -55,7 +57,7 @@ struct cc_cuda_quadcut {
   uint8_t *blurred;                 // 4 x npx
   void *scan_tmp;
   size_t scan_bytes;
-  cudaEvent_t ev[5];                // stage boundaries of the front
+  cudaEvent_t ev[QC_EVENTS];        // stage boundaries of the front
   int n_leaves;
   long long n_nbr;
 };
@@ -294,6 +296,15 @@ qc_composite_kernel (cc_image f, const uint8_t *__restrict__ alpha,
   o[3] = f3;
 }
 
+__global__ void
+qc_set_alpha_kernel (cc_image f, const uint8_t *__restrict__ alpha)
+{
+  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
+  if (x < f.width)
+    ((uint8_t *) f.planes[0])[(size_t) y * f.pitch[0] + 4 * x + 3] =
+        alpha[(size_t) y * f.width + x];
+}
+
 // NV12 / I420 composite and debug view: luma a thread a pixel, chroma a block.
 __global__ void
 qc_comp_luma_kernel (cc_image f, cc_image b, int has_b, uint8_t by,
@@ -407,7 +418,7 @@ cc_cuda_quadcut_destroy (cc_cuda_quadcut *s)
   cc_cuda_free (ctx, s->box_tmp);
   cc_cuda_free (ctx, s->blurred);
   cc_cuda_free (ctx, s->scan_tmp);
-  for (int k = 0; k < 5; k++)
+  for (int k = 0; k < QC_EVENTS; k++)
     if (s->ev[k])
       cudaEventDestroy (s->ev[k]);
   free (s->host_hist);
@@ -458,7 +469,7 @@ create_buffers (cc_cuda_quadcut *s, const float *lin)
   CC_TRY (cc_cuda_memset_async (ctx, s->prev_mask, 0, n));
   CC_TRY (cc_cuda_memset_async (ctx, s->mask, 0, n));
   CC_TRY (cc_cuda_memset_async (ctx, s->alpha, 0, n));
-  for (int k = 0; k < 5; k++)
+  for (int k = 0; k < QC_EVENTS; k++)
     CC_CUDA_TRY (cudaEventCreate (&s->ev[k]), "quadcut: event");
   s->host_hist = (int *) malloc (256 * 256 * sizeof (int));
   s->host_cost = (float *) malloc (256 * 256 * sizeof (float));
@@ -585,7 +596,7 @@ grow_nbr (cc_cuda_quadcut *s, long long n)
 cc_status
 cc_cuda_quadcut_front (cc_cuda_quadcut *s, const cc_quadcut_params *p, const cc_image *frame,
     const cc_image *other, int have_prev, int levels, int *n_leaves, long long *n_neighbours,
-    long long *n_seeds, double ms[4])
+    long long *n_seeds, double ms[5])
 {
   cudaStream_t st = cc_stream_of (s->ctx);
   const int w = s->w, h = s->h, bins = p->bins, nb = bins * bins;
@@ -599,6 +610,7 @@ cc_cuda_quadcut_front (cc_cuda_quadcut *s, const cc_quadcut_params *p, const cc_
       active ? *other : *frame, active, s->lin, s->plate_lab, p->shadow_depth, inv_2sl2,
       seed_cost, bins, s->lab, s->dist, s->cost_bg, s->seed, s->hist);
   CC_CUDA_LAUNCHED ("qc_stratify_kernel");
+  CC_CUDA_TRY (cudaEventRecord (s->ev[1], st), "quadcut: event");
   // the histogram's costs on the host (the same function as the CPU backend's)
   CC_CUDA_TRY (cudaMemcpyAsync (s->host_hist, s->hist, (size_t) nb * sizeof (int),
       cudaMemcpyDeviceToHost, st), "quadcut: histogram download");
@@ -609,7 +621,7 @@ cc_cuda_quadcut_front (cc_cuda_quadcut *s, const cc_quadcut_params *p, const cc_
   qc_cost_kernel<<<flat_blocks (s->npx), QC_THREADS, 0, st>>> (s->npx, s->lab, s->hist_cost,
       bins, s->prev_mask, have_prev ? p->temporal : 0.0f, s->cost_fg, s->cost_bg);
   CC_CUDA_LAUNCHED ("qc_cost_kernel");
-  CC_CUDA_TRY (cudaEventRecord (s->ev[1], st), "quadcut: event");
+  CC_CUDA_TRY (cudaEventRecord (s->ev[2], st), "quadcut: event");
   // pyramid
   s->levels = levels;
   for (int k = 1; k <= levels; k++) {
@@ -619,7 +631,7 @@ cc_cuda_quadcut_front (cc_cuda_quadcut *s, const cc_quadcut_params *p, const cc_
         s->range[(k - 1) & 1], s->group[k]);
     CC_CUDA_LAUNCHED ("qc_reduce_kernel");
   }
-  CC_CUDA_TRY (cudaEventRecord (s->ev[2], st), "quadcut: event");
+  CC_CUDA_TRY (cudaEventRecord (s->ev[3], st), "quadcut: event");
   cc_qc_pyramid py;
   memset (&py, 0, sizeof py);
   py.levels = levels;
@@ -642,7 +654,7 @@ cc_cuda_quadcut_front (cc_cuda_quadcut *s, const cc_quadcut_params *p, const cc_
   qc_leaf_data_kernel<<<flat_blocks (n), QC_THREADS, 0, st>>> (n, s->lab, s->cost_fg,
       s->cost_bg, s->leaf_id, w, h, s->leaves);
   CC_CUDA_LAUNCHED ("qc_leaf_data_kernel");
-  CC_CUDA_TRY (cudaEventRecord (s->ev[3], st), "quadcut: event");
+  CC_CUDA_TRY (cudaEventRecord (s->ev[4], st), "quadcut: event");
   // neighbour lists: counts, scan, fill
   CC_TRY (cc_cuda_memset_async (s->ctx, s->counts + n, 0, sizeof (int)));
   qc_count_kernel<<<flat_blocks (n), QC_THREADS, 0, st>>> (n, s->leaves, s->counts);
@@ -654,9 +666,9 @@ cc_cuda_quadcut_front (cc_cuda_quadcut *s, const cc_quadcut_params *p, const cc_
   qc_fill_kernel<<<flat_blocks (n), QC_THREADS, 0, st>>> (n, s->leaves, s->offsets, s->nbr,
       s->len);
   CC_CUDA_LAUNCHED ("qc_fill_kernel");
-  CC_CUDA_TRY (cudaEventRecord (s->ev[4], st), "quadcut: event");
-  CC_CUDA_TRY (cudaEventSynchronize (s->ev[4]), "quadcut: synchronize");
-  for (int k = 0; k < 4; k++) {
+  CC_CUDA_TRY (cudaEventRecord (s->ev[5], st), "quadcut: event");
+  CC_CUDA_TRY (cudaEventSynchronize (s->ev[5]), "quadcut: synchronize");
+  for (int k = 0; k < QC_EVENTS - 1; k++) {
     float e = 0.0f;
     CC_CUDA_TRY (cudaEventElapsedTime (&e, s->ev[k], s->ev[k + 1]), "quadcut: event time");
     ms[k] = e;
@@ -799,6 +811,15 @@ cc_cuda_quadcut_composite (cc_cuda_quadcut *s, const cc_image *frame,
   qc_composite_kernel<<<rows_grid (s->w, s->h), QC_THREADS, 0, st>>> (*frame, s->alpha,
       has_b ? (const uint8_t *) b.planes[0] : NULL, has_b ? b.pitch[0] : 0, colour, *out);
   CC_CUDA_LAUNCHED ("qc_composite_kernel");
+  return CC_SUCCESS;
+}
+
+cc_status
+cc_cuda_quadcut_set_alpha (cc_cuda_quadcut *s, cc_image *frame)
+{
+  qc_set_alpha_kernel<<<rows_grid (s->w, s->h), QC_THREADS, 0, cc_stream_of (s->ctx)>>> (
+      *frame, s->alpha);
+  CC_CUDA_LAUNCHED ("qc_set_alpha_kernel");
   return CC_SUCCESS;
 }
 

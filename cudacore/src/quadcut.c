@@ -417,7 +417,7 @@ cc_qc_hist_costs (const int *hist, int nb, float *cost)
   return seeds;
 }
 
-/* Lab, background distance, seed, histogram of the seeds and per-pixel costs. */
+/* Lab, background distance, seed and the histogram of the seeds. */
 static void
 stratify (cc_quadcut *q, const cc_image *f, const cc_image *other)
 {
@@ -444,7 +444,15 @@ stratify (cc_quadcut *q, const cc_image *f, const cc_image *other)
         hist[cc_qc_cell (c, bins)]++;
     }
   }
-  q->n_seeds = cc_qc_hist_costs (hist, nb, q->hist_cost);
+}
+
+/* The histogram's costs and the per-pixel regional costs with the temporal prior. */
+static void
+regional_costs (cc_quadcut *q)
+{
+  const cc_quadcut_params *p = &q->p;
+  const int w = q->w, h = q->h, bins = p->bins, nb = bins * bins;
+  q->n_seeds = cc_qc_hist_costs (q->hist, nb, q->hist_cost);
   const float tp = q->have_prev ? p->temporal : 0.0f;
 #pragma omp parallel for schedule(static) num_threads(threads_of (q))
   for (int y = 0; y < h; y++) {
@@ -758,25 +766,27 @@ static double now_ms (void);
 static void stage_done (cc_quadcut *q, cc_quadcut_stage s, double *t0);
 
 /* CUDA: the device front (stratify .. neighbour lists, timed by CUDA events), the
- * leaf graph's download and n-links (ms[GRAPH], wall clock), the cut on the host, the
+ * leaf graph's download (ms[TRANSFER]) and n-links (ms[GRAPH], wall clock), the cut on the host, the
  * device back (ms[OUTPUT]: labels up, scatter, feather, waited for). */
 static cc_status
 run_cuda (cc_quadcut *q, const cc_image *frame, const cc_image *other, double t0)
 {
   int n = 0;
   long long total = 0;
-  double dev[4] = { 0.0, 0.0, 0.0, 0.0 };
+  double dev[5] = { 0.0, 0.0, 0.0, 0.0, 0.0 };
   CC_TRY (CC_CUDA_ONLY (cc_cuda_quadcut_front (q->cuda, &q->p, frame, other, q->have_prev,
       q->levels, &n, &total, &q->n_seeds, dev)));
   t0 = now_ms ();
   q->ms[CC_QUADCUT_STAGE_STRATIFY] = dev[0];
-  q->ms[CC_QUADCUT_STAGE_PYRAMID] = dev[1];
-  q->ms[CC_QUADCUT_STAGE_LEAVES] = dev[2];
-  q->ms[CC_QUADCUT_STAGE_NEIGHBOURS] = dev[3];
+  q->ms[CC_QUADCUT_STAGE_HISTOGRAM] = dev[1];
+  q->ms[CC_QUADCUT_STAGE_PYRAMID] = dev[2];
+  q->ms[CC_QUADCUT_STAGE_LEAVES] = dev[3];
+  q->ms[CC_QUADCUT_STAGE_NEIGHBOURS] = dev[4];
   CC_TRY (grow_leaves (q, n));
   CC_TRY (grow_neighbours (q, total));
   CC_TRY (CC_CUDA_ONLY (cc_cuda_quadcut_download_graph (q->cuda, q->leaves, q->offsets,
       q->nbr, q->len)));
+  stage_done (q, CC_QUADCUT_STAGE_TRANSFER, &t0);
   q->n_leaves = n;
   CC_TRY (leaf_graph (q));
   stage_done (q, CC_QUADCUT_STAGE_GRAPH, &t0);
@@ -825,6 +835,8 @@ cc_quadcut_run (cc_quadcut *q, const cc_image *frame, const cc_image *other)
     return run_cuda (q, frame, other, t0);
   stratify (q, frame, other);
   stage_done (q, CC_QUADCUT_STAGE_STRATIFY, &t0);
+  regional_costs (q);
+  stage_done (q, CC_QUADCUT_STAGE_HISTOGRAM, &t0);
   if (q->p.nodes == CC_QUADCUT_NODES_LEAVES) {
     build_pyramid (q);
     stage_done (q, CC_QUADCUT_STAGE_PYRAMID, &t0);
@@ -1008,6 +1020,28 @@ cc_quadcut_composite (cc_quadcut *q, const cc_image *frame, const cc_quadcut_bac
         o[4 * x + c] = cc_qc_blend (a, f[4 * x + c], bp[c]);
       o[4 * x + 3] = f3;
     }
+  }
+  return CC_SUCCESS;
+}
+
+cc_status
+cc_quadcut_set_alpha (cc_quadcut *q, cc_image *frame)
+{
+  const char *fn = "cc_quadcut_set_alpha";
+  CC_CHECK_ARG (q != NULL, "%s: q is NULL", fn);
+  CC_CHECK_ARG (q->have_run, "%s: no frame was run yet", fn);
+  CC_TRY (check_frame (q, frame, fn, "frame"));
+  if (frame->format != CC_FORMAT_RGBX8 && frame->format != CC_FORMAT_BGRX8)
+    return cc_set_error (CC_ERROR_NOT_SUPPORTED, "%s: %s has no alpha byte (RGBX8 or "
+        "BGRX8 only)", fn, cc_format_name (frame->format));
+  if (q->cuda)
+    return CC_CUDA_ONLY (cc_cuda_quadcut_set_alpha (q->cuda, frame));
+#pragma omp parallel for schedule(static) num_threads(threads_of (q))
+  for (int y = 0; y < q->h; y++) {
+    uint8_t *o = (uint8_t *) frame->planes[0] + (size_t) y * frame->pitch[0];
+    const uint8_t *al = q->alpha + (size_t) y * q->w;
+    for (int x = 0; x < q->w; x++)
+      o[4 * x + 3] = al[x];
   }
   return CC_SUCCESS;
 }

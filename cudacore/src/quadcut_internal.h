@@ -51,12 +51,13 @@ cc_status cc_cuda_quadcut_update_plate (cc_cuda_quadcut *s, const cc_image *fram
     int background_only);
 cc_status cc_cuda_quadcut_get_plate (cc_cuda_quadcut *s, cc_image *dst);
 /* Stratify, histogram (costs made on the host), pyramid, leaves, QuadN4, neighbour
- * lists. Waits; *n_leaves, *n_neighbours (total entries) and *n_seeds out; ms[0..3]:
- * the device time (CUDA events) of stratify (with the histogram's round trip),
- * pyramid, leaves (with the count's read), neighbours (with the total's read). */
+ * lists. Waits; *n_leaves, *n_neighbours (total entries) and *n_seeds out; ms[0..4]:
+ * the device time (CUDA events) of stratify (with the seed count), the histogram's
+ * round trip and per-pixel costs, pyramid, leaves (with the count's read), neighbours
+ * (with the total's read). */
 cc_status cc_cuda_quadcut_front (cc_cuda_quadcut *s, const cc_quadcut_params *p,
     const cc_image *frame, const cc_image *other, int have_prev, int levels,
-    int *n_leaves, long long *n_neighbours, long long *n_seeds, double ms[4]);
+    int *n_leaves, long long *n_neighbours, long long *n_seeds, double ms[5]);
 /* The front's leaf graph into host arrays (n_leaves, n_leaves + 1, n_neighbours). */
 cc_status cc_cuda_quadcut_download_graph (cc_cuda_quadcut *s, cc_quadcut_leaf *leaves,
     int *offsets, int *neighbours, int *lengths);
@@ -65,6 +66,8 @@ cc_status cc_cuda_quadcut_back (cc_cuda_quadcut *s, const uint8_t *labels, int n
     int feather);
 cc_status cc_cuda_quadcut_composite (cc_cuda_quadcut *s, const cc_image *frame,
     const cc_quadcut_background *bg, cc_image *out);
+/* cc_quadcut_set_alpha on the device (RGBX8 / BGRX8). */
+cc_status cc_cuda_quadcut_set_alpha (cc_cuda_quadcut *s, cc_image *frame);
 /* cc_quadcut_draw_leaves on the device (leaves: the front's, still on the device). */
 cc_status cc_cuda_quadcut_draw_leaves (cc_cuda_quadcut *s, const cc_image *frame,
     cc_image *out);

@@ -478,6 +478,20 @@ START_TEST (test_alpha_and_composite)
   cv_test_assert_same_bits (&out, &frame, "in-place composite");
   bg.blur_radius = 0;
   ck_assert_int_eq (cc_quadcut_composite (q, &frame, &bg, &out), CC_ERROR_INVALID_ARGUMENT);
+  /* set_alpha: X = alpha, the colours untouched; formats without an alpha byte refused */
+  CC_ASSERT_OK (cc_image_copy (ctx, &frame, &out));
+  CC_ASSERT_OK (cc_quadcut_set_alpha (q, &out));
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++) {
+      for (int c = 0; c < 3; c++)
+        ck_assert_int_eq (px (&out, x, y, c), px (&frame, x, y, c));
+      ck_assert_int_eq (px (&out, x, y, 3), al[(size_t) y * alpha.pitch[0] + x]);
+    }
+  cc_image nv12;
+  CC_ASSERT_OK (cc_image_alloc (NULL, w, h, CC_FORMAT_NV12, CC_LOCATION_HOST, &nv12));
+  ck_assert_int_eq (cc_quadcut_set_alpha (q, &nv12), CC_ERROR_NOT_SUPPORTED);
+  ck_assert_ptr_nonnull (strstr (cc_last_error (), "no alpha byte"));
+  cc_image_free (NULL, &nv12);
   cv_image_free (&mask);
   cv_image_free (&alpha);
   cv_image_free (&frame);
@@ -1138,6 +1152,12 @@ compare_backends (int w, int h, int active, cc_format format)
     CC_ASSERT_OK (cc_quadcut_draw_leaves (qg, &dev[2], &og));
     CC_ASSERT_OK (cc_image_copy (gpu, &og, &ogh));
     cv_test_assert_same_bits (&oc, &ogh, "leaves drawn");
+    if (!yuv) {
+      CC_ASSERT_OK (cc_quadcut_set_alpha (qc, &oc));
+      CC_ASSERT_OK (cc_quadcut_set_alpha (qg, &og));
+      CC_ASSERT_OK (cc_image_copy (gpu, &og, &ogh));
+      cv_test_assert_same_bits (&oc, &ogh, "alpha channel");
+    }
     cc_image_free (NULL, &oc);
     cc_image_free (NULL, &ogh);
     cc_image_free (gpu, &og);

@@ -96,12 +96,28 @@ meta_extent (GstCvFlowMeta * meta, double *max_vec, double *max_conf)
     }
 }
 
+void
+cv_harness_interrupt (GstHarness * h, CvResetKind kind, GstBuffer * next)
+{
+  if (kind == CV_RESET_FLUSH) {
+    fail_unless (gst_harness_push_event (h, gst_event_new_flush_start ()));
+    fail_unless (gst_harness_push_event (h, gst_event_new_flush_stop (TRUE)));
+  }
+  if (kind == CV_RESET_FLUSH || kind == CV_RESET_SEGMENT) {
+    GstSegment segment;
+    gst_segment_init (&segment, GST_FORMAT_TIME);
+    fail_unless (gst_harness_push_event (h, gst_event_new_segment (&segment)));
+  }
+  if (kind == CV_RESET_DISCONT)
+    GST_BUFFER_FLAG_SET (next, GST_BUFFER_FLAG_DISCONT);
+}
+
 static GstBuffer *
-push_pull_frame (GstHarness * h, const guint8 * gray, int w, int hgt, gboolean discont)
+push_pull_frame (GstHarness * h, const guint8 * gray, int w, int hgt, CvResetKind * interrupt)
 {
   GstBuffer *in = cv_buffer_from_gray ("GRAY8", gray, w, hgt);
-  if (discont)
-    GST_BUFFER_FLAG_SET (in, GST_BUFFER_FLAG_DISCONT);
+  if (interrupt)
+    cv_harness_interrupt (h, *interrupt, in);
   GstBuffer *out = gst_harness_push_and_pull (h, in);
   fail_unless (out != NULL, "no output buffer");
   return out;
@@ -114,8 +130,8 @@ cv_check_stream_reset (const gchar * launch, CvResetKind kind)
   guint8 *a, *b;
   cv_translation_pair (w, hgt, 2.0, 1.0, &a, &b);
   GstHarness *h = cv_harness_new (launch, "GRAY8", w, hgt);
-  gst_buffer_unref (push_pull_frame (h, a, w, hgt, FALSE));
-  GstBuffer *out = push_pull_frame (h, b, w, hgt, FALSE);
+  gst_buffer_unref (push_pull_frame (h, a, w, hgt, NULL));
+  GstBuffer *out = push_pull_frame (h, b, w, hgt, NULL);
   GstCvFlowMeta *meta = gst_buffer_get_cv_flow_meta (out);
   double vec, conf;
   fail_unless (meta && meta->valid, "%s: second frame not valid", launch);
@@ -123,17 +139,8 @@ cv_check_stream_reset (const gchar * launch, CvResetKind kind)
   fail_unless (vec > 0.5, "%s: second frame has no flow (max %.3f)", launch, vec);
   gst_buffer_unref (out);
 
-  if (kind == CV_RESET_FLUSH) {
-    fail_unless (gst_harness_push_event (h, gst_event_new_flush_start ()));
-    fail_unless (gst_harness_push_event (h, gst_event_new_flush_stop (TRUE)));
-  }
-  if (kind == CV_RESET_FLUSH || kind == CV_RESET_SEGMENT) {
-    GstSegment segment;
-    gst_segment_init (&segment, GST_FORMAT_TIME);
-    fail_unless (gst_harness_push_event (h, gst_event_new_segment (&segment)));
-  }
   /* A after B: a stale previous frame would give about (-2, -1) everywhere */
-  out = push_pull_frame (h, a, w, hgt, kind == CV_RESET_DISCONT);
+  out = push_pull_frame (h, a, w, hgt, &kind);
   meta = gst_buffer_get_cv_flow_meta (out);
   fail_unless (meta != NULL, "%s: meta missing after the reset", launch);
   fail_if (meta->valid, "%s: the first frame after the reset is marked valid", launch);
@@ -143,7 +150,7 @@ cv_check_stream_reset (const gchar * launch, CvResetKind kind)
       vec, conf);
   gst_buffer_unref (out);
 
-  out = push_pull_frame (h, b, w, hgt, FALSE);
+  out = push_pull_frame (h, b, w, hgt, NULL);
   meta = gst_buffer_get_cv_flow_meta (out);
   fail_unless (meta && meta->valid, "%s: the frame after the reset's first is not valid",
       launch);

@@ -27,6 +27,10 @@ typedef enum {
   CV_RESET_DISCONT,    /* the next buffer carries GST_BUFFER_FLAG_DISCONT */
   CV_RESET_SEGMENT,    /* a new segment alone (a non-flushing seek) */
 } CvResetKind;
+/* Interrupts the harness's stream by `kind` before `next` is pushed: flush events
+ * and a new segment, a new segment alone, or the DISCONT flag set on `next` (which
+ * must then be writable). */
+void cv_harness_interrupt (GstHarness * h, CvResetKind kind, GstBuffer * next);
 /* Pushes frames A, B (flow valid), interrupts the stream by `kind`, pushes A again
  * and asserts that frame gives zero vectors, zero confidence and a not-valid meta;
  * then B again must give a valid, non-zero field (the reset is not permanent).

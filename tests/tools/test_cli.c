@@ -6,6 +6,7 @@
 #include "cv_config.h"
 #include "cv_imageio.h"
 #include "cv_synth.h"
+#include "cv_align.h"
 #include <cudacore/cc_flow.h>
 
 #include <png.h>
@@ -33,7 +34,10 @@ expect (const char *const argv[], int status, const char *err_part)
 START_TEST (test_version)
 {
   const char *bins[] = { CV_FLOW_BIN, CV_MKCLIP_BIN, CV_MKMESH_BIN, FLOW_BENCH_BIN, BM_BENCH_BIN,
-    APSP_BENCH_BIN, MOCT_BENCH_BIN, CVD_BENCH_BIN, QUADCUT_EVAL_BIN,
+    APSP_BENCH_BIN, MOCT_BENCH_BIN, CVD_BENCH_BIN,
+#ifdef QUADCUT_EVAL_BIN
+    QUADCUT_EVAL_BIN, QUADCUT_BENCH_BIN,
+#endif
 #ifdef PIPELINE_BENCH_BIN
     PIPELINE_BENCH_BIN,
 #endif
@@ -201,11 +205,80 @@ START_TEST (test_cv_mkclip_foreground)
   const char *both[] = { CV_MKCLIP_BIN, cv_test_temp_path ("fg"), "--objects", "2", "--foreground",
                          "plain", NULL };
   expect (both, 2, "--objects and --foreground");
+#ifdef QUADCUT_EVAL_BIN
   const char *eval[] = { QUADCUT_EVAL_BIN, "--synthetic", "64x48", "--similarity", "-1",
                          NULL };
   expect (eval, 2, "quadcut-eval: --similarity: '-1' is not a number");
+  const char *bench_bad[] = { QUADCUT_BENCH_BIN, "--size", "0x3", NULL };
+  expect (bench_bad, 2, "quadcut-bench: --size: '0x3' is not a size WxH");
+  /* a tiny run: one JSON line with the split, the leaf share and the end to end */
+  const char *bench[] = { QUADCUT_BENCH_BIN, "--size", "64x48", "--frames", "2", "--warmup",
+                          "0", "--threads", "1", NULL };
+  char *out, *err;
+  ck_assert_int_eq (cv_test_run (bench, NULL, &out, &err), 0);
+  const char *keys[] = { "\"size\": \"64x48\"", "\"backend\": \"cpu\"", "\"threads\": 1",
+                         "\"histogram\": ", "\"transfer\": 0.000", "\"scatter\": ",
+                         "\"composite\": ", "\"nodes_share\": 0.", "\"end_to_end_ms\": " };
+  for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
+    ck_assert_msg (strstr (out, keys[k]), "quadcut-bench output lacks %s: %s", keys[k], out);
+  ck_assert_int_eq (strchr (out, '\n') - out + 1, (long) strlen (out));   /* one line */
+  free (out);
+  free (err);
+#endif
 }
 END_TEST
+
+#ifdef QUADCUT_EVAL_BIN
+/* quadcut-eval --align: a frame made of the plate moved by (13, -7) with an object in
+ * front (6 % of the frame) gives back that shift, and the aligned plate is the
+ * plate moved so (cv_shift_image); the agreement rises above 0.9, by 0.2 at least. */
+START_TEST (test_quadcut_align)
+{
+  const int w = 320, h = 240, dx = 13, dy = -7;
+  cc_image plate, moved, frame, aligned;
+  CC_ASSERT_OK (cv_synth_fg_plate (w, h, &plate));
+  CC_ASSERT_OK (cv_shift_image (&plate, dx, dy, &moved));
+  uint8_t *mask = malloc ((size_t) w * h);
+  CC_ASSERT_OK (cv_synth_fg_frame (5, w, h, CV_SYNTH_FG_PLAIN, 0, &frame, mask));
+  long fg = 0;
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++) {
+      uint8_t *d = (uint8_t *) frame.planes[0] + (size_t) y * frame.pitch[0] + 4 * x;
+      if (mask[(size_t) y * w + x])
+        fg++;
+      else
+        memcpy (d, (uint8_t *) moved.planes[0] + (size_t) y * moved.pitch[0] + 4 * x, 4);
+    }
+  ck_assert_int_gt (fg, w * h / 20);
+  char pp[600], fp[600], ap[600];
+  snprintf (pp, sizeof pp, "%s", cv_test_temp_path ("align-plate.png"));
+  snprintf (fp, sizeof fp, "%s", cv_test_temp_path ("align-frame.png"));
+  snprintf (ap, sizeof ap, "%s", cv_test_temp_path ("align-out.png"));
+  CC_ASSERT_OK (cv_png_save (pp, &plate));
+  CC_ASSERT_OK (cv_png_save (fp, &frame));
+  const char *argv[] = { QUADCUT_EVAL_BIN, "--align", pp, "--frame", fp, "--aligned", ap, NULL };
+  char *out, *err;
+  ck_assert_int_eq (cv_test_run (argv, NULL, &out, &err), 0);
+  ck_assert_msg (strstr (out, "\"dx\": 13, \"dy\": -7,"), "%s", out);
+  double agree, agree0;
+  const char *a = strstr (out, "\"agree\": "), *a0 = strstr (out, "\"agree_unaligned\": ");
+  ck_assert (a && a0 && sscanf (a, "\"agree\": %lf", &agree) == 1
+      && sscanf (a0, "\"agree_unaligned\": %lf", &agree0) == 1);
+  ck_assert_msg (agree > 0.9 && agree0 < agree - 0.2, "agree %.3f, unaligned %.3f", agree, agree0);
+  CC_ASSERT_OK (cv_png_load (ap, CC_FORMAT_RGBX8, &aligned));
+  cv_test_assert_same_bits (&aligned, &moved, "aligned plate");
+  const char *one[] = { QUADCUT_EVAL_BIN, "--align", pp, NULL };
+  expect (one, 2, "usage");
+  free (out);
+  free (err);
+  free (mask);
+  cv_image_free (&plate);
+  cv_image_free (&moved);
+  cv_image_free (&frame);
+  cv_image_free (&aligned);
+}
+END_TEST
+#endif
 
 START_TEST (test_flow_bench_no_device)
 {
@@ -381,6 +454,9 @@ cli_suite (void)
   tcase_add_test (tc, test_other_tools_options);
   tcase_add_test (tc, test_cv_mkclip_foreground);
   tcase_add_test (tc, test_flow_bench_no_device);
+#ifdef QUADCUT_EVAL_BIN
+  tcase_add_test (tc, test_quadcut_align);
+#endif
   tcase_add_test (tc, test_png_writer_opaque);
   tcase_add_test (tc, test_cv_flow_vis_opaque);
   tcase_add_test (tc, test_setup_bad_mode);

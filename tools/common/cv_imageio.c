@@ -1,5 +1,6 @@
 #include "cv_imageio.h"
 
+#include <errno.h>
 #include <png.h>
 #include <setjmp.h>
 #include <stdint.h>
@@ -212,4 +213,28 @@ cv_median_frames (const cc_image *frames, int n, cc_image *out)
     }
   }
   return CC_SUCCESS;
+}
+
+cc_status
+cv_image_load (const char *path, cc_image *out)
+{
+  unsigned char magic[4] = { 0 };
+  FILE *f = fopen (path, "rb");
+  if (!f)
+    return cc_set_error (CC_ERROR_IO, "cannot open %s: %s", path, strerror (errno));
+  size_t n = fread (magic, 1, sizeof magic, f);
+  fclose (f);
+  if (n >= 4 && magic[0] == 0x89 && magic[1] == 'P' && magic[2] == 'N' && magic[3] == 'G') {
+    cc_status st = cv_png_load (path, CC_FORMAT_RGBX8, out);
+    /* libpng's "cannot read" of a file that opens and has the signature: a bad header */
+    if (st == CC_ERROR_IO) {
+      char why[512];   /* a copy: the message buffer is the one being written */
+      snprintf (why, sizeof why, "%s", cc_last_error ());
+      st = cc_set_error (CC_ERROR_CORRUPT_DATA, "corrupt PNG: %s", why);
+    }
+    return st;
+  }
+  if (n >= 3 && magic[0] == 0xFF && magic[1] == 0xD8 && magic[2] == 0xFF)
+    return cv_jpeg_load (path, out);
+  return cc_set_error (CC_ERROR_NOT_SUPPORTED, "%s is neither a PNG nor a JPEG image", path);
 }

@@ -9,6 +9,10 @@
 cc_status cv_png_load (const char *path, cc_format format, cc_image *out);
 /* Loads a JPEG (libjpeg) as RGBX8 (X = 255); grey JPEGs are expanded to RGB. */
 cc_status cv_jpeg_load (const char *path, cc_image *out);
+/* Loads a PNG or a JPEG, told apart by its signature, as RGBX8: IO when the file
+ * cannot be opened, NOT_SUPPORTED ("... is neither a PNG nor a JPEG") for other
+ * content, CORRUPT_DATA from the decoders. */
+cc_status cv_image_load (const char *path, cc_image *out);
 /* Per-pixel, per-channel median (the upper one of an even count) of n RGBX8 host
  * frames of one size: a background plate learned from a clip's first frames. out:
  * a new RGBX8 image (X = 255). */

@@ -158,6 +158,12 @@ typedef struct cc_quadcut_background {
 cc_status cc_quadcut_composite (cc_quadcut *q, const cc_image *frame,
     const cc_quadcut_background *bg, cc_image *out);
 
+/* Writes the last run's feathered alpha into the X byte of an RGBX8 / BGRX8 frame
+ * (RGBA / BGRA: the foreground in the alpha channel, for a compositor downstream);
+ * the colours stay. Other formats: NOT_SUPPORTED. frame: the created size, where the
+ * backend computes. */
+cc_status cc_quadcut_set_alpha (cc_quadcut *q, cc_image *frame);
+
 /* The debug view of the last run (NODES_LEAVES): out = frame with, per pixel, the
  * top and left edge pixels of every leaf in its level's colour (so 1x1 and 2x2
  * leaves fill their area), other seed pixels halfway to red ((p + c + 1) >> 1 a
@@ -180,10 +186,12 @@ typedef struct cc_quadcut_leaf {
 
 /* Stages of a run, for the wall-clock split in cc_quadcut_graph.ms. */
 typedef enum cc_quadcut_stage {
-  CC_QUADCUT_STAGE_STRATIFY = 0,  /* Lab, distance, seeds, histogram, costs */
+  CC_QUADCUT_STAGE_STRATIFY = 0,  /* Lab, distance, seeds (and their histogram count) */
+  CC_QUADCUT_STAGE_HISTOGRAM,     /* the histogram's costs, per-pixel regional costs */
   CC_QUADCUT_STAGE_PYRAMID,       /* reduction pyramid */
   CC_QUADCUT_STAGE_LEAVES,        /* isolation, compaction, leaf ids, leaf sums */
   CC_QUADCUT_STAGE_NEIGHBOURS,    /* QuadN4 references, neighbour lists */
+  CC_QUADCUT_STAGE_TRANSFER,      /* CUDA: the leaf graph's download (CPU: 0) */
   CC_QUADCUT_STAGE_GRAPH,         /* t-links and n-links */
   CC_QUADCUT_STAGE_MAXFLOW,
   CC_QUADCUT_STAGE_OUTPUT,        /* scatter to the mask, feathering */
@@ -205,10 +213,10 @@ typedef struct cc_quadcut_graph {
   double flow;                   /* the maximum flow = the minimum energy */
   double ms[CC_QUADCUT_STAGES];   /* milliseconds of each stage: wall clock on the
                                     CPU; on CUDA STRATIFY .. NEIGHBOURS are device time
-                                    (CUDA events; STRATIFY includes the histogram's
-                                    round trip, LEAVES and NEIGHBOURS the reads of the
-                                    counts), GRAPH the wall clock of the leaf graph's
-                                    download and the n-links, OUTPUT of the device
+                                    (CUDA events; HISTOGRAM includes its round trip,
+                                    LEAVES and NEIGHBOURS the reads of the counts),
+                                    TRANSFER the wall clock of the leaf graph's
+                                    download, GRAPH of the n-links, OUTPUT of the device
                                     back (labels up, scatter, feather), waited for */
 } cc_quadcut_graph;
 
