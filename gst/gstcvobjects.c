@@ -146,6 +146,12 @@ gst_cv_objects_parse (const gchar * text, gboolean file_syntax, gint * n, GError
     return NULL;
   }
   *n = out->len;
+  if (out->len == 0) {
+    /* g_array_free gives NULL for an array that never held an element, and NULL means
+     * an error to the callers: an empty list is a real (empty) allocation */
+    g_array_free (out, TRUE);
+    return g_new0 (GstCvObjectEntry, 1);
+  }
   return (GstCvObjectEntry *) g_array_free (out, FALSE);
 }
 

@@ -295,6 +295,18 @@ GST_START_TEST (test_property_errors)
     ck_assert_str_eq (now, "a:#102030:20;b:#405060");
     g_free (now);
   }
+  /* an empty list (and white space, and ';' alone) is taken: no objects. It crashed
+   * (NULL list, no error) before gst_cv_objects_parse allocated empty lists. */
+  const gchar *empty[] = { "", " ", ";;" };
+  for (gsize i = 0; i < G_N_ELEMENTS (empty); i++) {
+    g_object_set (e, "objects", "a:#102030:20", NULL);
+    g_object_set (e, "objects", empty[i], NULL);
+    gchar *now;
+    g_object_get (e, "objects", &now, NULL);
+    ck_assert_str_eq (now, "");
+    g_free (now);
+  }
+  g_object_set (e, "objects", "a:#102030:20;b:#405060", NULL);
   /* 1025 objects: refused; 1024: taken */
   GString *many = g_string_new (NULL);
   for (int i = 0; i < 1025; i++)
