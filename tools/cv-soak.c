@@ -133,6 +133,10 @@ main (int argc, char **argv)
   GstElement *pipe = gst_parse_launch (desc, &err);
   if (!pipe || err) {
     fprintf (stderr, "cv-soak: %s: %s\n", desc, err ? err->message : "cannot build");
+    g_free (desc);
+    g_clear_error (&err);
+    if (pipe)
+      gst_object_unref (pipe);
     return 3;
   }
   GstElement *sink = gst_bin_get_by_name (GST_BIN (pipe), "sink");
@@ -141,6 +145,7 @@ main (int argc, char **argv)
   gst_object_unref (pad);
   gst_object_unref (sink);
   printf ("cv-soak: %s\n", desc);
+  g_free (desc);
   gint64 t0 = g_get_monotonic_time ();
   gst_element_set_state (pipe, GST_STATE_PLAYING);
   GstBus *bus = gst_element_get_bus (pipe);

@@ -318,3 +318,11 @@ cv_assert_no_error (GstBus * bus, const gchar * what)
         err->message, dbg ? dbg : "");
   }
 }
+
+void
+cv_harness_teardown (GstHarness * h, GstBus * bus)
+{
+  gst_bus_set_flushing (bus, TRUE);
+  gst_object_unref (bus);
+  gst_harness_teardown (h);
+}

@@ -59,4 +59,7 @@ void cv_assert_same_output (GstBuffer * a, GstBuffer * b, const gchar * format, 
 /* Gives the harness's element a bus; cv_assert_no_error fails on an ERROR message there. */
 GstBus *cv_harness_bus (GstHarness * h);
 void cv_assert_no_error (GstBus * bus, const gchar * what);
+/* Flushes that bus (its messages hold the element: a reference cycle), drops it and
+ * tears the harness down. */
+void cv_harness_teardown (GstHarness * h, GstBus * bus);
 #endif

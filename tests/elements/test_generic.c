@@ -155,8 +155,7 @@ GST_START_TEST (test_flushing_seek)
   cv_assert_no_error (bus, c->name);
   unref_all (out, n);
   unref_all (fresh, n);
-  gst_object_unref (bus);
-  gst_harness_teardown (hn);
+  cv_harness_teardown (hn, bus);
 }
 GST_END_TEST;
 
@@ -190,8 +189,7 @@ GST_START_TEST (test_renegotiation)
     unref_all (fresh, n);
   }
   cv_assert_no_error (bus, c->name);
-  gst_object_unref (bus);
-  gst_harness_teardown (hn);
+  cv_harness_teardown (hn, bus);
 }
 GST_END_TEST;
 
@@ -225,8 +223,7 @@ GST_START_TEST (test_sizes)
       gchar *what = g_strdup_printf ("%s %s %dx%d", c->name, f, sizes[s].w, sizes[s].h);
       cv_assert_no_error (bus, what);
       g_free (what);
-      gst_object_unref (bus);
-      gst_harness_teardown (hn);
+      cv_harness_teardown (hn, bus);
     }
 }
 GST_END_TEST;
@@ -281,8 +278,7 @@ GST_START_TEST (test_eos_without_frames)
   fail_unless (eos, "%s: EOS not forwarded", c->name);
   ck_assert_uint_eq (gst_harness_buffers_received (hn), 0);
   cv_assert_no_error (bus, c->name);
-  gst_object_unref (bus);
-  gst_harness_teardown (hn);
+  cv_harness_teardown (hn, bus);
 
   gchar *desc = g_strdup_printf ("videotestsrc num-buffers=0 ! video/x-raw,format=%s,"
       "width=64,height=48 ! %s ! fakesink", c->formats[0], c->launch);
@@ -454,8 +450,7 @@ GST_START_TEST (test_properties_while_playing)
   }
   g_free (props);
   gst_object_unref (e);
-  gst_object_unref (bus);
-  gst_harness_teardown (hn);
+  cv_harness_teardown (hn, bus);
 }
 GST_END_TEST;
 
