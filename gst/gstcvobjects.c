@@ -54,6 +54,11 @@ parse_entry (gchar ** fields, guint nf, const gchar * what, guint index, GstCvOb
     FAIL ("a name is 1..%d bytes", CC_MOCT_NAME_MAX - 1);
   if (!g_utf8_validate (name, -1, NULL))
     FAIL ("the name is not UTF-8");
+  /* the inline form separates with these: a name holding one would not read back
+   * from the property's getter (the file syntax let ';' through) */
+  for (const gchar * c = name; *c; c++)
+    if (g_ascii_isspace (*c) || *c == ':' || *c == ';')
+      FAIL ("a name has no white space, ':' or ';'");
   memcpy (e->object.name, name, len + 1);
   if (!parse_colour (fields[1], &e->object))
     FAIL ("colour \"%s\" is not #rrggbb", fields[1]);
@@ -146,6 +151,12 @@ gst_cv_objects_parse (const gchar * text, gboolean file_syntax, gint * n, GError
     return NULL;
   }
   *n = out->len;
+  if (out->len == 0) {
+    /* g_array_free gives NULL for an array that never held an element, and NULL means
+     * an error to the callers: an empty list is a real (empty) allocation */
+    g_array_free (out, TRUE);
+    return g_new0 (GstCvObjectEntry, 1);
+  }
   return (GstCvObjectEntry *) g_array_free (out, FALSE);
 }
 

@@ -31,6 +31,15 @@ cc_flo_read (const char *path, cc_image *out)
         "cc_flo_read: %s: not a .flo file (magic %g, size %dx%d)", path, magic, wh[0], wh[1]);
   }
   size_t n = (size_t) wh[0] * wh[1] * 2;
+  /* the header's size must match the file before anything that large is allocated
+   * (a corrupt header asked for gigabytes) */
+  long here = ftell (f);
+  if (here < 0 || fseek (f, 0, SEEK_END) != 0 || ftell (f) - here < (long) (n * sizeof (float))
+      || fseek (f, here, SEEK_SET) != 0) {
+    fclose (f);
+    return cc_set_error (CC_ERROR_CORRUPT_DATA, "cc_flo_read: %s: truncated data (%dx%d "
+        "in the header)", path, wh[0], wh[1]);
+  }
   float *data = malloc (n * sizeof (float));
   if (!data) {
     fclose (f);

@@ -461,7 +461,8 @@ cc_moct_set_objects (cc_moct *m, const cc_moct_object *objects, int n)
   free (targets);
   free (tol2);
   free (sorted);
-  memcpy (m->objects, objects, n * sizeof *objects);
+  if (n > 0)   /* an empty table may come as NULL: memcpy's pointers must be valid */
+    memcpy (m->objects, objects, n * sizeof *objects);
   for (int i = 0; i < n; i++) {
     cc_moct_colour *c = &m->colours[i];
     c->r = objects[i].r;

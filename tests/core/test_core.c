@@ -209,8 +209,19 @@ START_TEST (test_flo_files)
   ck_assert_int_eq (truncate (path, 12 + 20), 0);
   ck_assert_int_eq (cc_flo_read (path, &back), CC_ERROR_CORRUPT_DATA);
   ck_assert_ptr_nonnull (strstr (cc_last_error (), "truncated"));
-  /* not a .flo at all */
+  /* a header asking for 65536x12600 (6.6 GB) over 8 bytes of data: refused before
+   * the allocation (found by tests/fuzz/fuzz-flo: it allocated first) */
   FILE *fp = fopen (path, "wb");
+  const float magic = 202021.25f;
+  const int32_t huge[2] = { 65536, 12600 };
+  fwrite (&magic, 4, 1, fp);
+  fwrite (huge, 4, 2, fp);
+  fwrite (data, 4, 2, fp);
+  fclose (fp);
+  ck_assert_int_eq (cc_flo_read (path, &back), CC_ERROR_CORRUPT_DATA);
+  ck_assert_ptr_nonnull (strstr (cc_last_error (), "truncated data (65536x12600"));
+  /* not a .flo at all */
+  fp = fopen (path, "wb");
   fputs ("P5 3 2 255 garbage garbage", fp);
   fclose (fp);
   ck_assert_int_eq (cc_flo_read (path, &back), CC_ERROR_CORRUPT_DATA);

@@ -161,3 +161,175 @@ cv_check_stream_reset (const gchar * launch, CvResetKind kind)
   g_free (a);
   g_free (b);
 }
+
+/* ------------------------------------------------------------- reliability */
+
+/* One row per element: adding an element to every generic check is one line here. */
+const CvElementCase cv_element_cases[] = {
+  { "cudaflowlk", "cudaflowlk backend=cpu visualize=color",
+    "pyramid-levels=1 iterations=1 window-size=5", { "GRAY8", "NV12" } },
+  { "cudablockmatch", "cudablockmatch backend=cpu block-size=8 visualize=color",
+    "block-size=64 search-radius=1 levels=1", { "I420", "BGRx" } },
+  { "moctracker", "moctracker backend=cpu objects=box:#ffffff:60 draw=all",
+    "draw=0", { "NV12", "RGBA" } },
+  { "cvdmosaic", "cvdmosaic backend=cpu sites=40 iterations=2 seed=7",
+    "sites=16 iterations=1 density=uniform", { "BGRx", "I420" } },
+};
+const gint cv_n_element_cases = G_N_ELEMENTS (cv_element_cases);
+
+GstBuffer *
+cv_test_frame (const gchar * format, int width, int height, guint index, guint pad)
+{
+  GstVideoInfo rgba, out;
+  gst_video_info_set_format (&rgba, GST_VIDEO_FORMAT_RGBA, width, height);
+  gst_video_info_set_format (&out, gst_video_format_from_string (format), width, height);
+  fail_unless (GST_VIDEO_INFO_FORMAT (&out) != GST_VIDEO_FORMAT_UNKNOWN, "format %s", format);
+  if (pad > 0) {
+    GstVideoAlignment align;
+    gst_video_alignment_reset (&align);
+    align.padding_right = pad;
+    fail_unless (gst_video_info_align (&out, &align));
+  }
+  /* texture in 0..159 per channel, so the white square is the only white */
+  guint8 *src = g_malloc ((gsize) width * height * 4);
+  int sq = MAX (1, MIN (width, height) / 4);
+  int sx = (width / 4 + 2 * (int) index) % MAX (1, width - sq + 1);
+  int sy = (height / 3 + (int) index) % MAX (1, height - sq + 1);
+  for (int y = 0; y < height; y++)
+    for (int x = 0; x < width; x++) {
+      guint8 *p = src + ((gsize) y * width + x) * 4;
+      gboolean in = x >= sx && x < sx + sq && y >= sy && y < sy + sq;
+      guint h = (guint) (x * 7 + y * 13) ^ (guint) (x * y);
+      p[0] = in ? 255 : (guint8) (h % 160);
+      p[1] = in ? 255 : (guint8) ((h >> 3) % 160);
+      p[2] = in ? 255 : (guint8) ((x * 3 + y) % 160);
+      p[3] = 255;
+    }
+  GstBuffer *sbuf = gst_buffer_new_wrapped (src, (gsize) width * height * 4);
+  GstBuffer *buf = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&out), NULL);
+  gst_buffer_memset (buf, 0, 0xa5, GST_VIDEO_INFO_SIZE (&out));   /* garbage in the padding */
+  gst_buffer_add_video_meta_full (buf, GST_VIDEO_FRAME_FLAG_NONE, GST_VIDEO_INFO_FORMAT (&out),
+      width, height, GST_VIDEO_INFO_N_PLANES (&out), out.offset, out.stride);
+  GstVideoFrame sf, df;
+  fail_unless (gst_video_frame_map (&sf, &rgba, sbuf, GST_MAP_READ));
+  fail_unless (gst_video_frame_map (&df, &out, buf, GST_MAP_WRITE));
+  GstVideoConverter *conv = gst_video_converter_new (&rgba, &out,
+      gst_structure_new ("options", GST_VIDEO_CONVERTER_OPT_DITHER_METHOD,
+          GST_TYPE_VIDEO_DITHER_METHOD, GST_VIDEO_DITHER_NONE,
+          GST_VIDEO_CONVERTER_OPT_THREADS, G_TYPE_UINT, 1, NULL));
+  gst_video_converter_frame (conv, &sf, &df);
+  gst_video_converter_free (conv);
+  gst_video_frame_unmap (&df);
+  gst_video_frame_unmap (&sf);
+  gst_buffer_unref (sbuf);
+  GST_BUFFER_PTS (buf) = index * (GST_SECOND / 30);
+  GST_BUFFER_DURATION (buf) = GST_SECOND / 30;
+  return buf;
+}
+
+static void
+assert_same_flow_meta (GstBuffer * a, GstBuffer * b, const gchar * what)
+{
+  GstCvFlowMeta *ma = gst_buffer_get_cv_flow_meta (a), *mb = gst_buffer_get_cv_flow_meta (b);
+  fail_unless ((ma == NULL) == (mb == NULL), "%s: flow meta on one output only", what);
+  if (!ma)
+    return;
+  fail_unless (ma->grid_width == mb->grid_width && ma->grid_height == mb->grid_height
+      && ma->valid == mb->valid, "%s: flow meta %ux%u valid %d vs %ux%u valid %d", what,
+      ma->grid_width, ma->grid_height, ma->valid, mb->grid_width, mb->grid_height, mb->valid);
+  const gfloat *uva, *uvb, *ca, *cb;
+  gsize sua, sub, sca, scb;
+  fail_unless (gst_cv_flow_meta_map_host (ma, &uva, &sua, &ca, &sca));
+  fail_unless (gst_cv_flow_meta_map_host (mb, &uvb, &sub, &cb, &scb));
+  for (guint y = 0; y < ma->grid_height; y++) {
+    fail_unless (memcmp ((const guint8 *) uva + y * sua, (const guint8 *) uvb + y * sub,
+            ma->grid_width * 2 * sizeof (gfloat)) == 0, "%s: flow row %u differs", what, y);
+    fail_unless (memcmp ((const guint8 *) ca + y * sca, (const guint8 *) cb + y * scb,
+            ma->grid_width * sizeof (gfloat)) == 0, "%s: confidence row %u differs", what, y);
+  }
+}
+
+static void
+assert_same_roi_metas (GstBuffer * a, GstBuffer * b, const gchar * what)
+{
+  gpointer sa = NULL, sb = NULL;
+  GstVideoRegionOfInterestMeta *ra, *rb;
+  for (;;) {
+    ra = (GstVideoRegionOfInterestMeta *) gst_buffer_iterate_meta_filtered (a, &sa,
+        GST_VIDEO_REGION_OF_INTEREST_META_API_TYPE);
+    rb = (GstVideoRegionOfInterestMeta *) gst_buffer_iterate_meta_filtered (b, &sb,
+        GST_VIDEO_REGION_OF_INTEREST_META_API_TYPE);
+    fail_unless ((ra == NULL) == (rb == NULL), "%s: a different number of roi metas", what);
+    if (!ra)
+      return;
+    fail_unless (ra->roi_type == rb->roi_type && ra->x == rb->x && ra->y == rb->y
+        && ra->w == rb->w && ra->h == rb->h, "%s: roi %u,%u %ux%u vs %u,%u %ux%u", what,
+        ra->x, ra->y, ra->w, ra->h, rb->x, rb->y, rb->w, rb->h);
+  }
+}
+
+void
+cv_assert_same_output (GstBuffer * a, GstBuffer * b, const gchar * format, int width,
+    int height, const gchar * what)
+{
+  GstVideoInfo info;
+  gst_video_info_set_format (&info, gst_video_format_from_string (format), width, height);
+  GstVideoFrame fa, fb;
+  /* with a GstVideoMeta on the buffer, the frame takes its strides and offsets */
+  fail_unless (gst_video_frame_map (&fa, &info, a, GST_MAP_READ), "%s: map", what);
+  fail_unless (gst_video_frame_map (&fb, &info, b, GST_MAP_READ), "%s: map", what);
+  for (guint p = 0; p < GST_VIDEO_FRAME_N_PLANES (&fa); p++) {
+    gint comp[GST_VIDEO_MAX_COMPONENTS];
+    gst_video_format_info_component (info.finfo, p, comp);
+    gsize row = (gsize) GST_VIDEO_FRAME_COMP_WIDTH (&fa, comp[0])
+        * GST_VIDEO_FRAME_COMP_PSTRIDE (&fa, comp[0]);
+    if (GST_VIDEO_FRAME_N_PLANES (&fa) == 2 && p == 1)
+      row = (gsize) GST_VIDEO_FRAME_COMP_WIDTH (&fa, 1) * 2;   /* NV12: interleaved UV */
+    for (gint y = 0; y < GST_VIDEO_FRAME_COMP_HEIGHT (&fa, comp[0]); y++) {
+      const guint8 *ra = (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&fa, p)
+          + (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (&fa, p);
+      const guint8 *rb = (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&fb, p)
+          + (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (&fb, p);
+      if (memcmp (ra, rb, row) != 0) {
+        gsize x = 0;
+        while (ra[x] == rb[x])
+          x++;
+        fail ("%s: %s %dx%d plane %u row %d byte %zu: %u vs %u", what, format, width, height,
+            p, y, x, ra[x], rb[x]);
+      }
+    }
+  }
+  gst_video_frame_unmap (&fa);
+  gst_video_frame_unmap (&fb);
+  assert_same_flow_meta (a, b, what);
+  assert_same_roi_metas (a, b, what);
+}
+
+GstBus *
+cv_harness_bus (GstHarness * h)
+{
+  GstBus *bus = gst_bus_new ();
+  gst_element_set_bus (h->element, bus);
+  return bus;
+}
+
+void
+cv_assert_no_error (GstBus * bus, const gchar * what)
+{
+  GstMessage *msg;
+  while ((msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR))) {
+    GError *err = NULL;
+    gchar *dbg = NULL;
+    gst_message_parse_error (msg, &err, &dbg);
+    fail ("%s: error from %s: %s (%s)", what, GST_OBJECT_NAME (GST_MESSAGE_SRC (msg)),
+        err->message, dbg ? dbg : "");
+  }
+}
+
+void
+cv_harness_teardown (GstHarness * h, GstBus * bus)
+{
+  gst_bus_set_flushing (bus, TRUE);
+  gst_object_unref (bus);
+  gst_harness_teardown (h);
+}

@@ -38,4 +38,32 @@ void cv_harness_interrupt (GstHarness * h, CvResetKind kind, GstBuffer * next);
 void cv_check_stream_reset (const gchar * launch, CvResetKind kind);
 /* Skips when the GPU or nvcodec's cudaupload is missing. */
 gboolean cv_have_cuda_elements (const gchar * test_name);
+
+/* ------------------------------------------------------------- reliability
+ * The generic checks every element goes through (tests/elements/test_generic.c):
+ * one row of cv_element_cases per element. */
+typedef struct {
+  const gchar *name;          /* factory name */
+  const gchar *launch;        /* the element on the CPU, settings whose output shows the work */
+  const gchar *cheap;         /* extra properties for the 7680x4320 frame (cheapest settings) */
+  const gchar *formats[2];    /* two system-memory formats it takes (the format change) */
+} CvElementCase;
+extern const CvElementCase cv_element_cases[];
+extern const gint cv_n_element_cases;
+
+/* A deterministic test frame (frame `index` of a clip): a texture with a white square
+ * that moves 2 px a frame, converted from RGBA to `format`. `pad` > 0 widens every
+ * plane's stride by `pad` pixels (GstVideoMeta carries the strides; the padding holds
+ * garbage). */
+GstBuffer *cv_test_frame (const gchar * format, int width, int height, guint index, guint pad);
+/* Fails unless both buffers hold the same visible pixels (each mapped through its own
+ * GstVideoMeta), the same GstCvFlowMeta and the same region-of-interest metas. */
+void cv_assert_same_output (GstBuffer * a, GstBuffer * b, const gchar * format, int width,
+    int height, const gchar * what);
+/* Gives the harness's element a bus; cv_assert_no_error fails on an ERROR message there. */
+GstBus *cv_harness_bus (GstHarness * h);
+void cv_assert_no_error (GstBus * bus, const gchar * what);
+/* Flushes that bus (its messages hold the element: a reference cycle), drops it and
+ * tears the harness down. */
+void cv_harness_teardown (GstHarness * h, GstBus * bus);
 #endif

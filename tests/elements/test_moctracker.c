@@ -285,6 +285,7 @@ GST_START_TEST (test_property_errors)
     { "a:#102030:20:xyz", "*colour space \"xyz\"*" },
     { ":#102030", "*entry 1 (\"\"): a name*" },
     { "a", "*entry 1 (\"a\"): want name, colour*" },
+    { "a b:#102030", "*entry 1 (\"a b\"): a name has no white space*" },
   };
   for (gsize i = 0; i < G_N_ELEMENTS (bad); i++) {
     g_test_expect_message (NULL, G_LOG_LEVEL_WARNING, bad[i].pattern);
@@ -295,6 +296,27 @@ GST_START_TEST (test_property_errors)
     ck_assert_str_eq (now, "a:#102030:20;b:#405060");
     g_free (now);
   }
+  /* an empty list (and white space, and ';' alone) is taken: no objects. It crashed
+   * (NULL list, no error) before gst_cv_objects_parse allocated empty lists. */
+  const gchar *empty[] = { "", " ", ";;" };
+  for (gsize i = 0; i < G_N_ELEMENTS (empty); i++) {
+    g_object_set (e, "objects", "a:#102030:20", NULL);
+    g_object_set (e, "objects", empty[i], NULL);
+    gchar *now;
+    g_object_get (e, "objects", &now, NULL);
+    ck_assert_str_eq (now, "");
+    g_free (now);
+  }
+  g_object_set (e, "objects", "a:#102030:20;b:#405060", NULL);
+  /* a file's name may not hold ';' either: the getter's inline list would not read
+   * back (found by tests/fuzz/fuzz-objects) */
+  gchar *semi = g_build_filename (g_get_tmp_dir (), "cv-objects-semicolon.txt", NULL);
+  g_file_set_contents (semi, "b;c #102030\n", -1, NULL);
+  g_test_expect_message (NULL, G_LOG_LEVEL_WARNING, "*line 1 (\"b;c\"): a name has no*");
+  g_object_set (e, "objects-file", semi, NULL);
+  g_test_assert_expected_messages ();
+  g_unlink (semi);
+  g_free (semi);
   /* 1025 objects: refused; 1024: taken */
   GString *many = g_string_new (NULL);
   for (int i = 0; i < 1025; i++)

@@ -39,7 +39,7 @@ START_TEST (test_version)
     QUADCUT_EVAL_BIN, QUADCUT_BENCH_BIN,
 #endif
 #ifdef PIPELINE_BENCH_BIN
-    PIPELINE_BENCH_BIN,
+    PIPELINE_BENCH_BIN, CV_SOAK_BIN,
 #endif
 #ifdef CV_MOCT_BIN
     CV_MOCT_BIN, CVD_FLICKER_BIN,
@@ -56,6 +56,30 @@ START_TEST (test_version)
   }
 }
 END_TEST
+
+#ifdef CV_SOAK_BIN
+/* cv-soak: samples every K frames from the warm-up on, the JSON summary; usage errors
+ * exit 2, a pipeline that cannot be built 3. */
+START_TEST (test_cv_soak)
+{
+  const char *argv[] = { CV_SOAK_BIN, "--frames", "600", "--every", "100", "--warmup", "200",
+    "--size", "32x24", "--limit-kb", "100000000", "identity", NULL };
+  char *out;
+  ck_assert_int_eq (cv_test_run (argv, NULL, &out, NULL), 0);
+  ck_assert_ptr_nonnull (strstr (out, "frame      600  rss "));
+  ck_assert_ptr_nonnull (strstr (out, "\"frames\":600,"));
+  ck_assert_ptr_nonnull (strstr (out, "\"samples_after_warmup\":5}"));
+  ck_assert_ptr_nonnull (strstr (out, "\"device_growth_kb\":null"));
+  free (out);
+  const char *bad_size[] = { CV_SOAK_BIN, "--size", "0x5", "identity", NULL };
+  ck_assert_int_eq (cv_test_run (bad_size, NULL, NULL, NULL), 2);
+  const char *few[] = { CV_SOAK_BIN, "--frames", "100", "identity", NULL };
+  ck_assert_int_eq (cv_test_run (few, NULL, NULL, NULL), 2);   /* no sample after warm-up */
+  const char *no_element[] = { CV_SOAK_BIN, "--frames", "10", "no-such-element", NULL };
+  ck_assert_int_eq (cv_test_run (no_element, NULL, NULL, NULL), 3);
+}
+END_TEST
+#endif
 
 /* cv-mkmesh: the body's OFF header and one label a face (0..5, all used); bad --freq. */
 START_TEST (test_cv_mkmesh)
@@ -460,6 +484,9 @@ cli_suite (void)
   tcase_add_test (tc, test_png_writer_opaque);
   tcase_add_test (tc, test_cv_flow_vis_opaque);
   tcase_add_test (tc, test_setup_bad_mode);
+#ifdef CV_SOAK_BIN
+  tcase_add_test (tc, test_cv_soak);
+#endif
   suite_add_tcase (s, tc);
   return s;
 }

@@ -172,6 +172,21 @@ START_TEST (test_bad_input)
   printf ("zero area: %s: %s\n", cc_status_name (st), cc_last_error ());
   ck_assert_int_eq (st, CC_ERROR_CORRUPT_DATA);
   ck_assert_ptr_nonnull (strstr (cc_last_error (), "all 2 faces have zero area"));
+  /* a PLY header that never ends: Assimp 5.2 looped forever on it (found by
+   * tests/fuzz/fuzz-mesh); refused first. A well-formed one still loads. */
+  const char *endless = write_file ("endless.ply",
+      "ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty float y\n"
+      "property float z\nelement face 1\nproperty list uchar int vertex_indices\n"
+      "end_hea 0\n1 0 0\n0 1 0\n3 0 1 2\n");
+  ck_assert_int_eq (ms_mesh_load (endless, NULL, &m), CC_ERROR_CORRUPT_DATA);
+  ck_assert_ptr_nonnull (strstr (cc_last_error (), "PLY header without end_header"));
+  const char *good = write_file ("good.ply",
+      "ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty float y\n"
+      "property float z\nelement face 1\nproperty list uchar int vertex_indices\n"
+      "end_header\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n");
+  ck_assert_int_eq (ms_mesh_load (good, NULL, &m), CC_SUCCESS);
+  ck_assert_int_eq (m.face_count, 1);
+  ms_mesh_free (&m);
 }
 END_TEST
 

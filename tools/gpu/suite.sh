@@ -4,6 +4,12 @@
 # Runs every test binary (CUDA paths included), the benchmarks and real pipelines;
 # writes logs and JSON under $OUT. EXTRA=0 skips tools/gpu/extra-*.sh,
 # TESTS_ONLY=1 runs the test programs alone.
+# SANITIZE=1: instead, every test binary and one CUDA-memory pipeline per element
+# under compute-sanitizer (memcheck, racecheck, initcheck, synccheck), each run capped
+# (SANITIZE_CAP seconds, default 120; racecheck of the refinement binaries
+# SANITIZE_RACE_CAP, default 300, as it takes more than 150 s). SANITIZE_TOOLS and
+# SANITIZE_ONLY (an extended regex over binary names) pick a part, to split the work
+# over several device runs. Prints one line per run: errors, or TIMEOUT.
 set -uo pipefail
 OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
@@ -20,6 +26,57 @@ export GST_PLUGIN_PATH_1_0="$PWD/$B/gst"
 export CV_SOURCE_ROOT="$PWD" CV_SHARED_MEDIA="$PWD/.devmedia"
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
 gst-inspect-1.0 cudavision 2>&1 | grep -E "^  [a-z]" | head
+if [ "${SANITIZE:-0}" = 1 ]; then
+  cs=${COMPUTE_SANITIZER:-$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer 2>/dev/null | head -1)}
+  if [ -z "$cs" ] || [ ! -x "$cs" ]; then
+    echo "SANITIZE=1: compute-sanitizer not found (set COMPUTE_SANITIZER=/path/to/it)" >&2
+    exit 2
+  fi
+  "$cs" --version | tail -1
+  export CK_FORK=no            # one process per binary: the sanitizer follows it whole
+  tools=${SANITIZE_TOOLS:-memcheck racecheck initcheck synccheck}
+  only=${SANITIZE_ONLY:-.}
+  bad=0
+  sanitize () {                # tool name cap command...
+    local tool=$1 name=$2 cap=$3; shift 3
+    local log="$OUT/sanitize-$tool-$name.log" start r
+    start=$(date +%s)
+    timeout "$cap" "$cs" --tool "$tool" --error-exitcode 99 --print-limit 20 "$@" > "$log" 2>&1
+    r=$?
+    local summary
+    summary=$(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$log" | tail -1)
+    case $r in
+      0) ;;
+      124) summary="TIMEOUT after ${cap}s ${summary}" ;;
+      99) bad=$((bad+1)) ;;
+      *) summary="exit $r ${summary}"; bad=$((bad+1)) ;;
+    esac
+    printf '%-10s %-36s %5ss  %s\n' "$tool" "$name" "$(( $(date +%s) - start ))" "$summary"
+  }
+  for tool in $tools; do
+    for t in $(find $B/tests -maxdepth 2 -type f -name 'test-*' -perm -u+x | sort); do
+      name=$(basename "$t")
+      echo "$name" | grep -Eq "$only" || continue
+      [ "$name" = test-element-generic ] && continue   # backend=cpu only: nothing to see
+      cap=${SANITIZE_CAP:-120}
+      if [ "$tool" = racecheck ] && echo "$name" | grep -Eq 'refine|blockmatch|flow-lk|cudaflowlk'; then
+        cap=${SANITIZE_RACE_CAP:-300}
+      fi
+      sanitize "$tool" "$name" "$cap" "$t"
+    done
+    for e in "cudaflowlk backend=cuda visualize=color" "cudablockmatch backend=cuda refine=variational" \
+        "moctracker backend=cuda objects=ball:#ffffff:60 draw=all" "cvdmosaic backend=cuda advect=flow"; do
+      name="pipeline-${e%% *}"
+      echo "$name" | grep -Eq "$only" || continue
+      sanitize "$tool" "$name" "${SANITIZE_CAP:-120}" gst-launch-1.0 -q videotestsrc pattern=ball \
+        num-buffers=30 ! video/x-raw,format=NV12,width=640,height=480 ! cudaupload ! \
+        "video/x-raw(memory:CUDAMemory)" ! $e ! cudadownload ! fakesink
+    done
+  done
+  echo "sanitizer runs with errors: $bad (logs: $OUT/sanitize-*.log)"
+  exit $((bad > 0))
+fi
+
 fails=0
 echo "=== tests"
 for t in $(find $B/tests -maxdepth 2 -type f -name 'test-*' -perm -u+x | sort); do

@@ -205,6 +205,30 @@ copy_scene (const struct aiScene *scene, const char *path, ms_mesh *m)
   return CC_SUCCESS;
 }
 
+/* A PLY file (it starts with "ply") must end its header with an end_header line within
+ * the first 64 kB: Assimp 5.2's PLY reader loops forever on a header without one
+ * (found by tests/fuzz/fuzz-mesh; tests/fuzz/known/assimp-ply-hang). */
+static cc_status
+ply_check_header (const char *path)
+{
+  FILE *f = fopen (path, "rb");
+  if (!f)
+    return cc_set_error (CC_ERROR_IO, "%s: cannot open", path);
+  char line[1024];
+  cc_status st = CC_SUCCESS;
+  if (fgets (line, sizeof line, f) && strncmp (line, "ply", 3) == 0) {
+    st = cc_set_error (CC_ERROR_CORRUPT_DATA, "%s: PLY header without end_header", path);
+    while (ftell (f) < 65536 && fgets (line, sizeof line, f))
+      if (strncmp (line, "end_header", 10) == 0 && (line[10] == '\n' || line[10] == '\r'
+              || line[10] == '\0' || line[10] == ' ')) {
+        st = CC_SUCCESS;
+        break;
+      }
+  }
+  fclose (f);
+  return st;
+}
+
 cc_status
 ms_mesh_load (const char *path, const ms_import_options *options, ms_mesh *out)
 {
@@ -214,6 +238,8 @@ ms_mesh_load (const char *path, const ms_import_options *options, ms_mesh *out)
     return cc_set_error (CC_ERROR_IO, "%s: cannot open", path);
   fclose (probe);
   cc_status st = off_check_indices (path);
+  if (st == CC_SUCCESS)
+    st = ply_check_header (path);
   if (st != CC_SUCCESS)
     return st;
   unsigned flags = aiProcess_ValidateDataStructure;
