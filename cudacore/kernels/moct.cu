@@ -32,15 +32,6 @@
 #define MOCT_THREADS 256
 #define MOCT_WARPS (MOCT_THREADS / 32)
 #define MOCT_FULL 0xFFFFFFFFu
-// Up to MOCT_DIRECT objects a block keeps one shared accumulator per object. Beyond,
-// it keeps a hashed table of MOCT_SLOTS accumulators keyed by object id (a block's
-// band of rows meets a few dozen objects), and a run that finds the table full goes
-// straight to the frame's accumulator: shared memory, and so the number of resident
-// blocks, no longer depends on the number of objects.
-#define MOCT_DIRECT 128
-#define MOCT_SLOTS 128
-#define MOCT_SLOT_BITS 7
-#define MOCT_NO_KEY (-1)
 
 enum { MOCT_FMT_RGBX = 0, MOCT_FMT_BGRX = 1, MOCT_FMT_ANY = 2 };
 
@@ -62,41 +53,6 @@ struct cc_cuda_moct {
 };
 
 // ------------------------------------------------------------------ reduction
-
-// The reduce kernel's dynamic shared memory for n objects: direct accumulators, or
-// the hashed table (accumulators, keys, and a bitmask of the objects met).
-static size_t
-moct_smem_bytes (int n)
-{
-  if (n <= MOCT_DIRECT)
-    return (size_t) n * sizeof (cc_moct_acc);
-  return MOCT_SLOTS * (sizeof (cc_moct_acc) + sizeof (int))
-      + (CC_MOCT_MAX_OBJECTS / 32) * sizeof (uint32_t);
-}
-
-// The block's accumulator of object id: its own (direct), its slot in the hashed
-// table (claimed with atomicCAS on first use, linear probing), or, when the table is
-// full, the frame's accumulator in global memory.
-__device__ __forceinline__ cc_moct_acc *
-block_acc (cc_moct_acc *sacc, int *keys, int id, cc_moct_acc *overflow)
-{
-  if (!keys)
-    return &sacc[id];
-  unsigned h = ((unsigned) id * 2654435761u) >> (32 - MOCT_SLOT_BITS);
-  volatile int *vk = keys;
-  for (int probe = 0; probe < MOCT_SLOTS; probe++) {
-    int k = vk[h];
-    if (k == id)
-      return &sacc[h];
-    if (k == MOCT_NO_KEY) {
-      int old = atomicCAS (&keys[h], MOCT_NO_KEY, id);
-      if (old == MOCT_NO_KEY || old == id)
-        return &sacc[h];
-    }
-    h = (h + 1) & (MOCT_SLOTS - 1);
-  }
-  return &overflow[id];
-}
 
 __device__ __forceinline__ void
 acc_add_run (cc_moct_acc *a, unsigned n, unsigned sx, unsigned long long sxx, int minx,
@@ -174,18 +130,8 @@ moct_reduce_kernel (cc_image f, const uint16_t *__restrict__ lut, int n, int par
 {
   extern __shared__ cc_moct_acc sacc[];
   const int tid = threadIdx.x, lane = tid & 31;
-  const bool hashed = n > MOCT_DIRECT;
-  const int slots = hashed ? MOCT_SLOTS : n;
-  int *keys = hashed ? (int *) (sacc + MOCT_SLOTS) : NULL;
-  uint32_t *met = hashed ? (uint32_t *) (keys + MOCT_SLOTS) : NULL;
-  for (int i = tid; i < slots; i += MOCT_THREADS) {
+  for (int i = tid; i < n; i += MOCT_THREADS)
     cc_moct_acc_clear (&sacc[i]);
-    if (hashed)
-      keys[i] = MOCT_NO_KEY;
-  }
-  if (hashed)
-    for (int i = tid; i < CC_MOCT_MAX_OBJECTS / 32; i += MOCT_THREADS)
-      met[i] = 0;
   __syncthreads ();
 
   const int seg_px = 32 * K;
@@ -216,8 +162,7 @@ moct_reduce_kernel (cc_image f, const uint16_t *__restrict__ lut, int n, int par
       int dx = lane * K + k, id = ids[k];
       if (id != run) {
         if (run < n)
-          acc_add_offsets (block_acc (sacc, keys, run, acc), rn, sdx, sdx2, mindx, maxdx, xb,
-              y);
+          acc_add_offsets (&sacc[run], rn, sdx, sdx2, mindx, maxdx, xb, y);
         run = id;
         rn = sdx = sdx2 = 0;
         mindx = dx;
@@ -239,18 +184,17 @@ moct_reduce_kernel (cc_image f, const uint16_t *__restrict__ lut, int n, int par
       mindx = (int) __reduce_min_sync (group, (unsigned) mindx);
       maxdx = (int) __reduce_max_sync (group, (unsigned) maxdx);
       if (lane == __ffs (group) - 1)
-        acc_add_offsets (block_acc (sacc, keys, run, acc), rn, sdx, sdx2, mindx, maxdx, xb,
-            y);
+        acc_add_offsets (&sacc[run], rn, sdx, sdx2, mindx, maxdx, xb, y);
     }
   }
   __syncthreads ();
 
   if (!partials_layout) {
-    for (int i = tid; i < slots; i += MOCT_THREADS) {
+    for (int i = tid; i < n; i += MOCT_THREADS) {
       const cc_moct_acc &a = sacc[i];
       if (a.n == 0)
         continue;
-      cc_moct_acc *g = &acc[hashed ? keys[i] : i];
+      cc_moct_acc *g = &acc[i];
       atomicAdd (&g->n, a.n);
       atomicAdd (&g->sx, a.sx);
       atomicAdd (&g->sy, a.sy);
@@ -265,18 +209,6 @@ moct_reduce_kernel (cc_image f, const uint16_t *__restrict__ lut, int n, int par
     return;
   }
   const int words = (n + 31) / 32;
-  if (hashed) {
-    // the block's partials of the objects it met (keys), and their bitmask
-    for (int i = tid; i < MOCT_SLOTS; i += MOCT_THREADS)
-      if (sacc[i].n != 0) {
-        partials[(size_t) blockIdx.x * n + keys[i]] = sacc[i];
-        atomicOr (&met[keys[i] / 32], 1u << (keys[i] & 31));
-      }
-    __syncthreads ();
-    for (int i = tid; i < words; i += MOCT_THREADS)
-      seen[(size_t) blockIdx.x * words + i] = met[i];
-    return;
-  }
   for (int base = 0; base < n; base += MOCT_THREADS) {
     int i = base + tid;
     bool has = i < n && sacc[i].n != 0;
@@ -307,8 +239,6 @@ moct_partials_kernel (const cc_moct_acc *partials, const uint32_t *seen, int blo
   const int words = (n + 31) / 32;
   cc_moct_acc a;
   cc_moct_acc_clear (&a);
-  if (lane == 0)
-    a = acc[obj];   // cleared, or the runs a full hashed table sent there
   for (int b = lane; b < blocks; b += 32) {
     if (!(seen[(size_t) b * words + obj / 32] & (1u << (obj & 31))))
       continue;
@@ -461,7 +391,7 @@ cc_cuda_moct_create (cc_context *ctx, int width, int height, int history, cc_cud
     for (int k = 0; k < 3 && e == cudaSuccess; k++)
       for (int fmt = 0; fmt < 3 && e == cudaSuccess; fmt++)
         e = cudaFuncSetAttribute ((const void *) reduce_kernel (4 << k, fmt),
-            cudaFuncAttributeMaxDynamicSharedMemorySize, (int) moct_smem_bytes ((int) N));
+            cudaFuncAttributeMaxDynamicSharedMemorySize, (int) (N * sizeof (cc_moct_acc)));
     if (e != cudaSuccess) {
       cudaGetLastError ();
       st = cc_set_error (CC_ERROR_CUDA, "moct (CUDA): device set-up: %s", cudaGetErrorString (e));
@@ -513,7 +443,7 @@ cc_cuda_moct_set_objects (cc_cuda_moct *s, const uint16_t *lut_rgb, const uint16
   if (n == 0)
     return CC_SUCCESS;
   // the persistent grid: as many blocks as fit on the device at this shared size
-  size_t smem = moct_smem_bytes (n);
+  size_t smem = n * sizeof (cc_moct_acc);
   int most = 1;
   for (int k = 0; k < 3; k++)
     for (int fmt = 0; fmt < 3; fmt++) {
@@ -560,11 +490,11 @@ cc_cuda_moct_run (cc_cuda_moct *s, const cc_moct_params *p, const cc_image *f,
   long long segs = (long long) cc_div_up (f->width, 32 * K) * f->height;
   long long want = (segs + MOCT_WARPS - 1) / MOCT_WARPS;
   int blocks = (int) (want < s->max_blocks ? want : s->max_blocks);
-  size_t smem = moct_smem_bytes (n);
-  // PARTIALS needs the cleared frame accumulators too: runs that find a hashed table
-  // full land there, and moct_partials_kernel adds the blocks' partials to them
-  moct_clear_kernel<<<cc_div_up (n, 256), 256, 0, stream>>> (s->acc, n);
-  CC_CUDA_LAUNCHED ("moct_clear_kernel");
+  size_t smem = n * sizeof (cc_moct_acc);
+  if (!partials) {
+    moct_clear_kernel<<<cc_div_up (n, 256), 256, 0, stream>>> (s->acc, n);
+    CC_CUDA_LAUNCHED ("moct_clear_kernel");
+  }
   reduce_kernel (K, fmt)<<<blocks, MOCT_THREADS, smem, stream>>> (*f,
       yuv ? s->lut_yuv : s->lut_rgb, n, partials, s->acc, s->partials, s->seen, s->tracks,
       p->window > 0);

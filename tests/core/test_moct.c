@@ -847,29 +847,6 @@ START_TEST (test_gpu_matches_cpu)
   free (s);
   cv_image_free (&big[0]);
   cv_image_free (&big[1]);
-  /* 1024 one-pixel columns, every object on every row: each block meets all 1024
-   * objects, more than its hashed table holds, so runs overflow to the frame's
-   * accumulators (both layouts) */
-  cc_image cols[2];
-  for (int t = 0; t < 2; t++) {
-    CC_ASSERT_OK (cv_image_new (1024, 40, CC_FORMAT_RGBX8, &cols[t]));
-    for (int y = 0; y < 40; y++)
-      for (int x = 0; x < 1024; x++) {
-        uint8_t *px = (uint8_t *) cols[t].planes[0] + y * cols[t].pitch[0] + 4 * x;
-        cv_synth_palette ((x + t) % 1024, px);
-        px[3] = 255;
-      }
-  }
-  o = palette_objects (1024, 10.0f);
-  for (int layout = 0; layout < 2; layout++) {
-    cc_moct_params p;
-    cc_moct_params_default (&p);
-    p.layout = (cc_moct_layout) layout;
-    compare_backends (cols, 2, o, 1024, &p, CC_FORMAT_RGBX8);
-  }
-  free (o);
-  cv_image_free (&cols[0]);
-  cv_image_free (&cols[1]);
 }
 END_TEST
 
