@@ -176,6 +176,7 @@ moct_reduce_kernel (cc_image f, const uint16_t *__restrict__ lut, int n, int par
     }
     // the run that reaches each lane's last pixel: the lanes holding the same object
     // (the lanes an object spans, usually) are summed over the warp, and one adds
+#if __CUDA_ARCH__ >= 800
     unsigned group = __match_any_sync (MOCT_FULL, run);
     if (run < n) {
       rn = __reduce_add_sync (group, rn);
@@ -186,6 +187,11 @@ moct_reduce_kernel (cc_image f, const uint16_t *__restrict__ lut, int n, int par
       if (lane == __ffs (group) - 1)
         acc_add_offsets (&sacc[run], rn, sdx, sdx2, mindx, maxdx, xb, y);
     }
+#else
+    // no warp reductions before sm_80: every lane adds its own last run
+    if (run < n)
+      acc_add_offsets (&sacc[run], rn, sdx, sdx2, mindx, maxdx, xb, y);
+#endif
   }
   __syncthreads ();
 
