@@ -31,12 +31,6 @@ cv_test_skip_without_gpu (const char *name)
 }
 
 const char *
-cv_test_shared_media (const char *name)
-{
-  return cv_test_shared_media_with (name, NULL);
-}
-
-const char *
 cv_test_shared_media_with (const char *name, const char *subdir)
 {
   static char path[4096];

@@ -20,11 +20,9 @@ int cv_test_backend_count (void);
 cc_backend cv_test_backend (int index);
 /* Skips (returns true and prints why) when no CUDA device: for GPU-only tests. */
 int cv_test_skip_without_gpu (const char *test_name);
-/* ../shared/media, found from the source tree (CV_SHARED_MEDIA env overrides);
- * NULL (after printing a skip message) when absent. */
-const char *cv_test_shared_media (const char *test_name);
-/* The same, but skips also when the folder SUBDIR of the shared media is absent (a
- * partial copy, as on the GPU machine); returns the media root. */
+/* ../shared/media, found from the source tree (CV_SHARED_MEDIA env overrides), when
+ * its folder SUBDIR (NULL: the root) is there, as on a partial copy on the GPU
+ * machine; NULL (after printing a skip message) when absent. Returns the media root. */
 const char *cv_test_shared_media_with (const char *test_name, const char *subdir);
 
 /* Uploads a host image to a new device image on a CUDA context (copy for CPU). */

@@ -647,7 +647,7 @@ END_TEST
  * (docs/meshseg.md), and each mesh beats putting every face in one segment. */
 START_TEST (test_psb_train)
 {
-  const char *media = cv_test_shared_media ("meshseg: psb-train");
+  const char *media = cv_test_shared_media_with ("meshseg: psb-train", "mesh/psb-train");
   if (!media)
     return;
   static const int ids[] = { 341, 58, 386, 185 };   /* bearing, glasses, fourleg, hand */
