@@ -897,7 +897,7 @@ GST_START_TEST (test_cuda_memory_matches_cpu)
         gchar *launch = k == 0
             ? g_strdup_printf ("cudaupload ! video/x-raw(memory:CUDAMemory) ! quadcut "
                 "backend=cuda shadow-depth=0.6 feather=2 output=%s plate-location=%s ! "
-                "cudadownload ! video/x-raw,format=%s", outputs[o], plate, formats[f])
+                "cudadownload ! capsfilter caps=video/x-raw,format=%s", outputs[o], plate, formats[f])
             : g_strdup_printf ("quadcut " PARAMS " feather=2 output=%s plate-location=%s",
                 outputs[o], plate);
         GstHarness *h = harness (launch, formats[f], W, H);

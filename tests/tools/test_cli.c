@@ -237,7 +237,7 @@ START_TEST (test_cv_mkclip_foreground)
   expect (bench_bad, 2, "quadcut-bench: --size: '0x3' is not a size WxH");
   /* a tiny run: one JSON line with the split, the leaf share and the end to end */
   const char *bench[] = { QUADCUT_BENCH_BIN, "--size", "64x48", "--frames", "2", "--warmup",
-                          "0", "--threads", "1", NULL };
+                          "0", "--threads", "1", "--backend", "cpu", NULL };
   char *out, *err;
   ck_assert_int_eq (cv_test_run (bench, NULL, &out, &err), 0);
   const char *keys[] = { "\"size\": \"64x48\"", "\"backend\": \"cpu\"", "\"threads\": 1",

@@ -24,11 +24,15 @@ OBJ128=${TMPDIR:-/tmp}/moct128.txt
 for i in $(seq 0 127); do printf 'o%d #%02x%02x%02x 20\n' $i $(( (i * 37) % 256 )) $(( (i * 91 + 64) % 256 )) $(( (i * 53 + 128) % 256 )); done > "$OBJ128"
 bench "cuda: upload ! moctracker 128 objects draw=boxes ! download" "cudaupload ! $cm ! moctracker name=e objects-file=$OBJ128 draw=boxes ! cudadownload"
 bench "cuda: upload ! moctracker 128 objects (no drawing) ! download" "cudaupload ! $cm ! moctracker name=e objects-file=$OBJ128 ! cudadownload"
+# cvdmosaic: 20k sites, 2 Lloyd iterations a frame, cells style (the target is >= 400 fps)
+bench "cuda: upload ! cvdmosaic sites=20000 iterations=2 ! download" "cudaupload ! $cm ! cvdmosaic name=e backend=cuda sites=20000 iterations=2 ! cudadownload"
+bench "cuda: upload ! cvdmosaic sites=20000 iterations=2 style=stipple ! download" "cudaupload ! $cm ! cvdmosaic name=e backend=cuda sites=20000 iterations=2 style=stipple ! cudadownload"
+bench "cuda: upload ! cvdmosaic sites=20000 iterations=2 advect=flow ! download" "cudaupload ! $cm ! cvdmosaic name=e backend=cuda sites=20000 iterations=2 advect=flow ! cudadownload"
 # quadcut (plugin cudavisiongpl) at 1080p on a frame of the synthetic foreground clip
 # against its plate (realistic leaves: a textured plate, an object and its shadow),
 # composite over a colour and the alpha output; the target is >= 200 fps
 FG=${TMPDIR:-/tmp}/quadcut-fg-1080
-"$B/tools/cv-mkclip" "$FG" --frames 1 --size 1920x1080 --foreground plain >/dev/null
+"$B/tools/cv-mkclip" "$FG" --frames 2 --size 1920x1080 --foreground plain >/dev/null
 fgsrc="filesrc location=$FG/frame_000.png ! pngdec ! videoconvert ! video/x-raw,format=RGBA ! imagefreeze num-buffers=$N"
 qc="quadcut name=e plate-location=$FG/plate.png shadow-depth=0.6"
 qbench () { "$B/cv-pipeline-bench" "$fgsrc ! $2 ! fakesink name=sink sync=false" "$1" || echo "{\"pipeline\":\"$1\",\"error\":true}"; }
