@@ -5,7 +5,7 @@
  *   cvd-bench --version
  *
  * Cases: 1920x1080 with 2k and 20k sites, 3840x2160 with 2k and 100k sites (--quick:
- * 1920x1080 with 2k only). Uniform density, sites seeded and relaxed by 5 iterations
+ * 1920x1080 with 2k only). Uniform density, sites seeded and relaxed by 20 iterations
  * first (a settled diagram, as in a stream). On CUDA each centroid method
  * (privatized, mdrr) with the Voronoi method of --voronoi (default 1+jfa+2, the
  * library's default); the CPU (JFA twin, all cores of the context) once
@@ -17,7 +17,12 @@
  *               cc_cvd_centroid_sums timed alone (the CPU's difference of two
  *               medians drowns in the noise of a shared machine);
  *  lloyd10_ms:  cc_cvd_iterate (10) / 10: iterations queued back to back with no host
- *               synchronisation (the per-frame path). */
+ *               synchronisation (the per-frame path);
+ *  warm:        whether those steps started warm (cc_cvd_params.warm_start, the
+ *               default: the settled sites move by less than a pixel, so the Voronoi
+ *               step runs the last passes of its schedule over the last labels);
+ *  cold_lloyd_ms, cold_jfa_ms: the same with warm_start = 0 (every Voronoi step runs
+ *               its whole schedule: a new stream, new sites or advected ones). */
 #include "cv_cli.h"
 #include "cv_timing.h"
 #include <cudacore/cc_cvd.h>
@@ -77,7 +82,7 @@ bench_one (cc_context *ctx, int w, int h, int n, cc_cvd_voronoi_method voronoi,
   if (cc_timer_create (ctx, &timer) != CC_SUCCESS)
     return fail ("cc_timer_create");
   cc_cvd_stats st;
-  if (cc_cvd_seed (c, n, 1) != CC_SUCCESS || cc_cvd_iterate (c, 5, 0.0, &st) != CC_SUCCESS)
+  if (cc_cvd_seed (c, n, 1) != CC_SUCCESS || cc_cvd_iterate (c, 20, 0.0, &st) != CC_SUCCESS)
     return fail ("settling");
   double lloyd, jfa, centroid = 0.0, lloyd10 = 0.0;
   cc_cvd_sums *sums = malloc ((size_t) n * sizeof *sums);
@@ -91,17 +96,27 @@ bench_one (cc_context *ctx, int w, int h, int n, cc_cvd_voronoi_method voronoi,
     return 1;
   if (cuda)
     centroid = lloyd - jfa;
-  free (sums);
   if (cc_cvd_iterate (c, 1, 0.0, &st) != CC_SUCCESS)
     return fail ("cc_cvd_iterate");
+  int warm = st.warm;
+  double cold_lloyd, cold_jfa;
+  p.warm_start = 0;
+  if (cc_cvd_set_params (c, &p) != CC_SUCCESS)
+    return fail ("cc_cvd_set_params");
+  if (time_call (c, timer, 0, runs, &cold_lloyd, sums)
+      || time_call (c, timer, 1, runs, &cold_jfa, sums))
+    return 1;
+  free (sums);
   static const char *names[] = { "auto", "privatized", "mdrr" };
   printf ("{\"algorithm\":\"cvd\",\"width\":%d,\"height\":%d,\"sites\":%d,\"backend\":\"%s\","
       "\"threads\":%d,\"voronoi\":\"%s\",\"centroid\":\"%s\",\"runs\":%d,"
       "\"lloyd_ms\":%.4f,\"jfa_ms\":%.4f,\"centroid_ms\":%.4f,\"lloyd10_ms\":%.4f,"
+      "\"warm\":%s,\"cold_lloyd_ms\":%.4f,\"cold_jfa_ms\":%.4f,"
       "\"mean_displacement_px\":%.4f}\n", w, h, n, cuda ? "cuda" : "cpu",
       cuda ? 0 : cc_context_cpu_threads (ctx), voronoi_names[voronoi],
       cuda ? names[method] : "cpu", runs, lloyd,
-      jfa, centroid, lloyd10, st.mean_displacement);
+      jfa, centroid, lloyd10, warm ? "true" : "false", cold_lloyd, cold_jfa,
+      st.mean_displacement);
   fflush (stdout);
   cc_timer_destroy (timer);
   cc_cvd_destroy (c);

@@ -19,6 +19,7 @@
 #include "cvd_internal.h"
 #include "cvd_hostdev.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 
 #define CVD_THREADS 256
@@ -27,7 +28,11 @@ struct cvd_state {
   unsigned long long total;       // displacement of the running iteration
   unsigned long long last;        // of the last finished iteration
   int iterations, converged;
+  unsigned maxd;                  // largest site move of the running iteration
+  // ---- kept across calls (the resets clear the fields above only)
+  int warm;                       // the labels are of sites moved by <= CC_CVD_WARM_MAX since
 };
+#define CVD_STATE_RESET offsetof (cvd_state, warm)
 
 struct cc_cuda_cvd {
   cc_context *ctx;
@@ -51,14 +56,37 @@ cvd_density_kernel (cc_image f, int method, uint16_t *rho)
     rho[(size_t) y * f.width + x] = cc_cvd_density_at (&f, method, x, y);
 }
 
-__global__ void
-cvd_fill_kernel (int32_t *labels, size_t np, const cvd_state *state)
+// Warm start (cc_cvd_params.warm_start): on the device's flag, the fill and the
+// passes before cc_cvd_jfa_warm_first return at once, and the sites re-seed their
+// pixels over the last labels.
+__device__ __forceinline__ bool
+cvd_warm (const cvd_state *state, int warm_start)
 {
-  if (state->converged)
+  return warm_start && state->warm;
+}
+
+__global__ void
+cvd_fill_kernel (int32_t *labels, size_t np, const cvd_state *state, int warm_start)
+{
+  if (state->converged || cvd_warm (state, warm_start))
     return;
   size_t p = (size_t) blockIdx.x * blockDim.x + threadIdx.x;
   if (p < np)
     labels[p] = CC_CVD_NONE;
+}
+
+// warm: the sites' pixels are cleared first, so the atomicMin that follows leaves the
+// lowest id of the sites on each pixel, as from nothing
+__global__ void
+cvd_unseed_kernel (const cc_cvd_site *sites, int n, int w, int32_t *labels,
+    const cvd_state *state, int warm_start)
+{
+  if (state->converged || !cvd_warm (state, warm_start))
+    return;
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    labels[(size_t) cc_cvd_round_px (sites[i].y) * w + cc_cvd_round_px (sites[i].x)] =
+        CC_CVD_NONE;
 }
 
 __global__ void
@@ -73,10 +101,11 @@ cvd_seed_kernel (const cc_cvd_site *sites, int n, int w, int32_t *labels, const 
 }
 
 __global__ void
-cvd_jfa_kernel (const int32_t *in, int32_t *out, const cc_cvd_site *sites, int n, int w, int h,
-    int k, const cvd_state *state)
+cvd_jfa_kernel (const int32_t *__restrict__ in, int32_t *__restrict__ out,
+    const cc_cvd_site *__restrict__ sites, int n, int w, int h, int k, const cvd_state *state,
+    int cold_only)
 {
-  if (state->converged)
+  if (state->converged || (cold_only && state->warm))
     return;
   int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
   if (x < w)
@@ -226,9 +255,14 @@ cvd_update_kernel (cc_cvd_site *sites, const cc_cvd_sums *sums, int n, cvd_state
   unsigned long long d = 0;
   if (i < n)
     d = cc_cvd_update_site (&sites[i], &sums[i]);
+  unsigned m = (unsigned) d;
+  for (int off = 16; off > 0; off >>= 1)
+    m = max (m, __shfl_down_sync (0xFFFFFFFFu, m, off));
   d = warp_sum (d);
-  if ((threadIdx.x & 31) == 0 && d)
+  if ((threadIdx.x & 31) == 0 && d) {
     atomicAdd (&state->total, d);
+    atomicMax (&state->maxd, m);
+  }
 }
 
 __global__ void
@@ -239,6 +273,8 @@ cvd_finish_kernel (cvd_state *state, unsigned long long limit)
   state->iterations++;
   state->last = state->total;
   state->total = 0;
+  state->warm = state->maxd <= CC_CVD_WARM_MAX;
+  state->maxd = 0;
   if (limit > 0 && state->last <= limit)
     state->converged = 1;
 }
@@ -363,6 +399,9 @@ cc_cuda_cvd_create (cc_context *ctx, int width, int height, cc_cuda_cvd **out)
     st = cc_cuda_malloc (ctx, np * sizeof (uint16_t), (void **) &s->rho);
   if (st == CC_SUCCESS)
     st = cc_cuda_malloc (ctx, sizeof (cvd_state), (void **) &s->state);
+  if (st == CC_SUCCESS && cudaMemsetAsync (s->state, 0, sizeof (cvd_state), cc_stream_of (ctx))
+      != cudaSuccess)
+    st = cc_set_error (CC_ERROR_CUDA, "cc_cvd_create: state reset failed");
   if (st != CC_SUCCESS) {
     cc_cuda_cvd_destroy (s);
     return st;
@@ -446,21 +485,25 @@ cc_cuda_cvd_set_density_map (cc_cuda_cvd *s, const uint16_t *rho)
 }
 
 static cc_status
-voronoi (cc_cuda_cvd *s, int n, cc_cvd_voronoi_method method)
+voronoi (cc_cuda_cvd *s, int n, cc_cvd_voronoi_method method, int warm_start)
 {
   cudaStream_t st = cc_stream_of (s->ctx);
   size_t np = (size_t) s->w * s->h;
   cvd_fill_kernel<<<cc_div_up ((unsigned) np, CVD_THREADS), CVD_THREADS, 0, st>>> (s->labels,
-      np, s->state);
+      np, s->state, warm_start);
+  cvd_unseed_kernel<<<cc_div_up (n, CVD_THREADS), CVD_THREADS, 0, st>>> (s->sites, n, s->w,
+      s->labels, s->state, warm_start);
   cvd_seed_kernel<<<cc_div_up (n, CVD_THREADS), CVD_THREADS, 0, st>>> (s->sites, n, s->w,
       s->labels, s->state);
   CC_CUDA_LAUNCHED ("cvd_seed_kernel");
   // the passes of the method, as the CPU twin
   int steps[CC_CVD_JFA_MAX_STEPS];
   int m = cc_cvd_jfa_steps (s->w, s->h, (int) method, steps);
+  // an even first warm pass: the warm passes use the buffers of the full schedule
+  int first = cc_cvd_jfa_warm_first (m);
   for (int j = 0; j < m; j++) {
     cvd_jfa_kernel<<<row_grid (s->w, s->h), CVD_THREADS, 0, st>>> (s->labels, s->labels_tmp,
-        s->sites, n, s->w, s->h, steps[j], s->state);
+        s->sites, n, s->w, s->h, steps[j], s->state, warm_start && j < first);
     int32_t *t = s->labels;
     s->labels = s->labels_tmp;
     s->labels_tmp = t;
@@ -470,11 +513,19 @@ voronoi (cc_cuda_cvd *s, int n, cc_cvd_voronoi_method method)
 }
 
 cc_status
-cc_cuda_cvd_voronoi (cc_cuda_cvd *s, int n, cc_cvd_voronoi_method method)
+cc_cuda_cvd_voronoi (cc_cuda_cvd *s, int n, cc_cvd_voronoi_method method, int warm_start)
 {
-  CC_CUDA_TRY (cudaMemsetAsync (s->state, 0, sizeof (cvd_state), cc_stream_of (s->ctx)),
+  CC_CUDA_TRY (cudaMemsetAsync (s->state, 0, CVD_STATE_RESET, cc_stream_of (s->ctx)),
       "cvd: state reset");
-  return voronoi (s, n, method);
+  return voronoi (s, n, method, warm_start);
+}
+
+cc_status
+cc_cuda_cvd_forget_warm (cc_cuda_cvd *s)
+{
+  CC_CUDA_TRY (cudaMemsetAsync (&s->state->warm, 0, sizeof (int), cc_stream_of (s->ctx)),
+      "cvd: warm reset");
+  return CC_SUCCESS;
 }
 
 cc_status
@@ -510,7 +561,7 @@ centroids (cc_cuda_cvd *s, int n, cc_cvd_centroid_method m)
 cc_status
 cc_cuda_cvd_centroid_sums (cc_cuda_cvd *s, int n, cc_cvd_centroid_method m, cc_cvd_sums *sums)
 {
-  CC_CUDA_TRY (cudaMemsetAsync (s->state, 0, sizeof (cvd_state), cc_stream_of (s->ctx)),
+  CC_CUDA_TRY (cudaMemsetAsync (s->state, 0, CVD_STATE_RESET, cc_stream_of (s->ctx)),
       "cvd: state reset");
   CC_TRY (centroids (s, n, m));
   return copy_1d (s->ctx, sums, CC_LOCATION_HOST, s->sums, CC_LOCATION_DEVICE,
@@ -522,9 +573,9 @@ cc_cuda_cvd_iterate (cc_cuda_cvd *s, int n, const cc_cvd_params *p, int iteratio
     unsigned long long threshold, cc_cvd_stats *stats)
 {
   cudaStream_t st = cc_stream_of (s->ctx);
-  CC_CUDA_TRY (cudaMemsetAsync (s->state, 0, sizeof (cvd_state), st), "cvd: state reset");
+  CC_CUDA_TRY (cudaMemsetAsync (s->state, 0, CVD_STATE_RESET, st), "cvd: state reset");
   for (int it = 0; it < iterations; it++) {
-    CC_TRY (voronoi (s, n, p->voronoi));
+    CC_TRY (voronoi (s, n, p->voronoi, p->warm_start));
     CC_TRY (centroids (s, n, p->centroid));
     cvd_update_kernel<<<cc_div_up (n, CVD_THREADS), CVD_THREADS, 0, st>>> (s->sites, s->sums, n,
         s->state);
@@ -538,6 +589,7 @@ cc_cuda_cvd_iterate (cc_cuda_cvd *s, int n, const cc_cvd_params *p, int iteratio
   stats->iterations = h.iterations;
   stats->converged = h.converged;
   stats->displacement = h.last;
+  stats->warm = p->warm_start && h.warm;
   return CC_SUCCESS;
 }
 

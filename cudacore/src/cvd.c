@@ -17,6 +17,7 @@ cc_cvd_params_default (cc_cvd_params *p)
 {
   p->density = CC_CVD_DENSITY_UNIFORM;
   p->voronoi = CC_CVD_VORONOI_JFA_1PLUS_2;
+  p->warm_start = 1;
   p->centroid = CC_CVD_CENTROID_AUTO;
 }
 
@@ -30,6 +31,8 @@ cc_cvd_params_check (const cc_cvd_params *p)
       "cvd: unknown voronoi method %d", (int) p->voronoi);
   CC_CHECK_ARG ((unsigned) p->centroid <= CC_CVD_CENTROID_MDRR,
       "cvd: unknown centroid method %d", (int) p->centroid);
+  CC_CHECK_ARG (p->warm_start == 0 || p->warm_start == 1,
+      "cvd: warm_start %d is not 0 or 1", p->warm_start);
   return CC_SUCCESS;
 }
 
@@ -39,6 +42,8 @@ struct cc_cvd {
   cc_cvd_params params;
   int n, cap;                  /* sites, and room for them */
   int labels_valid;            /* the labels belong to the current sites */
+  int warm;                    /* CPU: the labels are those of sites that have moved by at
+                                  most CC_CVD_WARM_MAX since (on CUDA the device knows) */
   /* CPU state */
   int bands;                   /* bands of rows summed in parallel */
   cc_cvd_site *sites;
@@ -57,6 +62,16 @@ static int
 is_cuda (const cc_cvd *c)
 {
   return c->ctx->backend == CC_BACKEND_CUDA;
+}
+
+/* The sites moved by more than a warm start allows (new sites, advection, a new
+ * method): the next Voronoi step runs its whole schedule. */
+static void
+forget_warm (cc_cvd *c)
+{
+  c->warm = 0;
+  if (is_cuda (c))
+    (void) CC_CUDA_ONLY (cc_cuda_cvd_forget_warm (c->cuda));
 }
 
 static void
@@ -134,8 +149,10 @@ cc_cvd_set_params (cc_cvd *c, const cc_cvd_params *params)
   if (is_cuda (c) && params->voronoi == CC_CVD_VORONOI_EXACT)
     return cc_set_error (CC_ERROR_NOT_SUPPORTED,
         "cc_cvd_set_params: the EXACT Voronoi method is CPU only");
-  if (params->voronoi != c->params.voronoi)
+  if (params->voronoi != c->params.voronoi || params->warm_start != c->params.warm_start) {
     c->labels_valid = 0;
+    forget_warm (c);
+  }
   c->params = *params;
   return CC_SUCCESS;
 }
@@ -201,6 +218,7 @@ store_sites (cc_cvd *c, const cc_cvd_site *sites, int n)
     memcpy (c->sites, sites, (size_t) n * sizeof *sites);
   c->n = n;
   c->labels_valid = 0;
+  forget_warm (c);
   return CC_SUCCESS;
 }
 
@@ -498,18 +516,20 @@ cpu_jfa_pass (cc_cvd *c, int k)
 }
 
 static void
-cpu_jfa (cc_cvd *c, cc_cvd_voronoi_method method)
+cpu_jfa (cc_cvd *c, cc_cvd_voronoi_method method, int warm)
 {
   const int w = c->width, h = c->height;
   size_t np = (size_t) w * h;
-  for (size_t i = 0; i < np; i++)
-    c->labels[i] = CC_CVD_NONE;
+  /* warm: over the last labels, else from nothing */
+  if (!warm)
+    for (size_t i = 0; i < np; i++)
+      c->labels[i] = CC_CVD_NONE;
   /* descending ids: the lowest id of a shared pixel writes last */
   for (int i = c->n - 1; i >= 0; i--)
     c->labels[(size_t) cc_cvd_round_px (c->sites[i].y) * w + cc_cvd_round_px (c->sites[i].x)] = i;
   int steps[CC_CVD_JFA_MAX_STEPS];
   int m = cc_cvd_jfa_steps (w, h, method, steps);
-  for (int j = 0; j < m; j++)
+  for (int j = warm ? cc_cvd_jfa_warm_first (m) : 0; j < m; j++)
     cpu_jfa_pass (c, steps[j]);
 }
 
@@ -517,11 +537,12 @@ static cc_status
 run_voronoi (cc_cvd *c)
 {
   if (is_cuda (c))
-    CC_TRY (CC_CUDA_ONLY (cc_cuda_cvd_voronoi (c->cuda, c->n, c->params.voronoi)));
+    CC_TRY (CC_CUDA_ONLY (cc_cuda_cvd_voronoi (c->cuda, c->n, c->params.voronoi,
+                c->params.warm_start)));
   else if (c->params.voronoi == CC_CVD_VORONOI_EXACT)
     CC_TRY (cpu_exact (c));
   else
-    cpu_jfa (c, c->params.voronoi);
+    cpu_jfa (c, c->params.voronoi, c->warm && c->params.warm_start);
   c->labels_valid = 1;
   return CC_SUCCESS;
 }
@@ -611,13 +632,18 @@ cc_cvd_iterate (cc_cvd *c, int iterations, double threshold, cc_cvd_stats *stats
                 threshold > 0.0 ? limit : 0, stats)));
     c->labels_valid = 0;
   } else {
-    cc_cvd_stats st = { 0, 0, 0, 0.0 };
+    cc_cvd_stats st = { 0, 0, 0, 0.0, 0 };
     for (int it = 0; it < iterations; it++) {
       CC_TRY (run_voronoi (c));
       cpu_centroids (c);
       unsigned long long total = 0;
-      for (int i = 0; i < c->n; i++)
-        total += cc_cvd_update_site (&c->sites[i], &c->sums[i]);
+      unsigned maxd = 0;
+      for (int i = 0; i < c->n; i++) {
+        unsigned d = cc_cvd_update_site (&c->sites[i], &c->sums[i]);
+        total += d;
+        maxd = d > maxd ? d : maxd;
+      }
+      c->warm = maxd <= CC_CVD_WARM_MAX;
       st.iterations++;
       st.displacement = total;
       c->labels_valid = total == 0;
@@ -626,6 +652,7 @@ cc_cvd_iterate (cc_cvd *c, int iterations, double threshold, cc_cvd_stats *stats
         break;
       }
     }
+    st.warm = c->warm && c->params.warm_start;
     if (stats)
       *stats = st;
   }
@@ -650,6 +677,7 @@ cc_cvd_advect (cc_cvd *c, const cc_image *flow)
   if (!c->labels_valid)
     CC_TRY (run_voronoi (c));
   c->labels_valid = 0;
+  forget_warm (c);
   if (is_cuda (c))
     return CC_CUDA_ONLY (cc_cuda_cvd_advect (c->cuda, c->n, flow));
   const int w = c->width, h = c->height, n = c->n;

@@ -56,8 +56,10 @@ cc_cvd_density_at (const cc_image *f, int method, int x, int y)
 CC_HOSTDEV long long
 cc_cvd_dist2 (int x, int y, cc_cvd_site s)
 {
-  long long dx = (long long) x * CC_CVD_ONE - s.x, dy = (long long) y * CC_CVD_ONE - s.y;
-  return dx * dx + dy * dy;
+  /* |256 x - sx| < 2^31 for any frame the API takes: 32-bit differences, 64-bit
+   * products (one wide multiply each on the GPU) */
+  int dx = x * CC_CVD_ONE - s.x, dy = y * CC_CVD_ONE - s.y;
+  return (long long) dx * dx + (long long) dy * dy;
 }
 
 /* Rounded pixel of a site. */
@@ -95,6 +97,21 @@ cc_cvd_jfa_steps (int w, int h, int method, int steps[CC_CVD_JFA_MAX_STEPS])
     steps[m++] = 1;
   }
   return m;
+}
+
+/* Warm start. When the labels of the last Voronoi step are still at hand and no site
+ * has moved by more than CC_CVD_WARM_MAX (|dx| + |dy|, 1/256 px) since, the next
+ * Voronoi step starts from those labels (each site re-seeding its own pixel) and runs
+ * only the last passes of its schedule, from index cc_cvd_jfa_warm_first: the tail
+ * (2, 1, 2, 1) or (4, 2, 1, 2, 1) of 1+JFA+2. The index is even, so the passes that
+ * run read and write the same ping-pong buffers as in the full schedule. */
+#define CC_CVD_WARM_MAX (2 * CC_CVD_ONE)
+
+CC_HOSTDEV int
+cc_cvd_jfa_warm_first (int m)
+{
+  int f = m - 4;
+  return f <= 0 ? 0 : f & ~1;
 }
 
 /* One JFA pass of step k at pixel (x, y): the nearest of the labels at the pixel and

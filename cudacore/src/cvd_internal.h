@@ -32,7 +32,10 @@ cc_status cc_cuda_cvd_set_sites (cc_cuda_cvd *s, const cc_cvd_site *sites, int n
 cc_status cc_cuda_cvd_get_sites (cc_cuda_cvd *s, cc_cvd_site *sites, int n);
 cc_status cc_cuda_cvd_set_density (cc_cuda_cvd *s, const cc_image *f, cc_cvd_density d);
 cc_status cc_cuda_cvd_set_density_map (cc_cuda_cvd *s, const uint16_t *rho);
-cc_status cc_cuda_cvd_voronoi (cc_cuda_cvd *s, int n, cc_cvd_voronoi_method method);
+cc_status cc_cuda_cvd_voronoi (cc_cuda_cvd *s, int n, cc_cvd_voronoi_method method,
+    int warm_start);
+/* The next Voronoi step runs its whole schedule (the device's warm flag cleared). */
+cc_status cc_cuda_cvd_forget_warm (cc_cuda_cvd *s);
 cc_status cc_cuda_cvd_get_labels (cc_cuda_cvd *s, int32_t *labels);
 cc_status cc_cuda_cvd_centroid_sums (cc_cuda_cvd *s, int n, cc_cvd_centroid_method m,
     cc_cvd_sums *sums);

@@ -209,6 +209,92 @@ START_TEST (test_jfa_error)
 }
 END_TEST
 
+/* Warm start: Lloyd iterations on a graded density at 1080p with 2k and 20k sites;
+ * once the sites move by at most two pixels an iteration the Voronoi steps start warm
+ * (the tail of the schedule over the last labels), and their labels stay within the
+ * issue's bounds against the exact ones, iteration after iteration. */
+static void
+warm_case (int n, uint64_t seed, int iterations, int *warm_iterations, double *worst_rate,
+    double *worst_err)
+{
+  const int w = 1920, h = 1080;
+  cc_context *ctx = cpu_context ();
+  cc_cvd *c = make_cvd (ctx, w, h, CC_CVD_VORONOI_JFA_1PLUS_2);
+  uint16_t *rho = malloc ((size_t) w * h * sizeof *rho);
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++)
+      rho[(size_t) y * w + x] = (uint16_t) (256 + (x * 40000LL) / w + (y * 20000LL) / h);
+  CC_ASSERT_OK (cc_cvd_set_density_map (c, rho));
+  CC_ASSERT_OK (cc_cvd_seed (c, n, seed));
+  cc_cvd_stats st = { 0, 0, 0, 0.0, 0 };
+  cc_cvd *ce = make_cvd (ctx, w, h, CC_CVD_VORONOI_EXACT);
+  cc_cvd_site *s = malloc (n * sizeof *s);
+  size_t np = (size_t) w * h;
+  int32_t *le = malloc (np * sizeof *le), *lw = malloc (np * sizeof *lw);
+  *warm_iterations = 0;
+  *worst_rate = *worst_err = 0.0;
+  for (int it = 0; it < iterations; it++) {
+    *warm_iterations += st.warm;   /* this iteration's Voronoi step starts warm */
+    CC_ASSERT_OK (cc_cvd_iterate (c, 1, 0.0, &st));
+    if (it % 4 != 3)
+      continue;
+    /* the labels of the sites as they are now, warm if the last step allows */
+    CC_ASSERT_OK (cc_cvd_voronoi (c));
+    CC_ASSERT_OK (cc_cvd_get_labels (c, lw));
+    CC_ASSERT_OK (cc_cvd_get_sites (c, s));
+    CC_ASSERT_OK (cc_cvd_set_sites (ce, s, n));
+    CC_ASSERT_OK (cc_cvd_voronoi (ce));
+    CC_ASSERT_OK (cc_cvd_get_labels (ce, le));
+    size_t bad = 0;
+    for (size_t q = 0; q < np; q++) {
+      if (lw[q] == le[q])
+        continue;
+      int x = (int) (q % w), y = (int) (q / w);
+      ck_assert (lw[q] >= 0 && lw[q] < n);
+      bad++;
+      double e = (sqrt ((double) d2 (x, y, s[lw[q]])) - sqrt ((double) d2 (x, y, s[le[q]])))
+          / 256.0;
+      *worst_err = e > *worst_err ? e : *worst_err;
+    }
+    *worst_rate = fmax (*worst_rate, (double) bad / np);
+  }
+  /* off: every step cold */
+  cc_cvd_params p;
+  cc_cvd_get_params (c, &p);
+  ck_assert_int_eq (p.warm_start, 1);
+  p.warm_start = 0;
+  CC_ASSERT_OK (cc_cvd_set_params (c, &p));
+  CC_ASSERT_OK (cc_cvd_iterate (c, 1, 0.0, &st));
+  ck_assert (!st.warm);
+  p.warm_start = 2;
+  ck_assert_int_eq (cc_cvd_set_params (c, &p), CC_ERROR_INVALID_ARGUMENT);
+  free (rho); free (s); free (le); free (lw);
+  cc_cvd_destroy (ce);
+  cc_cvd_destroy (c);
+  cc_context_destroy (ctx);
+}
+
+START_TEST (test_warm_jfa_error)
+{
+  /* the larger cells of 2k sites settle more slowly: more iterations */
+  const int sizes[2] = { 2000, 20000 }, iterations[2] = { 16, 8 };
+  for (int k = 0; k < 2; k++) {
+    int warm;
+    double rate, err;
+    warm_case (sizes[k], 77, iterations[k], &warm, &rate, &err);
+    fflush (stdout);
+    printf ("cvd warm JFA 1920x1080 %d sites: %d of %d iterations warm; worst of %d checks: "
+        "%.5f %% mislabelled, max %.3f px\n", sizes[k], warm, iterations[k],
+        iterations[k] / 4, 100 * rate, err);
+    fflush (stdout);
+    ck_assert_msg (warm >= iterations[k] / 4, "only %d of %d iterations warm", warm,
+        iterations[k]);
+    ck_assert_msg (rate <= 0.001, "warm mislabel rate %g > 0.1 %%", rate);
+    ck_assert_msg (err <= 1.0, "warm distance error %g px > 1 px", err);
+  }
+}
+END_TEST
+
 START_TEST (test_centroid_sums_exact)
 {
   const int w = 123, h = 77, n = 50;
@@ -907,7 +993,8 @@ compare_backends (int w, int h, int n, cc_cvd_voronoi_method v, cc_cvd_centroid_
   ck_assert_msg (!memcmp (s[0], s[1], n * sizeof *s[0]), "sites differ");
   ck_assert_msg (stats[0].iterations == stats[1].iterations
       && stats[0].converged == stats[1].converged
-      && stats[0].displacement == stats[1].displacement, "stats differ: %d/%d iterations",
+      && stats[0].displacement == stats[1].displacement && stats[0].warm == stats[1].warm,
+      "stats differ: %d/%d iterations",
       stats[0].iterations, stats[1].iterations);
   cv_test_assert_same_bits (&out[0], &out[1], "render");
   for (int b = 0; b < 2; b++) {
@@ -952,6 +1039,7 @@ cvd_suite (void)
   tcase_set_timeout (tc, 300);
   tcase_add_test (tc, test_exact_brute);
   tcase_add_test (tc, test_jfa_error);
+  tcase_add_test (tc, test_warm_jfa_error);
   tcase_add_test (tc, test_centroid_sums_exact);
   tcase_add_test (tc, test_density_values);
   tcase_add_test (tc, test_energy_never_increases);

@@ -93,10 +93,20 @@ typedef enum cc_cvd_centroid_method {
   CC_CVD_CENTROID_MDRR
 } cc_cvd_centroid_method;
 
+/* Warm start (warm_start, default on): within cc_cvd_iterate and the Voronoi steps
+ * that follow it, when no site has moved by more than two pixels (|dx| + |dy|) since
+ * the last Voronoi step, the next one starts from its labels (each site re-seeding its
+ * own pixel) and runs only the last 4 or 5 passes of the JFA schedule (its tail
+ * 2, 1, 2, 1 for 1+JFA+2) instead of all of them (14 at 1080p). Lloyd moves converged
+ * sites by a fraction of a pixel, so a video's iterations after the first few are
+ * warm. New sites, cc_cvd_advect and a change of method start cold. Both backends
+ * decide alike (CUDA on the device, with no host sync), so their labels stay equal.
+ * docs/cvdmosaic.md gives the warm labels' error against the exact ones. */
 typedef struct cc_cvd_params {
   cc_cvd_density density;           /* Default UNIFORM */
   cc_cvd_voronoi_method voronoi;    /* Default JFA_1PLUS_2 */
   cc_cvd_centroid_method centroid;  /* Default AUTO */
+  int warm_start;                   /* Default 1 */
 } cc_cvd_params;
 
 void cc_cvd_params_default (cc_cvd_params *params);
@@ -168,6 +178,8 @@ typedef struct cc_cvd_stats {
   uint64_t displacement;  /* the last iteration's sum of |dx| + |dy| over the sites,
                              in 1/256 px */
   double mean_displacement;   /* displacement / 256 / N, px */
+  int warm;               /* the next Voronoi step starts warm (params.warm_start and no
+                             site moved by more than CC_CVD_WARM_MAX in the last one) */
 } cc_cvd_stats;
 
 /* Up to `iterations` (1..1000) Lloyd iterations: Voronoi, centroids, update. With
