@@ -65,16 +65,10 @@ acc_add_run (cc_moct_acc *a, unsigned n, unsigned sx, unsigned long long sxx, in
   atomicAdd (&a->sxx, sxx);
   atomicAdd (&a->syy, yy * yy * n);
   atomicAdd (&a->sxy, yy * sx);
-  // the bounds only tighten: a plain read skips the atomics that could not change them
-  // (most runs of an object lie inside the box its earlier runs made)
-  if (minx < *(volatile int *) &a->minx)
-    atomicMin (&a->minx, minx);
-  if (maxx > *(volatile int *) &a->maxx)
-    atomicMax (&a->maxx, maxx);
-  if (y < *(volatile int *) &a->miny)
-    atomicMin (&a->miny, y);
-  if (y > *(volatile int *) &a->maxy)
-    atomicMax (&a->maxy, y);
+  atomicMin (&a->minx, minx);
+  atomicMax (&a->maxx, maxx);
+  atomicMin (&a->miny, y);
+  atomicMax (&a->maxy, y);
 }
 
 // A run of one object on row y, as offsets dx = x - xb from its segment's start (dx <
