@@ -42,10 +42,16 @@ run_synthetic (cc_context *ctx, int w, int h, int t, const cc_quadcut_params *p,
   return q;
 }
 
-/* Range of a, b, d over the square (x, y, side s) within `sim`? */
+/* Does the square (x, y, side s) meet the grouping criterion, by brute force over
+ * its pixels: the range of each of a, b, d within p->similarity; or (p->certain > 0)
+ * every d below certain x sigma_l, or every pixel a seed (d^2 / (2 sigma_l^2) above
+ * -ln seed_threshold, the module's float formula)? */
 static int
-square_similar (const float *ch[3], int w, int x, int y, int s, float sim)
+square_similar (const float *ch[3], int w, int x, int y, int s, const cc_quadcut_params *p)
 {
+  const float inv_2sl2 = 1.0f / (2.0f * p->sigma_l * p->sigma_l);
+  const float seed_cost = p->seed_threshold > 0.0f ? -logf (p->seed_threshold) : INFINITY;
+  int all_bg = 1, all_seed = 1, ranges = 1;
   for (int c = 0; c < 3; c++) {
     float mn = INFINITY, mx = -INFINITY;
     for (int yy = y; yy < y + s; yy++)
@@ -53,11 +59,15 @@ square_similar (const float *ch[3], int w, int x, int y, int s, float sim)
         float v = ch[c][(size_t) yy * w + xx];
         mn = fminf (mn, v);
         mx = fmaxf (mx, v);
+        if (c == 2) {
+          all_bg &= v < p->certain * p->sigma_l;
+          all_seed &= v * v * inv_2sl2 > seed_cost;
+        }
       }
-    if (mx - mn > sim)
-      return 0;
+    if (mx - mn > p->similarity)
+      ranges = 0;
   }
-  return 1;
+  return ranges || (p->certain > 0.0f && (all_bg || all_seed));
 }
 
 typedef struct {
@@ -105,11 +115,11 @@ check_quadtree (cc_quadcut *q, int w, int h, const cc_quadcut_params *p, const c
       }
     /* the criterion holds on the leaf, and fails on its parent when the parent lies
      * in the frame and its level is allowed */
-    ck_assert_msg (square_similar (ch, w, l->x, l->y, s, p->similarity),
+    ck_assert_msg (square_similar (ch, w, l->x, l->y, s, p),
         "%s: leaf %d breaks the criterion", what, k);
     int ps = 2 * s, px = l->x / ps * ps, py = l->y / ps * ps;
     if (l->level + 1 <= p->max_level && px + ps <= w && py + ps <= h)
-      ck_assert_msg (!square_similar (ch, w, px, py, ps, p->similarity),
+      ck_assert_msg (!square_similar (ch, w, px, py, ps, p),
           "%s: the parent of leaf %d (%d,%d level %d) meets the criterion", what, k, l->x,
           l->y, l->level);
   }
@@ -181,14 +191,16 @@ START_TEST (test_quadtree_structure)
       cc_quadcut_params_default (&p);
       p.similarity = sims[v];
       p.max_level = levels[(v + si) % 4];
-      char what[64];
-      snprintf (what, sizeof what, "%dx%d sim %g level %d", w, h, p.similarity,
-          p.max_level);
+      /* the texture-blind rule on half the cases (odd sizes with it off) */
+      p.certain = (v + si) % 2 ? 2.0f : 0.0f;
+      char what[80];
+      snprintf (what, sizeof what, "%dx%d sim %g certain %g level %d", w, h, p.similarity,
+          p.certain, p.max_level);
       cc_quadcut *q = run_synthetic (ctx, w, h, 3, &p, NULL);
       check_quadtree (q, w, h, &p, what);
       cc_quadcut_graph g;
       CC_ASSERT_OK (cc_quadcut_get_graph (q, &g));
-      if (p.similarity == 0.0f && w * h > 4)
+      if (p.similarity == 0.0f && p.certain == 0.0f && w * h > 4)
         ck_assert_int_gt (g.n_leaves, w * h / 2);   /* noise: almost all 1x1 */
       if (p.similarity == 1000.0f && p.max_level >= 5 && w == 64)
         ck_assert_int_eq (g.n_leaves, 4);           /* four 32x32 leaves */
