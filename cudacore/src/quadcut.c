@@ -27,7 +27,7 @@ cc_quadcut_params_default (cc_quadcut_params *p)
   p->lambda = 1.0f;
   p->similarity = 8.0f;
   p->max_level = 5;
-  p->certain = 2.0f;
+  p->certain = 4.0f;
   p->temporal = 1.5f;
   p->feather = 1;
 }
