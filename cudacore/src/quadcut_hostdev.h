@@ -125,7 +125,7 @@ CC_HOSTDEV int cc_qc_cell (const float c[3], int bins)
 CC_HOSTDEV double cc_qc_exp_neg (double x)
 {
   const double ln2_hi = 6.93147180369123816490e-01, ln2_lo = 1.90821492927058770002e-10;
-  if (!(x < 700.0))
+  if (!(x < 708.0))
     return 0.0;
   int k = (int) (x * 1.44269504088896338700 + 0.5);
   double t = -((x - k * ln2_hi) - k * ln2_lo), e = 1.0;
