@@ -800,7 +800,11 @@ run_cuda (cc_quadcut *q, const cc_image *frame, const cc_image *other, double t0
   long long total = 0;
   double dev[7] = { 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0 };
   cc_qc_host_graph g;
+  /* nothing of the last graph stays readable if this run fails half way */
   q->graph_on_host = 0;
+  q->n_leaves = q->n_nodes = 0;
+  q->n_edges = 0;
+  q->n_nbr = 0;
   CC_TRY (CC_CUDA_ONLY (cc_cuda_quadcut_front (q->cuda, &q->p, frame, other, q->have_prev,
       q->levels, &total, &q->n_seeds, &g, dev)));
   t0 = now_ms ();
