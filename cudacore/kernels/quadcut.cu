@@ -9,8 +9,10 @@
 //         per-pixel costs -> the reduction pyramid (one launch a level) -> origin
 //         flags of the leaves, exclusive scan (CUB) = the leaf list in raster order
 //         -> leaf records and the leaf-id image -> per-leaf sums and QuadN4
-//         references (a thread a leaf) -> neighbour counts, scan, lists.
-//  host:  the compact leaf graph is downloaded, the n-links built and cut there.
+//         references (a thread a leaf) -> neighbour counts, scan, lists -> owned
+//         n-link counts, scan, t-links and n-link weights written compactly into one
+//         buffer -> its one copy into pinned host memory.
+//  host:  the compact graph fed to libmaxflow and cut.
 //  back:  the labels up, scattered to the mask (and the next frame's prior), the box
 //         filter for the alpha; the composite (integer blend).
 #include "cuda_common.cuh"

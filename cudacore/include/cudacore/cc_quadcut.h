@@ -22,7 +22,10 @@
  *     children when they are all groupable, it lies wholly inside the frame, its
  *     level is at most max_level, and over its pixels the range (max - min) of each of
  *     Lab a, b and the background distance d (the stratified channels of D 6.2; not L,
- *     whose sensor noise would split every leaf) is at most `similarity`. A leaf is
+ *     whose sensor noise would split every leaf) is at most `similarity`, or (on the
+ *     stratified data, `certain` > 0) every pixel is within certain x sigma_l of the
+ *     background or every pixel is a seed: nodes whose answer is not in doubt group
+ *     whatever their texture. A leaf is
  *     a groupable node whose parent is not (two reads a node). The leaf list is compacted in raster order of the
  *     leaves' top-left pixels; each leaf gets its four QuadN4 references (C 4.2.4,
  *     in image coordinates, y down):
@@ -42,9 +45,10 @@
  *     filter of radius `feather`), composited as alpha F + (1 - alpha) B.
  *
  * Backends: the CPU reference (OpenMP on the context's threads; the same bits for
- * any thread count) and CUDA (every per-pixel and per-leaf stage on the device; the
- * seed histogram, the compact leaf graph and the labels cross to the host, where
- * the n-links are built and cut): both give the same bits at every stage.
+ * any thread count) and CUDA (every per-pixel and per-leaf stage on the device, the
+ * leaf graph's t-links and n-links included; the seed histogram, the compact graph
+ * (one copy) and the labels cross to the host, where it is cut): both give the same
+ * bits at every stage.
  * NODES_PIXELS is CPU only. Frames, plates and backgrounds: RGBX8 / BGRX8 / NV12 /
  * I420 (YUV read as RGB by BT.601 limited range in integers, chroma of the pixel's
  * 2x2 block; written luma per pixel, chroma per block), masks GRAY8, all where the
