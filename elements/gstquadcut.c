@@ -113,7 +113,7 @@ enum {
   PROP_0, PROP_MODE, PROP_OUTPUT, PROP_PLATE_LOCATION, PROP_LEARN_FRAMES, PROP_LEARN_STEP,
   PROP_PLATE_UPDATE_RATE, PROP_BACKGROUND, PROP_BACKGROUND_LOCATION, PROP_BACKGROUND_COLOR,
   PROP_BLUR_RADIUS, PROP_SIGMA_L, PROP_SHADOW_DEPTH, PROP_SEED_THRESHOLD, PROP_BINS,
-  PROP_SIGMA_C, PROP_LAMBDA, PROP_SIMILARITY, PROP_MAX_LEVEL, PROP_TEMPORAL, PROP_FEATHER,
+  PROP_SIGMA_C, PROP_LAMBDA, PROP_SIMILARITY, PROP_CERTAIN, PROP_MAX_LEVEL, PROP_TEMPORAL, PROP_FEATHER,
 };
 
 enum { SIGNAL_RELEARN, N_SIGNALS };
@@ -683,6 +683,7 @@ gst_quad_cut_set_property (GObject * object, guint prop_id, const GValue * value
     case PROP_SIGMA_C: p->sigma_c = g_value_get_float (value); break;
     case PROP_LAMBDA: p->lambda = g_value_get_float (value); break;
     case PROP_SIMILARITY: p->similarity = g_value_get_float (value); break;
+    case PROP_CERTAIN: p->certain = g_value_get_float (value); break;
     case PROP_MAX_LEVEL: p->max_level = g_value_get_int (value); break;
     case PROP_TEMPORAL: p->temporal = g_value_get_float (value); break;
     case PROP_FEATHER: p->feather = g_value_get_int (value); break;
@@ -718,6 +719,7 @@ gst_quad_cut_get_property (GObject * object, guint prop_id, GValue * value,
     case PROP_SIGMA_C: g_value_set_float (value, p->sigma_c); break;
     case PROP_LAMBDA: g_value_set_float (value, p->lambda); break;
     case PROP_SIMILARITY: g_value_set_float (value, p->similarity); break;
+    case PROP_CERTAIN: g_value_set_float (value, p->certain); break;
     case PROP_MAX_LEVEL: g_value_set_int (value, p->max_level); break;
     case PROP_TEMPORAL: g_value_set_float (value, p->temporal); break;
     case PROP_FEATHER: g_value_set_int (value, p->feather); break;
@@ -821,6 +823,12 @@ gst_quad_cut_class_init (GstQuadCutClass * klass)
           "Quadtree criterion: largest range of Lab a, b and the background distance "
           "inside a leaf (Lab units; 0: leaves of identical pixels)", 0.0f, 1000.0f,
           d.similarity, rw));
+  g_object_class_install_property (gobject_class, PROP_CERTAIN,
+      g_param_spec_float ("certain", "Certain",
+          "Quadtree criterion on the stratified data: a block whose pixels are all "
+          "within certain x sigma-l of the background, or all seeds, becomes one leaf "
+          "whatever its texture (0: off, the ranges alone)", 0.0f, 100.0f, d.certain,
+          rw));
   g_object_class_install_property (gobject_class, PROP_MAX_LEVEL,
       g_param_spec_int ("max-level", "Max level",
           "Largest leaf side as 2^max-level px (0: one node a pixel)", 0,

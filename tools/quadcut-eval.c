@@ -10,7 +10,7 @@
  *   stage times; on CUDA the front's stages are device time, see cc_quadcut_graph).
  *
  * PARAMS: --sigma-l --shadow-depth --seed-threshold --bins --sigma-c --lambda
- *         --similarity --max-level --temporal (cc_quadcut_params, same ranges).
+ *         --similarity --certain --max-level --temporal (cc_quadcut_params, same ranges).
  *
  * --cdnet: a CDnet 2014 category folder (input/in%06d.jpg, groundtruth/gt%06d.png).
  *   The plate is the per-pixel, per-channel median of the first N frames (default
@@ -335,7 +335,7 @@ usage (void)
   fprintf (stderr, "usage: quadcut-eval --cdnet DIR [--first N] [--last N] [--learn N] "
       "[--learn-step S] [--update-step U] [--save-masks DIR] | --synthetic WxH [--frames N]; [--threads T] "
       "[--backend cpu|cuda] [--nodes leaves|pixels] [--sigma-l X] [--shadow-depth X] [--seed-threshold X] "
-      "[--bins N] [--sigma-c X] [--lambda X] [--similarity X] [--max-level N] "
+      "[--bins N] [--sigma-c X] [--lambda X] [--similarity X] [--certain X] [--max-level N] "
       "[--temporal X] | --align PLATE --frame FRAME [--max-shift N] [--aligned OUT.png]\n");
   return 2;
 }
@@ -415,6 +415,8 @@ main (int argc, char **argv)
       ok = cv_parse_float (o, v, 0.1, 100, &p.sigma_c);
     else if (!strcmp (o, "--lambda"))
       ok = cv_parse_float (o, v, 0, 1000, &p.lambda);
+    else if (!strcmp (o, "--certain"))
+      ok = cv_parse_float (o, v, 0, 100, &p.certain);
     else if (!strcmp (o, "--similarity"))
       ok = cv_parse_float (o, v, 0, 1000, &p.similarity);
     else if (!strcmp (o, "--max-level"))

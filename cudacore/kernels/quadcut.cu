@@ -9,8 +9,10 @@
 //         per-pixel costs -> the reduction pyramid (one launch a level) -> origin
 //         flags of the leaves, exclusive scan (CUB) = the leaf list in raster order
 //         -> leaf records and the leaf-id image -> per-leaf sums and QuadN4
-//         references (a thread a leaf) -> neighbour counts, scan, lists.
-//  host:  the compact leaf graph is downloaded, the n-links built and cut there.
+//         references (a thread a leaf) -> neighbour counts, scan, lists -> owned
+//         n-link counts, scan, t-links and n-link weights written compactly into one
+//         buffer -> its one copy into pinned host memory.
+//  host:  the compact graph fed to libmaxflow and cut.
 //  back:  the labels up, scattered to the mask (and the next frame's prior), the box
 //         filter for the alpha; the composite (integer blend).
 #include "cuda_common.cuh"
@@ -24,7 +26,7 @@
 
 #define QC_THREADS 256
 
-#define QC_EVENTS 6   // stratify, histogram, pyramid, leaves, neighbours: 5 stages
+#define QC_EVENTS 8   // stratify, histogram, pyramid, leaves, neighbours, graph, transfer
 
 struct cc_cuda_quadcut {
   cc_context *ctx;
@@ -47,7 +49,7 @@ struct cc_cuda_quadcut {
   int *flags, *prefix;              // npx + 1 each
   int32_t *leaf_id;
   cc_quadcut_leaf *leaves;
-  int *counts, *offsets;            // leaf_cap + 1 each
+  int *counts, *offsets, *eoff;     // leaf_cap + 1 each (eoff: each leaf's first n-link)
   int leaf_cap;
   int *nbr, *len;
   long long nbr_cap;
@@ -58,6 +60,9 @@ struct cc_cuda_quadcut {
   void *scan_tmp;
   size_t scan_bytes;
   cudaEvent_t ev[QC_EVENTS];        // stage boundaries of the front
+  void *gbuf;                       // the compact leaf graph (device), gbuf_cap bytes
+  void *hbuf;                       // its host copy (pinned), as large
+  size_t gbuf_cap;
   int n_leaves;
   long long n_nbr;
 };
@@ -163,14 +168,16 @@ qc_cost_kernel (size_t npx, const float *__restrict__ lab, const float *__restri
 __global__ void
 qc_reduce_kernel (int k, int nw, int nh, int cw, const float *__restrict__ lab,
     const float *__restrict__ dist, const cc_qc_range *__restrict__ child,
-    const uint8_t *__restrict__ child_group, float sim, cc_qc_range *out, uint8_t *group)
+    const uint8_t *__restrict__ child_group, cc_qc_criterion crit, cc_qc_range *out,
+    uint8_t *group)
 {
   int i = blockIdx.x * blockDim.x + threadIdx.x, j = blockIdx.y;
   if (i >= nw || j >= nh)
     return;
   size_t ni = (size_t) j * nw + i;
   cc_qc_range r;
-  group[ni] = (uint8_t) cc_qc_reduce (k, i, j, cw, lab, dist, child, child_group, sim, &r);
+  group[ni] = (uint8_t) cc_qc_reduce (k, i, j, cw, lab, dist, child, child_group, &crit,
+      &r);
   out[ni] = r;
 }
 
@@ -229,6 +236,31 @@ qc_fill_kernel (int n, const cc_quadcut_leaf *__restrict__ leaves,
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n)
     cc_qc_navigate (leaves, i, nbr + offsets[i], len + offsets[i]);
+}
+
+// The leaf graph: n-links each leaf owns (neighbours of a higher index), then the
+// t-links and the n-links written compactly from the scanned counts.
+__global__ void
+qc_up_count_kernel (int n, const int *__restrict__ offsets, const int *__restrict__ nbr,
+    int *counts)
+{
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    counts[i] = cc_qc_up_count (offsets, nbr, i);
+}
+
+__global__ void
+qc_graph_kernel (int n, const cc_quadcut_leaf *__restrict__ leaves,
+    const int *__restrict__ offsets, const int *__restrict__ nbr, const int *__restrict__ len,
+    const int *__restrict__ eoff, double lambda, double inv_2sc2, double *fg, double *bg,
+    int *ea, int *eb, double *ew)
+{
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  fg[i] = leaves[i].cost_fg;
+  bg[i] = leaves[i].cost_bg;
+  cc_qc_leaf_edges (leaves, offsets, nbr, len, i, lambda, inv_2sc2, eoff[i], ea, eb, ew);
 }
 
 __global__ void
@@ -412,6 +444,10 @@ cc_cuda_quadcut_destroy (cc_cuda_quadcut *s)
   cc_cuda_free (ctx, s->leaves);
   cc_cuda_free (ctx, s->counts);
   cc_cuda_free (ctx, s->offsets);
+  cc_cuda_free (ctx, s->eoff);
+  cc_cuda_free (ctx, s->gbuf);
+  if (s->hbuf)
+    cudaFreeHost (s->hbuf);
   cc_cuda_free (ctx, s->nbr);
   cc_cuda_free (ctx, s->len);
   cc_cuda_free (ctx, s->labels);
@@ -566,12 +602,14 @@ grow_leaves (cc_cuda_quadcut *s, int n)
   cc_cuda_free (ctx, s->leaves);
   cc_cuda_free (ctx, s->counts);
   cc_cuda_free (ctx, s->offsets);
+  cc_cuda_free (ctx, s->eoff);
   s->leaves = NULL;
-  s->counts = s->offsets = NULL;
+  s->counts = s->offsets = s->eoff = NULL;
   s->leaf_cap = 0;
   QC_ALLOC (s->leaves, (size_t) cap * sizeof (cc_quadcut_leaf));
   QC_ALLOC (s->counts, ((size_t) cap + 1) * sizeof (int));
   QC_ALLOC (s->offsets, ((size_t) cap + 1) * sizeof (int));
+  QC_ALLOC (s->eoff, ((size_t) cap + 1) * sizeof (int));
   s->leaf_cap = cap;
   return CC_SUCCESS;
 }
@@ -593,10 +631,30 @@ grow_nbr (cc_cuda_quadcut *s, long long n)
   return CC_SUCCESS;
 }
 
+// Room for a compact graph of `bytes` on the device and in pinned host memory
+// (grown with 25 % headroom, never shrunk: no allocation a frame once grown).
+static cc_status
+grow_graph_buffers (cc_cuda_quadcut *s, size_t bytes)
+{
+  if (bytes <= s->gbuf_cap)
+    return CC_SUCCESS;
+  size_t cap = bytes + bytes / 4 + 4096;
+  cc_cuda_free (s->ctx, s->gbuf);
+  s->gbuf = NULL;
+  if (s->hbuf)
+    cudaFreeHost (s->hbuf);
+  s->hbuf = NULL;
+  s->gbuf_cap = 0;
+  CC_TRY (cc_cuda_malloc (s->ctx, cap, &s->gbuf));
+  CC_CUDA_TRY (cudaMallocHost (&s->hbuf, cap), "quadcut: pinned host memory for the graph");
+  s->gbuf_cap = cap;
+  return CC_SUCCESS;
+}
+
 cc_status
 cc_cuda_quadcut_front (cc_cuda_quadcut *s, const cc_quadcut_params *p, const cc_image *frame,
-    const cc_image *other, int have_prev, int levels, int *n_leaves, long long *n_neighbours,
-    long long *n_seeds, double ms[5])
+    const cc_image *other, int have_prev, int levels, long long *n_neighbours,
+    long long *n_seeds, cc_qc_host_graph *g, double ms[7])
 {
   cudaStream_t st = cc_stream_of (s->ctx);
   const int w = s->w, h = s->h, bins = p->bins, nb = bins * bins;
@@ -623,11 +681,12 @@ cc_cuda_quadcut_front (cc_cuda_quadcut *s, const cc_quadcut_params *p, const cc_
   CC_CUDA_LAUNCHED ("qc_cost_kernel");
   CC_CUDA_TRY (cudaEventRecord (s->ev[2], st), "quadcut: event");
   // pyramid
+  const cc_qc_criterion crit = cc_qc_criterion_of (p);
   s->levels = levels;
   for (int k = 1; k <= levels; k++) {
     int nw = w >> k, nh = h >> k;
     qc_reduce_kernel<<<rows_grid (nw, nh), QC_THREADS, 0, st>>> (k, nw, nh, w >> (k - 1),
-        s->lab, s->dist, s->range[k & 1], k > 1 ? s->group[k - 1] : NULL, p->similarity,
+        s->lab, s->dist, s->range[k & 1], k > 1 ? s->group[k - 1] : NULL, crit,
         s->range[(k - 1) & 1], s->group[k]);
     CC_CUDA_LAUNCHED ("qc_reduce_kernel");
   }
@@ -667,7 +726,29 @@ cc_cuda_quadcut_front (cc_cuda_quadcut *s, const cc_quadcut_params *p, const cc_
       s->len);
   CC_CUDA_LAUNCHED ("qc_fill_kernel");
   CC_CUDA_TRY (cudaEventRecord (s->ev[5], st), "quadcut: event");
-  CC_CUDA_TRY (cudaEventSynchronize (s->ev[5]), "quadcut: synchronize");
+  // the leaf graph: owned n-link counts, scan, t-links and n-links compacted into one
+  // buffer [fg n][bg n][w m] doubles, [a m][b m] ints (m = total / 2: each pair is in
+  // both lists)
+  const long long m = total / 2;
+  const size_t bytes = (size_t) n * 16 + (size_t) m * 16;
+  CC_TRY (grow_graph_buffers (s, bytes));
+  double *dfg = (double *) s->gbuf, *dbg = dfg + n, *dw = dbg + n;
+  int *da = (int *) (dw + m), *db = da + m;
+  CC_TRY (cc_cuda_memset_async (s->ctx, s->counts + n, 0, sizeof (int)));
+  qc_up_count_kernel<<<flat_blocks (n), QC_THREADS, 0, st>>> (n, s->offsets, s->nbr,
+      s->counts);
+  CC_CUDA_LAUNCHED ("qc_up_count_kernel");
+  CC_TRY (run_scan (s, s->counts, s->eoff, n + 1));
+  const double inv_2sc2 = 1.0 / (2.0 * p->sigma_c * p->sigma_c), lambda = p->lambda;
+  qc_graph_kernel<<<flat_blocks (n), QC_THREADS, 0, st>>> (n, s->leaves, s->offsets, s->nbr,
+      s->len, s->eoff, lambda, inv_2sc2, dfg, dbg, da, db, dw);
+  CC_CUDA_LAUNCHED ("qc_graph_kernel");
+  CC_CUDA_TRY (cudaEventRecord (s->ev[6], st), "quadcut: event");
+  // the one copy to the host
+  CC_CUDA_TRY (cudaMemcpyAsync (s->hbuf, s->gbuf, bytes, cudaMemcpyDeviceToHost, st),
+      "quadcut: graph download");
+  CC_CUDA_TRY (cudaEventRecord (s->ev[7], st), "quadcut: event");
+  CC_CUDA_TRY (cudaEventSynchronize (s->ev[7]), "quadcut: synchronize");
   for (int k = 0; k < QC_EVENTS - 1; k++) {
     float e = 0.0f;
     CC_CUDA_TRY (cudaEventElapsedTime (&e, s->ev[k], s->ev[k + 1]), "quadcut: event time");
@@ -675,8 +756,16 @@ cc_cuda_quadcut_front (cc_cuda_quadcut *s, const cc_quadcut_params *p, const cc_
   }
   s->n_leaves = n;
   s->n_nbr = total;
-  *n_leaves = n;
   *n_neighbours = total;
+  const double *hfg = (const double *) s->hbuf, *hbg = hfg + n, *hw = hbg + n;
+  const int *ha = (const int *) (hw + m);
+  g->n = n;
+  g->m = m;
+  g->fg = hfg;
+  g->bg = hbg;
+  g->w = hw;
+  g->a = ha;
+  g->b = ha + m;
   return CC_SUCCESS;
 }
 

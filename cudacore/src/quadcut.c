@@ -27,6 +27,7 @@ cc_quadcut_params_default (cc_quadcut_params *p)
   p->lambda = 1.0f;
   p->similarity = 8.0f;
   p->max_level = 5;
+  p->certain = 4.0f;
   p->temporal = 1.5f;
   p->feather = 1;
 }
@@ -53,6 +54,8 @@ cc_quadcut_params_check (const cc_quadcut_params *p)
       "quadcut: lambda %g out of range [0, 1000]", p->lambda);
   CC_CHECK_ARG (p->similarity >= 0.0f && p->similarity <= 1000.0f,
       "quadcut: similarity %g out of range [0, 1000]", p->similarity);
+  CC_CHECK_ARG (p->certain >= 0.0f && p->certain <= 100.0f,
+      "quadcut: certain %g out of range [0, 100]", p->certain);
   CC_CHECK_ARG (p->max_level >= 0 && p->max_level <= CC_QUADCUT_MAX_LEVEL,
       "quadcut: max_level %d out of range 0..%d", p->max_level, CC_QUADCUT_MAX_LEVEL);
   CC_CHECK_ARG (p->temporal >= 0.0f && p->temporal <= 100.0f,
@@ -93,14 +96,20 @@ struct cc_quadcut {
   cc_quadcut_leaf *leaves;
   int n_leaves, leaf_cap;
   int *offsets;                /* leaf_cap + 1 */
+  int *edge_off;               /* leaf_cap + 1: each leaf's first n-link */
   int *nbr, *len;
-  long long nbr_cap;
+  long long nbr_cap, n_nbr;
+  int graph_on_host;           /* CUDA: leaves and lists downloaded for get_graph */
   /* graph */
   double *gfg, *gbg, *ew;
   int *ea, *eb;
   int node_cap;
   long long edge_cap;
   uint8_t *labels;
+  int labels_cap;
+  /* the graph as cut: the CPU's arrays above, or CUDA's pinned copy */
+  const double *tfg, *tbg, *tw;
+  const int *ta, *tb;
   int n_nodes;
   long long n_edges;
   double flow;
@@ -158,6 +167,7 @@ cc_quadcut_destroy (cc_quadcut *q)
   free (q->row_leaves);
   free (q->leaves);
   free (q->offsets);
+  free (q->edge_off);
   free (q->nbr);
   free (q->len);
   free (q->gfg);
@@ -471,7 +481,7 @@ regional_costs (cc_quadcut *q)
 static void
 build_pyramid (cc_quadcut *q)
 {
-  const float sim = q->p.similarity;
+  const cc_qc_criterion crit = cc_qc_criterion_of (&q->p);
   for (int k = 1; k <= q->levels; k++) {
     const int nw = q->lw[k], nh = q->lh[k], cw = q->lw[k - 1];
     cc_qc_range *dst = q->range[(k - 1) & 1];
@@ -482,7 +492,8 @@ build_pyramid (cc_quadcut *q)
     for (int j = 0; j < nh; j++)
       for (int i = 0; i < nw; i++) {
         size_t ni = (size_t) j * nw + i;
-        g[ni] = (uint8_t) cc_qc_reduce (k, i, j, cw, q->lab, q->dist, src, cg, sim, &dst[ni]);
+        g[ni] = (uint8_t) cc_qc_reduce (k, i, j, cw, q->lab, q->dist, src, cg, &crit,
+            &dst[ni]);
       }
   }
 }
@@ -533,7 +544,10 @@ grow_leaves (cc_quadcut *q, int n)
   int *o = realloc (q->offsets, ((size_t) cap + 1) * sizeof *o);
   if (o)
     q->offsets = o;
-  if (!l || !o)
+  int *eo = realloc (q->edge_off, ((size_t) cap + 1) * sizeof *eo);
+  if (eo)
+    q->edge_off = eo;
+  if (!l || !o || !eo)
     return cc_set_error (CC_ERROR_OUT_OF_MEMORY, "quadcut: out of host memory for %d leaves",
         n);
   q->leaf_cap = cap;
@@ -613,6 +627,22 @@ neighbour_lists (cc_quadcut *q)
   return CC_SUCCESS;
 }
 
+/* Room for the labels of n nodes (CUDA: the only per-node host buffer). */
+static cc_status
+grow_labels (cc_quadcut *q, int n)
+{
+  if (n <= q->labels_cap)
+    return CC_SUCCESS;
+  int cap = n + n / 4 + 64;
+  uint8_t *l = realloc (q->labels, (size_t) cap);
+  if (!l)
+    return cc_set_error (CC_ERROR_OUT_OF_MEMORY, "quadcut: out of host memory for %d "
+        "labels", n);
+  q->labels = l;
+  q->labels_cap = cap;
+  return CC_SUCCESS;
+}
+
 static cc_status
 grow_graph (cc_quadcut *q, int nodes, long long edges)
 {
@@ -624,10 +654,7 @@ grow_graph (cc_quadcut *q, int nodes, long long edges)
     double *b = realloc (q->gbg, (size_t) cap * sizeof (double));
     if (b)
       q->gbg = b;
-    uint8_t *l = realloc (q->labels, (size_t) cap);
-    if (l)
-      q->labels = l;
-    if (!a || !b || !l)
+    if (!a || !b || grow_labels (q, nodes) != CC_SUCCESS)
       return cc_set_error (CC_ERROR_OUT_OF_MEMORY, "quadcut: out of host memory for a "
           "graph of %d nodes", nodes);
     q->node_cap = cap;
@@ -652,7 +679,8 @@ grow_graph (cc_quadcut *q, int nodes, long long edges)
 }
 
 /* The leaf graph: t-links from the summed costs, one n-link per neighbour pair
- * (from the leaf with the lower index). */
+ * (from the leaf with the lower index), in the leaves' order: per-leaf counts, a
+ * prefix sum, then each leaf's n-links (cc_qc_leaf_edges, CUDA's too). */
 static cc_status
 leaf_graph (cc_quadcut *q)
 {
@@ -660,26 +688,22 @@ leaf_graph (cc_quadcut *q)
   const double inv_2sc2 = 1.0 / (2.0 * q->p.sigma_c * q->p.sigma_c), lambda = q->p.lambda;
   long long m = q->offsets[nl] / 2;
   CC_TRY (grow_graph (q, nl, m));
-  long long e = 0;
+  int *eoff = q->edge_off;
+#pragma omp parallel for schedule(static) num_threads(threads_of (q))
   for (int n = 0; n < nl; n++) {
-    const cc_quadcut_leaf *a = &q->leaves[n];
-    q->gfg[n] = a->cost_fg;
-    q->gbg[n] = a->cost_bg;
-    float ca[3] = { a->L, a->a, a->b };
-    for (int k = q->offsets[n]; k < q->offsets[n + 1]; k++) {
-      int t = q->nbr[k];
-      if (t < n)
-        continue;
-      const cc_quadcut_leaf *b = &q->leaves[t];
-      float cb[3] = { b->L, b->a, b->b };
-      q->ea[e] = n;
-      q->eb[e] = t;
-      q->ew[e] = lambda * q->len[k] * cc_qc_boundary (ca, cb, inv_2sc2);
-      e++;
-    }
+    q->gfg[n] = q->leaves[n].cost_fg;
+    q->gbg[n] = q->leaves[n].cost_bg;
+    eoff[n + 1] = cc_qc_up_count (q->offsets, q->nbr, n);
   }
+  eoff[0] = 0;
+  for (int n = 0; n < nl; n++)
+    eoff[n + 1] += eoff[n];
+#pragma omp parallel for schedule(dynamic, 1024) num_threads(threads_of (q))
+  for (int n = 0; n < nl; n++)
+    cc_qc_leaf_edges (q->leaves, q->offsets, q->nbr, q->len, n, lambda, inv_2sc2, eoff[n],
+        q->ea, q->eb, q->ew);
   q->n_nodes = nl;
-  q->n_edges = e;
+  q->n_edges = eoff[nl];
   return CC_SUCCESS;
 }
 
@@ -765,35 +789,46 @@ box_filter (const cc_quadcut *q, const uint8_t *src, size_t spitch, int sbpp,
 static double now_ms (void);
 static void stage_done (cc_quadcut *q, cc_quadcut_stage s, double *t0);
 
-/* CUDA: the device front (stratify .. neighbour lists, timed by CUDA events), the
- * leaf graph's download (ms[TRANSFER]) and n-links (ms[GRAPH], wall clock), the cut on the host, the
- * device back (ms[OUTPUT]: labels up, scatter, feather, waited for). */
+/* CUDA: the device front (stratify .. neighbour lists, the leaf graph and its one
+ * copy to the host, timed by CUDA events), the cut on the host (ms[MAXFLOW]: feeding
+ * libmaxflow and its max-flow), the device back (ms[OUTPUT]: labels up, scatter,
+ * feather, waited for). The leaves and neighbour lists stay on the device until
+ * cc_quadcut_get_graph asks for them. */
 static cc_status
 run_cuda (cc_quadcut *q, const cc_image *frame, const cc_image *other, double t0)
 {
-  int n = 0;
   long long total = 0;
-  double dev[5] = { 0.0, 0.0, 0.0, 0.0, 0.0 };
+  double dev[7] = { 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0 };
+  cc_qc_host_graph g;
+  /* nothing of the last graph stays readable if this run fails half way */
+  q->graph_on_host = 0;
+  q->n_leaves = q->n_nodes = 0;
+  q->n_edges = 0;
+  q->n_nbr = 0;
   CC_TRY (CC_CUDA_ONLY (cc_cuda_quadcut_front (q->cuda, &q->p, frame, other, q->have_prev,
-      q->levels, &n, &total, &q->n_seeds, dev)));
+      q->levels, &total, &q->n_seeds, &g, dev)));
   t0 = now_ms ();
   q->ms[CC_QUADCUT_STAGE_STRATIFY] = dev[0];
   q->ms[CC_QUADCUT_STAGE_HISTOGRAM] = dev[1];
   q->ms[CC_QUADCUT_STAGE_PYRAMID] = dev[2];
   q->ms[CC_QUADCUT_STAGE_LEAVES] = dev[3];
   q->ms[CC_QUADCUT_STAGE_NEIGHBOURS] = dev[4];
-  CC_TRY (grow_leaves (q, n));
-  CC_TRY (grow_neighbours (q, total));
-  CC_TRY (CC_CUDA_ONLY (cc_cuda_quadcut_download_graph (q->cuda, q->leaves, q->offsets,
-      q->nbr, q->len)));
-  stage_done (q, CC_QUADCUT_STAGE_TRANSFER, &t0);
-  q->n_leaves = n;
-  CC_TRY (leaf_graph (q));
-  stage_done (q, CC_QUADCUT_STAGE_GRAPH, &t0);
-  CC_TRY (cc_qc_cut_solve (q->cut, q->n_nodes, q->gfg, q->gbg, q->n_edges, q->ea, q->eb,
-      q->ew, q->labels, &q->flow));
+  q->ms[CC_QUADCUT_STAGE_GRAPH] = dev[5];
+  q->ms[CC_QUADCUT_STAGE_TRANSFER] = dev[6];
+  q->n_leaves = g.n;
+  q->n_nbr = total;
+  q->n_nodes = g.n;
+  q->n_edges = g.m;
+  q->tfg = g.fg;
+  q->tbg = g.bg;
+  q->tw = g.w;
+  q->ta = g.a;
+  q->tb = g.b;
+  CC_TRY (grow_labels (q, g.n));
+  CC_TRY (cc_qc_cut_solve (q->cut, g.n, g.fg, g.bg, g.m, g.a, g.b, g.w, q->labels,
+      &q->flow));
   stage_done (q, CC_QUADCUT_STAGE_MAXFLOW, &t0);
-  CC_TRY (CC_CUDA_ONLY (cc_cuda_quadcut_back (q->cuda, q->labels, n, q->p.feather)));
+  CC_TRY (CC_CUDA_ONLY (cc_cuda_quadcut_back (q->cuda, q->labels, g.n, q->p.feather)));
   CC_TRY (cc_context_synchronize (q->ctx));
   q->have_prev = 1;
   q->have_run = 1;
@@ -850,9 +885,14 @@ cc_quadcut_run (cc_quadcut *q, const cc_image *frame, const cc_image *other)
     q->n_leaves = 0;
     CC_TRY (pixel_graph (q));
   }
+  q->tfg = q->gfg;
+  q->tbg = q->gbg;
+  q->tw = q->ew;
+  q->ta = q->ea;
+  q->tb = q->eb;
   stage_done (q, CC_QUADCUT_STAGE_GRAPH, &t0);
-  CC_TRY (cc_qc_cut_solve (q->cut, q->n_nodes, q->gfg, q->gbg, q->n_edges, q->ea, q->eb,
-      q->ew, q->labels, &q->flow));
+  CC_TRY (cc_qc_cut_solve (q->cut, q->n_nodes, q->tfg, q->tbg, q->n_edges, q->ta, q->tb,
+      q->tw, q->labels, &q->flow));
   stage_done (q, CC_QUADCUT_STAGE_MAXFLOW, &t0);
   /* reconstruction: labels scattered to the mask, which becomes the next prior */
   uint8_t *mask = q->mask;
@@ -1092,16 +1132,29 @@ cc_quadcut_draw_leaves (cc_quadcut *q, const cc_image *frame, cc_image *out)
 }
 
 cc_status
-cc_quadcut_get_graph (const cc_quadcut *q, cc_quadcut_graph *out)
+cc_quadcut_get_graph (cc_quadcut *q, cc_quadcut_graph *out)
 {
   CC_CHECK_ARG (q != NULL && out != NULL, "cc_quadcut_get_graph: q or out is NULL");
   CC_CHECK_ARG (q->have_run, "cc_quadcut_get_graph: no frame was run yet");
+  if (q->cuda && !q->graph_on_host) {
+    /* the leaves and lists stay on the device during a run: fetched here, once */
+    CC_TRY (grow_leaves (q, q->n_leaves));
+    CC_TRY (grow_neighbours (q, q->n_nbr));
+    CC_TRY (CC_CUDA_ONLY (cc_cuda_quadcut_download_graph (q->cuda, q->leaves, q->offsets,
+        q->nbr, q->len)));
+    q->graph_on_host = 1;
+  }
   memset (out, 0, sizeof *out);
   out->n_leaves = q->n_leaves;
   out->leaves = q->leaves;
   out->offsets = q->n_leaves ? q->offsets : NULL;
   out->neighbours = q->n_leaves ? q->nbr : NULL;
   out->lengths = q->n_leaves ? q->len : NULL;
+  out->tlink_fg = q->tfg;
+  out->tlink_bg = q->tbg;
+  out->edge_a = q->ta;
+  out->edge_b = q->tb;
+  out->edge_w = q->tw;
   out->labels = q->labels;
   out->n_nodes = q->n_nodes;
   out->n_edges = q->n_edges;

@@ -5,6 +5,7 @@
 #define CUDACORE_QUADCUT_HOSTDEV_H
 
 #include "cc_hostdev.h"
+#include <float.h>
 #include "quadcut_internal.h"
 
 /* Cube root of t > 0 with only IEEE-rounded operations (+, -, x, /), so that the
@@ -115,13 +116,51 @@ CC_HOSTDEV int cc_qc_cell (const float c[3], int bins)
   return cc_qc_bin (c[2], bins) * bins + cc_qc_bin (c[1], bins);
 }
 
+/* e^-x for x >= 0 and ln v for normal v > 0, with only IEEE-rounded operations (as
+ * cc_qc_cbrt), so that the n-links have the same bits on the CPU and on CUDA (whose
+ * exp and log are not glibc's): exp: x = k ln 2 + r (Cody-Waite), e^-r by its Taylor
+ * series to degree 14 (|r| <= 0.35: below 1e-17 relative), times 2^-k; log: v = m 2^e,
+ * m in [sqrt(1/2), sqrt(2)), ln m = 2 atanh ((m - 1) / (m + 1)) by its series to the
+ * 23rd power (|s| <= 0.172: below 1e-17). Both within a few ulp of the true value. */
+CC_HOSTDEV double cc_qc_exp_neg (double x)
+{
+  const double ln2_hi = 6.93147180369123816490e-01, ln2_lo = 1.90821492927058770002e-10;
+  if (!(x < 708.0))
+    return 0.0;
+  int k = (int) (x * 1.44269504088896338700 + 0.5);
+  double t = -((x - k * ln2_hi) - k * ln2_lo), e = 1.0;
+  for (int i = 14; i >= 1; i--)
+    e = 1.0 + t * e / i;
+  union { double d; uint64_t u; } sc;
+  sc.u = (uint64_t) (1023 - k) << 52;
+  return e * sc.d;
+}
+
+CC_HOSTDEV double cc_qc_log (double v)
+{
+  const double ln2_hi = 6.93147180369123816490e-01, ln2_lo = 1.90821492927058770002e-10;
+  union { double d; uint64_t u; } b;
+  b.d = v;
+  int e = (int) ((b.u >> 52) & 0x7FF) - 1023;
+  b.u = (b.u & 0x000FFFFFFFFFFFFFull) | 0x3FF0000000000000ull;
+  double m = b.d;
+  if (m > 1.41421356237309504880) {
+    m *= 0.5;
+    e++;
+  }
+  double s = (m - 1.0) / (m + 1.0), s2 = s * s, acc = 0.0;
+  for (int i = 23; i >= 3; i -= 2)
+    acc = s2 * (1.0 / i + acc);
+  return e * ln2_hi + (e * ln2_lo + 2.0 * s * (1.0 + acc));
+}
+
 /* Boundary term of one unit of border between colours p and q: -log max (B, 1e-6),
  * B = 1 - exp (-|p - q|^2 / (2 sigma_c^2)) (paper D eq. 7, 8). */
 CC_HOSTDEV double cc_qc_boundary (const float p[3], const float q[3], double inv_2sc2)
 {
   double d0 = p[0] - q[0], d1 = p[1] - q[1], d2 = p[2] - q[2];
-  double bb = 1.0 - exp (-(d0 * d0 + d1 * d1 + d2 * d2) * inv_2sc2);
-  return -log (bb > 1e-6 ? bb : 1e-6);
+  double bb = 1.0 - cc_qc_exp_neg ((d0 * d0 + d1 * d1 + d2 * d2) * inv_2sc2);
+  return -cc_qc_log (bb > 1e-6 ? bb : 1e-6);
 }
 
 /* One plate pixel (R, G, B in rgb[0..2]) moved towards a frame pixel's R, G, B (f)
@@ -266,10 +305,50 @@ typedef struct cc_qc_range {
   float mn[3], mx[3];
 } cc_qc_range;
 
+/* The grouping criterion's constants (D 5.2), made once a frame on the host:
+ * sim: the largest range of a, b and d inside a leaf; sure_d: a node whose every
+ * pixel has d < sure_d (certain x sigma_l; 0: off) is surely background; a node whose
+ * every pixel is a seed (d^2 inv_2sl2 > seed_cost, the stratify formula) surely
+ * foreground; unless certain is 0. Such nodes group whatever their texture. */
+typedef struct cc_qc_criterion {
+  float sim, sure_d, inv_2sl2, seed_cost;
+  int certain;
+} cc_qc_criterion;
+
+CC_HOSTDEV cc_qc_criterion cc_qc_criterion_of (const cc_quadcut_params *p)
+{
+  cc_qc_criterion c;
+  c.sim = p->similarity;
+  c.sure_d = p->certain * p->sigma_l;
+  c.inv_2sl2 = 1.0f / (2.0f * p->sigma_l * p->sigma_l);
+  c.seed_cost = p->seed_threshold > 0.0f ? -logf (p->seed_threshold) : FLT_MAX;
+  c.certain = p->certain > 0.0f;
+  return c;
+}
+
+/* Does a node of these ranges meet the criterion (its children all groupable)?
+ * Homogeneous in a, b and d; or, with `certain`, surely background (every d below
+ * sure_d) or surely foreground (every pixel a seed: the smallest d's cost above
+ * seed_cost, the same float operations as the pixel's own test). */
+CC_HOSTDEV int cc_qc_criterion_holds (const cc_qc_range *r, const cc_qc_criterion *c)
+{
+  if (c->certain) {
+    if (r->mx[2] < c->sure_d)
+      return 1;
+    if (r->mn[2] * r->mn[2] * c->inv_2sl2 > c->seed_cost)
+      return 1;
+  }
+  for (int k = 0; k < 3; k++)
+    if (r->mx[k] - r->mn[k] > c->sim)
+      return 0;
+  return 1;
+}
+
 /* Node (i, j) of level k >= 1 from its four children: level 1 from the pixels (lab,
  * dist), higher levels from the child ranges and flags. Returns the flag. */
 CC_HOSTDEV int cc_qc_reduce (int k, int i, int j, int cw, const float *lab, const float *dist,
-    const cc_qc_range *child, const uint8_t *child_group, float sim, cc_qc_range *out)
+    const cc_qc_range *child, const uint8_t *child_group, const cc_qc_criterion *crit,
+    cc_qc_range *out)
 {
   cc_qc_range r;
   int ok = 1;
@@ -295,10 +374,39 @@ CC_HOSTDEV int cc_qc_reduce (int k, int i, int j, int cw, const float *lab, cons
     }
   }
   *out = r;
-  for (int c = 0; c < 3; c++)
-    if (r.mx[c] - r.mn[c] > sim)
-      ok = 0;
-  return ok;
+  return ok && cc_qc_criterion_holds (&r, crit);
+}
+
+/* ---- The leaf graph (paper D eq. 3 / 8) */
+
+/* n-links leaf n owns: its neighbours of a higher index (each pair once). */
+CC_HOSTDEV int cc_qc_up_count (const int *offsets, const int *nbr, int n)
+{
+  int c = 0;
+  for (int k = offsets[n]; k < offsets[n + 1]; k++)
+    c += nbr[k] > n;
+  return c;
+}
+
+/* Leaf n's n-links (neighbours of a higher index, in its list's order) into ea, eb,
+ * ew from index e: lambda x border x the boundary term of the leaves' mean Lab. */
+CC_HOSTDEV void cc_qc_leaf_edges (const cc_quadcut_leaf *leaves, const int *offsets,
+    const int *nbr, const int *len, int n, double lambda, double inv_2sc2, long long e,
+    int *ea, int *eb, double *ew)
+{
+  const cc_quadcut_leaf *a = &leaves[n];
+  float ca[3] = { a->L, a->a, a->b };
+  for (int k = offsets[n]; k < offsets[n + 1]; k++) {
+    int t = nbr[k];
+    if (t <= n)
+      continue;
+    const cc_quadcut_leaf *b = &leaves[t];
+    float cb[3] = { b->L, b->a, b->b };
+    ea[e] = n;
+    eb[e] = t;
+    ew[e] = lambda * len[k] * cc_qc_boundary (ca, cb, inv_2sc2);
+    e++;
+  }
 }
 
 /* ---- Output */

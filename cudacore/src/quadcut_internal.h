@@ -50,15 +50,28 @@ cc_status cc_cuda_quadcut_set_plate (cc_cuda_quadcut *s, const cc_image *plate);
 cc_status cc_cuda_quadcut_update_plate (cc_cuda_quadcut *s, const cc_image *frame, int step,
     int background_only);
 cc_status cc_cuda_quadcut_get_plate (cc_cuda_quadcut *s, cc_image *dst);
+/* The compact leaf graph as it reaches the host: n nodes with their t-links (fg, bg:
+ * the leaves' summed regional costs) and m n-links (a[i] < b[i], weight w[i]), in the
+ * CPU reference's order. */
+typedef struct cc_qc_host_graph {
+  int n;
+  long long m;
+  const double *fg, *bg, *w;
+  const int *a, *b;
+} cc_qc_host_graph;
+
 /* Stratify, histogram (costs made on the host), pyramid, leaves, QuadN4, neighbour
- * lists. Waits; *n_leaves, *n_neighbours (total entries) and *n_seeds out; ms[0..4]:
- * the device time (CUDA events) of stratify (with the seed count), the histogram's
- * round trip and per-pixel costs, pyramid, leaves (with the count's read), neighbours
- * (with the total's read). */
+ * lists, then the leaf graph (t-links, n-link weights, compacted) on the device and
+ * its one copy to the host (*g: pinned host memory, valid until the next front).
+ * Waits; *n_neighbours (total list entries) and *n_seeds out; ms[0..6]: the device
+ * time (CUDA events) of stratify (with the seed count), the histogram's round trip and
+ * per-pixel costs, pyramid, leaves (with the count's read), neighbours (with the
+ * total's read), graph, transfer. */
 cc_status cc_cuda_quadcut_front (cc_cuda_quadcut *s, const cc_quadcut_params *p,
     const cc_image *frame, const cc_image *other, int have_prev, int levels,
-    int *n_leaves, long long *n_neighbours, long long *n_seeds, double ms[5]);
-/* The front's leaf graph into host arrays (n_leaves, n_leaves + 1, n_neighbours). */
+    long long *n_neighbours, long long *n_seeds, cc_qc_host_graph *g, double ms[7]);
+/* The front's leaves and neighbour lists into host arrays (n_leaves, n_leaves + 1,
+ * n_neighbours): for cc_quadcut_get_graph only, not on the way of a run. */
 cc_status cc_cuda_quadcut_download_graph (cc_cuda_quadcut *s, cc_quadcut_leaf *leaves,
     int *offsets, int *neighbours, int *lengths);
 /* Labels (host, n_leaves) to the mask (and the next prior), feathered to the alpha. */

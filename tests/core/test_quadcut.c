@@ -42,10 +42,16 @@ run_synthetic (cc_context *ctx, int w, int h, int t, const cc_quadcut_params *p,
   return q;
 }
 
-/* Range of a, b, d over the square (x, y, side s) within `sim`? */
+/* Does the square (x, y, side s) meet the grouping criterion, by brute force over
+ * its pixels: the range of each of a, b, d within p->similarity; or (p->certain > 0)
+ * every d below certain x sigma_l, or every pixel a seed (d^2 / (2 sigma_l^2) above
+ * -ln seed_threshold, the module's float formula)? */
 static int
-square_similar (const float *ch[3], int w, int x, int y, int s, float sim)
+square_similar (const float *ch[3], int w, int x, int y, int s, const cc_quadcut_params *p)
 {
+  const float inv_2sl2 = 1.0f / (2.0f * p->sigma_l * p->sigma_l);
+  const float seed_cost = p->seed_threshold > 0.0f ? -logf (p->seed_threshold) : INFINITY;
+  int all_bg = 1, all_seed = 1, ranges = 1;
   for (int c = 0; c < 3; c++) {
     float mn = INFINITY, mx = -INFINITY;
     for (int yy = y; yy < y + s; yy++)
@@ -53,11 +59,15 @@ square_similar (const float *ch[3], int w, int x, int y, int s, float sim)
         float v = ch[c][(size_t) yy * w + xx];
         mn = fminf (mn, v);
         mx = fmaxf (mx, v);
+        if (c == 2) {
+          all_bg &= v < p->certain * p->sigma_l;
+          all_seed &= v * v * inv_2sl2 > seed_cost;
+        }
       }
-    if (mx - mn > sim)
-      return 0;
+    if (mx - mn > p->similarity)
+      ranges = 0;
   }
-  return 1;
+  return ranges || (p->certain > 0.0f && (all_bg || all_seed));
 }
 
 typedef struct {
@@ -105,11 +115,11 @@ check_quadtree (cc_quadcut *q, int w, int h, const cc_quadcut_params *p, const c
       }
     /* the criterion holds on the leaf, and fails on its parent when the parent lies
      * in the frame and its level is allowed */
-    ck_assert_msg (square_similar (ch, w, l->x, l->y, s, p->similarity),
+    ck_assert_msg (square_similar (ch, w, l->x, l->y, s, p),
         "%s: leaf %d breaks the criterion", what, k);
     int ps = 2 * s, px = l->x / ps * ps, py = l->y / ps * ps;
     if (l->level + 1 <= p->max_level && px + ps <= w && py + ps <= h)
-      ck_assert_msg (!square_similar (ch, w, px, py, ps, p->similarity),
+      ck_assert_msg (!square_similar (ch, w, px, py, ps, p),
           "%s: the parent of leaf %d (%d,%d level %d) meets the criterion", what, k, l->x,
           l->y, l->level);
   }
@@ -157,6 +167,30 @@ check_quadtree (cc_quadcut *q, int w, int h, const cc_quadcut_params *p, const c
     pairs += ng;
   }
   ck_assert_int_eq (g.n_edges * 2, pairs);
+  /* the compact graph as cut: t-links = the leaves' summed costs; n-links = each
+   * leaf's neighbours of a higher index in list order, weight lambda x border x
+   * -log max (1 - exp (-|dLab|^2 / (2 sigma_c^2)), 1e-6) (libm here: within 1e-12) */
+  long long e = 0;
+  const double inv_2sc2 = 1.0 / (2.0 * p->sigma_c * p->sigma_c);
+  for (int k = 0; k < g.n_leaves; k++) {
+    const cc_quadcut_leaf *l = &g.leaves[k];
+    ck_assert (g.tlink_fg[k] == l->cost_fg && g.tlink_bg[k] == l->cost_bg);
+    for (int j = g.offsets[k]; j < g.offsets[k + 1]; j++) {
+      int t = g.neighbours[j];
+      if (t < k)
+        continue;
+      const cc_quadcut_leaf *o = &g.leaves[t];
+      double d0 = l->L - o->L, d1 = l->a - o->a, d2 = l->b - o->b;
+      double bb = 1.0 - exp (-(d0 * d0 + d1 * d1 + d2 * d2) * inv_2sc2);
+      double want = p->lambda * g.lengths[j] * -log (bb > 1e-6 ? bb : 1e-6);
+      ck_assert_msg (e < g.n_edges && g.edge_a[e] == k && g.edge_b[e] == t,
+          "%s: n-link %lld is %d-%d, expected %d-%d", what, e, g.edge_a[e], g.edge_b[e], k, t);
+      ck_assert_msg (fabs (g.edge_w[e] - want) <= 1e-12 * (1.0 + want),
+          "%s: n-link %lld weight %.17g, expected %.17g", what, e, g.edge_w[e], want);
+      e++;
+    }
+  }
+  ck_assert_int_eq (e, g.n_edges);
   free (truth);
   free (got);
   free (L);
@@ -181,20 +215,44 @@ START_TEST (test_quadtree_structure)
       cc_quadcut_params_default (&p);
       p.similarity = sims[v];
       p.max_level = levels[(v + si) % 4];
-      char what[64];
-      snprintf (what, sizeof what, "%dx%d sim %g level %d", w, h, p.similarity,
-          p.max_level);
+      /* the texture-blind rule on half the cases (odd sizes with it off) */
+      p.certain = (v + si) % 2 ? 2.0f : 0.0f;
+      char what[80];
+      snprintf (what, sizeof what, "%dx%d sim %g certain %g level %d", w, h, p.similarity,
+          p.certain, p.max_level);
       cc_quadcut *q = run_synthetic (ctx, w, h, 3, &p, NULL);
       check_quadtree (q, w, h, &p, what);
       cc_quadcut_graph g;
       CC_ASSERT_OK (cc_quadcut_get_graph (q, &g));
-      if (p.similarity == 0.0f && w * h > 4)
+      if (p.similarity == 0.0f && p.certain == 0.0f && w * h > 4)
         ck_assert_int_gt (g.n_leaves, w * h / 2);   /* noise: almost all 1x1 */
       if (p.similarity == 1000.0f && p.max_level >= 5 && w == 64)
         ck_assert_int_eq (g.n_leaves, 4);           /* four 32x32 leaves */
       cc_quadcut_destroy (q);
     }
   cc_context_destroy (ctx);
+}
+END_TEST
+
+/* The boundary term's exp and log (IEEE operations only, for the same bits on both
+ * backends) against libm: relative error below 1e-15 over the range they meet. */
+START_TEST (test_exp_log)
+{
+  double worst_e = 0.0, worst_l = 0.0;
+  for (int i = 0; i <= 200000; i++) {
+    double x = i * 0.0035;   /* 0 .. 700 (0 from 708 on) */
+    double a = cc_qc_exp_neg (x), b = exp (-x);
+    double r = fabs (a - b) / b;
+    worst_e = r > worst_e ? r : worst_e;
+    double v = 1e-6 + i * ((1.0 - 1e-6) / 200000);
+    double la = cc_qc_log (v), lb = log (v);
+    double rl = lb != 0.0 ? fabs (la - lb) / fabs (lb) : fabs (la);
+    worst_l = rl > worst_l ? rl : worst_l;
+  }
+  ck_assert (cc_qc_exp_neg (0.0) == 1.0 && cc_qc_exp_neg (800.0) == 0.0);
+  ck_assert (cc_qc_log (1.0) == 0.0);
+  printf ("cc_qc_exp_neg vs exp: %.3g relative; cc_qc_log vs log: %.3g\n", worst_e, worst_l);
+  ck_assert_msg (worst_e < 1e-15 && worst_l < 1e-15, "exp %.3g, log %.3g", worst_e, worst_l);
 }
 END_TEST
 
@@ -1104,8 +1162,22 @@ compare_backends (int w, int h, int active, cc_format format)
     int m = g[0].offsets[g[0].n_leaves];
     ck_assert (memcmp (g[0].neighbours, g[1].neighbours, m * sizeof (int)) == 0);
     ck_assert (memcmp (g[0].lengths, g[1].lengths, m * sizeof (int)) == 0);
+    /* the compact graph built on the device (t-links, n-links and their weights: the
+     * same formulas, exp and log in IEEE operations) against the CPU's, bit for bit */
+    ck_assert_int_eq (g[0].n_edges, g[1].n_edges);
+    ck_assert_msg (memcmp (g[0].tlink_fg, g[1].tlink_fg, g[0].n_nodes * sizeof (double)) == 0
+        && memcmp (g[0].tlink_bg, g[1].tlink_bg, g[0].n_nodes * sizeof (double)) == 0,
+        "%dx%d run %d: t-links differ", w, h, run);
+    ck_assert_msg (memcmp (g[0].edge_a, g[1].edge_a, g[0].n_edges * sizeof (int)) == 0
+        && memcmp (g[0].edge_b, g[1].edge_b, g[0].n_edges * sizeof (int)) == 0,
+        "%dx%d run %d: n-link ends differ", w, h, run);
+    ck_assert_msg (memcmp (g[0].edge_w, g[1].edge_w, g[0].n_edges * sizeof (double)) == 0,
+        "%dx%d run %d: n-link weights differ", w, h, run);
     ck_assert (memcmp (g[0].labels, g[1].labels, g[0].n_nodes) == 0);
     ck_assert (g[0].flow == g[1].flow && g[0].n_seeds == g[1].n_seeds);
+    printf ("quadcut CUDA == CPU %dx%d %s run %d: %d leaves (%.2f %% of pixels), %lld "
+        "n-links, flow %.6f: same bits\n", w, h, cc_format_name (format), run, g[0].n_leaves,
+        100.0 * g[0].n_leaves / ((double) w * h), g[0].n_edges, g[0].flow);
     for (int b = 0; b < 2; b++) {
       for (int c = 0; c < 4; c++)
         free (f[b][c]);
@@ -1187,6 +1259,7 @@ START_TEST (test_gpu_matches_cpu)
   compare_backends (91, 67, 0, CC_FORMAT_NV12);
   compare_backends (640, 360, 0, CC_FORMAT_I420);
   compare_backends (91, 67, 1, CC_FORMAT_I420);
+  compare_backends (1920, 1080, 0, CC_FORMAT_RGBX8);
 }
 END_TEST
 
@@ -1196,6 +1269,7 @@ quadcut_suite (void)
   Suite *s = suite_create ("quadcut");
   TCase *tc = tcase_create ("quadcut");
   tcase_set_timeout (tc, 120);
+  tcase_add_test (tc, test_exp_log);
   tcase_add_test (tc, test_quadtree_structure);
   tcase_add_test (tc, test_plate_recovers_mask);
   tcase_add_test (tc, test_shadow_rule);

@@ -241,8 +241,10 @@ START_TEST (test_cv_mkclip_foreground)
   char *out, *err;
   ck_assert_int_eq (cv_test_run (bench, NULL, &out, &err), 0);
   const char *keys[] = { "\"size\": \"64x48\"", "\"backend\": \"cpu\"", "\"threads\": 1",
-                         "\"histogram\": ", "\"transfer\": 0.000", "\"scatter\": ",
-                         "\"composite\": ", "\"nodes_share\": 0.", "\"end_to_end_ms\": " };
+                         "\"input\": \"synthetic\"", "\"certain\": 4", "\"histogram\": ",
+                         "\"graph\": ", "\"transfer\": 0.000", "\"maxflow\": ",
+                         "\"output\": ", "\"composite\": ", "\"total\": ",
+                         "\"nodes_share\": 0.", "\"end_to_end_ms\": " };
   for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
     ck_assert_msg (strstr (out, keys[k]), "quadcut-bench output lacks %s: %s", keys[k], out);
   ck_assert_int_eq (strchr (out, '\n') - out + 1, (long) strlen (out));   /* one line */

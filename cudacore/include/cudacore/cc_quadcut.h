@@ -22,7 +22,10 @@
  *     children when they are all groupable, it lies wholly inside the frame, its
  *     level is at most max_level, and over its pixels the range (max - min) of each of
  *     Lab a, b and the background distance d (the stratified channels of D 6.2; not L,
- *     whose sensor noise would split every leaf) is at most `similarity`. A leaf is
+ *     whose sensor noise would split every leaf) is at most `similarity`, or (on the
+ *     stratified data, `certain` > 0) every pixel is within certain x sigma_l of the
+ *     background or every pixel is a seed: nodes whose answer is not in doubt group
+ *     whatever their texture. A leaf is
  *     a groupable node whose parent is not (two reads a node). The leaf list is compacted in raster order of the
  *     leaves' top-left pixels; each leaf gets its four QuadN4 references (C 4.2.4,
  *     in image coordinates, y down):
@@ -42,9 +45,10 @@
  *     filter of radius `feather`), composited as alpha F + (1 - alpha) B.
  *
  * Backends: the CPU reference (OpenMP on the context's threads; the same bits for
- * any thread count) and CUDA (every per-pixel and per-leaf stage on the device; the
- * seed histogram, the compact leaf graph and the labels cross to the host, where
- * the n-links are built and cut): both give the same bits at every stage.
+ * any thread count) and CUDA (every per-pixel and per-leaf stage on the device, the
+ * leaf graph's t-links and n-links included; the seed histogram, the compact graph
+ * (one copy) and the labels cross to the host, where it is cut): both give the same
+ * bits at every stage.
  * NODES_PIXELS is CPU only. Frames, plates and backgrounds: RGBX8 / BGRX8 / NV12 /
  * I420 (YUV read as RGB by BT.601 limited range in integers, chroma of the pixel's
  * 2x2 block; written luma per pixel, chroma per block), masks GRAY8, all where the
@@ -87,6 +91,12 @@ typedef struct cc_quadcut_params {
   float lambda;           /* boundary weight, 0..1000. Default 1 */
   float similarity;       /* largest range of a, b and d inside a leaf (Lab units),
                              0..1000. Default 8 */
+  float certain;         /* grouping on the stratified data (D 5.2): a node whose
+                             pixels are all within certain x sigma_l of the
+                             background (surely background), or all seeds (surely
+                             foreground), is grouped whatever its texture (a, b,
+                             d ranges), so that only the uncertain band stays fine;
+                             0..100, 0: off (the ranges alone). Default 2 */
   int max_level;          /* largest leaf side 2^max_level, 0..CC_QUADCUT_MAX_LEVEL.
                              Default 5 (32 px) */
   float temporal;         /* temporal prior per pixel, 0..100. Default 1.5 (CDnet
@@ -191,8 +201,8 @@ typedef enum cc_quadcut_stage {
   CC_QUADCUT_STAGE_PYRAMID,       /* reduction pyramid */
   CC_QUADCUT_STAGE_LEAVES,        /* isolation, compaction, leaf ids, leaf sums */
   CC_QUADCUT_STAGE_NEIGHBOURS,    /* QuadN4 references, neighbour lists */
-  CC_QUADCUT_STAGE_TRANSFER,      /* CUDA: the leaf graph's download (CPU: 0) */
-  CC_QUADCUT_STAGE_GRAPH,         /* t-links and n-links */
+  CC_QUADCUT_STAGE_TRANSFER,      /* CUDA: the compact graph's copy to the host (CPU: 0) */
+  CC_QUADCUT_STAGE_GRAPH,         /* t-links and n-links (CUDA: on the device) */
   CC_QUADCUT_STAGE_MAXFLOW,
   CC_QUADCUT_STAGE_OUTPUT,        /* scatter to the mask, feathering */
   CC_QUADCUT_STAGES
@@ -206,21 +216,31 @@ typedef struct cc_quadcut_graph {
    * north), south (east to west), west (north to south); lengths[] the shared border
    * length of each */
   const int *offsets, *neighbours, *lengths;
+  /* the graph as cut (D eq. 3 / 8): t-links per node (the regional costs summed over
+   * the leaf: paid as foreground / background), n-links edge_a[i] < edge_b[i] with
+   * weight edge_w[i] = lambda x border x -log max (B, 1e-6), n_edges of them, in the
+   * leaves' order (each leaf's neighbours of a higher index, in its list's order) */
+  const double *tlink_fg, *tlink_bg, *edge_w;
+  const int *edge_a, *edge_b;
   const uint8_t *labels;         /* per node (leaf or pixel): 1 foreground */
   int n_nodes;                   /* graph nodes: leaves or pixels */
   long long n_edges;             /* n-links (unordered neighbour pairs) */
   long long n_seeds;             /* seed pixels */
   double flow;                   /* the maximum flow = the minimum energy */
   double ms[CC_QUADCUT_STAGES];   /* milliseconds of each stage: wall clock on the
-                                    CPU; on CUDA STRATIFY .. NEIGHBOURS are device time
+                                    CPU; on CUDA STRATIFY .. TRANSFER are device time
                                     (CUDA events; HISTOGRAM includes its round trip,
-                                    LEAVES and NEIGHBOURS the reads of the counts),
-                                    TRANSFER the wall clock of the leaf graph's
-                                    download, GRAPH of the n-links, OUTPUT of the device
-                                    back (labels up, scatter, feather), waited for */
+                                    LEAVES and NEIGHBOURS the reads of the counts, GRAPH
+                                    the t-links and n-links built and compacted on the
+                                    device, TRANSFER their one copy to the host),
+                                    MAXFLOW the wall clock of feeding libmaxflow and its
+                                    cut, OUTPUT of the device back (labels up, scatter,
+                                    feather), waited for */
 } cc_quadcut_graph;
 
-cc_status cc_quadcut_get_graph (const cc_quadcut *q, cc_quadcut_graph *out);
+/* On CUDA the leaves and neighbour lists are downloaded here, at the first call
+ * after a run (the run itself only copies the compact graph, t-links and n-links). */
+cc_status cc_quadcut_get_graph (cc_quadcut *q, cc_quadcut_graph *out);
 
 /* The last run's per-pixel data into host arrays of width x height (any may be
  * NULL; downloaded on CUDA): Lab L, a, b, background distance d, seed (0 / 1), leaf
