@@ -20,7 +20,8 @@
  * trajectories, a mask and labels into the frame (in CUDA memory too): `labels`
  * writes each present object's name in its colour (a built-in 5x7 px font, 6 px a
  * character) left-aligned with its box, just above it, or just below it when the
- * box touches the top of the frame; text past the frame's edges is clipped.
+ * box is within 8 px of the top of the frame; text past the frame's edges is
+ * clipped.
  *
  * With `search-window`, each object is searched near where it was (and where its
  * velocity takes it) rather than in the whole frame: stray pixels of its colour
