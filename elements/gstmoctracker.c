@@ -17,7 +17,11 @@
  * velocity-x, velocity-y (px per frame) and velocity-valid. With `post-messages`
  * an element message `moctracker` carries the frame's timestamp and, per object,
  * name, present, centroid, box and mass. `draw` draws boxes, centroids,
- * trajectories and a mask into the frame (in CUDA memory too).
+ * trajectories, a mask and labels into the frame (in CUDA memory too): `labels`
+ * writes each present object's name in its colour (a built-in 5x7 px font, 6 px a
+ * character) left-aligned with its box, just above it, or just below it when the
+ * box is within 8 px of the top of the frame; text past the frame's edges is
+ * clipped.
  *
  * With `search-window`, each object is searched near where it was (and where its
  * velocity takes it) rather than in the whole frame: stray pixels of its colour
@@ -32,10 +36,10 @@
  * ## Example launch lines
  * |[
  * gst-launch-1.0 filesrc location=game1_clip1.mp4 ! decodebin ! videoconvert ! \
- *     video/x-raw,format=RGBA ! moctracker objects-file=balls.txt draw=boxes+trajectories ! \
+ *     video/x-raw,format=RGBA ! moctracker objects-file=balls.txt draw=boxes+trajectories+labels ! \
  *     videoconvert ! autovideosink
- * ]| Billiard balls with their boxes and trajectories (cv-moct calibrate writes
- * balls.txt from a frame and boxes).
+ * ]| Billiard balls with their boxes, trajectories and names (cv-moct calibrate
+ * writes balls.txt from a frame and boxes).
  * |[
  * gst-launch-1.0 v4l2src ! videoconvert ! video/x-raw,format=NV12 ! cudaupload ! \
  *     "video/x-raw(memory:CUDAMemory)" ! \
@@ -80,6 +84,7 @@ gst_cv_moct_draw_get_type (void)
     { CC_MOCT_DRAW_TRAJECTORIES, "Trajectory lines", "trajectories" },
     { CC_MOCT_DRAW_BOXES, "Bounding boxes", "boxes" },
     { CC_MOCT_DRAW_CENTROIDS, "Centroid crosses", "centroids" },
+    { CC_MOCT_DRAW_LABELS, "Object names beside their boxes (5x7 px font)", "labels" },
     { CC_MOCT_DRAW_ALL, "Everything", "all" },
     { 0, NULL, NULL },
   };
@@ -444,7 +449,8 @@ gst_moct_tracker_class_init (GstMoctTrackerClass * klass)
           "Frames of history kept (and drawn) per object", 2, CC_MOCT_HISTORY_MAX,
           d.history, rw));
   g_object_class_install_property (gobject_class, PROP_DRAW,
-      g_param_spec_flags ("draw", "Draw", "What to draw into the frame",
+      g_param_spec_flags ("draw", "Draw", "What to draw into the frame: mask, "
+          "trajectories, boxes, centroids, labels (names beside the boxes) or all",
           GST_TYPE_CV_MOCT_DRAW, 0, rw));
   g_object_class_install_property (gobject_class, PROP_SEARCH_WINDOW,
       g_param_spec_int ("search-window", "Search window",

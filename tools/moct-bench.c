@@ -2,7 +2,7 @@
  * object per line.
  *
  *   moct-bench [--runs N] [--no-cpu] [--layout atomic|partials|all]
- *              [--ppt 4|8|16|all] [--format rgbx|nv12]
+ *              [--ppt 4|8|16|all] [--format rgbx|nv12] [--draw boxes|labels|all]
  *   moct-bench --version
  *
  * Sizes 1920x1080 and 3840x2160; 1, 8, 128 and 1024 objects. The frame: the objects
@@ -14,7 +14,10 @@
  *                 on the device (CUDA events on the context stream);
  *  end_to_end_ms: median of the wall clock around cc_moct_run with host results
  *                 (download and host moments included).
- * build_ms: the wall clock of cc_moct_set_objects (table build + upload), once. */
+ * build_ms: the wall clock of cc_moct_set_objects (table build + upload), once.
+ * With --draw: draw_ms, the median cc_timer time of cc_moct_draw with those flags
+ * (boxes: BOXES; labels: LABELS, the names "object-K"; all: every flag) into a copy
+ * of the frame, after the last run. */
 #include "cv_imageio.h"
 #include "cv_synth.h"
 #include "cv_cli.h"
@@ -98,9 +101,34 @@ layout_name (cc_moct_layout l)
   return l == CC_MOCT_LAYOUT_ATOMIC ? "atomic" : "partials";
 }
 
+/* Median time of cc_moct_draw (flags) into a copy of frame; -1 without flags. */
+static int
+time_draw (cc_context *ctx, cc_timer *timer, cc_moct *m, const cc_image *frame,
+    unsigned flags, int runs, double *median_ms)
+{
+  static double dt[MAX_RUNS];
+  *median_ms = -1;
+  if (!flags)
+    return 0;
+  cc_image copy;
+  if (cc_image_alloc (ctx, frame->width, frame->height, frame->format, frame->location,
+          &copy) != CC_SUCCESS || cc_image_copy (ctx, frame, &copy) != CC_SUCCESS)
+    return fail ("draw frame");
+  for (int i = 0; i < runs; i++) {
+    float ms;
+    if (cc_timer_start (timer) != CC_SUCCESS || cc_moct_draw (m, &copy, flags) != CC_SUCCESS
+        || cc_timer_stop (timer) != CC_SUCCESS || cc_timer_elapsed_ms (timer, &ms) != CC_SUCCESS)
+      return fail ("timed cc_moct_draw");
+    dt[i] = ms;
+  }
+  cc_image_free (ctx, &copy);
+  *median_ms = cv_median (dt, runs);
+  return 0;
+}
+
 static int
 bench_one (cc_context *ctx, cc_timer *timer, const cc_image *frame, const cc_moct_object *o,
-    int n, cc_moct_layout layout, int ppt, int warmup, int runs)
+    int n, cc_moct_layout layout, int ppt, int warmup, int runs, unsigned draw)
 {
   cc_moct_params p;
   cc_moct_params_default (&p);
@@ -136,12 +164,18 @@ bench_one (cc_context *ctx, cc_timer *timer, const cc_image *frame, const cc_moc
   int present = 0;
   for (int i = 0; i < n; i++)
     present += res[i].present;
+  double draw_ms;
+  if (time_draw (ctx, timer, m, frame, draw, runs, &draw_ms))
+    return 1;
+  char draw_json[48] = "";
+  if (draw)
+    snprintf (draw_json, sizeof draw_json, ",\"draw\":\"0x%x\",\"draw_ms\":%.4f", draw, draw_ms);
   printf ("{\"algorithm\":\"moct\",\"width\":%d,\"height\":%d,\"backend\":\"%s\","
       "\"format\":\"%s\",\"objects\":%d,\"present\":%d,\"layout\":\"%s\","
       "\"pixels_per_thread\":%d,\"runs\":%d,\"kernel_ms\":%.4f,\"end_to_end_ms\":%.4f,"
-      "\"build_ms\":%.1f}\n", frame->width, frame->height, cuda ? "cuda" : "cpu",
+      "\"build_ms\":%.1f%s}\n", frame->width, frame->height, cuda ? "cuda" : "cpu",
       cc_format_name (frame->format), n, present, cuda ? layout_name (layout) : "cpu",
-      cuda ? ppt : 0, runs, cv_median (kt, runs), cv_median (et, runs), build_ms);
+      cuda ? ppt : 0, runs, cv_median (kt, runs), cv_median (et, runs), build_ms, draw_json);
   fflush (stdout);
   free (res);
   cc_moct_destroy (m);
@@ -153,6 +187,7 @@ main (int argc, char **argv)
 {
   bool cpu = true, nv12 = false;
   int runs = 50, layouts = 3, ppts = 7;   /* bit sets: layout 0/1, ppt 4/8/16 */
+  unsigned draw = 0;
   for (int i = 1; i < argc; i++) {
     if (!strcmp (argv[i], "--version")) {
       cv_print_version ();
@@ -174,11 +209,17 @@ main (int argc, char **argv)
       nv12 = !strcmp (v, "nv12");
       if (!nv12 && strcmp (v, "rgbx"))
         layouts = 0;
+    } else if (!strcmp (argv[i], "--draw") && i + 1 < argc) {
+      const char *v = argv[++i];
+      draw = !strcmp (v, "boxes") ? CC_MOCT_DRAW_BOXES : !strcmp (v, "labels")
+          ? CC_MOCT_DRAW_LABELS : !strcmp (v, "all") ? CC_MOCT_DRAW_ALL : 0;
+      if (!draw)
+        layouts = 0;
     } else
       layouts = 0;
     if (!layouts || !ppts) {
       fprintf (stderr, "usage: moct-bench [--runs N] [--no-cpu] [--layout atomic|partials|all]"
-          " [--ppt 4|8|16|all] [--format rgbx|nv12]\n");
+          " [--ppt 4|8|16|all] [--format rgbx|nv12] [--draw boxes|labels|all]\n");
       return 2;
     }
   }
@@ -221,10 +262,10 @@ main (int argc, char **argv)
             for (int k = 0; k < 3 && !rc; k++)
               if ((layouts & (1 << l)) && (ppts & (1 << k)))
                 rc = bench_one (ctx, timer, &frame, objects, n, (cc_moct_layout) l, 4 << k, 5,
-                    runs);
+                    runs, draw);
         } else {
           rc = bench_one (ctx, timer, &frame, objects, n, CC_MOCT_LAYOUT_ATOMIC, 8, 1,
-              runs < 3 ? runs : 3);
+              runs < 3 ? runs : 3, draw);
         }
         cc_image_free (ctx, &frame);
         if (nv12)

@@ -1,12 +1,18 @@
 #!/usr/bin/env bash
-# Regenerates the README's cudaflowlk pictures from the project's own clip (frames 19
-# -> 20 of build/media/clip), CPU backend:
+# Regenerates the README's pictures (CPU backend), by section:
+#   tools/readme-images.sh [BUILD_DIR [SECTION...]]   SECTION: flowlk quadcut moctracker
+#                                                     cvdmosaic (default: all)
+# flowlk: the cudaflowlk pictures from the project's own clip (frames 19 -> 20 of
+# build/media/clip):
 #   docs/images/cudaflowlk-color.png   visualize=color max-magnitude=4
 #   docs/images/cudaflowlk-arrows.png  visualize=arrows arrow-spacing=24 max-magnitude=1.5
 #                                      (an arrow 24 px long = 1.5 px of motion per frame)
-#   tools/readme-images.sh [BUILD_DIR]
 set -euo pipefail
 export BUILD_DIR=${1:-${BUILD_DIR:-build}}
+sections=" ${*:2} "
+want () {  # SECTION: whether to make it
+  [ "$sections" = "  " ] || [[ $sections == *" $1 "* ]]
+}
 source "$(dirname "$0")/../pipelines/common.sh"   # the repo root, the plugin path
 build=$cv_build
 tmp=$(mktemp -d)
@@ -20,8 +26,10 @@ draw () {  # NAME PROPERTIES...
   cp "$tmp/${name}_1.png" "docs/images/$name.png"
   echo "wrote docs/images/$name.png"
 }
-draw cudaflowlk-color visualize=color max-magnitude=4
-draw cudaflowlk-arrows visualize=arrows arrow-spacing=24 max-magnitude=1.5
+if want flowlk; then
+  draw cudaflowlk-color visualize=color max-magnitude=4
+  draw cudaflowlk-arrows visualize=arrows arrow-spacing=24 max-magnitude=1.5
+fi
 
 # quadcut (plugin cudavisiongpl), CPU backend, from ../shared/media/segmentation
 # (skipped when absent):
@@ -32,7 +40,9 @@ draw cudaflowlk-arrows visualize=arrows arrow-spacing=24 max-magnitude=1.5
 #   docs/images/quadcut-cdnet.png      CDnet highway frame 600 and the element's mask
 #                                      (plate learned from frames 1..200, step 1)
 seg=${CV_SHARED_MEDIA:-../shared/media}/segmentation
-if [ -f "$seg/bgmatting/back.png" ] && [ -d "$seg/cdnet-highway/input" ]; then
+if ! want quadcut; then
+  :
+elif [ -f "$seg/bgmatting/back.png" ] && [ -d "$seg/cdnet-highway/input" ]; then
   photo=$seg/bgmatting/1000_img.png
   "$build/tools/quadcut-eval" --align "$seg/bgmatting/back.png" --frame "$photo" \
     --aligned "$tmp/plate.png" >/dev/null
@@ -59,4 +69,70 @@ if [ -f "$seg/bgmatting/back.png" ] && [ -d "$seg/cdnet-highway/input" ]; then
   echo "wrote docs/images/quadcut-cdnet.png"
 else
   echo "readme-images.sh: $seg absent: quadcut pictures not made" >&2
+fi
+
+# moctracker: frame 5 of the project's objects clip (build/media/objects), one object
+# per palette colour, boxes, trajectories, centroids and labels:
+#   docs/images/moctracker-objects.png
+if want moctracker; then
+  objects="black:#000000:40;blue:#0000fa:40;green:#00fa00:40;cyan:#00fafa:40"
+  objects="$objects;red:#fa0000:40;magenta:#fa00fa:40;yellow:#fafa00:40;white:#fafafa:40"
+  gst-launch-1.0 -q imagesequencesrc location="$build/media/objects/frame_%03d.png" \
+    start-index=0 stop-index=5 framerate=12/1 ! pngdec ! videoconvert ! \
+    video/x-raw,format=RGBA ! moctracker backend=cpu objects="$objects" \
+    draw=boxes+trajectories+centroids+labels ! videoconvert ! video/x-raw,format=RGB ! \
+    pngenc ! multifilesink location="$tmp/objects_%d.png"
+  cp "$tmp/objects_5.png" docs/images/moctracker-objects.png
+  echo "wrote docs/images/moctracker-objects.png"
+fi
+
+# cvdmosaic: the last frame of each picture of ../shared/media/mosaic scaled to 400 px
+# wide, through imagefreeze (12 frames: settling on the first, then 2 iterations a
+# frame), in each style, and frame 47 of the project's clip (build/media/clip, scaled to
+# 480x270: drifting background, a moving square, a turning disc) without and with
+# advect=flow. PNG-8 (pngquant, 256 colours, no dithering) when pngquant is installed:
+#   docs/images/cvdmosaic-{fruits,baboon,starry_night}-{cells,stipple,outline}.png
+#     cells:   density=gradient sites=2000
+#     stipple: density=dark sites=4000
+#     outline: density=gradient sites=2000
+#   docs/images/cvdmosaic-clip-{still,flow}.png  cells, gradient, 1500 sites
+shrink () {  # IN OUT
+  if command -v pngquant >/dev/null; then
+    pngquant --nofs --speed 1 --force --output "$2" 256 "$1"
+  else
+    cp "$1" "$2"
+  fi
+  echo "wrote $2 ($(stat -c %s "$2") bytes)"
+}
+mosaic_dir=${CV_SHARED_MEDIA:-../shared/media}/mosaic
+if ! want cvdmosaic; then
+  :
+elif [ -d "$mosaic_dir" ]; then
+  for picture in fruits baboon starry_night; do
+    for style in cells stipple outline; do
+      case $style in
+        stipple) props="density=dark sites=4000" ;;
+        *) props="density=gradient sites=2000" ;;
+      esac
+      gst-launch-1.0 -q filesrc location="$mosaic_dir/$picture.jpg" ! jpegdec ! videoconvert ! \
+        videoscale ! video/x-raw,width=400,pixel-aspect-ratio=1/1 ! \
+        imagefreeze num-buffers=12 ! video/x-raw,format=RGBA,framerate=30/1 ! \
+        cvdmosaic backend=cpu style=$style $props ! videoconvert ! video/x-raw,format=RGB ! \
+        pngenc ! multifilesink location="$tmp/mosaic_%02d.png"
+      shrink "$tmp/mosaic_11.png" "docs/images/cvdmosaic-$picture-$style.png"
+    done
+  done
+else
+  echo "readme-images.sh: $mosaic_dir absent: cvdmosaic pictures of it not made" >&2
+fi
+if want cvdmosaic; then
+  for advect in none flow; do
+    gst-launch-1.0 -q imagesequencesrc location="$build/media/clip/frame_%03d.png" \
+      start-index=0 stop-index=47 framerate=12/1 ! pngdec ! videoconvert ! videoscale ! \
+      video/x-raw,format=RGBA,width=480,height=270 ! \
+      cvdmosaic backend=cpu style=cells density=gradient sites=1500 advect=$advect ! \
+      videoconvert ! video/x-raw,format=RGB ! pngenc ! multifilesink location="$tmp/clip_%02d.png"
+    name=$([ $advect = flow ] && echo flow || echo still)
+    shrink "$tmp/clip_47.png" "docs/images/cvdmosaic-clip-$name.png"
+  done
 fi

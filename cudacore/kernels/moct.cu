@@ -22,7 +22,9 @@
 // Drawing: the mask is one thread per pixel (per 2x2 block for NV12 / I420); lines
 // are one thread per (object, primitive) in three launches over the same points:
 // atomicMax of the key (layer, id) into a scratch, paint where the key is the
-// thread's own, clear: the winner is the line the CPU draws last.
+// thread's own, clear: the winner is the line the CPU draws last. Labels (layer 3)
+// take part in the same three steps, one thread per pixel of an object's text box
+// (a grid row per object), the font read from constant memory (cc_text_hostdev.h).
 #include "cuda_common.cuh"
 #include "moct_internal.h"
 #include "moct_hostdev.h"
@@ -41,6 +43,8 @@ struct cc_cuda_moct {
   int sms;
   uint16_t *lut_rgb, *lut_yuv;
   cc_moct_colour *colours;
+  cc_moct_label *labels;
+  int label_width;             // widest label of the table, px
   cc_moct_acc *acc;
   cc_moct_record *records;
   cc_moct_track *tracks;
@@ -334,6 +338,34 @@ moct_lines_kernel (cc_image f, int mode, unsigned flags, int n, int history, lon
   }
 }
 
+// One object's label (blockIdx.y), a thread per pixel of its text box; mode as
+// moct_lines_kernel.
+__global__ void
+moct_labels_kernel (cc_image f, int mode, int n, long long frames,
+    const cc_moct_record *records, const cc_moct_label *labels,
+    const cc_moct_colour *colours, uint32_t *keys)
+{
+  const int id = blockIdx.y;
+  const cc_moct_label *l = &labels[id];
+  int p = blockIdx.x * blockDim.x + threadIdx.x, w = cc_text_width (l->len);
+  int ox, oy;
+  if (id >= n || p >= w * CC_TEXT_HEIGHT
+      || !cc_moct_label_origin (frames, &records[id], &ox, &oy))
+    return;
+  int ty = p / w, tx = p - ty * w, x = ox + tx, y = oy + ty;
+  if (x < 0 || y < 0 || x >= f.width || y >= f.height || !cc_text_pixel (l->text, l->len, tx, ty))
+    return;
+  uint32_t key = ((uint32_t) CC_MOCT_LABEL_LAYER << 11 | (uint32_t) id) + 1u;
+  uint32_t *kp = &keys[(size_t) y * f.width + x];
+  if (mode == MOCT_MARK)
+    atomicMax (kp, key);
+  else if (mode == MOCT_PAINT) {
+    if (*kp == key)
+      cc_moct_put (&f, x, y, &colours[id]);
+  } else
+    *kp = 0;
+}
+
 // ------------------------------------------------------------------ host side
 
 typedef void (*moct_reduce_fn) (cc_image, const uint16_t *, int, int, cc_moct_acc *,
@@ -358,6 +390,7 @@ cc_cuda_moct_destroy (cc_cuda_moct *s)
   cudaFree (s->lut_rgb);
   cudaFree (s->lut_yuv);
   cudaFree (s->colours);
+  cudaFree (s->labels);
   cudaFree (s->acc);
   cudaFree (s->records);
   cudaFree (s->tracks);
@@ -386,6 +419,7 @@ cc_cuda_moct_create (cc_context *ctx, int width, int height, int history, cc_cud
   MOCT_ALLOC (s->lut_rgb, CC_MOCT_LUT_SIZE * sizeof (uint16_t));
   MOCT_ALLOC (s->lut_yuv, CC_MOCT_LUT_SIZE * sizeof (uint16_t));
   MOCT_ALLOC (s->colours, N * sizeof (cc_moct_colour));
+  MOCT_ALLOC (s->labels, N * sizeof (cc_moct_label));
   MOCT_ALLOC (s->acc, N * sizeof (cc_moct_acc));
   MOCT_ALLOC (s->records, N * sizeof (cc_moct_record));
   MOCT_ALLOC (s->tracks, N * sizeof (cc_moct_track));
@@ -434,7 +468,7 @@ cc_cuda_moct_seed (cc_cuda_moct *s, int object, const int window[5])
 
 extern "C" cc_status
 cc_cuda_moct_set_objects (cc_cuda_moct *s, const uint16_t *lut_rgb, const uint16_t *lut_yuv,
-    const cc_moct_colour *colours, int n)
+    const cc_moct_colour *colours, const cc_moct_label *labels, int n)
 {
   size_t lut_bytes = CC_MOCT_LUT_SIZE * sizeof (uint16_t);
   CC_TRY (cc_cuda_copy_2d (s->ctx, s->lut_rgb, lut_bytes, CC_LOCATION_DEVICE, lut_rgb,
@@ -445,6 +479,14 @@ cc_cuda_moct_set_objects (cc_cuda_moct *s, const uint16_t *lut_rgb, const uint16
     CC_TRY (cc_cuda_copy_2d (s->ctx, s->colours, n * sizeof (cc_moct_colour),
             CC_LOCATION_DEVICE, colours, n * sizeof (cc_moct_colour), CC_LOCATION_HOST,
             n * sizeof (cc_moct_colour), 1));
+  if (n > 0)
+    CC_TRY (cc_cuda_copy_2d (s->ctx, s->labels, n * sizeof (cc_moct_label),
+            CC_LOCATION_DEVICE, labels, n * sizeof (cc_moct_label), CC_LOCATION_HOST,
+            n * sizeof (cc_moct_label), 1));
+  s->label_width = 0;
+  for (int i = 0; i < n; i++)
+    if (cc_text_width (labels[i].len) > s->label_width)
+      s->label_width = cc_text_width (labels[i].len);
   s->n = n;
   if (n == 0)
     return CC_SUCCESS;
@@ -549,7 +591,9 @@ cc_cuda_moct_draw (cc_cuda_moct *s, cc_image *f, unsigned flags, long long frame
     }
     CC_CUDA_LAUNCHED ("moct_mask_kernel");
   }
-  if (!(flags & (CC_MOCT_DRAW_TRAJECTORIES | CC_MOCT_DRAW_BOXES | CC_MOCT_DRAW_CENTROIDS)))
+  const unsigned lines = CC_MOCT_DRAW_TRAJECTORIES | CC_MOCT_DRAW_BOXES | CC_MOCT_DRAW_CENTROIDS;
+  const bool labels = (flags & CC_MOCT_DRAW_LABELS) && s->label_width > 0;
+  if (!(flags & lines) && !labels)
     return CC_SUCCESS;
   if (!s->keys) {
     size_t bytes = (size_t) s->w * s->h * sizeof (uint32_t);
@@ -558,10 +602,19 @@ cc_cuda_moct_draw (cc_cuda_moct *s, cc_image *f, unsigned flags, long long frame
   }
   long long threads = (long long) n * cc_moct_primitive_count (s->history);
   unsigned grid = (unsigned) ((threads + 127) / 128);
+  dim3 label_grid (cc_div_up (s->label_width * CC_TEXT_HEIGHT, 128), n);
+  // every mark (lines and labels) before any paint
   for (int mode = MOCT_MARK; mode <= MOCT_CLEAR; mode++) {
-    moct_lines_kernel<<<grid, 128, 0, stream>>> (*f, mode, flags, n, s->history, frames,
-        s->rings, s->records, s->colours, *white, s->keys);
-    CC_CUDA_LAUNCHED ("moct_lines_kernel");
+    if (flags & lines) {
+      moct_lines_kernel<<<grid, 128, 0, stream>>> (*f, mode, flags, n, s->history, frames,
+          s->rings, s->records, s->colours, *white, s->keys);
+      CC_CUDA_LAUNCHED ("moct_lines_kernel");
+    }
+    if (labels) {
+      moct_labels_kernel<<<label_grid, 128, 0, stream>>> (*f, mode, n, frames, s->records,
+          s->labels, s->colours, s->keys);
+      CC_CUDA_LAUNCHED ("moct_labels_kernel");
+    }
   }
   return CC_SUCCESS;
 }

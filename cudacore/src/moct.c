@@ -50,6 +50,7 @@ struct cc_moct {
   int n;
   cc_moct_object *objects;     /* CC_MOCT_MAX_OBJECTS */
   cc_moct_colour *colours;     /* CC_MOCT_MAX_OBJECTS */
+  cc_moct_label *labels;       /* CC_MOCT_MAX_OBJECTS */
   uint16_t *lut_rgb, *lut_yuv; /* CC_MOCT_LUT_SIZE each */
   /* bin centres of the RGB and YUV tables in each space (index: cc_moct_space - 1),
    * computed the first time an object of that space appears */
@@ -243,7 +244,7 @@ moct_free (cc_moct *m)
   if (m->cuda)
     cc_cuda_moct_destroy (m->cuda);
 #endif
-  free (m->objects); free (m->colours); free (m->lut_rgb); free (m->lut_yuv);
+  free (m->objects); free (m->colours); free (m->labels); free (m->lut_rgb); free (m->lut_yuv);
   for (int k = 0; k < 3; k++) {
     free (m->cells_rgb[k]);
     free (m->cells_yuv[k]);
@@ -279,6 +280,7 @@ cc_moct_create (cc_context *ctx, int width, int height, const cc_moct_params *pa
   const size_t N = CC_MOCT_MAX_OBJECTS;
   bool ok = (m->objects = calloc (N, sizeof *m->objects)) != NULL;
   ok &= (m->colours = calloc (N, sizeof *m->colours)) != NULL;
+  ok &= (m->labels = calloc (N, sizeof *m->labels)) != NULL;
   ok &= (m->lut_rgb = malloc (CC_MOCT_LUT_SIZE * sizeof (uint16_t))) != NULL;
   ok &= (m->lut_yuv = malloc (CC_MOCT_LUT_SIZE * sizeof (uint16_t))) != NULL;
   ok &= (m->best_d = malloc (CC_MOCT_LUT_SIZE * sizeof *m->best_d)) != NULL;
@@ -469,11 +471,13 @@ cc_moct_set_objects (cc_moct *m, const cc_moct_object *objects, int n)
     c->g = objects[i].g;
     c->b = objects[i].b;
     cc_rgb_to_yuv (c->r, c->g, c->b, &c->y, &c->u, &c->v);
+    memcpy (m->labels[i].text, objects[i].name, CC_MOCT_NAME_MAX);
+    m->labels[i].len = (int) strlen (objects[i].name);
   }
   m->n = n;
   if (m->ctx->backend == CC_BACKEND_CUDA)
     return CC_CUDA_ONLY (cc_cuda_moct_set_objects (m->cuda, m->lut_rgb, m->lut_yuv,
-            m->colours, n));
+            m->colours, m->labels, n));
   return CC_SUCCESS;
 }
 
@@ -694,6 +698,21 @@ cc_moct_seed (cc_moct *m, int object, int x, int y)
   return CC_SUCCESS;
 }
 
+/* LABELS of one object: its glyph pixels, clipped to the frame. */
+static void
+draw_label (const cc_moct *m, cc_image *frame, int id)
+{
+  int ox, oy;
+  if (!cc_moct_label_origin (m->frames, &m->records[id], &ox, &oy))
+    return;
+  const cc_moct_label *l = &m->labels[id];
+  int w = cc_text_width (l->len);
+  for (int ty = oy < 0 ? -oy : 0; ty < CC_TEXT_HEIGHT && oy + ty < m->height; ty++)
+    for (int tx = ox < 0 ? -ox : 0; tx < w && ox + tx < m->width; tx++)
+      if (cc_text_pixel (l->text, l->len, tx, ty))
+        cc_moct_put (frame, ox + tx, oy + ty, &m->colours[id]);
+}
+
 static const cc_moct_colour moct_white = { 255, 255, 255, 235, 128, 128, { 0, 0 } };
 
 cc_status
@@ -733,5 +752,8 @@ cc_moct_draw (cc_moct *m, cc_image *frame, unsigned flags)
             cc_moct_put (frame, x, y, c);
         }
       }
+  if (flags & CC_MOCT_DRAW_LABELS)
+    for (int id = 0; id < m->n; id++)
+      draw_label (m, frame, id);
   return CC_SUCCESS;
 }

@@ -7,6 +7,7 @@
 #define CUDACORE_MOCT_HOSTDEV_H
 
 #include "cc_hostdev.h"
+#include "cc_text_hostdev.h"
 #include "moct_internal.h"
 
 /* Cell of the classification table for 8-bit channels (R, G, B or Y, U, V). */
@@ -133,9 +134,11 @@ cc_moct_finalize (const cc_moct_acc *a, long long frame, int min_mass, int windo
 /* ---------------------------------------------------------------- drawing */
 
 /* Primitives of one object, all line segments: history - 1 trajectory segments
- * (layer 0), 4 box edges (layer 1), 2 centroid strokes (layer 2). A pixel covered by
- * several primitives takes the colour of the one with the largest key
- * (layer, object id): the CPU draws in key order, CUDA resolves with atomicMax. */
+ * (layer 0), 4 box edges (layer 1), 2 centroid strokes (layer 2); then its label
+ * (layer 3, cc_moct_label_origin). A pixel covered by several primitives takes the
+ * colour of the one with the largest key (layer, object id): the CPU draws in key
+ * order, CUDA resolves with atomicMax. */
+#define CC_MOCT_LABEL_LAYER 3
 #define CC_MOCT_CROSS 4
 
 CC_HOSTDEV int
@@ -190,6 +193,20 @@ cc_moct_primitive (int k, int history, long long frames, const cc_moct_sample *r
     *y0 = s->iy - CC_MOCT_CROSS; *y1 = s->iy + CC_MOCT_CROSS; *x0 = *x1 = s->ix;
   }
   *layer = 2;
+  return 1;
+}
+
+/* LABELS: the top-left pixel of a present object's name (drawn by cc_text_pixel):
+ * left-aligned with the box, one row of gap above it when the text fits in the frame
+ * there, else 2 px below the box. 0 when nothing is drawn. */
+CC_HOSTDEV int
+cc_moct_label_origin (long long frames, const cc_moct_record *rec, int *x, int *y)
+{
+  if (frames <= 0 || !rec->present)
+    return 0;
+  *x = rec->acc.minx;
+  *y = rec->acc.miny - 1 - CC_TEXT_HEIGHT >= 0 ? rec->acc.miny - 1 - CC_TEXT_HEIGHT
+                                               : rec->acc.maxy + 2;
   return 1;
 }
 

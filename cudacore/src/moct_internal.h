@@ -44,14 +44,21 @@ typedef struct cc_moct_colour {
   uint8_t r, g, b, y, u, v, pad[2];
 } cc_moct_colour;
 
+/* An object's name as drawn by LABELS (the table's name, its length in bytes). */
+typedef struct cc_moct_label {
+  char text[CC_MOCT_NAME_MAX];
+  int len;
+} cc_moct_label;
+
 /* CUDA backend (kernels/moct.cu). */
 typedef struct cc_cuda_moct cc_cuda_moct;
 cc_status cc_cuda_moct_create (cc_context *ctx, int width, int height, int history,
     cc_cuda_moct **out);
 void cc_cuda_moct_destroy (cc_cuda_moct *s);
-/* Uploads the tables and colours for n objects (waits for the stream first). */
+/* Uploads the tables, colours and labels for n objects (waits for the stream first). */
 cc_status cc_cuda_moct_set_objects (cc_cuda_moct *s, const uint16_t *lut_rgb,
-    const uint16_t *lut_yuv, const cc_moct_colour *colours, int n);
+    const uint16_t *lut_yuv, const cc_moct_colour *colours, const cc_moct_label *labels,
+    int n);
 /* Frame `frame` (index): classify + reduce + finalize; records (host, n entries)
  * or NULL (no wait). */
 cc_status cc_cuda_moct_run (cc_cuda_moct *s, const cc_moct_params *p, const cc_image *f,

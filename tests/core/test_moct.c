@@ -697,6 +697,365 @@ START_TEST (test_draw_cpu)
 }
 END_TEST
 
+/* ---------------------------------------------------------------- labels */
+
+/* The expected text of the labels below, written out by hand from the font's design
+ * (not read from the table): "A1" and "Z" followed by two bytes outside printable
+ * ASCII ("\xc3\xa9", an e acute in UTF-8), drawn as '?'. */
+static const char *const art_a1[7] = {
+  ".###....#..",
+  "#...#..##..",
+  "#...#...#..",
+  "#####...#..",
+  "#...#...#..",
+  "#...#...#..",
+  "#...#..###.",
+};
+static const char *const art_z_utf8[7] = {
+  "#####..###...###.",
+  "....#.#...#.#...#",
+  "...#......#.....#",
+  "..#......#.....#.",
+  ".#......#.....#..",
+  "#................",
+  "#####...#.....#..",
+};
+
+#define LABEL_GUARD 8
+#define GUARD_BYTE 0xA5
+
+/* A host frame whose planes lie inside larger buffers: each row LABEL_GUARD bytes
+ * wider than its pixels, a guard row before and after, all GUARD_BYTE; a write out
+ * of the frame lands in a guard byte. */
+typedef struct {
+  uint8_t *buf[3];
+  size_t size[3];
+  int planes;
+  cc_image img;
+} guarded_frame;
+
+static int
+plane_row_bytes (cc_format format, int w, int p)
+{
+  if (format == CC_FORMAT_RGBX8 || format == CC_FORMAT_BGRX8)
+    return 4 * w;
+  if (p == 0)
+    return w;
+  return format == CC_FORMAT_NV12 ? 2 * ((w + 1) / 2) : (w + 1) / 2;
+}
+
+static void
+guarded_alloc (cc_format format, int w, int h, guarded_frame *g)
+{
+  memset (g, 0, sizeof *g);
+  g->planes = cc_format_planes (format);
+  g->img.width = w;
+  g->img.height = h;
+  g->img.format = format;
+  g->img.location = CC_LOCATION_HOST;
+  for (int p = 0; p < g->planes; p++) {
+    int rows = p == 0 ? h : (h + 1) / 2;
+    g->img.pitch[p] = plane_row_bytes (format, w, p) + LABEL_GUARD;
+    g->size[p] = g->img.pitch[p] * (rows + 2);
+    g->buf[p] = malloc (g->size[p]);
+    ck_assert (g->buf[p] != NULL);
+    memset (g->buf[p], GUARD_BYTE, g->size[p]);
+    g->img.planes[p] = g->buf[p] + g->img.pitch[p];
+  }
+}
+
+static void
+guarded_copy (const guarded_frame *src, guarded_frame *dst)
+{
+  guarded_alloc (src->img.format, src->img.width, src->img.height, dst);
+  for (int p = 0; p < src->planes; p++)
+    memcpy (dst->buf[p], src->buf[p], src->size[p]);
+}
+
+static void
+guarded_free (guarded_frame *g)
+{
+  for (int p = 0; p < g->planes; p++)
+    free (g->buf[p]);
+}
+
+/* The standard BT.601 limited-range formula (as to_yuv). */
+static void
+test_yuv (const uint8_t rgb[3], uint8_t yuv[3])
+{
+  yuv[0] = (uint8_t) lround (16 + (65.481 * rgb[0] + 128.553 * rgb[1] + 24.966 * rgb[2]) / 255);
+  yuv[1] = (uint8_t) lround (128 + (-37.797 * rgb[0] - 74.203 * rgb[1] + 112.0 * rgb[2]) / 255);
+  yuv[2] = (uint8_t) lround (128 + (112.0 * rgb[0] - 93.786 * rgb[1] - 18.214 * rgb[2]) / 255);
+}
+
+/* Writes colour rgb at (x, y) of a frame as the drawing documents it: R, G, B (the
+ * fourth byte kept); on YUV frames Y, and U, V when (x, y) is the top-left pixel of
+ * its 2x2 block. */
+static void
+test_put (cc_image *f, int x, int y, const uint8_t rgb[3])
+{
+  uint8_t *row = (uint8_t *) f->planes[0] + (size_t) y * f->pitch[0];
+  if (f->format == CC_FORMAT_RGBX8 || f->format == CC_FORMAT_BGRX8) {
+    bool bgr = f->format == CC_FORMAT_BGRX8;
+    row[4 * x] = rgb[bgr ? 2 : 0];
+    row[4 * x + 1] = rgb[1];
+    row[4 * x + 2] = rgb[bgr ? 0 : 2];
+    return;
+  }
+  uint8_t yuv[3];
+  test_yuv (rgb, yuv);
+  row[x] = yuv[0];
+  if ((x & 1) || (y & 1))
+    return;
+  uint8_t *c1 = (uint8_t *) f->planes[1] + (size_t) (y / 2) * f->pitch[1];
+  if (f->format == CC_FORMAT_NV12) {
+    c1[x] = yuv[1];
+    c1[x + 1] = yuv[2];
+  } else {
+    c1[x / 2] = yuv[1];
+    ((uint8_t *) f->planes[2] + (size_t) (y / 2) * f->pitch[2])[x / 2] = yuv[2];
+  }
+}
+
+/* A grey frame (fourth byte 255) with the box [x0, x1] x [y0, y1] in rgb: YUV chroma
+ * per 2x2 block from its top-left pixel. */
+static void
+label_scene (cc_format format, int w, int h, int x0, int y0, int x1, int y1,
+    const uint8_t rgb[3], guarded_frame *g)
+{
+  static const uint8_t grey[3] = { 128, 128, 128 };
+  guarded_alloc (format, w, h, g);
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++) {
+      bool in = x >= x0 && x <= x1 && y >= y0 && y <= y1;
+      if (format == CC_FORMAT_RGBX8 || format == CC_FORMAT_BGRX8)
+        ((uint8_t *) g->img.planes[0] + (size_t) y * g->img.pitch[0])[4 * x + 3] = 255;
+      test_put (&g->img, x, y, in ? rgb : grey);
+    }
+}
+
+/* Where the documented rule puts a label: left-aligned with the box, its top row 8 px
+ * above it when that is inside the frame, else 2 px below the box. */
+static void
+label_origin (const cc_moct_result *r, int *ox, int *oy)
+{
+  *ox = r->x0;
+  *oy = r->y0 - 8 >= 0 ? r->y0 - 8 : r->y1 + 2;
+}
+
+/* One object named `name` over the box; draws LABELS and compares every byte of the
+ * buffers (guards included) with the input plus the art's pixels that fall inside
+ * the frame. Returns the number of glyph pixels expected inside the frame. */
+static int
+check_label (cc_format format, int w, int h, int x0, int y0, int x1, int y1,
+    const char *name, const char *const art[7])
+{
+  const uint8_t red[3] = { 250, 0, 0 };
+  cc_context *ctx;
+  CC_ASSERT_OK (cc_context_create (CC_BACKEND_CPU, -1, &ctx));
+  cc_moct_params p;
+  cc_moct_params_default (&p);
+  p.min_mass = 1;
+  cc_moct *m;
+  CC_ASSERT_OK (cc_moct_create (ctx, w, h, &p, &m));
+  cc_moct_object o = { "", 250, 0, 0, 10, CC_MOCT_SPACE_PARAMS };
+  snprintf (o.name, sizeof o.name, "%s", name);
+  CC_ASSERT_OK (cc_moct_set_objects (m, &o, 1));
+  guarded_frame f, want;
+  label_scene (format, w, h, x0, y0, x1, y1, red, &f);
+  cc_moct_result r;
+  CC_ASSERT_OK (cc_moct_run (m, &f.img, &r));
+  ck_assert_msg (r.present, "%s %dx%d: the object is not found", cc_format_name (format), w, h);
+  if (format == CC_FORMAT_RGBX8 || format == CC_FORMAT_BGRX8)
+    ck_assert (r.x0 == x0 && r.y0 == y0 && r.x1 == x1 && r.y1 == y1);
+  guarded_copy (&f, &want);
+  int ox, oy, glyph = 0, cols = (int) strlen (art[0]);
+  label_origin (&r, &ox, &oy);
+  for (int ty = 0; ty < 7; ty++)
+    for (int tx = 0; tx < cols; tx++) {
+      int x = ox + tx, y = oy + ty;
+      if (art[ty][tx] == '#' && x >= 0 && y >= 0 && x < w && y < h) {
+        test_put (&want.img, x, y, red);
+        glyph++;
+      }
+    }
+  CC_ASSERT_OK (cc_moct_draw (m, &f.img, CC_MOCT_DRAW_LABELS));
+  for (int pl = 0; pl < f.planes; pl++)
+    for (size_t k = 0; k < f.size[pl]; k++)
+      ck_assert_msg (f.buf[pl][k] == want.buf[pl][k], "%s %dx%d label \"%s\": plane %d byte "
+          "%zu (row %d, byte %d of the row) is %d, want %d", cc_format_name (format), w, h,
+          name, pl, k, (int) (k / f.img.pitch[pl]) - 1, (int) (k % f.img.pitch[pl]),
+          f.buf[pl][k], want.buf[pl][k]);
+  guarded_free (&f);
+  guarded_free (&want);
+  cc_moct_destroy (m);
+  cc_context_destroy (ctx);
+  return glyph;
+}
+
+/* LABELS on the CPU, every format: exact glyph pixels, every other byte untouched,
+ * the label above the box, below it at the top of the frame, clipped by the right and
+ * bottom edges, and nothing written out of 1x1 and 2x2 frames. */
+START_TEST (test_draw_labels_cpu)
+{
+  const cc_format formats[] = { CC_FORMAT_RGBX8, CC_FORMAT_BGRX8, CC_FORMAT_NV12, CC_FORMAT_I420 };
+  for (int fi = 0; fi < 4; fi++) {
+    cc_format f = formats[fi];
+    /* above the box, whole: 11 x 7 px of "A1", 28 glyph pixels */
+    ck_assert_int_eq (check_label (f, 64, 48, 20, 30, 35, 45, "A1", art_a1), 28);
+    /* '?' for bytes outside printable ASCII */
+    ck_assert_int_eq (check_label (f, 64, 48, 10, 20, 25, 29, "Z\xc3\xa9", art_z_utf8), 33);
+    /* the box at the top: below it (y 6), cut by the right edge after 8 columns */
+    int cut = check_label (f, 64, 48, 56, 0, 63, 3, "A1", art_a1);
+    ck_assert (cut > 0 && cut < 28);
+    /* odd frame, the label below a box at the top, cut by the bottom edge (rows 4..6
+     * of 7) */
+    cut = check_label (f, 13, 7, 2, 0, 5, 1, "A1", art_a1);
+    ck_assert (cut > 0 && cut < 28);
+    /* and by the bottom and right edges */
+    cut = check_label (f, 13, 7, 8, 0, 11, 1, "Z\xc3\xa9", art_z_utf8);
+    ck_assert (cut > 0 && cut < 33);
+    /* tiny frames: the label falls outside, nothing is written */
+    ck_assert_int_eq (check_label (f, 1, 1, 0, 0, 0, 0, "A1", art_a1), 0);
+    ck_assert_int_eq (check_label (f, 2, 2, 0, 0, 1, 1, "A1", art_a1), 0);
+  }
+}
+END_TEST
+
+/* LABELS with the other drawings: a label covers a box edge of an object of higher
+ * id (labels are drawn last), and where two labels overlap the higher id wins. */
+START_TEST (test_draw_labels_order)
+{
+  cc_context *ctx;
+  CC_ASSERT_OK (cc_context_create (CC_BACKEND_CPU, -1, &ctx));
+  cc_moct *m;
+  CC_ASSERT_OK (cc_moct_create (ctx, 80, 40, NULL, &m));
+  cc_moct_object o[3] = { { "A1A1A1", 250, 0, 0, 10, 0 }, { "A1", 0, 0, 250, 10, 0 },
+                          { "gone", 0, 250, 0, 10, 0 } };
+  CC_ASSERT_OK (cc_moct_set_objects (m, o, 3));
+  /* boxes 15..25 x 20..30 (label rows 12..18, x 15..49) and 35..45 x 15..25 (label
+   * rows 7..13, x 35..45; its top edge, row 15, runs under the first label) */
+  cv_synth_shape s[2] = { { 20, 25, 5, 5, 0, 250, 0, 0 }, { 40, 20, 5, 5, 0, 0, 0, 250 } };
+  cc_image f;
+  CC_ASSERT_OK (cv_synth_shapes (80, 40, s, 2, &f, NULL));
+  cc_moct_result r[3];
+  CC_ASSERT_OK (cc_moct_run (m, &f, r));
+  ck_assert (r[0].present && r[1].present && !r[2].present);
+  ck_assert (r[0].x0 == 15 && r[0].y0 == 20 && r[1].x0 == 35 && r[1].y0 == 15 && r[1].x1 == 45);
+  CC_ASSERT_OK (cc_moct_draw (m, &f, CC_MOCT_DRAW_BOXES | CC_MOCT_DRAW_LABELS));
+  const uint8_t blue[3] = { 0, 0, 250 }, red[3] = { 250, 0, 0 };
+  int blue_over_red = 0, red_over_edge = 0;
+  for (int y = 0; y < 40; y++)
+    for (int x = 0; x < 80; x++) {
+      int u0 = x - 15, v0 = y - 12, u1 = x - 35, v1 = y - 7;
+      /* "A1A1A1": "A1", a spacing column, "A1", ... */
+      bool g0 = u0 >= 0 && u0 < 35 && v0 >= 0 && v0 < 7 && u0 % 12 < 11
+          && art_a1[v0][u0 % 12] == '#';
+      bool g1 = u1 >= 0 && u1 < 11 && v1 >= 0 && v1 < 7 && art_a1[v1][u1] == '#';
+      bool edge1 = y == 15 && x >= 35 && x <= 45;
+      if (g1) {
+        ck_assert_msg (!memcmp (pix (&f, x, y), blue, 3), "(%d, %d)", x, y);
+        blue_over_red += g0;
+      } else if (g0) {
+        ck_assert_msg (!memcmp (pix (&f, x, y), red, 3), "(%d, %d)", x, y);
+        red_over_edge += edge1;
+      } else if (edge1) {
+        ck_assert_msg (!memcmp (pix (&f, x, y), blue, 3), "(%d, %d)", x, y);
+      }
+    }
+  ck_assert (blue_over_red > 0 && red_over_edge > 0);
+  cv_image_free (&f);
+  cc_moct_destroy (m);
+  cc_context_destroy (ctx);
+}
+END_TEST
+
+/* CUDA labels == CPU labels, byte for byte, every format: the frames of
+ * test_draw_labels_cpu (edges, tiny sizes) and overlapping labels of many objects. */
+START_TEST (test_gpu_labels_match_cpu)
+{
+  if (cv_test_skip_without_gpu ("moct labels GPU == CPU"))
+    return;
+  const cc_format formats[] = { CC_FORMAT_RGBX8, CC_FORMAT_BGRX8, CC_FORMAT_NV12, CC_FORMAT_I420 };
+  const struct { int w, h, x0, y0, x1, y1; } cases[] = {
+    { 64, 48, 20, 30, 35, 45 }, { 64, 48, 56, 0, 63, 3 }, { 13, 7, 8, 0, 11, 1 },
+    { 1, 1, 0, 0, 0, 0 }, { 2, 2, 0, 0, 1, 1 }, { 641, 359, 600, 2, 640, 20 },
+  };
+  const uint8_t red[3] = { 250, 0, 0 };
+  cc_context *ctx[2];
+  for (int b = 0; b < 2; b++)
+    CC_ASSERT_OK (cc_context_create (b ? CC_BACKEND_CUDA : CC_BACKEND_CPU, -1, &ctx[b]));
+  long glyph_bytes = 0;
+  for (int fi = 0; fi < 4; fi++)
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+      cc_format format = formats[fi];
+      int w = cases[c].w, h = cases[c].h;
+      cc_moct_params p;
+      cc_moct_params_default (&p);
+      p.min_mass = 1;
+      /* one object with a long name (63 bytes, past the right edge), then three
+       * whose labels overlap it */
+      cc_moct_object o[4];
+      memset (o, 0, sizeof o);
+      memset (o[0].name, 'W', CC_MOCT_NAME_MAX - 1);
+      snprintf (o[1].name, sizeof o[1].name, "ab\x7f");
+      snprintf (o[2].name, sizeof o[2].name, "~|@");
+      snprintf (o[3].name, sizeof o[3].name, "xyz");
+      static const uint8_t colours[4][3] = { { 250, 0, 0 }, { 0, 200, 0 }, { 0, 0, 250 },
+                                             { 230, 230, 0 } };
+      for (int i = 0; i < 4; i++) {
+        o[i].r = colours[i][0];
+        o[i].g = colours[i][1];
+        o[i].b = colours[i][2];
+        o[i].tolerance = 30;
+      }
+      guarded_frame g;
+      label_scene (format, w, h, cases[c].x0, cases[c].y0, cases[c].x1, cases[c].y1, red, &g);
+      /* objects 1..3: 3x3 boxes 5 px apart to the right, 1 px down (clipped) */
+      for (int i = 1; i < 4; i++) {
+        uint8_t rgb[3] = { o[i].r, o[i].g, o[i].b };
+        for (int y = cases[c].y0 + i; y < cases[c].y0 + i + 3 && y < h; y++)
+          for (int x = cases[c].x0 + 5 * i; x < cases[c].x0 + 5 * i + 3 && x < w; x++)
+            test_put (&g.img, x, y, rgb);
+      }
+      cc_moct *m[2];
+      cc_image out[2];
+      for (int b = 0; b < 2; b++) {
+        CC_ASSERT_OK (cc_moct_create (ctx[b], w, h, &p, &m[b]));
+        CC_ASSERT_OK (cc_moct_set_objects (m[b], o, 4));
+        cc_image dev;
+        CC_ASSERT_OK (cv_test_to_backend (ctx[b], &g.img, &dev));
+        CC_ASSERT_OK (cc_moct_run (m[b], &dev, NULL));
+        CC_ASSERT_OK (cc_moct_draw (m[b], &dev, CC_MOCT_DRAW_ALL));
+        CC_ASSERT_OK (cv_test_to_host (ctx[b], &dev, &out[b]));
+        cc_image_free (ctx[b], &dev);
+      }
+      for (int pl = 0; pl < g.planes; pl++) {
+        int rows = pl == 0 ? h : (h + 1) / 2, bytes = plane_row_bytes (format, w, pl);
+        for (int y = 0; y < rows; y++) {
+          const uint8_t *a = (const uint8_t *) out[0].planes[pl] + (size_t) y * out[0].pitch[pl];
+          const uint8_t *d = (const uint8_t *) out[1].planes[pl] + (size_t) y * out[1].pitch[pl];
+          const uint8_t *in = (const uint8_t *) g.img.planes[pl] + (size_t) y * g.img.pitch[pl];
+          ck_assert_msg (!memcmp (a, d, bytes), "%s %dx%d: plane %d row %d differs",
+              cc_format_name (format), w, h, pl, y);
+          for (int k = 0; k < bytes; k++)
+            glyph_bytes += a[k] != in[k];
+        }
+      }
+      for (int b = 0; b < 2; b++) {
+        cv_image_free (&out[b]);
+        cc_moct_destroy (m[b]);
+      }
+      guarded_free (&g);
+    }
+  ck_assert (glyph_bytes > 0);
+  printf ("moct labels: CUDA == CPU on %d frames (%ld bytes drawn)\n",
+      4 * (int) (sizeof cases / sizeof cases[0]), glyph_bytes);
+  for (int b = 0; b < 2; b++)
+    cc_context_destroy (ctx[b]);
+}
+END_TEST
+
 /* ---------------------------------------------------------------- CUDA */
 
 static int
@@ -1101,6 +1460,9 @@ moct_suite (void)
   tcase_add_test (tc, test_set_objects_errors);
   tcase_add_test (tc, test_trajectory_velocity);
   tcase_add_test (tc, test_draw_cpu);
+  tcase_add_test (tc, test_draw_labels_cpu);
+  tcase_add_test (tc, test_draw_labels_order);
+  tcase_add_test (tc, test_gpu_labels_match_cpu);
   tcase_add_test (tc, test_gpu_matches_cpu);
   suite_add_tcase (s, tc);
   return s;

@@ -221,12 +221,15 @@ GST_START_TEST (test_metas_and_messages)
 }
 GST_END_TEST;
 
-/* The drawn frame equals the core's CPU drawing of the same frames. */
-GST_START_TEST (test_drawn_pixels)
+/* The frames drawn with `draw` equal the core's CPU drawing (flags) of the same
+ * frames; returns the drawn frames' bytes (caller frees each, then the array). */
+static guint8 **
+drawn_frames (const gchar * draw, unsigned flags, int w, int h, int frames)
 {
-  const int w = 96, h = 80;
-  GstHarness *hn = cv_harness_new ("moctracker backend=cpu draw=all objects=\"" OBJECTS "\"",
-      "RGBA", w, h);
+  gchar *launch = g_strdup_printf ("moctracker backend=cpu draw=%s objects=\"" OBJECTS "\"",
+      draw);
+  GstHarness *hn = cv_harness_new (launch, "RGBA", w, h);
+  g_free (launch);
   cc_context *ctx;
   CC_ASSERT_OK (cc_context_create (CC_BACKEND_CPU, -1, &ctx));
   cc_moct_params p;
@@ -243,7 +246,8 @@ GST_START_TEST (test_drawn_pixels)
     table[i].tolerance = 60;
   }
   CC_ASSERT_OK (cc_moct_set_objects (m, table, N_OBJ));
-  for (int t = 0; t < 4; t++) {
+  guint8 **out_frames = g_new0 (guint8 *, frames);
+  for (int t = 0; t < frames; t++) {
     GstBuffer *in = make_frame ("RGBA", w, h, t);
     GstMapInfo im;
     fail_unless (gst_buffer_map (in, &im, GST_MAP_READ));
@@ -251,7 +255,7 @@ GST_START_TEST (test_drawn_pixels)
     gst_buffer_unmap (in, &im);
     cc_image view = cc_image_view (want, 4 * w, w, h, CC_FORMAT_RGBX8, CC_LOCATION_HOST);
     CC_ASSERT_OK (cc_moct_run (m, &view, NULL));
-    CC_ASSERT_OK (cc_moct_draw (m, &view, CC_MOCT_DRAW_ALL));
+    CC_ASSERT_OK (cc_moct_draw (m, &view, flags));
     GstBuffer *out = gst_harness_push_and_pull (hn, in);
     GstMapInfo om;
     fail_unless (gst_buffer_map (out, &om, GST_MAP_READ));
@@ -260,8 +264,10 @@ GST_START_TEST (test_drawn_pixels)
       differ += om.data[k] != want[k];
       drawn += (k % 4 != 3) && om.data[k] != 128;
     }
-    ck_assert_msg (differ == 0, "frame %d: %ld bytes differ from cc_moct_draw", t, differ);
+    ck_assert_msg (differ == 0, "draw=%s frame %d: %ld bytes differ from cc_moct_draw", draw,
+        t, differ);
     fail_unless (drawn > 0);
+    out_frames[t] = g_memdup2 (om.data, om.size);
     gst_buffer_unmap (out, &om);
     gst_buffer_unref (out);
     g_free (want);
@@ -269,6 +275,57 @@ GST_START_TEST (test_drawn_pixels)
   cc_moct_destroy (m);
   cc_context_destroy (ctx);
   gst_harness_teardown (hn);
+  return out_frames;
+}
+
+/* draw=all: the drawn frame equals the core's CPU drawing of the same frames. */
+GST_START_TEST (test_drawn_pixels)
+{
+  guint8 **f = drawn_frames ("all", CC_MOCT_DRAW_ALL, 96, 80, 4);
+  for (int t = 0; t < 4; t++)
+    g_free (f[t]);
+  g_free (f);
+}
+GST_END_TEST;
+
+/* draw=labels: the core's drawing, and every pixel that differs from the input is a
+ * glyph pixel in a present object's colour, in the 7 rows above its true box
+ * (left-aligned, one row of gap: "red", "green", "blue" are 17, 29, 23 px wide). */
+GST_START_TEST (test_drawn_labels)
+{
+  const int w = 96, h = 80, frames = 4;
+  static const int text_w[N_OBJ] = { 17, 29, 23 };
+  guint8 **f = drawn_frames ("labels", CC_MOCT_DRAW_LABELS, w, h, frames);
+  for (int t = 0; t < frames; t++) {
+    GstBuffer *in = make_frame ("RGBA", w, h, t);
+    GstMapInfo im;
+    fail_unless (gst_buffer_map (in, &im, GST_MAP_READ));
+    int glyph[N_OBJ] = { 0 };
+    for (int y = 0; y < h; y++)
+      for (int x = 0; x < w; x++) {
+        const guint8 *a = im.data + 4 * (y * w + x), *b = f[t] + 4 * (y * w + x);
+        if (!memcmp (a, b, 4))
+          continue;
+        int owner = -1;
+        for (int i = 0; i < N_OBJ; i++) {
+          Truth tr = truth (i, t, w, h);
+          if (tr.mass > 0 && x >= tr.x0 && x < tr.x0 + text_w[i] && y >= tr.y0 - 8
+              && y <= tr.y0 - 2 && b[0] == objs[i].r && b[1] == objs[i].g && b[2] == objs[i].b)
+            owner = i;
+        }
+        ck_assert_msg (owner >= 0, "frame %d: (%d, %d) drawn outside every label", t, x, y);
+        ck_assert_int_eq (b[3], a[3]);
+        glyph[owner]++;
+      }
+    /* every present object has its name (blue is absent on frame 2) */
+    for (int i = 0; i < N_OBJ; i++)
+      ck_assert_msg ((glyph[i] > 0) == (truth (i, t, w, h).mass > 0), "frame %d object %d: %d"
+          " glyph pixels", t, i, glyph[i]);
+    gst_buffer_unmap (in, &im);
+    gst_buffer_unref (in);
+    g_free (f[t]);
+  }
+  g_free (f);
 }
 GST_END_TEST;
 
@@ -510,6 +567,7 @@ moctracker_suite (void)
   tcase_set_timeout (tc, 300);
   tcase_add_test (tc, test_metas_and_messages);
   tcase_add_test (tc, test_drawn_pixels);
+  tcase_add_test (tc, test_drawn_labels);
   tcase_add_test (tc, test_property_errors);
   tcase_add_test (tc, test_objects_file);
   tcase_add_test (tc, test_flush_and_caps_change);

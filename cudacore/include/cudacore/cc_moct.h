@@ -184,15 +184,22 @@ cc_status cc_moct_seed (cc_moct *m, int object, int x, int y);
  *                per 2x2 block when its top-left pixel is classified);
  *  TRAJECTORIES: lines (object colour) between consecutive present samples;
  *  BOXES:        the inclusive bounding box outline (object colour) of present objects;
- *  CENTROIDS:    a white cross (+-4 px) at the rounded centroid of present objects.
- * Lines of several objects that overlap: the highest id wins within a kind. On NV12
- * / I420, a line pixel writes Y, and U, V when it is the top-left pixel of its 2x2
- * block (as cc_flow_visualize). Integer drawing: CPU and CUDA pixels are equal. */
+ *  CENTROIDS:    a white cross (+-4 px) at the rounded centroid of present objects;
+ *  LABELS:       each present object's name in its colour, in a 5x7 px font (the glyph
+ *                pixels alone, 6 px a character; bytes outside printable ASCII show
+ *                as '?'), left-aligned with its box: its top row 8 px above the box
+ *                (one row of gap) when that is inside the frame, else 2 px below the
+ *                box. What falls outside the frame is clipped.
+ * Lines and labels of several objects that overlap: the highest id wins within a
+ * kind. On NV12 / I420, a line or glyph pixel writes Y, and U, V when it is the
+ * top-left pixel of its 2x2 block (as cc_flow_visualize). Integer drawing: CPU and
+ * CUDA pixels are equal. */
 #define CC_MOCT_DRAW_MASK         (1u << 0)
 #define CC_MOCT_DRAW_TRAJECTORIES (1u << 1)
 #define CC_MOCT_DRAW_BOXES        (1u << 2)
 #define CC_MOCT_DRAW_CENTROIDS    (1u << 3)
-#define CC_MOCT_DRAW_ALL          0xFu
+#define CC_MOCT_DRAW_LABELS       (1u << 4)
+#define CC_MOCT_DRAW_ALL          0x1Fu
 
 /* Draws the last run's state into frame (same size, RGBX8 / BGRX8 / NV12 / I420,
  * where the backend computes; asynchronous on CUDA). The mask classifies frame's
