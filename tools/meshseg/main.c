@@ -51,27 +51,28 @@ usage (FILE *out)
       "  -k, --segments N        number of representatives (0..64; 0 = automatic; default 0)\n"
       "      --max-segments N    at most N segments in the result (or k, if larger): automatic\n"
       "                          k tries up to N, then the smallest segments merge (2..64;\n"
-      "                          default 12)\n"
+      "                          default 20)\n"
       "      --k-threshold T     automatic k: representatives at least T x as far as the\n"
-      "                          first farthest one (0..1; default 0.4)\n"
+      "                          first farthest one (0..1; default 0.25)\n"
       "      --merge-flat F      merge neighbouring parts whose boundary's mean crease\n"
-      "                          is under F x the mesh's mean angular distance (0..100,\n"
-      "                          0 = off; default 2)\n"
+      "                          (1 - cos dihedral) is under F x the reference (0..100,\n"
+      "                          0 = off; default 0.006, about 6 degrees)\n"
       "      --method M          kway | hierarchy: one k-way clustering of the mesh, or\n"
       "                          Katz-Tal's recursive splits (default kway)\n"
       "      --level-segments N  hierarchy: at most N parts per split (2..16; default 4)\n"
       "      --depth N           hierarchy: levels of splits (1..16; default 3)\n"
       "      --min-extent F      hierarchy: split a patch only while its extent is at least\n"
       "                          F x the mesh's (0..1; default 0.2)\n"
-      "      --merge-reference R mesh | parts: F x the mesh's mean angular distance, or\n"
-      "                          x the mean crease inside the two parts (default mesh)\n"
+      "      --merge-reference R absolute | mesh | parts: F itself, F x the mesh's mean\n"
+      "                          angular distance, or F x the mean crease inside the two\n"
+      "                          parts (default absolute)\n"
       "      --merge-convex W    weight of convex edges in that boundary measure (0 =\n"
       "                          concave creases only; 0..1, default 0)\n"
       "      --alpha A           angular share of the face distance, 0..1 (default 0.5)\n"
       "      --eta E             convex-edge angle factor, (0, 1] (default 0.05)\n"
       "      --epsilon E         fuzzy band half-width, [0, 0.5) (default 0.1)\n"
       "      --iterations N      representative updates (0..1000; default 10)\n"
-      "      --min-part F        parts under this share of faces merge (0..1; default 0.005)\n"
+      "      --min-part F        parts under this share of faces merge (0..1; default 0.002)\n"
       "  -b, --backend B         auto | cpu | cuda (APSP backend; default auto)\n"
       "      --apsp M            auto | full | rows: the full APSP matrix (auto on CUDA),\n"
       "                          or rows by CPU Dijkstra on demand (auto on the CPU)\n"
@@ -217,9 +218,10 @@ parse (int argc, char **argv, options *o)
         break;
       case O_SWEEP: o->sweep = optarg; break;
       case O_MREF:
-        if (!strcmp (optarg, "mesh")) o->cluster.merge_local = false;
-        else if (!strcmp (optarg, "parts")) o->cluster.merge_local = true;
-        else ok = cv_option_error ("--merge-reference", optarg, "mesh or parts");
+        if (!strcmp (optarg, "absolute")) o->cluster.merge_reference = MS_MERGE_ABSOLUTE;
+        else if (!strcmp (optarg, "mesh")) o->cluster.merge_reference = MS_MERGE_MESH;
+        else if (!strcmp (optarg, "parts")) o->cluster.merge_reference = MS_MERGE_PARTS;
+        else ok = cv_option_error ("--merge-reference", optarg, "absolute, mesh or parts");
         break;
       case O_MCONVEX:
         ok = cv_parse_float ("--merge-convex", optarg, 0, 1, &o->cluster.merge_convex);

@@ -246,8 +246,14 @@ merge_small_parts (const ms_dual *d, const adjacency *adj, ms_segmentation *s, i
 /* Merges adjacent segments whose shared boundary is flat, flattest first, until none
  * is. An arc's crease is its 1 - cos dihedral, times merge_convex on convex arcs; a
  * boundary is flat when its mean crease is under merge_flatness times a reference:
- *  - the mesh's mean angular distance (merge_local off), or
- *  - the mean crease of the arcs inside the two segments (merge_local on): a boundary
+ *  - 1 (MS_MERGE_ABSOLUTE): merge_flatness is the least mean crease of a part
+ *    boundary (0.006, about 6 degrees of concave dihedral on average), the same on
+ *    every mesh: part boundaries lie on concave creases (the minima rule), and a
+ *    smooth surface over-split by the clustering (a cup's wall, a table top, a fish's
+ *    body) joins up however finely or coarsely it is tessellated around it;
+ *  - the mesh's mean angular distance (MS_MERGE_MESH): on smooth, finely tessellated
+ *    meshes (cups, vases) that mean is tiny and any ripple passes as a crease;
+ *  - the mean crease of the arcs inside the two segments (MS_MERGE_PARTS): a boundary
  *    no sharper than the surfaces it separates, such as a cut across the evenly
  *    curved inside of a cup, is not a part boundary, however curved the surface.
  * Over-segmented smooth regions (more representatives than parts) join up; parts
@@ -256,7 +262,8 @@ cc_status
 ms_merge_flat (const ms_dual *d, int32_t *label, int segs, const ms_cluster_params *p)
 {
   float flatness = p->merge_flatness, convex_weight = p->merge_convex;
-  if (flatness <= 0.0f || segs < 2 || d->mean_angular <= 0.0f)
+  if (flatness <= 0.0f || segs < 2
+      || (p->merge_reference == MS_MERGE_MESH && d->mean_angular <= 0.0f))
     return CC_SUCCESS;
   double *sum = malloc (sizeof (double) * segs * segs);
   int *count = malloc (sizeof (int) * segs * segs);
@@ -284,8 +291,8 @@ ms_merge_flat (const ms_dual *d, int32_t *label, int segs, const ms_cluster_para
         int c = count[lo * segs + hi];
         if (c < 3)
           continue;
-        double reference = d->mean_angular;
-        if (p->merge_local) {
+        double reference = p->merge_reference == MS_MERGE_ABSOLUTE ? 1.0 : d->mean_angular;
+        if (p->merge_reference == MS_MERGE_PARTS) {
           int inner = count[lo * segs + lo] + count[hi * segs + hi];
           double inner_sum = sum[lo * segs + lo] + sum[hi * segs + hi];
           /* floor: parts made of flat facets make every crease infinitely sharp */
@@ -314,7 +321,7 @@ static cc_status
 merge_flat_boundaries (const ms_dual *d, const adjacency *adj, ms_segmentation *s,
     const ms_cluster_params *p)
 {
-  if (p->merge_flatness <= 0.0f || s->segments < 2 || d->mean_angular <= 0.0f)
+  if (p->merge_flatness <= 0.0f || s->segments < 2)
     return CC_SUCCESS;
   cc_status st = ms_merge_flat (d, s->label, s->segments, p);
   int32_t *part = malloc (sizeof (int32_t) * d->faces), *stack = malloc (sizeof (int32_t) * d->faces);
