@@ -726,6 +726,7 @@ START_TEST (test_hierarchy_nested)
   cp.method = MS_METHOD_HIERARCHY;
   cp.max_depth = 5;
   cp.merge_flatness = 1.0f;
+  cp.merge_reference = MS_MERGE_MESH;   /* 1 x the mesh's mean angular distance */
   cp.merge_convex = 0.0f;   /* concave creases only */
   ms_dual_params dp = { 0.5f, 0.2f };
   for (int b = 0; b < cv_test_backend_count (); b++) {
