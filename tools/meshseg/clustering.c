@@ -27,13 +27,13 @@ void
 ms_cluster_params_default (ms_cluster_params *p)
 {
   p->segments = 0;
-  /* over-segment (k-threshold 0.25, up to 20 representatives, parts down to 0.2 %
+  /* over-segment (k-threshold 0.15, up to 30 representatives, parts down to 0.2 %
    * of the faces), then merge every boundary that is not a concave crease: mean
    * 1 - cos dihedral under 0.006 (about 6 degrees). Chosen by leave-one-category-out
    * cross-validation over the 44 PSB meshes (docs/meshseg.md); before issue 14's
    * second round: 12 / 0.4 / 0.5 % and twice the mesh's mean angular distance. */
-  p->max_segments = 20;
-  p->k_threshold = 0.25f;
+  p->max_segments = 30;
+  p->k_threshold = 0.15f;
   p->epsilon = 0.1f;
   p->max_iterations = 10;
   p->candidates = 16;
