@@ -93,14 +93,16 @@ cc_status ms_distances_rows (ms_distances *d, const int32_t *sources, int count,
  * split into a few parts by the same clustering and cut, recursively (hierarchy.c). */
 typedef enum ms_method { MS_METHOD_KWAY = 0, MS_METHOD_HIERARCHY } ms_method;
 
-/* The reference of the flat-merge test (ms_merge_flat): a boundary is flat when its
- * mean crease is under merge_flatness times
- *  - ABSOLUTE: 1 (merge_flatness is itself a mean 1 - cos dihedral; the default since
- *    issue 14's second round, chosen by leave-one-category-out cross-validation),
+/* The flat-merge test (ms_merge_flat): a boundary is flat when
+ *  - SHARE (the default since issue 14's second round, chosen by leave-one-category-out
+ *    cross-validation): the share of its arcs whose crease is over merge_crease is
+ *    under merge_flatness;
+ * or when its mean crease is under merge_flatness times
+ *  - ABSOLUTE: 1 (merge_flatness is itself a mean 1 - cos dihedral),
  *  - MESH: the mesh's mean angular distance (Ang),
  *  - PARTS: the mean crease of the arcs inside the two parts. */
 typedef enum ms_merge_reference {
-  MS_MERGE_ABSOLUTE = 0, MS_MERGE_MESH, MS_MERGE_PARTS
+  MS_MERGE_SHARE = 0, MS_MERGE_ABSOLUTE, MS_MERGE_MESH, MS_MERGE_PARTS
 } ms_merge_reference;
 
 typedef struct ms_cluster_params {
@@ -115,7 +117,8 @@ typedef struct ms_cluster_params {
   float min_part;       /* parts under this share of the faces merge into a neighbour */
   float merge_flatness; /* adjacent parts whose boundary's mean crease is under this x
                            the reference merge (0 = never) */
-  ms_merge_reference merge_reference; /* what merge_flatness multiplies */
+  ms_merge_reference merge_reference; /* how merge_flatness is read */
+  float merge_crease;   /* SHARE: an arc is sharp when its crease is over this */
   float merge_convex;   /* the crease of an arc: its 1 - cos dihedral, times this on
                            convex arcs (0, the default: concave creases only; 0.2
                            with eta 0.2 is the test on Ang itself, the old rule) */
