@@ -29,7 +29,7 @@ ms_cluster_params_default (ms_cluster_params *p)
   p->segments = 0;
   /* over-segment (k-threshold 0.15, up to 30 representatives, parts down to 0.2 %
    * of the faces), then merge every boundary that does not follow a concave crease:
-   * under a fifth of its arcs with 1 - cos dihedral over 0.01 (about 8 degrees,
+   * under 30 % of its arcs with 1 - cos dihedral over 0.006 (about 6 degrees,
    * concave only). Chosen by leave-one-category-out
    * cross-validation over the 44 PSB meshes (docs/meshseg.md); before issue 14's
    * second round: 12 / 0.4 / 0.5 % and twice the mesh's mean angular distance. */
@@ -39,8 +39,8 @@ ms_cluster_params_default (ms_cluster_params *p)
   p->max_iterations = 10;
   p->candidates = 16;
   p->min_part = 0.002f;
-  p->merge_flatness = 0.2f;
-  p->merge_crease = 0.01f;
+  p->merge_flatness = 0.3f;
+  p->merge_crease = 0.006f;
   p->merge_convex = 0.0f;
   p->merge_reference = MS_MERGE_SHARE;
   p->method = MS_METHOD_KWAY;

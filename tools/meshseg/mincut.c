@@ -246,8 +246,8 @@ merge_small_parts (const ms_dual *d, const adjacency *adj, ms_segmentation *s, i
 /* Merges adjacent segments whose shared boundary is flat, flattest first, until none
  * is. An arc's crease is its 1 - cos dihedral, times merge_convex on convex arcs; a
  * boundary is flat when
- *  - (MS_MERGE_SHARE, the default) under merge_flatness (0.2) of its arcs have a
- *    crease over merge_crease (0.01, about 8 degrees of concave dihedral): a part
+ *  - (MS_MERGE_SHARE, the default) under merge_flatness (0.3) of its arcs have a
+ *    crease over merge_crease (0.006, about 6 degrees of concave dihedral): a part
  *    boundary runs along a concave crease (the minima rule) for much of its length,
  *    while a cut across a smooth surface that only touches a crease somewhere (two
  *    halves of a body meeting near the base of an arm) is no part boundary, whatever
