@@ -115,8 +115,9 @@ typedef struct ms_cluster_params {
   int max_iterations;   /* representative updates */
   int candidates;       /* faces tried per cluster when a representative moves */
   float min_part;       /* parts under this share of the faces merge into a neighbour */
-  float merge_flatness; /* adjacent parts whose boundary's mean crease is under this x
-                           the reference merge (0 = never) */
+  float merge_flatness; /* adjacent parts whose boundary is flat merge (0 = never):
+                           SHARE: under this share of its arcs sharp; otherwise its
+                           mean crease under this x the reference */
   ms_merge_reference merge_reference; /* how merge_flatness is read */
   float merge_crease;   /* SHARE: an arc is sharp when its crease is over this */
   float merge_convex;   /* the crease of an arc: its 1 - cos dihedral, times this on
@@ -161,9 +162,10 @@ cc_status ms_cluster_patch (ms_distances *d, const ms_dual *dual,
 /* Resolves the fuzzy faces by minimum cuts on angular capacities, one per pair of
  * clusters; faces no representative reaches get label k. */
 cc_status ms_cut_fuzzy (const ms_dual *dual, ms_segmentation *seg);
-/* Merges, among the labels >= 0 (segs of them), adjacent ones whose shared boundary's
- * mean crease (1 - cos dihedral, times merge_convex on convex arcs) is under
- * merge_flatness x the reference (merge_reference), flattest first. */
+/* Merges, among the labels >= 0 (segs of them), adjacent ones whose shared boundary is
+ * flat (an arc's crease: 1 - cos dihedral, times merge_convex on convex arcs): under
+ * merge_flatness of its arcs with a crease over merge_crease (MS_MERGE_SHARE), or its
+ * mean crease under merge_flatness x the reference; flattest first. */
 cc_status ms_merge_flat (const ms_dual *dual, int32_t *label, int segs,
     const ms_cluster_params *params);
 /* After the cut: parts under min_part merge, then (k-way) flat boundaries, then the
