@@ -56,7 +56,7 @@ if [ ! -x "$meshseg" ]; then
   echo "meshseg-eval: $meshseg not built" >&2
   exit 1
 fi
-[ -f "$grid" ] || { echo "meshseg-eval: no grid file $grid" >&2; exit 1; }
+[ $defaults = 1 ] || [ -f "$grid" ] || { echo "meshseg-eval: no grid file $grid" >&2; exit 1; }
 if [ -z "$cache" ]; then
   cache=$build/meshseg-eval/$(sha1sum "$meshseg" | cut -c1-12)
 fi

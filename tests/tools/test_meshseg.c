@@ -1,6 +1,7 @@
 /* meshseg: mesh import in each format (files written here, to a temp folder), corrupt,
  * empty, quad and non-manifold input; the evaluation metrics; a procedural body with
- * protruding cylinders split into its parts and rendered to a PNG; on a CUDA device the dual graph's APSP
+ * protruding cylinders split into its parts and rendered to a PNG; the flat merge
+ * joining an over-split body; on a CUDA device the dual graph's APSP
  * equals CPU Dijkstra; the PSB meshes of ../shared/media (skipped when absent);
  * --max-segments as a hard bound; the meshseg command line (refused values, outputs and
  * meshes, run as the built binary); Katz-Tal's hierarchy on a shape with parts nested
@@ -20,8 +21,10 @@
 #include <ftw.h>
 #include <unistd.h>
 
-/* the cross-validated mean of tools/meshseg-eval.sh (docs/meshseg.md) */
-#define PSB_TRAIN_BOUND 0.252
+/* the cross-validated mean of tools/meshseg-eval.sh over the 44 meshes is 0.153
+ * (docs/meshseg.md); these four score 0.156 on the CPU with the defaults (glasses 58,
+ * 0.228, is the one mesh where CPU and CUDA differ), so the bound is 0.16 */
+#define PSB_TRAIN_BOUND 0.16
 
 
 static const char *
@@ -482,9 +485,10 @@ START_TEST (test_body_with_cylinders)
       printf ("body with 5 cylinders (%d faces) on %s, k %s: %d segments, Rand Index error "
           "%.4f, GCE %.4f\n", faces, cc_backend_name (cv_test_backend (b)), k ? "6" : "auto",
           seg.segments, e.rand_index_error, e.gce);
-      if (k)
-        ck_assert_msg (e.rand_index_error <= 0.05, "Rand Index error %.4f > 0.05",
-            e.rand_index_error);
+      /* automatic k over-segments (k-threshold 0.15) and the absolute crease rule
+       * joins the pieces again: 0.0014 with k 6, about 0.01 automatic */
+      ck_assert_msg (e.rand_index_error <= 0.05, "Rand Index error %.4f > 0.05",
+          e.rand_index_error);
       if (b == 0 && k) {
         CC_ASSERT_OK (ms_ply_write (cv_test_temp_path ("body.ply"), &m, &seg));
         ms_mesh back;
@@ -500,6 +504,48 @@ START_TEST (test_body_with_cylinders)
       ms_dual_free (&dual);
     }
   }
+  ms_mesh_free (&m);
+  free (truth);
+}
+END_TEST
+
+/* The share-of-creases rule (the default flat merge): the body cut into 24 clusters
+ * (four times its parts) joins up again along the boundaries that are not concave
+ * creases, while the five concave rims where the arms meet the sphere stay; without
+ * the merge the pieces stay apart. */
+START_TEST (test_merge_share)
+{
+  int32_t *truth;
+  const char *path = cv_test_temp_path ("body-merge.off");
+  int faces = write_body (path, 14, &truth);
+  ms_mesh m;
+  CC_ASSERT_OK (ms_mesh_load (path, NULL, &m));
+  double error[2];
+  int segments[2];
+  for (int merge = 0; merge < 2; merge++) {
+    ms_segmentation seg;
+    ms_dual dual;
+    ms_cluster_params cp;
+    ms_cluster_params_default (&cp);
+    ck_assert_int_eq (cp.merge_reference, MS_MERGE_SHARE);
+    cp.segments = 24;
+    if (!merge)
+      cp.merge_flatness = 0.0f;
+    segment (&m, CC_BACKEND_CPU, MS_APSP_ROWS, &cp, &seg, &dual);
+    ms_eval e;
+    ms_evaluate (seg.label, truth, faces, &e);
+    error[merge] = e.rand_index_error;
+    segments[merge] = seg.segments;
+    printf ("body cut into 24, %s: %d segments, Rand Index error %.4f\n",
+        merge ? "merged (share of creases)" : "no merge", seg.segments, e.rand_index_error);
+    ms_segmentation_free (&seg);
+    ms_dual_free (&dual);
+  }
+  ck_assert_int_ge (segments[0], 15);
+  ck_assert_msg (segments[1] >= 6 && segments[1] <= 10, "%d segments after the merge",
+      segments[1]);
+  ck_assert_msg (error[1] <= 0.05 && error[1] < error[0] / 2,
+      "Rand Index error %.4f merged, %.4f not", error[1], error[0]);
   ms_mesh_free (&m);
   free (truth);
 }
@@ -632,8 +678,9 @@ START_TEST (test_psb)
       printf ("PSB mean Rand Index error on %s over %d meshes: %.4f\n",
           cc_backend_name (cv_test_backend (b)), meshes, sum / meshes);
       /* 0.124 with the defaults tuned on these six; 0.206 with those chosen over the 44
-       * meshes of psb and psb-train (issue 14: octopus 125 falls to 3 segments) */
-      ck_assert_msg (sum / meshes <= 0.21, "mean Rand Index error %.4f > 0.21", sum / meshes);
+       * meshes in issue 14's first round; 0.113 (CPU) with the over-segmentation and
+       * the share-of-creases merge chosen by cross-validation over the 44 */
+      ck_assert_msg (sum / meshes <= 0.12, "mean Rand Index error %.4f > 0.12", sum / meshes);
     }
   }
   for (int i = 0; i < 6; i++)
@@ -700,7 +747,7 @@ START_TEST (test_psb_train)
   }
   if (meshes) {
     printf ("psb-train mean Rand Index error over %d meshes: %.4f\n", meshes, sum / meshes);
-    ck_assert_msg (sum / meshes <= PSB_TRAIN_BOUND, "mean Rand Index error %.4f > %.2f",
+    ck_assert_msg (sum / meshes <= PSB_TRAIN_BOUND, "mean Rand Index error %.4f > %.3f",
         sum / meshes, PSB_TRAIN_BOUND);
   }
 }
@@ -726,6 +773,7 @@ START_TEST (test_hierarchy_nested)
   cp.method = MS_METHOD_HIERARCHY;
   cp.max_depth = 5;
   cp.merge_flatness = 1.0f;
+  cp.merge_reference = MS_MERGE_MESH;   /* 1 x the mesh's mean angular distance */
   cp.merge_convex = 0.0f;   /* concave creases only */
   ms_dual_params dp = { 0.5f, 0.2f };
   for (int b = 0; b < cv_test_backend_count (); b++) {
@@ -862,6 +910,7 @@ meshseg_suite (void)
   tcase_add_test (tc, test_max_segments);
   tcase_add_test (tc, test_cli);
   tcase_add_test (tc, test_body_with_cylinders);
+  tcase_add_test (tc, test_merge_share);
   tcase_add_test (tc, test_gpu_dual_graph_apsp);
   tcase_add_test (tc, test_psb);
   tcase_add_test (tc, test_hierarchy_nested);

@@ -11,7 +11,7 @@
  *     least min_extent times the whole mesh's (Katz-Tal's "distance between the
  *     representatives"), and
  *   - its split follows a crease: parts of the split whose shared boundary is flat
- *     (mean angular distance under merge_flatness times the mesh mean) join again, and
+ *     (ms_merge_flat's test, by default under 30 % of it a concave crease) join again, and
  *     a split that joins back into one part leaves the patch whole (in place of
  *     Katz-Tal's ratio of the largest to the smallest dihedral angle in the patch,
  *     which a single sharp edge decides on scanned meshes).

@@ -51,27 +51,32 @@ usage (FILE *out)
       "  -k, --segments N        number of representatives (0..64; 0 = automatic; default 0)\n"
       "      --max-segments N    at most N segments in the result (or k, if larger): automatic\n"
       "                          k tries up to N, then the smallest segments merge (2..64;\n"
-      "                          default 12)\n"
+      "                          default 30)\n"
       "      --k-threshold T     automatic k: representatives at least T x as far as the\n"
-      "                          first farthest one (0..1; default 0.4)\n"
-      "      --merge-flat F      merge neighbouring parts whose boundary's mean crease\n"
-      "                          is under F x the mesh's mean angular distance (0..100,\n"
-      "                          0 = off; default 2)\n"
+      "                          first farthest one (0..1; default 0.15)\n"
+      "      --merge-flat F      merge neighbouring parts whose boundary is flat: under F of\n"
+      "                          its arcs sharper than --merge-crease (share), or its mean\n"
+      "                          crease (1 - cos dihedral) under F x the reference (0..100,\n"
+      "                          0 = off; default 0.3)\n"
+      "      --merge-crease C    share: an arc is sharp when its crease is over C (0..2;\n"
+      "                          default 0.006, about 6 degrees)\n"
       "      --method M          kway | hierarchy: one k-way clustering of the mesh, or\n"
       "                          Katz-Tal's recursive splits (default kway)\n"
       "      --level-segments N  hierarchy: at most N parts per split (2..16; default 4)\n"
       "      --depth N           hierarchy: levels of splits (1..16; default 3)\n"
       "      --min-extent F      hierarchy: split a patch only while its extent is at least\n"
       "                          F x the mesh's (0..1; default 0.2)\n"
-      "      --merge-reference R mesh | parts: F x the mesh's mean angular distance, or\n"
-      "                          x the mean crease inside the two parts (default mesh)\n"
+      "      --merge-reference R share | absolute | mesh | parts: the share of sharp arcs,\n"
+      "                          or the mean crease against F itself, F x the mesh's mean\n"
+      "                          angular distance, or F x the mean crease inside the two\n"
+      "                          parts (default share)\n"
       "      --merge-convex W    weight of convex edges in that boundary measure (0 =\n"
       "                          concave creases only; 0..1, default 0)\n"
       "      --alpha A           angular share of the face distance, 0..1 (default 0.5)\n"
       "      --eta E             convex-edge angle factor, (0, 1] (default 0.05)\n"
       "      --epsilon E         fuzzy band half-width, [0, 0.5) (default 0.1)\n"
       "      --iterations N      representative updates (0..1000; default 10)\n"
-      "      --min-part F        parts under this share of faces merge (0..1; default 0.005)\n"
+      "      --min-part F        parts under this share of faces merge (0..1; default 0.002)\n"
       "  -b, --backend B         auto | cpu | cuda (APSP backend; default auto)\n"
       "      --apsp M            auto | full | rows: the full APSP matrix (auto on CUDA),\n"
       "                          or rows by CPU Dijkstra on demand (auto on the CPU)\n"
@@ -168,7 +173,7 @@ parse (int argc, char **argv, options *o)
 {
   enum { O_MAXSEG = 256, O_ALPHA, O_ETA, O_EPS, O_ITER, O_MINPART, O_APSP, O_THREADS,
     O_TRI, O_NONMAN, O_PLY, O_EVALDIR, O_JSON, O_KTHR, O_FLAT, O_RENDER, O_RSIZE,
-    O_METHOD, O_LEVELSEG, O_DEPTH, O_MINEXT, O_SWEEP, O_MCONVEX, O_MREF };
+    O_METHOD, O_LEVELSEG, O_DEPTH, O_MINEXT, O_SWEEP, O_MCONVEX, O_MREF, O_MCREASE };
   static const struct option longs[] = {
     { "segments", required_argument, 0, 'k' }, { "max-segments", required_argument, 0, O_MAXSEG },
     { "alpha", required_argument, 0, O_ALPHA }, { "eta", required_argument, 0, O_ETA },
@@ -187,6 +192,7 @@ parse (int argc, char **argv, options *o)
     { "sweep", required_argument, 0, O_SWEEP },
     { "merge-convex", required_argument, 0, O_MCONVEX },
     { "merge-reference", required_argument, 0, O_MREF },
+    { "merge-crease", required_argument, 0, O_MCREASE },
     { "help", no_argument, 0, 'h' }, { "version", no_argument, 0, 'V' }, { 0, 0, 0, 0 } };
   memset (o, 0, sizeof *o);
   ms_dual_params_default (&o->dual);
@@ -216,10 +222,15 @@ parse (int argc, char **argv, options *o)
         ok = cv_parse_float ("--min-extent", optarg, 0, 1, &o->cluster.min_extent);
         break;
       case O_SWEEP: o->sweep = optarg; break;
+      case O_MCREASE:
+        ok = cv_parse_float ("--merge-crease", optarg, 0, 2, &o->cluster.merge_crease);
+        break;
       case O_MREF:
-        if (!strcmp (optarg, "mesh")) o->cluster.merge_local = false;
-        else if (!strcmp (optarg, "parts")) o->cluster.merge_local = true;
-        else ok = cv_option_error ("--merge-reference", optarg, "mesh or parts");
+        if (!strcmp (optarg, "share")) o->cluster.merge_reference = MS_MERGE_SHARE;
+        else if (!strcmp (optarg, "absolute")) o->cluster.merge_reference = MS_MERGE_ABSOLUTE;
+        else if (!strcmp (optarg, "mesh")) o->cluster.merge_reference = MS_MERGE_MESH;
+        else if (!strcmp (optarg, "parts")) o->cluster.merge_reference = MS_MERGE_PARTS;
+        else ok = cv_option_error ("--merge-reference", optarg, "share, absolute, mesh or parts");
         break;
       case O_MCONVEX:
         ok = cv_parse_float ("--merge-convex", optarg, 0, 1, &o->cluster.merge_convex);

@@ -245,9 +245,23 @@ merge_small_parts (const ms_dual *d, const adjacency *adj, ms_segmentation *s, i
 
 /* Merges adjacent segments whose shared boundary is flat, flattest first, until none
  * is. An arc's crease is its 1 - cos dihedral, times merge_convex on convex arcs; a
- * boundary is flat when its mean crease is under merge_flatness times a reference:
- *  - the mesh's mean angular distance (merge_local off), or
- *  - the mean crease of the arcs inside the two segments (merge_local on): a boundary
+ * boundary is flat when
+ *  - (MS_MERGE_SHARE, the default) under merge_flatness (0.3) of its arcs have a
+ *    crease over merge_crease (0.006, about 6 degrees of concave dihedral): a part
+ *    boundary runs along a concave crease (the minima rule) for much of its length,
+ *    while a cut across a smooth surface that only touches a crease somewhere (two
+ *    halves of a body meeting near the base of an arm) is no part boundary, whatever
+ *    the creases it touches add to its mean; among equal shares the flattest mean
+ *    merges first;
+ * or when its mean crease is under merge_flatness times a reference:
+ *  - 1 (MS_MERGE_ABSOLUTE): merge_flatness is the least mean crease of a part
+ *    boundary (0.006, about 6 degrees of concave dihedral on average), the same on
+ *    every mesh: part boundaries lie on concave creases (the minima rule), and a
+ *    smooth surface over-split by the clustering (a cup's wall, a table top, a fish's
+ *    body) joins up however finely or coarsely it is tessellated around it;
+ *  - the mesh's mean angular distance (MS_MERGE_MESH): on smooth, finely tessellated
+ *    meshes (cups, vases) that mean is tiny and any ripple passes as a crease;
+ *  - the mean crease of the arcs inside the two segments (MS_MERGE_PARTS): a boundary
  *    no sharper than the surfaces it separates, such as a cut across the evenly
  *    curved inside of a cup, is not a part boundary, however curved the surface.
  * Over-segmented smooth regions (more representatives than parts) join up; parts
@@ -256,17 +270,21 @@ cc_status
 ms_merge_flat (const ms_dual *d, int32_t *label, int segs, const ms_cluster_params *p)
 {
   float flatness = p->merge_flatness, convex_weight = p->merge_convex;
-  if (flatness <= 0.0f || segs < 2 || d->mean_angular <= 0.0f)
+  if (flatness <= 0.0f || segs < 2
+      || (p->merge_reference == MS_MERGE_MESH && d->mean_angular <= 0.0f))
     return CC_SUCCESS;
+  bool share = p->merge_reference == MS_MERGE_SHARE;
   double *sum = malloc (sizeof (double) * segs * segs);
   int *count = malloc (sizeof (int) * segs * segs);
-  if (!sum || !count) {
-    free (sum); free (count);
+  int *sharp = malloc (sizeof (int) * segs * segs);
+  if (!sum || !count || !sharp) {
+    free (sum); free (count); free (sharp);
     return cc_set_error (CC_ERROR_OUT_OF_MEMORY, "meshseg: out of memory");
   }
   for (;;) {
     memset (sum, 0, sizeof (double) * segs * segs);
     memset (count, 0, sizeof (int) * segs * segs);
+    memset (sharp, 0, sizeof (int) * segs * segs);
     for (int k = 0; k < d->arcs; k++) {
       int a = label[d->from[k]], b = label[d->to[k]];
       if (a < 0 || b < 0)
@@ -274,18 +292,21 @@ ms_merge_flat (const ms_dual *d, int32_t *label, int segs, const ms_cluster_para
       /* a == b: inside segment a (the diagonal) */
       int lo = a < b ? a : b, hi = a < b ? b : a;
       float bend = d->bend[k];
-      sum[lo * segs + hi] += bend >= 0 ? bend : -convex_weight * bend;
+      float crease = bend >= 0 ? bend : -convex_weight * bend;
+      sum[lo * segs + hi] += crease;
+      sharp[lo * segs + hi] += crease > p->merge_crease;
       count[lo * segs + hi]++;
     }
     int best_lo = -1, best_hi = -1;
-    double best = flatness;
+    double best = flatness, best_tie = 0;
     for (int lo = 0; lo < segs; lo++)
       for (int hi = lo + 1; hi < segs; hi++) {
         int c = count[lo * segs + hi];
         if (c < 3)
           continue;
-        double reference = d->mean_angular;
-        if (p->merge_local) {
+        double reference = p->merge_reference == MS_MERGE_ABSOLUTE || share ? 1.0
+            : d->mean_angular;
+        if (p->merge_reference == MS_MERGE_PARTS) {
           int inner = count[lo * segs + lo] + count[hi * segs + hi];
           double inner_sum = sum[lo * segs + lo] + sum[hi * segs + hi];
           /* floor: parts made of flat facets make every crease infinitely sharp */
@@ -294,8 +315,14 @@ ms_merge_flat (const ms_dual *d, int32_t *label, int segs, const ms_cluster_para
             reference = 1e-3 * d->mean_angular;
         }
         double mean = sum[lo * segs + hi] / c / reference;
-        if (mean < best) {
-          best = mean;
+        /* share: the boundary's share of sharp arcs; equal shares (none sharp, say)
+         * merge the flattest boundary first */
+        double value = share ? (double) sharp[lo * segs + hi] / c : mean;
+        double tie = share ? mean : 0.0;
+        if (value < flatness
+            && (best_lo < 0 || value < best || (value == best && tie < best_tie))) {
+          best = value;
+          best_tie = tie;
           best_lo = lo;
           best_hi = hi;
         }
@@ -306,7 +333,7 @@ ms_merge_flat (const ms_dual *d, int32_t *label, int segs, const ms_cluster_para
       if (label[f] == best_hi)
         label[f] = best_lo;
   }
-  free (sum); free (count);
+  free (sum); free (count); free (sharp);
   return CC_SUCCESS;
 }
 
@@ -314,7 +341,7 @@ static cc_status
 merge_flat_boundaries (const ms_dual *d, const adjacency *adj, ms_segmentation *s,
     const ms_cluster_params *p)
 {
-  if (p->merge_flatness <= 0.0f || s->segments < 2 || d->mean_angular <= 0.0f)
+  if (p->merge_flatness <= 0.0f || s->segments < 2)
     return CC_SUCCESS;
   cc_status st = ms_merge_flat (d, s->label, s->segments, p);
   int32_t *part = malloc (sizeof (int32_t) * d->faces), *stack = malloc (sizeof (int32_t) * d->faces);
