@@ -2,8 +2,8 @@
  * cv_element_cases (element_common.c): state changes with and without data (like
  * gst-check's generic states test), a flushing seek, size and format changes
  * mid-stream, 1x1 / 2x2 / 641x479 / 7680x4320 frames, padded strides, EOS with no
- * frames, and every property at its minimum, maximum and an invalid value while
- * PLAYING. Each case is a loop test: a failure names the element's row. */
+ * frames, every property at its minimum, maximum and an invalid value while
+ * PLAYING, and CUDA-memory caps on a machine without a GPU. Each case is a loop test: a failure names the element's row. */
 #include "element_common.h"
 #include <math.h>
 #include <string.h>
@@ -297,6 +297,52 @@ GST_START_TEST (test_eos_without_frames)
 }
 GST_END_TEST;
 
+/* No GPU, but CUDA memory: caps with memory:CUDAMemory on a machine without a device
+ * (a source that claims it, as no cudaupload exists there) fail to negotiate with an
+ * error that says why; nothing aborts, and the element still works in system memory
+ * afterwards. (Skips where a device is present: there the CUDA-memory tests run.) */
+GST_START_TEST (test_cuda_memory_without_device)
+{
+  const CvElementCase *c = CASE;
+  if (cc_cuda_device_count () > 0) {
+    g_print ("SKIP cuda_memory_without_device (%s): a device is present\n", c->name);
+    return;
+  }
+  const gchar *f = c->formats[0];
+  const int w = 32, h = 24;
+  /* backend=cpu comes from the row's launch line; auto and cuda must say the same */
+  const gchar *backends[] = { "", "backend=auto", "backend=cuda" };
+  for (gsize b = 0; b < G_N_ELEMENTS (backends); b++) {
+    GstHarness *hn = case_harness (c, backends[b], f, w, h);
+    GstBus *bus = cv_harness_bus (hn);
+    gchar *caps = g_strdup_printf ("video/x-raw(memory:CUDAMemory),format=%s,width=%d,"
+        "height=%d,framerate=30/1", f, w, h);
+    gst_harness_set_src_caps_str (hn, caps);
+    g_free (caps);
+    GstFlowReturn ret = gst_harness_push (hn, cv_test_frame (f, w, h, 0, 0));
+    fail_unless (ret == GST_FLOW_NOT_NEGOTIATED || ret == GST_FLOW_ERROR,
+        "%s %s: CUDA memory without a device gave %s", c->name, backends[b],
+        gst_flow_get_name (ret));
+    ck_assert_uint_eq (gst_harness_buffers_received (hn), 0);
+    GstMessage *msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+    fail_unless (msg != NULL, "%s %s: no error message", c->name, backends[b]);
+    GError *err = NULL;
+    gst_message_parse_error (msg, &err, NULL);
+    fail_unless (strstr (err->message, "CUDA") && strstr (err->message, "no CUDA device"),
+        "%s %s: the error does not say why: %s", c->name, backends[b], err->message);
+    g_error_free (err);
+    gst_message_unref (msg);
+    cv_harness_teardown (hn, bus);
+  }
+  /* the same element type in system memory right after: unaffected */
+  GstHarness *hn = case_harness (c, NULL, f, w, h);
+  GstBuffer *out = gst_harness_push_and_pull (hn, cv_test_frame (f, w, h, 0, 0));
+  fail_unless (out != NULL, "%s: no output in system memory", c->name);
+  gst_buffer_unref (out);
+  gst_harness_teardown (hn);
+}
+GST_END_TEST;
+
 /* Sets `v` on the element; TRUE when the type has such a value. which: 0 min, 1 max,
  * 2 invalid (out of range / not in the enum or flags). */
 static gboolean
@@ -485,6 +531,7 @@ generic_suite (void)
     tcase_add_loop_test (tc, test_stride_padding, i, i + 1);
     tcase_add_loop_test (tc, test_eos_without_frames, i, i + 1);
     tcase_add_loop_test (tc, test_properties_while_playing, i, i + 1);
+    tcase_add_loop_test (tc, test_cuda_memory_without_device, i, i + 1);
     suite_add_tcase (s, tc);
   }
   return s;
