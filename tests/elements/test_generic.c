@@ -308,7 +308,22 @@ GST_START_TEST (test_cuda_memory_without_device)
     g_print ("SKIP cuda_memory_without_device (%s): a device is present\n", c->name);
     return;
   }
-  const gchar *f = c->formats[0];
+  /* the first of the row's formats that the sink template takes in CUDA memory
+   * (cudaflowlk: GRAY8 only in system memory, as nvcodec has no GRAY8 CUDA memory) */
+  const gchar *f = NULL;
+  GstElementFactory *factory = gst_element_factory_find (c->name);
+  fail_unless (factory != NULL);
+  for (int fi = 0; fi < 2 && !f; fi++) {
+    gchar *str = g_strdup_printf ("video/x-raw(memory:CUDAMemory),format=%s", c->formats[fi]);
+    GstCaps *caps = gst_caps_from_string (str);
+    if (gst_element_factory_can_sink_any_caps (factory, caps))
+      f = c->formats[fi];
+    gst_caps_unref (caps);
+    g_free (str);
+  }
+  gst_object_unref (factory);
+  fail_unless (f != NULL, "%s: neither %s nor %s in CUDA memory", c->name, c->formats[0],
+      c->formats[1]);
   const int w = 32, h = 24;
   /* backend=cpu comes from the row's launch line; auto and cuda must say the same */
   const gchar *backends[] = { "", "backend=auto", "backend=cuda" };
