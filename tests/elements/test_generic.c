@@ -201,10 +201,15 @@ GST_START_TEST (test_sizes)
   struct { int w, h; guint frames; gboolean cheap; } sizes[] = {
     { 1, 1, 3, FALSE }, { 2, 2, 3, FALSE }, { 641, 479, 3, FALSE }, { 7680, 4320, 1, TRUE },
   };
+  /* CV_TEST_QUICK (the CI sanitizer run, tests/meson.build's asanci): no 8K frame, which
+   * takes minutes under ASan (the normal suite and --setup asan keep it) */
+  gboolean quick = g_getenv ("CV_TEST_QUICK") != NULL;
+  if (quick)
+    g_print ("%s: CV_TEST_QUICK: the 7680x4320 frame left out\n", c->name);
   for (gsize s = 0; s < G_N_ELEMENTS (sizes); s++)
     for (int fi = 0; fi < 2; fi++) {
       const gchar *f = c->formats[fi];
-      if (sizes[s].cheap && fi > 0)
+      if (sizes[s].cheap && (fi > 0 || quick))
         continue;                /* one format at 8K keeps the suite quick */
       GstHarness *hn = case_harness (c, sizes[s].cheap ? c->cheap : NULL, f, sizes[s].w,
           sizes[s].h);
@@ -322,8 +327,13 @@ GST_START_TEST (test_cuda_memory_without_device)
     g_free (str);
   }
   gst_object_unref (factory);
-  fail_unless (f != NULL, "%s: neither %s nor %s in CUDA memory", c->name, c->formats[0],
-      c->formats[1]);
+  /* a build without GStreamer's CUDA memory (-Dcuda=disabled) has no such caps in its
+   * templates: refused there, before the element sees them (no message of its own) */
+  gboolean in_templates = f != NULL;
+  if (!in_templates) {
+    g_print ("%s: no CUDA memory in the templates (a build without it)\n", c->name);
+    f = c->formats[0];
+  }
   const int w = 32, h = 24;
   /* backend=cpu comes from the row's launch line; auto and cuda must say the same */
   const gchar *backends[] = { "", "backend=auto", "backend=cuda" };
@@ -340,6 +350,13 @@ GST_START_TEST (test_cuda_memory_without_device)
         gst_flow_get_name (ret));
     ck_assert_uint_eq (gst_harness_buffers_received (hn), 0);
     GstMessage *msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+    if (!in_templates) {
+      fail_unless (ret == GST_FLOW_NOT_NEGOTIATED);
+      if (msg)
+        gst_message_unref (msg);
+      cv_harness_teardown (hn, bus);
+      continue;
+    }
     fail_unless (msg != NULL, "%s %s: no error message", c->name, backends[b]);
     GError *err = NULL;
     gst_message_parse_error (msg, &err, NULL);
