@@ -350,6 +350,18 @@ gst_cv_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps, GstCaps * ou
   GstCapsFeatures *features = gst_caps_get_features (incaps, 0);
   gboolean cuda_memory = features
       && gst_caps_features_contains (features, "memory:CUDAMemory");
+  if (cuda_memory && cc_cuda_device_count () == 0) {
+    /* no device: such frames cannot exist (nothing could have put them there), and the
+     * CPU path would take the buffers for host memory. Refused whatever the backend. */
+    const char *why = cc_cuda_unavailable_reason ();
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
+        ("CUDA memory asked for, but no CUDA device is usable"),
+        ("caps %" GST_PTR_FORMAT ": %s; on a machine without a GPU negotiate system "
+            "memory (video/x-raw without memory:CUDAMemory)", incaps,
+            why ? why : (cc_built_with_cuda () ? "no device or driver found" :
+                "this build of cudavision has no CUDA kernels")));
+    return FALSE;
+  }
   if (cuda_memory && p->core && p->cuda_memory != cuda_memory)
     release (self, TRUE);   /* the memory kind changed: get the upstream context anew */
   p->info = info;

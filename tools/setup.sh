@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # cudavision: install the dependencies (Debian bookworm packages), build, then
 #   tools/setup.sh demo   run the main job on the project's own media: out/flow.webm + PNGs
-#   tools/setup.sh test   run the whole test suite (what CI runs)
+#   tools/setup.sh test   run the whole test suite, then again under ASan+UBSan (what CI runs)
 #   tools/setup.sh build  only install and build
 # Idempotent; needs root or sudo for apt-get (skipped when everything is installed).
 # Environment: BUILD_DIR (default build), CUDA_ARCH (meson cuda-arch; default: the
-# project's full list), MESON_ARGS (extra meson setup arguments).
+# project's full list), MESON_ARGS (extra meson setup arguments), ASAN=0 (test: skip
+# the sanitizer build BUILD_DIR-asan that runs after the normal suite).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 usage="usage: tools/setup.sh [build|test|demo]   (default build; -h, --help: this text)"
@@ -54,6 +55,19 @@ case "$mode" in
   build) ;;
   test)
     meson test -C "$build" --print-errorlogs --num-processes "$(nproc)"
+    # then the AddressSanitizer + UBSan build of the CPU paths (-Dcuda=disabled: no
+    # nvcc, and ASan does not see device code anyway) under the CI setup `asanci`
+    # (tests/meson.build; docs/reliability.md: what it runs and leaves out). ASAN=0
+    # skips it.
+    if [ "${ASAN:-1}" != 0 ]; then
+      asan="${build}-asan"
+      if [ ! -f "$asan/build.ninja" ]; then
+        meson setup "$asan" -Dbuildtype=debugoptimized -Dcuda=disabled \
+          -Db_sanitize=address,undefined -Db_lundef=false ${MESON_ARGS:-}
+      fi
+      ninja -C "$asan"
+      meson test -C "$asan" --setup asanci --print-errorlogs --num-processes "$(nproc)"
+    fi
     ;;
   demo)
     bash pipelines/demo-clip.sh "$build"

@@ -174,6 +174,12 @@ const CvElementCase cv_element_cases[] = {
     "draw=0", { "NV12", "RGBA" } },
   { "cvdmosaic", "cvdmosaic backend=cpu sites=40 iterations=2 seed=7",
     "sites=16 iterations=1 density=uniform", { "BGRx", "I420" } },
+#ifdef CV_HAVE_QUADCUT
+  /* GPL plugin cudavisiongpl: a learned plate (learn-frames above the frames a check
+   * pushes, so a flush or new caps drop it and the run equals a fresh element's) */
+  { "quadcut", "quadcut backend=cpu mode=plate learn-frames=50 output=composite",
+    "max-level=6", { "RGBA", "I420" } },
+#endif
 };
 const gint cv_n_element_cases = G_N_ELEMENTS (cv_element_cases);
 

@@ -2,8 +2,8 @@
  * cv_element_cases (element_common.c): state changes with and without data (like
  * gst-check's generic states test), a flushing seek, size and format changes
  * mid-stream, 1x1 / 2x2 / 641x479 / 7680x4320 frames, padded strides, EOS with no
- * frames, and every property at its minimum, maximum and an invalid value while
- * PLAYING. Each case is a loop test: a failure names the element's row. */
+ * frames, every property at its minimum, maximum and an invalid value while
+ * PLAYING, and CUDA-memory caps on a machine without a GPU. Each case is a loop test: a failure names the element's row. */
 #include "element_common.h"
 #include <math.h>
 #include <string.h>
@@ -201,10 +201,15 @@ GST_START_TEST (test_sizes)
   struct { int w, h; guint frames; gboolean cheap; } sizes[] = {
     { 1, 1, 3, FALSE }, { 2, 2, 3, FALSE }, { 641, 479, 3, FALSE }, { 7680, 4320, 1, TRUE },
   };
+  /* CV_TEST_QUICK (the CI sanitizer run, tests/meson.build's asanci): no 8K frame, which
+   * takes minutes under ASan (the normal suite and --setup asan keep it) */
+  gboolean quick = g_getenv ("CV_TEST_QUICK") != NULL;
+  if (quick)
+    g_print ("%s: CV_TEST_QUICK: the 7680x4320 frame left out\n", c->name);
   for (gsize s = 0; s < G_N_ELEMENTS (sizes); s++)
     for (int fi = 0; fi < 2; fi++) {
       const gchar *f = c->formats[fi];
-      if (sizes[s].cheap && fi > 0)
+      if (sizes[s].cheap && (fi > 0 || quick))
         continue;                /* one format at 8K keeps the suite quick */
       GstHarness *hn = case_harness (c, sizes[s].cheap ? c->cheap : NULL, f, sizes[s].w,
           sizes[s].h);
@@ -297,6 +302,79 @@ GST_START_TEST (test_eos_without_frames)
 }
 GST_END_TEST;
 
+/* No GPU, but CUDA memory: caps with memory:CUDAMemory on a machine without a device
+ * (a source that claims it, as no cudaupload exists there) fail to negotiate with an
+ * error that says why; nothing aborts, and the element still works in system memory
+ * afterwards. (Skips where a device is present: there the CUDA-memory tests run.) */
+GST_START_TEST (test_cuda_memory_without_device)
+{
+  const CvElementCase *c = CASE;
+  if (cc_cuda_device_count () > 0) {
+    g_print ("SKIP cuda_memory_without_device (%s): a device is present\n", c->name);
+    return;
+  }
+  /* the first of the row's formats that the sink template takes in CUDA memory
+   * (cudaflowlk: GRAY8 only in system memory, as nvcodec has no GRAY8 CUDA memory) */
+  const gchar *f = NULL;
+  GstElementFactory *factory = gst_element_factory_find (c->name);
+  fail_unless (factory != NULL);
+  for (int fi = 0; fi < 2 && !f; fi++) {
+    gchar *str = g_strdup_printf ("video/x-raw(memory:CUDAMemory),format=%s", c->formats[fi]);
+    GstCaps *caps = gst_caps_from_string (str);
+    if (gst_element_factory_can_sink_any_caps (factory, caps))
+      f = c->formats[fi];
+    gst_caps_unref (caps);
+    g_free (str);
+  }
+  gst_object_unref (factory);
+  /* a build without GStreamer's CUDA memory (-Dcuda=disabled) has no such caps in its
+   * templates: refused there, before the element sees them (no message of its own) */
+  gboolean in_templates = f != NULL;
+  if (!in_templates) {
+    g_print ("%s: no CUDA memory in the templates (a build without it)\n", c->name);
+    f = c->formats[0];
+  }
+  const int w = 32, h = 24;
+  /* backend=cpu comes from the row's launch line; auto and cuda must say the same */
+  const gchar *backends[] = { "", "backend=auto", "backend=cuda" };
+  for (gsize b = 0; b < G_N_ELEMENTS (backends); b++) {
+    GstHarness *hn = case_harness (c, backends[b], f, w, h);
+    GstBus *bus = cv_harness_bus (hn);
+    gchar *caps = g_strdup_printf ("video/x-raw(memory:CUDAMemory),format=%s,width=%d,"
+        "height=%d,framerate=30/1", f, w, h);
+    gst_harness_set_src_caps_str (hn, caps);
+    g_free (caps);
+    GstFlowReturn ret = gst_harness_push (hn, cv_test_frame (f, w, h, 0, 0));
+    fail_unless (ret == GST_FLOW_NOT_NEGOTIATED || ret == GST_FLOW_ERROR,
+        "%s %s: CUDA memory without a device gave %s", c->name, backends[b],
+        gst_flow_get_name (ret));
+    ck_assert_uint_eq (gst_harness_buffers_received (hn), 0);
+    GstMessage *msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+    if (!in_templates) {
+      fail_unless (ret == GST_FLOW_NOT_NEGOTIATED);
+      if (msg)
+        gst_message_unref (msg);
+      cv_harness_teardown (hn, bus);
+      continue;
+    }
+    fail_unless (msg != NULL, "%s %s: no error message", c->name, backends[b]);
+    GError *err = NULL;
+    gst_message_parse_error (msg, &err, NULL);
+    fail_unless (strstr (err->message, "CUDA") && strstr (err->message, "no CUDA device"),
+        "%s %s: the error does not say why: %s", c->name, backends[b], err->message);
+    g_error_free (err);
+    gst_message_unref (msg);
+    cv_harness_teardown (hn, bus);
+  }
+  /* the same element type in system memory right after: unaffected */
+  GstHarness *hn = case_harness (c, NULL, f, w, h);
+  GstBuffer *out = gst_harness_push_and_pull (hn, cv_test_frame (f, w, h, 0, 0));
+  fail_unless (out != NULL, "%s: no output in system memory", c->name);
+  gst_buffer_unref (out);
+  gst_harness_teardown (hn);
+}
+GST_END_TEST;
+
 /* Sets `v` on the element; TRUE when the type has such a value. which: 0 min, 1 max,
  * 2 invalid (out of range / not in the enum or flags). */
 static gboolean
@@ -333,6 +411,14 @@ property_value (GParamSpec * ps, int which, GValue * v)
       g_value_set_double (v, s->maximum < G_MAXDOUBLE ? s->maximum * 2 + 1 : s->minimum - 1);
     else
       g_value_set_double (v, which == 0 ? s->minimum : s->maximum);
+  } else if (G_IS_PARAM_SPEC_FLOAT (ps)) {
+    GParamSpecFloat *s = (GParamSpecFloat *) ps;
+    if (which == 2)
+      g_value_set_float (v, s->maximum < G_MAXFLOAT / 4 ? s->maximum * 2 + 1 : s->minimum - 1);
+    else
+      g_value_set_float (v, which == 0 ? s->minimum : s->maximum);
+    if (which == 2 && s->maximum >= G_MAXFLOAT / 4 && s->minimum <= -G_MAXFLOAT / 4)
+      return FALSE;
   } else if (G_IS_PARAM_SPEC_BOOLEAN (ps)) {
     if (which == 2)
       return FALSE;
@@ -370,16 +456,23 @@ values_equal (GParamSpec * ps, const GValue * a, const GValue * b)
     gdouble x = g_value_get_double (a), y = g_value_get_double (b);
     return fabs (x - y) <= 1e-6 * MAX (1.0, fabs (x));
   }
+  if (G_IS_PARAM_SPEC_FLOAT (ps)) {
+    gfloat x = g_value_get_float (a), y = g_value_get_float (b);
+    return fabsf (x - y) <= 1e-6f * MAX (1.0f, fabsf (x));
+  }
   return g_param_values_cmp (ps, a, b) == 0;
 }
 
 static gboolean
 skip_property (GParamSpec * ps)
 {
-  /* the base objects' name/parent and the file that must exist are not the element's */
+  /* the base objects' name/parent are not the element's; file names (objects-file,
+   * quadcut's plate-location and background-location) are read when the element
+   * starts or the file is taken, and a missing file is an element error by design:
+   * their element suites check those errors and the fuzzers read their contents */
   return !(ps->flags & G_PARAM_WRITABLE) || (ps->flags & G_PARAM_CONSTRUCT_ONLY)
       || ps->owner_type == GST_TYPE_OBJECT || ps->owner_type == G_TYPE_OBJECT
-      || g_str_equal (ps->name, "objects-file");
+      || g_str_has_suffix (ps->name, "-file") || g_str_has_suffix (ps->name, "-location");
 }
 
 /* Every writable property at its minimum, its maximum, then an invalid value, each
@@ -454,23 +547,41 @@ GST_START_TEST (test_properties_while_playing)
 }
 GST_END_TEST;
 
+/* One test case per element (named after it: CK_RUN_CASE=quadcut runs its row alone). */
 static Suite *
 generic_suite (void)
 {
   Suite *s = suite_create ("generic");
-  TCase *tc = tcase_create ("general");
-  tcase_set_timeout (tc, 300);
-  const int n = cv_n_element_cases;
-  tcase_add_loop_test (tc, test_states_without_data, 0, n);
-  tcase_add_loop_test (tc, test_states_with_data, 0, n);
-  tcase_add_loop_test (tc, test_flushing_seek, 0, n);
-  tcase_add_loop_test (tc, test_renegotiation, 0, n);
-  tcase_add_loop_test (tc, test_sizes, 0, n);
-  tcase_add_loop_test (tc, test_stride_padding, 0, n);
-  tcase_add_loop_test (tc, test_eos_without_frames, 0, n);
-  tcase_add_loop_test (tc, test_properties_while_playing, 0, n);
-  suite_add_tcase (s, tc);
+  for (int i = 0; i < cv_n_element_cases; i++) {
+    TCase *tc = tcase_create (cv_element_cases[i].name);
+    tcase_set_timeout (tc, 300);
+    tcase_add_loop_test (tc, test_states_without_data, i, i + 1);
+    tcase_add_loop_test (tc, test_states_with_data, i, i + 1);
+    tcase_add_loop_test (tc, test_flushing_seek, i, i + 1);
+    tcase_add_loop_test (tc, test_renegotiation, i, i + 1);
+    tcase_add_loop_test (tc, test_sizes, i, i + 1);
+    tcase_add_loop_test (tc, test_stride_padding, i, i + 1);
+    tcase_add_loop_test (tc, test_eos_without_frames, i, i + 1);
+    tcase_add_loop_test (tc, test_properties_while_playing, i, i + 1);
+    tcase_add_loop_test (tc, test_cuda_memory_without_device, i, i + 1);
+    suite_add_tcase (s, tc);
+  }
   return s;
 }
 
-GST_CHECK_MAIN (generic);
+/* GST_CHECK_MAIN, and a CK_RUN_CASE that names no row is an error (meson runs one
+ * test per row by that name: a renamed row must not pass by running nothing). */
+int
+main (int argc, char **argv)
+{
+  gst_check_init (&argc, &argv);
+  const gchar *only = g_getenv ("CK_RUN_CASE");
+  gboolean found = only == NULL;
+  for (int i = 0; only && i < cv_n_element_cases; i++)
+    found |= g_str_equal (only, cv_element_cases[i].name);
+  if (!found) {
+    g_printerr ("CK_RUN_CASE=%s: no such row in cv_element_cases\n", only);
+    return 1;
+  }
+  return gst_check_run_suite (generic_suite (), "generic", __FILE__);
+}

@@ -53,6 +53,11 @@ cv_png_load (const char *path, cc_format format, cc_image *out)
   if (!png_image_begin_read_from_file (&png, path))
     return cc_set_error (CC_ERROR_IO, "cannot read PNG %s: %s", path, png.message);
   png.format = format == CC_FORMAT_GRAY8 ? PNG_FORMAT_GRAY : PNG_FORMAT_RGBA;
+  if ((size_t) png.width * png.height > CV_IMAGE_MAX_PIXELS) {
+    png_image_free (&png);
+    return cc_set_error (CC_ERROR_CORRUPT_DATA, "PNG %s: %ux%u is over the %zu pixels the "
+        "readers take", path, (unsigned) png.width, (unsigned) png.height, CV_IMAGE_MAX_PIXELS);
+  }
   cc_status st = cv_image_new (png.width, png.height, format, out);
   if (st != CC_SUCCESS) {
     png_image_free (&png);
@@ -150,6 +155,14 @@ cv_jpeg_load (const char *path, cc_image *out)
   jpeg_create_decompress (&cinfo);
   jpeg_stdio_src (&cinfo, f);
   jpeg_read_header (&cinfo, TRUE);
+  /* before libjpeg's own buffers (a row of the width) and ours */
+  if ((size_t) cinfo.image_width * cinfo.image_height > CV_IMAGE_MAX_PIXELS) {
+    unsigned w = cinfo.image_width, h = cinfo.image_height;
+    jpeg_destroy_decompress (&cinfo);
+    fclose (f);
+    return cc_set_error (CC_ERROR_CORRUPT_DATA, "JPEG %s: %ux%u is over the %zu pixels the "
+        "readers take", path, w, h, CV_IMAGE_MAX_PIXELS);
+  }
   cinfo.out_color_space = JCS_RGB;
   jpeg_start_decompress (&cinfo);
   cc_status st = cv_image_new ((int) cinfo.output_width, (int) cinfo.output_height,

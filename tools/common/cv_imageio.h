@@ -4,6 +4,10 @@
 #define CV_IMAGEIO_H
 #include <cudacore/cc_core.h>
 
+/* The largest image the readers take: 2^28 pixels (16384 x 16384; RGBX8 1 GiB). A
+ * header that asks for more is refused (CORRUPT_DATA) before anything is allocated:
+ * fuzz-jpeg found a 261-byte JPEG asking for 62984 x 40711 (10 GB). */
+#define CV_IMAGE_MAX_PIXELS ((size_t) 1 << 28)
 /* Loads a PNG as GRAY8 or RGBX8 (format picks which; X is the PNG's alpha, 255 when it
  * has none). */
 cc_status cv_png_load (const char *path, cc_format format, cc_image *out);

@@ -13,19 +13,9 @@
 set -uo pipefail
 OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
-source .gstrt/env.sh
-mkdir -p /tmp/devlibs && tar -C /tmp/devlibs -xJf .devpack/libs.tar.xz
-[ -d .devbuild ] || tar -xJf .devpack/build.tar.xz
-export LD_LIBRARY_PATH="/tmp/devlibs:$LD_LIBRARY_PATH"
-B=.devbuild
-# the test programs hold the absolute path of the build they came from
-bp=$(cat $B/BUILD_PATH 2>/dev/null || true)
-if [ -n "$bp" ] && [ ! -e "$bp" ]; then mkdir -p "$(dirname "$bp")" && ln -s "$PWD/$B" "$bp"; fi
-export GST_PLUGIN_PATH="$PWD/$B/gst"
-export GST_PLUGIN_PATH_1_0="$PWD/$B/gst"
-export CV_SOURCE_ROOT="$PWD" CV_SHARED_MEDIA="$PWD/.devmedia"
+source tools/gpu/env.sh       # unpacks .devpack, sets B=.devbuild and the paths
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
-gst-inspect-1.0 cudavision 2>&1 | grep -E "^  [a-z]" | head
+for p in cudavision cudavisiongpl; do gst-inspect-1.0 $p 2>&1 | grep -E "^  [a-z]" | head; done
 if [ "${SANITIZE:-0}" = 1 ]; then
   cs=${COMPUTE_SANITIZER:-$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer 2>/dev/null | head -1)}
   if [ -z "$cs" ] || [ ! -x "$cs" ]; then
@@ -65,7 +55,8 @@ if [ "${SANITIZE:-0}" = 1 ]; then
       sanitize "$tool" "$name" "$cap" "$t"
     done
     for e in "cudaflowlk backend=cuda visualize=color" "cudablockmatch backend=cuda refine=variational" \
-        "moctracker backend=cuda objects=ball:#ffffff:60 draw=all" "cvdmosaic backend=cuda advect=flow"; do
+        "moctracker backend=cuda objects=ball:#ffffff:60 draw=all" "cvdmosaic backend=cuda advect=flow" \
+        "quadcut backend=cuda mode=plate learn-frames=10 plate-update-rate=1 output=composite"; do
       name="pipeline-${e%% *}"
       echo "$name" | grep -Eq "$only" || continue
       sanitize "$tool" "$name" "${SANITIZE_CAP:-120}" gst-launch-1.0 -q videotestsrc pattern=ball \

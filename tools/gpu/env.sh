@@ -1,0 +1,16 @@
+# Sourced (bash) on the GPU machine from the checkout root, carrying .devpack (build
+# + libraries, from tools/gpu/build-for-gpu.sh) and .gstrt (the GStreamer runtime):
+# unpacks the build into .devbuild and the libraries into /tmp/devlibs, and sets the
+# library, plugin and test paths. tools/gpu/suite.sh and tools/soak.sh .devbuild
+# source it.
+source .gstrt/env.sh
+mkdir -p /tmp/devlibs && tar -C /tmp/devlibs -xJf .devpack/libs.tar.xz
+[ -d .devbuild ] || tar -xJf .devpack/build.tar.xz
+export LD_LIBRARY_PATH="/tmp/devlibs:$LD_LIBRARY_PATH"
+B=.devbuild
+# the test programs hold the absolute path of the build they came from
+bp=$(cat $B/BUILD_PATH 2>/dev/null || true)
+if [ -n "$bp" ] && [ ! -e "$bp" ]; then mkdir -p "$(dirname "$bp")" && ln -s "$PWD/$B" "$bp"; fi
+export GST_PLUGIN_PATH="$PWD/$B/gst"
+export GST_PLUGIN_PATH_1_0="$PWD/$B/gst"
+export CV_SOURCE_ROOT="$PWD" CV_SHARED_MEDIA="$PWD/.devmedia"
