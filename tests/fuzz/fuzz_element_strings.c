@@ -4,6 +4,7 @@
  * rest. A refused value must leave a warning and the element working; nothing may
  * crash. The plugin is loaded from CV_FUZZ_PLUGIN_DIR (the build's gst/). */
 #include "fuzz_common.h"
+#include "fuzz_gst.h"
 #include <gst/gst.h>
 #include <gst/app/gstappsrc.h>
 #include <stdio.h>
@@ -56,15 +57,8 @@ add_element (const gchar * name, const gchar * caps)
 int
 LLVMFuzzerInitialize (int *argc, char ***argv)
 {
-  g_setenv ("GST_PLUGIN_PATH_1_0", CV_FUZZ_PLUGIN_DIR, TRUE);
-  g_setenv ("GST_REGISTRY_FORK", "no", TRUE);   /* the scanner would load it unsanitized */
-  gchar *reg = g_strdup_printf ("%s/cv-fuzz-registry-%d.bin", g_get_tmp_dir (), (int) getpid ());
-  g_setenv ("GST_REGISTRY_1_0", reg, TRUE);
-  g_free (reg);
-  gst_init (NULL, NULL);
-  g_log_set_default_handler (quiet_log, NULL);
+  fuzz_gst_init (CV_FUZZ_PLUGIN_DIR, quiet_log);
   g_log_set_handler ("GLib-GObject", G_LOG_LEVEL_WARNING, quiet_log, NULL);
-  gst_debug_set_default_threshold (GST_LEVEL_NONE);
   const gchar *caps = "video/x-raw,format=RGBA,width=16,height=12,framerate=30/1";
   /* every element of the plugin, found through the registry */
   GList *features = gst_registry_get_feature_list_by_plugin (gst_registry_get (), "cudavision");

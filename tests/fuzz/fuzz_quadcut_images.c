@@ -6,6 +6,7 @@
  * error and nothing else; a good one a frame through. The plugin is loaded from
  * CV_FUZZ_PLUGIN_DIR (the build's gst/). */
 #include "fuzz_common.h"
+#include "fuzz_gst.h"
 #include <gst/gst.h>
 #include <gst/app/gstappsrc.h>
 #include <stdio.h>
@@ -21,14 +22,7 @@ quiet_log (const gchar * domain, GLogLevelFlags level, const gchar * msg, gpoint
 int
 LLVMFuzzerInitialize (int *argc, char ***argv)
 {
-  g_setenv ("GST_PLUGIN_PATH_1_0", CV_FUZZ_PLUGIN_DIR, TRUE);
-  g_setenv ("GST_REGISTRY_FORK", "no", TRUE);   /* the scanner would load it unsanitized */
-  gchar *reg = g_strdup_printf ("%s/cv-fuzz-registry-%d.bin", g_get_tmp_dir (), (int) getpid ());
-  g_setenv ("GST_REGISTRY_1_0", reg, TRUE);
-  g_free (reg);
-  gst_init (NULL, NULL);
-  g_log_set_default_handler (quiet_log, NULL);
-  gst_debug_set_default_threshold (GST_LEVEL_NONE);
+  fuzz_gst_init (CV_FUZZ_PLUGIN_DIR, quiet_log);
   GstElementFactory *f = gst_element_factory_find ("quadcut");
   if (!f) {
     fprintf (stderr, "quadcut not found in %s\n", CV_FUZZ_PLUGIN_DIR);
