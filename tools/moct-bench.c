@@ -2,7 +2,7 @@
  * object per line.
  *
  *   moct-bench [--runs N] [--no-cpu] [--layout atomic|partials|all]
- *              [--ppt 4|8|16|all] [--format rgbx|nv12] [--draw boxes|labels|all]
+ *              [--ppt 4|8|16|all] [--format rgbx|nv12] [--acc wide|narrow] [--draw boxes|labels|all]
  *   moct-bench --version
  *
  * Sizes 1920x1080 and 3840x2160; 1, 8, 128 and 1024 objects. The frame: the objects
@@ -126,6 +126,10 @@ time_draw (cc_context *ctx, cc_timer *timer, cc_moct *m, const cc_image *frame,
   return 0;
 }
 
+/* --acc: cc_moct_params.narrow_accumulators (the experiment: 48-byte shared
+ * accumulators); the JSON's "acc" says which */
+static int narrow_acc;
+
 static int
 bench_one (cc_context *ctx, cc_timer *timer, const cc_image *frame, const cc_moct_object *o,
     int n, cc_moct_layout layout, int ppt, int warmup, int runs, unsigned draw)
@@ -134,6 +138,7 @@ bench_one (cc_context *ctx, cc_timer *timer, const cc_image *frame, const cc_moc
   cc_moct_params_default (&p);
   p.layout = layout;
   p.pixels_per_thread = ppt;
+  p.narrow_accumulators = narrow_acc;
   cc_moct *m;
   if (cc_moct_create (ctx, frame->width, frame->height, &p, &m) != CC_SUCCESS)
     return fail ("cc_moct_create");
@@ -173,9 +178,10 @@ bench_one (cc_context *ctx, cc_timer *timer, const cc_image *frame, const cc_moc
   printf ("{\"algorithm\":\"moct\",\"width\":%d,\"height\":%d,\"backend\":\"%s\","
       "\"format\":\"%s\",\"objects\":%d,\"present\":%d,\"layout\":\"%s\","
       "\"pixels_per_thread\":%d,\"runs\":%d,\"kernel_ms\":%.4f,\"end_to_end_ms\":%.4f,"
-      "\"build_ms\":%.1f%s}\n", frame->width, frame->height, cuda ? "cuda" : "cpu",
+      "\"build_ms\":%.1f,\"acc\":\"%s\"%s}\n", frame->width, frame->height, cuda ? "cuda" : "cpu",
       cc_format_name (frame->format), n, present, cuda ? layout_name (layout) : "cpu",
-      cuda ? ppt : 0, runs, cv_median (kt, runs), cv_median (et, runs), build_ms, draw_json);
+      cuda ? ppt : 0, runs, cv_median (kt, runs), cv_median (et, runs), build_ms,
+      !cuda ? "cpu" : narrow_acc ? "narrow" : "wide", draw_json);
   fflush (stdout);
   free (res);
   cc_moct_destroy (m);
@@ -209,6 +215,11 @@ main (int argc, char **argv)
       nv12 = !strcmp (v, "nv12");
       if (!nv12 && strcmp (v, "rgbx"))
         layouts = 0;
+    } else if (!strcmp (argv[i], "--acc") && i + 1 < argc) {
+      const char *v = argv[++i];
+      narrow_acc = !strcmp (v, "narrow");
+      if (!narrow_acc && strcmp (v, "wide"))
+        layouts = 0;
     } else if (!strcmp (argv[i], "--draw") && i + 1 < argc) {
       const char *v = argv[++i];
       draw = !strcmp (v, "boxes") ? CC_MOCT_DRAW_BOXES : !strcmp (v, "labels")
@@ -219,7 +230,8 @@ main (int argc, char **argv)
       layouts = 0;
     if (!layouts || !ppts) {
       fprintf (stderr, "usage: moct-bench [--runs N] [--no-cpu] [--layout atomic|partials|all]"
-          " [--ppt 4|8|16|all] [--format rgbx|nv12] [--draw boxes|labels|all]\n");
+          " [--ppt 4|8|16|all] [--format rgbx|nv12] [--acc wide|narrow]"
+          " [--draw boxes|labels|all]\n");
       return 2;
     }
   }

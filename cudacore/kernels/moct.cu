@@ -52,15 +52,84 @@ struct cc_cuda_moct {
   cc_moct_acc *partials;       // PARTIALS: blocks x n
   uint32_t *seen;              // PARTIALS: blocks x ceil(n / 32)
   size_t partials_cap, seen_cap;   // entries / words allocated
-  int max_blocks;              // persistent grid bound for the current n
+  int max_blocks;              // persistent grid bound for the current n (narrow)
+  int max_blocks_wide;         // the same for the 64-bit accumulators
   uint32_t *keys;              // drawing scratch, w x h, zero between draws
 };
 
 // ------------------------------------------------------------------ reduction
 
+// cc_moct_params.narrow_accumulators (an experiment, off by default until measured):
+// a block's shared accumulator of one object, narrow: the sums that stay under 2^32 for
+// the block's band (checked on the host, moct_narrow_fits) are 32-bit and the y terms
+// are taken from the band's first row y0 (dy = y - y0). 48 bytes instead of 64, and
+// 32-bit shared atomics for four of the six sums: more blocks fit an SM when the
+// table is large. moct_widen gives the frame's 64-bit terms back, exactly.
+struct moct_narrow {
+  unsigned n, sx, sy, syy;            // sy = sum dy, syy = sum dy^2
+  unsigned long long sxx, sxy;        // sxy = sum x dy
+  int minx, maxx, miny, maxy;
+};
+
+__device__ __forceinline__ void
+acc_clear (cc_moct_acc *a)
+{
+  cc_moct_acc_clear (a);
+}
+
+__device__ __forceinline__ void
+acc_clear (moct_narrow *a)
+{
+  a->n = a->sx = a->sy = a->syy = 0;
+  a->sxx = a->sxy = 0;
+  a->minx = a->miny = CC_MOCT_EMPTY_MIN;
+  a->maxx = a->maxy = CC_MOCT_EMPTY_MAX;
+}
+
+__device__ __forceinline__ cc_moct_acc
+moct_widen (const cc_moct_acc &a, int)
+{
+  return a;
+}
+
+__device__ __forceinline__ cc_moct_acc
+moct_widen (const moct_narrow &a, int y0)
+{
+  unsigned long long n = a.n, y = (unsigned long long) y0;
+  cc_moct_acc w;
+  w.n = n;
+  w.sx = a.sx;
+  w.sy = a.sy + n * y;
+  w.syy = a.syy + 2ull * y * a.sy + n * y * y;
+  w.sxx = a.sxx;
+  w.sxy = a.sxy + y * a.sx;
+  w.minx = a.minx;
+  w.maxx = a.maxx;
+  w.miny = a.miny;
+  w.maxy = a.maxy;
+  return w;
+}
+
+__device__ __forceinline__ void
+acc_add_run (moct_narrow *a, unsigned n, unsigned sx, unsigned long long sxx, int minx,
+    int maxx, int y, int y0)
+{
+  unsigned dy = (unsigned) (y - y0);
+  atomicAdd (&a->n, n);
+  atomicAdd (&a->sx, sx);
+  atomicAdd (&a->sy, dy * n);
+  atomicAdd (&a->syy, dy * dy * n);
+  atomicAdd (&a->sxx, sxx);
+  atomicAdd (&a->sxy, (unsigned long long) dy * sx);
+  atomicMin (&a->minx, minx);
+  atomicMax (&a->maxx, maxx);
+  atomicMin (&a->miny, y);
+  atomicMax (&a->maxy, y);
+}
+
 __device__ __forceinline__ void
 acc_add_run (cc_moct_acc *a, unsigned n, unsigned sx, unsigned long long sxx, int minx,
-    int maxx, int y)
+    int maxx, int y, int)
 {
   unsigned long long yy = (unsigned long long) y;
   atomicAdd (&a->n, (unsigned long long) n);
@@ -78,13 +147,14 @@ acc_add_run (cc_moct_acc *a, unsigned n, unsigned sx, unsigned long long sxx, in
 // A run of one object on row y, as offsets dx = x - xb from its segment's start (dx <
 // 32 K <= 512, so a warp's sums of dx and dx^2 fit 32 bits): the 64-bit terms of
 // the accumulator rebuilt from them.
+template <typename ACC>
 __device__ __forceinline__ void
-acc_add_offsets (cc_moct_acc *a, unsigned n, unsigned sdx, unsigned sdx2, int mindx,
-    int maxdx, int xb, int y)
+acc_add_offsets (ACC *a, unsigned n, unsigned sdx, unsigned sdx2, int mindx,
+    int maxdx, int xb, int y, int y0)
 {
   unsigned long long b = (unsigned long long) xb;
   acc_add_run (a, n, n * (unsigned) xb + sdx, n * b * b + 2ull * b * sdx + sdx2, xb + mindx,
-      xb + maxdx, y);
+      xb + maxdx, y, y0);
 }
 
 // The object ids of this lane's K consecutive pixels x0 .. x0 + K - 1 of row y.
@@ -126,16 +196,17 @@ lane_ids (const cc_image &f, const uint16_t *__restrict__ lut, int x0, int y, in
   }
 }
 
-template <int K, int FMT>
+template <int K, int FMT, typename ACC>
 __global__ void __launch_bounds__ (MOCT_THREADS)
 moct_reduce_kernel (cc_image f, const uint16_t *__restrict__ lut, int n, int partials_layout,
     cc_moct_acc *acc, cc_moct_acc *partials, uint32_t *seen,
     const cc_moct_track *__restrict__ tracks, int window)
 {
-  extern __shared__ cc_moct_acc sacc[];
+  extern __shared__ unsigned long long smem_raw[];
+  ACC *sacc = (ACC *) smem_raw;
   const int tid = threadIdx.x, lane = tid & 31;
   for (int i = tid; i < n; i += MOCT_THREADS)
-    cc_moct_acc_clear (&sacc[i]);
+    acc_clear (&sacc[i]);
   __syncthreads ();
 
   const int seg_px = 32 * K;
@@ -146,6 +217,7 @@ moct_reduce_kernel (cc_image f, const uint16_t *__restrict__ lut, int n, int par
   const long long per_block = (total + gridDim.x - 1) / gridDim.x;
   const long long s0 = (long long) blockIdx.x * per_block;
   const long long s1 = s0 + per_block < total ? s0 + per_block : total;
+  const int y0 = (int) (s0 / segs);   // the band's first row
   for (long long s = s0 + (tid >> 5); s < s1; s += MOCT_WARPS) {
     const int y = (int) (s / segs), xb = (int) (s - (long long) y * segs) * seg_px;
     const int x0 = xb + lane * K;
@@ -166,7 +238,7 @@ moct_reduce_kernel (cc_image f, const uint16_t *__restrict__ lut, int n, int par
       int dx = lane * K + k, id = ids[k];
       if (id != run) {
         if (run < n)
-          acc_add_offsets (&sacc[run], rn, sdx, sdx2, mindx, maxdx, xb, y);
+          acc_add_offsets (&sacc[run], rn, sdx, sdx2, mindx, maxdx, xb, y, y0);
         run = id;
         rn = sdx = sdx2 = 0;
         mindx = dx;
@@ -189,21 +261,21 @@ moct_reduce_kernel (cc_image f, const uint16_t *__restrict__ lut, int n, int par
       mindx = (int) __reduce_min_sync (group, (unsigned) mindx);
       maxdx = (int) __reduce_max_sync (group, (unsigned) maxdx);
       if (lane == __ffs (group) - 1)
-        acc_add_offsets (&sacc[run], rn, sdx, sdx2, mindx, maxdx, xb, y);
+        acc_add_offsets (&sacc[run], rn, sdx, sdx2, mindx, maxdx, xb, y, y0);
     }
 #else
     // no warp reductions before sm_80: every lane adds its own last run
     if (run < n)
-      acc_add_offsets (&sacc[run], rn, sdx, sdx2, mindx, maxdx, xb, y);
+      acc_add_offsets (&sacc[run], rn, sdx, sdx2, mindx, maxdx, xb, y, y0);
 #endif
   }
   __syncthreads ();
 
   if (!partials_layout) {
     for (int i = tid; i < n; i += MOCT_THREADS) {
-      const cc_moct_acc &a = sacc[i];
-      if (a.n == 0)
+      if (sacc[i].n == 0)
         continue;
+      const cc_moct_acc a = moct_widen (sacc[i], y0);
       cc_moct_acc *g = &acc[i];
       atomicAdd (&g->n, a.n);
       atomicAdd (&g->sx, a.sx);
@@ -226,7 +298,7 @@ moct_reduce_kernel (cc_image f, const uint16_t *__restrict__ lut, int n, int par
     if (lane == 0 && i < n)
       seen[(size_t) blockIdx.x * words + i / 32] = mask;
     if (has)
-      partials[(size_t) blockIdx.x * n + i] = sacc[i];
+      partials[(size_t) blockIdx.x * n + i] = moct_widen (sacc[i], y0);
   }
 }
 
@@ -371,15 +443,29 @@ moct_labels_kernel (cc_image f, int mode, int n, long long frames,
 typedef void (*moct_reduce_fn) (cc_image, const uint16_t *, int, int, cc_moct_acc *,
     cc_moct_acc *, uint32_t *, const cc_moct_track *, int);
 
+#define MOCT_KERNELS(ACC) \
+  { { moct_reduce_kernel<4, 0, ACC>, moct_reduce_kernel<4, 1, ACC>, moct_reduce_kernel<4, 2, ACC> }, \
+    { moct_reduce_kernel<8, 0, ACC>, moct_reduce_kernel<8, 1, ACC>, moct_reduce_kernel<8, 2, ACC> }, \
+    { moct_reduce_kernel<16, 0, ACC>, moct_reduce_kernel<16, 1, ACC>, moct_reduce_kernel<16, 2, ACC> } }
+
 static moct_reduce_fn
-reduce_kernel (int K, int fmt)
+reduce_kernel (int K, int fmt, bool narrow)
 {
-  static const moct_reduce_fn table[3][3] = {
-    { moct_reduce_kernel<4, 0>, moct_reduce_kernel<4, 1>, moct_reduce_kernel<4, 2> },
-    { moct_reduce_kernel<8, 0>, moct_reduce_kernel<8, 1>, moct_reduce_kernel<8, 2> },
-    { moct_reduce_kernel<16, 0>, moct_reduce_kernel<16, 1>, moct_reduce_kernel<16, 2> },
-  };
-  return table[K == 4 ? 0 : K == 8 ? 1 : 2][fmt];
+  static const moct_reduce_fn wide[3][3] = MOCT_KERNELS (cc_moct_acc);
+  static const moct_reduce_fn nar[3][3] = MOCT_KERNELS (moct_narrow);
+  int k = K == 4 ? 0 : K == 8 ? 1 : 2;
+  return narrow ? nar[k][fmt] : wide[k][fmt];
+}
+
+// Whether the narrow accumulators hold a block's band of per_block segments of a
+// w-pixel row (segs a row): its pixels P <= R w over at most R rows, and n <= P,
+// sum x <= P (w - 1), sum dy <= P R and sum dy^2 <= P R^2 must stay under 2^32.
+static bool
+moct_narrow_fits (long long per_block, long long segs, int w)
+{
+  unsigned long long R = (unsigned long long) ((per_block + segs - 1) / segs + 1);
+  unsigned long long P = R * (unsigned long long) w, lim = 1ull << 32;
+  return P < lim && P * (unsigned long long) w < lim && P * R < lim && P * R * R < lim;
 }
 
 extern "C" void
@@ -428,10 +514,12 @@ cc_cuda_moct_create (cc_context *ctx, int width, int height, int history, cc_cud
   if (st == CC_SUCCESS) {
     cudaError_t e = cudaDeviceGetAttribute (&s->sms, cudaDevAttrMultiProcessorCount,
         ctx->device);
-    for (int k = 0; k < 3 && e == cudaSuccess; k++)
-      for (int fmt = 0; fmt < 3 && e == cudaSuccess; fmt++)
-        e = cudaFuncSetAttribute ((const void *) reduce_kernel (4 << k, fmt),
-            cudaFuncAttributeMaxDynamicSharedMemorySize, (int) (N * sizeof (cc_moct_acc)));
+    for (int nar = 0; nar < 2 && e == cudaSuccess; nar++)
+      for (int k = 0; k < 3 && e == cudaSuccess; k++)
+        for (int fmt = 0; fmt < 3 && e == cudaSuccess; fmt++)
+          e = cudaFuncSetAttribute ((const void *) reduce_kernel (4 << k, fmt, nar),
+              cudaFuncAttributeMaxDynamicSharedMemorySize,
+              (int) (N * (nar ? sizeof (moct_narrow) : sizeof (cc_moct_acc))));
     if (e != cudaSuccess) {
       cudaGetLastError ();
       st = cc_set_error (CC_ERROR_CUDA, "moct (CUDA): device set-up: %s", cudaGetErrorString (e));
@@ -491,16 +579,19 @@ cc_cuda_moct_set_objects (cc_cuda_moct *s, const uint16_t *lut_rgb, const uint16
   if (n == 0)
     return CC_SUCCESS;
   // the persistent grid: as many blocks as fit on the device at this shared size
-  size_t smem = n * sizeof (cc_moct_acc);
-  int most = 1;
-  for (int k = 0; k < 3; k++)
-    for (int fmt = 0; fmt < 3; fmt++) {
-      int occ = 0;
-      CC_CUDA_TRY (cudaOccupancyMaxActiveBlocksPerMultiprocessor (&occ,
-              reduce_kernel (4 << k, fmt), MOCT_THREADS, smem), "cudaOccupancy");
-      most = occ > most ? occ : most;
-    }
-  s->max_blocks = most * s->sms;
+  int most[2] = { 1, 1 };
+  for (int nar = 0; nar < 2; nar++) {
+    size_t smem = n * (nar ? sizeof (moct_narrow) : sizeof (cc_moct_acc));
+    for (int k = 0; k < 3; k++)
+      for (int fmt = 0; fmt < 3; fmt++) {
+        int occ = 0;
+        CC_CUDA_TRY (cudaOccupancyMaxActiveBlocksPerMultiprocessor (&occ,
+                reduce_kernel (4 << k, fmt, nar), MOCT_THREADS, smem), "cudaOccupancy");
+        most[nar] = occ > most[nar] ? occ : most[nar];
+      }
+  }
+  s->max_blocks_wide = most[0] * s->sms;
+  s->max_blocks = (most[1] > most[0] ? most[1] : most[0]) * s->sms;
   // PARTIALS slots (not per frame: only when the table grows past them)
   size_t need = (size_t) s->max_blocks * n, words = (size_t) s->max_blocks * ((n + 31) / 32);
   if (need > s->partials_cap) {
@@ -537,13 +628,20 @@ cc_cuda_moct_run (cc_cuda_moct *s, const cc_moct_params *p, const cc_image *f,
   const bool partials = p->layout == CC_MOCT_LAYOUT_PARTIALS;
   long long segs = (long long) cc_div_up (f->width, 32 * K) * f->height;
   long long want = (segs + MOCT_WARPS - 1) / MOCT_WARPS;
+  // narrow accumulators (when asked: an experiment, not yet measured) where the band's
+  // sums fit 32 bits (every frame up to 8K), else the 64-bit ones
+  long long row_segs = cc_div_up (f->width, 32 * K);
   int blocks = (int) (want < s->max_blocks ? want : s->max_blocks);
-  size_t smem = n * sizeof (cc_moct_acc);
+  bool narrow = p->narrow_accumulators
+      && moct_narrow_fits ((segs + blocks - 1) / blocks, row_segs, f->width);
+  if (!narrow)
+    blocks = (int) (want < s->max_blocks_wide ? want : s->max_blocks_wide);
+  size_t smem = n * (narrow ? sizeof (moct_narrow) : sizeof (cc_moct_acc));
   if (!partials) {
     moct_clear_kernel<<<cc_div_up (n, 256), 256, 0, stream>>> (s->acc, n);
     CC_CUDA_LAUNCHED ("moct_clear_kernel");
   }
-  reduce_kernel (K, fmt)<<<blocks, MOCT_THREADS, smem, stream>>> (*f,
+  reduce_kernel (K, fmt, narrow)<<<blocks, MOCT_THREADS, smem, stream>>> (*f,
       yuv ? s->lut_yuv : s->lut_rgb, n, partials, s->acc, s->partials, s->seen, s->tracks,
       p->window > 0);
   CC_CUDA_LAUNCHED ("moct_reduce_kernel");

@@ -19,6 +19,7 @@ cc_moct_params_default (cc_moct_params *p)
   p->min_mass = 16;
   p->layout = CC_MOCT_LAYOUT_ATOMIC;
   p->pixels_per_thread = 8;
+  p->narrow_accumulators = 0;
   p->window = 0;
 }
 
@@ -40,6 +41,8 @@ cc_moct_params_check (const cc_moct_params *p)
   CC_CHECK_ARG (p->pixels_per_thread == 4 || p->pixels_per_thread == 8
       || p->pixels_per_thread == 16, "moct: pixels_per_thread %d must be 4, 8 or 16",
       p->pixels_per_thread);
+  CC_CHECK_ARG (p->narrow_accumulators == 0 || p->narrow_accumulators == 1,
+      "moct: narrow_accumulators %d is not 0 or 1", p->narrow_accumulators);
   return CC_SUCCESS;
 }
 
