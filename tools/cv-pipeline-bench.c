@@ -7,6 +7,7 @@
  * Buffer probes on the element named "e" (optional) time each buffer from its sink
  * pad to its src pad (what the element adds to a frame's trip); a probe on "sink"
  * gives the fps over the frames after the first WARMUP. Prints one JSON line. */
+#include "cv_gst.h"
 #include "cv_cli.h"
 #include <gst/gst.h>
 #include <stdio.h>
@@ -85,21 +86,7 @@ main (int argc, char **argv)
   probe (pipe, "e", "sink", on_enter);
   probe (pipe, "e", "src", on_leave);
   probe (pipe, "sink", "sink", on_sink);
-  gst_element_set_state (pipe, GST_STATE_PLAYING);
-  GstBus *bus = gst_element_get_bus (pipe);
-  GstMessage *msg = gst_bus_timed_pop_filtered (bus, GST_CLOCK_TIME_NONE,
-      GST_MESSAGE_ERROR | GST_MESSAGE_EOS);
-  int rc = 0;
-  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
-    GError *e = NULL;
-    gchar *dbg = NULL;
-    gst_message_parse_error (msg, &e, &dbg);
-    fprintf (stderr, "cv-pipeline-bench: error: %s (%s)\n", e->message, dbg ? dbg : "");
-    rc = 1;
-  }
-  gst_message_unref (msg);
-  gst_element_set_state (pipe, GST_STATE_NULL);
-  gst_object_unref (bus);
+  int rc = cv_gst_play_to_end (pipe, "cv-pipeline-bench") ? 0 : 1;
   gst_object_unref (pipe);
   if (rc)
     return rc;

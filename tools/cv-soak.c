@@ -13,6 +13,7 @@
  * from the first sample at or after W frames (default 2000, the warm-up) to the last.
  * Exit status 1 when the RSS or the device memory grew by more than L kB (default
  * 1024), 2 on usage errors, 3 when the pipeline fails. */
+#include "cv_gst.h"
 #include "cv_cli.h"
 #include <gst/gst.h>
 #include <stdio.h>
@@ -147,23 +148,7 @@ main (int argc, char **argv)
   printf ("cv-soak: %s\n", desc);
   g_free (desc);
   gint64 t0 = g_get_monotonic_time ();
-  gst_element_set_state (pipe, GST_STATE_PLAYING);
-  GstBus *bus = gst_element_get_bus (pipe);
-  GstMessage *msg = gst_bus_timed_pop_filtered (bus, GST_CLOCK_TIME_NONE,
-      GST_MESSAGE_ERROR | GST_MESSAGE_EOS);
-  int rc = 0;
-  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
-    GError *e = NULL;
-    gchar *dbg = NULL;
-    gst_message_parse_error (msg, &e, &dbg);
-    fprintf (stderr, "cv-soak: error: %s (%s)\n", e->message, dbg ? dbg : "");
-    g_error_free (e);
-    g_free (dbg);
-    rc = 3;
-  }
-  gst_message_unref (msg);
-  gst_element_set_state (pipe, GST_STATE_NULL);
-  gst_object_unref (bus);
+  int rc = cv_gst_play_to_end (pipe, "cv-soak") ? 0 : 3;
   gst_object_unref (pipe);
   double seconds = (g_get_monotonic_time () - t0) / 1e6;
   if (rc)
