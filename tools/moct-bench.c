@@ -126,9 +126,9 @@ time_draw (cc_context *ctx, cc_timer *timer, cc_moct *m, const cc_image *frame,
   return 0;
 }
 
-/* --acc: cc_moct_params.narrow_accumulators (the experiment: 48-byte shared
- * accumulators); the JSON's "acc" says which */
-static int narrow_acc;
+/* --acc: cc_moct_params.narrow_accumulators (narrow, the default: 48-byte shared
+ * accumulators; wide: 64-bit ones); the JSON's "acc" says which */
+static int narrow_acc = 1;
 
 static int
 bench_one (cc_context *ctx, cc_timer *timer, const cc_image *frame, const cc_moct_object *o,

@@ -59,7 +59,7 @@ struct cc_cuda_moct {
 
 // ------------------------------------------------------------------ reduction
 
-// cc_moct_params.narrow_accumulators (an experiment, off by default until measured):
+// cc_moct_params.narrow_accumulators (the default; 0 gives cc_moct_acc below):
 // a block's shared accumulator of one object, narrow: the sums that stay under 2^32 for
 // the block's band (checked on the host, moct_narrow_fits) are 32-bit and the y terms
 // are taken from the band's first row y0 (dy = y - y0). 48 bytes instead of 64, and
@@ -628,8 +628,8 @@ cc_cuda_moct_run (cc_cuda_moct *s, const cc_moct_params *p, const cc_image *f,
   const bool partials = p->layout == CC_MOCT_LAYOUT_PARTIALS;
   long long segs = (long long) cc_div_up (f->width, 32 * K) * f->height;
   long long want = (segs + MOCT_WARPS - 1) / MOCT_WARPS;
-  // narrow accumulators (when asked: an experiment, not yet measured) where the band's
-  // sums fit 32 bits (every frame up to 8K), else the 64-bit ones
+  // narrow accumulators (the default) where the band's sums fit 32 bits (every frame
+  // up to 8K), else the 64-bit ones
   long long row_segs = cc_div_up (f->width, 32 * K);
   int blocks = (int) (want < s->max_blocks ? want : s->max_blocks);
   bool narrow = p->narrow_accumulators

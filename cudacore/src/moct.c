@@ -19,7 +19,7 @@ cc_moct_params_default (cc_moct_params *p)
   p->min_mass = 16;
   p->layout = CC_MOCT_LAYOUT_ATOMIC;
   p->pixels_per_thread = 8;
-  p->narrow_accumulators = 0;
+  p->narrow_accumulators = 1;
   p->window = 0;
 }
 

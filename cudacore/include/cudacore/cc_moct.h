@@ -80,12 +80,12 @@ typedef struct cc_moct_params {
   cc_moct_layout layout;   /* CUDA reduction layout (see above). Default ATOMIC */
   int pixels_per_thread;   /* CUDA: pixels a thread classifies per row segment:
                               4, 8 or 16. Default 8 */
-  int narrow_accumulators; /* CUDA, an experiment (moct-bench --acc narrow): 48-byte
-                              shared accumulators with 32-bit sums taken from the
-                              block's first row (widened exactly at the flush), for
-                              more blocks an SM with many objects. Same results.
-                              0 or 1. Default 0: not yet measured on a GPU
-                              (docs/moctracker.md) */
+  int narrow_accumulators; /* CUDA: 48-byte shared accumulators with 32-bit sums
+                              taken from the block's first row (widened exactly at
+                              the flush), for more blocks an SM with many objects;
+                              the same results bit for bit. 0 (64-bit accumulators,
+                              moct-bench --acc wide) or 1. Default 1: faster on the
+                              H100 at every object count (docs/moctracker.md) */
   int window;              /* search window, 0..4096 px; 0 (default): every object is
                               searched in the whole frame. > 0: an object present in
                               the last frame is searched only within +-window px of its
