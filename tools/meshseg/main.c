@@ -443,7 +443,7 @@ main (int argc, char **argv)
         dual.boundary_edges);
     if (dual.weight_step > 0.0f)
       printf ("face distances rounded to multiples of 2^%d (largest change %.2g of the mean "
-          "distance): exact on every APSP\n", ilogbf (dual.weight_step), dual.weight_error);
+          "arc weight): exact on every APSP\n", ilogbf (dual.weight_step), dual.weight_error);
     if (dual.nonmanifold_edges)
       printf ("warning: %d non-manifold edges (faces joined pairwise)\n", dual.nonmanifold_edges);
   }
@@ -520,11 +520,11 @@ main (int argc, char **argv)
       printf ("{\"tool\":\"meshseg\",\"mesh\":\"%s\",\"faces\":%d,\"backend\":\"%s\","
           "\"apsp\":\"%s\",\"method\":\"%s\",\"k\":%d,\"segments\":%d,\"import_ms\":%.1f,"
           "\"dual_ms\":%.1f,\"apsp_ms\":%.1f,\"apsp_kernel_ms\":%.2f,\"segment_ms\":%.1f,"
-          "\"total_ms\":%.1f,\"weight_step\":%g", o.input, seg.faces, backend,
+          "\"total_ms\":%.1f,\"weight_step\":%g,\"weight_error\":%.3g", o.input, seg.faces, backend,
           dist.full || dist.apsp ? "full" : "rows",
           cp->method == MS_METHOD_HIERARCHY ? "hierarchy" : "kway", seg.k, seg.segments,
           t[0] - t_start, t[1] - t[0], t[2] - t[1], dist.apsp_kernel_ms, t[4] - t_run, total,
-          dual.weight_step);
+          dual.weight_step, dual.weight_error);
       if (settings)
         printf (",\"setting\":\"%s\"", settings[run].text);
       if (scored)
