@@ -41,7 +41,6 @@ void
 ms_dual_free (ms_dual *d)
 {
   free (d->from); free (d->to); free (d->weight); free (d->angular); free (d->bend);
-  free (d->edge_length);
   free (d->centroid); free (d->area);
   memset (d, 0, sizeof *d);
 }
@@ -232,9 +231,8 @@ ms_dual_build (const ms_mesh *m, const ms_dual_params *p, bool allow_nonmanifold
   float *geodesic = malloc (sizeof (float) * cap);
   d->angular = malloc (sizeof (float) * cap);
   d->bend = malloc (sizeof (float) * cap);
-  d->edge_length = malloc (sizeof (float) * cap);
   if (!e || !normal || !d->centroid || !d->area || !d->from || !d->to || !geodesic
-      || !d->angular || !d->bend || !d->edge_length) {
+      || !d->angular || !d->bend) {
     free (e); free (normal); free (geodesic);
     ms_dual_free (d);
     return cc_set_error (CC_ERROR_OUT_OF_MEMORY, "meshseg: out of memory for the dual graph");
@@ -283,9 +281,7 @@ ms_dual_build (const ms_mesh *m, const ms_dual_params *p, bool allow_nonmanifold
             if (nang) d->angular = nang;
             float *nbend = realloc (d->bend, sizeof (float) * cap);
             if (nbend) d->bend = nbend;
-            float *nlen = realloc (d->edge_length, sizeof (float) * cap);
-            if (nlen) d->edge_length = nlen;
-            if (!nfrom || !nto || !ngeo || !nang || !nbend || !nlen) {
+            if (!nfrom || !nto || !ngeo || !nang || !nbend) {
               st = cc_set_error (CC_ERROR_OUT_OF_MEMORY, "meshseg: out of memory");
               break;
             }
@@ -296,7 +292,6 @@ ms_dual_build (const ms_mesh *m, const ms_dual_params *p, bool allow_nonmanifold
           arc_terms (m, (const float (*)[3]) normal, (const float (*)[3]) d->centroid,
               e[x].face, e[y].face, e[i].a, e[i].b, p->convex_eta, &d->angular[k],
               &d->bend[k], &geodesic[k]);
-          d->edge_length[k] = dist3 (m->vertices[e[i].a], m->vertices[e[i].b]);
         }
     i = j;
   }

@@ -66,9 +66,8 @@ usage (FILE *out)
       "      --depth N           hierarchy: levels of splits (1..16; default 3)\n"
       "      --min-extent F      hierarchy: split a patch only while its extent is at least\n"
       "                          F x the mesh's (0..1; default 0.2)\n"
-      "      --merge-reference R share | share-length | absolute | mesh | parts: the share\n"
-      "                          of sharp arcs (by count, or by edge length), or the\n"
-      "                          mean crease against F itself, F x the mesh's mean\n"
+      "      --merge-reference R share | absolute | mesh | parts: the share of sharp arcs,\n"
+      "                          or the mean crease against F itself, F x the mesh's mean\n"
       "                          angular distance, or F x the mean crease inside the two\n"
       "                          parts (default share)\n"
       "      --merge-convex W    weight of convex edges in that boundary measure (0 =\n"
@@ -235,10 +234,7 @@ parse (int argc, char **argv, options *o)
         else if (!strcmp (optarg, "absolute")) o->cluster.merge_reference = MS_MERGE_ABSOLUTE;
         else if (!strcmp (optarg, "mesh")) o->cluster.merge_reference = MS_MERGE_MESH;
         else if (!strcmp (optarg, "parts")) o->cluster.merge_reference = MS_MERGE_PARTS;
-        else if (!strcmp (optarg, "share-length"))
-          o->cluster.merge_reference = MS_MERGE_SHARE_LENGTH;
-        else ok = cv_option_error ("--merge-reference", optarg,
-            "share, share-length, absolute, mesh or parts");
+        else ok = cv_option_error ("--merge-reference", optarg, "share, absolute, mesh or parts");
         break;
       case O_MCONVEX:
         ok = cv_parse_float ("--merge-convex", optarg, 0, 1, &o->cluster.merge_convex);

@@ -42,7 +42,6 @@ typedef struct ms_dual {
                            rounded to whole multiples of weight_step */
   float *angular;       /* eta * (1 - cos dihedral), eta = 1 on concave edges */
   float *bend;          /* 1 - cos dihedral, negative on convex edges */
-  float *edge_length;   /* length of the mesh edge the arc crosses */
   float mean_angular;
   float (*centroid)[3];
   float *area;
@@ -113,7 +112,7 @@ typedef enum ms_method { MS_METHOD_KWAY = 0, MS_METHOD_HIERARCHY } ms_method;
  *  - MESH: the mesh's mean angular distance (Ang),
  *  - PARTS: the mean crease of the arcs inside the two parts. */
 typedef enum ms_merge_reference {
-  MS_MERGE_SHARE = 0, MS_MERGE_ABSOLUTE, MS_MERGE_MESH, MS_MERGE_PARTS, MS_MERGE_SHARE_LENGTH
+  MS_MERGE_SHARE = 0, MS_MERGE_ABSOLUTE, MS_MERGE_MESH, MS_MERGE_PARTS
 } ms_merge_reference;
 
 typedef struct ms_cluster_params {

@@ -253,9 +253,6 @@ merge_small_parts (const ms_dual *d, const adjacency *adj, ms_segmentation *s, i
  *    halves of a body meeting near the base of an arm) is no part boundary, whatever
  *    the creases it touches add to its mean; among equal shares the flattest mean
  *    merges first;
- *  - (MS_MERGE_SHARE_LENGTH) the same with the share measured along the boundary's
- *    length (each arc weighs the length of the mesh edge it crosses) instead of its
- *    arc count, so that the tessellation does not weigh in;
  * or when its mean crease is under merge_flatness times a reference:
  *  - 1 (MS_MERGE_ABSOLUTE): merge_flatness is the least mean crease of a part
  *    boundary (0.006, about 6 degrees of concave dihedral on average), the same on
@@ -276,24 +273,18 @@ ms_merge_flat (const ms_dual *d, int32_t *label, int segs, const ms_cluster_para
   if (flatness <= 0.0f || segs < 2
       || (p->merge_reference == MS_MERGE_MESH && d->mean_angular <= 0.0f))
     return CC_SUCCESS;
-  bool by_length = p->merge_reference == MS_MERGE_SHARE_LENGTH;
-  bool share = p->merge_reference == MS_MERGE_SHARE || by_length;
+  bool share = p->merge_reference == MS_MERGE_SHARE;
   double *sum = malloc (sizeof (double) * segs * segs);
   int *count = malloc (sizeof (int) * segs * segs);
   int *sharp = malloc (sizeof (int) * segs * segs);
-  /* SHARE_LENGTH: the boundary's length and its sharp length */
-  double *length = malloc (sizeof (double) * segs * segs);
-  double *sharp_length = malloc (sizeof (double) * segs * segs);
-  if (!sum || !count || !sharp || !length || !sharp_length) {
-    free (sum); free (count); free (sharp); free (length); free (sharp_length);
+  if (!sum || !count || !sharp) {
+    free (sum); free (count); free (sharp);
     return cc_set_error (CC_ERROR_OUT_OF_MEMORY, "meshseg: out of memory");
   }
   for (;;) {
     memset (sum, 0, sizeof (double) * segs * segs);
     memset (count, 0, sizeof (int) * segs * segs);
     memset (sharp, 0, sizeof (int) * segs * segs);
-    memset (length, 0, sizeof (double) * segs * segs);
-    memset (sharp_length, 0, sizeof (double) * segs * segs);
     for (int k = 0; k < d->arcs; k++) {
       int a = label[d->from[k]], b = label[d->to[k]];
       if (a < 0 || b < 0)
@@ -305,9 +296,6 @@ ms_merge_flat (const ms_dual *d, int32_t *label, int segs, const ms_cluster_para
       sum[lo * segs + hi] += crease;
       sharp[lo * segs + hi] += crease > p->merge_crease;
       count[lo * segs + hi]++;
-      length[lo * segs + hi] += d->edge_length[k];
-      if (crease > p->merge_crease)
-        sharp_length[lo * segs + hi] += d->edge_length[k];
     }
     int best_lo = -1, best_hi = -1;
     double best = flatness, best_tie = 0;
@@ -329,10 +317,7 @@ ms_merge_flat (const ms_dual *d, int32_t *label, int segs, const ms_cluster_para
         double mean = sum[lo * segs + hi] / c / reference;
         /* share: the boundary's share of sharp arcs; equal shares (none sharp, say)
          * merge the flattest boundary first */
-        double value = !share ? mean
-            : by_length ? (length[lo * segs + hi] > 0.0
-                ? sharp_length[lo * segs + hi] / length[lo * segs + hi] : 0.0)
-            : (double) sharp[lo * segs + hi] / c;
+        double value = share ? (double) sharp[lo * segs + hi] / c : mean;
         double tie = share ? mean : 0.0;
         if (value < flatness
             && (best_lo < 0 || value < best || (value == best && tie < best_tie))) {
@@ -348,7 +333,7 @@ ms_merge_flat (const ms_dual *d, int32_t *label, int segs, const ms_cluster_para
       if (label[f] == best_hi)
         label[f] = best_lo;
   }
-  free (sum); free (count); free (sharp); free (length); free (sharp_length);
+  free (sum); free (count); free (sharp);
   return CC_SUCCESS;
 }
 
