@@ -551,8 +551,92 @@ START_TEST (test_merge_share)
 }
 END_TEST
 
+/* Issue 14's "CPU results equal the CUDA ones", by construction: the dual graph's
+ * weights are rounded to a power-of-two step under which every path sum is exact, so
+ * the plain Floyd-Warshall (the order of the GPU's tiled one: a path split at its
+ * highest intermediate face) and Dijkstra rows (left to right along the path) give the
+ * same distances bit for bit. With the float weights (--float-weights) they differ in
+ * their last bits on this mesh (counted and printed: the check can fail). */
+static long
+floyd_vs_dijkstra (const ms_dual *dual, float *fw, float *dj, double *seconds)
+{
+  cc_apsp_graph g = ms_dual_graph (dual);
+  size_t n = (size_t) dual->faces;
+  int32_t *all = malloc (sizeof (int32_t) * n);
+  for (size_t i = 0; i < n; i++)
+    all[i] = (int32_t) i;
+  cc_context *ctx;
+  CC_ASSERT_OK (cc_context_create (CC_BACKEND_CPU, -1, &ctx));
+  cc_apsp_params p;
+  cc_apsp_params_default (&p);
+  p.kind = CC_APSP_UNDIRECTED;
+  p.cpu_method = CC_APSP_CPU_FLOYD_WARSHALL;
+  cc_apsp_stats stats;
+  CC_ASSERT_OK (cc_apsp_dense (ctx, &g, &p, fw, NULL, &stats));
+  *seconds = stats.total_ms / 1000;
+  CC_ASSERT_OK (cc_apsp_sources (&g, CC_APSP_UNDIRECTED, all, (int) n, 0, dj));
+  cc_context_destroy (ctx);
+  free (all);
+  long differ = 0;
+  for (size_t i = 0; i < n * n; i++)
+    differ += memcmp (&fw[i], &dj[i], sizeof (float)) != 0;
+  return differ;
+}
+
+START_TEST (test_exact_distances)
+{
+  int32_t *truth;
+  const char *path = cv_test_temp_path ("body-exact.off");
+  write_body (path, 8, &truth);
+  ms_mesh m;
+  CC_ASSERT_OK (ms_mesh_load (path, NULL, &m));
+  ms_dual_params dp;
+  ms_dual_params_default (&dp);
+  ms_dual exact, plain;
+  CC_ASSERT_OK (ms_dual_build (&m, &dp, false, &exact));
+  dp.float_weights = true;
+  CC_ASSERT_OK (ms_dual_build (&m, &dp, false, &plain));
+  ck_assert_float_eq (plain.weight_step, 0.0f);
+  /* a power of two, under which the weights moved by at most half a step */
+  int e = ilogbf (exact.weight_step);
+  ck_assert_float_eq (exact.weight_step, ldexpf (1.0f, e));
+  ck_assert (exact.weight_error > 0 && exact.weight_error < 1e-3);
+  for (int k = 0; k < exact.arcs; k++) {
+    ck_assert_float_eq (fmodf (exact.weight[k], exact.weight_step), 0.0f);
+    ck_assert (fabsf (exact.weight[k] - plain.weight[k]) <= 0.5f * exact.weight_step
+        || exact.weight[k] == exact.weight_step);
+  }
+  size_t n = (size_t) exact.faces;
+  float *fw = malloc (sizeof (float) * n * n), *dj = malloc (sizeof (float) * n * n);
+  float *fw_plain = malloc (sizeof (float) * n * n), *dj_plain = malloc (sizeof (float) * n * n);
+  double s_exact, s_plain;
+  long differ_plain = floyd_vs_dijkstra (&plain, fw_plain, dj_plain, &s_plain);
+  long differ = floyd_vs_dijkstra (&exact, fw, dj, &s_exact);
+  /* the rounding's effect on the distances themselves */
+  double worst = 0, largest = 0;
+  for (size_t i = 0; i < n * n; i++) {
+    if (dj_plain[i] > 0)
+      worst = fmax (worst, fabs ((double) dj[i] - dj_plain[i]) / dj_plain[i]);
+    largest = fmax (largest, dj[i]);
+  }
+  printf ("dual graph of %zu faces, weights in steps of 2^%d (largest change %.2g of the "
+      "mean weight; distances up to %.1f = %.3g x 2^24 steps): Floyd-Warshall (%.1f s) vs "
+      "Dijkstra rows: %ld of %zu distances differ in their bits; with the float weights %ld "
+      "differ; the rounding moves the distances by %.2g at most (relative)\n", n, e,
+      exact.weight_error, largest, largest / ldexp (exact.weight_step, 24), s_exact, differ,
+      n * n, differ_plain, worst);
+  ck_assert_msg (differ == 0, "%ld distances differ between Floyd-Warshall and Dijkstra", differ);
+  ck_assert (largest < ldexp (exact.weight_step, 24));
+  ck_assert_msg (worst < 1e-3, "relative change of the distances %.3g", worst);
+  free (fw); free (dj); free (fw_plain); free (dj_plain); free (truth);
+  ms_dual_free (&exact);
+  ms_dual_free (&plain);
+  ms_mesh_free (&m);
+}
+END_TEST
+
 /* The issue's GPU check on a mesh dual graph: the whole undirected and directed matrices
- * from CUDA against CPU Dijkstra. */
+ * from CUDA against CPU Dijkstra, equal bit for bit (memcmp per distance). */
 START_TEST (test_gpu_dual_graph_apsp)
 {
   if (cv_test_skip_without_gpu ("meshseg: GPU APSP of a dual graph"))
@@ -595,14 +679,20 @@ START_TEST (test_gpu_dual_graph_apsp)
     }
     cc_apsp_stats stats;
     CC_ASSERT_OK (cc_apsp_dense (ctx, &both, &p, gpu, NULL, &stats));
+    /* the weights are in exact steps (dual_graph.c): the tiled Floyd-Warshall's
+     * distances equal CPU Dijkstra's bit for bit */
     double worst = 0;
+    long differ = 0;
     for (size_t i = 0; i < n * n; i++) {
       double e = fabs ((double) gpu[i] - cpu[i]) / fmax (cpu[i], 1e-6);
       worst = e > worst ? e : worst;
+      differ += memcmp (&gpu[i], &cpu[i], sizeof (float)) != 0;
     }
-    printf ("dual graph of %zu faces, %s: GPU vs CPU max relative error %.3g, kernel %.2f ms\n",
-        n, kind ? "undirected" : "directed", worst, stats.kernel_ms);
-    ck_assert_msg (worst <= 1e-5, "GPU vs CPU relative error %.3g", worst);
+    printf ("dual graph of %zu faces, %s: GPU vs CPU Dijkstra: %ld of %zu distances differ "
+        "(max relative error %.3g), kernel %.2f ms\n", n, kind ? "undirected" : "directed",
+        differ, n * n, worst, stats.kernel_ms);
+    ck_assert_msg (differ == 0, "%ld GPU distances differ from the CPU's (relative error %.3g)",
+        differ, worst);
     free (from); free (to); free (w);
   }
   cc_context_destroy (ctx);
@@ -660,7 +750,8 @@ START_TEST (test_psb)
         sum += mesh_sum / truths;
         meshes++;
       }
-      /* CPU and CUDA run the same clustering on distances equal to float rounding */
+      /* CPU and CUDA run the same clustering on the same distances, bit for bit (the
+       * exact weights of dual_graph.c): the labels are equal */
       if (b == 0)
         cpu_labels[i] = memcpy (malloc (sizeof (int32_t) * m.face_count), seg.label,
             sizeof (int32_t) * m.face_count);
@@ -669,6 +760,8 @@ START_TEST (test_psb)
         ms_evaluate (seg.label, cpu_labels[i], m.face_count, &agree);
         printf ("PSB %d: GPU vs CPU segmentation Rand Index error %.4f\n", ids[i],
             agree.rand_index_error);
+        ck_assert_msg (!memcmp (seg.label, cpu_labels[i], sizeof (int32_t) * m.face_count),
+            "PSB %d: GPU labels differ from the CPU's", ids[i]);
       }
       ms_segmentation_free (&seg);
       ms_dual_free (&dual);
@@ -911,6 +1004,7 @@ meshseg_suite (void)
   tcase_add_test (tc, test_cli);
   tcase_add_test (tc, test_body_with_cylinders);
   tcase_add_test (tc, test_merge_share);
+  tcase_add_test (tc, test_exact_distances);
   tcase_add_test (tc, test_gpu_dual_graph_apsp);
   tcase_add_test (tc, test_psb);
   tcase_add_test (tc, test_hierarchy_nested);

@@ -39,5 +39,9 @@ grep -qx '/.devmedia/' .git/info/exclude 2>/dev/null || echo '/.devmedia/' >> .g
 if [ -d ../shared/media ]; then
   cp -r ../shared/media/optflow/middlebury .devmedia/optflow/
   cp -r ../shared/media/mesh/psb .devmedia/mesh/
+  # psb-train (32 MB of OFF text) packed: env.sh unpacks it on the GPU machine
+  if [ -d ../shared/media/mesh/psb-train ]; then
+    tar -C ../shared/media/mesh -cJf .devmedia/mesh/psb-train.tar.xz psb-train
+  fi
 fi
 du -sh .devmedia

@@ -7,6 +7,10 @@ source .gstrt/env.sh
 mkdir -p /tmp/devlibs && tar -C /tmp/devlibs -xJf .devpack/libs.tar.xz
 [ -d .devbuild ] || tar -xJf .devpack/build.tar.xz
 export LD_LIBRARY_PATH="/tmp/devlibs:$LD_LIBRARY_PATH"
+# meshseg's 38 psb-train meshes travel packed (build-for-gpu.sh)
+if [ -f .devmedia/mesh/psb-train.tar.xz ] && [ ! -d .devmedia/mesh/psb-train ]; then
+  tar -C .devmedia/mesh -xJf .devmedia/mesh/psb-train.tar.xz
+fi
 B=.devbuild
 # the test programs hold the absolute path of the build they came from
 bp=$(cat $B/BUILD_PATH 2>/dev/null || true)

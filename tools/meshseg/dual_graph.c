@@ -2,9 +2,21 @@
  *   w(f, g) = alpha * Ang(f, g) / mean(Ang) + (1 - alpha) * Geod(f, g) / mean(Geod)
  * Ang = eta * (1 - cos(angle between the normals)), eta = 1 on concave edges and
  * convex_eta (small) on convex ones, so that cuts prefer concave creases; Geod = the
- * path from one centroid to the other through the shared edge's midpoint. */
+ * path from one centroid to the other through the shared edge's midpoint.
+ *
+ * The weights are then rounded to whole multiples of a power of two, `step`, small
+ * enough that every shortest-path length stays under 2^24 x step (exact_weights). Every
+ * float sum of such weights under that bound is exact, so any APSP that only adds
+ * weights and keeps minima returns the exact shortest distances of the rounded graph,
+ * bit for bit, whatever order it relaxes in: the GPU's tiled Floyd-Warshall, CPU
+ * Dijkstra rows or the plain Floyd-Warshall. That is what makes meshseg's CPU and CUDA
+ * segmentations equal (docs/meshseg.md). The proof, by induction over the relaxations:
+ * a computed tentative distance equals the exact length of its path when that is under
+ * 2^24 x step, and is at least 2^24 x step otherwise (float rounding is monotone and
+ * 2^24 x step is a float), so the final distances, all under the bound, are exact. */
 #include "meshseg.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -117,6 +129,85 @@ ms_dual_params_default (ms_dual_params *p)
    * 0.2 the convex rims of thin parts (table tops, cups, fins) made the distances from
    * one side to the other large enough to split them into faces */
   p->convex_eta = 0.05f;
+  p->float_weights = false;
+}
+
+/* The largest finite distance from any of the roots (one face per connected part), by
+ * CPU Dijkstra in batches of rows. */
+static cc_status
+root_eccentricity (const ms_dual *d, const int32_t *roots, int nroots, double *out)
+{
+  cc_apsp_graph g = ms_dual_graph (d);
+  size_t n = (size_t) d->faces;
+  int batch = (int) (((size_t) 64 << 20) / (sizeof (float) * n));
+  batch = batch < 1 ? 1 : batch > nroots ? nroots : batch;
+  float *rows = malloc (sizeof (float) * n * (size_t) (batch > 0 ? batch : 1));
+  if (!rows)
+    return cc_set_error (CC_ERROR_OUT_OF_MEMORY, "meshseg: out of memory");
+  double worst = 0.0;
+  cc_status st = CC_SUCCESS;
+  for (int r = 0; r < nroots && st == CC_SUCCESS; r += batch) {
+    int count = nroots - r < batch ? nroots - r : batch;
+    st = cc_apsp_sources (&g, CC_APSP_UNDIRECTED, roots + r, count, 0, rows);
+    for (size_t i = 0; st == CC_SUCCESS && i < n * (size_t) count; i++)
+      if (isfinite (rows[i]) && rows[i] > worst)
+        worst = rows[i];
+  }
+  free (rows);
+  *out = worst;
+  return st;
+}
+
+/* Rounds the weights to whole multiples of a power of two (positive weights to at least
+ * one step, so that distinct faces stay apart), the step the smallest for which twice
+ * the roots' eccentricity (a bound on every distance within a part), with a quarter
+ * more for the rounding, stays under 2^24 steps. The bound is checked again on the
+ * rounded graph, where Dijkstra's values are exact while under it, and the step doubled
+ * until it holds. */
+static cc_status
+exact_weights (ms_dual *d, const int32_t *roots, int nroots)
+{
+  if (d->arcs == 0) {
+    d->weight_step = 1.0f;
+    return CC_SUCCESS;
+  }
+  float *original = malloc (sizeof (float) * (size_t) d->arcs);
+  if (!original)
+    return cc_set_error (CC_ERROR_OUT_OF_MEMORY, "meshseg: out of memory");
+  memcpy (original, d->weight, sizeof (float) * (size_t) d->arcs);
+  double ecc;
+  cc_status st = root_eccentricity (d, roots, nroots, &ecc);
+  /* step = 2^e, the smallest with 2.5 x ecc <= 2^24 x step */
+  int e;
+  frexp (fmax (2.5 * ecc, DBL_MIN) / 16777216.0, &e);
+  e = e < -100 ? -100 : e;
+  double mean = 0.0;
+  for (int k = 0; k < d->arcs; k++)
+    mean += original[k];
+  mean /= d->arcs;
+  while (st == CC_SUCCESS) {
+    float step = ldexpf (1.0f, e);
+    double worst = 0.0;
+    for (int k = 0; k < d->arcs; k++) {
+      float w = original[k];
+      /* w / step and back are exact (powers of two); rintf of a float >= 2^23 is itself */
+      float q = rintf (w / step) * step;
+      if (w > 0.0f && q < step)
+        q = step;
+      d->weight[k] = q;
+      worst = fmax (worst, fabs ((double) q - w));
+    }
+    st = root_eccentricity (d, roots, nroots, &ecc);
+    if (st == CC_SUCCESS && 2.0 * ecc < ldexp (1.0, 24 + e)) {
+      d->weight_step = step;
+      d->weight_error = mean > 0.0 ? worst / mean : 0.0;
+      break;
+    }
+    if (++e > 100)
+      st = cc_set_error (CC_ERROR_INVALID_ARGUMENT, "meshseg: no weight step bounds the distances");
+  }
+  free (original);
+  return st;
 }
 
 cc_status
@@ -228,7 +319,8 @@ ms_dual_build (const ms_mesh *m, const ms_dual_params *p, bool allow_nonmanifold
   }
   if (st == CC_SUCCESS) {
     int32_t *parent = malloc (sizeof (int32_t) * (size_t) nf);
-    if (!parent)
+    int32_t *roots = malloc (sizeof (int32_t) * (size_t) nf);
+    if (!parent || !roots)
       st = cc_set_error (CC_ERROR_OUT_OF_MEMORY, "meshseg: out of memory");
     else {
       for (int f = 0; f < nf; f++)
@@ -236,9 +328,13 @@ ms_dual_build (const ms_mesh *m, const ms_dual_params *p, bool allow_nonmanifold
       for (int k = 0; k < d->arcs; k++)
         parent[find_root (parent, d->from[k])] = find_root (parent, d->to[k]);
       for (int f = 0; f < nf; f++)
-        d->components += find_root (parent, f) == f;
-      free (parent);
+        if (find_root (parent, f) == f)
+          roots[d->components++] = f;
+      if (!p->float_weights)
+        st = exact_weights (d, roots, d->components);
     }
+    free (parent);
+    free (roots);
   }
   free (e);
   free (normal);

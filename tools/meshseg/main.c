@@ -74,6 +74,9 @@ usage (FILE *out)
       "                          concave creases only; 0..1, default 0)\n"
       "      --alpha A           angular share of the face distance, 0..1 (default 0.5)\n"
       "      --eta E             convex-edge angle factor, (0, 1] (default 0.05)\n"
+      "      --float-weights     experiment: keep the float face distances unrounded (by\n"
+      "                          default they are rounded to a power-of-two step that\n"
+      "                          makes every APSP exact, so CPU and CUDA agree bit for bit)\n"
       "      --epsilon E         fuzzy band half-width, [0, 0.5) (default 0.1)\n"
       "      --iterations N      representative updates (0..1000; default 10)\n"
       "      --min-part F        parts under this share of faces merge (0..1; default 0.002)\n"
@@ -173,10 +176,11 @@ parse (int argc, char **argv, options *o)
 {
   enum { O_MAXSEG = 256, O_ALPHA, O_ETA, O_EPS, O_ITER, O_MINPART, O_APSP, O_THREADS,
     O_TRI, O_NONMAN, O_PLY, O_EVALDIR, O_JSON, O_KTHR, O_FLAT, O_RENDER, O_RSIZE,
-    O_METHOD, O_LEVELSEG, O_DEPTH, O_MINEXT, O_SWEEP, O_MCONVEX, O_MREF, O_MCREASE };
+    O_METHOD, O_LEVELSEG, O_DEPTH, O_MINEXT, O_SWEEP, O_MCONVEX, O_MREF, O_MCREASE, O_FLOATW };
   static const struct option longs[] = {
     { "segments", required_argument, 0, 'k' }, { "max-segments", required_argument, 0, O_MAXSEG },
     { "alpha", required_argument, 0, O_ALPHA }, { "eta", required_argument, 0, O_ETA },
+    { "float-weights", no_argument, 0, O_FLOATW },
     { "epsilon", required_argument, 0, O_EPS }, { "iterations", required_argument, 0, O_ITER },
     { "min-part", required_argument, 0, O_MINPART }, { "backend", required_argument, 0, 'b' },
     { "apsp", required_argument, 0, O_APSP }, { "threads", required_argument, 0, O_THREADS },
@@ -240,6 +244,7 @@ parse (int argc, char **argv, options *o)
         if (ok && o->cluster.k_threshold == 0)
           ok = cv_option_error ("--k-threshold", optarg, "a number in (0, 1]");
         break;
+      case O_FLOATW: o->dual.float_weights = true; break;
       case O_ALPHA: ok = cv_parse_float ("--alpha", optarg, 0, 1, &o->dual.alpha); break;
       case O_ETA:
         ok = cv_parse_float ("--eta", optarg, 0, 1, &o->dual.convex_eta);
@@ -367,6 +372,7 @@ read_sweep (int argc, char **argv, const options *base, sweep_setting **out, int
       fprintf (stderr, "meshseg: in --sweep line '%s'\n", line);
       rc = -1;
     } else if (lo.dual.alpha != base->dual.alpha || lo.dual.convex_eta != base->dual.convex_eta
+        || lo.dual.float_weights != base->dual.float_weights
         || lo.import.triangulate != base->import.triangulate
         || lo.import.allow_nonmanifold != base->import.allow_nonmanifold
         || lo.backend != base->backend || lo.apsp != base->apsp) {
@@ -435,6 +441,9 @@ main (int argc, char **argv)
     printf ("%s: %d faces, %d vertices, %d connected part%s, %d boundary edges\n", o.input,
         mesh.face_count, mesh.vertex_count, dual.components, dual.components == 1 ? "" : "s",
         dual.boundary_edges);
+    if (dual.weight_step > 0.0f)
+      printf ("face distances rounded to multiples of 2^%d (largest change %.2g of the mean "
+          "arc weight): exact on every APSP\n", ilogbf (dual.weight_step), dual.weight_error);
     if (dual.nonmanifold_edges)
       printf ("warning: %d non-manifold edges (faces joined pairwise)\n", dual.nonmanifold_edges);
   }
@@ -511,10 +520,11 @@ main (int argc, char **argv)
       printf ("{\"tool\":\"meshseg\",\"mesh\":\"%s\",\"faces\":%d,\"backend\":\"%s\","
           "\"apsp\":\"%s\",\"method\":\"%s\",\"k\":%d,\"segments\":%d,\"import_ms\":%.1f,"
           "\"dual_ms\":%.1f,\"apsp_ms\":%.1f,\"apsp_kernel_ms\":%.2f,\"segment_ms\":%.1f,"
-          "\"total_ms\":%.1f", o.input, seg.faces, backend,
+          "\"total_ms\":%.1f,\"weight_step\":%g,\"weight_error\":%.3g", o.input, seg.faces, backend,
           dist.full || dist.apsp ? "full" : "rows",
           cp->method == MS_METHOD_HIERARCHY ? "hierarchy" : "kway", seg.k, seg.segments,
-          t[0] - t_start, t[1] - t[0], t[2] - t[1], dist.apsp_kernel_ms, t[4] - t_run, total);
+          t[0] - t_start, t[1] - t[0], t[2] - t[1], dist.apsp_kernel_ms, t[4] - t_run, total,
+          dual.weight_step, dual.weight_error);
       if (settings)
         printf (",\"setting\":\"%s\"", settings[run].text);
       if (scored)

@@ -38,7 +38,8 @@ typedef struct ms_dual {
   int faces;
   int arcs;
   int32_t *from, *to;
-  float *weight;        /* alpha * angular / mean + (1 - alpha) * geodesic / mean */
+  float *weight;        /* alpha * angular / mean + (1 - alpha) * geodesic / mean,
+                           rounded to whole multiples of weight_step */
   float *angular;       /* eta * (1 - cos dihedral), eta = 1 on concave edges */
   float *bend;          /* 1 - cos dihedral, negative on convex edges */
   float mean_angular;
@@ -47,11 +48,20 @@ typedef struct ms_dual {
   int components;       /* connected parts of the dual graph */
   int boundary_edges;   /* edges of a single face (open mesh) */
   int nonmanifold_edges;
+  /* Exact distances (dual_graph.c): the weights are whole multiples of weight_step, a
+   * power of two under which every shortest-path length stays below 2^24 steps, so
+   * every APSP (CUDA tiled Floyd-Warshall, CPU Dijkstra or Floyd-Warshall) returns
+   * the same distances bit for bit. 0 with float_weights. */
+  float weight_step;
+  double weight_error;  /* largest |rounded - float weight| / mean weight */
 } ms_dual;
 
 typedef struct ms_dual_params {
   float alpha;          /* angular share of the distance, 0..1 */
   float convex_eta;     /* eta of convex edges (concave edges: 1) */
+  bool float_weights;   /* keep the float weights unrounded: distances then differ
+                           between APSP methods in their last bits (the experiment
+                           meshseg --float-weights; default false) */
 } ms_dual_params;
 
 void ms_dual_params_default (ms_dual_params *params);
