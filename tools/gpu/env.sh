@@ -4,7 +4,11 @@
 # library, plugin and test paths. tools/gpu/suite.sh and tools/soak.sh .devbuild
 # source it.
 source .gstrt/env.sh
-mkdir -p /tmp/devlibs && tar -C /tmp/devlibs -xJf .devpack/libs.tar.xz
+# once: tar rewrites a file in place, so extracting again under a running program
+# (a second script that sources this) truncates the libraries it has mapped (SIGBUS)
+if [ ! -f /tmp/devlibs/.unpacked ]; then
+  mkdir -p /tmp/devlibs && tar -C /tmp/devlibs -xJf .devpack/libs.tar.xz && touch /tmp/devlibs/.unpacked
+fi
 [ -d .devbuild ] || tar -xJf .devpack/build.tar.xz
 export LD_LIBRARY_PATH="/tmp/devlibs:$LD_LIBRARY_PATH"
 # meshseg's 38 psb-train meshes travel packed (build-for-gpu.sh)
