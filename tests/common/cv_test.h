@@ -5,6 +5,7 @@
 #include <cudacore/cc_core.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include "cv_test_quick.h"   /* cv_test_quick (): CV_TEST_QUICK */
 
 /* Fails the test with the core's message when a cc_ call does not succeed. */
 #define CC_ASSERT_OK(expr)                                                        \

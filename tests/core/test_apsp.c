@@ -381,15 +381,22 @@ START_TEST (test_device_bytes_undirected_half)
 }
 END_TEST
 
-/* GPU directed and undirected equal CPU Dijkstra, with next hops that are valid paths. */
+/* GPU directed and undirected equal CPU Dijkstra, with next hops that are valid paths.
+ * After the sizes around the tile edge: a random graph of 600 nodes (10 tiles, not a
+ * multiple of the tile) and a mesh dual graph of 1054 faces (17 tiles, an odd count).
+ * CV_TEST_QUICK (compute-sanitizer): 330 nodes (6 tiles, not a multiple) and a dual
+ * graph of 306 faces (5 tiles, odd): the same kernels and branches, with about 14x
+ * fewer tile products per kind (sum of tiles^3: 5990 -> 418). */
 START_TEST (test_gpu_matches_cpu_dijkstra)
 {
   if (cv_test_skip_without_gpu ("apsp: gpu matches cpu"))
     return;
+  const int quick = cv_test_quick ();
+  const int big = quick ? 330 : 600, grid_w = quick ? 17 : 31, grid_h = quick ? 9 : 17;
   for (size_t s = 0; s < sizeof sizes / sizeof sizes[0] + 2; s++) {
-    int n = s < sizeof sizes / sizeof sizes[0] ? sizes[s] : (s == sizeof sizes / sizeof sizes[0] ? 600 : 0);
+    int n = s < sizeof sizes / sizeof sizes[0] ? sizes[s] : (s == sizeof sizes / sizeof sizes[0] ? big : 0);
     test_graph g = n ? random_graph (n, 3, s % 2 ? 3 : 1, 101 + (uint32_t) s, false)
-        : grid_dual_graph (31, 17);   /* 1054 faces: 17 tiles, odd tile count */
+        : grid_dual_graph (grid_w, grid_h);
     for (int kind = 0; kind < 2; kind++) {
       char what[96];
       snprintf (what, sizeof what, "GPU n=%d %s", g.nodes, kind ? "undirected" : "directed");
@@ -424,12 +431,13 @@ START_TEST (test_gpu_rows_and_out_of_memory)
   CC_ASSERT_OK (cc_apsp_max_nodes (ctx, &p, (size_t) 1 << 30, &max_nodes));
   printf ("apsp largest undirected size that fits: %d nodes\n", max_nodes);
   ck_assert_int_gt (max_nodes, 20480);
-  /* selected rows, repeated and out of order, against the CPU */
-  test_graph g = grid_dual_graph (20, 20);
+  /* selected rows, repeated and out of order (the last, then the middle one), against
+   * the CPU: 800 faces (13 tiles); CV_TEST_QUICK 288 (5 tiles) */
+  test_graph g = cv_test_quick () ? grid_dual_graph (12, 12) : grid_dual_graph (20, 20);
   cc_apsp_graph gv = view (&g);
   CC_ASSERT_OK (cc_apsp_create (ctx, g.nodes, &p, &a));
   CC_ASSERT_OK (cc_apsp_solve (a, &gv, NULL));
-  int32_t rows[4] = { 799, 3, 3, 400 };
+  int32_t rows[4] = { g.nodes - 1, 3, 3, g.nodes / 2 };
   float *got = malloc (sizeof (float) * 4 * g.nodes);
   CC_ASSERT_OK (cc_apsp_get_rows (a, rows, 4, got, NULL));
   float *cpu = solve (CC_BACKEND_CPU, &g, CC_APSP_UNDIRECTED, CC_APSP_CPU_DIJKSTRA, NULL);

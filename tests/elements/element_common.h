@@ -4,6 +4,7 @@
 #include <gst/check/gstharness.h>
 #include <gst/video/video.h>
 #include <cudacore/cc_core.h>
+#include "cv_test_quick.h"   /* tests/common: cv_test_quick (), CV_TEST_QUICK */
 
 /* gst-check bundles its own Check: element tests must not include <check.h>
  * (tests/common/cv_test.h) or link the system libcheck. */

@@ -203,7 +203,7 @@ GST_START_TEST (test_sizes)
   };
   /* CV_TEST_QUICK (the CI sanitizer run, tests/meson.build's asanci): no 8K frame, which
    * takes minutes under ASan (the normal suite and --setup asan keep it) */
-  gboolean quick = g_getenv ("CV_TEST_QUICK") != NULL;
+  gboolean quick = cv_test_quick ();
   if (quick)
     g_print ("%s: CV_TEST_QUICK: the 7680x4320 frame left out\n", c->name);
   for (gsize s = 0; s < G_N_ELEMENTS (sizes); s++)

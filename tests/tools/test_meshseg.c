@@ -636,14 +636,15 @@ START_TEST (test_exact_distances)
 END_TEST
 
 /* The issue's GPU check on a mesh dual graph: the whole undirected and directed matrices
- * from CUDA against CPU Dijkstra, equal bit for bit (memcmp per distance). */
+ * from CUDA against CPU Dijkstra, equal bit for bit (memcmp per distance). 2,000 faces;
+ * CV_TEST_QUICK (compute-sanitizer) 720. */
 START_TEST (test_gpu_dual_graph_apsp)
 {
   if (cv_test_skip_without_gpu ("meshseg: GPU APSP of a dual graph"))
     return;
   int32_t *truth;
   const char *path = cv_test_temp_path ("body-gpu.off");
-  write_body (path, 10, &truth);
+  write_body (path, cv_test_quick () ? 6 : 10, &truth);
   ms_mesh m;
   CC_ASSERT_OK (ms_mesh_load (path, NULL, &m));
   ms_dual dual;
@@ -702,7 +703,10 @@ START_TEST (test_gpu_dual_graph_apsp)
 }
 END_TEST
 
-/* PSB meshes: Rand Index error per mesh against all its human segmentations. */
+/* PSB meshes: Rand Index error per mesh against all its human segmentations.
+ * CV_TEST_QUICK (compute-sanitizer): CUDA segments only PSB 125 (2,682 faces, the
+ * smallest; the CPU all six), so the mean bound is the CPU's alone there. */
+#define PSB_QUICK_ID 125
 START_TEST (test_psb)
 {
   const char *media = cv_test_shared_media_with ("meshseg: PSB", "mesh/psb");
@@ -715,7 +719,10 @@ START_TEST (test_psb)
   for (int b = 0; b < cv_test_backend_count (); b++) {
     sum = 0;
     meshes = 0;
+    const bool quick = b > 0 && cv_test_quick ();
     for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++) {
+      if (quick && ids[i] != PSB_QUICK_ID)
+        continue;
       char path[1024];
       snprintf (path, sizeof path, "%s/mesh/psb/off/%d.off", media, ids[i]);
       if (access (path, R_OK) != 0) {
@@ -767,7 +774,10 @@ START_TEST (test_psb)
       ms_dual_free (&dual);
       ms_mesh_free (&m);
     }
-    if (meshes) {
+    if (meshes && quick)
+      printf ("PSB on %s: CV_TEST_QUICK, PSB %d alone (no mean bound)\n",
+          cc_backend_name (cv_test_backend (b)), PSB_QUICK_ID);
+    else if (meshes) {
       printf ("PSB mean Rand Index error on %s over %d meshes: %.4f\n",
           cc_backend_name (cv_test_backend (b)), meshes, sum / meshes);
       /* 0.124 with the defaults tuned on these six; 0.206 with those chosen over the 44

@@ -12,7 +12,13 @@
 # over several device runs; SANITIZE_JOBS (default 1) runs that many at once (the
 # sanitizers are mostly CPU-bound: 8 suit the 16-core H100 machine). Prints one line per
 # run: errors, TIMEOUT, or "no CUDA call" for a binary that never reaches the driver
-# (all its cases skip the GPU or need none).
+# (all its cases skip the GPU or need none). The test programs run with CV_TEST_QUICK=1
+# (tests/common/cv_test_quick.h): the same kernels and branches on smaller frames,
+# graphs and meshes and fewer iterations, as the sanitizers slow kernels ~100x
+# (SANITIZE_QUICK=0 runs them in full). compute-sanitizer waits SANITIZE_LAUNCH_TIMEOUT
+# seconds (default 600; its own default is 10) for a program's first CUDA call: the
+# programs whose CPU cases come first (core-apsp, core-cvd) reached it after 10 s
+# and were never attached ("No attachable process found"), then ran into their cap.
 set -uo pipefail
 OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
@@ -27,19 +33,25 @@ if [ "${SANITIZE:-0}" = 1 ]; then
   fi
   "$cs" --version | tail -1
   export CK_FORK=no            # one process per binary: the sanitizer follows it whole
+  # the tests' quick variant (docs/reliability.md, "GPU work per program")
+  if [ "${SANITIZE_QUICK:-1}" = 1 ]; then export CV_TEST_QUICK=1; else unset CV_TEST_QUICK; fi
+  launch_timeout=${SANITIZE_LAUNCH_TIMEOUT:-600}
+  echo "CV_TEST_QUICK=${CV_TEST_QUICK:-} launch timeout ${launch_timeout}s"
   tools=${SANITIZE_TOOLS:-memcheck racecheck initcheck synccheck}
   only=${SANITIZE_ONLY:-.}
   sanitize () {                # tool name cap command...
     local tool=$1 name=$2 cap=$3; shift 3
     local log="$OUT/sanitize-$tool-$name.log" start r
     start=$(date +%s)
-    timeout "$cap" "$cs" --tool "$tool" --error-exitcode 99 --print-limit 20 "$@" > "$log" 2>&1
+    timeout "$cap" "$cs" --tool "$tool" --launch-timeout "$launch_timeout" --error-exitcode 99 \
+      --print-limit 20 "$@" > "$log" 2>&1
     r=$?
     local summary
     summary=$(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$log" | tail -1)
     case $r in
       0) ;;
-      124) summary="TIMEOUT after ${cap}s ${summary}" ;;
+      124) summary="TIMEOUT after ${cap}s ${summary}"
+           grep -q "No attachable process" "$log" && summary="$summary (never attached)" ;;
       99) summary="ERRORS ${summary}" ;;
       *) if grep -q "terminated before first instrumented API call" "$log" &&
             grep -Eq "^100%: Checks" "$log"; then
