@@ -2,7 +2,8 @@
  * (seed, density, K Lloyd iterations, render) for a known small frame in RGBA, BGRx,
  * NV12 and I420, warm start across frames, property changes while playing (style
  * next frame, sites re-seeds), a caps change, 1x1 and odd sizes, the too-many-sites
- * warning, and re-seeding on a flush and on a DISCONT buffer. */
+ * warning, re-seeding on a flush and on a DISCONT buffer, and (with a GPU) CUDA memory
+ * against the CPU backend, byte for byte. */
 #include "element_common.h"
 #include "cv_flicker.h"
 #include <cudacore/cc_cvd.h>
@@ -364,6 +365,51 @@ GST_START_TEST (test_reset_on_flush_and_discont)
 }
 GST_END_TEST;
 
+/* cudaupload -> cvdmosaic backend=cuda (CUDA memory) -> cudadownload: the same bytes
+ * as backend=cpu for every style, in RGBA and NV12, over three frames (seeding and
+ * settling, then warm frames); the CUDA core equals the CPU core bit for bit
+ * (core-cvd), so the element must too. Skips without a GPU. */
+GST_START_TEST (test_cuda_memory_matches_cpu)
+{
+  if (!cv_have_cuda_elements ("cvdmosaic cuda_memory_matches_cpu"))
+    return;
+  const int w = 96, h = 72;
+  const gchar *formats[] = { "RGBA", "NV12" };
+  for (gsize f = 0; f < G_N_ELEMENTS (formats); f++)
+    for (int style = 0; style < 3; style++) {
+      Props p = defaults;
+      p.style = (cc_cvd_style) style;
+      gchar *cpu = launch_line (&p);
+      /* the same properties, backend=cuda, between cudaupload and cudadownload */
+      gchar *props = g_strdup (strstr (cpu, "backend=cpu ") + strlen ("backend=cpu "));
+      gchar *cuda = g_strdup_printf ("cudaupload ! video/x-raw(memory:CUDAMemory) ! "
+          "cvdmosaic backend=cuda %s ! cudadownload ! capsfilter caps=video/x-raw,format=%s",
+          props, formats[f]);
+      GstHarness *hc = cv_harness_new (cuda, formats[f], w, h);
+      GstHarness *hp = cv_harness_new (cpu, formats[f], w, h);
+      for (int t = 0; t < 3; t++) {
+        GstBuffer *in = make_frame (formats[f], w, h, t);
+        GstBuffer *a = gst_harness_push_and_pull (hc, gst_buffer_copy_deep (in));
+        GstBuffer *b = gst_harness_push_and_pull (hp, in);
+        fail_unless (a != NULL && b != NULL);
+        gchar *what = g_strdup_printf ("%s style=%s frame %d: CUDA memory against the CPU",
+            formats[f], style_nick[style], t);
+        assert_same (a, b, what);
+        g_free (what);
+        gst_buffer_unref (a);
+        gst_buffer_unref (b);
+      }
+      printf ("cvdmosaic %s style=%s: CUDA memory == CPU, 3 frames\n", formats[f],
+          style_nick[style]);
+      gst_harness_teardown (hc);
+      gst_harness_teardown (hp);
+      g_free (cuda);
+      g_free (props);
+      g_free (cpu);
+    }
+}
+GST_END_TEST;
+
 GST_START_TEST (test_advect_runs)
 {
   /* advect=flow: the first frame has no flow (equal to no advection), later frames
@@ -508,6 +554,7 @@ cvdmosaic_suite (void)
   tcase_add_test (tc, test_reset_on_flush_and_discont);
   tcase_add_test (tc, test_advect_runs);
   tcase_add_test (tc, test_warm_start_coherent);
+  tcase_add_test (tc, test_cuda_memory_matches_cpu);
   suite_add_tcase (s, tc);
   return s;
 }
