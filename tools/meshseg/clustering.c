@@ -42,6 +42,7 @@ ms_cluster_params_default (ms_cluster_params *p)
   p->merge_flatness = 0.3f;
   p->merge_crease = 0.006f;
   p->merge_convex = 0.0f;
+  p->merge_scale = 0.0f;
   p->merge_reference = MS_MERGE_SHARE;
   p->method = MS_METHOD_KWAY;
   p->level_segments = 4;

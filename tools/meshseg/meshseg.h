@@ -44,6 +44,7 @@ typedef struct ms_dual {
   float *bend;          /* 1 - cos dihedral, negative on convex edges */
   float mean_angular;
   float (*centroid)[3];
+  float (*normal)[3];   /* unit face normals (zero for a zero-area face) */
   float *area;
   int components;       /* connected parts of the dual graph */
   int boundary_edges;   /* edges of a single face (open mesh) */
@@ -112,7 +113,8 @@ typedef enum ms_method { MS_METHOD_KWAY = 0, MS_METHOD_HIERARCHY } ms_method;
  *  - MESH: the mesh's mean angular distance (Ang),
  *  - PARTS: the mean crease of the arcs inside the two parts. */
 typedef enum ms_merge_reference {
-  MS_MERGE_SHARE = 0, MS_MERGE_ABSOLUTE, MS_MERGE_MESH, MS_MERGE_PARTS
+  MS_MERGE_SHARE = 0, MS_MERGE_ABSOLUTE, MS_MERGE_MESH, MS_MERGE_PARTS, MS_MERGE_NET,
+  MS_MERGE_CONTRAST, MS_MERGE_SALIENCE
 } ms_merge_reference;
 
 typedef struct ms_cluster_params {
@@ -130,6 +132,12 @@ typedef struct ms_cluster_params {
                            mean crease under this x the reference */
   ms_merge_reference merge_reference; /* how merge_flatness is read */
   float merge_crease;   /* SHARE: an arc is sharp when its crease is over this */
+  float merge_scale;    /* 0 (the default): an arc's crease is its own 1 - cos
+                           dihedral; > 0: the 1 - cos between the mean normals of the
+                           two half-discs of geodesic radius merge_scale x
+                           sqrt(mesh area) on either side of the arc (the bend of the
+                           surface at a scale set by the shape, not by its
+                           tessellation) */
   float merge_convex;   /* the crease of an arc: its 1 - cos dihedral, times this on
                            convex arcs (0, the default: concave creases only; 0.2
                            with eta 0.2 is the test on Ang itself, the old rule) */
