@@ -41,7 +41,7 @@ void
 ms_dual_free (ms_dual *d)
 {
   free (d->from); free (d->to); free (d->weight); free (d->angular); free (d->bend);
-  free (d->centroid); free (d->area); free (d->normal);
+  free (d->centroid); free (d->area);
   memset (d, 0, sizeof *d);
 }
 
@@ -222,7 +222,6 @@ ms_dual_build (const ms_mesh *m, const ms_dual_params *p, bool allow_nonmanifold
   size_t corners = (size_t) nf * 3;
   edge_entry *e = malloc (sizeof *e * corners);
   float (*normal)[3] = malloc (sizeof *normal * (size_t) nf);
-  d->normal = normal;   /* kept: the merge's band crease reads it */
   d->centroid = malloc (sizeof *d->centroid * (size_t) nf);
   d->area = malloc (sizeof *d->area * (size_t) nf);
   /* at most corners arcs when manifold; non-manifold fans can add more: grown below */
@@ -234,7 +233,7 @@ ms_dual_build (const ms_mesh *m, const ms_dual_params *p, bool allow_nonmanifold
   d->bend = malloc (sizeof (float) * cap);
   if (!e || !normal || !d->centroid || !d->area || !d->from || !d->to || !geodesic
       || !d->angular || !d->bend) {
-    free (e); free (geodesic);
+    free (e); free (normal); free (geodesic);
     ms_dual_free (d);
     return cc_set_error (CC_ERROR_OUT_OF_MEMORY, "meshseg: out of memory for the dual graph");
   }
@@ -338,6 +337,7 @@ ms_dual_build (const ms_mesh *m, const ms_dual_params *p, bool allow_nonmanifold
     free (roots);
   }
   free (e);
+  free (normal);
   free (geodesic);
   if (st != CC_SUCCESS)
     ms_dual_free (d);

@@ -54,25 +54,25 @@ usage (FILE *out)
       "                          default 30)\n"
       "      --k-threshold T     automatic k: representatives at least T x as far as the\n"
       "                          first farthest one (0..1; default 0.15)\n"
-      "      --merge-flat F      merge neighbouring parts whose boundary is flat: under F of\n"
-      "                          its arcs sharper than --merge-crease (share), or its mean\n"
-      "                          crease (1 - cos dihedral) under F x the reference (0..100,\n"
-      "                          0 = off; default 0.3)\n"
-      "      --merge-crease C    share: an arc is sharp when its crease is over C (0..2;\n"
-      "                          default 0.006, about 6 degrees)\n"
-      "      --merge-scale S     measure a boundary arc's crease between the mean normals\n"
-      "                          of the faces within S x sqrt(mesh area) on either side\n"
-      "                          (0..1; 0 = the arc's own dihedral, the default)\n"
+      "      --merge-flat F      merge neighbouring parts whose boundary is flat: its share\n"
+      "                          of arcs sharper than --merge-crease times the smaller\n"
+      "                          part's sqrt(area) / boundary length under F (salience),\n"
+      "                          that share under F (share), or its mean crease\n"
+      "                          (1 - cos dihedral) under F x the reference (0..100,\n"
+      "                          0 = off; default 0.125)\n"
+      "      --merge-crease C    salience, share: an arc is sharp when its crease is over\n"
+      "                          C (0..2; default 0.006, about 6 degrees)\n"
       "      --method M          kway | hierarchy: one k-way clustering of the mesh, or\n"
       "                          Katz-Tal's recursive splits (default kway)\n"
       "      --level-segments N  hierarchy: at most N parts per split (2..16; default 4)\n"
       "      --depth N           hierarchy: levels of splits (1..16; default 3)\n"
       "      --min-extent F      hierarchy: split a patch only while its extent is at least\n"
       "                          F x the mesh's (0..1; default 0.2)\n"
-      "      --merge-reference R share | absolute | mesh | parts: the share of sharp arcs,\n"
+      "      --merge-reference R salience | share | absolute | mesh | parts: the share of\n"
+      "                          sharp arcs times the smaller part's protrusion, that share,\n"
       "                          or the mean crease against F itself, F x the mesh's mean\n"
       "                          angular distance, or F x the mean crease inside the two\n"
-      "                          parts (default share)\n"
+      "                          parts (default salience)\n"
       "      --merge-convex W    weight of convex edges in that boundary measure (0 =\n"
       "                          concave creases only; 0..1, default 0)\n"
       "      --alpha A           angular share of the face distance, 0..1 (default 0.5)\n"
@@ -179,7 +179,7 @@ parse (int argc, char **argv, options *o)
 {
   enum { O_MAXSEG = 256, O_ALPHA, O_ETA, O_EPS, O_ITER, O_MINPART, O_APSP, O_THREADS,
     O_TRI, O_NONMAN, O_PLY, O_EVALDIR, O_JSON, O_KTHR, O_FLAT, O_RENDER, O_RSIZE,
-    O_METHOD, O_LEVELSEG, O_DEPTH, O_MINEXT, O_SWEEP, O_MCONVEX, O_MREF, O_MCREASE, O_FLOATW, O_MSCALE };
+    O_METHOD, O_LEVELSEG, O_DEPTH, O_MINEXT, O_SWEEP, O_MCONVEX, O_MREF, O_MCREASE, O_FLOATW };
   static const struct option longs[] = {
     { "segments", required_argument, 0, 'k' }, { "max-segments", required_argument, 0, O_MAXSEG },
     { "alpha", required_argument, 0, O_ALPHA }, { "eta", required_argument, 0, O_ETA },
@@ -200,7 +200,6 @@ parse (int argc, char **argv, options *o)
     { "merge-convex", required_argument, 0, O_MCONVEX },
     { "merge-reference", required_argument, 0, O_MREF },
     { "merge-crease", required_argument, 0, O_MCREASE },
-    { "merge-scale", required_argument, 0, O_MSCALE },
     { "help", no_argument, 0, 'h' }, { "version", no_argument, 0, 'V' }, { 0, 0, 0, 0 } };
   memset (o, 0, sizeof *o);
   ms_dual_params_default (&o->dual);
@@ -233,19 +232,14 @@ parse (int argc, char **argv, options *o)
       case O_MCREASE:
         ok = cv_parse_float ("--merge-crease", optarg, 0, 2, &o->cluster.merge_crease);
         break;
-      case O_MSCALE:
-        ok = cv_parse_float ("--merge-scale", optarg, 0, 1, &o->cluster.merge_scale);
-        break;
       case O_MREF:
         if (!strcmp (optarg, "share")) o->cluster.merge_reference = MS_MERGE_SHARE;
         else if (!strcmp (optarg, "absolute")) o->cluster.merge_reference = MS_MERGE_ABSOLUTE;
         else if (!strcmp (optarg, "mesh")) o->cluster.merge_reference = MS_MERGE_MESH;
         else if (!strcmp (optarg, "parts")) o->cluster.merge_reference = MS_MERGE_PARTS;
-        else if (!strcmp (optarg, "net")) o->cluster.merge_reference = MS_MERGE_NET;
-        else if (!strcmp (optarg, "contrast")) o->cluster.merge_reference = MS_MERGE_CONTRAST;
         else if (!strcmp (optarg, "salience")) o->cluster.merge_reference = MS_MERGE_SALIENCE;
         else ok = cv_option_error ("--merge-reference", optarg,
-            "share, net, contrast, salience, absolute, mesh or parts");
+            "salience, share, absolute, mesh or parts");
         break;
       case O_MCONVEX:
         ok = cv_parse_float ("--merge-convex", optarg, 0, 1, &o->cluster.merge_convex);

@@ -8,7 +8,6 @@
 
 #include <igraph/igraph.h>
 #include <math.h>
-#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -245,199 +244,19 @@ merge_small_parts (const ms_dual *d, const adjacency *adj, ms_segmentation *s, i
   return CC_SUCCESS;
 }
 
-/* The band crease (merge_scale > 0). A dihedral measures the bend between two faces,
- * so it depends on the tessellation and on small-scale relief: a soft fold at the base
- * of a part, spread over several rings of a fine mesh, has no sharp arc, while the
- * wrinkles of a knuckle or a joint have many. The band crease measures the bend at a
- * scale set by the shape: the faces within geodesic radius r (over centroid-to-centroid
- * steps of the dual graph) of either face of the arc are split by which of the two is
- * nearer, and the crease is 1 - cos of the angle between the two sides' area-weighted
- * mean normals, negative when the surface is convex there (the far side below the near
- * side's tangent plane), as `bend`. */
-typedef struct {
-  float key;
-  int32_t face;
-} heap_entry;
-
-typedef struct {
-  heap_entry *heap;
-  int size, capacity;
-  float *dist[2];           /* faces each, INFINITY when unreached */
-  int32_t *touched[2];
-  int count[2];
-} band_work;
-
-static bool
-heap_push (band_work *w, float key, int32_t face)
-{
-  if (w->size == w->capacity) {
-    int capacity = w->capacity ? 2 * w->capacity : 256;
-    heap_entry *h = realloc (w->heap, sizeof *h * (size_t) capacity);
-    if (!h)
-      return false;
-    w->heap = h;
-    w->capacity = capacity;
-  }
-  int i = w->size++;
-  while (i > 0 && w->heap[(i - 1) / 2].key > key) {
-    w->heap[i] = w->heap[(i - 1) / 2];
-    i = (i - 1) / 2;
-  }
-  w->heap[i] = (heap_entry) { key, face };
-  return true;
-}
-
-static heap_entry
-heap_pop (band_work *w)
-{
-  heap_entry top = w->heap[0], last = w->heap[--w->size];
-  int i = 0;
-  for (;;) {
-    int c = 2 * i + 1;
-    if (c >= w->size)
-      break;
-    if (c + 1 < w->size && w->heap[c + 1].key < w->heap[c].key)
-      c++;
-    if (w->heap[c].key >= last.key)
-      break;
-    w->heap[i] = w->heap[c];
-    i = c;
-  }
-  if (w->size > 0)
-    w->heap[i] = last;
-  return top;
-}
-
-static float
-step_length (const ms_dual *d, int f, int g)
-{
-  float s = 0.0f;
-  for (int i = 0; i < 3; i++) {
-    float t = d->centroid[f][i] - d->centroid[g][i];
-    s += t * t;
-  }
-  return sqrtf (s);
-}
-
-/* bounded Dijkstra from `source` into w->dist[side]; false when out of memory */
-static bool
-band_reach (const ms_dual *d, const adjacency *adj, band_work *w, int side, int source,
-    float radius)
-{
-  float *dist = w->dist[side];
-  w->size = 0;
-  dist[source] = 0.0f;
-  w->touched[side][w->count[side]++] = source;
-  if (!heap_push (w, 0.0f, source))
-    return false;
-  while (w->size > 0) {
-    heap_entry e = heap_pop (w);
-    if (e.key > dist[e.face])
-      continue;
-    for (int j = adj->start[e.face]; j < adj->start[e.face + 1]; j++) {
-      int g = adj->other[j];
-      float nd = e.key + step_length (d, e.face, g);
-      if (nd > radius || nd >= dist[g])
-        continue;
-      if (dist[g] == INFINITY)
-        w->touched[side][w->count[side]++] = g;
-      dist[g] = nd;
-      if (!heap_push (w, nd, g))
-        return false;
-    }
-  }
-  return true;
-}
-
-static bool
-band_bend (const ms_dual *d, const adjacency *adj, band_work *w, int f, int g, float radius,
-    float *bend)
-{
-  w->count[0] = w->count[1] = 0;
-  bool ok = band_reach (d, adj, w, 0, f, radius) && band_reach (d, adj, w, 1, g, radius);
-  double n[2][3] = { { 0 } }, c[2][3] = { { 0 } }, a[2] = { 0, 0 };
-  for (int side = 0; side < 2; side++)
-    for (int i = 0; i < w->count[side]; i++) {
-      int h = w->touched[side][i];
-      float mine = w->dist[side][h], other = w->dist[1 - side][h];
-      /* each face once: on the side it is nearer to (ties to f's side) */
-      if (mine > other || (mine == other && side == 1))
-        continue;
-      double area = d->area[h];
-      for (int k = 0; k < 3; k++) {
-        n[side][k] += area * d->normal[h][k];
-        c[side][k] += area * d->centroid[h][k];
-      }
-      a[side] += area;
-    }
-  for (int side = 0; side < 2; side++)
-    for (int i = 0; i < w->count[side]; i++)
-      w->dist[side][w->touched[side][i]] = INFINITY;
-  double len[2], cosine = 1.0, concave = 0.0;
-  for (int side = 0; side < 2; side++)
-    len[side] = sqrt (n[side][0] * n[side][0] + n[side][1] * n[side][1] + n[side][2] * n[side][2]);
-  if (a[0] > 0.0 && a[1] > 0.0 && len[0] > 0.0 && len[1] > 0.0) {
-    cosine = 0.0;
-    for (int k = 0; k < 3; k++) {
-      cosine += n[0][k] * n[1][k] / (len[0] * len[1]);
-      concave += (c[1][k] / a[1] - c[0][k] / a[0]) * (n[0][k] / len[0] - n[1][k] / len[1]);
-    }
-  }
-  float b = (float) (1.0 - cosine);
-  *bend = concave > 0.0 ? b : -b;
-  return ok;
-}
-
-/* The crease of every arc: its own dihedral's, or (merge_scale > 0) the band crease of
- * the arcs between segments (arcs inside a segment stay inside: merges only remove
- * boundaries). */
-static cc_status
-arc_creases (const ms_dual *d, const int32_t *label, const ms_cluster_params *p, float *crease)
-{
-  float convex_weight = p->merge_convex;
-  for (int k = 0; k < d->arcs; k++) {
-    float bend = d->bend[k];
-    crease[k] = bend >= 0 ? bend : -convex_weight * bend;
-  }
-  if (!(p->merge_scale > 0.0f) || !d->normal || d->faces == 0)
-    return CC_SUCCESS;
-  double total = 0.0;
-  for (int f = 0; f < d->faces; f++)
-    total += d->area[f];
-  float radius = (float) (p->merge_scale * sqrt (total));
-  adjacency adj;
-  cc_status st = adjacency_build (d, &adj);
-  if (st != CC_SUCCESS)
-    return st;
-  band_work w = { 0 };
-  bool ok = true;
-  for (int side = 0; side < 2; side++) {
-    w.dist[side] = malloc (sizeof (float) * (size_t) d->faces);
-    w.touched[side] = malloc (sizeof (int32_t) * (size_t) d->faces);
-    ok = ok && w.dist[side] && w.touched[side];
-    for (int f = 0; ok && f < d->faces; f++)
-      w.dist[side][f] = INFINITY;
-  }
-  for (int k = 0; ok && k < d->arcs; k++) {
-    int a = label[d->from[k]], b = label[d->to[k]];
-    if (a == b || a < 0 || b < 0)
-      continue;
-    float bend;
-    ok = band_bend (d, &adj, &w, d->from[k], d->to[k], radius, &bend);
-    crease[k] = bend >= 0 ? bend : -convex_weight * bend;
-  }
-  for (int side = 0; side < 2; side++) {
-    free (w.dist[side]); free (w.touched[side]);
-  }
-  free (w.heap);
-  adjacency_free (&adj);
-  return ok ? CC_SUCCESS : cc_set_error (CC_ERROR_OUT_OF_MEMORY, "meshseg: out of memory");
-}
-
 /* Merges adjacent segments whose shared boundary is flat, flattest first, until none
  * is. An arc's crease is its 1 - cos dihedral, times merge_convex on convex arcs; a
  * boundary is flat when
- *  - (MS_MERGE_SHARE, the default) under merge_flatness (0.3) of its arcs have a
+ *  - (MS_MERGE_SALIENCE, the default) its share of sharp arcs (below) times the
+ *    protrusion of the smaller of the two parts, sqrt(area) / boundary length, is
+ *    under merge_flatness (0.125). The protrusion is Hoffman and Singh's part
+ *    salience in one number: about 0.9 for a limb five times as long as it is wide on
+ *    its narrow base, 0.4 for half a sphere, 0.3 for a disc-shaped patch of a surface.
+ *    So a part on a narrow base (a wing, a fin, a finger) stays apart on a softer
+ *    crease than a cut through the bulk of a shape (a head, a table's apron, a
+ *    body), which must follow a sharp crease for most of its length; the flattest
+ *    (lowest product) merges first;
+ *  - (MS_MERGE_SHARE, the default before) under merge_flatness (0.3) of its arcs have a
  *    crease over merge_crease (0.006, about 6 degrees of concave dihedral): a part
  *    boundary runs along a concave crease (the minima rule) for much of its length,
  *    while a cut across a smooth surface that only touches a crease somewhere (two
@@ -460,37 +279,25 @@ arc_creases (const ms_dual *d, const int32_t *label, const ms_cluster_params *p,
 cc_status
 ms_merge_flat (const ms_dual *d, int32_t *label, int segs, const ms_cluster_params *p)
 {
-  float flatness = p->merge_flatness;
+  float flatness = p->merge_flatness, convex_weight = p->merge_convex;
   if (flatness <= 0.0f || segs < 2
       || (p->merge_reference == MS_MERGE_MESH && d->mean_angular <= 0.0f))
     return CC_SUCCESS;
-  bool net = p->merge_reference == MS_MERGE_NET;
-  bool contrast = p->merge_reference == MS_MERGE_CONTRAST;
   bool salience = p->merge_reference == MS_MERGE_SALIENCE;
-  bool share = p->merge_reference == MS_MERGE_SHARE || net || contrast || salience;
+  bool share = p->merge_reference == MS_MERGE_SHARE || salience;
   double *sum = malloc (sizeof (double) * segs * segs);
   int *count = malloc (sizeof (int) * segs * segs);
   int *sharp = malloc (sizeof (int) * segs * segs);
-  int *folded = malloc (sizeof (int) * segs * segs);
   double *length = malloc (sizeof (double) * segs * segs);
   double *part_area = malloc (sizeof (double) * segs);
-  float *creases = malloc (sizeof (float) * (size_t) (d->arcs ? d->arcs : 1));
-  if (!sum || !count || !sharp || !folded || !creases || !length || !part_area) {
-    free (sum); free (count); free (sharp); free (folded); free (creases);
-    free (length); free (part_area);
+  if (!sum || !count || !sharp || !length || !part_area) {
+    free (sum); free (count); free (sharp); free (length); free (part_area);
     return cc_set_error (CC_ERROR_OUT_OF_MEMORY, "meshseg: out of memory");
-  }
-  cc_status st = arc_creases (d, label, p, creases);
-  if (st != CC_SUCCESS) {
-    free (sum); free (count); free (sharp); free (folded); free (creases);
-    free (length); free (part_area);
-    return st;
   }
   for (;;) {
     memset (sum, 0, sizeof (double) * segs * segs);
     memset (count, 0, sizeof (int) * segs * segs);
     memset (sharp, 0, sizeof (int) * segs * segs);
-    memset (folded, 0, sizeof (int) * segs * segs);
     memset (length, 0, sizeof (double) * segs * segs);
     memset (part_area, 0, sizeof (double) * segs);
     for (int f = 0; salience && f < d->faces; f++)
@@ -502,12 +309,12 @@ ms_merge_flat (const ms_dual *d, int32_t *label, int segs, const ms_cluster_para
         continue;
       /* a == b: inside segment a (the diagonal) */
       int lo = a < b ? a : b, hi = a < b ? b : a;
-      float crease = creases[k];
+      float bend = d->bend[k];
+      float crease = bend >= 0 ? bend : -convex_weight * bend;
       sum[lo * segs + hi] += crease;
       sharp[lo * segs + hi] += crease > p->merge_crease;
-      folded[lo * segs + hi] += -d->bend[k] > p->merge_crease;
-      /* the crossed edge's length, from the two faces' areas (an equilateral
-       * triangle of area A has edges of sqrt(4 A / sqrt 3)) */
+      /* salience: the boundary's length, each crossed edge's from the two faces'
+       * areas (an equilateral triangle of area A has edges of sqrt(4 A / sqrt 3)) */
       if (salience && lo != hi)
         length[lo * segs + hi] += sqrt (1.1547 * (d->area[d->from[k]] + d->area[d->to[k]]));
       count[lo * segs + hi]++;
@@ -533,28 +340,10 @@ ms_merge_flat (const ms_dual *d, int32_t *label, int segs, const ms_cluster_para
         /* share: the boundary's share of sharp arcs; equal shares (none sharp, say)
          * merge the flattest boundary first */
         double value = share ? (double) sharp[lo * segs + hi] / c : mean;
-        /* net: sharp convex arcs count against the concave ones: a loop around a
-         * bent tube (a knee, a knuckle) is concave inside the bend and as sharply
-         * convex outside it, while a part's base is concave nearly all round */
-        if (net)
-          value -= (double) folded[lo * segs + hi] / c;
-        /* contrast: less the share of sharp arcs inside the two parts: a boundary
-         * no sharper than the surface around it (a rough or rippled surface, where
-         * any cut meets as many sharp arcs) is no part boundary */
-        /* salience: times the protrusion sqrt(area) / boundary length of the
-         * smaller part (Hoffman and Singh's part salience): about 1 for a limb
-         * five times as long as it is wide, 0.4 for half a sphere and 0.3 for a
-         * disc-shaped patch of a surface, so a limb on a narrow base stays on a
-         * weaker crease than a cut through the bulk of a shape */
         if (salience) {
           double small = part_area[lo] < part_area[hi] ? part_area[lo] : part_area[hi];
           double l = length[lo * segs + hi];
           value = l > 0.0 ? value * sqrt (small) / l : 0.0;
-        }
-        if (contrast) {
-          int inner = count[lo * segs + lo] + count[hi * segs + hi];
-          if (inner > 0)
-            value -= (double) (sharp[lo * segs + lo] + sharp[hi * segs + hi]) / inner;
         }
         double tie = share ? mean : 0.0;
         if (value < flatness
@@ -571,8 +360,7 @@ ms_merge_flat (const ms_dual *d, int32_t *label, int segs, const ms_cluster_para
       if (label[f] == best_hi)
         label[f] = best_lo;
   }
-  free (sum); free (count); free (sharp); free (folded); free (creases);
-  free (length); free (part_area);
+  free (sum); free (count); free (sharp); free (length); free (part_area);
   return CC_SUCCESS;
 }
 
