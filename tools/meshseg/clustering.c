@@ -28,21 +28,22 @@ ms_cluster_params_default (ms_cluster_params *p)
 {
   p->segments = 0;
   /* over-segment (k-threshold 0.15, up to 30 representatives, parts down to 0.2 %
-   * of the faces), then merge every boundary that does not follow a concave crease:
-   * under 30 % of its arcs with 1 - cos dihedral over 0.006 (about 6 degrees,
-   * concave only). Chosen by leave-one-category-out
-   * cross-validation over the 44 PSB meshes (docs/meshseg.md); before issue 14's
-   * second round: 12 / 0.4 / 0.5 % and twice the mesh's mean angular distance. */
+   * of the faces), then merge every boundary that is not a salient part boundary: its
+   * share of arcs with 1 - cos dihedral over 0.006 (about 6 degrees, concave only)
+   * times the smaller part's protrusion sqrt(area) / boundary length under 0.125.
+   * Chosen by leave-one-category-out cross-validation over the 44 PSB meshes
+   * (docs/meshseg.md); issue 14's second round: under 30 % of its arcs that sharp;
+   * before it: 12 / 0.4 / 0.5 % and twice the mesh's mean angular distance. */
   p->max_segments = 30;
   p->k_threshold = 0.15f;
   p->epsilon = 0.1f;
   p->max_iterations = 10;
   p->candidates = 16;
   p->min_part = 0.002f;
-  p->merge_flatness = 0.3f;
+  p->merge_flatness = 0.125f;
   p->merge_crease = 0.006f;
   p->merge_convex = 0.0f;
-  p->merge_reference = MS_MERGE_SHARE;
+  p->merge_reference = MS_MERGE_SALIENCE;
   p->method = MS_METHOD_KWAY;
   p->level_segments = 4;
   p->max_depth = 3;

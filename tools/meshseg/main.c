@@ -54,22 +54,25 @@ usage (FILE *out)
       "                          default 30)\n"
       "      --k-threshold T     automatic k: representatives at least T x as far as the\n"
       "                          first farthest one (0..1; default 0.15)\n"
-      "      --merge-flat F      merge neighbouring parts whose boundary is flat: under F of\n"
-      "                          its arcs sharper than --merge-crease (share), or its mean\n"
-      "                          crease (1 - cos dihedral) under F x the reference (0..100,\n"
-      "                          0 = off; default 0.3)\n"
-      "      --merge-crease C    share: an arc is sharp when its crease is over C (0..2;\n"
-      "                          default 0.006, about 6 degrees)\n"
+      "      --merge-flat F      merge neighbouring parts whose boundary is flat: its share\n"
+      "                          of arcs sharper than --merge-crease times the smaller\n"
+      "                          part's sqrt(area) / boundary length under F (salience),\n"
+      "                          that share under F (share), or its mean crease\n"
+      "                          (1 - cos dihedral) under F x the reference (0..100,\n"
+      "                          0 = off; default 0.125)\n"
+      "      --merge-crease C    salience, share: an arc is sharp when its crease is over\n"
+      "                          C (0..2; default 0.006, about 6 degrees)\n"
       "      --method M          kway | hierarchy: one k-way clustering of the mesh, or\n"
       "                          Katz-Tal's recursive splits (default kway)\n"
       "      --level-segments N  hierarchy: at most N parts per split (2..16; default 4)\n"
       "      --depth N           hierarchy: levels of splits (1..16; default 3)\n"
       "      --min-extent F      hierarchy: split a patch only while its extent is at least\n"
       "                          F x the mesh's (0..1; default 0.2)\n"
-      "      --merge-reference R share | absolute | mesh | parts: the share of sharp arcs,\n"
+      "      --merge-reference R salience | share | absolute | mesh | parts: the share of\n"
+      "                          sharp arcs times the smaller part's protrusion, that share,\n"
       "                          or the mean crease against F itself, F x the mesh's mean\n"
       "                          angular distance, or F x the mean crease inside the two\n"
-      "                          parts (default share)\n"
+      "                          parts (default salience)\n"
       "      --merge-convex W    weight of convex edges in that boundary measure (0 =\n"
       "                          concave creases only; 0..1, default 0)\n"
       "      --alpha A           angular share of the face distance, 0..1 (default 0.5)\n"
@@ -234,7 +237,9 @@ parse (int argc, char **argv, options *o)
         else if (!strcmp (optarg, "absolute")) o->cluster.merge_reference = MS_MERGE_ABSOLUTE;
         else if (!strcmp (optarg, "mesh")) o->cluster.merge_reference = MS_MERGE_MESH;
         else if (!strcmp (optarg, "parts")) o->cluster.merge_reference = MS_MERGE_PARTS;
-        else ok = cv_option_error ("--merge-reference", optarg, "share, absolute, mesh or parts");
+        else if (!strcmp (optarg, "salience")) o->cluster.merge_reference = MS_MERGE_SALIENCE;
+        else ok = cv_option_error ("--merge-reference", optarg,
+            "salience, share, absolute, mesh or parts");
         break;
       case O_MCONVEX:
         ok = cv_parse_float ("--merge-convex", optarg, 0, 1, &o->cluster.merge_convex);

@@ -104,15 +104,18 @@ cc_status ms_distances_rows (ms_distances *d, const int32_t *sources, int count,
 typedef enum ms_method { MS_METHOD_KWAY = 0, MS_METHOD_HIERARCHY } ms_method;
 
 /* The flat-merge test (ms_merge_flat): a boundary is flat when
- *  - SHARE (the default since issue 14's second round, chosen by leave-one-category-out
- *    cross-validation): the share of its arcs whose crease is over merge_crease is
- *    under merge_flatness;
+ *  - SALIENCE (the default since issue 14's third round, chosen by leave-one-category-out
+ *    cross-validation): the share of its arcs whose crease is over merge_crease, times
+ *    the smaller part's protrusion sqrt(area) / boundary length, is under
+ *    merge_flatness;
+ *  - SHARE (the default of issue 14's second round): that share alone is under
+ *    merge_flatness;
  * or when its mean crease is under merge_flatness times
  *  - ABSOLUTE: 1 (merge_flatness is itself a mean 1 - cos dihedral),
  *  - MESH: the mesh's mean angular distance (Ang),
  *  - PARTS: the mean crease of the arcs inside the two parts. */
 typedef enum ms_merge_reference {
-  MS_MERGE_SHARE = 0, MS_MERGE_ABSOLUTE, MS_MERGE_MESH, MS_MERGE_PARTS
+  MS_MERGE_SHARE = 0, MS_MERGE_ABSOLUTE, MS_MERGE_MESH, MS_MERGE_PARTS, MS_MERGE_SALIENCE
 } ms_merge_reference;
 
 typedef struct ms_cluster_params {
@@ -126,10 +129,12 @@ typedef struct ms_cluster_params {
   int candidates;       /* faces tried per cluster when a representative moves */
   float min_part;       /* parts under this share of the faces merge into a neighbour */
   float merge_flatness; /* adjacent parts whose boundary is flat merge (0 = never):
-                           SHARE: under this share of its arcs sharp; otherwise its
-                           mean crease under this x the reference */
+                           SHARE: under this share of its arcs sharp; SALIENCE:
+                           that share x the smaller part's sqrt(area) / boundary
+                           length under this; otherwise its mean crease under this
+                           x the reference */
   ms_merge_reference merge_reference; /* how merge_flatness is read */
-  float merge_crease;   /* SHARE: an arc is sharp when its crease is over this */
+  float merge_crease;   /* SHARE, SALIENCE: an arc is sharp when its crease is over this */
   float merge_convex;   /* the crease of an arc: its 1 - cos dihedral, times this on
                            convex arcs (0, the default: concave creases only; 0.2
                            with eta 0.2 is the test on Ang itself, the old rule) */
@@ -174,8 +179,9 @@ cc_status ms_cluster_patch (ms_distances *d, const ms_dual *dual,
 cc_status ms_cut_fuzzy (const ms_dual *dual, ms_segmentation *seg);
 /* Merges, among the labels >= 0 (segs of them), adjacent ones whose shared boundary is
  * flat (an arc's crease: 1 - cos dihedral, times merge_convex on convex arcs): under
- * merge_flatness of its arcs with a crease over merge_crease (MS_MERGE_SHARE), or its
- * mean crease under merge_flatness x the reference; flattest first. */
+ * merge_flatness of its arcs with a crease over merge_crease (MS_MERGE_SHARE), that
+ * share times the smaller part's sqrt(area) / boundary length under merge_flatness
+ * (MS_MERGE_SALIENCE, the default), or its mean crease under merge_flatness x the reference; flattest first. */
 cc_status ms_merge_flat (const ms_dual *dual, int32_t *label, int segs,
     const ms_cluster_params *params);
 /* After the cut: parts under min_part merge, then (k-way) flat boundaries, then the

@@ -7,6 +7,7 @@
 #include "meshseg.h"
 
 #include <igraph/igraph.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -246,7 +247,16 @@ merge_small_parts (const ms_dual *d, const adjacency *adj, ms_segmentation *s, i
 /* Merges adjacent segments whose shared boundary is flat, flattest first, until none
  * is. An arc's crease is its 1 - cos dihedral, times merge_convex on convex arcs; a
  * boundary is flat when
- *  - (MS_MERGE_SHARE, the default) under merge_flatness (0.3) of its arcs have a
+ *  - (MS_MERGE_SALIENCE, the default) its share of sharp arcs (below) times the
+ *    protrusion of the smaller of the two parts, sqrt(area) / boundary length, is
+ *    under merge_flatness (0.125). The protrusion is Hoffman and Singh's part
+ *    salience in one number: about 0.9 for a limb five times as long as it is wide on
+ *    its narrow base, 0.4 for half a sphere, 0.3 for a disc-shaped patch of a surface.
+ *    So a part on a narrow base (a wing, a fin, a finger) stays apart on a softer
+ *    crease than a cut through the bulk of a shape (a head, a table's apron, a
+ *    body), which must follow a sharp crease for most of its length; the flattest
+ *    (lowest product) merges first;
+ *  - (MS_MERGE_SHARE, the default before) under merge_flatness (0.3) of its arcs have a
  *    crease over merge_crease (0.006, about 6 degrees of concave dihedral): a part
  *    boundary runs along a concave crease (the minima rule) for much of its length,
  *    while a cut across a smooth surface that only touches a crease somewhere (two
@@ -273,18 +283,26 @@ ms_merge_flat (const ms_dual *d, int32_t *label, int segs, const ms_cluster_para
   if (flatness <= 0.0f || segs < 2
       || (p->merge_reference == MS_MERGE_MESH && d->mean_angular <= 0.0f))
     return CC_SUCCESS;
-  bool share = p->merge_reference == MS_MERGE_SHARE;
+  bool salience = p->merge_reference == MS_MERGE_SALIENCE;
+  bool share = p->merge_reference == MS_MERGE_SHARE || salience;
   double *sum = malloc (sizeof (double) * segs * segs);
   int *count = malloc (sizeof (int) * segs * segs);
   int *sharp = malloc (sizeof (int) * segs * segs);
-  if (!sum || !count || !sharp) {
-    free (sum); free (count); free (sharp);
+  double *length = malloc (sizeof (double) * segs * segs);
+  double *part_area = malloc (sizeof (double) * segs);
+  if (!sum || !count || !sharp || !length || !part_area) {
+    free (sum); free (count); free (sharp); free (length); free (part_area);
     return cc_set_error (CC_ERROR_OUT_OF_MEMORY, "meshseg: out of memory");
   }
   for (;;) {
     memset (sum, 0, sizeof (double) * segs * segs);
     memset (count, 0, sizeof (int) * segs * segs);
     memset (sharp, 0, sizeof (int) * segs * segs);
+    memset (length, 0, sizeof (double) * segs * segs);
+    memset (part_area, 0, sizeof (double) * segs);
+    for (int f = 0; salience && f < d->faces; f++)
+      if (label[f] >= 0)
+        part_area[label[f]] += d->area[f];
     for (int k = 0; k < d->arcs; k++) {
       int a = label[d->from[k]], b = label[d->to[k]];
       if (a < 0 || b < 0)
@@ -295,6 +313,10 @@ ms_merge_flat (const ms_dual *d, int32_t *label, int segs, const ms_cluster_para
       float crease = bend >= 0 ? bend : -convex_weight * bend;
       sum[lo * segs + hi] += crease;
       sharp[lo * segs + hi] += crease > p->merge_crease;
+      /* salience: the boundary's length, each crossed edge's from the two faces'
+       * areas (an equilateral triangle of area A has edges of sqrt(4 A / sqrt 3)) */
+      if (salience && lo != hi)
+        length[lo * segs + hi] += sqrt (1.1547 * (d->area[d->from[k]] + d->area[d->to[k]]));
       count[lo * segs + hi]++;
     }
     int best_lo = -1, best_hi = -1;
@@ -318,6 +340,11 @@ ms_merge_flat (const ms_dual *d, int32_t *label, int segs, const ms_cluster_para
         /* share: the boundary's share of sharp arcs; equal shares (none sharp, say)
          * merge the flattest boundary first */
         double value = share ? (double) sharp[lo * segs + hi] / c : mean;
+        if (salience) {
+          double small = part_area[lo] < part_area[hi] ? part_area[lo] : part_area[hi];
+          double l = length[lo * segs + hi];
+          value = l > 0.0 ? value * sqrt (small) / l : 0.0;
+        }
         double tie = share ? mean : 0.0;
         if (value < flatness
             && (best_lo < 0 || value < best || (value == best && tie < best_tie))) {
@@ -333,7 +360,7 @@ ms_merge_flat (const ms_dual *d, int32_t *label, int segs, const ms_cluster_para
       if (label[f] == best_hi)
         label[f] = best_lo;
   }
-  free (sum); free (count); free (sharp);
+  free (sum); free (count); free (sharp); free (length); free (part_area);
   return CC_SUCCESS;
 }
 
