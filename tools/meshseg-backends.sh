@@ -22,11 +22,8 @@ while getopts b: opt; do
   esac
 done
 shift $((OPTIND - 1))
-if [ -z "$build" ]; then
-  if [ -x "$root/build-cuda/tools/meshseg" ]; then build=$root/build-cuda; else build=$root/build; fi
-fi
-meshseg=$build/tools/meshseg
-[ -x "$meshseg" ] || { echo "meshseg-backends: $meshseg not built" >&2; exit 1; }
+. "$root/tools/meshseg-common.sh"
+meshseg_find "$build" meshseg-backends
 if [ $# -eq 0 ]; then
   for d in "$media/mesh/psb" "$media/mesh/psb-train"; do
     [ -d "$d/off" ] && set -- "$@" "$d"

@@ -38,10 +38,6 @@ while getopts b:g:c:dv opt; do
   esac
 done
 shift $((OPTIND - 1))
-if [ -z "$build" ]; then
-  if [ -x "$root/build-cuda/tools/meshseg" ]; then build=$root/build-cuda; else build=$root/build; fi
-fi
-meshseg=$build/tools/meshseg
 if [ $# -eq 0 ]; then
   set --
   for d in "$media/mesh/psb" "$media/mesh/psb-train"; do
@@ -52,10 +48,8 @@ if [ $# -eq 0 ]; then
     exit 0
   fi
 fi
-if [ ! -x "$meshseg" ]; then
-  echo "meshseg-eval: $meshseg not built" >&2
-  exit 1
-fi
+. "$root/tools/meshseg-common.sh"
+meshseg_find "$build" meshseg-eval
 [ $defaults = 1 ] || [ -f "$grid" ] || { echo "meshseg-eval: no grid file $grid" >&2; exit 1; }
 if [ -z "$cache" ]; then
   cache=$build/meshseg-eval/$(sha1sum "$meshseg" | cut -c1-12)
