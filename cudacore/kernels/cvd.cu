@@ -178,6 +178,14 @@ warp_sum (unsigned long long v)
   return v;
 }
 
+__device__ __forceinline__ unsigned
+warp_max (unsigned v)
+{
+  for (int off = 16; off > 0; off >>= 1)
+    v = max (v, __shfl_down_sync (0xFFFFFFFFu, v, off));
+  return v;
+}
+
 // MDRR: block i sweeps site i's window [px - Q, px + Q] x [py - Q, py + Q].
 __global__ void
 cvd_mdrr_kernel (const int32_t *labels, const uint16_t *rho, const cc_cvd_site *sites, int w,
@@ -255,9 +263,7 @@ cvd_update_kernel (cc_cvd_site *sites, const cc_cvd_sums *sums, int n, cvd_state
   unsigned long long d = 0;
   if (i < n)
     d = cc_cvd_update_site (&sites[i], &sums[i]);
-  unsigned m = (unsigned) d;
-  for (int off = 16; off > 0; off >>= 1)
-    m = max (m, __shfl_down_sync (0xFFFFFFFFu, m, off));
+  const unsigned m = warp_max ((unsigned) d);
   d = warp_sum (d);
   if ((threadIdx.x & 31) == 0 && d) {
     atomicAdd (&state->total, d);
