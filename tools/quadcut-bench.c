@@ -94,10 +94,8 @@ scale_bilinear (const cc_image *src, int w, int h, cc_image *out)
 static cc_status
 cdnet_frame (const char *dir, int t, int w, int h, cc_image *out)
 {
-  char path[4096];
   cc_image f;
-  snprintf (path, sizeof path, "%s/input/in%06d.jpg", dir, t);
-  cc_status st = cv_jpeg_load (path, &f);
+  cc_status st = cv_cdnet_frame_load (dir, t, &f);
   if (st != CC_SUCCESS)
     return st;
   st = scale_bilinear (&f, w, h, out);
@@ -112,13 +110,10 @@ cdnet_plate (const char *dir, int w, int h, cc_image *out)
   cc_image *fr = calloc (PLATE_FRAMES, sizeof *fr), med;
   if (!fr)
     return CC_ERROR_OUT_OF_MEMORY;
-  char path[4096];
   cc_status st = CC_SUCCESS;
   int got = 0;
-  for (; got < PLATE_FRAMES && st == CC_SUCCESS; got++) {
-    snprintf (path, sizeof path, "%s/input/in%06d.jpg", dir, got + 1);
-    st = cv_jpeg_load (path, &fr[got]);
-  }
+  for (; got < PLATE_FRAMES && st == CC_SUCCESS; got++)
+    st = cv_cdnet_frame_load (dir, got + 1, &fr[got]);
   if (st != CC_SUCCESS)
     got--;
   if (st == CC_SUCCESS)

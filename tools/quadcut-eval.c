@@ -128,8 +128,7 @@ run_cdnet (const char *dir, int first, int last, int learn, int learn_step, int 
 {
   char path[4096];
   cc_image f;
-  snprintf (path, sizeof path, "%s/input/in%06d.jpg", dir, 1);
-  if (cv_jpeg_load (path, &f) != CC_SUCCESS)
+  if (cv_cdnet_frame_load (dir, 1, &f) != CC_SUCCESS)
     return fail ("first frame");
   const int w = f.width, h = f.height;
   cv_image_free (&f);
@@ -141,8 +140,7 @@ run_cdnet (const char *dir, int first, int last, int learn, int learn_step, int 
   if (learn_step > 0) {
     /* plate: the first frame, then cc_quadcut_update_plate (approximate median) */
     for (int t = 0; t < learn; t++) {
-      snprintf (path, sizeof path, "%s/input/in%06d.jpg", dir, t + 1);
-      if (cv_jpeg_load (path, &f) != CC_SUCCESS)
+      if (cv_cdnet_frame_load (dir, t + 1, &f) != CC_SUCCESS)
         return fail ("plate frame");
       const cc_image *fd = up (&f, &dframe);
       if (!fd || (t == 0 ? cc_quadcut_set_plate (q, fd) : cc_quadcut_update_plate (q, fd,
@@ -158,8 +156,7 @@ run_cdnet (const char *dir, int first, int last, int learn, int learn_step, int 
     /* plate: median of the first `learn` frames */
     cc_image *learnt = calloc ((size_t) learn, sizeof *learnt);
     for (int t = 0; t < learn; t++) {
-      snprintf (path, sizeof path, "%s/input/in%06d.jpg", dir, t + 1);
-      if (cv_jpeg_load (path, &learnt[t]) != CC_SUCCESS)
+      if (cv_cdnet_frame_load (dir, t + 1, &learnt[t]) != CC_SUCCESS)
         return fail ("plate frame");
     }
     if (cv_median_frames (learnt, learn, &plate) != CC_SUCCESS)
@@ -177,8 +174,7 @@ run_cdnet (const char *dir, int first, int last, int learn, int learn_step, int 
   int scored = 0, runs = 0;
   double (*ms)[CC_QUADCUT_STAGES] = calloc ((size_t) last, sizeof *ms);
   for (int t = 1; t <= last; t++) {
-    snprintf (path, sizeof path, "%s/input/in%06d.jpg", dir, t);
-    if (cv_jpeg_load (path, &f) != CC_SUCCESS)
+    if (cv_cdnet_frame_load (dir, t, &f) != CC_SUCCESS)
       return fail ("frame");
     const cc_image *fd = up (&f, &dframe);
     if (!fd || cc_quadcut_run (q, fd, NULL) != CC_SUCCESS)
@@ -216,9 +212,8 @@ run_cdnet (const char *dir, int first, int last, int learn, int learn_step, int 
         return fail ("save mask");
       if (p->nodes == CC_QUADCUT_NODES_LEAVES) {
         /* the debug view over the frame, which is loaded again */
-        snprintf (path, sizeof path, "%s/input/in%06d.jpg", dir, t);
         const cc_image *vd;
-        if (cv_jpeg_load (path, &f) != CC_SUCCESS || !(vd = up (&f, &dframe))
+        if (cv_cdnet_frame_load (dir, t, &f) != CC_SUCCESS || !(vd = up (&f, &dframe))
             || cc_quadcut_draw_leaves (q, vd, (cc_image *) vd) != CC_SUCCESS
             || down (&f, &dframe) != CC_SUCCESS)
           return fail ("leaves view");

@@ -627,14 +627,12 @@ START_TEST (test_cdnet_highway)
   const char *media = cv_test_shared_media_with ("quadcut CDnet highway", "segmentation/cdnet-highway");
   if (!media)
     return;
-  char path[4096];
+  char dir[4096], path[4096];
+  snprintf (dir, sizeof dir, "%s/segmentation/cdnet-highway", media);
   enum { LEARN = 100 };
   cc_image learn[LEARN], plate;
-  for (int t = 0; t < LEARN; t++) {
-    snprintf (path, sizeof path, "%s/segmentation/cdnet-highway/input/in%06d.jpg", media,
-        t + 1);
-    CC_ASSERT_OK (cv_jpeg_load (path, &learn[t]));
-  }
+  for (int t = 0; t < LEARN; t++)
+    CC_ASSERT_OK (cv_cdnet_frame_load (dir, t + 1, &learn[t]));
   CC_ASSERT_OK (cv_median_frames (learn, LEARN, &plate));
   for (int t = 0; t < LEARN; t++)
     cv_image_free (&learn[t]);
@@ -655,8 +653,7 @@ START_TEST (test_cdnet_highway)
   long worst = 0;
   for (int t = 400; t <= 699; t++) {
     cc_image f;
-    snprintf (path, sizeof path, "%s/segmentation/cdnet-highway/input/in%06d.jpg", media, t);
-    CC_ASSERT_OK (cv_jpeg_load (path, &f));
+    CC_ASSERT_OK (cv_cdnet_frame_load (dir, t, &f));
     for (int k = 0; k < 2; k++) {
       CC_ASSERT_OK (cc_quadcut_run (q[k], &f, NULL));
       CC_ASSERT_OK (cc_quadcut_get_mask (q[k], &m[k]));

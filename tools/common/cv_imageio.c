@@ -133,6 +133,14 @@ jpeg_error_exit (j_common_ptr cinfo)
 }
 
 cc_status
+cv_cdnet_frame_load (const char *dir, int t, cc_image *out)
+{
+  char path[4096];
+  snprintf (path, sizeof path, "%s/input/in%06d.jpg", dir, t);
+  return cv_jpeg_load (path, out);
+}
+
+cc_status
 cv_jpeg_load (const char *path, cc_image *out)
 {
   FILE *f = fopen (path, "rb");

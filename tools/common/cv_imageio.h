@@ -13,6 +13,9 @@
 cc_status cv_png_load (const char *path, cc_format format, cc_image *out);
 /* Loads a JPEG (libjpeg) as RGBX8 (X = 255); grey JPEGs are expanded to RGB. */
 cc_status cv_jpeg_load (const char *path, cc_image *out);
+/* Frame t (from 1) of a CDnet 2014 category folder, DIR/input/in%06d.jpg, as
+ * cv_jpeg_load gives it. */
+cc_status cv_cdnet_frame_load (const char *dir, int t, cc_image *out);
 /* Loads a PNG or a JPEG, told apart by its signature, as RGBX8: IO when the file
  * cannot be opened, NOT_SUPPORTED ("... is neither a PNG nor a JPEG") for other
  * content, CORRUPT_DATA from the decoders. */
