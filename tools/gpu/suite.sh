@@ -19,10 +19,18 @@
 # seconds (default 600; its own default is 10) for a program's first CUDA call: the
 # programs whose CPU cases come first (core-apsp, core-cvd) reached it after 10 s
 # and were never attached ("No attachable process found"), then ran into their cap.
+# SANITIZE_FRAMES (default 30): frames per sanitized pipeline. Check's own CK_RUN_CASE
+# picks one test case of the programs (CK_RUN_CASE=gpu: test-tools-meshseg's CUDA APSP
+# of a mesh's dual graph alone, for racecheck).
 set -uo pipefail
 OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
 source tools/gpu/env.sh       # unpacks .devpack, sets B=.devbuild and the paths
+# as tests/meson.build: libgomp's spinning at barriers burns the cores the other
+# programs need; with SANITIZE_JOBS programs at once, each with a team of every core,
+# the CPU cases crawled (core-cvd, core-refine and element-cvdmosaic ran past 470 s
+# under memcheck in 17 at once, 2026-11-23). Passive waiting: the same bits.
+export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
 for p in cudavision cudavisiongpl; do gst-inspect-1.0 $p 2>&1 | grep -E "^  [a-z]" | head; done
 if [ "${SANITIZE:-0}" = 1 ]; then
@@ -82,7 +90,7 @@ if [ "${SANITIZE:-0}" = 1 ]; then
       name="pipeline-${e%% *}"
       echo "$name" | grep -Eq "$only" || continue
       throttle; sanitize "$tool" "$name" "${SANITIZE_CAP:-120}" gst-launch-1.0 -q videotestsrc pattern=ball \
-        num-buffers=30 ! video/x-raw,format=NV12,width=640,height=480 ! cudaupload ! \
+        num-buffers="${SANITIZE_FRAMES:-30}" ! video/x-raw,format=NV12,width=640,height=480 ! cudaupload ! \
         "video/x-raw(memory:CUDAMemory)" ! $e ! cudadownload ! fakesink &
     done
   done
