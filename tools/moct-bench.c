@@ -3,7 +3,6 @@
  *
  *   moct-bench [--runs N] [--no-cpu] [--layout atomic|partials|all]
  *              [--ppt 4|8|16|all] [--format rgbx|nv12] [--acc wide|narrow] [--draw boxes|labels|all]
- *              [--block 256|1024]
  *   moct-bench --version
  *
  * Sizes 1920x1080 and 3840x2160; 1, 8, 128 and 1024 objects. The frame: the objects
@@ -18,9 +17,7 @@
  * build_ms: the wall clock of cc_moct_set_objects (table build + upload), once.
  * With --draw: draw_ms, the median cc_timer time of cc_moct_draw with those flags
  * (boxes: BOXES; labels: LABELS, the names "object-K"; all: every flag) into a copy
- * of the frame, after the last run.
- * --block: cc_moct_params.block_threads (1024: the experiment of 1024-thread reduction
- * blocks, narrow accumulators only); the JSON's "block" says which. */
+ * of the frame, after the last run. */
 #include "cv_imageio.h"
 #include "cv_synth.h"
 #include "cv_cli.h"
@@ -132,8 +129,6 @@ time_draw (cc_context *ctx, cc_timer *timer, cc_moct *m, const cc_image *frame,
 /* --acc: cc_moct_params.narrow_accumulators (narrow, the default: 48-byte shared
  * accumulators; wide: 64-bit ones); the JSON's "acc" says which */
 static int narrow_acc = 1;
-/* --block: cc_moct_params.block_threads */
-static int block_threads = 256;
 
 static int
 bench_one (cc_context *ctx, cc_timer *timer, const cc_image *frame, const cc_moct_object *o,
@@ -144,7 +139,6 @@ bench_one (cc_context *ctx, cc_timer *timer, const cc_image *frame, const cc_moc
   p.layout = layout;
   p.pixels_per_thread = ppt;
   p.narrow_accumulators = narrow_acc;
-  p.block_threads = block_threads;
   cc_moct *m;
   if (cc_moct_create (ctx, frame->width, frame->height, &p, &m) != CC_SUCCESS)
     return fail ("cc_moct_create");
@@ -184,11 +178,10 @@ bench_one (cc_context *ctx, cc_timer *timer, const cc_image *frame, const cc_moc
   printf ("{\"algorithm\":\"moct\",\"width\":%d,\"height\":%d,\"backend\":\"%s\","
       "\"format\":\"%s\",\"objects\":%d,\"present\":%d,\"layout\":\"%s\","
       "\"pixels_per_thread\":%d,\"runs\":%d,\"kernel_ms\":%.4f,\"end_to_end_ms\":%.4f,"
-      "\"build_ms\":%.1f,\"acc\":\"%s\",\"block\":%d%s}\n", frame->width, frame->height, cuda ? "cuda" : "cpu",
+      "\"build_ms\":%.1f,\"acc\":\"%s\"%s}\n", frame->width, frame->height, cuda ? "cuda" : "cpu",
       cc_format_name (frame->format), n, present, cuda ? layout_name (layout) : "cpu",
       cuda ? ppt : 0, runs, cv_median (kt, runs), cv_median (et, runs), build_ms,
-      !cuda ? "cpu" : narrow_acc ? "narrow" : "wide", cuda && narrow_acc ? block_threads : 0,
-      draw_json);
+      !cuda ? "cpu" : narrow_acc ? "narrow" : "wide", draw_json);
   fflush (stdout);
   free (res);
   cc_moct_destroy (m);
@@ -227,11 +220,6 @@ main (int argc, char **argv)
       narrow_acc = !strcmp (v, "narrow");
       if (!narrow_acc && strcmp (v, "wide"))
         layouts = 0;
-    } else if (!strcmp (argv[i], "--block") && i + 1 < argc) {
-      const char *v = argv[++i];
-      block_threads = !strcmp (v, "256") ? 256 : !strcmp (v, "1024") ? 1024 : 0;
-      if (!block_threads)
-        layouts = 0;
     } else if (!strcmp (argv[i], "--draw") && i + 1 < argc) {
       const char *v = argv[++i];
       draw = !strcmp (v, "boxes") ? CC_MOCT_DRAW_BOXES : !strcmp (v, "labels")
@@ -243,7 +231,7 @@ main (int argc, char **argv)
     if (!layouts || !ppts) {
       fprintf (stderr, "usage: moct-bench [--runs N] [--no-cpu] [--layout atomic|partials|all]"
           " [--ppt 4|8|16|all] [--format rgbx|nv12] [--acc wide|narrow]"
-          " [--draw boxes|labels|all] [--block 256|1024]\n");
+          " [--draw boxes|labels|all]\n");
       return 2;
     }
   }

@@ -31,8 +31,8 @@
 
 #include <stdlib.h>
 
-#define MOCT_THREADS 256        // a reduction block's threads (cc_moct_params.block_threads:
-#define MOCT_THREADS_BIG 1024   // 1024, an experiment, with narrow accumulators)
+#define MOCT_THREADS 256
+#define MOCT_WARPS (MOCT_THREADS / 32)
 #define MOCT_FULL 0xFFFFFFFFu
 
 enum { MOCT_FMT_RGBX = 0, MOCT_FMT_BGRX = 1, MOCT_FMT_ANY = 2 };
@@ -54,7 +54,6 @@ struct cc_cuda_moct {
   size_t partials_cap, seen_cap;   // entries / words allocated
   int max_blocks;              // persistent grid bound for the current n (narrow)
   int max_blocks_wide;         // the same for the 64-bit accumulators
-  int max_blocks_big;          // the same for MOCT_THREADS_BIG-thread blocks (narrow)
   uint32_t *keys;              // drawing scratch, w x h, zero between draws
 };
 
@@ -197,8 +196,8 @@ lane_ids (const cc_image &f, const uint16_t *__restrict__ lut, int x0, int y, in
   }
 }
 
-template <int K, int FMT, typename ACC, int THREADS>
-__global__ void __launch_bounds__ (THREADS)
+template <int K, int FMT, typename ACC>
+__global__ void __launch_bounds__ (MOCT_THREADS)
 moct_reduce_kernel (cc_image f, const uint16_t *__restrict__ lut, int n, int partials_layout,
     cc_moct_acc *acc, cc_moct_acc *partials, uint32_t *seen,
     const cc_moct_track *__restrict__ tracks, int window)
@@ -206,8 +205,7 @@ moct_reduce_kernel (cc_image f, const uint16_t *__restrict__ lut, int n, int par
   extern __shared__ unsigned long long smem_raw[];
   ACC *sacc = (ACC *) smem_raw;
   const int tid = threadIdx.x, lane = tid & 31;
-  constexpr int WARPS = THREADS / 32;
-  for (int i = tid; i < n; i += THREADS)
+  for (int i = tid; i < n; i += MOCT_THREADS)
     acc_clear (&sacc[i]);
   __syncthreads ();
 
@@ -220,7 +218,7 @@ moct_reduce_kernel (cc_image f, const uint16_t *__restrict__ lut, int n, int par
   const long long s0 = (long long) blockIdx.x * per_block;
   const long long s1 = s0 + per_block < total ? s0 + per_block : total;
   const int y0 = (int) (s0 / segs);   // the band's first row
-  for (long long s = s0 + (tid >> 5); s < s1; s += WARPS) {
+  for (long long s = s0 + (tid >> 5); s < s1; s += MOCT_WARPS) {
     const int y = (int) (s / segs), xb = (int) (s - (long long) y * segs) * seg_px;
     const int x0 = xb + lane * K;
     int ids[K];
@@ -274,7 +272,7 @@ moct_reduce_kernel (cc_image f, const uint16_t *__restrict__ lut, int n, int par
   __syncthreads ();
 
   if (!partials_layout) {
-    for (int i = tid; i < n; i += THREADS) {
+    for (int i = tid; i < n; i += MOCT_THREADS) {
       if (sacc[i].n == 0)
         continue;
       const cc_moct_acc a = moct_widen (sacc[i], y0);
@@ -293,7 +291,7 @@ moct_reduce_kernel (cc_image f, const uint16_t *__restrict__ lut, int n, int par
     return;
   }
   const int words = (n + 31) / 32;
-  for (int base = 0; base < n; base += THREADS) {
+  for (int base = 0; base < n; base += MOCT_THREADS) {
     int i = base + tid;
     bool has = i < n && sacc[i].n != 0;
     unsigned mask = __ballot_sync (MOCT_FULL, has);
@@ -445,20 +443,18 @@ moct_labels_kernel (cc_image f, int mode, int n, long long frames,
 typedef void (*moct_reduce_fn) (cc_image, const uint16_t *, int, int, cc_moct_acc *,
     cc_moct_acc *, uint32_t *, const cc_moct_track *, int);
 
-#define MOCT_KERNELS(ACC, T) \
-  { { moct_reduce_kernel<4, 0, ACC, T>, moct_reduce_kernel<4, 1, ACC, T>, moct_reduce_kernel<4, 2, ACC, T> }, \
-    { moct_reduce_kernel<8, 0, ACC, T>, moct_reduce_kernel<8, 1, ACC, T>, moct_reduce_kernel<8, 2, ACC, T> }, \
-    { moct_reduce_kernel<16, 0, ACC, T>, moct_reduce_kernel<16, 1, ACC, T>, moct_reduce_kernel<16, 2, ACC, T> } }
+#define MOCT_KERNELS(ACC) \
+  { { moct_reduce_kernel<4, 0, ACC>, moct_reduce_kernel<4, 1, ACC>, moct_reduce_kernel<4, 2, ACC> }, \
+    { moct_reduce_kernel<8, 0, ACC>, moct_reduce_kernel<8, 1, ACC>, moct_reduce_kernel<8, 2, ACC> }, \
+    { moct_reduce_kernel<16, 0, ACC>, moct_reduce_kernel<16, 1, ACC>, moct_reduce_kernel<16, 2, ACC> } }
 
-// big: MOCT_THREADS_BIG threads a block (narrow accumulators only)
 static moct_reduce_fn
-reduce_kernel (int K, int fmt, bool narrow, bool big)
+reduce_kernel (int K, int fmt, bool narrow)
 {
-  static const moct_reduce_fn wide[3][3] = MOCT_KERNELS (cc_moct_acc, MOCT_THREADS);
-  static const moct_reduce_fn nar[3][3] = MOCT_KERNELS (moct_narrow, MOCT_THREADS);
-  static const moct_reduce_fn nar_big[3][3] = MOCT_KERNELS (moct_narrow, MOCT_THREADS_BIG);
+  static const moct_reduce_fn wide[3][3] = MOCT_KERNELS (cc_moct_acc);
+  static const moct_reduce_fn nar[3][3] = MOCT_KERNELS (moct_narrow);
   int k = K == 4 ? 0 : K == 8 ? 1 : 2;
-  return !narrow ? wide[k][fmt] : big ? nar_big[k][fmt] : nar[k][fmt];
+  return narrow ? nar[k][fmt] : wide[k][fmt];
 }
 
 // Whether the narrow accumulators hold a block's band of per_block segments of a
@@ -518,13 +514,12 @@ cc_cuda_moct_create (cc_context *ctx, int width, int height, int history, cc_cud
   if (st == CC_SUCCESS) {
     cudaError_t e = cudaDeviceGetAttribute (&s->sms, cudaDevAttrMultiProcessorCount,
         ctx->device);
-    // v: 0 wide, 1 narrow, 2 narrow in MOCT_THREADS_BIG-thread blocks
-    for (int v = 0; v < 3 && e == cudaSuccess; v++)
+    for (int nar = 0; nar < 2 && e == cudaSuccess; nar++)
       for (int k = 0; k < 3 && e == cudaSuccess; k++)
         for (int fmt = 0; fmt < 3 && e == cudaSuccess; fmt++)
-          e = cudaFuncSetAttribute ((const void *) reduce_kernel (4 << k, fmt, v > 0, v == 2),
+          e = cudaFuncSetAttribute ((const void *) reduce_kernel (4 << k, fmt, nar),
               cudaFuncAttributeMaxDynamicSharedMemorySize,
-              (int) (N * (v ? sizeof (moct_narrow) : sizeof (cc_moct_acc))));
+              (int) (N * (nar ? sizeof (moct_narrow) : sizeof (cc_moct_acc))));
     if (e != cudaSuccess) {
       cudaGetLastError ();
       st = cc_set_error (CC_ERROR_CUDA, "moct (CUDA): device set-up: %s", cudaGetErrorString (e));
@@ -584,25 +579,21 @@ cc_cuda_moct_set_objects (cc_cuda_moct *s, const uint16_t *lut_rgb, const uint16
   if (n == 0)
     return CC_SUCCESS;
   // the persistent grid: as many blocks as fit on the device at this shared size
-  // (most[2]: the narrow accumulators in MOCT_THREADS_BIG-thread blocks)
-  int most[3] = { 1, 1, 1 };
-  for (int v = 0; v < 3; v++) {
-    size_t smem = n * (v ? sizeof (moct_narrow) : sizeof (cc_moct_acc));
+  int most[2] = { 1, 1 };
+  for (int nar = 0; nar < 2; nar++) {
+    size_t smem = n * (nar ? sizeof (moct_narrow) : sizeof (cc_moct_acc));
     for (int k = 0; k < 3; k++)
       for (int fmt = 0; fmt < 3; fmt++) {
         int occ = 0;
         CC_CUDA_TRY (cudaOccupancyMaxActiveBlocksPerMultiprocessor (&occ,
-                reduce_kernel (4 << k, fmt, v > 0, v == 2), v == 2 ? MOCT_THREADS_BIG
-                    : MOCT_THREADS, smem), "cudaOccupancy");
-        most[v] = occ > most[v] ? occ : most[v];
+                reduce_kernel (4 << k, fmt, nar), MOCT_THREADS, smem), "cudaOccupancy");
+        most[nar] = occ > most[nar] ? occ : most[nar];
       }
   }
   s->max_blocks_wide = most[0] * s->sms;
   s->max_blocks = (most[1] > most[0] ? most[1] : most[0]) * s->sms;
-  s->max_blocks_big = most[2] * s->sms;
   // PARTIALS slots (not per frame: only when the table grows past them)
-  int slots = s->max_blocks > s->max_blocks_big ? s->max_blocks : s->max_blocks_big;
-  size_t need = (size_t) slots * n, words = (size_t) slots * ((n + 31) / 32);
+  size_t need = (size_t) s->max_blocks * n, words = (size_t) s->max_blocks * ((n + 31) / 32);
   if (need > s->partials_cap) {
     cc_cuda_free (s->ctx, s->partials);
     s->partials = NULL;
@@ -636,28 +627,21 @@ cc_cuda_moct_run (cc_cuda_moct *s, const cc_moct_params *p, const cc_image *f,
   const int K = p->pixels_per_thread;
   const bool partials = p->layout == CC_MOCT_LAYOUT_PARTIALS;
   long long segs = (long long) cc_div_up (f->width, 32 * K) * f->height;
+  long long want = (segs + MOCT_WARPS - 1) / MOCT_WARPS;
   // narrow accumulators (the default) where the band's sums fit 32 bits (every frame
-  // up to 8K), else the 64-bit ones; big blocks (an experiment) with narrow ones alone
+  // up to 8K), else the 64-bit ones
   long long row_segs = cc_div_up (f->width, 32 * K);
-  bool big = p->block_threads == MOCT_THREADS_BIG && p->narrow_accumulators;
-  int threads = big ? MOCT_THREADS_BIG : MOCT_THREADS;
-  long long want = (segs + threads / 32 - 1) / (threads / 32);
-  int most = big ? s->max_blocks_big : s->max_blocks;
-  int blocks = (int) (want < most ? want : most);
+  int blocks = (int) (want < s->max_blocks ? want : s->max_blocks);
   bool narrow = p->narrow_accumulators
       && moct_narrow_fits ((segs + blocks - 1) / blocks, row_segs, f->width);
-  if (!narrow) {
-    big = false;
-    threads = MOCT_THREADS;
-    want = (segs + MOCT_THREADS / 32 - 1) / (MOCT_THREADS / 32);
+  if (!narrow)
     blocks = (int) (want < s->max_blocks_wide ? want : s->max_blocks_wide);
-  }
   size_t smem = n * (narrow ? sizeof (moct_narrow) : sizeof (cc_moct_acc));
   if (!partials) {
     moct_clear_kernel<<<cc_div_up (n, 256), 256, 0, stream>>> (s->acc, n);
     CC_CUDA_LAUNCHED ("moct_clear_kernel");
   }
-  reduce_kernel (K, fmt, narrow, big)<<<blocks, threads, smem, stream>>> (*f,
+  reduce_kernel (K, fmt, narrow)<<<blocks, MOCT_THREADS, smem, stream>>> (*f,
       yuv ? s->lut_yuv : s->lut_rgb, n, partials, s->acc, s->partials, s->seen, s->tracks,
       p->window > 0);
   CC_CUDA_LAUNCHED ("moct_reduce_kernel");

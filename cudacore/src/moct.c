@@ -21,7 +21,6 @@ cc_moct_params_default (cc_moct_params *p)
   p->pixels_per_thread = 8;
   p->narrow_accumulators = 1;
   p->window = 0;
-  p->block_threads = 256;
 }
 
 cc_status
@@ -42,8 +41,6 @@ cc_moct_params_check (const cc_moct_params *p)
   CC_CHECK_ARG (p->pixels_per_thread == 4 || p->pixels_per_thread == 8
       || p->pixels_per_thread == 16, "moct: pixels_per_thread %d must be 4, 8 or 16",
       p->pixels_per_thread);
-  CC_CHECK_ARG (p->block_threads == 256 || p->block_threads == 1024,
-      "moct: block_threads %d is not 256 or 1024", p->block_threads);
   CC_CHECK_ARG (p->narrow_accumulators == 0 || p->narrow_accumulators == 1,
       "moct: narrow_accumulators %d is not 0 or 1", p->narrow_accumulators);
   return CC_SUCCESS;

@@ -283,10 +283,6 @@ START_TEST (test_absent_and_errors)
   p.narrow_accumulators = 2;
   ck_assert_int_eq (cc_moct_create (ctx, 64, 32, &p, &bad), CC_ERROR_INVALID_ARGUMENT);
   ck_assert (strstr (cc_last_error (), "narrow_accumulators") != NULL);
-  p.narrow_accumulators = 1;
-  p.block_threads = 512;
-  ck_assert_int_eq (cc_moct_create (ctx, 64, 32, &p, &bad), CC_ERROR_INVALID_ARGUMENT);
-  ck_assert (strstr (cc_last_error (), "block_threads") != NULL);
   cv_image_free (&gray);
   cc_moct_destroy (m);
   cc_context_destroy (ctx);
@@ -1117,9 +1113,8 @@ compare_backends (const cc_image *frames, int nframes, const cc_moct_object *o, 
     }
     if (t % 3 != 2) {
       int bad = results_equal (r[0], r[1], n);
-      ck_assert_msg (bad < 0, "frame %d layout %d narrow %d block %d K %d format %s: object %d"
-          " differs (mass %lld vs %lld)", t, (int) p->layout, p->narrow_accumulators,
-          p->block_threads, p->pixels_per_thread, cc_format_name (format), bad,
+      ck_assert_msg (bad < 0, "frame %d layout %d K %d format %s: object %d differs (mass %lld"
+          " vs %lld)", t, (int) p->layout, p->pixels_per_thread, cc_format_name (format), bad,
           bad < 0 ? 0LL : (long long) r[0][bad].mass, bad < 0 ? 0LL : (long long) r[1][bad].mass);
     }
     if (t == nframes - 1) {
@@ -1179,15 +1174,14 @@ START_TEST (test_gpu_matches_cpu)
   }
   cc_moct_object *o = palette_objects (9, 30.0f);
   const cc_format formats[] = { CC_FORMAT_RGBX8, CC_FORMAT_BGRX8, CC_FORMAT_NV12, CC_FORMAT_I420 };
-  /* layouts x {64-bit, narrow, narrow in 1024-thread blocks} shared accumulators */
-  for (int layout = 0; layout < 6; layout++)
+  /* layouts x {64-bit, narrow} shared accumulators */
+  for (int layout = 0; layout < 4; layout++)
     for (int K = 4; K <= 16; K *= 2)
       for (int f = 0; f < 4; f++) {
         cc_moct_params p;
         cc_moct_params_default (&p);
         p.layout = (cc_moct_layout) (layout & 1);
-        p.narrow_accumulators = layout >= 2;
-        p.block_threads = layout >= 4 ? 1024 : 256;
+        p.narrow_accumulators = layout >> 1;
         p.pixels_per_thread = K;
         p.history = 4;
         compare_backends (frames, nf, o, 9, &p, formats[f]);
@@ -1208,12 +1202,11 @@ START_TEST (test_gpu_matches_cpu)
     CC_ASSERT_OK (cv_synth_shapes (640, 640, s, 1024, &big[t], NULL));
   }
   o = palette_objects (1024, 10.0f);
-  for (int layout = 0; layout < 6; layout++) {
+  for (int layout = 0; layout < 4; layout++) {
     cc_moct_params p;
     cc_moct_params_default (&p);
     p.layout = (cc_moct_layout) (layout & 1);
-    p.narrow_accumulators = layout >= 2;
-    p.block_threads = layout >= 4 ? 1024 : 256;
+    p.narrow_accumulators = layout >> 1;
     compare_backends (big, 2, o, 1024, &p, CC_FORMAT_RGBX8);
   }
   free (o);

@@ -97,14 +97,6 @@ typedef struct cc_moct_params {
                               evaluation with a region-of-interest clue (appendix B's
                               regional reduction): stray pixels of an object's colour
                               elsewhere no longer move its box and centroid */
-  int block_threads;       /* CUDA, an experiment (moct-bench --block 1024): threads of
-                              a reduction block, 256 or 1024. With a large table the
-                              shared accumulators bound the blocks an SM holds (4 of
-                              256 threads with 1024 objects: half the SM's threads);
-                              1024-thread blocks share one table among 4x the threads.
-                              Narrow accumulators only (else 256). Same results.
-                              Default 256: not yet measured on a GPU
-                              (docs/moctracker.md) */
 } cc_moct_params;
 
 void cc_moct_params_default (cc_moct_params *params);
