@@ -157,6 +157,33 @@ acc_add_offsets (ACC *a, unsigned n, unsigned sdx, unsigned sdx2, int mindx,
       xb + maxdx, y, y0);
 }
 
+// sum of m^2 over 0 .. m (0 for m < 0); m < 512: under 2^32
+__device__ __forceinline__ unsigned
+sq_prefix (int m)
+{
+  return m < 0 ? 0u : (unsigned) m * (unsigned) (m + 1) * (unsigned) (2 * m + 1) / 6u;
+}
+
+// A run is contiguous (every pixel from its first to its last is the object's), so its
+// count and its sums of dx and dx^2 follow from its ends a .. b.
+__device__ __forceinline__ void
+run_sums (int a, int b, unsigned &n, unsigned &s, unsigned &s2)
+{
+  n = (unsigned) (b - a + 1);
+  s = (unsigned) (a + b) * n / 2u;   // (a + b) and n have opposite parities
+  s2 = sq_prefix (b) - sq_prefix (a - 1);
+}
+
+// A run of object `id` over dx = a .. b of the segment at xb, row y, to the block's table.
+template <typename ACC>
+__device__ __forceinline__ void
+acc_add_span (ACC *sacc, int id, int a, int b, int xb, int y, int y0)
+{
+  unsigned rn, sdx, sdx2;
+  run_sums (a, b, rn, sdx, sdx2);
+  acc_add_offsets (&sacc[id], rn, sdx, sdx2, a, b, xb, y, y0);
+}
+
 // The object ids of this lane's K consecutive pixels x0 .. x0 + K - 1 of row y.
 template <int K, int FMT>
 __device__ __forceinline__ void
@@ -196,8 +223,27 @@ lane_ids (const cc_image &f, const uint16_t *__restrict__ lut, int x0, int y, in
   }
 }
 
+// Reduction blocks an SM that the kernel's registers must allow (__launch_bounds__):
+// 6 (at most 40 registers a thread, 1,536 threads an SM, while a small object table
+// leaves shared memory free) where that costs no spill: K = 4, and K = 8 on RGBX/BGRX
+// (ptxas, sm_90). Without it the right-edge runs kept below took the default K = 8
+// kernel from 40 to 48 registers, 5 blocks an SM. The others, K = 16 and K = 8 on
+// YUV, would spill 8-96 bytes at 40: 4 (at most 64, what ptxas chose for them before
+// the kept runs; no spill).
+// sm_75 holds 1,024 threads an SM: 4 blocks there.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+#define MOCT_MAX_BLOCKS_SM 4
+#else
+#define MOCT_MAX_BLOCKS_SM 6
+#endif
+constexpr int
+moct_min_blocks (int K, int FMT)
+{
+  return K == 4 || (K == 8 && FMT != MOCT_FMT_ANY) ? MOCT_MAX_BLOCKS_SM : 4;
+}
+
 template <int K, int FMT, typename ACC>
-__global__ void __launch_bounds__ (MOCT_THREADS)
+__global__ void __launch_bounds__ (MOCT_THREADS, moct_min_blocks (K, FMT))
 moct_reduce_kernel (cc_image f, const uint16_t *__restrict__ lut, int n, int partials_layout,
     cc_moct_acc *acc, cc_moct_acc *partials, uint32_t *seen,
     const cc_moct_track *__restrict__ tracks, int window)
@@ -230,15 +276,26 @@ moct_reduce_kernel (cc_image f, const uint16_t *__restrict__ lut, int n, int par
           ids[k] = CC_MOCT_NONE;   // outside the object's search window
     }
     // runs of one object along the lane's pixels; a run that ends inside the lane (an
-    // object's edge) goes to the block's accumulator at once
+    // object's edge) adds to the block's table at once, except the lane's first run
+    // (the lane holds the object's right edge): that one is kept, by its object and
+    // its end alone (a run is contiguous, so its sums follow, run_sums), to join the
+    // warp's sum of its object below
+    const int lane_dx = lane * K;
     int run = CC_MOCT_NONE, mindx = 0, maxdx = 0;
     unsigned rn = 0, sdx = 0, sdx2 = 0;
+    int frun = CC_MOCT_NONE, fmaxdx = 0;
 #pragma unroll
     for (int k = 0; k < K; k++) {
-      int dx = lane * K + k, id = ids[k];
+      int dx = lane_dx + k, id = ids[k];
       if (id != run) {
-        if (run < n)
-          acc_add_offsets (&sacc[run], rn, sdx, sdx2, mindx, maxdx, xb, y, y0);
+        if (run < n) {
+          if (mindx == lane_dx) {
+            frun = run;
+            fmaxdx = maxdx;
+          } else {
+            acc_add_offsets (&sacc[run], rn, sdx, sdx2, mindx, maxdx, xb, y, y0);
+          }
+        }
         run = id;
         rn = sdx = sdx2 = 0;
         mindx = dx;
@@ -250,8 +307,20 @@ moct_reduce_kernel (cc_image f, const uint16_t *__restrict__ lut, int n, int par
         maxdx = dx;
       }
     }
-    // the run that reaches each lane's last pixel: the lanes holding the same object
-    // (the lanes an object spans, usually) are summed over the warp, and one adds
+    // each lane offers the warp one run: the one that reaches its last pixel when it is
+    // an object's, else the kept first run; the other adds alone. With many small
+    // objects an object's crossing of a warp's segment then adds once, not twice.
+    if (run >= n) {
+      run = frun;
+      mindx = lane_dx;
+      maxdx = fmaxdx;
+      if (run < n)
+        run_sums (mindx, maxdx, rn, sdx, sdx2);
+    } else if (frun < n) {
+      acc_add_span (sacc, frun, lane_dx, fmaxdx, xb, y, y0);
+    }
+    // the lanes offering the same object (the lanes an object spans, usually) are
+    // summed over the warp, and one adds
 #if __CUDA_ARCH__ >= 800
     unsigned group = __match_any_sync (MOCT_FULL, run);
     if (run < n) {
@@ -264,7 +333,7 @@ moct_reduce_kernel (cc_image f, const uint16_t *__restrict__ lut, int n, int par
         acc_add_offsets (&sacc[run], rn, sdx, sdx2, mindx, maxdx, xb, y, y0);
     }
 #else
-    // no warp reductions before sm_80: every lane adds its own last run
+    // no warp reductions before sm_80: every lane adds the run it offers
     if (run < n)
       acc_add_offsets (&sacc[run], rn, sdx, sdx2, mindx, maxdx, xb, y, y0);
 #endif
