@@ -184,9 +184,10 @@ run_cdnet (const char *dir, int first, int last, int learn, int learn_step, int 
     cc_quadcut_graph g;
     cc_quadcut_get_graph (q, &g);
     memcpy (ms[runs++], g.ms, sizeof g.ms);
-    cv_image_free (&f);
-    if (t < first)
+    if (t < first) {
+      cv_image_free (&f);
       continue;
+    }
     cc_image gt;
     snprintf (path, sizeof path, "%s/groundtruth/gt%06d.png", dir, t);
     if (cv_png_load (path, CC_FORMAT_GRAY8, &gt) != CC_SUCCESS)
@@ -211,18 +212,16 @@ run_cdnet (const char *dir, int first, int last, int learn, int learn_step, int 
       if (cv_png_save (path, &mask) != CC_SUCCESS)
         return fail ("save mask");
       if (p->nodes == CC_QUADCUT_NODES_LEAVES) {
-        /* the debug view over the frame, which is loaded again */
-        const cc_image *vd;
-        if (cv_cdnet_frame_load (dir, t, &f) != CC_SUCCESS || !(vd = up (&f, &dframe))
-            || cc_quadcut_draw_leaves (q, vd, (cc_image *) vd) != CC_SUCCESS
+        /* the debug view over the frame (fd: this frame, still on the backend) */
+        if (cc_quadcut_draw_leaves (q, fd, (cc_image *) fd) != CC_SUCCESS
             || down (&f, &dframe) != CC_SUCCESS)
           return fail ("leaves view");
         snprintf (path, sizeof path, "%s/leaves%06d.png", save, t);
         if (cv_png_save (path, &f) != CC_SUCCESS)
           return fail ("save leaves view");
-        cv_image_free (&f);
       }
     }
+    cv_image_free (&f);
   }
   double pr = tp + fp ? (double) tp / (tp + fp) : 0.0, re = tp + fn ? (double) tp / (tp + fn)
       : 0.0, fm = pr + re > 0.0 ? 2.0 * pr * re / (pr + re) : 0.0;
