@@ -17,11 +17,4 @@ cv_test_quick (void)
   const char *v = getenv ("CV_TEST_QUICK");
   return v != NULL && v[0] != '\0' && !(v[0] == '0' && v[1] == '\0');
 }
-
-/* full when CV_TEST_QUICK is off, quick when it is on. */
-static inline int
-cv_test_pick (int full, int quick)
-{
-  return cv_test_quick () ? quick : full;
-}
 #endif
