@@ -399,7 +399,7 @@ GST_START_TEST (test_cuda_memory_matches_cpu)
         gst_buffer_unref (a);
         gst_buffer_unref (b);
       }
-      printf ("cvdmosaic %s style=%s: CUDA memory == CPU, 3 frames\n", formats[f],
+      g_print ("cvdmosaic %s style=%s: CUDA memory == CPU, 3 frames\n", formats[f],
           style_nick[style]);
       gst_harness_teardown (hc);
       gst_harness_teardown (hp);
