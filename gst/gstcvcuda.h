@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Internal: the plugin's thin layer over libgstcuda (GstCudaContext), compiled to
  * no-ops when the build has no CUDA or no gstreamer-cuda-1.0. */
 #ifndef GST_CV_CUDA_H

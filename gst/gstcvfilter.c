@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* GstCvFilter: see gstcvfilter.h for what it does and why. */
 #include "gstcvfilter.h"
 #include "gstcvconfig.h"

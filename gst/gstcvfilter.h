@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* GstCvFilter: the base class every cudavision video element derives from.
  *
  * It turns each buffer, in system memory or in CUDA memory (from cudaupload or

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Internal to the plugin: pooled storage for flow fields attached as GstCvFlowMeta.
  * A pool holds fields of one grid size in the element's memory (device for CUDA);
  * a field goes back to its pool when the last meta holding it is freed, so nothing

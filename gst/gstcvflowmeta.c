@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* GstCvFlowMeta and the pooled flow-field storage behind it. */
 #include "gstcvflowfield.h"
 #include "gstcvcuda.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* GstCvFlowMeta: the optical-flow field that cudaflowlk and cudablockmatch attach
  * to each buffer, readable by applications.
  *

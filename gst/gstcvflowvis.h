@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The flow elements' drawing: the `visualize`, `max-magnitude` and `arrow-spacing`
  * properties (installed by one call) and the per-frame draw. */
 #ifndef GST_CV_FLOW_VIS_H

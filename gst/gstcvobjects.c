@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* moctracker's object lists: see gstcvobjects.h for the syntax. */
 #include "gstcvobjects.h"
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The object lists of moctracker: its `objects` property and `objects-file`.
  *
  *   inline:  name:#rrggbb[:tolerance[:space]] entries separated by ';'

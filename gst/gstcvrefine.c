@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "gstcvrefine.h"
 
 #define GST_TYPE_CV_REFINE_MODE (gst_cv_refine_mode_get_type ())

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The variational refinement as both flow elements expose it: the same properties
  * (installed by one call) and the same per-frame step. */
 #ifndef GST_CV_REFINE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cudavisiongpl: the cudavision elements that link GPL libraries, in a plugin of their
  * own so that the LGPL plugin (plugin.c) stays LGPL. quadcut links libmaxflow
  * (GPL-3.0-or-later) through cc_quadcut: this plugin is distributed under the GPL

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* cudavision: GPU video analysis elements. */
 #include "gstcvconfig.h"
 #include <gst/gst.h>

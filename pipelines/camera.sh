@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # Live camera (v4l2src) with flow arrows drawn over the picture (no display:
 # out/camera.webm; SINK=... to choose; DEVICE=/dev/videoN).
 set -euo pipefail

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # Sourced by the pipeline scripts: the plugin path of the build, and a video sink that
 # works headless.
 #   cv_sink NAME   prints the sink part of a launch line: $SINK when set; a window

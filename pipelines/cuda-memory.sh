@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # GPU end to end: upload once, flow on CUDA memory (no host copy), download once.
 # Needs an NVIDIA GPU and GStreamer's nvcodec plugin (cudaupload/cudadownload, in
 # gstreamer1.0-plugins-bad, which registers them only when a driver is found).

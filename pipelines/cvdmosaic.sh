@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # cvdmosaic (centroidal Voronoi mosaic / stippling) on a still picture of
 # ../shared/media/mosaic through imagefreeze, or on a live camera.
 #   pipelines/cvdmosaic.sh [IMAGE]     IMAGE: fruits (default), baboon, starry_night, or a path

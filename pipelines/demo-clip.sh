@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # The main job: optical flow of the project's synthetic clip (media/, generated with
 # known motion), drawn with the Middlebury colour wheel, written to out/flow.webm and
 # out/flow_NNN.png, with the accuracy against the clip's ground truth printed; then

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # Any video file -> decode -> cudaflowlk (colour) -> window; OUT=file.webm (or no
 # display: out/file-flow.webm) to write it.
 #   pipelines/file-flow.sh video.mp4

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # moctracker on a billiard clip of ../shared/media/tracking: the balls are calibrated
 # on the clip's first frame and boxes (cv-moct calibrate), then tracked with boxes,
 # centroids and trajectories drawn; no display: out/moctracker.webm (SINK=...).

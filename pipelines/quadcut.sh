@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # quadcut (plugin cudavisiongpl, GPL) on the shared media and on a camera.
 #   pipelines/quadcut.sh [cdnet] [bgmatting] [active]   all three without arguments
 #   CAMERA=1 pipelines/quadcut.sh               a virtual background from a camera

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # cudaflowlk on videotestsrc's moving ball, in a window (no display: out/testsrc.webm;
 # SINK=... to choose; NUM=N frames). Runs on any machine (CPU backend without a GPU).
 set -euo pipefail

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* apsp-bench: times the all-pairs shortest paths on the chosen backend and prints one
  * JSON object per (variant, size):
  *   {"algorithm":"apsp","variant":"directed","backend":"cuda","nodes":N,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* blockmatch-refine-bench: timings of block matching and the variational refinement, one JSON
  * object per line:
  *

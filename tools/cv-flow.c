@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* cv-flow: optical flow between two PNG frames, and evaluation against ground truth.
  *
  *   cv-flow [options] FRAME1.png FRAME2.png [-o OUT.flo] [--truth GT.flo] [--vis OUT.png]

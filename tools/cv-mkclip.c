@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* cv-mkclip: writes the project's synthetic clip (media/) with ground truth.
  *
  *   cv-mkclip DIR [--frames N] [--size WxH] [--objects N | --foreground plain|active]

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* cv-mkmesh: writes the project's procedural test mesh (a body with five arms) as OFF,
  * and its exact part labels as .seg (one label a line, one line a face), so that
  * meshseg can be tried and scored without third-party meshes.

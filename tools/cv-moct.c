@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* cv-moct: calibration and evaluation of the multi-object chromatic tracker
  * (cc_moct; docs/moctracker.md, "Calibration and billiard evaluation").
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* cv-pipeline-bench: steady-state throughput of a pipeline and the time one of its
  * elements holds each buffer.
  *

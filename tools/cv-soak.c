@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* cv-soak: memory growth of one element over a long stream.
  *
  *   cv-soak [--frames N] [--size WxH] [--format F] [--memory system|cuda]

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* cvd-bench: timings of one Lloyd iteration of cc_cvd (centroidal Voronoi), one JSON
  * object per line.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* cvd-flicker: temporal coherence of cvdmosaic on a clip, one JSON object per mode.
  *
  *   cvd-flicker [--frames N] [--sites N] [--iterations K] [--settle K]

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* flow-bench: timings of dense LK (cc_flow_lk_push: pyramid of the new frame + flow)
  * and of cc_flow_visualize (COLOR), one JSON object per line.
  *

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Checks that meshseg's CPU and CUDA backends segment every mesh the same: for each
 # MESH_DIR/off/*.off, meshseg with its defaults on `-b cpu` (Dijkstra rows on demand)
 # and on `-b cuda` (the tiled Floyd-Warshall's full matrix on the device), the two

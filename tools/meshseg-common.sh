@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Sourced (POSIX sh) by tools/meshseg-eval.sh and tools/meshseg-backends.sh, after
 # they set $root (the checkout).
 # meshseg_find BUILD_DIR NAME: sets $build (BUILD_DIR; when empty, build-cuda if it has

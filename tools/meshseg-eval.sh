@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Evaluates meshseg on Princeton Segmentation Benchmark meshes over a parameter grid
 # and prints, per category: the Rand Index error (mean over the category's meshes, each
 # the mean over all its human segmentations), GCE, LCE, segments against the humans'

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* moct-bench: timings of cc_moct_run (multi-object chromatic tracking), one JSON
  * object per line.
  *

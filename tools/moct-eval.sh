@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # The billiard evaluation of cv-moct (docs/moctracker.md, "Calibration and billiard
 # evaluation") over the three shared clips: one JSON line per clip.
 #   tools/moct-eval.sh [BUILD_DIR] [MEDIA_DIR]   (defaults: build, ../shared/media)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* quadcut-bench: end-to-end time of cc_quadcut (Quad-Cut) from a frame where the
  * backend computes (device memory on CUDA) to the composite written, with the split of
  * the stages; one JSON object per size.

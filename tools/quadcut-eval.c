@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* quadcut-eval: accuracy and CPU timing of cc_quadcut (Quad-Cut), one JSON object per
  * line.
  *

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # Regenerates the README's pictures (CPU backend), by section:
 #   tools/readme-images.sh [BUILD_DIR [SECTION...]]   SECTION: flowlk quadcut moctracker
 #                                                     cvdmosaic (default: all)

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # cudavision: install the dependencies (Debian bookworm packages), build, then
 #   tools/setup.sh demo   run the main job on the project's own media: out/flow.webm + PNGs
 #   tools/setup.sh test   run the whole test suite, then again under ASan+UBSan (what CI runs)

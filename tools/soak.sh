@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # Soak: every element N frames (default 10000) through cv-soak, RSS (and, on a GPU
 # machine, device memory) sampled every 1000 frames; growth after the warm-up.
 #   tools/soak.sh [BUILD_DIR]      environment: FRAMES, SIZE (default 1920x1080),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 // Tiled Floyd-Warshall all-pairs shortest paths (marras-2010 section 4, after Katz and
 // Kider 2008), directed (full padded matrix) and undirected (lower-triangular tiles only,
 // each tile contiguous, tiles in z-order).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 // Block matching on CUDA: the twin of the CPU reference in src/blockmatch.c.
 //
 // Per level one launch of match_kernel: one thread block per image block. The

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 // Shared by every kernels/*.cu file.
 #pragma once
 #include <cuda_runtime.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 // CUDA runtime side of cc_context and memory helpers.
 #include <dlfcn.h>
 #include "cc_internal.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 // CVD on CUDA: the twin of the CPU reference in src/cvd.c.
 //
 // Voronoi: JFA / 1+JFA / 1+JFA+2, one thread per pixel per pass, ping-pong label buffers

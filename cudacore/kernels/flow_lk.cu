@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 // Dense pyramidal Lucas-Kanade on CUDA: the twin of the CPU reference in
 // src/flow_lk.c (same function; see its header comment for the algorithm).
 //

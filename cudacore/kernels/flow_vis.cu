@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 // Drawing flow fields into frames on CUDA: the twin of src/flow_vis.c.
 //
 // Cells are skipped / drawn as zero motion per cc_flow_vis_drawn (min_confidence).

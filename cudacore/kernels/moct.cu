@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 // MOCT on CUDA: the twin of the CPU reference in src/moct.c.
 //
 // One pass over the pixels (moct_reduce_kernel, persistent blocks, each over a

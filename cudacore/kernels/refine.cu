@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 // Variational refinement on CUDA: the twin of the CPU reference in src/refine.c.
 //
 // Memory layout (param-2016, 4.2-4.3): every per-pixel quantity the solver touches

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 // CUDA events for cc_timer (src/timer.c).
 #include "cuda_common.cuh"
 #include "timer_internal.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* All-pairs shortest paths: the API, argument checks, the graph in compressed rows,
  * and the CPU reference (repeated Dijkstra on all cores; plain Floyd-Warshall).
  * The CUDA tiled Floyd-Warshall is in kernels/apsp.cu. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Shared between apsp.c (dispatcher + CPU reference) and kernels/apsp.cu. */
 #ifndef CUDACORE_APSP_INTERNAL_H
 #define CUDACORE_APSP_INTERNAL_H

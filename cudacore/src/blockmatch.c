@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Block matching: the API, parameter checks, and the CPU reference.
  *
  * The algorithm (identical on both backends, integer sums, same tie-break):

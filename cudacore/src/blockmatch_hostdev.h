@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Per-block formulas of block matching, shared by blockmatch.c (CPU reference)
  * and kernels/blockmatch.cu. Scores come from exact integer sums, and every
  * floating-point step below is one the C compiler and nvcc round identically, so

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Shared between blockmatch.c (dispatcher + CPU reference) and kernels/blockmatch.cu. */
 #ifndef CUDACORE_BLOCKMATCH_INTERNAL_H
 #define CUDACORE_BLOCKMATCH_INTERNAL_H

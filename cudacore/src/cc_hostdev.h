@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Small pure functions compiled both by the C compiler (CPU reference) and by nvcc
  * (kernels), so that per-pixel formulas are written once. Only scalar maths here:
  * the algorithms' structure (loops, tiling, reductions) stays separate per backend. */

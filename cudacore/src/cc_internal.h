@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Internal to cudacore: shared by the C sources and the CUDA kernels (no CUDA types here). */
 #ifndef CUDACORE_CC_INTERNAL_H
 #define CUDACORE_CC_INTERNAL_H

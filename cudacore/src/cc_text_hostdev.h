@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Text drawing shared by the CPU references and the kernels: a 5x7 bitmap font of the
  * printable ASCII characters (0x20..0x7E) and the per-pixel test of a line of text.
  * One copy of the font and of the routine; a drawing module places the text and writes

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Status codes, per-thread error messages, backends and contexts. */
 #include "cc_internal.h"
 

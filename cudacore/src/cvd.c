@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* CVD: the API and the CPU reference.
  *
  * CPU Voronoi: EXACT searches a bucket grid of the sites (cells of about one site

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Per-pixel and per-site steps of CVD shared by cvd.c (CPU reference) and
  * kernels/cvd.cu: density, distances, the JFA pass of one pixel, the site update,
  * the cell colours and the rendering of one pixel. Integers only (but the flow

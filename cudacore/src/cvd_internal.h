@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Shared between cvd.c (API, CPU reference) and kernels/cvd.cu. */
 #ifndef CUDACORE_CVD_INTERNAL_H
 #define CUDACORE_CVD_INTERNAL_H

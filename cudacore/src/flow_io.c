@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Middlebury .flo files and flow error metrics (host only). */
 #include "cc_internal.h"
 #include "cudacore/cc_flow.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Dense pyramidal Lucas-Kanade: the API, parameter checks, and the CPU reference.
  *
  * The algorithm (identical on both backends; the CUDA kernels fuse its steps):

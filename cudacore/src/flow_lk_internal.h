@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Shared between flow_lk.c (dispatcher + CPU reference) and kernels/flow_lk.cu. */
 #ifndef CUDACORE_FLOW_LK_INTERNAL_H
 #define CUDACORE_FLOW_LK_INTERNAL_H

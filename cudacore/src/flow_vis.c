@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Drawing flow fields into frames: colour wheel, arrows, quality. CPU reference.
  *
  * Every mode writes each frame pixel from the grid cell under it (COLOR, QUALITY),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 #ifndef CUDACORE_FLOW_VIS_INTERNAL_H
 #define CUDACORE_FLOW_VIS_INTERNAL_H
 #include "cc_internal.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Image views: format facts, checks, and the convenience allocation/copy helpers. */
 #include "cc_internal.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* MOCT: the API, the classification tables, and the CPU reference.
  *
  * The CPU reference is a plain loop: every pixel's table cell gives an object id,

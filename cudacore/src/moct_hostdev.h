@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Per-pixel and per-object steps of MOCT shared by moct.c (CPU reference) and
  * kernels/moct.cu: table index, frame finalisation (records, trajectory samples,
  * velocity) and integer drawing. The only floating point here is the centroid and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Shared between moct.c (API, LUT build, CPU reference) and kernels/moct.cu. */
 #ifndef CUDACORE_MOCT_INTERNAL_H
 #define CUDACORE_MOCT_INTERNAL_H

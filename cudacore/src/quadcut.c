@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Quad-Cut: the API and the CPU reference (see cc_quadcut.h for the method).
  *
  * Every stage is a loop over rows, pixels or leaves on the context's threads, each

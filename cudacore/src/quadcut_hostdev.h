@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Per-pixel formulas of Quad-Cut, written once for the CPU reference (and the CUDA
  * kernels to come): Lab, the background distance, the histogram bin and the
  * boundary term. */

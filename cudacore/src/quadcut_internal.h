@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Shared inside the quadcut module: the minimum cut behind a small C interface.
  * The cut is Boykov-Kolmogorov max-flow from Debian's libmaxflow, a C++ template
  * library: src/quadcut_maxflow.cc wraps it so that the rest of cudacore stays C. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 // The quadcut minimum cut: Boykov-Kolmogorov max-flow (Debian's libmaxflow, the
 // authors' maxflow 3.0) behind the C interface of quadcut_internal.h.
 #include "quadcut_internal.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Variational flow refinement: the API, parameter checks, and the CPU reference.
  *
  * The algorithm (identical on both backends except for the SOR visiting order):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Per-pixel formulas of the variational refinement, shared by refine.c (CPU
  * reference) and kernels/refine.cu, so that both minimise the same energy. */
 #ifndef CUDACORE_REFINE_HOSTDEV_H

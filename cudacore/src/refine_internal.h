@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Shared between refine.c (dispatcher + CPU reference) and kernels/refine.cu. */
 #ifndef CUDACORE_REFINE_INTERNAL_H
 #define CUDACORE_REFINE_INTERNAL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* cc_timer: CUDA events on the CUDA backend, the monotonic clock on the CPU. */
 #include "timer_internal.h"
 #include "cudacore/cc_timer.h"

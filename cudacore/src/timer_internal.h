@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Shared between timer.c and kernels/timer.cu. */
 #ifndef CUDACORE_TIMER_INTERNAL_H
 #define CUDACORE_TIMER_INTERNAL_H

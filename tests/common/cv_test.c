@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "cv_test.h"
 #include "cv_imageio.h"
 

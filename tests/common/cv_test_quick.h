@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* CV_TEST_QUICK: the test programs' smaller variant, for runs where the full one does not
  * fit its time (CI's AddressSanitizer run, tests/meson.build's asanci; compute-sanitizer
  * on the GPU machine, tools/gpu/suite.sh SANITIZE=1). A quick run covers the same code

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* All-pairs shortest paths: the CPU Dijkstra and the CPU Floyd-Warshall agree exactly
  * in structure (same reachability) and within float rounding in value; on a CUDA device
  * the tiled directed and undirected kernels equal CPU Dijkstra within 1e-5 relative,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Block matching: exact recovery of known block translations on the CPU reference,
  * flat blocks flagged, every metric, parameter errors, odd sizes, and CUDA == CPU
  * (same vectors: both backends use exact integer scores) when a device exists. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* cudacore basics: status names, errors, contexts, image views and copies. */
 #include "cv_test.h"
 #include "cv_imageio.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* CVD: exact Voronoi labels against brute force (ties, border sites), the JFA twin's
  * mislabel rate and distance error against the exact labels, exact centroid sums,
  * density values, Lloyd energy never increasing, cell-area uniformity, convergence

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Pyramidal Lucas-Kanade: accuracy against exact ground truth on the CPU reference,
  * the same cases on CUDA (when a device exists) plus GPU == CPU within 0.01 px mean,
  * and the Middlebury pairs of ../shared/media when present. */

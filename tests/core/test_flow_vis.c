@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Flow visualisation: CPU behaviour (arrow drawing order, invalid cells), the CUDA
  * twin against the CPU on every frame format and mode (when a device exists), and
  * cc_timer. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* MOCT: exact masses, centroids, boxes and moments of drawn pixel sets (1 to 1024
  * objects, cut by the frame edge, absent), tolerance edges and ties, every colour
  * space, NV12 / I420 against RGB, tiny and odd sizes, table errors, trajectories,

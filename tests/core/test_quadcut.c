@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Quad-Cut (CPU reference): the quadtree against brute force (coverage, the
  * grouping criterion, QuadN4 references, complete neighbour lists with border
  * lengths) on sizes that are not powers of two down to 1x1; the mask of synthetic

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Variational refinement: the energy decreases at every outer iteration, a
  * perturbed field is pulled back to the truth, parameter errors are named, odd
  * sizes are safe, CUDA and CPU (both red-black SOR, CUDA in fp16 by default) reach

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "element_common.h"
 #include "gstcvflowmeta.h"
 #include "cv_imageio.h"

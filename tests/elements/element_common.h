@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 #ifndef ELEMENT_COMMON_H
 #define ELEMENT_COMMON_H
 #include <gst/check/gstcheck.h>

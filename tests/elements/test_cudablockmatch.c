@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* cudablockmatch and the refinement on both flow elements, through GstHarness. */
 #include "element_common.h"
 #include "cv_imageio.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* cudaflowlk through GstHarness: caps per format, the flow meta's grid and values,
  * exact visualisation pixels, live property and resolution changes, odd sizes,
  * refused property values, states, no-GPU behaviour, and CUDA memory when present. */

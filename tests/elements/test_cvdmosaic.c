@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* cvdmosaic: every style's pixels equal the core's CPU rendering of the same steps
  * (seed, density, K Lloyd iterations, render) for a known small frame in RGBA, BGRx,
  * NV12 and I420, warm start across frames, property changes while playing (style

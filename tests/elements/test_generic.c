@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The reliability checks every element goes through, one row per element in
  * cv_element_cases (element_common.c): state changes with and without data (like
  * gst-check's generic states test), a flushing seek, size and format changes

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* moctracker through GstHarness: region-of-interest metas and messages against the
  * exact pixel sets of a synthetic clip with known motion, drawn pixels against the
  * core, refused object lists, trajectories cleared by a flush, a caps change, the

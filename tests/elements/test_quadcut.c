@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* quadcut through GstHarness: every output's pixels against cc_quadcut run directly
  * on the same bytes (and the masks against the synthetic clip's exact masks), the
  * plate from a file, learned and relearned, active illumination, a caps change, the

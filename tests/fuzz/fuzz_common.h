@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Shared by the libFuzzer harnesses: the readers take paths, so each input is written
  * to one per-process file first. */
 #ifndef FUZZ_COMMON_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Every string property of every element of the plugin (roi, objects, objects-file:
  * the file gets the input as its contents), set from the fuzzer's bytes, with a frame
  * through the element after it. The first byte picks the property; the text is the

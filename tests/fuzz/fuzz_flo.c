@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* .flo reading (cc_flo_read, Middlebury format): any file gives a field or an error. */
 #include "fuzz_common.h"
 #include <cudacore/cc_flow.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Shared by the harnesses that drive an element: GStreamer set up for an ASan build. */
 #ifndef FUZZ_GST_H
 #define FUZZ_GST_H

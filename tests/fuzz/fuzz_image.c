@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The tools' image reading (tools/common/cv_imageio.c): PNG as GRAY8 and as RGBX8
  * (cv-flow, cv-moct, quadcut-eval's ground truth) and JPEG (quadcut-eval's CDnet
  * frames). Built twice: FUZZ_JPEG picks the JPEG reader. */

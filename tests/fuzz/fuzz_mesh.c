@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* meshseg's mesh import: Assimp reads OFF / OBJ / PLY (the first byte picks which
  * extension the file gets), then our welding and checks (ms_mesh_load) and the dual
  * graph built on what they accept (ms_dual_build, with and without non-manifold

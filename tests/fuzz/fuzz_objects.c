@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* moctracker's object lists (gst/gstcvobjects.c): the inline `objects` string and the
  * objects file. The first byte picks the syntax. Oracle: a list that parses prints
  * (gst_cv_objects_to_string) to an inline string that parses to the same objects. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* quadcut's images (plugin cudavisiongpl): the input is the file named by
  * plate-location or background-location (background=image), read when the element
  * starts (cv_image_load: PNG or JPEG by the signature), then scaled to the frame and

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # pipelines/*.sh on a machine with no display: they write a file instead of opening a
 # window (autovideosink crashed in DirectFB there). Runs testsrc.sh for 5 frames and
 # checks the WebM it wrote decodes to 5 frames of 640x480.

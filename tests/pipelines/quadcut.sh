@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # pipelines/quadcut.sh: without the shared media the CDnet and bgmatting parts say
 # why and are skipped (exit 0); the active-illumination part on the project's own
 # clip writes its WebM with no display; an unknown part is refused (exit 2).

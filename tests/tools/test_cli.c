@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The tools' command lines, run as a user runs them (binaries from meson): --help and
  * --version, values that must be refused (exit status and the message), cv-flow --vis
  * writing an opaque picture of the flow's exact colours, flow-bench --no-cpu without a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* meshseg: mesh import in each format (files written here, to a temp folder), corrupt,
  * empty, quad and non-manifold input; the evaluation metrics; a procedural body with
  * protruding cylinders split into its parts and rendered to a PNG; the flat merge

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* cv-moct, run as a user runs it: calibration of synthetic balls (exact colours and
  * tolerances), tracking of the generated objects clip against its objects.csv, the
  * billiard evaluation of the shared clips (skipped without ../shared/media) at the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Global shift between two photos of one scene (the camera moved a little): for
  * aligning a background plate with the frames before quadcut. */
 #ifndef CV_ALIGN_H

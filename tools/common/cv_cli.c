@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 #define _GNU_SOURCE   /* program_invocation_short_name */
 #include "cv_cli.h"
 #include "cv_config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Command-line helpers shared by the tools: strict parsing of numeric option values
  * (the whole string must be a number in range, else a message on stderr) and
  * --version. Messages start with the program's name (program_invocation_short_name). */

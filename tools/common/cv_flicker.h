@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The flicker measure of cvd-flicker and the cvdmosaic coherence test: among the
  * pixels whose input is static between two consecutive frames (every channel within
  * CV_FLICKER_STATIC_TOLERANCE: the background of a static camera, not what moves),

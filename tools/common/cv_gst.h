@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* GStreamer helpers shared by the tools that drive a pipeline (header only: cvtools
  * itself does not link GStreamer). */
 #ifndef CV_GST_H

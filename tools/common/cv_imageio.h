@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* PNG in and out for the tools and tests, through libpng's simplified API
  * (docs/dependencies.md says why libpng). Host images, malloc'd. */
 #ifndef CV_IMAGEIO_H

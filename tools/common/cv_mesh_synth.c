@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The procedural test mesh: see cv_mesh_synth.h. */
 #include "cv_mesh_synth.h"
 #include <math.h>

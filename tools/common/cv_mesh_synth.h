@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* A procedural mesh with exact part labels, for meshseg's tests and the project's
  * media: a geodesic sphere (20 freq^2 triangles) with five arms pushed out along
  * +x, -x, +y, -y, +z, each a tube with a concave crease at its base. */

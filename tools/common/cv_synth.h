@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Procedural test media with exact ground-truth motion.
  *
  * The texture is analytic (a sum of sinusoids and smooth value noise), so any

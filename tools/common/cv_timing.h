@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Wall-clock helpers shared by the tools' timings. */
 #ifndef CV_TIMING_H
 #define CV_TIMING_H

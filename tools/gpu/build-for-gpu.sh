@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # On this (GPU-less) machine: build for the H100 (sm_90 SASS + PTX) into build-gpu/
 # and collect the shared libraries the GPU machine lacks into .devlibs/, so that
 # one device `run` can carry build-gpu, .devlibs and .gstrt.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # On the GPU machine: the CPU backend at 640x480 with 1 thread and all cores.
 B=.devbuild/tools
 echo "cores: $(nproc)"

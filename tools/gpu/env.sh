@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # Sourced (bash) on the GPU machine from the checkout root, carrying .devpack (build
 # + libraries, from tools/gpu/build-for-gpu.sh) and .gstrt (the GStreamer runtime):
 # unpacks the build into .devbuild and the libraries into /tmp/devlibs, and sets the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # Run by tools/gpu/suite.sh: the Middlebury table of every flow method on CUDA
 # (EPE, angular error, % off by > 1/3/5 px, time per pair).
 B=${B:-.devbuild}

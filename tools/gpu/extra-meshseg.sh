@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Run by tools/gpu/suite.sh on the GPU machine: meshseg (APSP on the GPU) with its
 # defaults over the PSB meshes of $CV_SHARED_MEDIA (psb and psb-train, 44 meshes):
 # per-category Rand Index error and time per mesh; the CPU and CUDA labels of every

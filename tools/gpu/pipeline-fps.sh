@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # Whole-pipeline throughput at 1080p NV12 and the time each element holds a frame
 # (cv-pipeline-bench: buffer probes, median after 30 warm-up frames). The source is
 # one videotestsrc frame repeated by imagefreeze, so it costs almost nothing and the

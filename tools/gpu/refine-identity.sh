@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # On the GPU machine: the refinement cleanup check. Binaries of 40e700c (before the
 # cleanup) built into .devcarry/before/ (cv-flow, blockmatch-refine-bench; packed as
 # .devcarry/before.tar.xz), those of main in .devbuild/tools: .flo outputs compared

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # On the GPU machine (device `run`), from the checkout root, carrying
 # .devpack (build + libraries), .devmedia and .gstrt:  bash tools/gpu/suite.sh
 # Runs every test binary (CUDA paths included), the benchmarks and real pipelines;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Katz-Tal k-way fuzzy clustering on the dual graph's distances.
  *  1. The first representative is the face with the smallest sum of distances to the
  *     others (estimated from evenly spread sample rows, d being symmetric); each next

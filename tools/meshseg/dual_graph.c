@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The dual graph of a triangle mesh with the distance of marras-2010 / Katz-Tal 2003:
  *   w(f, g) = alpha * Ang(f, g) / mean(Ang) + (1 - alpha) * Geod(f, g) / mean(Geod)
  * Ang = eta * (1 - cos(angle between the normals)), eta = 1 on concave edges and

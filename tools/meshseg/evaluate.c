@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Segmentation errors against a ground truth (Chen, Golovinskiy, Funkhouser 2009),
  * per face (not area-weighted):
  *  - Rand Index error: the share of face pairs on which the two segmentations disagree

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Katz and Tal's hierarchical decomposition (2003, section 5) and ms_segment, which
  * picks the method.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* meshseg: segments a triangle mesh into parts (Katz-Tal fuzzy clustering on the
  * dual graph's all-pairs shortest paths, boundaries by minimum cut), writes per-face
  * labels (.seg), a face-coloured PLY and a picture (PNG), and scores the result against ground-truth

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Triangle meshes through Assimp's C API (OFF, OBJ, PLY and whatever else it reads).
  * Assimp keeps the file's face order (what .seg files index) but may split a file into
  * several meshes and duplicates vertices per corner for some formats: all meshes are

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* meshseg: Katz-Tal fuzzy-clustering mesh segmentation over the dual graph's all-pairs
  * shortest paths (marras-2010 section 4; Katz and Tal 2003). The stages, one file each:
  *   mesh_import.c  triangle meshes (OFF, OBJ, PLY, ...) through Assimp, welded, checked

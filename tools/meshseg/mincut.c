@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Katz-Tal's boundary refinement: the fuzzy faces between clusters A and B are split by
  * a minimum s-t cut (igraph) in the graph of the fuzzy faces, where the faces of A next
  * to the region are merged into the source and those of B into the sink. A dual arc's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* A picture of the segmented mesh: orthographic software rasteriser with a z-buffer,
  * flat shading per face and the PLY's segment colours (see render.h). Supersampled and
  * box-filtered down; silhouettes, segment boundaries and depth steps drawn darker. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* meshseg's picture of a segmentation: a small software rasteriser (orthographic,
  * z-buffer, flat Lambert shading with a headlight) drawing each face in its segment
  * colour, the colour of the face-coloured PLY. Plain C; the PNG through cv_imageio. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Princeton Segmentation Benchmark .seg files and the face-coloured PLY. */
 #include "meshseg.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* All-pairs shortest paths (APSP) on weighted graphs.
  *
  * Backends:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Block matching optical flow (marras-2010 section 3.2, multi-scale).
  *
  * Frame 1 is cut into non-overlapping block_size x block_size blocks (the last

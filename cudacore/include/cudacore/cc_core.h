@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* cudacore: the algorithms of cudavision behind a plain C11 API.
  *
  * Conventions (every module follows them):

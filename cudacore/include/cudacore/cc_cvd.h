@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* CVD: centroidal Voronoi diagrams by Lloyd's algorithm, for mosaic and stippling
  * video effects (Vasconcelos et al., "Lloyd's algorithm on GPU", appendix B of
  * shared/papers/vasconcelos-moct-cvd-quadn4tree-quadcut.md). Design: docs/cvdmosaic.md.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Dense optical flow: pyramidal Lucas-Kanade, flow fields, visualisation, metrics.
  *
  * A flow field is an F32C2 image (u, v in pixels of the flow grid: a vector at

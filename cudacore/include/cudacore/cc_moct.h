@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* MOCT: multi-object chromatic tracking (Vasconcelos et al., appendix A of
  * shared/papers/vasconcelos-moct-cvd-quadn4tree-quadcut.md: local evaluation +
  * multiple parallel reduction, sections 3.1-3.5). Design: docs/moctracker.md.

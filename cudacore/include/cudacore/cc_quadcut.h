@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Quad-Cut: foreground segmentation by a minimum cut on quadtree leaves
  * (Vasconcelos et al., appendices C "QuadN4tree" and D "Quad-Cut" of
  * shared/papers/vasconcelos-moct-cvd-quadn4tree-quadcut.md). Design: docs/quadcut.md.

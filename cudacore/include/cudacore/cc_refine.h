@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Variational refinement of a dense flow field (the DIS / EpicFlow energy).
  *
  * Given two frames and an initial F32C2 field at frame resolution (from LK or

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Timing of the work submitted on a context's stream, for benchmarks: CUDA events
  * on the CUDA backend (so tools need no CUDA headers), the wall clock on the CPU
  * backend. */

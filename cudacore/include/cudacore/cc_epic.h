@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Large-displacement optical flow, the EpicFlow pipeline (Revaud et al., CVPR 2015;
+ * accelerated as in Param 2016): sparse matches -> edge-preserving interpolation
+ * (EPIC) -> the variational refinement of cc_refine.h.
+ *
+ * Three handles, each usable alone (tests and benchmarks time each stage):
+ *   cc_match   sparse matcher: grid seeds, coarse-to-fine search over a robust
+ *              descriptor, forward-backward check; each match has a confidence.
+ *   cc_interp  EPIC: edge cost map, k nearest matches by geodesic distance,
+ *              locally-weighted affine (or Nadaraya-Watson) interpolation.
+ *   cc_epic    the whole method: cc_match + cc_interp + cc_refine, with a
+ *              forward-backward confidence on the result.
+ *
+ * Every submit call takes the stream it runs on (NULL: the context's own stream;
+ * ignored by the CPU backend) and does not wait unless its name ends in _sync or
+ * its outputs are on the host. Matches live where the context computes (device
+ * memory for CUDA, host memory for CPU); cc_match_download_sync copies them out. */
+#ifndef CUDACORE_CC_EPIC_H
+#define CUDACORE_CC_EPIC_H
+
+#include "cc_core.h"
+#include "cc_refine.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One correspondence: (x, y) in frame 1 -> (x + u, y + v) in frame 2, in frame
+ * pixels. confidence in [0, 1]; 0 marks a rejected match (kept in the array so
+ * that the grid layout stays fixed). */
+typedef struct cc_flow_match {
+  float x, y;
+  float u, v;
+  float confidence;
+} cc_flow_match;
+
+/* ---------------------------------------------------------------- matcher */
+
+typedef struct cc_match_params {
+  int step;             /* seed grid spacing, px, 2..32. Default 3 */
+  int levels;           /* pyramid levels of the coarse-to-fine search, 1..8. Default 5 */
+  int iterations;       /* propagation + random-search rounds per level, 1..32. Default 6 */
+  float max_displacement; /* px at full resolution; search radius bound, 8..1024. Default 400 */
+  float fb_threshold;   /* px; a match whose backward match misses by more is rejected. Default 3 */
+} cc_match_params;
+
+void cc_match_params_default (cc_match_params *params);
+cc_status cc_match_params_check (const cc_match_params *params);
+
+typedef struct cc_match cc_match;
+
+cc_status cc_match_create (cc_context *ctx, int width, int height,
+    const cc_match_params *params, cc_match **out);
+void cc_match_destroy (cc_match *m);
+cc_status cc_match_set_params (cc_match *m, const cc_match_params *params);
+void cc_match_get_params (const cc_match *m, cc_match_params *params);
+/* Number of grid seeds (the fixed length of the match array) for this size. */
+int cc_match_capacity (const cc_match *m);
+
+/* Matches prev -> next. prev, next: GRAY8 / RGBX8 / BGRX8 / NV12 / I420 (luma used),
+ * where the context computes. The matches stay inside the handle. */
+cc_status cc_match_compute (cc_match *m, cc_stream stream, const cc_image *prev,
+    const cc_image *next);
+/* The matches of the last compute, where the context computes (device pointer for
+ * CUDA), cc_match_capacity () entries; valid until the next compute. */
+const cc_flow_match *cc_match_matches (const cc_match *m);
+/* Copies up to max matches to host memory and waits; *count gets the number copied. */
+cc_status cc_match_download_sync (cc_match *m, cc_stream stream, cc_flow_match *out,
+    int max, int *count);
+
+/* ---------------------------------------------------------------- EPIC */
+
+typedef struct cc_interp_params {
+  int k;                /* nearest matches per pixel, 1..128. Default 32 */
+  float sigma;          /* kernel width of the geodesic distance weights. Default 1 */
+  bool affine;          /* locally-weighted affine (true) or Nadaraya-Watson (false). Default true */
+} cc_interp_params;
+
+void cc_interp_params_default (cc_interp_params *params);
+cc_status cc_interp_params_check (const cc_interp_params *params);
+
+typedef struct cc_interp cc_interp;
+
+cc_status cc_interp_create (cc_context *ctx, int width, int height,
+    const cc_interp_params *params, cc_interp **out);
+void cc_interp_destroy (cc_interp *ip);
+cc_status cc_interp_set_params (cc_interp *ip, const cc_interp_params *params);
+/* Dense F32C2 flow (width x height, where the context computes) from `n` matches
+ * (where the context computes; confidence 0 entries ignored) and frame 1 (its edges
+ * steer the geodesic distance). No surviving match: zero flow. */
+cc_status cc_interp_run (cc_interp *ip, cc_stream stream, const cc_image *frame,
+    const cc_flow_match *matches, int n, cc_image *flow);
+
+/* ---------------------------------------------------------------- the method */
+
+typedef struct cc_epic_params {
+  cc_match_params match;
+  cc_interp_params interp;
+  bool refine;              /* variational refinement on top. Default true */
+  cc_refine_params refine_params;
+} cc_epic_params;
+
+void cc_epic_params_default (cc_epic_params *params);
+cc_status cc_epic_params_check (const cc_epic_params *params);
+
+typedef struct cc_epic cc_epic;
+
+cc_status cc_epic_create (cc_context *ctx, int width, int height,
+    const cc_epic_params *params, cc_epic **out);
+void cc_epic_destroy (cc_epic *e);
+cc_status cc_epic_set_params (cc_epic *e, const cc_epic_params *params);
+/* Dense flow prev -> next (F32C2) and, when confidence is not NULL, an F32
+ * confidence in [0, 1] (forward-backward consistency of the result). Textureless,
+ * identical or tiny frames, or no surviving match: zero flow, zero confidence. */
+cc_status cc_epic_compute (cc_epic *e, cc_stream stream, const cc_image *prev,
+    const cc_image *next, cc_image *flow, cc_image *confidence);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
