@@ -18,7 +18,9 @@
  * nor invalid (invalid.png, white) nor unknown in the .flo; "accuracy" is the
  * fraction of confident (> 0) valid matches within 3 px (endpoint error) of the
  * truth, "acc1" within 1 px, "survival" the fraction of valid seeds that are
- * confident; ms is the wall time of one compute. --compare also runs the other
+ * confident; valid40 / confident40 / correct40 (and ...100, ...200): the same
+ * counts for valid seeds whose true motion is 40+ (100+, 200+) px, correct = within 3 px; ms is the
+ * wall time of one compute. --compare also runs the other
  * backend (CUDA vs CPU) and prints how many matches differ (vector by more than
  * 0.01 px or confidence by more than 1e-5) and the largest differences. */
 #include "cv_cli.h"
@@ -152,6 +154,7 @@ eval_pair (const char *dir, const char *name, cc_backend backend, const cc_match
   double ms = 0;
   int rc = match_pair (backend, p, &a, &b, &m, &n, &ms);
   long valid = 0, confident = 0, within3 = 0, within1 = 0;
+  long big_valid[4] = { 0 }, big_conf[4] = { 0 }, big_ok[4] = { 0 };   /* >= 40, 100, 200 px */
   for (int i = 0; !rc && i < n; i++) {
     int x = (int) m[i].x, y = (int) m[i].y;
     if ((has_occ && ((uint8_t *) occ.planes[0])[y * occ.pitch[0] + x] > 127)
@@ -161,23 +164,35 @@ eval_pair (const char *dir, const char *name, cc_backend backend, const cc_match
     if (!(fabsf (g[0]) < 1e9f && fabsf (g[1]) < 1e9f))
       continue;
     valid++;
+    float mag = hypotf (g[0], g[1]);
+    int bucket = mag >= 200.0f ? 3 : mag >= 100.0f ? 2 : mag >= 40.0f ? 1 : 0;
+    for (int k = 1; k <= bucket; k++)
+      big_valid[k]++;
     if (!(m[i].confidence > 0.0f))
       continue;
     confident++;
     float e = hypotf (m[i].u - g[0], m[i].v - g[1]);
     within3 += e <= 3.0f;
     within1 += e <= 1.0f;
+    for (int k = 1; k <= bucket; k++) {
+      big_conf[k]++;
+      big_ok[k] += e <= 3.0f;
+    }
   }
   if (!rc)
     printf ("{\"pair\":\"%s\",\"width\":%d,\"height\":%d,\"backend\":\"%s\",\"threads\":%d,"
         "\"step\":%d,\"levels\":%d,\"iterations\":%d,\"max_displacement\":%g,"
         "\"fb_threshold\":%g,\"seeds\":%d,\"valid\":%ld,\"confident\":%ld,"
-        "\"accuracy\":%.4f,\"acc1\":%.4f,\"survival\":%.4f,\"ms\":%.1f}\n", name, w, h,
+        "\"accuracy\":%.4f,\"acc1\":%.4f,\"survival\":%.4f,\"valid40\":%ld,\"confident40\":%ld,"
+        "\"correct40\":%ld,\"valid100\":%ld,\"confident100\":%ld,\"correct100\":%ld,"
+        "\"valid200\":%ld,\"confident200\":%ld,\"correct200\":%ld,"
+        "\"ms\":%.1f}\n", name, w, h,
         cc_backend_name (backend), backend == CC_BACKEND_CPU ? (cpu_threads ? cpu_threads : 0)
         : 0, p->step, p->levels, p->iterations, p->max_displacement, p->fb_threshold, n, valid,
         confident, confident ? (double) within3 / confident : 0.0,
         confident ? (double) within1 / confident : 0.0, valid ? (double) confident / valid : 0.0,
-        ms);
+        big_valid[1], big_conf[1], big_ok[1], big_valid[2], big_conf[2], big_ok[2], big_valid[3],
+        big_conf[3], big_ok[3], ms);
   if (!rc && compare) {
     cc_backend other = backend == CC_BACKEND_CPU ? CC_BACKEND_CUDA : CC_BACKEND_CPU;
     cc_flow_match *o = NULL;

@@ -20,6 +20,7 @@ struct cc_cuda_match {
   cc_context *ctx;
   cc_match_layout L;
   uint8_t *luma[2][CC_MATCH_LEVELS_MAX];
+  uint8_t *smooth[2][CC_MATCH_LEVELS_MAX];
   uint32_t *census[2][CC_MATCH_LEVELS_MAX];   // padded
   int *flow[2], *cost[2];
   float *fflow[2];
@@ -49,6 +50,15 @@ match_down_kernel (const uint8_t *s, int sw, int sh, uint8_t *d, int dw, int dh)
   int x1 = x0 + 1 < sw ? x0 + 1 : x0, y1 = y0 + 1 < sh ? y0 + 1 : y0;
   d[y * dw + x] = (uint8_t) ((s[y0 * sw + x0] + s[y0 * sw + x1] + s[y1 * sw + x0]
           + s[y1 * sw + x1] + 2) >> 2);
+}
+
+__global__ void
+match_smooth_kernel (const uint8_t *img, int w, int h, uint8_t *out)
+{
+  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x >= w || y >= h)
+    return;
+  out[(size_t) y * w + x] = cc_match_smooth (img, w, h, x, y);
 }
 
 __global__ void
@@ -115,6 +125,7 @@ state_free (cc_cuda_match *st)
   for (int s = 0; s < 2; s++) {
     for (int l = 0; l < CC_MATCH_LEVELS_MAX; l++) {
       cc_cuda_free (st->ctx, st->luma[s][l]);
+      cc_cuda_free (st->ctx, st->smooth[s][l]);
       cc_cuda_free (st->ctx, st->census[s][l]);
     }
     cc_cuda_free (st->ctx, st->flow[s]);
@@ -154,6 +165,7 @@ cc_cuda_match_create (cc_context *ctx, const cc_match_layout *L, cc_cuda_match *
       size_t px = (size_t) L->width[l] * L->height[l];
       size_t pp = (size_t) (L->width[l] + 2 * CC_MATCH_PAD) * (L->height[l] + 2 * CC_MATCH_PAD);
       MATCH_ALLOC (st->luma[s][l], px);
+      MATCH_ALLOC (st->smooth[s][l], px);
       MATCH_ALLOC (st->census[s][l], pp * sizeof (uint32_t));
     }
     MATCH_ALLOC (st->flow[s], 2 * n * sizeof (int));
@@ -196,9 +208,12 @@ pyramid (cc_cuda_match *st, cudaStream_t stream, int slot, const cc_image *f)
         L->height[l - 1], st->luma[slot][l], L->width[l], L->height[l]);
   }
   for (int l = 0; l < L->levels; l++) {
+    dim3 gs (cc_div_up (L->width[l], 32), cc_div_up (L->height[l], 8));
+    match_smooth_kernel<<<gs, block, 0, stream>>> (st->luma[slot][l], L->width[l],
+        L->height[l], st->smooth[slot][l]);
     dim3 g (cc_div_up (L->width[l] + 2 * CC_MATCH_PAD, 32),
         cc_div_up (L->height[l] + 2 * CC_MATCH_PAD, 8));
-    match_census_kernel<<<g, block, 0, stream>>> (st->luma[slot][l], L->width[l],
+    match_census_kernel<<<g, block, 0, stream>>> (st->smooth[slot][l], L->width[l],
         L->height[l], st->census[slot][l]);
   }
 }

@@ -5,7 +5,7 @@
  * for Large Displacement Optical Flow", CVPR 2016) over census codes, identical on
  * both backends:
  *  1. Pyramids of the 8-bit luma (2x2 box means); on every level a 5x5 census code
- *     per pixel. A patch is 25 codes sampled every 2 px (9x9); its cost against a
+ *     per pixel of the level smoothed by a 5x5 binomial. A patch is 25 codes sampled every 2 px (9x9); its cost against a
  *     point of the other frame is the sum of the Hamming distances (an integer).
  *  2. Seeds on a grid every `step` px of the frame, the same seeds on every level
  *     (at position >> level). Coarsest level first: flows start at zero there, else
@@ -32,7 +32,7 @@ cc_match_params_default (cc_match_params *p)
 {
   p->step = 3;
   p->levels = 5;
-  p->iterations = 6;
+  p->iterations = 4;
   p->max_displacement = 400.0f;
   p->fb_threshold = 3.0f;
 }
@@ -73,7 +73,6 @@ cc_match_layout_compute (int width, int height, const cc_match_params *p, cc_mat
     o->height[l] = h;
     o->levels = l + 1;
   }
-  int top = o->levels - 1;
   for (int l = 0; l < o->levels; l++) {
     float scaled = p->max_displacement / (float) (1 << l);
     int maxd = (int) scaled;
@@ -81,8 +80,7 @@ cc_match_layout_compute (int width, int height, const cc_match_params *p, cc_mat
       maxd++;
     int side = o->width[l] > o->height[l] ? o->width[l] : o->height[l];
     o->maxd[l] = maxd < side ? maxd : side;
-    int r = l == top ? o->maxd[l] : CC_MATCH_FINE_RADIUS;
-    o->radius[l] = r < o->maxd[l] ? r : o->maxd[l];
+    o->radius[l] = o->maxd[l];
   }
 }
 
@@ -104,6 +102,7 @@ cc_match_view_make (const cc_match_layout *L, int level, int dir, const uint32_t
   v.full_h = L->full_h;
   v.maxd = L->maxd[level];
   v.radius = L->radius[level];
+  v.radius_top = level == L->levels - 1;
   v.dir = dir;
   v.flow = flow;
   v.cost = cost;
@@ -119,6 +118,7 @@ struct cc_match {
   cc_match_layout layout;
   /* CPU */
   uint8_t *luma[2][CC_MATCH_LEVELS_MAX];
+  uint8_t *smooth[2][CC_MATCH_LEVELS_MAX];
   uint32_t *census[2][CC_MATCH_LEVELS_MAX];   /* padded */
   int *flow[2], *cost[2];
   float *fflow[2];
@@ -156,8 +156,13 @@ cpu_pyramid (cc_match *m, int slot, const cc_image *f)
   }
   for (int l = 0; l < L->levels; l++) {
     int w = L->width[l], h = L->height[l], pw = w + 2 * CC_MATCH_PAD, ph = h + 2 * CC_MATCH_PAD;
-    const uint8_t *img = m->luma[slot][l];
+    const uint8_t *luma = m->luma[slot][l];
+    uint8_t *img = m->smooth[slot][l];
     uint32_t *c = m->census[slot][l];
+#pragma omp parallel for schedule(static) num_threads(nt)
+    for (int y = 0; y < h; y++)
+      for (int x = 0; x < w; x++)
+        img[(size_t) y * w + x] = cc_match_smooth (luma, w, h, x, y);
 #pragma omp parallel for schedule(static) num_threads(nt)
     for (int y = 0; y < ph; y++)
       for (int x = 0; x < pw; x++)
@@ -216,8 +221,9 @@ cpu_free (cc_match *m)
   for (int s = 0; s < 2; s++) {
     for (int l = 0; l < CC_MATCH_LEVELS_MAX; l++) {
       free (m->luma[s][l]);
+      free (m->smooth[s][l]);
       free (m->census[s][l]);
-      m->luma[s][l] = NULL;
+      m->luma[s][l] = m->smooth[s][l] = NULL;
       m->census[s][l] = NULL;
     }
     free (m->flow[s]);
@@ -243,6 +249,7 @@ cpu_alloc (cc_match *m)
       size_t px = (size_t) L->width[l] * L->height[l];
       size_t pp = (size_t) (L->width[l] + 2 * CC_MATCH_PAD) * (L->height[l] + 2 * CC_MATCH_PAD);
       ok &= (m->luma[s][l] = malloc (px)) != NULL;
+      ok &= (m->smooth[s][l] = malloc (px)) != NULL;
       ok &= (m->census[s][l] = malloc (pp * sizeof (uint32_t))) != NULL;
     }
     ok &= (m->flow[s] = calloc (2 * n, sizeof (int))) != NULL;
