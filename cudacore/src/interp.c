@@ -419,7 +419,7 @@ cpu_run (cc_interp *ip, const cc_image *frame, const cc_flow_match *matches, int
     ip->keys[p] = CC_INTERP_KEY_NONE;
   for (int b = 0; b < nb; b++)
     if (ip->owner[b] != INT_MAX) {
-      int px, py;
+      int px = 0, py = 0;
       cc_interp_match_pixel (&matches[ip->owner[b]], w, h, &px, &py);
       ip->keys[(size_t) py * w + px] = cc_interp_key (0.0f, b);
     }
