@@ -30,6 +30,13 @@ cc_epic_params_default (cc_epic_params *p)
 {
   cc_match_params_default (&p->match);
   cc_interp_params_default (&p->interp);
+  /* chosen on Sintel and generated large-motion pairs together (docs/epicflow.md):
+   * with matches that thin out over fast areas, a wide weighted mean interpolates
+   * better than local affine fits, which extrapolate their outliers */
+  p->interp.affine = false;
+  p->interp.k = 64;
+  p->interp.sigma = 10.0f;
+  p->interp.edge_weight = 0.01f;
   p->refine = true;
   cc_refine_params_default (&p->refine_params);
   /* EpicFlow refines at full resolution only: the interpolated field already holds

@@ -24,12 +24,12 @@ cc_interp_blocks (int width, int height)
 
 /* Global tile rounds of the CUDA geodesic relaxation (each converges its 32 x 32
  * tile): enough for paths that cross the frame twice; converged frames stop early. */
-/* Slots of the open-addressing table of seed-graph edges: a power of two >= 6 x the
- * seeds (load <= 1/2 for a planar graph). */
+/* Slots of the open-addressing table of seed-graph edges: a power of two >= 4 x the
+ * most seeds (load <= 3/4 for a planar graph: at most 3 edges per seed). */
 static inline int
 cc_interp_table_size (int width, int height)
 {
-  long long need = 6LL * cc_interp_blocks (width, height), t = 64;
+  long long need = 4LL * cc_interp_blocks (width, height), t = 64;
   while (t < need)
     t <<= 1;
   return (int) t;
