@@ -819,6 +819,7 @@ run_cuda (cc_quadcut *q, const cc_image *frame, const cc_image *other, double t0
   long long total = 0;
   double dev[7] = { 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0 };
   cc_qc_host_graph g;
+  memset (&g, 0, sizeof g);   /* filled by the CUDA front; zero in a CPU-only build */
   /* nothing of the last graph stays readable if this run fails half way */
   q->graph_on_host = 0;
   q->n_leaves = q->n_nodes = 0;
