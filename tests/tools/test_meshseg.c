@@ -195,8 +195,9 @@ START_TEST (test_bad_input)
 END_TEST
 
 /* --max-segments bounds the result, also where automatic k judges a (max + 1)-th
- * representative and where pieces of split clusters would add segments. The body has 6 parts; each bound from
- * 2 to 6 gives exactly that many segments, numbered 0.., with and without merging. */
+ * representative and where pieces of split clusters would add segments. The body has 6
+ * parts; each bound from 2 to 6 gives exactly that many segments, numbered 0.., with
+ * and without merging. */
 static int write_body (const char *path, int freq, int32_t **truth);
 
 START_TEST (test_max_segments)
