@@ -146,8 +146,8 @@ gst_cuda_flow_epic_process (GstCvFilter * filter, GstBuffer * buffer, cc_image *
   const cc_image *prev = gst_cv_filter_get_previous_frame (filter);
   if (prev)
     st = cc_epic_compute (self->epic, NULL, prev, frame, vectors, confidence);
-  else if ((st = cc_image_fill (ctx, vectors, 0)) == CC_SUCCESS)
-    st = cc_image_fill (ctx, confidence, 0);
+  else if ((st = cc_image_fill (ctx, NULL, vectors, 0)) == CC_SUCCESS)
+    st = cc_image_fill (ctx, NULL, confidence, 0);
   /* the next frame's previous one is this frame before any drawing */
   if (st == CC_SUCCESS && !gst_cv_filter_keep_frame (filter, frame)) {
     gst_cv_flow_field_unref (field);

@@ -55,7 +55,7 @@ fail (const char *what)
 static cc_status
 stop_timer (cc_timer *t, float *ms)
 {
-  cc_status st = cc_timer_stop (t);
+  cc_status st = cc_timer_stop (t, NULL);
   return st != CC_SUCCESS ? st : cc_timer_elapsed_ms (t, ms);
 }
 
@@ -90,7 +90,7 @@ set_init (bench_set *s, cc_context *ctx, int w, int h)
     if (cv_synth_clip_frame (3 + i, w, h, &host, NULL) != CC_SUCCESS)
       return fail ("synthetic frame");
     if (cc_image_alloc (ctx, w, h, host.format, loc, &s->frames[i]) != CC_SUCCESS
-        || cc_image_copy (ctx, &host, &s->frames[i]) != CC_SUCCESS)
+        || cc_image_copy (ctx, NULL, &host, &s->frames[i]) != CC_SUCCESS)
       return fail ("upload");
     cv_image_free (&host);
   }
@@ -124,15 +124,15 @@ bench_lk (bench_set *s, bool fb, int warmup, int runs)
   static double kt[MAX_RUNS], et[MAX_RUNS];
   int k = 0;
   for (int i = 0; i < warmup; i++)
-    if (cc_flow_lk_push (lk, &s->frames[k++ & 1], NULL, &s->flow, &s->conf, NULL) != CC_SUCCESS)
+    if (cc_flow_lk_push (lk, NULL, &s->frames[k++ & 1], NULL, &s->flow, &s->conf, NULL) != CC_SUCCESS)
       return fail ("cc_flow_lk_push");
   if (cc_context_synchronize (s->ctx) != CC_SUCCESS)
     return fail ("synchronize");
   for (int i = 0; i < runs; i++) {
     float ms;
-    if (cc_timer_start (s->timer) != CC_SUCCESS)
+    if (cc_timer_start (s->timer, NULL) != CC_SUCCESS)
       return fail ("timer start");
-    if (cc_flow_lk_push (lk, &s->frames[k++ & 1], NULL, &s->flow, &s->conf, NULL) != CC_SUCCESS)
+    if (cc_flow_lk_push (lk, NULL, &s->frames[k++ & 1], NULL, &s->flow, &s->conf, NULL) != CC_SUCCESS)
       return fail ("cc_flow_lk_push");
     if (stop_timer (s->timer, &ms) != CC_SUCCESS)
       return fail ("timer stop");
@@ -140,7 +140,7 @@ bench_lk (bench_set *s, bool fb, int warmup, int runs)
   }
   for (int i = 0; i < runs; i++) {
     double t0 = cv_now_ms ();
-    if (cc_flow_lk_push (lk, &s->frames[k++ & 1], NULL, &s->flow, &s->conf, NULL) != CC_SUCCESS
+    if (cc_flow_lk_push (lk, NULL, &s->frames[k++ & 1], NULL, &s->flow, &s->conf, NULL) != CC_SUCCESS
         || cc_context_synchronize (s->ctx) != CC_SUCCESS)
       return fail ("cc_flow_lk_push");
     et[i] = cv_now_ms () - t0;
@@ -165,21 +165,21 @@ bench_vis (bench_set *s, int warmup, int runs)
   cc_image *frame = &s->frames[0];   /* drawn over: the LK runs are done */
   static double kt[MAX_RUNS], et[MAX_RUNS];
   for (int i = 0; i < warmup; i++)
-    if (cc_flow_visualize (s->ctx, &s->flow, NULL, &vp, frame) != CC_SUCCESS)
+    if (cc_flow_visualize (s->ctx, NULL, &s->flow, NULL, &vp, frame) != CC_SUCCESS)
       return fail ("cc_flow_visualize");
   if (cc_context_synchronize (s->ctx) != CC_SUCCESS)
     return fail ("synchronize");
   for (int i = 0; i < runs; i++) {
     float ms;
-    if (cc_timer_start (s->timer) != CC_SUCCESS
-        || cc_flow_visualize (s->ctx, &s->flow, NULL, &vp, frame) != CC_SUCCESS
+    if (cc_timer_start (s->timer, NULL) != CC_SUCCESS
+        || cc_flow_visualize (s->ctx, NULL, &s->flow, NULL, &vp, frame) != CC_SUCCESS
         || stop_timer (s->timer, &ms) != CC_SUCCESS)
       return fail ("cc_flow_visualize");
     kt[i] = ms;
   }
   for (int i = 0; i < runs; i++) {
     double t0 = cv_now_ms ();
-    if (cc_flow_visualize (s->ctx, &s->flow, NULL, &vp, frame) != CC_SUCCESS
+    if (cc_flow_visualize (s->ctx, NULL, &s->flow, NULL, &vp, frame) != CC_SUCCESS
         || cc_context_synchronize (s->ctx) != CC_SUCCESS)
       return fail ("cc_flow_visualize");
     et[i] = cv_now_ms () - t0;
@@ -195,7 +195,7 @@ bench_vis (bench_set *s, int warmup, int runs)
 
 /* One timed call: returns its CUDA-event time. */
 #define TIMED(timer, call, ms_out) \
-  (cc_timer_start (timer) == CC_SUCCESS && (call) == CC_SUCCESS \
+  (cc_timer_start (timer, NULL) == CC_SUCCESS && (call) == CC_SUCCESS \
       && stop_timer ((timer), &(ms_out)) == CC_SUCCESS)
 
 static int
@@ -223,7 +223,7 @@ bench_epic (cc_backend backend, int w, int h, int warmup, int runs)
     return fail ("generated pair");
   for (int i = 0; i < 2 && !rc; i++)
     if (cc_image_alloc (ctx, w, h, host[i].format, loc, &frames[i]) != CC_SUCCESS
-        || cc_image_copy (ctx, &host[i], &frames[i]) != CC_SUCCESS)
+        || cc_image_copy (ctx, NULL, &host[i], &frames[i]) != CC_SUCCESS)
       rc = fail ("upload");
   if (!rc && (cc_image_alloc (ctx, w, h, CC_FORMAT_F32C2, loc, &flow) != CC_SUCCESS
           || cc_image_alloc (ctx, w, h, CC_FORMAT_F32C2, loc, &tmp) != CC_SUCCESS
@@ -245,7 +245,7 @@ bench_epic (cc_backend backend, int w, int h, int warmup, int runs)
     if (!TIMED (timer, cc_match_compute (match, NULL, &frames[0], &frames[1]), m)
         || !TIMED (timer, cc_interp_run (interp, NULL, &frames[0], cc_match_matches (match),
                 cc_match_capacity (match), &tmp), n)
-        || !TIMED (timer, cc_refine_run (refine, &frames[0], &frames[1], &tmp, &tmp), r)
+        || !TIMED (timer, cc_refine_run (refine, NULL, &frames[0], &frames[1], &tmp, &tmp), r)
         || !TIMED (timer, cc_epic_compute (epic, NULL, &frames[0], &frames[1], &flow, &conf), k))
       rc = fail ("timed stages");
     mt[i] = m;

@@ -239,8 +239,8 @@ cc_epic_compute (cc_epic *e, cc_stream stream, const cc_image *prev, const cc_im
     CC_TRY (check_image (e, confidence, "epic: confidence", 2));
   const int min_side = 2 * CC_MATCH_PATCH_RADIUS + 1;
   if (e->width < min_side || e->height < min_side) {
-    CC_TRY (cc_image_fill (e->ctx, flow, 0));   /* 0 bytes: 0.0f */
-    return confidence ? cc_image_fill (e->ctx, confidence, 0) : CC_SUCCESS;
+    CC_TRY (cc_image_fill (e->ctx, stream, flow, 0));   /* 0 bytes: 0.0f */
+    return confidence ? cc_image_fill (e->ctx, stream, confidence, 0) : CC_SUCCESS;
   }
   CC_TRY (cc_match_compute (e->match, stream, prev, next));
   const cc_flow_match *matches = cc_match_matches (e->match);
@@ -253,7 +253,7 @@ cc_epic_compute (cc_epic *e, cc_stream stream, const cc_image *prev, const cc_im
     cpu_reverse (matches, n, e->reversed, e->valid);
   CC_TRY (cc_interp_run (e->interp, stream, prev, matches, n, flow));
   if (e->params.refine)
-    CC_TRY (cc_refine_run (e->refine, prev, next, flow, flow));
+    CC_TRY (cc_refine_run (e->refine, stream, prev, next, flow, flow));
   if (confidence)
     CC_TRY (cc_interp_run (e->interp, stream, next, e->reversed, n, &e->backward));
   if (cuda)

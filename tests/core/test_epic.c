@@ -30,8 +30,8 @@ epic_on (cc_backend backend, const cc_epic_params *p, const cc_image *a, const c
   CC_ASSERT_OK (cv_test_to_backend (ctx, b, &db));
   CC_ASSERT_OK (cc_image_alloc (ctx, a->width, a->height, CC_FORMAT_F32C2, loc, &df));
   CC_ASSERT_OK (cc_image_alloc (ctx, a->width, a->height, CC_FORMAT_F32, loc, &dc));
-  CC_ASSERT_OK (cc_image_fill (ctx, &df, 0xFF));
-  CC_ASSERT_OK (cc_image_fill (ctx, &dc, 0xFF));
+  CC_ASSERT_OK (cc_image_fill (ctx, NULL, &df, 0xFF));
+  CC_ASSERT_OK (cc_image_fill (ctx, NULL, &dc, 0xFF));
   CC_ASSERT_OK (cc_epic_compute (e, NULL, &da, &db, &df, &dc));
   CC_ASSERT_OK (cv_test_to_host (ctx, &df, &r->flow));
   CC_ASSERT_OK (cv_test_to_host (ctx, &dc, &r->conf));

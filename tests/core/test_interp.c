@@ -89,7 +89,7 @@ interp_on (cc_backend backend, int threads, const cc_interp_params *p, const cc_
   cc_location loc = backend == CC_BACKEND_CUDA ? CC_LOCATION_DEVICE : CC_LOCATION_HOST;
   CC_ASSERT_OK (cc_image_alloc (ctx, frame->width, frame->height, CC_FORMAT_F32C2, loc,
           &dflow));
-  CC_ASSERT_OK (cc_image_fill (ctx, &dflow, 0xFF));   /* poison: every pixel is written */
+  CC_ASSERT_OK (cc_image_fill (ctx, NULL, &dflow, 0xFF));   /* poison: every pixel is written */
   cc_image mimg = cc_image_view ((void *) m, (size_t) (n > 0 ? n : 1) * sizeof *m,
       n > 0 ? n : 1, 1, CC_FORMAT_GRAY8, CC_LOCATION_HOST);
   const cc_flow_match *dm = m;
@@ -98,7 +98,7 @@ interp_on (cc_backend backend, int threads, const cc_interp_params *p, const cc_
     CC_ASSERT_OK (cc_image_alloc (ctx, (int) (n * sizeof *m), 1, CC_FORMAT_GRAY8,
             CC_LOCATION_DEVICE, &dmimg));
     mimg.width = (int) (n * sizeof *m);
-    CC_ASSERT_OK (cc_image_copy (ctx, &mimg, &dmimg));
+    CC_ASSERT_OK (cc_image_copy (ctx, NULL, &mimg, &dmimg));
     dm = (const cc_flow_match *) dmimg.planes[0];
   }
   CC_ASSERT_OK (cc_interp_run (ip, NULL, &df, dm, n, &dflow));
@@ -305,7 +305,7 @@ START_TEST (test_bad_input)
     { 3, 40, 5, 5, 1.0f },                /* outside */
   };
   for (int n = 0; n <= 4; n++) {
-    CC_ASSERT_OK (cc_image_fill (ctx, &flow, 0xFF));
+    CC_ASSERT_OK (cc_image_fill (ctx, NULL, &flow, 0xFF));
     CC_ASSERT_OK (cc_interp_run (ip, NULL, &frame, n ? bad : NULL, n, &flow));
     for (int y = 0; y < h; y++)
       for (int x = 0; x < w; x++)
