@@ -77,7 +77,8 @@ match_init_kernel (cc_match_view v0, cc_match_view v1, int scale, int n)
   int s = blockIdx.x * blockDim.x + threadIdx.x;
   if (s >= n)
     return;
-  cc_match_seed_init (blockIdx.z ? &v1 : &v0, s, scale);
+  cc_match_view v = blockIdx.z ? v1 : v0;
+  cc_match_seed_init (&v, s, scale);
 }
 
 // Thread (k, gy) updates seed (2 k + ((gy + colour) & 1), gy).
@@ -85,11 +86,11 @@ __global__ void
 match_step_kernel (cc_match_view v0, cc_match_view v1, int iteration, int colour)
 {
   int k = blockIdx.x * blockDim.x + threadIdx.x, gy = blockIdx.y;
-  const cc_match_view *v = blockIdx.z ? &v1 : &v0;
+  cc_match_view v = blockIdx.z ? v1 : v0;
   int gx = 2 * k + ((gy + colour) & 1);
-  if (gx >= v->gw)
+  if (gx >= v.gw)
     return;
-  cc_match_seed_step (v, gy * v->gw + gx, iteration);
+  cc_match_seed_step (&v, gy * v.gw + gx, iteration);
 }
 
 __global__ void
@@ -100,8 +101,8 @@ match_finish_kernel (cc_match_view v0, cc_match_view v1, const uint8_t *luma0,
   if (s >= n)
     return;
   float *f = blockIdx.z ? fflow1 : fflow0;
-  int t = cc_match_seed_finish (blockIdx.z ? &v1 : &v0, blockIdx.z ? luma1 : luma0, s,
-      &f[2 * s], &f[2 * s + 1]);
+  cc_match_view v = blockIdx.z ? v1 : v0;
+  int t = cc_match_seed_finish (&v, blockIdx.z ? luma1 : luma0, s, &f[2 * s], &f[2 * s + 1]);
   if (!blockIdx.z)
     textured[s] = (unsigned char) t;
 }

@@ -35,6 +35,14 @@
  * (unrelated patches cost about 50 %). */
 #define CC_MATCH_COST_REJECT_PCT 35
 
+/* Full unrolling of the fixed-size patch loops on the GPU (the patch stays in
+ * registers); nothing on the CPU. */
+#ifdef __CUDACC__
+#define CC_MATCH_UNROLL _Pragma ("unroll")
+#else
+#define CC_MATCH_UNROLL
+#endif
+
 CC_HOSTDEV int
 cc_match_popcount (uint32_t v)
 {
@@ -152,8 +160,10 @@ CC_HOSTDEV void
 cc_match_load_patch (const cc_match_view *v, int x, int y, uint32_t *patch)
 {
   int k = 0;
+  CC_MATCH_UNROLL
   for (int dy = -CC_MATCH_PATCH_RADIUS; dy <= CC_MATCH_PATCH_RADIUS; dy += CC_MATCH_PATCH_STRIDE) {
     const uint32_t *row = v->from + (y + CC_MATCH_PAD + dy) * v->pitch + x + CC_MATCH_PAD;
+    CC_MATCH_UNROLL
     for (int dx = -CC_MATCH_PATCH_RADIUS; dx <= CC_MATCH_PATCH_RADIUS; dx += CC_MATCH_PATCH_STRIDE)
       patch[k++] = row[dx];
   }
@@ -164,8 +174,10 @@ CC_HOSTDEV int
 cc_match_patch_cost (const cc_match_view *v, const uint32_t *patch, int x, int y)
 {
   int cost = 0, k = 0;
+  CC_MATCH_UNROLL
   for (int dy = -CC_MATCH_PATCH_RADIUS; dy <= CC_MATCH_PATCH_RADIUS; dy += CC_MATCH_PATCH_STRIDE) {
     const uint32_t *row = v->to + (y + CC_MATCH_PAD + dy) * v->pitch + x + CC_MATCH_PAD;
+    CC_MATCH_UNROLL
     for (int dx = -CC_MATCH_PATCH_RADIUS; dx <= CC_MATCH_PATCH_RADIUS; dx += CC_MATCH_PATCH_STRIDE)
       cost += cc_match_popcount (patch[k++] ^ row[dx]);
   }
