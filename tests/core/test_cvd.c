@@ -114,8 +114,8 @@ splitmix64 (uint64_t *state)
 
 /* n uniformly random sites on distinct pixels (n <= w h / 2), each with an offset in
  * [-128, 127]/256 px: no two share a JFA seed pixel (that case is JFA's known
- * failure, not the error measured here). The same draws as cc_cvd_seed made before it
- * seeded a lattice, so the figures of docs/cvdmosaic.md stay comparable. */
+ * failure, not the error measured here). The figures of docs/cvdmosaic.md use these
+ * draws. */
 static void
 random_distinct_sites (cc_cvd_site *s, int n, int w, int h, uint64_t seed)
 {

@@ -513,9 +513,8 @@ GST_START_TEST (test_warm_start_coherent)
    * stippling) a per-frame CVD (cold: re-seeded every frame) re-converges into
    * another diagram whenever the content changes, the warm start keeps its cells;
    * advection moves only the cells over what moves. Uniform density: cold draws the
-   * same diagram every frame (the floor), warm must not flicker more. Before the
-   * settling, the lattice seeding and the measure's tolerance, warm flickered more
-   * than cold on vtest.avi (docs/cvdmosaic.md). */
+   * same diagram every frame (the floor), warm must not flicker more: without the
+   * settling and the lattice seeding it did (docs/cvdmosaic.md). */
   const int w = 128, h = 72, frames = 8;
   const char *densities[] = { "gradient", "dark", "uniform" };
   for (gsize d = 0; d < G_N_ELEMENTS (densities); d++) {
