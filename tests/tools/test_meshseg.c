@@ -582,7 +582,7 @@ floyd_vs_dijkstra (const ms_dual *dual, float *fw, float *dj, double *seconds)
   p.kind = CC_APSP_UNDIRECTED;
   p.cpu_method = CC_APSP_CPU_FLOYD_WARSHALL;
   cc_apsp_stats stats;
-  CC_ASSERT_OK (cc_apsp_dense (ctx, &g, &p, fw, NULL, &stats));
+  CC_ASSERT_OK (cc_apsp_dense (ctx, NULL, &g, &p, fw, NULL, &stats));
   *seconds = stats.total_ms / 1000;
   CC_ASSERT_OK (cc_apsp_sources (&g, CC_APSP_UNDIRECTED, all, (int) n, 0, dj));
   cc_context_destroy (ctx);
@@ -689,7 +689,7 @@ START_TEST (test_gpu_dual_graph_apsp)
       both = (cc_apsp_graph) { g.nodes, 2 * g.arcs, from, to, w };
     }
     cc_apsp_stats stats;
-    CC_ASSERT_OK (cc_apsp_dense (ctx, &both, &p, gpu, NULL, &stats));
+    CC_ASSERT_OK (cc_apsp_dense (ctx, NULL, &both, &p, gpu, NULL, &stats));
     /* the weights are in exact steps (dual_graph.c): the tiled Floyd-Warshall's
      * distances equal CPU Dijkstra's bit for bit */
     double worst = 0;

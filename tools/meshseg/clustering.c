@@ -91,7 +91,7 @@ ms_distances_init (ms_distances *d, const ms_dual *dual, cc_context *ctx, ms_aps
     /* the matrix stays on the device; the clustering fetches the rows it reads */
     cc_status st = cc_apsp_create (ctx, dual->faces, &p, &d->apsp);
     if (st == CC_SUCCESS)
-      st = cc_apsp_solve (d->apsp, &d->graph, &stats);
+      st = cc_apsp_solve (d->apsp, NULL, &d->graph, &stats);
     if (st != CC_SUCCESS) {
       cc_apsp_destroy (d->apsp);
       d->apsp = NULL;
@@ -106,7 +106,7 @@ ms_distances_init (ms_distances *d, const ms_dual *dual, cc_context *ctx, ms_aps
     return cc_set_error (CC_ERROR_OUT_OF_MEMORY,
         "meshseg: %d faces need %zu bytes of host memory for the distance matrix "
         "(--apsp rows computes rows on demand)", dual->faces, sizeof (float) * cells);
-  cc_status st = cc_apsp_dense (ctx, &d->graph, &p, d->full, NULL, &stats);
+  cc_status st = cc_apsp_dense (ctx, NULL, &d->graph, &p, d->full, NULL, &stats);
   if (st != CC_SUCCESS) {
     free (d->full);
     d->full = NULL;
