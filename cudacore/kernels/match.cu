@@ -19,8 +19,8 @@
 struct cc_cuda_match {
   cc_context *ctx;
   cc_match_layout L;
-  uint8_t *luma[2][CC_MATCH_LEVELS_MAX];
-  uint8_t *smooth[2][CC_MATCH_LEVELS_MAX];
+  uint16_t *luma[2][CC_MATCH_LEVELS_MAX];
+  uint16_t *smooth[2][CC_MATCH_LEVELS_MAX];
   uint32_t *census[2][CC_MATCH_LEVELS_MAX];   // padded
   int *flow[2], *cost[2];
   float *fflow[2];
@@ -32,28 +32,28 @@ struct cc_cuda_match {
 
 __global__ void
 match_luma_kernel (const uint8_t *src, size_t pitch, int w, int h, int rgbx, int bgrx,
-    uint8_t *dst)
+    uint16_t *dst)
 {
   int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x >= w || y >= h)
     return;
-  dst[(size_t) y * w + x] = (uint8_t) cc_bm_luma8 (src + (size_t) y * pitch, x, rgbx, bgrx);
+  dst[(size_t) y * w + x] = cc_match_luma16 (src + (size_t) y * pitch, x, rgbx, bgrx);
 }
 
 __global__ void
-match_down_kernel (const uint8_t *s, int sw, int sh, uint8_t *d, int dw, int dh)
+match_down_kernel (const uint16_t *s, int sw, int sh, uint16_t *d, int dw, int dh)
 {
   int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x >= dw || y >= dh)
     return;
   int x0 = 2 * x, y0 = 2 * y;
   int x1 = x0 + 1 < sw ? x0 + 1 : x0, y1 = y0 + 1 < sh ? y0 + 1 : y0;
-  d[y * dw + x] = (uint8_t) ((s[y0 * sw + x0] + s[y0 * sw + x1] + s[y1 * sw + x0]
+  d[y * dw + x] = (uint16_t) ((s[y0 * sw + x0] + s[y0 * sw + x1] + s[y1 * sw + x0]
           + s[y1 * sw + x1] + 2) >> 2);
 }
 
 __global__ void
-match_smooth_kernel (const uint8_t *img, int w, int h, uint8_t *out)
+match_smooth_kernel (const uint16_t *img, int w, int h, uint16_t *out)
 {
   int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x >= w || y >= h)
@@ -62,7 +62,7 @@ match_smooth_kernel (const uint8_t *img, int w, int h, uint8_t *out)
 }
 
 __global__ void
-match_census_kernel (const uint8_t *img, int w, int h, uint32_t *out)
+match_census_kernel (const uint16_t *img, int w, int h, uint32_t *out)
 {
   int pw = w + 2 * CC_MATCH_PAD, ph = h + 2 * CC_MATCH_PAD;
   int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
@@ -77,7 +77,8 @@ match_init_kernel (cc_match_view v0, cc_match_view v1, int scale, int n)
   int s = blockIdx.x * blockDim.x + threadIdx.x;
   if (s >= n)
     return;
-  cc_match_seed_init (blockIdx.z ? &v1 : &v0, s, scale);
+  cc_match_view v = blockIdx.z ? v1 : v0;
+  cc_match_seed_init (&v, s, scale);
 }
 
 // Thread (k, gy) updates seed (2 k + ((gy + colour) & 1), gy).
@@ -85,23 +86,23 @@ __global__ void
 match_step_kernel (cc_match_view v0, cc_match_view v1, int iteration, int colour)
 {
   int k = blockIdx.x * blockDim.x + threadIdx.x, gy = blockIdx.y;
-  const cc_match_view *v = blockIdx.z ? &v1 : &v0;
+  cc_match_view v = blockIdx.z ? v1 : v0;
   int gx = 2 * k + ((gy + colour) & 1);
-  if (gx >= v->gw)
+  if (gx >= v.gw)
     return;
-  cc_match_seed_step (v, gy * v->gw + gx, iteration);
+  cc_match_seed_step (&v, gy * v.gw + gx, iteration);
 }
 
 __global__ void
-match_finish_kernel (cc_match_view v0, cc_match_view v1, const uint8_t *luma0,
-    const uint8_t *luma1, float *fflow0, float *fflow1, unsigned char *textured, int n)
+match_finish_kernel (cc_match_view v0, cc_match_view v1, const uint16_t *luma0,
+    const uint16_t *luma1, float *fflow0, float *fflow1, unsigned char *textured, int n)
 {
   int s = blockIdx.x * blockDim.x + threadIdx.x;
   if (s >= n)
     return;
   float *f = blockIdx.z ? fflow1 : fflow0;
-  int t = cc_match_seed_finish (blockIdx.z ? &v1 : &v0, blockIdx.z ? luma1 : luma0, s,
-      &f[2 * s], &f[2 * s + 1]);
+  cc_match_view v = blockIdx.z ? v1 : v0;
+  int t = cc_match_seed_finish (&v, blockIdx.z ? luma1 : luma0, s, &f[2 * s], &f[2 * s + 1]);
   if (!blockIdx.z)
     textured[s] = (unsigned char) t;
 }
@@ -164,8 +165,8 @@ cc_cuda_match_create (cc_context *ctx, const cc_match_layout *L, cc_cuda_match *
     for (int l = 0; l < L->levels; l++) {
       size_t px = (size_t) L->width[l] * L->height[l];
       size_t pp = (size_t) (L->width[l] + 2 * CC_MATCH_PAD) * (L->height[l] + 2 * CC_MATCH_PAD);
-      MATCH_ALLOC (st->luma[s][l], px);
-      MATCH_ALLOC (st->smooth[s][l], px);
+      MATCH_ALLOC (st->luma[s][l], px * sizeof (uint16_t));
+      MATCH_ALLOC (st->smooth[s][l], px * sizeof (uint16_t));
       MATCH_ALLOC (st->census[s][l], pp * sizeof (uint32_t));
     }
     MATCH_ALLOC (st->flow[s], 2 * n * sizeof (int));

@@ -117,8 +117,8 @@ struct cc_match {
   cc_match_params params;
   cc_match_layout layout;
   /* CPU */
-  uint8_t *luma[2][CC_MATCH_LEVELS_MAX];
-  uint8_t *smooth[2][CC_MATCH_LEVELS_MAX];
+  uint16_t *luma[2][CC_MATCH_LEVELS_MAX];
+  uint16_t *smooth[2][CC_MATCH_LEVELS_MAX];
   uint32_t *census[2][CC_MATCH_LEVELS_MAX];   /* padded */
   int *flow[2], *cost[2];
   float *fflow[2];
@@ -133,31 +133,31 @@ cpu_pyramid (cc_match *m, int slot, const cc_image *f)
 {
   const cc_match_layout *L = &m->layout;
   const int nt = cc_context_cpu_threads (m->ctx);
-  uint8_t *l0 = m->luma[slot][0];
+  uint16_t *l0 = m->luma[slot][0];
   int rgbx = f->format == CC_FORMAT_RGBX8, bgrx = f->format == CC_FORMAT_BGRX8;
 #pragma omp parallel for schedule(static) num_threads(nt)
   for (int y = 0; y < m->height; y++) {
     const uint8_t *row = (const uint8_t *) f->planes[0] + (size_t) y * f->pitch[0];
     for (int x = 0; x < m->width; x++)
-      l0[(size_t) y * m->width + x] = (uint8_t) cc_bm_luma8 (row, x, rgbx, bgrx);
+      l0[(size_t) y * m->width + x] = cc_match_luma16 (row, x, rgbx, bgrx);
   }
   for (int l = 1; l < L->levels; l++) {
-    const uint8_t *s = m->luma[slot][l - 1];
-    uint8_t *d = m->luma[slot][l];
+    const uint16_t *s = m->luma[slot][l - 1];
+    uint16_t *d = m->luma[slot][l];
     int sw = L->width[l - 1], sh = L->height[l - 1];
 #pragma omp parallel for schedule(static) num_threads(nt)
     for (int y = 0; y < L->height[l]; y++)
       for (int x = 0; x < L->width[l]; x++) {
         int x0 = 2 * x, y0 = 2 * y;
         int x1 = x0 + 1 < sw ? x0 + 1 : x0, y1 = y0 + 1 < sh ? y0 + 1 : y0;
-        d[y * L->width[l] + x] = (uint8_t) ((s[y0 * sw + x0] + s[y0 * sw + x1]
+        d[y * L->width[l] + x] = (uint16_t) ((s[y0 * sw + x0] + s[y0 * sw + x1]
                 + s[y1 * sw + x0] + s[y1 * sw + x1] + 2) >> 2);
       }
   }
   for (int l = 0; l < L->levels; l++) {
     int w = L->width[l], h = L->height[l], pw = w + 2 * CC_MATCH_PAD, ph = h + 2 * CC_MATCH_PAD;
-    const uint8_t *luma = m->luma[slot][l];
-    uint8_t *img = m->smooth[slot][l];
+    const uint16_t *luma = m->luma[slot][l];
+    uint16_t *img = m->smooth[slot][l];
     uint32_t *c = m->census[slot][l];
 #pragma omp parallel for schedule(static) num_threads(nt)
     for (int y = 0; y < h; y++)
@@ -248,8 +248,8 @@ cpu_alloc (cc_match *m)
     for (int l = 0; l < L->levels; l++) {
       size_t px = (size_t) L->width[l] * L->height[l];
       size_t pp = (size_t) (L->width[l] + 2 * CC_MATCH_PAD) * (L->height[l] + 2 * CC_MATCH_PAD);
-      ok &= (m->luma[s][l] = malloc (px)) != NULL;
-      ok &= (m->smooth[s][l] = malloc (px)) != NULL;
+      ok &= (m->luma[s][l] = malloc (px * sizeof (uint16_t))) != NULL;
+      ok &= (m->smooth[s][l] = malloc (px * sizeof (uint16_t))) != NULL;
       ok &= (m->census[s][l] = malloc (pp * sizeof (uint32_t))) != NULL;
     }
     ok &= (m->flow[s] = calloc (2 * n, sizeof (int))) != NULL;

@@ -27,13 +27,21 @@
 /* A coarser level exists only when it is at least this many px on each side. */
 #define CC_MATCH_LEVEL_MIN 32
 /* Texture test: the smaller eigenvalue of the structure tensor of the seed's 9x9
- * patch (central differences of 8-bit luma, i.e. twice the derivative) must reach
- * this (in quarters) per pixel, else the seed is flat or on a straight edge (aperture) and its
- * match gets confidence 0. */
-#define CC_MATCH_TEXTURE_MIN4 2   /* in quarters */
+ * patch (central differences of the 8-bit luma, i.e. twice the derivative) must
+ * reach this many quarters per pixel (0.5), else the seed is flat or on a straight
+ * edge (aperture) and its match gets confidence 0. */
+#define CC_MATCH_TEXTURE_MIN4 2
 /* A match whose patch cost exceeds this percentage of CC_MATCH_COST_MAX is rejected
  * (unrelated patches cost about 50 %). */
 #define CC_MATCH_COST_REJECT_PCT 35
+
+/* Full unrolling of the fixed-size patch loops on the GPU (the patch stays in
+ * registers); nothing on the CPU. */
+#ifdef __CUDACC__
+#define CC_MATCH_UNROLL _Pragma ("unroll")
+#else
+#define CC_MATCH_UNROLL
+#endif
 
 CC_HOSTDEV int
 cc_match_popcount (uint32_t v)
@@ -58,30 +66,50 @@ cc_match_seed_coord (int g, int step, int size)
  * of pixel (x, y): the census is taken on this, which makes it tolerate the small
  * scale changes and rotations of large motions (Sintel market_5: the true match
  * beats 60 random displacements for 61 % of the 40+ px seeds instead of 50 %). */
-CC_HOSTDEV uint8_t
-cc_match_smooth (const uint8_t *img, int w, int h, int x, int y)
+CC_HOSTDEV uint16_t
+cc_match_smooth (const uint16_t *img, int w, int h, int x, int y)
 {
   const int k[5] = { 1, 4, 6, 4, 1 };
   int sum = 0;
   for (int dy = -2; dy <= 2; dy++) {
-    const uint8_t *row = img + cc_clampi (y + dy, 0, h - 1) * w;
+    const uint16_t *row = img + cc_clampi (y + dy, 0, h - 1) * w;
     int rs = 0;
     for (int dx = -2; dx <= 2; dx++)
       rs += k[dx + 2] * row[cc_clampi (x + dx, 0, w - 1)];
     sum += k[dy + 2] * rs;
   }
-  return (uint8_t) ((sum + 128) >> 8);
+  return (uint16_t) ((sum + 128) >> 8);
+}
+
+/* Luma in 1/256 grey levels (BT.601 integer weights 77 150 29, unrounded; GRAY8,
+ * NV12, I420: the Y byte x 256): the pyramid and the census keep the sub-level
+ * detail of dark, low-contrast areas that 8-bit luma rounds away. */
+CC_HOSTDEV uint16_t
+cc_match_luma16 (const uint8_t *row, int x, int rgbx, int bgrx)
+{
+  if (rgbx)
+    return (uint16_t) (77 * row[4 * x] + 150 * row[4 * x + 1] + 29 * row[4 * x + 2]);
+  if (bgrx)
+    return (uint16_t) (77 * row[4 * x + 2] + 150 * row[4 * x + 1] + 29 * row[4 * x]);
+  return (uint16_t) (row[x] << 8);
+}
+
+/* The 8-bit luma of a luma16 value (cc_bm_luma8's rounding). */
+CC_HOSTDEV int
+cc_match_luma8 (uint16_t v)
+{
+  return (v + 128) >> 8;
 }
 
 /* Census code of pixel (x, y) of a w x h 8-bit image (neighbours replicated). */
 CC_HOSTDEV uint32_t
-cc_match_census (const uint8_t *img, int w, int h, int x, int y)
+cc_match_census (const uint16_t *img, int w, int h, int x, int y)
 {
   int c = img[y * w + x];
   uint32_t code = 0;
   int bit = 0;
   for (int dy = -CC_MATCH_CENSUS_RADIUS; dy <= CC_MATCH_CENSUS_RADIUS; dy++) {
-    const uint8_t *row = img + cc_clampi (y + dy, 0, h - 1) * w;
+    const uint16_t *row = img + cc_clampi (y + dy, 0, h - 1) * w;
     for (int dx = -CC_MATCH_CENSUS_RADIUS; dx <= CC_MATCH_CENSUS_RADIUS; dx++) {
       if (dx == 0 && dy == 0)
         continue;
@@ -95,7 +123,7 @@ cc_match_census (const uint8_t *img, int w, int h, int x, int y)
 /* Pixel of the padded census plane at padded position (px, py): the code of the
  * nearest frame pixel. */
 CC_HOSTDEV uint32_t
-cc_match_census_padded (const uint8_t *img, int w, int h, int px, int py)
+cc_match_census_padded (const uint16_t *img, int w, int h, int px, int py)
 {
   return cc_match_census (img, w, h, cc_clampi (px - CC_MATCH_PAD, 0, w - 1),
       cc_clampi (py - CC_MATCH_PAD, 0, h - 1));
@@ -152,8 +180,10 @@ CC_HOSTDEV void
 cc_match_load_patch (const cc_match_view *v, int x, int y, uint32_t *patch)
 {
   int k = 0;
+  CC_MATCH_UNROLL
   for (int dy = -CC_MATCH_PATCH_RADIUS; dy <= CC_MATCH_PATCH_RADIUS; dy += CC_MATCH_PATCH_STRIDE) {
     const uint32_t *row = v->from + (y + CC_MATCH_PAD + dy) * v->pitch + x + CC_MATCH_PAD;
+    CC_MATCH_UNROLL
     for (int dx = -CC_MATCH_PATCH_RADIUS; dx <= CC_MATCH_PATCH_RADIUS; dx += CC_MATCH_PATCH_STRIDE)
       patch[k++] = row[dx];
   }
@@ -164,8 +194,10 @@ CC_HOSTDEV int
 cc_match_patch_cost (const cc_match_view *v, const uint32_t *patch, int x, int y)
 {
   int cost = 0, k = 0;
+  CC_MATCH_UNROLL
   for (int dy = -CC_MATCH_PATCH_RADIUS; dy <= CC_MATCH_PATCH_RADIUS; dy += CC_MATCH_PATCH_STRIDE) {
     const uint32_t *row = v->to + (y + CC_MATCH_PAD + dy) * v->pitch + x + CC_MATCH_PAD;
+    CC_MATCH_UNROLL
     for (int dx = -CC_MATCH_PATCH_RADIUS; dx <= CC_MATCH_PATCH_RADIUS; dx += CC_MATCH_PATCH_STRIDE)
       cost += cc_match_popcount (patch[k++] ^ row[dx]);
   }
@@ -274,18 +306,19 @@ cc_match_parabola (int cm, int c0, int cp)
 /* Is the seed's 9x9 patch of the 8-bit luma textured in both directions? Exact
  * integer test of lambda_min (structure tensor) >= n T. */
 CC_HOSTDEV int
-cc_match_textured (const uint8_t *img, int w, int h, int x, int y)
+cc_match_textured (const uint16_t *img, int w, int h, int x, int y)
 {
   long long a = 0, b = 0, c = 0, n = 0;
   for (int dy = -CC_MATCH_PATCH_RADIUS; dy <= CC_MATCH_PATCH_RADIUS; dy++) {
     int yy = cc_clampi (y + dy, 0, h - 1);
-    const uint8_t *row = img + yy * w;
-    const uint8_t *up = img + cc_clampi (yy - 1, 0, h - 1) * w;
-    const uint8_t *dn = img + cc_clampi (yy + 1, 0, h - 1) * w;
+    const uint16_t *row = img + yy * w;
+    const uint16_t *up = img + cc_clampi (yy - 1, 0, h - 1) * w;
+    const uint16_t *dn = img + cc_clampi (yy + 1, 0, h - 1) * w;
     for (int dx = -CC_MATCH_PATCH_RADIUS; dx <= CC_MATCH_PATCH_RADIUS; dx++) {
       int xx = cc_clampi (x + dx, 0, w - 1);
-      int gx = row[cc_clampi (xx + 1, 0, w - 1)] - row[cc_clampi (xx - 1, 0, w - 1)];
-      int gy = dn[xx] - up[xx];
+      int gx = cc_match_luma8 (row[cc_clampi (xx + 1, 0, w - 1)])
+          - cc_match_luma8 (row[cc_clampi (xx - 1, 0, w - 1)]);
+      int gy = cc_match_luma8 (dn[xx]) - cc_match_luma8 (up[xx]);
       a += gx * gx;
       b += gx * gy;
       c += gy * gy;
@@ -301,7 +334,7 @@ cc_match_textured (const uint8_t *img, int w, int h, int x, int y)
  * neighbouring integer flows, where they stay inside the frame and the bound) and
  * the texture flag. out: float u, v (frame px); *cost_out; returns textured. */
 CC_HOSTDEV int
-cc_match_seed_finish (const cc_match_view *v, const uint8_t *luma_from, int seed,
+cc_match_seed_finish (const cc_match_view *v, const uint16_t *luma_from, int seed,
     float *u_out, float *v_out)
 {
   int x, y;

