@@ -338,7 +338,7 @@ extern "C" cc_status
 cc_cuda_interp_run (cc_cuda_interp *st, cc_stream stream, const cc_interp_params *p,
     const cc_image *frame, const cc_flow_match *matches, int n, cc_image *flow)
 {
-  cudaStream_t cs = stream ? (cudaStream_t) stream : cc_stream_of (st->ctx);
+  cudaStream_t cs = (cudaStream_t) stream;   // resolved by the caller
   const int w = st->w, h = st->h, nb = st->nb, t = st->table_size;
   dim3 rows (cc_div_up (w, INTERP_THREADS), h);
   interp_blur_h_kernel<<<rows, INTERP_THREADS, 0, cs>>> (*frame, st->blur_h);
@@ -412,7 +412,7 @@ extern "C" cc_status
 cc_cuda_interp_debug (cc_cuda_interp *st, float *cost, uint64_t *keys)
 {
   size_t n = (size_t) st->w * st->h;
-  CC_CUDA_TRY (cudaStreamSynchronize (cc_stream_of (st->ctx)), "interp: synchronise");
+  CC_CUDA_TRY (cudaDeviceSynchronize (), "interp: synchronise");
   if (cost)
     CC_CUDA_TRY (cudaMemcpy (cost, st->cost, n * sizeof (float), cudaMemcpyDeviceToHost),
         "interp: copy cost");

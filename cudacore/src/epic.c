@@ -246,7 +246,7 @@ cc_epic_compute (cc_epic *e, cc_stream stream, const cc_image *prev, const cc_im
   const cc_flow_match *matches = cc_match_matches (e->match);
   int n = cc_match_capacity (e->match);
   bool cuda = e->ctx->backend == CC_BACKEND_CUDA;
-  cc_stream own = stream ? stream : e->ctx->stream;
+  cc_stream own = cc_stream_resolve (e->ctx, stream);
   if (cuda)
     CC_TRY (CC_CUDA_ONLY (cc_cuda_epic_reverse (own, matches, n, e->reversed, e->valid)));
   else

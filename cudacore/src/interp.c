@@ -73,6 +73,8 @@ struct cc_interp {
   float *model;                  /* 6 per block */
   /* CUDA */
   cc_cuda_interp *cuda;
+  cc_stream last_stream;         /* of the last run: waited for before its scratch is
+                                    reused from another stream */
 };
 
 static void
@@ -467,10 +469,14 @@ cc_interp_run (cc_interp *ip, cc_stream stream, const cc_image *frame,
   CC_TRY (cc_image_check_location (ip->ctx, flow, "interp: flow"));
   CC_CHECK_ARG (n >= 0, "interp: match count %d is negative", n);
   CC_CHECK_ARG (n == 0 || matches != NULL, "interp: %d matches but the array is NULL", n);
-  if (ip->ctx->backend == CC_BACKEND_CUDA)
+  if (ip->ctx->backend == CC_BACKEND_CUDA) {
+    stream = cc_stream_resolve (ip->ctx, stream);
+    if (ip->last_stream && ip->last_stream != stream)
+      CC_TRY (CC_CUDA_ONLY (cc_cuda_stream_synchronize (ip->last_stream)));
+    ip->last_stream = stream;
     return CC_CUDA_ONLY (cc_cuda_interp_run (ip->cuda, stream, &ip->params, frame,
             matches, n, flow));
-  (void) stream;
+  }
   return cpu_run (ip, frame, matches, n, flow);
 }
 
