@@ -52,7 +52,7 @@ fail (const char *what)
 static cc_status
 stop_timer (cc_timer *t, float *ms)
 {
-  cc_status st = cc_timer_stop (t);
+  cc_status st = cc_timer_stop (t, NULL);
   return st != CC_SUCCESS ? st : cc_timer_elapsed_ms (t, ms);
 }
 
@@ -85,8 +85,8 @@ match_pair (cc_backend backend, const cc_match_params *p, const cc_image *a, con
   bool dev = backend == CC_BACKEND_CUDA;
   if (dev && (cc_image_alloc (ctx, a->width, a->height, a->format, CC_LOCATION_DEVICE, &da)
           != CC_SUCCESS || cc_image_alloc (ctx, b->width, b->height, b->format,
-              CC_LOCATION_DEVICE, &db) != CC_SUCCESS || cc_image_copy (ctx, a, &da)
-          != CC_SUCCESS || cc_image_copy (ctx, b, &db) != CC_SUCCESS
+              CC_LOCATION_DEVICE, &db) != CC_SUCCESS || cc_image_copy (ctx, NULL, a, &da)
+          != CC_SUCCESS || cc_image_copy (ctx, NULL, b, &db) != CC_SUCCESS
           || cc_context_synchronize (ctx) != CC_SUCCESS))
     rc = fail ("upload");
   if (!rc && cc_match_create (ctx, a->width, a->height, p, &m) != CC_SUCCESS)
@@ -289,7 +289,7 @@ bench_size (cc_backend backend, const cc_match_params *p, int w, int h, int warm
       rc = fail ("synthetic frame");
     else {
       if (cc_image_alloc (ctx, w, h, host.format, loc, &frames[i]) != CC_SUCCESS
-          || cc_image_copy (ctx, &host, &frames[i]) != CC_SUCCESS)
+          || cc_image_copy (ctx, NULL, &host, &frames[i]) != CC_SUCCESS)
         rc = fail ("upload");
       cv_image_free (&host);
     }
@@ -305,7 +305,7 @@ bench_size (cc_backend backend, const cc_match_params *p, int w, int h, int warm
     rc = fail ("synchronize");
   for (int i = 0; i < runs && !rc; i++) {
     float ms;
-    if (cc_timer_start (timer) != CC_SUCCESS
+    if (cc_timer_start (timer, NULL) != CC_SUCCESS
         || cc_match_compute (m, NULL, &frames[0], &frames[1]) != CC_SUCCESS
         || stop_timer (timer, &ms) != CC_SUCCESS)
       rc = fail ("cc_match_compute");

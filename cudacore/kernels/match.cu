@@ -18,6 +18,7 @@
 
 struct cc_cuda_match {
   cc_context *ctx;
+  cc_stream stream;   // the stream of the last compute (destroy waits for it)
   cc_match_layout L;
   uint16_t *luma[2][CC_MATCH_LEVELS_MAX];
   uint16_t *smooth[2][CC_MATCH_LEVELS_MAX];
@@ -142,8 +143,8 @@ cc_cuda_match_destroy (cc_cuda_match *st)
 {
   if (!st)
     return;
-  if (st->ctx->stream)
-    cudaStreamSynchronize (cc_stream_of (st->ctx));
+  if (st->stream)
+    cudaStreamSynchronize ((cudaStream_t) st->stream);
   state_free (st);
   free (st);
 }
@@ -156,6 +157,7 @@ cc_cuda_match_create (cc_context *ctx, const cc_match_layout *L, cc_cuda_match *
   if (!st)
     return cc_set_error (CC_ERROR_OUT_OF_MEMORY, "match: out of host memory");
   st->ctx = ctx;
+  st->stream = ctx->stream;
   st->L = *L;
   size_t n = (size_t) L->gw * L->gh;
   cc_status rc = CC_SUCCESS;
@@ -179,11 +181,11 @@ cc_cuda_match_create (cc_context *ctx, const cc_match_layout *L, cc_cuda_match *
   if (rc == CC_SUCCESS) {
     // the coarsest level starts from flow 0 x (these contents): defined values
     for (int s = 0; s < 2 && rc == CC_SUCCESS; s++)
-      rc = cc_cuda_memset_async (ctx, st->flow[s], 0, 2 * n * sizeof (int));
+      rc = cc_cuda_memset_async (ctx->stream, st->flow[s], 0, 2 * n * sizeof (int));
     if (rc == CC_SUCCESS)
-      rc = cc_cuda_memset_async (ctx, st->matches, 0, n * sizeof (cc_flow_match));
+      rc = cc_cuda_memset_async (ctx->stream, st->matches, 0, n * sizeof (cc_flow_match));
     if (rc == CC_SUCCESS)
-      rc = cc_cuda_synchronize (ctx);   // a compute may run on another stream
+      rc = cc_cuda_synchronize (ctx);   // a first compute may run on any stream
   }
   if (rc != CC_SUCCESS) {
     state_free (st);
@@ -223,7 +225,8 @@ extern "C" cc_status
 cc_cuda_match_compute (cc_cuda_match *st, cc_stream stream_in, const cc_match_params *p,
     const cc_image *prev, const cc_image *next)
 {
-  cudaStream_t stream = stream_in ? (cudaStream_t) stream_in : cc_stream_of (st->ctx);
+  cudaStream_t stream = (cudaStream_t) stream_in;   // resolved by the dispatcher
+  st->stream = stream_in;
   const cc_match_layout *L = &st->L;
   const int n = L->gw * L->gh;
   pyramid (st, stream, 0, prev);
@@ -262,7 +265,7 @@ cc_cuda_match_matches (const cc_cuda_match *st)
 extern "C" cc_status
 cc_cuda_match_download (cc_cuda_match *st, cc_stream stream_in, cc_flow_match *out, int count)
 {
-  cudaStream_t stream = stream_in ? (cudaStream_t) stream_in : cc_stream_of (st->ctx);
+  cudaStream_t stream = (cudaStream_t) stream_in;
   CC_CUDA_TRY (cudaMemcpyAsync (out, st->matches, (size_t) count * sizeof *out,
           cudaMemcpyDeviceToHost, stream), "match: download");
   CC_CUDA_TRY (cudaStreamSynchronize (stream), "match: download");

@@ -375,8 +375,8 @@ cc_match_compute (cc_match *m, cc_stream stream, const cc_image *prev, const cc_
   CC_TRY (check_frame (m, prev, "match: prev frame"));
   CC_TRY (check_frame (m, next, "match: next frame"));
   if (m->ctx->backend == CC_BACKEND_CUDA)
-    return CC_CUDA_ONLY (cc_cuda_match_compute (m->cuda, stream, &m->params, prev, next));
-  (void) stream;
+    return CC_CUDA_ONLY (cc_cuda_match_compute (m->cuda, cc_stream_resolve (m->ctx, stream),
+            &m->params, prev, next));
   cpu_pyramid (m, 0, prev);
   cpu_pyramid (m, 1, next);
   cpu_compute (m);
@@ -408,7 +408,8 @@ cc_match_download_sync (cc_match *m, cc_stream stream, cc_flow_match *out, int m
     *count = 0;
   if (n > 0) {
     if (m->ctx->backend == CC_BACKEND_CUDA)
-      CC_TRY (CC_CUDA_ONLY (cc_cuda_match_download (m->cuda, stream, out, n)));
+      CC_TRY (CC_CUDA_ONLY (cc_cuda_match_download (m->cuda, cc_stream_resolve (m->ctx,
+                  stream), out, n)));
     else
       memcpy (out, m->matches, (size_t) n * sizeof *out);
   }

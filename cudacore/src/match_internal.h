@@ -35,7 +35,7 @@ typedef struct cc_cuda_match cc_cuda_match;
 cc_status cc_cuda_match_create (cc_context *ctx, const cc_match_layout *layout,
     cc_cuda_match **out);
 void cc_cuda_match_destroy (cc_cuda_match *state);
-/* Device frames; the matches stay on the device. */
+/* Device frames; the matches stay on the device. stream: resolved (never NULL). */
 cc_status cc_cuda_match_compute (cc_cuda_match *state, cc_stream stream,
     const cc_match_params *params, const cc_image *prev, const cc_image *next);
 const cc_flow_match *cc_cuda_match_matches (const cc_cuda_match *state);
