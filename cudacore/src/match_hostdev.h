@@ -34,6 +34,10 @@
 /* A match whose patch cost exceeds this percentage of CC_MATCH_COST_MAX is rejected
  * (unrelated patches cost about 50 %). */
 #define CC_MATCH_COST_REJECT_PCT 35
+/* Local support: a match survives only when at least SUPPORT_MIN of its 8 grid
+ * neighbours' forward flows lie within SUPPORT_PX of its own (isolated outliers). */
+#define CC_MATCH_SUPPORT_PX 3.0f
+#define CC_MATCH_SUPPORT_MIN 4
 
 /* Full unrolling of the fixed-size patch loops on the GPU (the patch stays in
  * registers); nothing on the CPU. */
@@ -365,7 +369,8 @@ cc_match_confidence (int cost, float fb_error, float fb_threshold)
 }
 
 /* Final match of forward seed i from the forward (fu, fv: 2 floats per seed) and
- * backward results and the texture flags; rejected ones get zero vectors. */
+ * backward results and the texture flags: textured, cost, local support and
+ * forward-backward tests; rejected ones get zero vectors. */
 CC_HOSTDEV cc_flow_match
 cc_match_fb (const float *fwd, const float *bwd, const int *fwd_cost,
     const unsigned char *textured, int gw, int gh, int step, int w, int h,
@@ -382,6 +387,17 @@ cc_match_fb (const float *fwd, const float *bwd, const int *fwd_cost,
   if (!textured[seed] || fwd_cost[seed] * 100 > CC_MATCH_COST_REJECT_PCT * CC_MATCH_COST_MAX)
     return m;
   float u = fwd[2 * seed], v = fwd[2 * seed + 1];
+  int support = 0;
+  for (int dy = -1; dy <= 1; dy++)
+    for (int dx = -1; dx <= 1; dx++) {
+      int qx = gx + dx, qy = gy + dy;
+      if ((dx == 0 && dy == 0) || qx < 0 || qy < 0 || qx >= gw || qy >= gh)
+        continue;
+      float du = fwd[2 * (qy * gw + qx)] - u, dv = fwd[2 * (qy * gw + qx) + 1] - v;
+      support += du * du + dv * dv <= CC_MATCH_SUPPORT_PX * CC_MATCH_SUPPORT_PX;
+    }
+  if (support < CC_MATCH_SUPPORT_MIN)
+    return m;
   float tx = (float) x + u, ty = (float) y + v;
   int half = step / 2;
   int bx = cc_clampi ((int) floorf ((tx - (float) half) / (float) step + 0.5f), 0, gw - 1);
