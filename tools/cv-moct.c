@@ -737,9 +737,9 @@ parse_options (int argc, char **argv, const char *mode, options *op)
     else if (!calib && !strcmp (a, "--size-ratio") && v) {
       char *end;
       op->size_ratio = strtod (v, &end);
-      if (*end || end == v || !(op->size_ratio == 0 || (op->size_ratio >= 1.5
+      if (*end || end == v || !(op->size_ratio == 0 || (op->size_ratio >= 1
                   && op->size_ratio <= 100)))
-        ok = cv_option_error ("--size-ratio", v, "0 (off) or a number in 1.5..100");
+        ok = cv_option_error ("--size-ratio", v, "0 (off) or a number in 1..100");
       i++;
     } else if (bill && !strcmp (a, "--margin") && v)
       ok = cv_parse_int ("--margin", v, 0, 4096, &op->margin), i++;

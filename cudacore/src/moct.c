@@ -45,8 +45,8 @@ cc_moct_params_check (const cc_moct_params *p)
   CC_CHECK_ARG (p->min_mass >= 1, "moct: min_mass %d must be >= 1", p->min_mass);
   CC_CHECK_ARG (p->window >= 0 && p->window <= 4096, "moct: window %d out of range 0..4096",
       p->window);
-  CC_CHECK_ARG (p->size_ratio == 0.0f || (p->size_ratio >= 1.5f && p->size_ratio <= 100.0f),
-      "moct: size_ratio %g is not 0 or in [1.5, 100]", p->size_ratio);
+  CC_CHECK_ARG (p->size_ratio == 0.0f || (p->size_ratio >= 1.0f && p->size_ratio <= 100.0f),
+      "moct: size_ratio %g is not 0 or in [1, 100]", p->size_ratio);
   CC_CHECK_ARG (p->layout == CC_MOCT_LAYOUT_ATOMIC || p->layout == CC_MOCT_LAYOUT_PARTIALS,
       "moct: unknown layout %d", (int) p->layout);
   CC_CHECK_ARG (p->pixels_per_thread == 4 || p->pixels_per_thread == 8

@@ -98,7 +98,7 @@ typedef struct cc_moct_params {
                               evaluation with a region-of-interest clue (appendix B's
                               regional reduction): stray pixels of an object's colour
                               elsewhere no longer move its box and centroid */
-  float size_ratio;        /* window > 0 only: the look-alike gate. 0 (off) or 1.5..100;
+  float size_ratio;        /* window > 0 only: the look-alike gate. 0 (off) or 1..100;
                               default 3. A blob whose mass differs from the object's
                               recent mass (a running average over about 4 accepted
                               frames) by more than this factor either way, or whose
