@@ -869,6 +869,8 @@ cmd_track (const options *op)
 typedef struct ball_eval {
   const char *status;   /* tracked, lost, pocketed */
   int box;              /* the matched last-frame box, -1 */
+  int nearest_cls;      /* present: the class of the nearest last-frame box of any
+                           class (another class: it ended on another ball), else 0 */
   double iou, err;
   bool unique;          /* no other ball shares its colour */
   char shares[256];     /* the balls whose colour this one's shares */
@@ -1062,14 +1064,19 @@ clip_evaluate (clip *c)
     ball_eval *e = &c->ev[i];
     const cc_moct_result *r = &c->res[i];
     const cc_moct_object *o = &c->o[i];
+    e->nearest_cls = 0;
     if (r->present) {
-      double best = INFINITY;
+      double best = INFINITY, any = INFINITY;
       for (int j = 0; j < c->nl; j++) {
         const box *b = &c->lb[j];
         double dd = hypot (r->cx - (b->x + (b->w - 1) / 2.0), r->cy - (b->y + (b->h - 1) / 2.0));
         if (b->cls == c->fb[i].cls && dd < best) {
           best = dd;
           e->box = j;
+        }
+        if (dd < any) {
+          any = dd;
+          e->nearest_cls = b->cls;
         }
       }
       if (e->box >= 0) {
@@ -1093,18 +1100,20 @@ clip_evaluate (clip *c)
  * the headline figures), as JSON or text. */
 typedef struct tally {
   int balls, tracked, lost, pocketed;
+  int on_other;   /* present and nearest to a last-frame box of another class */
   double sum_iou, sum_err, max_err, min_iou;
 } tally;
 
 static tally
 clip_tally (const clip *c, int cls)
 {
-  tally t = { 0, 0, 0, 0, 0, 0, 0, 1 };
+  tally t = { 0, 0, 0, 0, 0, 0, 0, 0, 1 };
   for (int i = 0; i < c->n; i++) {
     const ball_eval *e = &c->ev[i];
     if (cls ? c->fb[i].cls != cls : !(c->fb[i].cls <= 2 || (c->fb[i].cls == 3 && e->unique)))
       continue;
     t.balls++;
+    t.on_other += e->nearest_cls && e->nearest_cls != c->fb[i].cls;
     if (!strcmp (e->status, "tracked")) {
       t.tracked++;
       t.sum_iou += e->iou;
@@ -1136,8 +1145,9 @@ clip_print_json (const clip *c)
   for (int k = 1; k <= 4; k++) {
     tally t = clip_tally (c, k);
     printf ("%s\"%s\":{\"balls\":%d,\"tracked\":%d,\"lost\":%d,\"pocketed\":%d,"
-        "\"mean_iou\":%.4f,\"mean_centroid_error\":%.4f,\"max_centroid_error\":%.4f}",
-        k > 1 ? "," : "", class_names[k], t.balls, t.tracked, t.lost, t.pocketed,
+        "\"on_other_class\":%d,\"mean_iou\":%.4f,\"mean_centroid_error\":%.4f,"
+        "\"max_centroid_error\":%.4f}",
+        k > 1 ? "," : "", class_names[k], t.balls, t.tracked, t.lost, t.pocketed, t.on_other,
         t.tracked ? t.sum_iou / t.tracked : 0, t.tracked ? t.sum_err / t.tracked : 0, t.max_err);
   }
   printf ("},\"balls\":[");
@@ -1148,10 +1158,11 @@ clip_print_json (const clip *c)
     printf ("%s{\"name\":\"%s\",\"class\":%d,\"colour\":\"#%02x%02x%02x\",\"tolerance\":%.1f,"
         "\"unique\":%s,\"shares\":\"%s\",\"status\":\"%s\",\"present\":%s,\"lost_gate\":%s,"
         "\"cx\":%.3f,\"cy\":%.3f,\"x0\":%d,\"y0\":%d,\"x1\":%d,\"y1\":%d,\"box\":%d,"
-        "\"iou\":%.4f,\"centroid_error\":%.4f}", i ? "," : "", o->name, c->fb[i].cls, o->r,
+        "\"nearest_class\":%d,\"iou\":%.4f,\"centroid_error\":%.4f}", i ? "," : "",
+        o->name, c->fb[i].cls, o->r,
         o->g, o->b, o->tolerance, e->unique ? "true" : "false", e->shares, e->status,
         r->present ? "true" : "false", r->lost ? "true" : "false", r->cx, r->cy, r->x0, r->y0,
-        r->x1, r->y1, e->box, e->iou, e->err);
+        r->x1, r->y1, e->box, e->nearest_cls, e->iou, e->err);
   }
   printf ("]}\n");
 }
