@@ -4,21 +4,26 @@
  *
  *   cv-moct calibrate FRAME.png BOXES.txt [--names a,b,...] [-o OBJECTS.txt]
  *   cv-moct track OBJECTS.txt VIDEO|DIR [--json] [--region x,y,w,h] [--backend cpu|cuda]
- *                    [--window PX]
+ *                    [--window PX] [--size-ratio R]
  *   cv-moct billiard CLIP_DIR [--json] [--region x,y,w,h|none] [--margin PX]
- *                    [--backend cpu|cuda] [--window PX]
+ *                    [--backend cpu|cuda] [--window PX] [--size-ratio R]
  *
- * calibrate: one object per box (`x y w h class` a line; class 1 cue, 2 eight,
- *   3 solid, 4 striped): colour = per-channel median of the pixels of the box's
- *   inscribed disc shrunk to 70% radius, leaving out those within CLOTH_EXCLUDE of
- *   the cloth (the median of the box's border pixels) and, for stripes, the white
- *   band; tolerance = the median (50% quantile) of those pixels' RGB distances to
- *   that colour, clamped to TOL_MIN..TOL_MAX (10..40) and kept under 0.8 x the
- *   colour's distance to the cloth (so the cloth never matches).
+ * calibrate: refuses boxes not inside the frame; one object per box (`x y w h class`
+ *   a line; class 1 cue, 2 eight, 3 solid, 4 striped): colour = per-channel median
+ *   of the pixels of the box's inscribed disc shrunk to 70% radius, leaving out those
+ *   within CLOTH_EXCLUDE of the cloth (the median of the box's border pixels) and,
+ *   for stripes, the white band; tolerance = the TOL_QUANTILE (75%) quantile of those
+ *   pixels' RGB distances to that colour (the object's own spread, shading included),
+ *   clamped to TOL_MIN..TOL_MAX (10..60) and kept under 0.8 x the colour's distance
+ *   to the cloth (so the cloth never matches). Then the objects are checked on the
+ *   same frame with the tracker's own table (comment lines: each object's share of
+ *   its disc, the pixels it takes from other balls).
  * track: cc_moct over every frame of a video (GStreamer: uridecodebin, RGBA) or of a
  *   directory of PNG frames (sorted by name); outside --region the frame copy given
  *   to the core is painted a colour that no object matches. --window PX: the core's
- *   search window (cc_moct_params.window; 0, the default for track: the whole frame).
+ *   search window (cc_moct_params.window; 0, the default for track: the whole frame);
+ *   --size-ratio R its look-alike gate (cc_moct_params.size_ratio, default 3). A
+ *   pipeline error on the bus, or no frame for SOURCE_STALL_S s, ends the run (exit 1).
  * billiard: calibrate on frames/frame_first.png, track the clip (search window 16 px,
  *   each ball seeded at its first-frame box), compare the last frame with
  *   bounding_boxes/frame_last_bbox.txt. */

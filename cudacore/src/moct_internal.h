@@ -45,6 +45,8 @@ typedef struct cc_moct_track {
   long long ref_mass;   /* x CC_MOCT_REF_ONE */
   int ref_side;         /* x CC_MOCT_REF_ONE */
   int lost;             /* frames refused by the gate since the last accepted one */
+  int ref_edge;         /* the last accepted box touched the frame's border */
+  int reserved;
 } cc_moct_track;
 
 /* Fixed point of the size gate: references and the ratio in 1/16 units, integer
