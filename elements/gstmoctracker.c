@@ -17,10 +17,10 @@
  * major axis from +x towards +y), major-axis, minor-axis (semi-axes, px),
  * velocity-x, velocity-y (px per frame) and velocity-valid. With `post-messages`
  * an element message `moctracker` carries the frame's timestamp and, per object,
- * name, present, lost (refused by `size-ratio`), centroid, box and mass. `draw` draws boxes, centroids,
- * trajectories, a mask and labels into the frame (in CUDA memory too): `labels`
- * writes each present object's name in its colour (a built-in 5x7 px font, 6 px a
- * character) left-aligned with its box, just above it, or just below it when the
+ * name, present, lost (refused by `size-ratio`), centroid, box and mass. `draw`
+ * draws boxes, centroids, trajectories, a mask and labels into the frame (in CUDA
+ * memory too): `labels` writes each present object's name in its colour (a built-in
+ * 5x7 px font, 6 px a character) left-aligned with its box, just above it, or just below it when the
  * box is within 8 px of the top of the frame; text past the frame's edges is
  * clipped.
  *
@@ -34,8 +34,9 @@
  *
  * Trajectories and search windows restart on a flushing seek, a new segment, a
  * DISCONT buffer and a caps change. Changing `color-space`, `hue-weight`, `min-mass`,
- * `trajectory-length`, `search-window` or `size-ratio` recreates the tracker (trajectories restart); `objects`,
- * `objects-file`, `tolerance` and `draw` apply on the next frame.
+ * `trajectory-length`, `search-window` or `size-ratio` recreates the tracker
+ * (trajectories restart); `objects`, `objects-file`, `tolerance` and `draw` apply on
+ * the next frame.
  *
  * ## Example launch lines
  * |[

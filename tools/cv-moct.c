@@ -825,8 +825,8 @@ cmd_track (const options *op)
   cc_image frame;
   int frames = 0, rc = 0, got;
   while ((got = source_next (&src, &frame)) > 0) {
-    if (frames == 0 && tracker_init (&t, op->backend, frame.width, frame.height, o, n, CC_MOCT_SPACE_RGB,
-            op->min_mass, op->window, op->size_ratio, &op->roi))
+    if (frames == 0 && tracker_init (&t, op->backend, frame.width, frame.height, o, n,
+            CC_MOCT_SPACE_RGB, op->min_mass, op->window, op->size_ratio, &op->roi))
       rc = 1;
     if (!rc)
       rc = tracker_run (&t, &frame, res) ? 1 : 0;
