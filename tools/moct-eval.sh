@@ -12,5 +12,5 @@ if [ ! -d "$media/tracking" ]; then
   exit 1
 fi
 for g in 1 2 3; do
-  "$build/cv-moct" billiard "$media/tracking/game${g}_clip1" --json
+  "$build/tools/cv-moct" billiard "$media/tracking/game${g}_clip1" --json
 done

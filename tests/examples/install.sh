@@ -26,6 +26,8 @@ flags=$(pkg-config --cflags --libs cudavision-1.0) || fail "pkg-config cudavisio
 incdir=$(pkg-config --variable=includedir cudavision-1.0)
 libdir=$(pkg-config --variable=libdir cudavision-1.0)
 pluginsdir=$(pkg-config --variable=pluginsdir cudavision-1.0)
+# a build configured by tools/setup.sh install names GStreamer's own plugin folder
+case "$pluginsdir" in "$dest"/*) ;; *) pluginsdir=$dest$pluginsdir ;; esac
 case "$incdir" in "$dest"/*) ;; *) fail "includedir $incdir is not in the destdir" ;; esac
 [ -f "$incdir/cudavision-1.0/cudavision/gstcvflowmeta.h" ] \
   || fail "no include/cudavision-1.0/cudavision/gstcvflowmeta.h"
