@@ -6,8 +6,9 @@ Where the plugins and the typelib come from:
   - an installation: nothing to set when the plugins are in GStreamer's own folder
     (tools/setup.sh install); GST_PLUGIN_PATH / GI_TYPELIB_PATH / LD_LIBRARY_PATH
     for another prefix;
-  - the build tree: BUILD_DIR (default: the `build` folder beside examples/) is used
-    when it holds gst/GstCudaVision-1.0.typelib and GST_PLUGIN_PATH is not set.
+  - the build tree: when GST_PLUGIN_PATH is not set, BUILD_DIR (default: the `build`
+    folder beside examples/) is used if it holds gst/GstCudaVision-1.0.typelib: its
+    plugins, typelib and library. With GST_PLUGIN_PATH set, the environment decides.
 """
 import os
 import sys
@@ -42,8 +43,10 @@ def _build_tree():
 
 
 _import_gi()
-_gst_dir = _build_tree()
-if _gst_dir and 'GST_PLUGIN_PATH' not in os.environ:
+# All from the build tree, or nothing: a typelib (and library) of one build with the
+# plugins of another would load two copies of libgstcudavision-1.0.
+_gst_dir = None if 'GST_PLUGIN_PATH' in os.environ else _build_tree()
+if _gst_dir:
     # before Gst.init: the registry is scanned then
     os.environ['GST_PLUGIN_PATH'] = _gst_dir
 

@@ -4,6 +4,16 @@ fail () { echo "FAIL: $*"; exit 1; }
 passed=0
 ok () { passed=$((passed + 1)); echo "ok: $*"; }
 
+# run_example CMD...: runs an example (python3 or the C program), with ASan's runtime
+# preloaded and leak detection off in a sanitizer build (tests/examples/meson.build)
+run_example () {
+  if [ -n "${CV_EXAMPLE_PRELOAD:-}" ]; then
+    LD_PRELOAD=$CV_EXAMPLE_PRELOAD ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 "$@"
+  else
+    "$@"
+  fi
+}
+
 # find_python: sets $py to a python3 that imports gi (PATH's, then the system's),
 # or empty
 find_python () {

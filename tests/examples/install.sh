@@ -42,7 +42,7 @@ ok "flow_tracks.c builds against the installed .pc"
 
 export GST_PLUGIN_PATH=$pluginsdir
 export LD_LIBRARY_PATH=$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-"$dest/flow_tracks" 6 >"$dest/out" 2>"$dest/err" || { cat "$dest/out" "$dest/err"; fail "flow_tracks failed"; }
+run_example "$dest/flow_tracks" 6 >"$dest/out" 2>"$dest/err" || { cat "$dest/out" "$dest/err"; fail "flow_tracks failed"; }
 grep -q '^flow_tracks: 6 frames$' "$dest/out" || { cat "$dest/out"; fail "flow_tracks: not 6 frames"; }
 grep -q '^frame 0 flow grid 160x120 cell 1x1 first mean +0.000 +0.000$' "$dest/out" \
   || { cat "$dest/out"; fail "frame 0: not the zero first field"; }
@@ -72,7 +72,7 @@ typelib=$(find "$dest" -name GstCudaVision-1.0.typelib)
 find_python
 if [ -n "$typelib" ] && [ -n "$py" ]; then
   GI_TYPELIB_PATH=$(dirname "$typelib") BUILD_DIR=/nonexistent \
-    "$py" "$src/examples/flow_mean.py" --frames 3 >"$dest/py" 2>"$dest/err" \
+    run_example "$py" "$src/examples/flow_mean.py" --frames 3 >"$dest/py" 2>"$dest/err" \
     || { cat "$dest/py" "$dest/err"; fail "flow_mean.py on the installation failed"; }
   [ "$(grep -c '^frame [12] grid 160x120 valid mean ' "$dest/py")" -eq 2 ] \
     || { cat "$dest/py"; fail "flow_mean.py on the installation: no valid frames"; }

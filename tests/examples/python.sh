@@ -15,13 +15,13 @@ find_python
   || { echo "SKIP: no GStreamer introspection data (gir1.2-gstreamer-1.0)"; exit 77; }
 [ -f "$build/gst/GstCudaVision-1.0.typelib" ] \
   || { echo "SKIP: no GstCudaVision-1.0.typelib (-Dintrospection=disabled)"; exit 77; }
-export GST_PLUGIN_PATH=$build/gst GI_TYPELIB_PATH=$build/gst
+export GST_PLUGIN_PATH=$build/gst GI_TYPELIB_PATH=$build/gst BUILD_DIR=$build
 export LD_LIBRARY_PATH=$build/gst${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 
 # flow_mean.py: 8 frames of the moving ball; the first is not valid (zero flow)
-"$py" "$src/examples/flow_mean.py" --frames 8 >"$dir/flow" 2>"$dir/err" \
+run_example "$py" "$src/examples/flow_mean.py" --frames 8 >"$dir/flow" 2>"$dir/err" \
   || { cat "$dir/flow" "$dir/err"; fail "flow_mean.py failed"; }
 grep -q '^flow_mean: 8 frames$' "$dir/flow" || { cat "$dir/flow"; fail "flow_mean.py: not 8 frames"; }
 grep -q '^frame 0 grid 160x120 first mean +0.000 +0.000 px (0 confident cells)$' "$dir/flow" \
@@ -31,7 +31,7 @@ grep -q '^frame 0 grid 160x120 first mean +0.000 +0.000 px (0 confident cells)$'
 ok "flow_mean.py: 8 frames, frame 0 zero, 1-7 valid"
 
 # tracks.py --meta on the same source: the ball's velocity is the mean flow
-"$py" "$src/examples/tracks.py" --frames 8 --meta >"$dir/tracks" 2>"$dir/err" \
+run_example "$py" "$src/examples/tracks.py" --frames 8 --meta >"$dir/tracks" 2>"$dir/err" \
   || { cat "$dir/tracks" "$dir/err"; fail "tracks.py --meta failed"; }
 [ "$(grep -c '^frame [0-7] ball present ' "$dir/tracks")" -eq 8 ] \
   || { cat "$dir/tracks"; fail "tracks.py --meta: the ball is not present in 8 frames"; }
@@ -44,7 +44,7 @@ clip=$build/media/objects
 for mode in message meta; do
   flag=""
   [ $mode = meta ] && flag=--meta
-  "$py" "$src/examples/tracks.py" --frames 6 --clip "$clip" $flag >"$dir/clip-$mode" 2>"$dir/err" \
+  run_example "$py" "$src/examples/tracks.py" --frames 6 --clip "$clip" $flag >"$dir/clip-$mode" 2>"$dir/err" \
     || { cat "$dir/clip-$mode" "$dir/err"; fail "tracks.py --clip ($mode) failed"; }
   awk -F, -v mode=$mode '
     FNR == NR { if (FNR > 1 && $1 < 6) { want[$1 " obj" $2] = $0; if ($6 > 0) present++ } next }
@@ -72,9 +72,9 @@ done
 
 # camera_effect.py without a camera: the test source, 4 frames, every effect built
 effects=(mosaic stipple)
-gst-inspect-1.0 quadcut >/dev/null 2>&1 && effects+=(quadcut)
+run_example gst-inspect-1.0 quadcut >/dev/null 2>&1 && effects+=(quadcut)
 for e in "${effects[@]}"; do
-  "$py" "$src/examples/camera_effect.py" --no-camera --effect $e --frames 4 --sink fakesink \
+  run_example "$py" "$src/examples/camera_effect.py" --no-camera --effect $e --frames 4 --sink fakesink \
     >"$dir/cam" 2>"$dir/err" || { cat "$dir/cam" "$dir/err"; fail "camera_effect.py --effect $e failed"; }
   grep -q '^camera_effect: videotestsrc (no camera) through ' "$dir/cam" \
     && grep -q '^camera_effect: 4 frames$' "$dir/cam" \
