@@ -18,8 +18,8 @@ if [ ! -d "$media/tracking" ]; then
   echo "moct-eval: no $media/tracking (the shared media are not here)" >&2
   exit 1
 fi
-if [ ! -x "$build/cv-moct" ]; then
-  echo "moct-eval: no $build/cv-moct (build it: ninja -C $build cv-moct)" >&2
+if [ ! -x "$build/tools/cv-moct" ]; then
+  echo "moct-eval: no $build/tools/cv-moct (build it: ninja -C $build tools/cv-moct)" >&2
   exit 1
 fi
 clips=()
@@ -34,7 +34,7 @@ tmp=$(mktemp)
 trap 'rm -f "$tmp"' EXIT
 for c in "${clips[@]}"; do
   echo "moct-eval: $(basename "$c")" >&2
-  "$build/cv-moct" billiard "$c" --json "$@" >> "$tmp"
+  "$build/tools/cv-moct" billiard "$c" --json "$@" >> "$tmp"
 done
 # totals per class: sums of the clips' class counts; IoU and centroid error are
 # means over the tracked balls
