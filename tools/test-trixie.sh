@@ -14,8 +14,8 @@
 #   3. /proc, /dev and the checkout (as /src) mounted in it, unmounted on exit;
 #   4. a CPU-only build (-Dcuda=disabled) in $TRIXIE_DIR/build, then the element
 #      tests (suite elements, CV_TEST_QUICK=1; the analytics tests are
-#      element-analytics) and the
-#      pipeline through objectdetectionoverlay (suite analytics).
+#      element-analytics) and the pipeline through objectdetectionoverlay (suite
+#      analytics).
 #
 # Environment: TRIXIE_DIR (default build-trixie), DEBIAN_MIRROR (default
 # http://deb.debian.org/debian). Do not delete $TRIXIE_DIR while a run is going:
