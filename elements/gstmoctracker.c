@@ -282,8 +282,8 @@ gst_moct_tracker_process (GstCvFilter * filter, GstBuffer * buffer, cc_image * f
     return GST_FLOW_ERROR;
   }
   add_roi_metas (self, buffer);
-  if (!gst_cv_tracks_attach (self->tracks, filter, buffer, self->table, self->results,
-          self->n_table))
+  if (!gst_cv_tracks_attach (self->tracks, &GST_BASE_TRANSFORM (filter)->segment, buffer,
+          self->table, self->results, self->n_table))
     GST_WARNING_OBJECT (self, "could not attach the analytics mtds");
   if (post)
     post_message (self, buffer);

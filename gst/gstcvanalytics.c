@@ -85,7 +85,7 @@ gst_cv_tracks_reset (GstCvTracks * tracks)
 }
 
 gboolean
-gst_cv_tracks_attach (GstCvTracks * tracks, GstCvFilter * filter, GstBuffer * buffer,
+gst_cv_tracks_attach (GstCvTracks * tracks, const GstSegment * segment, GstBuffer * buffer,
     const cc_moct_object * objects, const cc_moct_result * results, gint n)
 {
 #if CV_HAVE_ANALYTICS
@@ -109,8 +109,7 @@ gst_cv_tracks_attach (GstCvTracks * tracks, GstCvFilter * filter, GstBuffer * bu
   }
   if (n_mtds == 0)
     return TRUE;
-  GstBaseTransform *trans = GST_BASE_TRANSFORM (filter);
-  GstClockTime now = gst_segment_to_running_time (&trans->segment, GST_FORMAT_TIME,
+  GstClockTime now = gst_segment_to_running_time (segment, GST_FORMAT_TIME,
       GST_BUFFER_PTS (buffer));
   GstAnalyticsRelationMeta *rmeta = gst_cv_analytics_relation_meta (buffer, n_mtds);
   if (!rmeta)

@@ -43,9 +43,9 @@ void gst_cv_tracks_reset (GstCvTracks * tracks);
  * last seen = this frame's) related to it (od RELATE_TO tracking, as upstream's
  * ioutracker); per object present in the previous frame and absent now a tracking
  * mtd alone, lost, last seen = the last frame it was present. A slot whose name
- * changed restarts. Times are running times of the buffers' PTS. */
-gboolean gst_cv_tracks_attach (GstCvTracks * tracks, GstCvFilter * filter, GstBuffer * buffer,
-    const cc_moct_object * objects, const cc_moct_result * results, gint n);
+ * changed restarts. Times are running times of the buffers' PTS in `segment`. */
+gboolean gst_cv_tracks_attach (GstCvTracks * tracks, const GstSegment * segment,
+    GstBuffer * buffer, const cc_moct_object * objects, const cc_moct_result * results, gint n);
 
 /* ---- segmentation masks (quadcut) */
 
