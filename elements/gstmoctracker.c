@@ -54,6 +54,7 @@
  */
 #include "gstcvfilter.h"
 #include "gstcvobjects.h"
+#include "gstcvanalytics.h"
 
 #include <cudacore/cc_moct.h>
 #include <string.h>
@@ -124,6 +125,7 @@ struct _GstMoctTracker {
   cc_moct_object *table;       /* the list given to the core (names for metas) */
   gint n_table;
   cc_moct_result *results;
+  GstCvTracks *tracks;         /* analytics mtds: first / last seen per object */
 };
 
 G_DECLARE_FINAL_TYPE (GstMoctTracker, gst_moct_tracker, GST, MOCT_TRACKER, GstCvFilter)
@@ -148,6 +150,7 @@ gst_moct_tracker_reset (GstCvFilter * filter)
   GstMoctTracker *self = GST_MOCT_TRACKER (filter);
   if (self->moct)
     cc_moct_reset (self->moct, NULL);
+  gst_cv_tracks_reset (self->tracks);
 }
 
 /* Gives the core the current list (object lock not held). */
@@ -198,6 +201,7 @@ gst_moct_tracker_setup (GstCvFilter * filter, const GstVideoInfo * info, cc_cont
   }
   g_clear_pointer (&self->table, g_free);
   self->n_table = 0;
+  gst_cv_tracks_reset (self->tracks);
   return apply_objects (self);
 }
 
@@ -284,6 +288,9 @@ gst_moct_tracker_process (GstCvFilter * filter, GstBuffer * buffer, cc_image * f
     return GST_FLOW_ERROR;
   }
   add_roi_metas (self, buffer);
+  if (!gst_cv_tracks_attach (self->tracks, &GST_BASE_TRANSFORM (filter)->segment, buffer,
+          self->table, self->results, self->n_table))
+    GST_WARNING_OBJECT (self, "could not attach the analytics mtds");
   if (post)
     post_message (self, buffer);
   return GST_FLOW_OK;
@@ -420,6 +427,7 @@ gst_moct_tracker_finalize (GObject * object)
   GstMoctTracker *self = GST_MOCT_TRACKER (object);
   g_free (self->entries);
   g_free (self->objects_file);
+  gst_cv_tracks_free (self->tracks);
   G_OBJECT_CLASS (gst_moct_tracker_parent_class)->finalize (object);
 }
 
@@ -509,4 +517,5 @@ gst_moct_tracker_init (GstMoctTracker * self)
   cc_moct_params_default (&self->params);
   self->tolerance = DEFAULT_TOLERANCE;
   self->entries = g_new0 (GstCvObjectEntry, 1);
+  self->tracks = gst_cv_tracks_new ();
 }

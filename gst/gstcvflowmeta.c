@@ -230,7 +230,24 @@ gst_cv_flow_meta_map_host (GstCvFlowMeta * meta, const gfloat ** vectors,
     gsize * vectors_stride, const gfloat ** confidence, gsize * confidence_stride)
 {
   g_return_val_if_fail (meta && meta->field, FALSE);
-  GstCvFlowField *f = meta->field;
+  return gst_cv_flow_field_map_host (meta->field, vectors, vectors_stride, confidence,
+      confidence_stride);
+}
+
+gboolean
+gst_cv_flow_meta_get_device (GstCvFlowMeta * meta, gconstpointer * vectors,
+    gsize * vectors_stride, gconstpointer * confidence, gsize * confidence_stride)
+{
+  g_return_val_if_fail (meta && meta->field, FALSE);
+  return gst_cv_flow_field_get_device (meta->field, vectors, vectors_stride, confidence,
+      confidence_stride);
+}
+
+/* Shared by GstCvFlowMeta and GstCvFlowMtd (one download cache per field). */
+gboolean
+gst_cv_flow_field_map_host (GstCvFlowField * f, const gfloat ** vectors,
+    gsize * vectors_stride, const gfloat ** confidence, gsize * confidence_stride)
+{
   if (f->vectors.location == CC_LOCATION_HOST) {
     if (vectors) *vectors = f->vectors.planes[0];
     if (vectors_stride) *vectors_stride = f->vectors.pitch[0];
@@ -270,11 +287,9 @@ gst_cv_flow_meta_map_host (GstCvFlowMeta * meta, const gfloat ** vectors,
 }
 
 gboolean
-gst_cv_flow_meta_get_device (GstCvFlowMeta * meta, gconstpointer * vectors,
+gst_cv_flow_field_get_device (GstCvFlowField * f, gconstpointer * vectors,
     gsize * vectors_stride, gconstpointer * confidence, gsize * confidence_stride)
 {
-  g_return_val_if_fail (meta && meta->field, FALSE);
-  GstCvFlowField *f = meta->field;
   if (f->vectors.location != CC_LOCATION_DEVICE)
     return FALSE;
   if (vectors) *vectors = f->vectors.planes[0];
