@@ -14,7 +14,8 @@
  * A separate element rather than a mode of cudaflowlk: the method has its own
  * stages and parameters (matcher, interpolation) and none of LK's, its confidence
  * means something else, and it needs the previous frame (kept by the base class,
- * where the backend computes). Every frame passes through with a #GstCvFlowMeta of
+ * where the backend computes). Every frame passes through with a #GstCvFlowMeta (and,
+ * on GStreamer 1.26+, the flow analytics mtd sharing it; docs/analytics.md) of
  * one vector per pixel (previous frame to this one) and a confidence in [0, 1]
  * (GST_CV_FLOW_CONFIDENCE_CONSISTENCY: agreement of the forward field with the
  * backward one interpolated from the reversed matches; low at occlusions). The
@@ -35,6 +36,7 @@
  *     cudaflowepic backend=cpu visualize=arrows ! videoconvert ! autovideosink
  * ]| The same on the CPU backend, system memory in and out, drawn as arrows.
  */
+#include "gstcvanalytics.h"
 #include "gstcvfilter.h"
 #include "gstcvflowfield.h"
 #include "gstcvflowvis.h"
@@ -168,7 +170,7 @@ gst_cuda_flow_epic_process (GstCvFilter * filter, GstBuffer * buffer, cc_image *
             cc_status_name (st), cc_last_error ()));
     return GST_FLOW_ERROR;
   }
-  gst_buffer_add_cv_flow_meta (buffer, field, 1, 1, GST_CV_FLOW_CONFIDENCE_CONSISTENCY,
+  gst_cv_flow_attach (filter, buffer, field, 1, 1, GST_CV_FLOW_CONFIDENCE_CONSISTENCY,
       prev != NULL);
   return GST_FLOW_OK;
 }
