@@ -68,7 +68,7 @@
  * ]| A blurred background on the GPU, frames in CUDA memory.
  */
 #include "gstcvfilter.h"
-#include "cv_imageio.h"
+#include "gstcvimageio.h"
 #include <cudacore/cc_quadcut.h>
 #include <string.h>
 
@@ -161,32 +161,19 @@ GST_ELEMENT_REGISTER_DEFINE (quadcut, "quadcut", GST_RANK_NONE, gst_quad_cut_get
 
 /* ------------------------------------------------------------- images */
 
-/* Reads a PNG or JPEG (cv_image_load) into a host RGBX8 image. FALSE after posting an
- * element error that names the property, the file and what is wrong. */
+/* Reads a PNG or JPEG into a host RGBX8 image; FALSE after posting an element error
+ * that names the property, the file and what is wrong (gst/gstcvimageio.h). */
 static gboolean
 load_image (GstQuadCut * self, const gchar * property, const gchar * path, cc_image * out)
 {
-  cc_status st = cv_image_load (path, out);
-  if (st == CC_SUCCESS)
-    return TRUE;
-  memset (out, 0, sizeof *out);
-  if (st == CC_ERROR_IO)
-    GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND, ("%s: cannot open \"%s\"", property, path),
-        ("%s", cc_last_error ()));
-  else if (st == CC_ERROR_NOT_SUPPORTED)
-    GST_ELEMENT_ERROR (self, RESOURCE, READ, ("%s: \"%s\" is neither a PNG nor a JPEG image",
-            property, path), (NULL));
-  else
-    GST_ELEMENT_ERROR (self, RESOURCE, READ, ("%s: cannot read the image \"%s\"", property,
-            path), ("%s: %s", cc_status_name (st), cc_last_error ()));
-  return FALSE;
+  return gst_cv_image_load (GST_ELEMENT (self), property, path, out);
 }
 
 static void
 free_host (cc_image * img)
 {
   if (img->planes[0])
-    cv_image_free (img);
+    cc_image_host_free (img);
   memset (img, 0, sizeof *img);
 }
 
@@ -307,7 +294,7 @@ keep_learned_plate (GstQuadCut * self, cc_context * ctx)
   free_host (&self->kept_plate);
   cc_image host, dev = { 0 };
   const int w = self->width, h = self->height;
-  if (cv_image_new (w, h, CC_FORMAT_RGBX8, &host) != CC_SUCCESS)
+  if (cc_image_host_new (w, h, CC_FORMAT_RGBX8, &host) != CC_SUCCESS)
     return;
   cc_status st;
   if (cc_context_backend (ctx) == CC_BACKEND_CUDA) {
@@ -322,7 +309,7 @@ keep_learned_plate (GstQuadCut * self, cc_context * ctx)
   if (st == CC_SUCCESS)
     self->kept_plate = host;
   else
-    cv_image_free (&host);
+    cc_image_host_free (&host);
 }
 
 static void
