@@ -200,15 +200,15 @@ gst_cuda_block_match_process (GstCvFilter * filter, GstBuffer * buffer, cc_image
   cc_status st = CC_SUCCESS;
   gboolean ok = TRUE;
   if (!prev) {
-    st = cc_image_fill (ctx, vectors, 0);
+    st = cc_image_fill (ctx, NULL, vectors, 0);
     if (st == CC_SUCCESS)
-      st = cc_image_fill (ctx, confidence, 0);
+      st = cc_image_fill (ctx, NULL, confidence, 0);
   } else if (!self->dense_now) {
-    st = cc_blockmatch_compute (self->bm, prev, frame, vectors, confidence, NULL);
+    st = cc_blockmatch_compute (self->bm, NULL, prev, frame, vectors, confidence, NULL);
   } else {
-    st = cc_blockmatch_compute (self->bm, prev, frame, &self->grid, &self->grid_conf, vectors);
+    st = cc_blockmatch_compute (self->bm, NULL, prev, frame, &self->grid, &self->grid_conf, vectors);
     if (st == CC_SUCCESS)
-      st = cc_image_resize_nearest (ctx, &self->grid_conf, confidence);
+      st = cc_image_resize_nearest (ctx, NULL, &self->grid_conf, confidence);
     if (st == CC_SUCCESS)
       ok = gst_cv_refine_apply (&self->refine, filter, prev, frame, vectors);
   }

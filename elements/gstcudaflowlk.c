@@ -147,7 +147,7 @@ make_roi_mask (GstCudaFlowLk * self, cc_context * ctx, int w, int h, int x0, int
   cc_location loc = cc_context_backend (ctx) == CC_BACKEND_CUDA
       ? CC_LOCATION_DEVICE : CC_LOCATION_HOST;
   gboolean ok = cc_image_alloc (ctx, w, h, CC_FORMAT_GRAY8, loc, &self->mask) == CC_SUCCESS
-      && cc_image_copy (ctx, &host, &self->mask) == CC_SUCCESS;
+      && cc_image_copy (ctx, NULL, &host, &self->mask) == CC_SUCCESS;
   self->have_mask = ok;
   cc_image_free (ctx, &host);
   return ok;
@@ -236,7 +236,7 @@ gst_cuda_flow_lk_process (GstCvFilter * filter, GstBuffer * buffer, cc_image * f
   cc_image *vectors = gst_cv_flow_field_vectors (field);
   cc_image *confidence = gst_cv_flow_field_confidence (field);
   bool had_previous = false;
-  st = cc_flow_lk_push (self->lk, frame, self->have_mask ? &self->mask : NULL, vectors,
+  st = cc_flow_lk_push (self->lk, NULL, frame, self->have_mask ? &self->mask : NULL, vectors,
       confidence, &had_previous);
   if (st == CC_SUCCESS && had_previous
       && (!gst_cv_refine_apply (&self->refine, filter,

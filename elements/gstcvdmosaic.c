@@ -217,17 +217,17 @@ gst_cvd_mosaic_process (GstCvFilter * filter, GstBuffer * buffer, cc_image * fra
     gint64 pixels = (gint64) frame->width * frame->height;
     gint n = sites < pixels ? sites : (gint) pixels;
     what = "seeding the sites";
-    st = cc_cvd_seed (self->cvd, n, seed);
+    st = cc_cvd_seed (self->cvd, NULL, n, seed);
     if (self->lk)
       cc_flow_lk_reset (self->lk);
   }
   if (st == CC_SUCCESS && advect == ADVECT_FLOW && ensure_flow (self, ctx, frame)) {
     bool has_previous = false;
     what = "estimating the flow";
-    st = cc_flow_lk_push (self->lk, frame, NULL, &self->flow, NULL, &has_previous);
+    st = cc_flow_lk_push (self->lk, NULL, frame, NULL, &self->flow, NULL, &has_previous);
     if (st == CC_SUCCESS && has_previous) {
       what = "advecting the sites";
-      st = cc_cvd_advect (self->cvd, &self->flow);
+      st = cc_cvd_advect (self->cvd, NULL, &self->flow);
     }
   } else if (st == CC_SUCCESS && advect == ADVECT_NONE && self->lk) {
     /* advection resumes from a fresh pair when it is turned on again */
@@ -235,22 +235,22 @@ gst_cvd_mosaic_process (GstCvFilter * filter, GstBuffer * buffer, cc_image * fra
   }
   if (st == CC_SUCCESS) {
     what = "computing the density";
-    st = cc_cvd_set_density (self->cvd, frame);
+    st = cc_cvd_set_density (self->cvd, NULL, frame);
   }
   if (st == CC_SUCCESS && reseed && settle > 0) {
     /* fresh sites: settle them on this frame (stopping on the device once they move
      * less than SETTLE_THRESHOLD), so that the next frames start from a converged
      * diagram and only follow the content */
     what = "settling the sites";
-    st = cc_cvd_iterate (self->cvd, settle, SETTLE_THRESHOLD, NULL);
+    st = cc_cvd_iterate (self->cvd, NULL, settle, SETTLE_THRESHOLD, NULL);
   }
   if (st == CC_SUCCESS) {
     what = "Lloyd iterations";
-    st = cc_cvd_iterate (self->cvd, iterations, 0.0, NULL);
+    st = cc_cvd_iterate (self->cvd, NULL, iterations, 0.0, NULL);
   }
   if (st == CC_SUCCESS) {
     what = "rendering";
-    st = cc_cvd_render (self->cvd, frame, &rp);
+    st = cc_cvd_render (self->cvd, NULL, frame, &rp);
   }
   /* downstream (cudadownload, the application) reads with its own stream */
   if (st == CC_SUCCESS)

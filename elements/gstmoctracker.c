@@ -149,7 +149,7 @@ gst_moct_tracker_reset (GstCvFilter * filter)
 {
   GstMoctTracker *self = GST_MOCT_TRACKER (filter);
   if (self->moct)
-    cc_moct_reset (self->moct);
+    cc_moct_reset (self->moct, NULL);
 }
 
 /* Gives the core the current list (object lock not held). */
@@ -174,7 +174,7 @@ apply_objects (GstMoctTracker * self)
   }
   if (n != self->n_table || (n > 0 && memcmp (table, self->table, n * sizeof *table))) {
     /* ids may mean other objects now: their trajectories restart */
-    cc_moct_reset (self->moct);
+    cc_moct_reset (self->moct, NULL);
   }
   g_free (self->table);
   self->table = table;
@@ -272,9 +272,9 @@ gst_moct_tracker_process (GstCvFilter * filter, GstBuffer * buffer, cc_image * f
   if (changed && !apply_objects (self))
     return GST_FLOW_ERROR;
 
-  cc_status st = cc_moct_run (self->moct, frame, self->results);
+  cc_status st = cc_moct_run (self->moct, NULL, frame, self->results);
   if (st == CC_SUCCESS && draw)
-    st = cc_moct_draw (self->moct, frame, draw);
+    st = cc_moct_draw (self->moct, NULL, frame, draw);
   /* downstream (cudadownload, the application) reads with its own stream */
   if (st == CC_SUCCESS)
     st = cc_context_synchronize (ctx);

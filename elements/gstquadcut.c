@@ -218,7 +218,7 @@ convert_image (GstQuadCut * self, cc_context * ctx, const cc_image * src,
         cc_location loc = cc_context_backend (ctx) == CC_BACKEND_CUDA
             ? CC_LOCATION_DEVICE : CC_LOCATION_HOST;
         cc_status st = cc_image_alloc (ctx, host.width, host.height, host.format, loc, dst);
-        if (st == CC_SUCCESS && (st = cc_image_copy (ctx, &host, dst)) != CC_SUCCESS)
+        if (st == CC_SUCCESS && (st = cc_image_copy (ctx, NULL, &host, dst)) != CC_SUCCESS)
           cc_image_free (ctx, dst);
         if (st == CC_SUCCESS)
           st = cc_context_synchronize (ctx);   /* dbuf goes away below */
@@ -303,12 +303,12 @@ keep_learned_plate (GstQuadCut * self, cc_context * ctx)
   cc_status st;
   if (cc_context_backend (ctx) == CC_BACKEND_CUDA) {
     st = cc_image_alloc (ctx, w, h, CC_FORMAT_RGBX8, CC_LOCATION_DEVICE, &dev);
-    if (st == CC_SUCCESS && (st = cc_quadcut_get_plate (self->qc, &dev)) == CC_SUCCESS)
-      st = cc_image_copy (ctx, &dev, &host);
+    if (st == CC_SUCCESS && (st = cc_quadcut_get_plate (self->qc, NULL, &dev)) == CC_SUCCESS)
+      st = cc_image_copy (ctx, NULL, &dev, &host);
     if (dev.planes[0])
       cc_image_free (ctx, &dev);
   } else {
-    st = cc_quadcut_get_plate (self->qc, &host);
+    st = cc_quadcut_get_plate (self->qc, NULL, &host);
   }
   if (st == CC_SUCCESS)
     self->kept_plate = host;
@@ -381,7 +381,7 @@ gst_quad_cut_setup (GstCvFilter * filter, const GstVideoInfo * info, cc_context 
             &self->plate_img))
       return FALSE;
     self->have_plate_img = TRUE;
-    st = cc_quadcut_set_plate (self->qc, &self->plate_img);
+    st = cc_quadcut_set_plate (self->qc, NULL, &self->plate_img);
     if (st != CC_SUCCESS) {
       GST_CV_FILTER_CORE_ERROR (self, st, "setting the plate");
       return FALSE;
@@ -397,7 +397,7 @@ gst_quad_cut_setup (GstCvFilter * filter, const GstVideoInfo * info, cc_context 
             &self->plate_img))
       return FALSE;
     self->have_plate_img = TRUE;
-    st = cc_quadcut_set_plate (self->qc, &self->plate_img);
+    st = cc_quadcut_set_plate (self->qc, NULL, &self->plate_img);
     if (st != CC_SUCCESS) {
       GST_CV_FILTER_CORE_ERROR (self, st, "setting the plate");
       return FALSE;
@@ -483,11 +483,11 @@ learn_plate (GstQuadCut * self, const cc_image * frame, gint frames, gint step)
 {
   cc_status st = CC_SUCCESS;
   if (self->plate_state == PLATE_NONE) {
-    st = cc_quadcut_set_plate (self->qc, frame);
+    st = cc_quadcut_set_plate (self->qc, NULL, frame);
     self->learned = 1;
     self->plate_state = PLATE_LEARNING;
   } else if (self->plate_state == PLATE_LEARNING) {
-    st = cc_quadcut_update_plate (self->qc, frame, step, false);
+    st = cc_quadcut_update_plate (self->qc, NULL, frame, step, false);
     self->learned++;
   }
   if (st == CC_SUCCESS && self->plate_state == PLATE_LEARNING && self->learned >= frames) {
@@ -535,7 +535,7 @@ gst_quad_cut_process (GstCvFilter * filter, GstBuffer * buffer, cc_image * frame
   }
   if (st == CC_SUCCESS) {
     what = "segmenting";
-    st = cc_quadcut_run (self->qc, frame, other);
+    st = cc_quadcut_run (self->qc, NULL, frame, other);
   }
   if (st == CC_SUCCESS && active) {
     gdouble l = mean_luminance (self);
@@ -575,7 +575,7 @@ gst_quad_cut_process (GstCvFilter * filter, GstBuffer * buffer, cc_image * frame
   if (st == CC_SUCCESS && !active && update_rate > 0
       && (self->plate_state == PLATE_LEARNED || self->plate_state == PLATE_FILE)) {
     what = "updating the plate";
-    st = cc_quadcut_update_plate (self->qc, frame, update_rate, true);
+    st = cc_quadcut_update_plate (self->qc, NULL, frame, update_rate, true);
   }
   if (st == CC_SUCCESS) {
     what = "writing the output";
@@ -590,18 +590,18 @@ gst_quad_cut_process (GstCvFilter * filter, GstBuffer * buffer, cc_image * frame
     }
     switch (output) {
       case OUTPUT_COMPOSITE:
-        st = cc_quadcut_composite (self->qc, frame, &bg, frame);
+        st = cc_quadcut_composite (self->qc, NULL, frame, &bg, frame);
         break;
       case OUTPUT_ALPHA:
-        st = cc_quadcut_set_alpha (self->qc, frame);
+        st = cc_quadcut_set_alpha (self->qc, NULL, frame);
         break;
       case OUTPUT_MASK: {
         cc_quadcut_background black = { .kind = CC_QUADCUT_BG_COLOR };
-        st = cc_quadcut_composite (self->qc, &self->white, &black, frame);
+        st = cc_quadcut_composite (self->qc, NULL, &self->white, &black, frame);
         break;
       }
       case OUTPUT_DEBUG:
-        st = cc_quadcut_draw_leaves (self->qc, frame, frame);
+        st = cc_quadcut_draw_leaves (self->qc, NULL, frame, frame);
         break;
     }
   }

@@ -115,7 +115,7 @@ gst_cv_filter_keep_frame (GstCvFilter * filter, const cc_image * frame)
   GstCvFilterPrivate *p = PRIV (filter);
   if (!p->have_previous_buffer || p->kept_this_frame)
     return p->kept_this_frame;
-  cc_status st = cc_image_copy (p->core, frame, &p->previous);
+  cc_status st = cc_image_copy (p->core, NULL, frame, &p->previous);
   if (st != CC_SUCCESS) {
     GST_CV_FILTER_CORE_ERROR (filter, st, "keeping the previous frame");
     return FALSE;
@@ -555,11 +555,11 @@ gst_cv_filter_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
     ret = run_process (self, buf, &host);
   } else {
     gboolean pushed = gst_cv_cuda_context_push (p->cuda_ctx);
-    cc_status st = cc_image_copy (p->core, &host, &p->staging);
+    cc_status st = cc_image_copy (p->core, NULL, &host, &p->staging);
     if (st == CC_SUCCESS) {
       ret = run_process (self, buf, &p->staging);
       if (ret == GST_FLOW_OK && writes
-          && (st = cc_image_copy (p->core, &p->staging, &host)) != CC_SUCCESS)
+          && (st = cc_image_copy (p->core, NULL, &p->staging, &host)) != CC_SUCCESS)
         ret = GST_FLOW_ERROR;
     } else {
       ret = GST_FLOW_ERROR;

@@ -251,8 +251,8 @@ gst_cv_flow_meta_map_host (GstCvFlowMeta * meta, const gfloat ** vectors,
     cc_image hc = cc_image_view (f->host_confidence, (size_t) w * 4, w, h, CC_FORMAT_F32,
         CC_LOCATION_HOST);
     gboolean pushed = gst_cv_cuda_context_push (f->pool->cuda_context);
-    ok = cc_image_copy (f->pool->core, &f->vectors, &hv) == CC_SUCCESS
-        && cc_image_copy (f->pool->core, &f->confidence, &hc) == CC_SUCCESS;
+    ok = cc_image_copy (f->pool->core, NULL, &f->vectors, &hv) == CC_SUCCESS
+        && cc_image_copy (f->pool->core, NULL, &f->confidence, &hc) == CC_SUCCESS;
     if (pushed)
       gst_cv_cuda_context_pop ();
     if (!ok)

@@ -103,7 +103,7 @@ gst_cv_flow_vis_draw (GstCvFlowVis * v, GstCvFilter * filter, const cc_image * f
       : mode == GST_CV_VISUALIZE_ARROWS ? CC_FLOW_VIS_ARROWS : CC_FLOW_VIS_QUALITY;
   params.min_confidence = min_confidence;
   params.quality_scale = quality_scale;
-  cc_status st = cc_flow_visualize (gst_cv_filter_get_context (filter), flow, confidence,
+  cc_status st = cc_flow_visualize (gst_cv_filter_get_context (filter), NULL, flow, confidence,
       &params, frame);
   if (st != CC_SUCCESS) {
     GST_CV_FILTER_CORE_ERROR (filter, st, "drawing the flow");

@@ -146,7 +146,7 @@ gst_cv_refine_apply (GstCvRefine * r, GstCvFilter * filter, const cc_image * pre
   if (changed)
     st = cc_refine_set_params (r->refine, &params);
   if (st == CC_SUCCESS)
-    st = cc_refine_run (r->refine, prev, next, flow, flow);
+    st = cc_refine_run (r->refine, NULL, prev, next, flow, flow);
   if (st != CC_SUCCESS) {
     GST_CV_FILTER_CORE_ERROR (filter, st, "variational refinement");
     return FALSE;

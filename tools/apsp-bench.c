@@ -91,7 +91,7 @@ run (cc_context *ctx, cc_apsp_kind kind, int nodes, int check)
   cc_apsp_stats stats;
   cc_status st = cc_apsp_create (ctx, nodes, &p, &apsp);
   if (st == CC_SUCCESS) {
-    st = cc_apsp_solve (apsp, &g, &stats);
+    st = cc_apsp_solve (apsp, NULL, &g, &stats);
     if (st != CC_SUCCESS)
       cc_apsp_destroy (apsp);
   }

@@ -62,8 +62,8 @@ static cc_status
 job_run (bench_job *j, const cc_image *a, const cc_image *b)
 {
   if (j->bm)
-    return cc_blockmatch_compute (j->bm, a, b, &j->grid, NULL, &j->dense);
-  return cc_refine_run (j->rf, a, b, &j->init, &j->out);
+    return cc_blockmatch_compute (j->bm, NULL, a, b, &j->grid, NULL, &j->dense);
+  return cc_refine_run (j->rf, NULL, a, b, &j->init, &j->out);
 }
 
 static cc_status
@@ -77,7 +77,7 @@ job_alloc (bench_job *j, cc_context *ctx, cc_location loc, int w, int h,
     return cc_image_alloc (ctx, w, h, CC_FORMAT_F32C2, loc, &j->dense);
   }
   TRY (cc_image_alloc (ctx, w, h, CC_FORMAT_F32C2, loc, &j->init));
-  TRY (cc_image_copy (ctx, host_init, &j->init));
+  TRY (cc_image_copy (ctx, NULL, host_init, &j->init));
   return cc_image_alloc (ctx, w, h, CC_FORMAT_F32C2, loc, &j->out);
 }
 
@@ -128,8 +128,8 @@ bench_one (cc_context *ctx, const char *algorithm, int w, int h, int repeat)
 
   /* kernel time: everything where the backend computes */
   cc_image da = a, db = b;
-  if (cuda && (cc_image_alloc (ctx, w, h, a.format, dev, &da) || cc_image_copy (ctx, &a, &da)
-          || cc_image_alloc (ctx, w, h, b.format, dev, &db) || cc_image_copy (ctx, &b, &db)))
+  if (cuda && (cc_image_alloc (ctx, w, h, a.format, dev, &da) || cc_image_copy (ctx, NULL, &a, &da)
+          || cc_image_alloc (ctx, w, h, b.format, dev, &db) || cc_image_copy (ctx, NULL, &b, &db)))
     return fail ("upload");
   if (job_alloc (&j, ctx, dev, w, h, &truth))
     return fail ("alloc");
@@ -141,7 +141,7 @@ bench_one (cc_context *ctx, const char *algorithm, int w, int h, int repeat)
       return fail (algorithm);
   for (int i = 0; i < repeat; i++) {
     float ms;
-    if (cc_timer_start (timer) || job_run (&j, &da, &db) || cc_timer_stop (timer)
+    if (cc_timer_start (timer, NULL) || job_run (&j, &da, &db) || cc_timer_stop (timer, NULL)
         || cc_timer_elapsed_ms (timer, &ms))
       return fail (algorithm);
     kernel[i] = ms;

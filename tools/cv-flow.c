@@ -102,13 +102,13 @@ static int
 estimator_run (estimator *e, cc_context *ctx, const cc_image *f1, const cc_image *f2,
     cc_image *flow)
 {
-  if (e->lk && cc_flow_lk_compute (e->lk, f1, f2, NULL, &e->dense, NULL))
+  if (e->lk && cc_flow_lk_compute (e->lk, NULL, f1, f2, NULL, &e->dense, NULL))
     return fail ("lk");
-  if (e->bm && cc_blockmatch_compute (e->bm, f1, f2, &e->grid, NULL, &e->dense))
+  if (e->bm && cc_blockmatch_compute (e->bm, NULL, f1, f2, &e->grid, NULL, &e->dense))
     return fail ("blockmatch");
-  if (e->rf && cc_refine_run (e->rf, f1, f2, &e->dense, &e->refined))
+  if (e->rf && cc_refine_run (e->rf, NULL, f1, f2, &e->dense, &e->refined))
     return fail ("refine");
-  if (cc_image_copy (ctx, e->rf ? &e->refined : &e->dense, flow))
+  if (cc_image_copy (ctx, NULL, e->rf ? &e->refined : &e->dense, flow))
     return fail ("download");
   return 0;
 }
@@ -127,7 +127,7 @@ compute_flow (const options *o, cc_context *ctx, const cc_image *f1, const cc_im
   cc_image d1 = *f1, d2 = *f2;
   if (dev && (cc_image_alloc (ctx, f1->width, f1->height, f1->format, CC_LOCATION_DEVICE, &d1)
           || cc_image_alloc (ctx, f1->width, f1->height, f1->format, CC_LOCATION_DEVICE, &d2)
-          || cc_image_copy (ctx, f1, &d1) || cc_image_copy (ctx, f2, &d2)))
+          || cc_image_copy (ctx, NULL, f1, &d1) || cc_image_copy (ctx, NULL, f2, &d2)))
     return fail ("upload");
   double times[MAX_REPEAT];
   int n = o->repeat;   /* 1..MAX_REPEAT, checked by main */
@@ -186,7 +186,7 @@ run_pair (const options *o, cc_context *ctx, const char *p1, const char *p2,
     cc_context *cpu;
     cc_image vis;
     cv_image_new (f1.width, f1.height, CC_FORMAT_RGBX8, &vis);
-    if (cc_context_create (CC_BACKEND_CPU, -1, &cpu) || cc_flow_visualize (cpu, &flow, NULL, &vp, &vis)
+    if (cc_context_create (CC_BACKEND_CPU, -1, &cpu) || cc_flow_visualize (cpu, NULL, &flow, NULL, &vp, &vis)
         || cv_png_save (vis_png, &vis))
       return fail ("visualize");
     cc_context_destroy (cpu);

@@ -514,11 +514,11 @@ tracker_run (tracker *t, cc_image *frame, cc_moct_result *res)
     }
   const cc_image *in = frame;
   if (t->dev.planes[0]) {
-    if (cc_image_copy (t->ctx, frame, &t->dev) != CC_SUCCESS)
+    if (cc_image_copy (t->ctx, NULL, frame, &t->dev) != CC_SUCCESS)
       return fail ("upload");
     in = &t->dev;
   }
-  if (cc_moct_run (t->m, in, res) != CC_SUCCESS)
+  if (cc_moct_run (t->m, NULL, in, res) != CC_SUCCESS)
     return fail ("cc_moct_run");
   return 0;
 }
@@ -528,8 +528,8 @@ static int
 tracker_draw (tracker *t, cc_image *frame, const char *path)
 {
   cc_image *target = t->dev.planes[0] ? &t->dev : frame;
-  if (cc_moct_draw (t->m, target, CC_MOCT_DRAW_ALL) != CC_SUCCESS
-      || (target != frame && cc_image_copy (t->ctx, target, frame) != CC_SUCCESS))
+  if (cc_moct_draw (t->m, NULL, target, CC_MOCT_DRAW_ALL) != CC_SUCCESS
+      || (target != frame && cc_image_copy (t->ctx, NULL, target, frame) != CC_SUCCESS))
     return fail ("cc_moct_draw");
   if (cv_png_save (path, frame) != CC_SUCCESS)
     return fail (path);
@@ -867,7 +867,7 @@ cmd_billiard (const options *op)
         rc = 1;
       /* with a search window, each ball starts from its calibration box */
       for (int i = 0; !rc && op->window > 0 && i < n; i++)
-        if (cc_moct_seed (t.m, i, fb[i].x + fb[i].w / 2, fb[i].y + fb[i].h / 2) != CC_SUCCESS)
+        if (cc_moct_seed (t.m, NULL, i, fb[i].x + fb[i].w / 2, fb[i].y + fb[i].h / 2) != CC_SUCCESS)
           rc = fail ("cc_moct_seed");
     }
     if (keep.planes[0])

@@ -50,12 +50,12 @@ time_call (cc_cvd *c, cc_timer *timer, int what, int runs, double *median, cc_cv
   static double t[MAX_RUNS];
   for (int i = 0; i < runs; i++) {
     float ms;
-    cc_status st = cc_timer_start (timer);
+    cc_status st = cc_timer_start (timer, NULL);
     if (st == CC_SUCCESS)
-      st = what == 1 ? cc_cvd_voronoi (c) : what == 3 ? cc_cvd_centroid_sums (c, sums)
-          : cc_cvd_iterate (c, what == 2 ? 10 : 1, 0.0, NULL);
+      st = what == 1 ? cc_cvd_voronoi (c, NULL) : what == 3 ? cc_cvd_centroid_sums (c, NULL, sums)
+          : cc_cvd_iterate (c, NULL, what == 2 ? 10 : 1, 0.0, NULL);
     if (st == CC_SUCCESS)
-      st = cc_timer_stop (timer);
+      st = cc_timer_stop (timer, NULL);
     if (st == CC_SUCCESS)
       st = cc_timer_elapsed_ms (timer, &ms);
     if (st != CC_SUCCESS)
@@ -83,7 +83,7 @@ bench_one (cc_context *ctx, int w, int h, int n, cc_cvd_voronoi_method voronoi,
   if (cc_timer_create (ctx, &timer) != CC_SUCCESS)
     return fail ("cc_timer_create");
   cc_cvd_stats st;
-  if (cc_cvd_seed (c, n, 1) != CC_SUCCESS || cc_cvd_iterate (c, 20, 0.0, &st) != CC_SUCCESS)
+  if (cc_cvd_seed (c, NULL, n, 1) != CC_SUCCESS || cc_cvd_iterate (c, NULL, 20, 0.0, &st) != CC_SUCCESS)
     return fail ("settling");
   double lloyd, jfa, centroid = 0.0, lloyd10 = 0.0;
   cc_cvd_sums *sums = malloc ((size_t) n * sizeof *sums);
@@ -97,7 +97,7 @@ bench_one (cc_context *ctx, int w, int h, int n, cc_cvd_voronoi_method voronoi,
     return 1;
   if (cuda)
     centroid = lloyd - jfa;
-  if (cc_cvd_iterate (c, 1, 0.0, &st) != CC_SUCCESS)
+  if (cc_cvd_iterate (c, NULL, 1, 0.0, &st) != CC_SUCCESS)
     return fail ("cc_cvd_iterate");
   int warm = st.warm;
   double cold_lloyd, cold_jfa;

@@ -10,8 +10,8 @@
  * background of a static camera, not the moving people), the share whose rendered
  * colour changes by more than 4 in some channel (smaller changes are the input's
  * noise passed through the cell means); averaged over the clip's frame pairs. The
- * lower, the steadier the mosaic. flicker_any counts every change (the measure of
- * the figures before the tolerance). Modes:
+ * lower, the steadier the mosaic. flicker_any counts every change, the camera's noise
+ * included. Modes:
  *  cold:   the sites re-seeded on every frame (each buffer is flagged DISCONT): the
  *          same seeding, settling and K iterations on every frame, from scratch:
  *          what a per-frame CVD gives;

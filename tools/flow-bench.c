@@ -44,7 +44,7 @@ fail (const char *what)
 static cc_status
 stop_timer (cc_timer *t, float *ms)
 {
-  cc_status st = cc_timer_stop (t);
+  cc_status st = cc_timer_stop (t, NULL);
   return st != CC_SUCCESS ? st : cc_timer_elapsed_ms (t, ms);
 }
 
@@ -79,7 +79,7 @@ set_init (bench_set *s, cc_context *ctx, int w, int h)
     if (cv_synth_clip_frame (3 + i, w, h, &host, NULL) != CC_SUCCESS)
       return fail ("synthetic frame");
     if (cc_image_alloc (ctx, w, h, host.format, loc, &s->frames[i]) != CC_SUCCESS
-        || cc_image_copy (ctx, &host, &s->frames[i]) != CC_SUCCESS)
+        || cc_image_copy (ctx, NULL, &host, &s->frames[i]) != CC_SUCCESS)
       return fail ("upload");
     cv_image_free (&host);
   }
@@ -113,15 +113,15 @@ bench_lk (bench_set *s, bool fb, int warmup, int runs)
   static double kt[MAX_RUNS], et[MAX_RUNS];
   int k = 0;
   for (int i = 0; i < warmup; i++)
-    if (cc_flow_lk_push (lk, &s->frames[k++ & 1], NULL, &s->flow, &s->conf, NULL) != CC_SUCCESS)
+    if (cc_flow_lk_push (lk, NULL, &s->frames[k++ & 1], NULL, &s->flow, &s->conf, NULL) != CC_SUCCESS)
       return fail ("cc_flow_lk_push");
   if (cc_context_synchronize (s->ctx) != CC_SUCCESS)
     return fail ("synchronize");
   for (int i = 0; i < runs; i++) {
     float ms;
-    if (cc_timer_start (s->timer) != CC_SUCCESS)
+    if (cc_timer_start (s->timer, NULL) != CC_SUCCESS)
       return fail ("timer start");
-    if (cc_flow_lk_push (lk, &s->frames[k++ & 1], NULL, &s->flow, &s->conf, NULL) != CC_SUCCESS)
+    if (cc_flow_lk_push (lk, NULL, &s->frames[k++ & 1], NULL, &s->flow, &s->conf, NULL) != CC_SUCCESS)
       return fail ("cc_flow_lk_push");
     if (stop_timer (s->timer, &ms) != CC_SUCCESS)
       return fail ("timer stop");
@@ -129,7 +129,7 @@ bench_lk (bench_set *s, bool fb, int warmup, int runs)
   }
   for (int i = 0; i < runs; i++) {
     double t0 = cv_now_ms ();
-    if (cc_flow_lk_push (lk, &s->frames[k++ & 1], NULL, &s->flow, &s->conf, NULL) != CC_SUCCESS
+    if (cc_flow_lk_push (lk, NULL, &s->frames[k++ & 1], NULL, &s->flow, &s->conf, NULL) != CC_SUCCESS
         || cc_context_synchronize (s->ctx) != CC_SUCCESS)
       return fail ("cc_flow_lk_push");
     et[i] = cv_now_ms () - t0;
@@ -154,21 +154,21 @@ bench_vis (bench_set *s, int warmup, int runs)
   cc_image *frame = &s->frames[0];   /* drawn over: the LK runs are done */
   static double kt[MAX_RUNS], et[MAX_RUNS];
   for (int i = 0; i < warmup; i++)
-    if (cc_flow_visualize (s->ctx, &s->flow, NULL, &vp, frame) != CC_SUCCESS)
+    if (cc_flow_visualize (s->ctx, NULL, &s->flow, NULL, &vp, frame) != CC_SUCCESS)
       return fail ("cc_flow_visualize");
   if (cc_context_synchronize (s->ctx) != CC_SUCCESS)
     return fail ("synchronize");
   for (int i = 0; i < runs; i++) {
     float ms;
-    if (cc_timer_start (s->timer) != CC_SUCCESS
-        || cc_flow_visualize (s->ctx, &s->flow, NULL, &vp, frame) != CC_SUCCESS
+    if (cc_timer_start (s->timer, NULL) != CC_SUCCESS
+        || cc_flow_visualize (s->ctx, NULL, &s->flow, NULL, &vp, frame) != CC_SUCCESS
         || stop_timer (s->timer, &ms) != CC_SUCCESS)
       return fail ("cc_flow_visualize");
     kt[i] = ms;
   }
   for (int i = 0; i < runs; i++) {
     double t0 = cv_now_ms ();
-    if (cc_flow_visualize (s->ctx, &s->flow, NULL, &vp, frame) != CC_SUCCESS
+    if (cc_flow_visualize (s->ctx, NULL, &s->flow, NULL, &vp, frame) != CC_SUCCESS
         || cc_context_synchronize (s->ctx) != CC_SUCCESS)
       return fail ("cc_flow_visualize");
     et[i] = cv_now_ms () - t0;

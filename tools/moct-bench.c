@@ -113,12 +113,12 @@ time_draw (cc_context *ctx, cc_timer *timer, cc_moct *m, const cc_image *frame,
     return 0;
   cc_image copy;
   if (cc_image_alloc (ctx, frame->width, frame->height, frame->format, frame->location,
-          &copy) != CC_SUCCESS || cc_image_copy (ctx, frame, &copy) != CC_SUCCESS)
+          &copy) != CC_SUCCESS || cc_image_copy (ctx, NULL, frame, &copy) != CC_SUCCESS)
     return fail ("draw frame");
   for (int i = 0; i < runs; i++) {
     float ms;
-    if (cc_timer_start (timer) != CC_SUCCESS || cc_moct_draw (m, &copy, flags) != CC_SUCCESS
-        || cc_timer_stop (timer) != CC_SUCCESS || cc_timer_elapsed_ms (timer, &ms) != CC_SUCCESS)
+    if (cc_timer_start (timer, NULL) != CC_SUCCESS || cc_moct_draw (m, NULL, &copy, flags) != CC_SUCCESS
+        || cc_timer_stop (timer, NULL) != CC_SUCCESS || cc_timer_elapsed_ms (timer, &ms) != CC_SUCCESS)
       return fail ("timed cc_moct_draw");
     dt[i] = ms;
   }
@@ -151,19 +151,19 @@ bench_one (cc_context *ctx, cc_timer *timer, const cc_image *frame, const cc_moc
   static double kt[MAX_RUNS], et[MAX_RUNS];
   bool cuda = cc_context_backend (ctx) == CC_BACKEND_CUDA;
   for (int i = 0; i < warmup; i++)
-    if (cc_moct_run (m, frame, res) != CC_SUCCESS)
+    if (cc_moct_run (m, NULL, frame, res) != CC_SUCCESS)
       return fail ("cc_moct_run");
   for (int i = 0; i < runs; i++) {
     float ms;
-    if (cc_timer_start (timer) != CC_SUCCESS
-        || cc_moct_run (m, frame, cuda ? NULL : res) != CC_SUCCESS
-        || cc_timer_stop (timer) != CC_SUCCESS || cc_timer_elapsed_ms (timer, &ms) != CC_SUCCESS)
+    if (cc_timer_start (timer, NULL) != CC_SUCCESS
+        || cc_moct_run (m, NULL, frame, cuda ? NULL : res) != CC_SUCCESS
+        || cc_timer_stop (timer, NULL) != CC_SUCCESS || cc_timer_elapsed_ms (timer, &ms) != CC_SUCCESS)
       return fail ("timed cc_moct_run");
     kt[i] = ms;
   }
   for (int i = 0; i < runs; i++) {
     t0 = cv_now_ms ();
-    if (cc_moct_run (m, frame, res) != CC_SUCCESS)
+    if (cc_moct_run (m, NULL, frame, res) != CC_SUCCESS)
       return fail ("cc_moct_run");
     et[i] = cv_now_ms () - t0;
   }
@@ -267,7 +267,7 @@ main (int argc, char **argv)
           src = &conv;
         }
         if (cc_image_alloc (ctx, w, h, src->format, loc, &frame) != CC_SUCCESS
-            || cc_image_copy (ctx, src, &frame) != CC_SUCCESS
+            || cc_image_copy (ctx, NULL, src, &frame) != CC_SUCCESS
             || cc_context_synchronize (ctx) != CC_SUCCESS)
           return fail ("upload");
         if (b == 0) {

@@ -137,7 +137,7 @@ place (cc_context *ctx, const cc_image *host, cc_image *out)
       : CC_LOCATION_HOST;
   cc_status st = cc_image_alloc (ctx, host->width, host->height, host->format, loc, out);
   if (st == CC_SUCCESS)
-    st = cc_image_copy (ctx, host, out);
+    st = cc_image_copy (ctx, NULL, host, out);
   return st;
 }
 
@@ -175,7 +175,7 @@ bench_size (cc_context *ctx, int w, int h, int frames, int warmup, const bench_i
     return fail ("plate");
   cc_quadcut *q;
   if (cc_quadcut_create (ctx, w, h, &p, &q) != CC_SUCCESS
-      || cc_quadcut_set_plate (q, &plate) != CC_SUCCESS
+      || cc_quadcut_set_plate (q, NULL, &plate) != CC_SUCCESS
       || cc_context_synchronize (ctx) != CC_SUCCESS)
     return fail ("create");
   const cc_quadcut_background bg = { .kind = CC_QUADCUT_BG_COLOR, .r = 0, .g = 177, .b = 64 };
@@ -185,10 +185,10 @@ bench_size (cc_context *ctx, int w, int h, int frames, int warmup, const bench_i
   for (int i = 0; i < warmup + frames; i++) {
     const cc_image *f = &clip[i % CLIP_FRAMES];
     double t0 = cv_now_ms ();
-    if (cc_quadcut_run (q, f, NULL) != CC_SUCCESS)
+    if (cc_quadcut_run (q, NULL, f, NULL) != CC_SUCCESS)
       return fail ("run");
     double t1 = cv_now_ms ();
-    if (cc_quadcut_composite (q, f, &bg, &out) != CC_SUCCESS
+    if (cc_quadcut_composite (q, NULL, f, &bg, &out) != CC_SUCCESS
         || cc_context_synchronize (ctx) != CC_SUCCESS)
       return fail ("composite");
     double t2 = cv_now_ms ();

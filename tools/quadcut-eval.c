@@ -64,7 +64,7 @@ up (const cc_image *host, cc_image *dev)
   if (!dev->planes[0] && cc_image_alloc (g_ctx, host->width, host->height, host->format,
       CC_LOCATION_DEVICE, dev) != CC_SUCCESS)
     return NULL;
-  return cc_image_copy (g_ctx, host, dev) == CC_SUCCESS ? dev : NULL;
+  return cc_image_copy (g_ctx, NULL, host, dev) == CC_SUCCESS ? dev : NULL;
 }
 
 /* Runs get (mask, plate or the leaves drawn) into the backend's image, then to host. */
@@ -73,7 +73,7 @@ down (cc_image *host, cc_image *dev)
 {
   if (!g_cuda)
     return CC_SUCCESS;
-  return cc_image_copy (g_ctx, dev, host);
+  return cc_image_copy (g_ctx, NULL, dev, host);
 }
 
 static cc_image *
@@ -144,13 +144,13 @@ run_cdnet (const char *dir, int first, int last, int learn, int learn_step, int 
       if (cv_cdnet_frame_load (dir, t + 1, &f) != CC_SUCCESS)
         return fail ("plate frame");
       const cc_image *fd = up (&f, &dframe);
-      if (!fd || (t == 0 ? cc_quadcut_set_plate (q, fd) : cc_quadcut_update_plate (q, fd,
+      if (!fd || (t == 0 ? cc_quadcut_set_plate (q, NULL, fd) : cc_quadcut_update_plate (q, NULL, fd,
           learn_step, false)) != CC_SUCCESS)
         return fail ("plate");
       cv_image_free (&f);
     }
     cv_image_new (w, h, CC_FORMAT_RGBX8, &plate);
-    if (cc_quadcut_get_plate (q, where (&plate, &dplate)) != CC_SUCCESS
+    if (cc_quadcut_get_plate (q, NULL, where (&plate, &dplate)) != CC_SUCCESS
         || down (&plate, &dplate) != CC_SUCCESS)
       return fail ("get plate");
   } else {
@@ -167,7 +167,7 @@ run_cdnet (const char *dir, int first, int last, int learn, int learn_step, int 
     free (learnt);
   }
   const cc_image *pd = up (&plate, &dplate);
-  if (!pd || cc_quadcut_set_plate (q, pd) != CC_SUCCESS)
+  if (!pd || cc_quadcut_set_plate (q, NULL, pd) != CC_SUCCESS)
     return fail ("plate");
   cc_image mask;
   cv_image_new (w, h, CC_FORMAT_GRAY8, &mask);
@@ -178,9 +178,9 @@ run_cdnet (const char *dir, int first, int last, int learn, int learn_step, int 
     if (cv_cdnet_frame_load (dir, t, &f) != CC_SUCCESS)
       return fail ("frame");
     const cc_image *fd = up (&f, &dframe);
-    if (!fd || cc_quadcut_run (q, fd, NULL) != CC_SUCCESS)
+    if (!fd || cc_quadcut_run (q, NULL, fd, NULL) != CC_SUCCESS)
       return fail ("run");
-    if (update_step > 0 && cc_quadcut_update_plate (q, fd, update_step, true) != CC_SUCCESS)
+    if (update_step > 0 && cc_quadcut_update_plate (q, NULL, fd, update_step, true) != CC_SUCCESS)
       return fail ("plate update");
     cc_quadcut_graph g;
     cc_quadcut_get_graph (q, &g);
@@ -193,7 +193,7 @@ run_cdnet (const char *dir, int first, int last, int learn, int learn_step, int 
     snprintf (path, sizeof path, "%s/groundtruth/gt%06d.png", dir, t);
     if (cv_png_load (path, CC_FORMAT_GRAY8, &gt) != CC_SUCCESS)
       return fail ("ground truth");
-    if (cc_quadcut_get_mask (q, where (&mask, &dmask)) != CC_SUCCESS
+    if (cc_quadcut_get_mask (q, NULL, where (&mask, &dmask)) != CC_SUCCESS
         || down (&mask, &dmask) != CC_SUCCESS)
       return fail ("mask");
     leaves += g.n_nodes;
@@ -214,7 +214,7 @@ run_cdnet (const char *dir, int first, int last, int learn, int learn_step, int 
         return fail ("save mask");
       if (p->nodes == CC_QUADCUT_NODES_LEAVES) {
         /* the debug view over the frame (fd: this frame, still on the backend) */
-        if (cc_quadcut_draw_leaves (q, fd, (cc_image *) fd) != CC_SUCCESS
+        if (cc_quadcut_draw_leaves (q, NULL, fd, (cc_image *) fd) != CC_SUCCESS
             || down (&f, &dframe) != CC_SUCCESS)
           return fail ("leaves view");
         snprintf (path, sizeof path, "%s/leaves%06d.png", save, t);
@@ -255,7 +255,7 @@ run_synthetic (int w, int h, int frames, cc_context *ctx, const cc_quadcut_param
     return fail ("create");
   cc_image dframe = { 0 }, dplate = { 0 }, dmask = { 0 };
   const cc_image *pd = up (&plate, &dplate);
-  if (!pd || cc_quadcut_set_plate (q, pd) != CC_SUCCESS)
+  if (!pd || cc_quadcut_set_plate (q, NULL, pd) != CC_SUCCESS)
     return fail ("plate");
   uint8_t *truth = malloc ((size_t) w * h);
   cc_image mask;
@@ -267,13 +267,13 @@ run_synthetic (int w, int h, int frames, cc_context *ctx, const cc_quadcut_param
     if (cv_synth_fg_frame (t, w, h, CV_SYNTH_FG_PLAIN, 6, &f, truth) != CC_SUCCESS)
       return fail ("frame");
     const cc_image *fd = up (&f, &dframe);
-    if (!fd || cc_quadcut_run (q, fd, NULL) != CC_SUCCESS)
+    if (!fd || cc_quadcut_run (q, NULL, fd, NULL) != CC_SUCCESS)
       return fail ("run");
     cc_quadcut_graph g;
     cc_quadcut_get_graph (q, &g);
     memcpy (ms[t], g.ms, sizeof g.ms);
     nodes += g.n_nodes;
-    if (cc_quadcut_get_mask (q, where (&mask, &dmask)) != CC_SUCCESS
+    if (cc_quadcut_get_mask (q, NULL, where (&mask, &dmask)) != CC_SUCCESS
         || down (&mask, &dmask) != CC_SUCCESS)
       return fail ("mask");
     for (int y = 0; y < h; y++)

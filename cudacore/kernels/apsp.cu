@@ -344,6 +344,7 @@ gather_rows (Matrix m, int nodes, const int32_t *rows, int first, int count, flo
 }  // namespace
 
 struct cc_cuda_apsp {
+  cc_stream stream;   // the stream of the public call in progress (set by each entry point)
   cc_context *ctx;
   int nodes, padded;
   cc_apsp_params params;
@@ -369,7 +370,7 @@ cc_cuda_apsp_destroy (cc_cuda_apsp *s)
 {
   if (!s)
     return;
-  cudaStreamSynchronize (cc_stream_of (s->ctx));
+  cudaStreamSynchronize (s->stream);
   cudaFree (s->m.d);
   cudaFree (s->slot_of);
   cudaFree (s->tile_of);
@@ -439,6 +440,7 @@ cc_cuda_apsp_create (cc_context *ctx, int nodes, const cc_apsp_params *params,
   if (!s)
     return cc_set_error (CC_ERROR_OUT_OF_MEMORY, "apsp: out of host memory");
   s->ctx = ctx;
+  s->stream = ctx->stream;   // until a call names its own
   s->nodes = nodes;
   s->params = *params;
   s->m.kind = params->kind;
@@ -457,7 +459,7 @@ cc_cuda_apsp_create (cc_context *ctx, int nodes, const cc_apsp_params *params,
 static cc_status
 run_rounds (cc_cuda_apsp *s)
 {
-  cudaStream_t stream = cc_stream_of (s->ctx);
+  cudaStream_t stream = s->stream;
   const int t = s->m.tiles;
   const dim3 block (kSide, kSide);
   const unsigned lower = (unsigned) ((size_t) t * (t + 1) / 2);
@@ -478,9 +480,10 @@ run_rounds (cc_cuda_apsp *s)
 }
 
 extern "C" cc_status
-cc_cuda_apsp_solve (cc_cuda_apsp *s, const cc_apsp_csr *csr, double *kernel_ms)
+cc_cuda_apsp_solve (cc_cuda_apsp *s, cc_stream cs, const cc_apsp_csr *csr, double *kernel_ms)
 {
-  cudaStream_t stream = cc_stream_of (s->ctx);
+  s->stream = cs;
+  cudaStream_t stream = s->stream;
   int n = s->nodes;
   int32_t *row_start = NULL, *col = NULL;
   float *weight = NULL;
@@ -534,7 +537,7 @@ extern "C" cc_status
 cc_cuda_apsp_get_rows (cc_cuda_apsp *s, const int32_t *rows, int count, float *dist,
     int32_t *next)
 {
-  cudaStream_t stream = cc_stream_of (s->ctx);
+  cudaStream_t stream = s->stream;
   const int n = s->nodes;
   for (int first = 0; first < count; first += s->staging_rows) {
     int chunk = count - first < s->staging_rows ? count - first : s->staging_rows;

@@ -18,6 +18,7 @@
 #define BM_WARPS (BM_THREADS / 32)
 
 struct cc_cuda_bm {
+  cc_stream stream;   // the stream of the public call in progress (set by each entry point)
   cc_context *ctx;
   cc_bm_layout L;
   uint8_t *pyr[2][CC_BLOCKMATCH_LEVELS_MAX];   // packed, pitch = level width
@@ -323,6 +324,7 @@ cc_cuda_bm_create (cc_context *ctx, const cc_bm_layout *L, cc_cuda_bm **out)
   if (!s)
     return cc_set_error (CC_ERROR_OUT_OF_MEMORY, "blockmatch: out of host memory");
   s->ctx = ctx;
+  s->stream = ctx->stream;   // until a call names its own
   s->L = *L;
   cc_status st = CC_SUCCESS;
 #define BM_ALLOC(ptr, bytes) \
@@ -359,18 +361,18 @@ bm_luma (cc_cuda_bm *s, int slot, const cc_image *f)
   int bpp = (f->format == CC_FORMAT_RGBX8 || f->format == CC_FORMAT_BGRX8) ? 4 : 1;
   int w = s->L.width[0], h = s->L.height[0];
   if (f->location == CC_LOCATION_HOST) {
-    CC_TRY (cc_cuda_copy_2d (s->ctx, s->staging[slot], s->staging_pitch, CC_LOCATION_DEVICE,
+    CC_TRY (cc_cuda_copy_2d (s->stream, s->staging[slot], s->staging_pitch, CC_LOCATION_DEVICE,
             src, pitch, CC_LOCATION_HOST, (size_t) w * bpp, h));
     src = s->staging[slot];
     pitch = s->staging_pitch;
   }
   dim3 block (32, 8), grid (cc_div_up (w, 32), cc_div_up (h, 8));
-  bm_luma_kernel<<<grid, block, 0, cc_stream_of (s->ctx)>>> (src, pitch, w, h,
+  bm_luma_kernel<<<grid, block, 0, s->stream>>> (src, pitch, w, h,
       f->format == CC_FORMAT_RGBX8, f->format == CC_FORMAT_BGRX8, s->pyr[slot][0]);
   CC_CUDA_LAUNCHED ("bm_luma_kernel");
   for (int l = 1; l < s->L.levels; l++) {
     dim3 g2 (cc_div_up (s->L.width[l], 32), cc_div_up (s->L.height[l], 8));
-    bm_down_kernel<<<g2, block, 0, cc_stream_of (s->ctx)>>> (s->pyr[slot][l - 1],
+    bm_down_kernel<<<g2, block, 0, s->stream>>> (s->pyr[slot][l - 1],
         s->L.width[l - 1], s->L.height[l - 1], s->pyr[slot][l], s->L.width[l], s->L.height[l]);
     CC_CUDA_LAUNCHED ("bm_down_kernel");
   }
@@ -378,11 +380,12 @@ bm_luma (cc_cuda_bm *s, int slot, const cc_image *f)
 }
 
 extern "C" cc_status
-cc_cuda_bm_compute (cc_cuda_bm *s, const cc_blockmatch_params *p, const cc_image *prev,
+cc_cuda_bm_compute (cc_cuda_bm *s, cc_stream cs, const cc_blockmatch_params *p, const cc_image *prev,
     const cc_image *next, cc_image *grid_flow, cc_image *grid_conf, cc_image *dense)
 {
+  s->stream = cs;
   const cc_bm_layout *L = &s->L;
-  cudaStream_t stream = cc_stream_of (s->ctx);
+  cudaStream_t stream = s->stream;
   CC_TRY (bm_luma (s, 0, prev));
   CC_TRY (bm_luma (s, 1, next));
   for (int l = L->levels - 1; l >= 0; l--) {
@@ -430,15 +433,15 @@ cc_cuda_bm_compute (cc_cuda_bm *s, const cc_blockmatch_params *p, const cc_image
     CC_CUDA_LAUNCHED ("bm_dense_kernel");
   }
   if (host_flow)
-    CC_TRY (cc_cuda_copy_2d (s->ctx, grid_flow->planes[0], grid_flow->pitch[0],
+    CC_TRY (cc_cuda_copy_2d (s->stream, grid_flow->planes[0], grid_flow->pitch[0],
             CC_LOCATION_HOST, s->grid_out, sizeof (float2) * gw, CC_LOCATION_DEVICE,
             sizeof (float2) * gw, gh));
   if (host_conf)
-    CC_TRY (cc_cuda_copy_2d (s->ctx, grid_conf->planes[0], grid_conf->pitch[0],
+    CC_TRY (cc_cuda_copy_2d (s->stream, grid_conf->planes[0], grid_conf->pitch[0],
             CC_LOCATION_HOST, s->conf_out, sizeof (float) * gw, CC_LOCATION_DEVICE,
             sizeof (float) * gw, gh));
   if (host_dense)
-    CC_TRY (cc_cuda_copy_2d (s->ctx, dense->planes[0], dense->pitch[0], CC_LOCATION_HOST,
+    CC_TRY (cc_cuda_copy_2d (s->stream, dense->planes[0], dense->pitch[0], CC_LOCATION_HOST,
             s->dense_out, sizeof (float2) * w, CC_LOCATION_DEVICE, sizeof (float2) * w, h));
   return CC_SUCCESS;
 }

@@ -75,6 +75,13 @@ cc_cuda_synchronize (cc_context *ctx)
 }
 
 extern "C" cc_status
+cc_cuda_stream_synchronize (cc_stream stream)
+{
+  CC_CUDA_TRY (cudaStreamSynchronize ((cudaStream_t) stream), "cudaStreamSynchronize");
+  return CC_SUCCESS;
+}
+
+extern "C" cc_status
 cc_cuda_malloc (cc_context *ctx, size_t bytes, void **out)
 {
   (void) ctx;
@@ -112,29 +119,29 @@ cc_cuda_free (cc_context *ctx, void *ptr)
 }
 
 extern "C" cc_status
-cc_cuda_memset_async (cc_context *ctx, void *ptr, int value, size_t bytes)
+cc_cuda_memset_async (cc_stream stream, void *ptr, int value, size_t bytes)
 {
-  CC_CUDA_TRY (cudaMemsetAsync (ptr, value, bytes, (cudaStream_t) ctx->stream), "cudaMemsetAsync");
+  CC_CUDA_TRY (cudaMemsetAsync (ptr, value, bytes, (cudaStream_t) stream), "cudaMemsetAsync");
   return CC_SUCCESS;
 }
 
 extern "C" cc_status
-cc_cuda_memset_2d_async (cc_context *ctx, void *ptr, size_t pitch, int value,
+cc_cuda_memset_2d_async (cc_stream stream, void *ptr, size_t pitch, int value,
     size_t width_bytes, size_t height)
 {
   CC_CUDA_TRY (cudaMemset2DAsync (ptr, pitch, value, width_bytes, height,
-          (cudaStream_t) ctx->stream), "cudaMemset2DAsync");
+          (cudaStream_t) stream), "cudaMemset2DAsync");
   return CC_SUCCESS;
 }
 
 extern "C" cc_status
-cc_cuda_copy_2d (cc_context *ctx, void *dst, size_t dst_pitch, cc_location dst_loc,
+cc_cuda_copy_2d (cc_stream cstream, void *dst, size_t dst_pitch, cc_location dst_loc,
     const void *src, size_t src_pitch, cc_location src_loc, size_t width_bytes, size_t height)
 {
   cudaMemcpyKind kind = src_loc == CC_LOCATION_HOST
       ? (dst_loc == CC_LOCATION_HOST ? cudaMemcpyHostToHost : cudaMemcpyHostToDevice)
       : (dst_loc == CC_LOCATION_HOST ? cudaMemcpyDeviceToHost : cudaMemcpyDeviceToDevice);
-  cudaStream_t stream = (cudaStream_t) ctx->stream;
+  cudaStream_t stream = (cudaStream_t) cstream;
   CC_CUDA_TRY (cudaMemcpy2DAsync (dst, dst_pitch, src, src_pitch, width_bytes, height, kind,
           stream), "cudaMemcpy2DAsync");
   // Host destinations and pageable host sources must be complete when we return.
@@ -166,15 +173,16 @@ resize_nearest_kernel (const char *src, size_t spitch, int sw, int sh, char *dst
 }
 
 extern "C" cc_status
-cc_cuda_resize_nearest (cc_context *ctx, const cc_image *src, cc_image *dst)
+cc_cuda_resize_nearest (cc_stream stream, const cc_image *src, cc_image *dst)
 {
+  cudaStream_t st = (cudaStream_t) stream;
   dim3 block (32, 8), grid (cc_div_up (dst->width, 32), cc_div_up (dst->height, 8));
   if (src->format == CC_FORMAT_F32)
-    resize_nearest_kernel<float><<<grid, block, 0, cc_stream_of (ctx)>>> (
+    resize_nearest_kernel<float><<<grid, block, 0, st>>> (
         (const char *) src->planes[0], src->pitch[0], src->width, src->height,
         (char *) dst->planes[0], dst->pitch[0], dst->width, dst->height);
   else
-    resize_nearest_kernel<float2><<<grid, block, 0, cc_stream_of (ctx)>>> (
+    resize_nearest_kernel<float2><<<grid, block, 0, st>>> (
         (const char *) src->planes[0], src->pitch[0], src->width, src->height,
         (char *) dst->planes[0], dst->pitch[0], dst->width, dst->height);
   CC_CUDA_LAUNCHED ("resize_nearest");

@@ -36,6 +36,7 @@ struct cvd_state {
 #define CVD_STATE_RESET offsetof (cvd_state, warm)
 
 struct cc_cuda_cvd {
+  cc_stream stream;   // the stream of the public call in progress (set by each entry point)
   cc_context *ctx;
   int w, h, cap;
   cc_cvd_site *sites;
@@ -357,10 +358,9 @@ cvd_render_kernel (cc_image f, const int32_t *labels, const cc_cvd_site *sites,
 // A contiguous copy on the stream; waits when the host is involved (as
 // cc_cuda_copy_2d, without its pitch limits).
 static cc_status
-copy_1d (cc_context *ctx, void *dst, cc_location dst_loc, const void *src, cc_location src_loc,
+copy_1d (cc_stream st, void *dst, cc_location dst_loc, const void *src, cc_location src_loc,
     size_t bytes)
 {
-  cudaStream_t st = cc_stream_of (ctx);
   CC_CUDA_TRY (cudaMemcpyAsync (dst, src, bytes, cudaMemcpyDefault, st), "cvd: copy");
   if (dst_loc == CC_LOCATION_HOST || src_loc == CC_LOCATION_HOST)
     CC_CUDA_TRY (cudaStreamSynchronize (st), "cvd: copy wait");
@@ -396,6 +396,7 @@ cc_cuda_cvd_create (cc_context *ctx, int width, int height, cc_cuda_cvd **out)
   if (!s)
     return cc_set_error (CC_ERROR_OUT_OF_MEMORY, "cc_cvd_create: out of host memory");
   s->ctx = ctx;
+  s->stream = ctx->stream;   // until a call names its own
   s->w = width;
   s->h = height;
   size_t np = (size_t) width * height;
@@ -406,8 +407,9 @@ cc_cuda_cvd_create (cc_context *ctx, int width, int height, cc_cuda_cvd **out)
     st = cc_cuda_malloc (ctx, np * sizeof (uint16_t), (void **) &s->rho);
   if (st == CC_SUCCESS)
     st = cc_cuda_malloc (ctx, sizeof (cvd_state), (void **) &s->state);
-  if (st == CC_SUCCESS && cudaMemsetAsync (s->state, 0, sizeof (cvd_state), cc_stream_of (ctx))
-      != cudaSuccess)
+  // waited for here: a call on another stream must find it done
+  if (st == CC_SUCCESS && (cudaMemsetAsync (s->state, 0, sizeof (cvd_state), s->stream)
+      != cudaSuccess || cudaStreamSynchronize (s->stream) != cudaSuccess))
     st = cc_set_error (CC_ERROR_CUDA, "cc_cvd_create: state reset failed");
   if (st != CC_SUCCESS) {
     cc_cuda_cvd_destroy (s);
@@ -431,12 +433,18 @@ cc_cuda_cvd_create (cc_context *ctx, int width, int height, cc_cuda_cvd **out)
   return CC_SUCCESS;
 }
 
+void
+cc_cuda_cvd_use_stream (cc_cuda_cvd *s, cc_stream stream)
+{
+  s->stream = stream;
+}
+
 cc_status
 cc_cuda_cvd_reserve (cc_cuda_cvd *s, int n)
 {
   if (n <= s->cap)
     return CC_SUCCESS;
-  CC_TRY (cc_cuda_synchronize (s->ctx));
+  CC_TRY (cc_cuda_stream_synchronize (s->stream));
   cc_cuda_free (s->ctx, s->sites);
   cc_cuda_free (s->ctx, s->sums);
   cc_cuda_free (s->ctx, s->colour);
@@ -454,21 +462,21 @@ cc_cuda_cvd_reserve (cc_cuda_cvd *s, int n)
 cc_status
 cc_cuda_cvd_set_sites (cc_cuda_cvd *s, const cc_cvd_site *sites, int n)
 {
-  return copy_1d (s->ctx, s->sites, CC_LOCATION_DEVICE, sites, CC_LOCATION_HOST,
+  return copy_1d (s->stream, s->sites, CC_LOCATION_DEVICE, sites, CC_LOCATION_HOST,
       (size_t) n * sizeof (cc_cvd_site));
 }
 
 cc_status
 cc_cuda_cvd_get_sites (cc_cuda_cvd *s, cc_cvd_site *sites, int n)
 {
-  return copy_1d (s->ctx, sites, CC_LOCATION_HOST, s->sites, CC_LOCATION_DEVICE,
+  return copy_1d (s->stream, sites, CC_LOCATION_HOST, s->sites, CC_LOCATION_DEVICE,
       (size_t) n * sizeof (cc_cvd_site));
 }
 
 cc_status
 cc_cuda_cvd_set_density (cc_cuda_cvd *s, const cc_image *f, cc_cvd_density d)
 {
-  cvd_density_kernel<<<row_grid (s->w, s->h), CVD_THREADS, 0, cc_stream_of (s->ctx)>>> (*f,
+  cvd_density_kernel<<<row_grid (s->w, s->h), CVD_THREADS, 0, s->stream>>> (*f,
       (int) d, s->rho);
   CC_CUDA_LAUNCHED ("cvd_density_kernel");
   return CC_SUCCESS;
@@ -483,7 +491,7 @@ cc_cuda_cvd_set_density_map (cc_cuda_cvd *s, const uint16_t *rho)
     return cc_set_error (CC_ERROR_OUT_OF_MEMORY, "cc_cvd_set_density_map: out of host memory");
   for (size_t i = 0; i < np; i++)
     tmp[i] = rho[i] ? rho[i] : 1;
-  cc_status st = copy_1d (s->ctx, s->rho, CC_LOCATION_DEVICE, tmp, CC_LOCATION_HOST,
+  cc_status st = copy_1d (s->stream, s->rho, CC_LOCATION_DEVICE, tmp, CC_LOCATION_HOST,
       np * sizeof *tmp);
   if (st == CC_SUCCESS)
     st = cc_cuda_synchronize (s->ctx);
@@ -494,7 +502,7 @@ cc_cuda_cvd_set_density_map (cc_cuda_cvd *s, const uint16_t *rho)
 static cc_status
 voronoi (cc_cuda_cvd *s, int n, cc_cvd_voronoi_method method, int warm_start)
 {
-  cudaStream_t st = cc_stream_of (s->ctx);
+  cudaStream_t st = s->stream;
   size_t np = (size_t) s->w * s->h;
   cvd_fill_kernel<<<cc_div_up ((unsigned) np, CVD_THREADS), CVD_THREADS, 0, st>>> (s->labels,
       np, s->state, warm_start);
@@ -522,7 +530,7 @@ voronoi (cc_cuda_cvd *s, int n, cc_cvd_voronoi_method method, int warm_start)
 cc_status
 cc_cuda_cvd_voronoi (cc_cuda_cvd *s, int n, cc_cvd_voronoi_method method, int warm_start)
 {
-  CC_CUDA_TRY (cudaMemsetAsync (s->state, 0, CVD_STATE_RESET, cc_stream_of (s->ctx)),
+  CC_CUDA_TRY (cudaMemsetAsync (s->state, 0, CVD_STATE_RESET, s->stream),
       "cvd: state reset");
   return voronoi (s, n, method, warm_start);
 }
@@ -530,7 +538,7 @@ cc_cuda_cvd_voronoi (cc_cuda_cvd *s, int n, cc_cvd_voronoi_method method, int wa
 cc_status
 cc_cuda_cvd_forget_warm (cc_cuda_cvd *s)
 {
-  CC_CUDA_TRY (cudaMemsetAsync (&s->state->warm, 0, sizeof (int), cc_stream_of (s->ctx)),
+  CC_CUDA_TRY (cudaMemsetAsync (&s->state->warm, 0, sizeof (int), s->stream),
       "cvd: warm reset");
   return CC_SUCCESS;
 }
@@ -538,14 +546,14 @@ cc_cuda_cvd_forget_warm (cc_cuda_cvd *s)
 cc_status
 cc_cuda_cvd_get_labels (cc_cuda_cvd *s, int32_t *labels)
 {
-  return copy_1d (s->ctx, labels, CC_LOCATION_HOST, s->labels, CC_LOCATION_DEVICE,
+  return copy_1d (s->stream, labels, CC_LOCATION_HOST, s->labels, CC_LOCATION_DEVICE,
       (size_t) s->w * s->h * sizeof (int32_t));
 }
 
 static cc_status
 centroids (cc_cuda_cvd *s, int n, cc_cvd_centroid_method m)
 {
-  cudaStream_t st = cc_stream_of (s->ctx);
+  cudaStream_t st = s->stream;
   size_t np = (size_t) s->w * s->h;
   unsigned blocks = cc_div_up ((unsigned) np, CVD_THREADS);
   if (m == CC_CVD_CENTROID_MDRR) {
@@ -568,10 +576,10 @@ centroids (cc_cuda_cvd *s, int n, cc_cvd_centroid_method m)
 cc_status
 cc_cuda_cvd_centroid_sums (cc_cuda_cvd *s, int n, cc_cvd_centroid_method m, cc_cvd_sums *sums)
 {
-  CC_CUDA_TRY (cudaMemsetAsync (s->state, 0, CVD_STATE_RESET, cc_stream_of (s->ctx)),
+  CC_CUDA_TRY (cudaMemsetAsync (s->state, 0, CVD_STATE_RESET, s->stream),
       "cvd: state reset");
   CC_TRY (centroids (s, n, m));
-  return copy_1d (s->ctx, sums, CC_LOCATION_HOST, s->sums, CC_LOCATION_DEVICE,
+  return copy_1d (s->stream, sums, CC_LOCATION_HOST, s->sums, CC_LOCATION_DEVICE,
       (size_t) n * sizeof (cc_cvd_sums));
 }
 
@@ -579,7 +587,7 @@ cc_status
 cc_cuda_cvd_iterate (cc_cuda_cvd *s, int n, const cc_cvd_params *p, int iterations,
     unsigned long long threshold, cc_cvd_stats *stats)
 {
-  cudaStream_t st = cc_stream_of (s->ctx);
+  cudaStream_t st = s->stream;
   CC_CUDA_TRY (cudaMemsetAsync (s->state, 0, CVD_STATE_RESET, st), "cvd: state reset");
   for (int it = 0; it < iterations; it++) {
     CC_TRY (voronoi (s, n, p->voronoi, p->warm_start));
@@ -592,7 +600,7 @@ cc_cuda_cvd_iterate (cc_cuda_cvd *s, int n, const cc_cvd_params *p, int iteratio
   if (!stats)
     return CC_SUCCESS;
   cvd_state h;
-  CC_TRY (copy_1d (s->ctx, &h, CC_LOCATION_HOST, s->state, CC_LOCATION_DEVICE, sizeof h));
+  CC_TRY (copy_1d (s->stream, &h, CC_LOCATION_HOST, s->state, CC_LOCATION_DEVICE, sizeof h));
   stats->iterations = h.iterations;
   stats->converged = h.converged;
   stats->displacement = h.last;
@@ -603,7 +611,7 @@ cc_cuda_cvd_iterate (cc_cuda_cvd *s, int n, const cc_cvd_params *p, int iteratio
 cc_status
 cc_cuda_cvd_advect (cc_cuda_cvd *s, int n, const cc_image *flow)
 {
-  cudaStream_t st = cc_stream_of (s->ctx);
+  cudaStream_t st = s->stream;
   size_t np = (size_t) s->w * s->h;
   CC_CUDA_TRY (cudaMemsetAsync (s->sums, 0, (size_t) n * sizeof (cc_cvd_sums), st),
       "cvd: flow sums reset");
@@ -620,7 +628,7 @@ cc_status
 cc_cuda_cvd_render (cc_cuda_cvd *s, int n, cc_image *f, int style, int bw, long long radius2,
     const cc_cvd_mean colours[2])
 {
-  cudaStream_t st = cc_stream_of (s->ctx);
+  cudaStream_t st = s->stream;
   int yuv = f->format == CC_FORMAT_NV12 || f->format == CC_FORMAT_I420;
   if (style != CC_CVD_STYLE_OUTLINE) {
     CC_CUDA_TRY (cudaMemsetAsync (s->colour, 0, (size_t) n * sizeof (cc_cvd_colour_acc), st),

@@ -363,6 +363,7 @@ lk_fb_final (const float2 *__restrict__ fwd, const float2 *__restrict__ bwd, int
 }  // namespace
 
 struct cc_cuda_lk {
+  cc_stream stream;   // the stream of the public call in progress (set by each entry point)
   cc_context *ctx;
   cc_lk_pyramid_sizes sizes;
   float *pyr[2][CC_FLOW_LK_LEVELS_MAX];   // packed, pitch = level width
@@ -399,6 +400,7 @@ cc_cuda_lk_create (cc_context *ctx, const cc_lk_pyramid_sizes *sizes, bool need_
   if (!st)
     return cc_set_error (CC_ERROR_OUT_OF_MEMORY, "flow-lk (CUDA): out of host memory");
   st->ctx = ctx;
+  st->stream = ctx->stream;   // until a call names its own
   st->sizes = *sizes;
   st->have_backward = need_backward;
   const size_t w = sizes->width[0], h = sizes->height[0], n = w * h;
@@ -432,16 +434,17 @@ cc_cuda_lk_create (cc_context *ctx, const cc_lk_pyramid_sizes *sizes, bool need_
 }
 
 extern "C" cc_status
-cc_cuda_lk_build_pyramid (cc_cuda_lk *st, int slot, const cc_image *frame)
+cc_cuda_lk_build_pyramid (cc_cuda_lk *st, cc_stream cs, int slot, const cc_image *frame)
 {
-  cudaStream_t stream = cc_stream_of (st->ctx);
+  st->stream = cs;
+  cudaStream_t stream = cs;
   const int w = st->sizes.width[0], h = st->sizes.height[0];
   const uint8_t *src = (const uint8_t *) frame->planes[0];
   size_t pitch = frame->pitch[0];
   if (frame->location == CC_LOCATION_HOST) {
     // only the luma plane (or the packed RGB plane) is read
     size_t row = (size_t) w * cc_format_plane_bpp (frame->format, 0);
-    CC_TRY (cc_cuda_copy_2d (st->ctx, st->staging, st->staging_pitch, CC_LOCATION_DEVICE,
+    CC_TRY (cc_cuda_copy_2d (st->stream, st->staging, st->staging_pitch, CC_LOCATION_DEVICE,
             frame->planes[0], frame->pitch[0], CC_LOCATION_HOST, row, h));
     src = st->staging;
     pitch = st->staging_pitch;
@@ -479,7 +482,7 @@ run_field (cc_cuda_lk *st, const cc_flow_lk_params *p, int tw, int th, size_t sm
     float *const *from, float *const *to, float2 *buf_a, float2 *buf_b,
     const cc_image *mask, const FinalTarget *fin, float2 **result)
 {
-  cudaStream_t stream = cc_stream_of (st->ctx);
+  cudaStream_t stream = st->stream;
   const cc_lk_pyramid_sizes *s = &st->sizes;
   const int top = s->levels - 1;
   const int r = p->window_size / 2;
@@ -546,12 +549,12 @@ run_field (cc_cuda_lk *st, const cc_flow_lk_params *p, int tw, int th, size_t sm
 }  // namespace
 
 extern "C" cc_status
-cc_cuda_lk_flow (cc_cuda_lk *st, int slot_prev, int slot_next,
+cc_cuda_lk_flow (cc_cuda_lk *st, cc_stream cs, int slot_prev, int slot_next,
     const cc_flow_lk_params *p, const cc_image *mask, cc_image *flow,
     cc_image *confidence)
 {
-  cc_context *ctx = st->ctx;
-  cudaStream_t stream = cc_stream_of (ctx);
+  st->stream = cs;
+  cudaStream_t stream = cs;
   const int w = st->sizes.width[0], h = st->sizes.height[0];
   const int r = p->window_size / 2;
   if (p->fb_check && !st->have_backward)
@@ -621,10 +624,10 @@ cc_cuda_lk_flow (cc_cuda_lk *st, int slot_prev, int slot_next,
   }
   // host outputs: copy back (cc_cuda_copy_2d waits for a host destination)
   if (!flow_dev)
-    CC_TRY (cc_cuda_copy_2d (ctx, flow->planes[0], flow->pitch[0], CC_LOCATION_HOST, result,
+    CC_TRY (cc_cuda_copy_2d (cs, flow->planes[0], flow->pitch[0], CC_LOCATION_HOST, result,
             sizeof (float2) * w, CC_LOCATION_DEVICE, sizeof (float2) * w, h));
   if (confidence && !conf_dev)
-    CC_TRY (cc_cuda_copy_2d (ctx, confidence->planes[0], confidence->pitch[0],
+    CC_TRY (cc_cuda_copy_2d (cs, confidence->planes[0], confidence->pitch[0],
             CC_LOCATION_HOST, st->conf, sizeof (float) * w, CC_LOCATION_DEVICE,
             sizeof (float) * w, h));
   return CC_SUCCESS;

@@ -157,10 +157,9 @@ vis_arrow_tails (Frame f, Field F, int spacing, int nx, int ny, float min_confid
 }  // namespace
 
 extern "C" cc_status
-cc_cuda_flow_visualize (cc_context *ctx, const cc_image *flow, const cc_image *confidence,
+cc_cuda_flow_visualize (cc_stream stream, const cc_image *flow, const cc_image *confidence,
     const cc_flow_vis_params *p, cc_image *frame)
 {
-  cudaStream_t stream = cc_stream_of (ctx);
   Frame f;
   f.p0 = (uint8_t *) frame->planes[0];
   f.p1 = (uint8_t *) frame->planes[1];

@@ -39,6 +39,7 @@
 enum { MOCT_FMT_RGBX = 0, MOCT_FMT_BGRX = 1, MOCT_FMT_ANY = 2 };
 
 struct cc_cuda_moct {
+  cc_stream stream;   // the stream of the public call in progress (set by each entry point)
   cc_context *ctx;
   int w, h, history, n;
   int sms;
@@ -565,6 +566,7 @@ cc_cuda_moct_create (cc_context *ctx, int width, int height, int history, cc_cud
   if (!s)
     return cc_set_error (CC_ERROR_OUT_OF_MEMORY, "moct: out of host memory");
   s->ctx = ctx;
+  s->stream = ctx->stream;   // until a call names its own
   s->w = width;
   s->h = height;
   s->history = history;
@@ -580,6 +582,7 @@ cc_cuda_moct_create (cc_context *ctx, int width, int height, int history, cc_cud
   MOCT_ALLOC (s->records, N * sizeof (cc_moct_record));
   MOCT_ALLOC (s->tracks, N * sizeof (cc_moct_track));
   MOCT_ALLOC (s->rings, N * history * sizeof (cc_moct_sample));
+  MOCT_ALLOC (s->keys, (size_t) width * height * sizeof (uint32_t));
 #undef MOCT_ALLOC
   if (st == CC_SUCCESS) {
     cudaError_t e = cudaDeviceGetAttribute (&s->sms, cudaDevAttrMultiProcessorCount,
@@ -596,7 +599,12 @@ cc_cuda_moct_create (cc_context *ctx, int width, int height, int history, cc_cud
     }
   }
   if (st == CC_SUCCESS)
-    st = cc_cuda_moct_reset (s);
+    st = cc_cuda_moct_reset (s, s->stream);
+  if (st == CC_SUCCESS)
+    st = cc_cuda_memset_async (s->stream, s->keys, 0, (size_t) width * height * sizeof (uint32_t));
+  // waited for here: a call on another stream must find the buffers cleared
+  if (st == CC_SUCCESS)
+    st = cc_cuda_stream_synchronize (s->stream);
   if (st != CC_SUCCESS) {
     cc_cuda_moct_destroy (s);
     return st;
@@ -606,21 +614,23 @@ cc_cuda_moct_create (cc_context *ctx, int width, int height, int history, cc_cud
 }
 
 extern "C" cc_status
-cc_cuda_moct_reset (cc_cuda_moct *s)
+cc_cuda_moct_reset (cc_cuda_moct *s, cc_stream cs)
 {
+  s->stream = cs;
   const size_t N = CC_MOCT_MAX_OBJECTS;
-  CC_TRY (cc_cuda_memset_async (s->ctx, s->tracks, 0, N * sizeof (cc_moct_track)));
-  CC_TRY (cc_cuda_memset_async (s->ctx, s->records, 0, N * sizeof (cc_moct_record)));
-  return cc_cuda_memset_async (s->ctx, s->rings, 0, N * s->history * sizeof (cc_moct_sample));
+  CC_TRY (cc_cuda_memset_async (s->stream, s->tracks, 0, N * sizeof (cc_moct_track)));
+  CC_TRY (cc_cuda_memset_async (s->stream, s->records, 0, N * sizeof (cc_moct_record)));
+  return cc_cuda_memset_async (s->stream, s->rings, 0, N * s->history * sizeof (cc_moct_sample));
 }
 
 extern "C" cc_status
-cc_cuda_moct_seed (cc_cuda_moct *s, int object, const int window[5])
+cc_cuda_moct_seed (cc_cuda_moct *s, cc_stream cs, int object, const int window[5])
 {
+  s->stream = cs;
   // win, wx0, wy0, wx1, wy1 are contiguous ints in cc_moct_track
   const size_t bytes = 5 * sizeof (int);
   cc_moct_track *t = s->tracks + object;
-  return cc_cuda_copy_2d (s->ctx, &t->win, bytes, CC_LOCATION_DEVICE, window, bytes,
+  return cc_cuda_copy_2d (s->stream, &t->win, bytes, CC_LOCATION_DEVICE, window, bytes,
       CC_LOCATION_HOST, bytes, 1);
 }
 
@@ -629,16 +639,16 @@ cc_cuda_moct_set_objects (cc_cuda_moct *s, const uint16_t *lut_rgb, const uint16
     const cc_moct_colour *colours, const cc_moct_label *labels, int n)
 {
   size_t lut_bytes = CC_MOCT_LUT_SIZE * sizeof (uint16_t);
-  CC_TRY (cc_cuda_copy_2d (s->ctx, s->lut_rgb, lut_bytes, CC_LOCATION_DEVICE, lut_rgb,
+  CC_TRY (cc_cuda_copy_2d (s->stream, s->lut_rgb, lut_bytes, CC_LOCATION_DEVICE, lut_rgb,
           lut_bytes, CC_LOCATION_HOST, lut_bytes, 1));
-  CC_TRY (cc_cuda_copy_2d (s->ctx, s->lut_yuv, lut_bytes, CC_LOCATION_DEVICE, lut_yuv,
+  CC_TRY (cc_cuda_copy_2d (s->stream, s->lut_yuv, lut_bytes, CC_LOCATION_DEVICE, lut_yuv,
           lut_bytes, CC_LOCATION_HOST, lut_bytes, 1));
   if (n > 0)
-    CC_TRY (cc_cuda_copy_2d (s->ctx, s->colours, n * sizeof (cc_moct_colour),
+    CC_TRY (cc_cuda_copy_2d (s->stream, s->colours, n * sizeof (cc_moct_colour),
             CC_LOCATION_DEVICE, colours, n * sizeof (cc_moct_colour), CC_LOCATION_HOST,
             n * sizeof (cc_moct_colour), 1));
   if (n > 0)
-    CC_TRY (cc_cuda_copy_2d (s->ctx, s->labels, n * sizeof (cc_moct_label),
+    CC_TRY (cc_cuda_copy_2d (s->stream, s->labels, n * sizeof (cc_moct_label),
             CC_LOCATION_DEVICE, labels, n * sizeof (cc_moct_label), CC_LOCATION_HOST,
             n * sizeof (cc_moct_label), 1));
   s->label_width = 0;
@@ -682,13 +692,14 @@ cc_cuda_moct_set_objects (cc_cuda_moct *s, const uint16_t *lut_rgb, const uint16
 }
 
 extern "C" cc_status
-cc_cuda_moct_run (cc_cuda_moct *s, const cc_moct_params *p, const cc_image *f,
+cc_cuda_moct_run (cc_cuda_moct *s, cc_stream cs, const cc_moct_params *p, const cc_image *f,
     long long frame, cc_moct_record *records)
 {
+  s->stream = cs;
   const int n = s->n;
   if (n == 0)
     return CC_SUCCESS;
-  cudaStream_t stream = cc_stream_of (s->ctx);
+  cudaStream_t stream = s->stream;
   bool yuv = f->format == CC_FORMAT_NV12 || f->format == CC_FORMAT_I420;
   // the packed paths load 16 bytes at a time
   bool aligned = ((uintptr_t) f->planes[0] & 15) == 0 && (f->pitch[0] & 15) == 0;
@@ -725,7 +736,7 @@ cc_cuda_moct_run (cc_cuda_moct *s, const cc_moct_params *p, const cc_image *f,
   CC_CUDA_LAUNCHED ("moct_finalize_kernel");
   if (records) {
     size_t bytes = n * sizeof (cc_moct_record);
-    CC_TRY (cc_cuda_copy_2d (s->ctx, records, bytes, CC_LOCATION_HOST, s->records, bytes,
+    CC_TRY (cc_cuda_copy_2d (s->stream, records, bytes, CC_LOCATION_HOST, s->records, bytes,
             CC_LOCATION_DEVICE, bytes, 1));
   }
   return CC_SUCCESS;
@@ -735,15 +746,16 @@ extern "C" cc_status
 cc_cuda_moct_get_ring (cc_cuda_moct *s, int object, cc_moct_sample *ring)
 {
   size_t bytes = s->history * sizeof (cc_moct_sample);
-  return cc_cuda_copy_2d (s->ctx, ring, bytes, CC_LOCATION_HOST,
+  return cc_cuda_copy_2d (s->stream, ring, bytes, CC_LOCATION_HOST,
       s->rings + (size_t) object * s->history, bytes, CC_LOCATION_DEVICE, bytes, 1);
 }
 
 extern "C" cc_status
-cc_cuda_moct_draw (cc_cuda_moct *s, cc_image *f, unsigned flags, long long frames,
+cc_cuda_moct_draw (cc_cuda_moct *s, cc_stream cs, cc_image *f, unsigned flags, long long frames,
     const cc_moct_colour *white)
 {
-  cudaStream_t stream = cc_stream_of (s->ctx);
+  s->stream = cs;
+  cudaStream_t stream = s->stream;
   const int n = s->n;
   if (n == 0)
     return CC_SUCCESS;
@@ -763,11 +775,6 @@ cc_cuda_moct_draw (cc_cuda_moct *s, cc_image *f, unsigned flags, long long frame
   const bool labels = (flags & CC_MOCT_DRAW_LABELS) && s->label_width > 0;
   if (!(flags & lines) && !labels)
     return CC_SUCCESS;
-  if (!s->keys) {
-    size_t bytes = (size_t) s->w * s->h * sizeof (uint32_t);
-    CC_TRY (cc_cuda_malloc (s->ctx, bytes, (void **) &s->keys));
-    CC_TRY (cc_cuda_memset_async (s->ctx, s->keys, 0, bytes));
-  }
   long long threads = (long long) n * cc_moct_primitive_count (s->history);
   unsigned grid = (unsigned) ((threads + 127) / 128);
   dim3 label_grid (cc_div_up (s->label_width * CC_TEXT_HEIGHT, 128), n);

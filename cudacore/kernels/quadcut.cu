@@ -30,6 +30,7 @@
 #define QC_EVENTS 8   // stratify, histogram, pyramid, leaves, neighbours, graph, transfer
 
 struct cc_cuda_quadcut {
+  cc_stream stream;   // the stream of the public call in progress (set by each entry point)
   cc_context *ctx;
   int w, h;
   size_t npx;
@@ -503,9 +504,11 @@ create_buffers (cc_cuda_quadcut *s, const float *lin)
   QC_ALLOC (s->scan_tmp, s->scan_bytes);
   CC_CUDA_TRY (cudaMemcpy (s->lin, lin, 256 * sizeof (float), cudaMemcpyHostToDevice),
       "quadcut: upload");
-  CC_TRY (cc_cuda_memset_async (ctx, s->prev_mask, 0, n));
-  CC_TRY (cc_cuda_memset_async (ctx, s->mask, 0, n));
-  CC_TRY (cc_cuda_memset_async (ctx, s->alpha, 0, n));
+  CC_TRY (cc_cuda_memset_async (s->stream, s->prev_mask, 0, n));
+  CC_TRY (cc_cuda_memset_async (s->stream, s->mask, 0, n));
+  CC_TRY (cc_cuda_memset_async (s->stream, s->alpha, 0, n));
+  // waited for here: a call on another stream must find them done
+  CC_CUDA_TRY (cudaStreamSynchronize (s->stream), "quadcut: create");
   for (int k = 0; k < QC_EVENTS; k++)
     CC_CUDA_TRY (cudaEventCreate (&s->ev[k]), "quadcut: event");
   s->host_hist = (int *) malloc (256 * 256 * sizeof (int));
@@ -527,6 +530,7 @@ cc_cuda_quadcut_create (cc_context *ctx, int width, int height, const float *lin
   if (!s)
     return cc_set_error (CC_ERROR_OUT_OF_MEMORY, "quadcut: out of host memory");
   s->ctx = ctx;
+  s->stream = ctx->stream;   // until a call names its own
   s->w = width;
   s->h = height;
   s->npx = (size_t) width * height;
@@ -539,10 +543,22 @@ cc_cuda_quadcut_create (cc_context *ctx, int width, int height, const float *lin
   return CC_SUCCESS;
 }
 
+void
+cc_cuda_quadcut_use_stream (cc_cuda_quadcut *s, cc_stream stream)
+{
+  s->stream = stream;
+}
+
+cc_stream
+cc_cuda_quadcut_stream (const cc_cuda_quadcut *s)
+{
+  return s->stream;
+}
+
 cc_status
 cc_cuda_quadcut_set_plate (cc_cuda_quadcut *s, const cc_image *plate)
 {
-  qc_plate_kernel<<<rows_grid (s->w, s->h), QC_THREADS, 0, cc_stream_of (s->ctx)>>> (
+  qc_plate_kernel<<<rows_grid (s->w, s->h), QC_THREADS, 0, s->stream>>> (
       *plate, s->lin, s->plate_lab, s->plate_rgb);
   CC_CUDA_LAUNCHED ("qc_plate_kernel");
   return CC_SUCCESS;
@@ -552,7 +568,7 @@ cc_status
 cc_cuda_quadcut_update_plate (cc_cuda_quadcut *s, const cc_image *frame, int step,
     int background_only)
 {
-  qc_plate_step_kernel<<<rows_grid (s->w, s->h), QC_THREADS, 0, cc_stream_of (s->ctx)>>> (
+  qc_plate_step_kernel<<<rows_grid (s->w, s->h), QC_THREADS, 0, s->stream>>> (
       *frame, s->lin, step, background_only ? s->alpha : NULL, s->plate_rgb, s->plate_lab);
   CC_CUDA_LAUNCHED ("qc_plate_step_kernel");
   return CC_SUCCESS;
@@ -561,7 +577,7 @@ cc_cuda_quadcut_update_plate (cc_cuda_quadcut *s, const cc_image *frame, int ste
 cc_status
 cc_cuda_quadcut_get_plate (cc_cuda_quadcut *s, cc_image *dst)
 {
-  qc_get_plate_kernel<<<rows_grid (s->w, s->h), QC_THREADS, 0, cc_stream_of (s->ctx)>>> (
+  qc_get_plate_kernel<<<rows_grid (s->w, s->h), QC_THREADS, 0, s->stream>>> (
       s->plate_rgb, *dst);
   CC_CUDA_LAUNCHED ("qc_get_plate_kernel");
   return CC_SUCCESS;
@@ -579,7 +595,7 @@ run_scan (cc_cuda_quadcut *s, const int *in, int *out, int items)
     s->scan_bytes = bytes;
   }
   CC_CUDA_TRY (cub::DeviceScan::ExclusiveSum (s->scan_tmp, bytes, in, out, items,
-      cc_stream_of (s->ctx)), "quadcut: scan");
+      s->stream), "quadcut: scan");
   return CC_SUCCESS;
 }
 
@@ -588,8 +604,8 @@ static cc_status
 read_int (cc_cuda_quadcut *s, const int *src, int *v)
 {
   CC_CUDA_TRY (cudaMemcpyAsync (v, src, sizeof (int), cudaMemcpyDeviceToHost,
-      cc_stream_of (s->ctx)), "quadcut: download");
-  CC_CUDA_TRY (cudaStreamSynchronize (cc_stream_of (s->ctx)), "quadcut: synchronize");
+      s->stream), "quadcut: download");
+  CC_CUDA_TRY (cudaStreamSynchronize (s->stream), "quadcut: synchronize");
   return CC_SUCCESS;
 }
 
@@ -657,14 +673,14 @@ cc_cuda_quadcut_front (cc_cuda_quadcut *s, const cc_quadcut_params *p, const cc_
     const cc_image *other, int have_prev, int levels, long long *n_neighbours,
     long long *n_seeds, cc_qc_host_graph *g, double ms[7])
 {
-  cudaStream_t st = cc_stream_of (s->ctx);
+  cudaStream_t st = s->stream;
   const int w = s->w, h = s->h, bins = p->bins, nb = bins * bins;
   const int active = p->mode == CC_QUADCUT_MODE_ACTIVE;
   const float inv_2sl2 = 1.0f / (2.0f * p->sigma_l * p->sigma_l);
   const float seed_cost = p->seed_threshold > 0.0f ? -logf (p->seed_threshold) : FLT_MAX;
   // stratify + seed histogram
   CC_CUDA_TRY (cudaEventRecord (s->ev[0], st), "quadcut: event");
-  CC_TRY (cc_cuda_memset_async (s->ctx, s->hist, 0, (size_t) nb * sizeof (int)));
+  CC_TRY (cc_cuda_memset_async (s->stream, s->hist, 0, (size_t) nb * sizeof (int)));
   qc_stratify_kernel<<<rows_grid (w, h), QC_THREADS, 0, st>>> (*frame,
       active ? *other : *frame, active, s->lin, s->plate_lab, p->shadow_depth, inv_2sl2,
       seed_cost, bins, s->lab, s->dist, s->cost_bg, s->seed, s->hist);
@@ -701,7 +717,7 @@ cc_cuda_quadcut_front (cc_cuda_quadcut *s, const cc_quadcut_params *p, const cc_
     py.group[k] = s->group[k];
   }
   // leaf list: origin flags, scan, records and leaf ids
-  CC_TRY (cc_cuda_memset_async (s->ctx, s->flags + s->npx, 0, sizeof (int)));
+  CC_TRY (cc_cuda_memset_async (s->stream, s->flags + s->npx, 0, sizeof (int)));
   qc_origin_kernel<<<rows_grid (w, h), QC_THREADS, 0, st>>> (py, w, h, s->flags);
   CC_CUDA_LAUNCHED ("qc_origin_kernel");
   CC_TRY (run_scan (s, s->flags, s->prefix, (int) s->npx + 1));
@@ -716,7 +732,7 @@ cc_cuda_quadcut_front (cc_cuda_quadcut *s, const cc_quadcut_params *p, const cc_
   CC_CUDA_LAUNCHED ("qc_leaf_data_kernel");
   CC_CUDA_TRY (cudaEventRecord (s->ev[4], st), "quadcut: event");
   // neighbour lists: counts, scan, fill
-  CC_TRY (cc_cuda_memset_async (s->ctx, s->counts + n, 0, sizeof (int)));
+  CC_TRY (cc_cuda_memset_async (s->stream, s->counts + n, 0, sizeof (int)));
   qc_count_kernel<<<flat_blocks (n), QC_THREADS, 0, st>>> (n, s->leaves, s->counts);
   CC_CUDA_LAUNCHED ("qc_count_kernel");
   CC_TRY (run_scan (s, s->counts, s->offsets, n + 1));
@@ -735,7 +751,7 @@ cc_cuda_quadcut_front (cc_cuda_quadcut *s, const cc_quadcut_params *p, const cc_
   CC_TRY (grow_graph_buffers (s, bytes));
   double *dfg = (double *) s->gbuf, *dbg = dfg + n, *dw = dbg + n;
   int *da = (int *) (dw + m), *db = da + m;
-  CC_TRY (cc_cuda_memset_async (s->ctx, s->counts + n, 0, sizeof (int)));
+  CC_TRY (cc_cuda_memset_async (s->stream, s->counts + n, 0, sizeof (int)));
   qc_up_count_kernel<<<flat_blocks (n), QC_THREADS, 0, st>>> (n, s->offsets, s->nbr,
       s->counts);
   CC_CUDA_LAUNCHED ("qc_up_count_kernel");
@@ -774,7 +790,7 @@ cc_status
 cc_cuda_quadcut_download_graph (cc_cuda_quadcut *s, cc_quadcut_leaf *leaves, int *offsets,
     int *neighbours, int *lengths)
 {
-  cudaStream_t st = cc_stream_of (s->ctx);
+  cudaStream_t st = s->stream;
   CC_CUDA_TRY (cudaMemcpyAsync (leaves, s->leaves, (size_t) s->n_leaves * sizeof *leaves,
       cudaMemcpyDeviceToHost, st), "quadcut: leaves download");
   CC_CUDA_TRY (cudaMemcpyAsync (offsets, s->offsets, ((size_t) s->n_leaves + 1) * sizeof (int),
@@ -794,7 +810,7 @@ static cc_status
 box_filter (cc_cuda_quadcut *s, const uint8_t *src, size_t spitch, int sbpp, uint8_t *dst,
     size_t dpitch, int dbpp, int nch, int r, int w, int h)
 {
-  cudaStream_t st = cc_stream_of (s->ctx);
+  cudaStream_t st = s->stream;
   qc_box_h_kernel<<<rows_grid (w, h), QC_THREADS, 0, st>>> (src, spitch, sbpp, nch, w, r,
       s->box_tmp);
   CC_CUDA_LAUNCHED ("qc_box_h_kernel");
@@ -842,7 +858,7 @@ blur_frame (cc_cuda_quadcut *s, const cc_image *f, int r, cc_image *out)
 cc_status
 cc_cuda_quadcut_back (cc_cuda_quadcut *s, const uint8_t *labels, int n_leaves, int feather)
 {
-  cudaStream_t st = cc_stream_of (s->ctx);
+  cudaStream_t st = s->stream;
   if (n_leaves > s->labels_cap) {
     cc_cuda_free (s->ctx, s->labels);
     s->labels = NULL;
@@ -869,7 +885,7 @@ cc_status
 cc_cuda_quadcut_composite (cc_cuda_quadcut *s, const cc_image *frame,
     const cc_quadcut_background *bg, cc_image *out)
 {
-  cudaStream_t st = cc_stream_of (s->ctx);
+  cudaStream_t st = s->stream;
   cc_image b;
   memset (&b, 0, sizeof b);
   int has_b = 0;
@@ -907,7 +923,7 @@ cc_cuda_quadcut_composite (cc_cuda_quadcut *s, const cc_image *frame,
 cc_status
 cc_cuda_quadcut_set_alpha (cc_cuda_quadcut *s, cc_image *frame)
 {
-  qc_set_alpha_kernel<<<rows_grid (s->w, s->h), QC_THREADS, 0, cc_stream_of (s->ctx)>>> (
+  qc_set_alpha_kernel<<<rows_grid (s->w, s->h), QC_THREADS, 0, s->stream>>> (
       *frame, s->alpha);
   CC_CUDA_LAUNCHED ("qc_set_alpha_kernel");
   return CC_SUCCESS;
@@ -917,7 +933,7 @@ cc_status
 cc_cuda_quadcut_draw_leaves (cc_cuda_quadcut *s, const cc_image *frame, cc_image *out)
 {
   if (frame->format == CC_FORMAT_NV12 || frame->format == CC_FORMAT_I420) {
-    cudaStream_t st = cc_stream_of (s->ctx);
+    cudaStream_t st = s->stream;
     const int cw = (s->w + 1) / 2, ch = (s->h + 1) / 2;
     qc_draw_chroma_kernel<<<rows_grid (cw, ch), QC_THREADS, 0, st>>> (*frame, s->leaves,
         s->leaf_id, s->seed, cw, *out);
@@ -927,7 +943,7 @@ cc_cuda_quadcut_draw_leaves (cc_cuda_quadcut *s, const cc_image *frame, cc_image
     CC_CUDA_LAUNCHED ("qc_draw_luma_kernel");
     return CC_SUCCESS;
   }
-  qc_draw_leaves_kernel<<<rows_grid (s->w, s->h), QC_THREADS, 0, cc_stream_of (s->ctx)>>> (
+  qc_draw_leaves_kernel<<<rows_grid (s->w, s->h), QC_THREADS, 0, s->stream>>> (
       *frame, s->leaves, s->leaf_id, s->seed, frame->format == CC_FORMAT_RGBX8 ? 0 : 2, *out);
   CC_CUDA_LAUNCHED ("qc_draw_leaves_kernel");
   return CC_SUCCESS;
@@ -943,7 +959,7 @@ cc_status
 cc_cuda_quadcut_download (cc_cuda_quadcut *s, float *L, float *a, float *b, float *d,
     uint8_t *seed, int32_t *leaf_id, uint8_t *mask, uint8_t *alpha)
 {
-  cudaStream_t st = cc_stream_of (s->ctx);
+  cudaStream_t st = s->stream;
   size_t n = s->npx;
   CC_CUDA_TRY (cudaStreamSynchronize (st), "quadcut: synchronize");
   if (L || a || b) {

@@ -24,9 +24,8 @@
 // weights exceed what fp16 holds (beyond 1000): then in fp32 (rf_sor_regs_kernel: 8 warps
 // x 6 rows, fp32 right-hand sides). The last level's finish writes the output. With
 // every image on the device the whole run is captured once into a CUDA graph and
-// replayed. docs/flow-refinement.md describes the kernels and what was measured;
-// the experimental variants once selected by CC_REFINE_* environment variables were
-// removed (git history keeps them, up to commit 40e700c).
+// replayed. docs/flow-refinement.md describes the kernels, their measured times and
+// the variants measured slower, which are not built.
 #include "cuda_common.cuh"
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -37,6 +36,7 @@
 #include <string.h>
 
 struct cc_cuda_refine {
+  cc_stream stream;   // the stream of the public call in progress (set by each entry point)
   cc_context *ctx;
   cc_refine_sizes sizes;
   int max_outer;
@@ -787,6 +787,7 @@ cc_cuda_refine_create (cc_context *ctx, const cc_refine_sizes *sizes, int max_ou
   if (!s)
     return cc_set_error (CC_ERROR_OUT_OF_MEMORY, "refine: out of host memory");
   s->ctx = ctx;
+  s->stream = ctx->stream;   // until a call names its own
   s->sizes = *sizes;
   s->max_outer = max_outer;
   cc_status st = CC_SUCCESS;
@@ -838,13 +839,13 @@ rf_luma (cc_cuda_refine *s, int slot, const cc_image *f)
   int bpp = (f->format == CC_FORMAT_RGBX8 || f->format == CC_FORMAT_BGRX8) ? 4 : 1;
   int w = s->sizes.width[0], h = s->sizes.height[0];
   if (f->location == CC_LOCATION_HOST) {
-    CC_TRY (cc_cuda_copy_2d (s->ctx, s->staging[slot], s->staging_pitch, CC_LOCATION_DEVICE,
+    CC_TRY (cc_cuda_copy_2d (s->stream, s->staging[slot], s->staging_pitch, CC_LOCATION_DEVICE,
             src, pitch, CC_LOCATION_HOST, (size_t) w * bpp, h));
     src = s->staging[slot];
     pitch = s->staging_pitch;
   }
   float *dst = slot == 0 ? s->i0[0] : s->i1[0];
-  rf_luma_kernel<<<grid_for (w, h, 1), dim3 (32, 8), 0, cc_stream_of (s->ctx)>>> (src, pitch,
+  rf_luma_kernel<<<grid_for (w, h, 1), dim3 (32, 8), 0, s->stream>>> (src, pitch,
       w, h, f->format == CC_FORMAT_RGBX8, f->format == CC_FORMAT_BGRX8, dst);
   CC_CUDA_LAUNCHED ("rf_luma_kernel");
   return CC_SUCCESS;
@@ -960,7 +961,7 @@ static cc_status
 rf_level (cc_cuda_refine *s, const cc_refine_params *p, int level, double *energy,
     float *dst, size_t dst_pitch)
 {
-  cudaStream_t stream = cc_stream_of (s->ctx);
+  cudaStream_t stream = s->stream;
   const cc_refine_sizes *z = &s->sizes;
   rb_view v = rf_view (s, level);
   dim3 block (32, 8), natural = grid_for (v.w, v.h, 1), both = grid_for (v.hw, v.h, 2);
@@ -1023,7 +1024,7 @@ static cc_status
 rf_enqueue (cc_cuda_refine *s, const cc_refine_params *p, const cc_image *prev,
     const cc_image *next, const cc_image *flow_in, cc_image *flow_out)
 {
-  cudaStream_t stream = cc_stream_of (s->ctx);
+  cudaStream_t stream = s->stream;
   const cc_refine_sizes *z = &s->sizes;
   int w = z->width[0], h = z->height[0];
   dim3 block (32, 8);
@@ -1032,7 +1033,7 @@ rf_enqueue (cc_cuda_refine *s, const cc_refine_params *p, const cc_image *prev,
   const float *fin = (const float *) flow_in->planes[0];
   size_t fin_pitch = flow_in->pitch[0];
   if (flow_in->location == CC_LOCATION_HOST) {
-    CC_TRY (cc_cuda_copy_2d (s->ctx, s->flow_staging, sizeof (float2) * w, CC_LOCATION_DEVICE,
+    CC_TRY (cc_cuda_copy_2d (s->stream, s->flow_staging, sizeof (float2) * w, CC_LOCATION_DEVICE,
             fin, fin_pitch, CC_LOCATION_HOST, sizeof (float2) * w, h));
     fin = (const float *) s->flow_staging;
     fin_pitch = sizeof (float2) * w;
@@ -1053,7 +1054,7 @@ rf_enqueue (cc_cuda_refine *s, const cc_refine_params *p, const cc_image *prev,
   }
   double *energy = NULL;
   if (p->track_energy) {
-    CC_TRY (cc_cuda_memset_async (s->ctx, s->energies, 0,
+    CC_TRY (cc_cuda_memset_async (s->stream, s->energies, 0,
             (size_t) z->levels * (p->outer_iterations + 1) * sizeof (double)));
     energy = s->energies;
   }
@@ -1066,7 +1067,7 @@ rf_enqueue (cc_cuda_refine *s, const cc_refine_params *p, const cc_image *prev,
       energy += p->outer_iterations + 1;
   }
   if (host_out)
-    CC_TRY (cc_cuda_copy_2d (s->ctx, flow_out->planes[0], flow_out->pitch[0], CC_LOCATION_HOST,
+    CC_TRY (cc_cuda_copy_2d (s->stream, flow_out->planes[0], flow_out->pitch[0], CC_LOCATION_HOST,
             s->flow_staging, sizeof (float2) * w, CC_LOCATION_DEVICE, sizeof (float2) * w, h));
   return CC_SUCCESS;
 }
@@ -1076,9 +1077,10 @@ rf_enqueue (cc_cuda_refine *s, const cc_refine_params *p, const cc_image *prev,
 // and parameters stay the same: the coarse levels' kernels are short, and launch
 // gaps would otherwise be a large share of them.
 extern "C" cc_status
-cc_cuda_refine_run (cc_cuda_refine *s, const cc_refine_params *p, const cc_image *prev,
+cc_cuda_refine_run (cc_cuda_refine *s, cc_stream cs, const cc_refine_params *p, const cc_image *prev,
     const cc_image *next, const cc_image *flow_in, cc_image *flow_out)
 {
+  s->stream = cs;
   const cc_image *im[4] = { prev, next, flow_in, flow_out };
   bool device = true;
   for (int i = 0; i < 4; i++)
@@ -1093,7 +1095,7 @@ cc_cuda_refine_run (cc_cuda_refine *s, const cc_refine_params *p, const cc_image
     key.format[i] = (int) im[i]->format;
   }
   key.params = *p;
-  cudaStream_t stream = cc_stream_of (s->ctx);
+  cudaStream_t stream = s->stream;
   if (!s->graph || memcmp (&key, &s->graph_key, sizeof key)) {
     if (s->graph) {
       cudaGraphExecDestroy (s->graph);
@@ -1127,7 +1129,7 @@ extern "C" cc_status
 cc_cuda_refine_energies (cc_cuda_refine *s, double *out, int count)
 {
   CC_CUDA_TRY (cudaMemcpyAsync (out, s->energies, (size_t) count * sizeof (double),
-          cudaMemcpyDeviceToHost, cc_stream_of (s->ctx)), "refine energies");
-  CC_CUDA_TRY (cudaStreamSynchronize (cc_stream_of (s->ctx)), "refine energies");
+          cudaMemcpyDeviceToHost, s->stream), "refine energies");
+  CC_CUDA_TRY (cudaStreamSynchronize (s->stream), "refine energies");
   return CC_SUCCESS;
 }

@@ -26,9 +26,9 @@ cc_cuda_events_destroy (void *start, void *stop)
 }
 
 extern "C" cc_status
-cc_cuda_event_record (cc_context *ctx, void *event)
+cc_cuda_event_record (cc_stream stream, void *event)
 {
-  CC_CUDA_TRY (cudaEventRecord ((cudaEvent_t) event, cc_stream_of (ctx)), "cudaEventRecord");
+  CC_CUDA_TRY (cudaEventRecord ((cudaEvent_t) event, (cudaStream_t) stream), "cudaEventRecord");
   return CC_SUCCESS;
 }
 

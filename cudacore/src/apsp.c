@@ -487,9 +487,11 @@ cpu_solve (cc_apsp *a, const cc_apsp_csr *csr)
 }
 
 cc_status
-cc_apsp_solve (cc_apsp *a, const cc_apsp_graph *graph, cc_apsp_stats *stats)
+cc_apsp_solve (cc_apsp *a, cc_stream stream, const cc_apsp_graph *graph,
+    cc_apsp_stats *stats)
 {
   CC_CHECK_ARG (a != NULL, "cc_apsp_solve: apsp is NULL");
+  stream = cc_stream_resolve (a->ctx, stream);
   CC_CHECK_ARG (graph != NULL, "cc_apsp_solve: graph is NULL");
   CC_CHECK_ARG (graph->nodes == a->nodes,
       "cc_apsp_solve: graph has %d nodes but the handle was created for %d", graph->nodes,
@@ -501,7 +503,7 @@ cc_apsp_solve (cc_apsp *a, const cc_apsp_graph *graph, cc_apsp_stats *stats)
   cc_status st;
   size_t memory = 0;
   if (a->ctx->backend == CC_BACKEND_CUDA) {
-    st = CC_CUDA_ONLY (cc_cuda_apsp_solve (a->cuda, &csr, &kernel_ms));
+    st = CC_CUDA_ONLY (cc_cuda_apsp_solve (a->cuda, stream, &csr, &kernel_ms));
     cc_apsp_device_bytes (a->nodes, &a->params, &memory);
   } else {
     double t1 = now_ms ();
@@ -551,8 +553,8 @@ cc_apsp_get_rows (cc_apsp *a, const int32_t *rows, int count, float *dist, int32
 }
 
 cc_status
-cc_apsp_dense (cc_context *ctx, const cc_apsp_graph *graph, const cc_apsp_params *params,
-    float *dist, int32_t *next, cc_apsp_stats *stats)
+cc_apsp_dense (cc_context *ctx, cc_stream stream, const cc_apsp_graph *graph,
+    const cc_apsp_params *params, float *dist, int32_t *next, cc_apsp_stats *stats)
 {
   CC_CHECK_ARG (graph != NULL, "cc_apsp_dense: graph is NULL");
   CC_CHECK_ARG (dist != NULL, "cc_apsp_dense: dist is NULL");
@@ -564,7 +566,7 @@ cc_apsp_dense (cc_context *ctx, const cc_apsp_graph *graph, const cc_apsp_params
   p.next_hop = next != NULL;
   cc_apsp *a;
   CC_TRY (cc_apsp_create (ctx, graph->nodes, &p, &a));
-  cc_status st = cc_apsp_solve (a, graph, stats);
+  cc_status st = cc_apsp_solve (a, stream, graph, stats);
   if (st == CC_SUCCESS)
     st = cc_apsp_get_rows (a, NULL, graph->nodes, dist, next);
   cc_apsp_destroy (a);

@@ -423,10 +423,12 @@ check_output (const cc_blockmatch *bm, const cc_image *img, cc_format format, in
 }
 
 cc_status
-cc_blockmatch_compute (cc_blockmatch *bm, const cc_image *prev, const cc_image *next,
-    cc_image *grid_flow, cc_image *grid_confidence, cc_image *dense_flow)
+cc_blockmatch_compute (cc_blockmatch *bm, cc_stream stream, const cc_image *prev,
+    const cc_image *next, cc_image *grid_flow, cc_image *grid_confidence,
+    cc_image *dense_flow)
 {
   CC_CHECK_ARG (bm != NULL, "cc_blockmatch_compute: bm is NULL");
+  stream = cc_stream_resolve (bm->ctx, stream);
   CC_TRY (check_frame (bm, prev, "blockmatch: prev frame"));
   CC_TRY (check_frame (bm, next, "blockmatch: next frame"));
   CC_CHECK_ARG (grid_flow != NULL, "blockmatch: grid_flow is NULL");
@@ -439,7 +441,7 @@ cc_blockmatch_compute (cc_blockmatch *bm, const cc_image *prev, const cc_image *
     CC_TRY (check_output (bm, dense_flow, CC_FORMAT_F32C2, bm->width, bm->height,
             "blockmatch: dense_flow"));
   if (bm->ctx->backend == CC_BACKEND_CUDA)
-    return CC_CUDA_ONLY (cc_cuda_bm_compute (bm->cuda, &bm->params, prev, next, grid_flow,
+    return CC_CUDA_ONLY (cc_cuda_bm_compute (bm->cuda, stream, &bm->params, prev, next, grid_flow,
             grid_confidence, dense_flow));
   cpu_pyramid (bm, 0, prev);
   cpu_pyramid (bm, 1, next);

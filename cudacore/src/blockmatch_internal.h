@@ -27,7 +27,7 @@ typedef struct cc_cuda_bm cc_cuda_bm;
 cc_status cc_cuda_bm_create (cc_context *ctx, const cc_bm_layout *layout, cc_cuda_bm **out);
 void cc_cuda_bm_destroy (cc_cuda_bm *state);
 /* Frames and outputs: host or device views (host ones are staged). */
-cc_status cc_cuda_bm_compute (cc_cuda_bm *state, const cc_blockmatch_params *params,
+cc_status cc_cuda_bm_compute (cc_cuda_bm *state, cc_stream stream, const cc_blockmatch_params *params,
     const cc_image *prev, const cc_image *next, cc_image *grid_flow,
     cc_image *grid_confidence, cc_image *dense_flow);
 

@@ -23,6 +23,14 @@ int cc_format_plane_bpp (cc_format format, int plane);
 void cc_format_plane_size (cc_format format, int width, int height, int plane,
     int *plane_width, int *plane_height);
 
+/* The stream a submit call runs on: its argument, or the context's own stream when
+ * that is NULL (NULL again for a CPU context). */
+static inline cc_stream
+cc_stream_resolve (const cc_context *ctx, cc_stream stream)
+{
+  return stream ? stream : (ctx ? ctx->stream : NULL);
+}
+
 /* Argument checks with a message. */
 #define CC_CHECK_ARG(cond, ...) \
   do { if (!(cond)) return cc_set_error (CC_ERROR_INVALID_ARGUMENT, __VA_ARGS__); } while (0)
@@ -55,7 +63,8 @@ cc_status cc_image_check_same_size (const cc_image *a, const cc_image *b,
 #define CC_CUDA_ONLY(expr) (expr)
 #else
 #define CC_CUDA_ONLY(expr) \
-  cc_set_error (CC_ERROR_NOT_SUPPORTED, "%s: this build has no CUDA backend", __func__)
+  ((void) sizeof (expr),  /* its arguments count as used, never evaluated */ \
+   cc_set_error (CC_ERROR_NOT_SUPPORTED, "%s: this build has no CUDA backend", __func__))
 #endif
 
 int cc_cuda_device_count_impl (void);
@@ -63,17 +72,21 @@ const char *cc_cuda_unavailable_reason_impl (void);
 cc_status cc_cuda_context_init (cc_context *ctx, int device_id);
 void cc_cuda_context_fini (cc_context *ctx);
 cc_status cc_cuda_synchronize (cc_context *ctx);
+/* Waits for one stream (a handle's last stream before it replaces what it reads). */
+cc_status cc_cuda_stream_synchronize (cc_stream stream);
 cc_status cc_cuda_malloc (cc_context *ctx, size_t bytes, void **out);
 cc_status cc_cuda_malloc_pitch (cc_context *ctx, size_t width_bytes, size_t height,
     void **out, size_t *pitch);
 void cc_cuda_free (cc_context *ctx, void *ptr);
-cc_status cc_cuda_memset_async (cc_context *ctx, void *ptr, int value, size_t bytes);
-/* 2D copy with kind inferred from the locations; synchronises when dst is host. */
-cc_status cc_cuda_copy_2d (cc_context *ctx, void *dst, size_t dst_pitch, cc_location dst_loc,
+/* The helpers below take the (resolved, non-NULL) stream of the call they serve. */
+cc_status cc_cuda_memset_async (cc_stream stream, void *ptr, int value, size_t bytes);
+/* 2D copy with kind inferred from the locations; waits for the stream when either side
+ * is on the host (a host destination is complete, a pageable host source reusable). */
+cc_status cc_cuda_copy_2d (cc_stream stream, void *dst, size_t dst_pitch, cc_location dst_loc,
     const void *src, size_t src_pitch, cc_location src_loc, size_t width_bytes, size_t height);
-cc_status cc_cuda_memset_2d_async (cc_context *ctx, void *ptr, size_t pitch, int value,
+cc_status cc_cuda_memset_2d_async (cc_stream stream, void *ptr, size_t pitch, int value,
     size_t width_bytes, size_t height);
-cc_status cc_cuda_resize_nearest (cc_context *ctx, const cc_image *src, cc_image *dst);
+cc_status cc_cuda_resize_nearest (cc_stream stream, const cc_image *src, cc_image *dst);
 /* Checks cudaGetLastError after a launch; names the kernel in the message. */
 cc_status cc_cuda_check_launch (const char *kernel_name);
 

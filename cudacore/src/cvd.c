@@ -65,6 +65,20 @@ is_cuda (const cc_cvd *c)
   return c->ctx->backend == CC_BACKEND_CUDA;
 }
 
+/* The stream of a submit call (c may be NULL: the call's checks report it): every
+ * CUDA step of the call runs on it. */
+static void
+use_stream (cc_cvd *c, cc_stream stream)
+{
+#if CC_HAVE_CUDA
+  if (c && is_cuda (c))
+    cc_cuda_cvd_use_stream (c->cuda, cc_stream_resolve (c->ctx, stream));
+#else
+  (void) c;
+  (void) stream;
+#endif
+}
+
 /* The sites moved by more than a warm start allows (new sites, advection, a new
  * method): the next Voronoi step runs its whole schedule. */
 static void
@@ -304,8 +318,9 @@ seed_lattice (cc_cvd_site *s, int n, int w, int h, uint8_t *used, uint64_t *stat
 }
 
 cc_status
-cc_cvd_seed (cc_cvd *c, int n, uint64_t seed)
+cc_cvd_seed (cc_cvd *c, cc_stream stream, int n, uint64_t seed)
 {
+  use_stream (c, stream);
   CC_CHECK_ARG (c != NULL, "cc_cvd_seed: cvd is NULL");
   CC_TRY (check_count (c, n, "cc_cvd_seed"));
   const uint64_t np = (uint64_t) c->width * c->height;
@@ -357,8 +372,9 @@ cc_cvd_seed (cc_cvd *c, int n, uint64_t seed)
 }
 
 cc_status
-cc_cvd_set_sites (cc_cvd *c, const cc_cvd_site *sites, int n)
+cc_cvd_set_sites (cc_cvd *c, cc_stream stream, const cc_cvd_site *sites, int n)
 {
+  use_stream (c, stream);
   CC_CHECK_ARG (c != NULL && sites != NULL, "cc_cvd_set_sites: cvd or sites is NULL");
   CC_TRY (check_count (c, n, "cc_cvd_set_sites"));
   for (int i = 0; i < n; i++)
@@ -399,8 +415,9 @@ check_frame (const cc_cvd *c, const cc_image *f, const char *what, bool gray_ok)
 }
 
 cc_status
-cc_cvd_set_density (cc_cvd *c, const cc_image *f)
+cc_cvd_set_density (cc_cvd *c, cc_stream stream, const cc_image *f)
 {
+  use_stream (c, stream);
   CC_CHECK_ARG (c != NULL, "cc_cvd_set_density: cvd is NULL");
   CC_TRY (check_frame (c, f, "cc_cvd_set_density: frame", true));
   if (is_cuda (c))
@@ -414,8 +431,9 @@ cc_cvd_set_density (cc_cvd *c, const cc_image *f)
 }
 
 cc_status
-cc_cvd_set_density_map (cc_cvd *c, const uint16_t *rho)
+cc_cvd_set_density_map (cc_cvd *c, cc_stream stream, const uint16_t *rho)
 {
+  use_stream (c, stream);
   CC_CHECK_ARG (c != NULL && rho != NULL, "cc_cvd_set_density_map: cvd or rho is NULL");
   if (is_cuda (c))
     return CC_CUDA_ONLY (cc_cuda_cvd_set_density_map (c->cuda, rho));
@@ -557,8 +575,9 @@ check_sites (const cc_cvd *c, const char *fn)
 }
 
 cc_status
-cc_cvd_voronoi (cc_cvd *c)
+cc_cvd_voronoi (cc_cvd *c, cc_stream stream)
 {
+  use_stream (c, stream);
   CC_TRY (check_sites (c, "cc_cvd_voronoi"));
   return run_voronoi (c);
 }
@@ -605,8 +624,9 @@ cpu_centroids (cc_cvd *c)
 }
 
 cc_status
-cc_cvd_centroid_sums (cc_cvd *c, cc_cvd_sums *sums)
+cc_cvd_centroid_sums (cc_cvd *c, cc_stream stream, cc_cvd_sums *sums)
 {
+  use_stream (c, stream);
   CC_TRY (check_sites (c, "cc_cvd_centroid_sums"));
   CC_CHECK_ARG (sums != NULL, "cc_cvd_centroid_sums: sums is NULL");
   if (!c->labels_valid)
@@ -619,8 +639,10 @@ cc_cvd_centroid_sums (cc_cvd *c, cc_cvd_sums *sums)
 }
 
 cc_status
-cc_cvd_iterate (cc_cvd *c, int iterations, double threshold, cc_cvd_stats *stats)
+cc_cvd_iterate (cc_cvd *c, cc_stream stream, int iterations, double threshold,
+    cc_cvd_stats *stats)
 {
+  use_stream (c, stream);
   CC_TRY (check_sites (c, "cc_cvd_iterate"));
   CC_CHECK_ARG (iterations >= 1 && iterations <= 1000,
       "cc_cvd_iterate: iterations %d out of range 1..1000", iterations);
@@ -663,8 +685,9 @@ cc_cvd_iterate (cc_cvd *c, int iterations, double threshold, cc_cvd_stats *stats
 }
 
 cc_status
-cc_cvd_advect (cc_cvd *c, const cc_image *flow)
+cc_cvd_advect (cc_cvd *c, cc_stream stream, const cc_image *flow)
 {
+  use_stream (c, stream);
   CC_TRY (check_sites (c, "cc_cvd_advect"));
   CC_CHECK_ARG (flow != NULL, "cc_cvd_advect: flow is NULL");
   CC_TRY (cc_image_check (flow, "cc_cvd_advect: flow"));
@@ -717,8 +740,10 @@ plain_colour (const cc_image *f, uint8_t r, uint8_t g, uint8_t b)
 }
 
 cc_status
-cc_cvd_render (cc_cvd *c, cc_image *f, const cc_cvd_render_params *rp)
+cc_cvd_render (cc_cvd *c, cc_stream stream, cc_image *f,
+    const cc_cvd_render_params *rp)
 {
+  use_stream (c, stream);
   CC_TRY (check_sites (c, "cc_cvd_render"));
   CC_CHECK_ARG (rp != NULL, "cc_cvd_render: render params is NULL");
   CC_CHECK_ARG ((unsigned) rp->style <= CC_CVD_STYLE_OUTLINE, "cc_cvd_render: unknown style %d",

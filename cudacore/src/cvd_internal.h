@@ -27,6 +27,9 @@ typedef struct cc_cvd_mean {
 typedef struct cc_cuda_cvd cc_cuda_cvd;
 cc_status cc_cuda_cvd_create (cc_context *ctx, int width, int height, cc_cuda_cvd **out);
 void cc_cuda_cvd_destroy (cc_cuda_cvd *s);
+/* The stream of the public call in progress (resolved, non-NULL): every call below
+ * runs on it; the configuration calls (set_params) on the last one set. */
+void cc_cuda_cvd_use_stream (cc_cuda_cvd *s, cc_stream stream);
 /* Makes room for n sites (may reallocate; waits for the stream first). */
 cc_status cc_cuda_cvd_reserve (cc_cuda_cvd *s, int n);
 cc_status cc_cuda_cvd_set_sites (cc_cuda_cvd *s, const cc_cvd_site *sites, int n);

@@ -538,60 +538,62 @@ check_outputs (const cc_flow_lk *lk, const cc_image *mask, const cc_image *flow,
 }
 
 static cc_status
-build_pyramid (cc_flow_lk *lk, int slot, const cc_image *frame)
+build_pyramid (cc_flow_lk *lk, cc_stream stream, int slot, const cc_image *frame)
 {
   if (lk->ctx->backend == CC_BACKEND_CUDA)
-    return CC_CUDA_ONLY (cc_cuda_lk_build_pyramid (lk->cuda, slot, frame));
+    return CC_CUDA_ONLY (cc_cuda_lk_build_pyramid (lk->cuda, stream, slot, frame));
   cpu_build_pyramid (lk, slot, frame);
   return CC_SUCCESS;
 }
 
 static cc_status
-run_flow (cc_flow_lk *lk, int slot_prev, int slot_next, const cc_image *mask,
-    cc_image *flow, cc_image *confidence)
+run_flow (cc_flow_lk *lk, cc_stream stream, int slot_prev, int slot_next,
+    const cc_image *mask, cc_image *flow, cc_image *confidence)
 {
   if (lk->ctx->backend == CC_BACKEND_CUDA)
-    return CC_CUDA_ONLY (cc_cuda_lk_flow (lk->cuda, slot_prev, slot_next, &lk->params,
+    return CC_CUDA_ONLY (cc_cuda_lk_flow (lk->cuda, stream, slot_prev, slot_next, &lk->params,
             mask, flow, confidence));
   return cpu_flow (lk, slot_prev, slot_next, mask, flow, confidence);
 }
 
 cc_status
-cc_flow_lk_compute (cc_flow_lk *lk, const cc_image *prev, const cc_image *next,
-    const cc_image *mask, cc_image *flow, cc_image *confidence)
+cc_flow_lk_compute (cc_flow_lk *lk, cc_stream stream, const cc_image *prev,
+    const cc_image *next, const cc_image *mask, cc_image *flow, cc_image *confidence)
 {
   CC_CHECK_ARG (lk != NULL, "cc_flow_lk_compute: lk is NULL");
+  stream = cc_stream_resolve (lk->ctx, stream);
   CC_TRY (check_frame (lk, prev, "flow-lk: prev frame"));
   CC_TRY (check_frame (lk, next, "flow-lk: next frame"));
   CC_TRY (check_outputs (lk, mask, flow, confidence));
-  CC_TRY (build_pyramid (lk, 0, prev));
-  CC_TRY (build_pyramid (lk, 1, next));
+  CC_TRY (build_pyramid (lk, stream, 0, prev));
+  CC_TRY (build_pyramid (lk, stream, 1, next));
   lk->current_slot = 1;
   lk->has_previous = true;
-  return run_flow (lk, 0, 1, mask, flow, confidence);
+  return run_flow (lk, stream, 0, 1, mask, flow, confidence);
 }
 
 cc_status
-cc_flow_lk_push (cc_flow_lk *lk, const cc_image *frame, const cc_image *mask,
-    cc_image *flow, cc_image *confidence, bool *has_previous)
+cc_flow_lk_push (cc_flow_lk *lk, cc_stream stream, const cc_image *frame,
+    const cc_image *mask, cc_image *flow, cc_image *confidence, bool *has_previous)
 {
   CC_CHECK_ARG (lk != NULL, "cc_flow_lk_push: lk is NULL");
+  stream = cc_stream_resolve (lk->ctx, stream);
   CC_TRY (check_frame (lk, frame, "flow-lk: frame"));
   CC_TRY (check_outputs (lk, mask, flow, confidence));
   int slot = lk->has_previous ? 1 - lk->current_slot : lk->current_slot;
-  CC_TRY (build_pyramid (lk, slot, frame));
+  CC_TRY (build_pyramid (lk, stream, slot, frame));
   bool had = lk->has_previous;
   if (has_previous)
     *has_previous = had;
   if (!had) {
     lk->current_slot = slot;
     lk->has_previous = true;
-    CC_TRY (cc_image_fill (lk->ctx, flow, 0));
+    CC_TRY (cc_image_fill (lk->ctx, stream, flow, 0));
     if (confidence)
-      CC_TRY (cc_image_fill (lk->ctx, confidence, 0));
+      CC_TRY (cc_image_fill (lk->ctx, stream, confidence, 0));
     return CC_SUCCESS;
   }
-  cc_status st = run_flow (lk, lk->current_slot, slot, mask, flow, confidence);
+  cc_status st = run_flow (lk, stream, lk->current_slot, slot, mask, flow, confidence);
   lk->current_slot = slot;
   return st;
 }

@@ -28,9 +28,9 @@ cc_status cc_cuda_lk_create (cc_context *ctx, const cc_lk_pyramid_sizes *sizes,
     bool need_backward, cc_cuda_lk **out);
 void cc_cuda_lk_destroy (cc_cuda_lk *state);
 /* Builds the pyramid of `frame` (device or host: host frames are uploaded) in slot. */
-cc_status cc_cuda_lk_build_pyramid (cc_cuda_lk *state, int slot, const cc_image *frame);
+cc_status cc_cuda_lk_build_pyramid (cc_cuda_lk *state, cc_stream stream, int slot, const cc_image *frame);
 /* Flow from slot_prev to slot_next into flow/confidence (device or host views). */
-cc_status cc_cuda_lk_flow (cc_cuda_lk *state, int slot_prev, int slot_next,
+cc_status cc_cuda_lk_flow (cc_cuda_lk *state, cc_stream stream, int slot_prev, int slot_next,
     const cc_flow_lk_params *params, const cc_image *mask, cc_image *flow,
     cc_image *confidence);
 

@@ -110,12 +110,12 @@ draw_line (cc_image *f, float x0, float y0, float x1, float y1)
 }
 
 cc_status
-cc_flow_visualize (cc_context *ctx, const cc_image *flow, const cc_image *confidence,
-    const cc_flow_vis_params *p, cc_image *frame)
+cc_flow_visualize (cc_context *ctx, cc_stream stream, const cc_image *flow,
+    const cc_image *confidence, const cc_flow_vis_params *p, cc_image *frame)
 {
   CC_TRY (check_vis (ctx, flow, confidence, p, frame));
   if (ctx->backend == CC_BACKEND_CUDA)
-    return CC_CUDA_ONLY (cc_cuda_flow_visualize (ctx, flow, confidence, p, frame));
+    return CC_CUDA_ONLY (cc_cuda_flow_visualize (cc_stream_resolve (ctx, stream), flow, confidence, p, frame));
 
   const int W = frame->width, H = frame->height, gw = flow->width, gh = flow->height;
   const float to_frame = (float) W / gw;

@@ -168,7 +168,7 @@ cc_image_free (cc_context *ctx, cc_image *img)
 }
 
 cc_status
-cc_image_copy (cc_context *ctx, const cc_image *src, cc_image *dst)
+cc_image_copy (cc_context *ctx, cc_stream stream, const cc_image *src, cc_image *dst)
 {
   CC_TRY (cc_image_check (src, "cc_image_copy: src"));
   CC_TRY (cc_image_check (dst, "cc_image_copy: dst"));
@@ -187,7 +187,7 @@ cc_image_copy (cc_context *ctx, const cc_image *src, cc_image *dst)
         memcpy ((char *) dst->planes[p] + y * dst->pitch[p],
             (const char *) src->planes[p] + y * src->pitch[p], row);
     } else {
-      CC_TRY (CC_CUDA_ONLY (cc_cuda_copy_2d (ctx, dst->planes[p], dst->pitch[p],
+      CC_TRY (CC_CUDA_ONLY (cc_cuda_copy_2d (cc_stream_resolve (ctx, stream), dst->planes[p], dst->pitch[p],
                   dst->location, src->planes[p], src->pitch[p], src->location, row, ph)));
     }
   }
@@ -195,7 +195,7 @@ cc_image_copy (cc_context *ctx, const cc_image *src, cc_image *dst)
 }
 
 cc_status
-cc_image_fill (cc_context *ctx, cc_image *img, uint8_t value)
+cc_image_fill (cc_context *ctx, cc_stream stream, cc_image *img, uint8_t value)
 {
   CC_TRY (cc_image_check (img, "cc_image_fill"));
   for (int p = 0; p < cc_format_planes (img->format); p++) {
@@ -208,7 +208,7 @@ cc_image_fill (cc_context *ctx, cc_image *img, uint8_t value)
     } else {
       CC_CHECK_ARG (ctx && ctx->backend == CC_BACKEND_CUDA,
           "cc_image_fill: device memory needs a CUDA context");
-      CC_TRY (CC_CUDA_ONLY (cc_cuda_memset_2d_async (ctx, img->planes[p], img->pitch[p],
+      CC_TRY (CC_CUDA_ONLY (cc_cuda_memset_2d_async (cc_stream_resolve (ctx, stream), img->planes[p], img->pitch[p],
                   value, row, ph)));
     }
   }
@@ -216,7 +216,8 @@ cc_image_fill (cc_context *ctx, cc_image *img, uint8_t value)
 }
 
 cc_status
-cc_image_resize_nearest (cc_context *ctx, const cc_image *src, cc_image *dst)
+cc_image_resize_nearest (cc_context *ctx, cc_stream stream, const cc_image *src,
+    cc_image *dst)
 {
   CC_CHECK_ARG (ctx != NULL, "cc_image_resize_nearest: ctx is NULL");
   CC_TRY (cc_image_check (src, "cc_image_resize_nearest: src"));
@@ -228,7 +229,7 @@ cc_image_resize_nearest (cc_context *ctx, const cc_image *src, cc_image *dst)
   CC_TRY (cc_image_check_location (ctx, src, "cc_image_resize_nearest: src"));
   CC_TRY (cc_image_check_location (ctx, dst, "cc_image_resize_nearest: dst"));
   if (ctx->backend == CC_BACKEND_CUDA)
-    return CC_CUDA_ONLY (cc_cuda_resize_nearest (ctx, src, dst));
+    return CC_CUDA_ONLY (cc_cuda_resize_nearest (cc_stream_resolve (ctx, stream), src, dst));
   size_t bpp = (size_t) cc_format_plane_bpp (src->format, 0);
   for (int y = 0; y < dst->height; y++) {
     int sy = (int) ((long) y * src->height / dst->height);

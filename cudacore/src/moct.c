@@ -49,6 +49,7 @@ cc_moct_params_check (const cc_moct_params *p)
 
 struct cc_moct {
   cc_context *ctx;
+  cc_stream stream;            /* the stream of the last submit call (CUDA) */
   int width, height;
   cc_moct_params params;
   int n;
@@ -278,6 +279,7 @@ cc_moct_create (cc_context *ctx, int width, int height, const cc_moct_params *pa
   if (!m)
     return cc_set_error (CC_ERROR_OUT_OF_MEMORY, "cc_moct_create: out of host memory");
   m->ctx = ctx;
+  m->stream = ctx->stream;
   m->width = width;
   m->height = height;
   m->params = *params;
@@ -453,9 +455,9 @@ cc_moct_set_objects (cc_moct *m, const cc_moct_object *objects, int n)
       }
     }
   }
-  /* the stream may still read the tables: wait before replacing them */
+  /* the last call's stream may still read the tables: wait before replacing them */
   if (st == CC_SUCCESS && m->ctx->backend == CC_BACKEND_CUDA)
-    st = cc_context_synchronize (m->ctx);
+    st = CC_CUDA_ONLY (cc_cuda_stream_synchronize (m->stream));
   if (st != CC_SUCCESS) {   /* the previous tables stay */
     free (targets);
     free (tol2);
@@ -611,13 +613,15 @@ cpu_run (cc_moct *m, const cc_image *f)
 }
 
 cc_status
-cc_moct_run (cc_moct *m, const cc_image *frame, cc_moct_result *results)
+cc_moct_run (cc_moct *m, cc_stream stream, const cc_image *frame,
+    cc_moct_result *results)
 {
   CC_CHECK_ARG (m != NULL, "cc_moct_run: m is NULL");
+  stream = m->stream = cc_stream_resolve (m->ctx, stream);
   CC_TRY (check_frame (m, frame, "cc_moct_run: frame"));
   const cc_moct_record *recs = m->records;
   if (m->ctx->backend == CC_BACKEND_CUDA) {
-    CC_TRY (CC_CUDA_ONLY (cc_cuda_moct_run (m->cuda, &m->params, frame, m->frames,
+    CC_TRY (CC_CUDA_ONLY (cc_cuda_moct_run (m->cuda, stream, &m->params, frame, m->frames,
                 results ? m->host_records : NULL)));
     recs = m->host_records;
   } else {
@@ -667,12 +671,13 @@ cc_moct_get_trajectory (cc_moct *m, int object, cc_moct_sample *out, int max, in
 }
 
 cc_status
-cc_moct_reset (cc_moct *m)
+cc_moct_reset (cc_moct *m, cc_stream stream)
 {
   CC_CHECK_ARG (m != NULL, "cc_moct_reset: m is NULL");
+  stream = m->stream = cc_stream_resolve (m->ctx, stream);
   m->frames = 0;
   if (m->ctx->backend == CC_BACKEND_CUDA)
-    return CC_CUDA_ONLY (cc_cuda_moct_reset (m->cuda));
+    return CC_CUDA_ONLY (cc_cuda_moct_reset (m->cuda, stream));
   memset (m->tracks, 0, CC_MOCT_MAX_OBJECTS * sizeof *m->tracks);
   memset (m->rings, 0, (size_t) CC_MOCT_MAX_OBJECTS * m->params.history * sizeof *m->rings);
   memset (m->records, 0, CC_MOCT_MAX_OBJECTS * sizeof *m->records);
@@ -680,9 +685,10 @@ cc_moct_reset (cc_moct *m)
 }
 
 cc_status
-cc_moct_seed (cc_moct *m, int object, int x, int y)
+cc_moct_seed (cc_moct *m, cc_stream stream, int object, int x, int y)
 {
   CC_CHECK_ARG (m != NULL, "cc_moct_seed: m is NULL");
+  stream = m->stream = cc_stream_resolve (m->ctx, stream);
   CC_CHECK_ARG (object >= 0 && object < m->n, "cc_moct_seed: object %d out of range 0..%d",
       object, m->n - 1);
   CC_CHECK_ARG (m->params.window > 0, "cc_moct_seed: the tracker has no search window "
@@ -691,7 +697,7 @@ cc_moct_seed (cc_moct *m, int object, int x, int y)
   cc_moct_set_window (&t, x < 0 ? 0 : x, y < 0 ? 0 : y, m->params.window, m->width, m->height);
   if (m->ctx->backend == CC_BACKEND_CUDA) {
     const int w[5] = { t.win, t.wx0, t.wy0, t.wx1, t.wy1 };
-    return CC_CUDA_ONLY (cc_cuda_moct_seed (m->cuda, object, w));
+    return CC_CUDA_ONLY (cc_cuda_moct_seed (m->cuda, stream, object, w));
   }
   cc_moct_track *dst = &m->tracks[object];
   dst->win = t.win;
@@ -720,13 +726,14 @@ draw_label (const cc_moct *m, cc_image *frame, int id)
 static const cc_moct_colour moct_white = { 255, 255, 255, 235, 128, 128, { 0, 0 } };
 
 cc_status
-cc_moct_draw (cc_moct *m, cc_image *frame, unsigned flags)
+cc_moct_draw (cc_moct *m, cc_stream stream, cc_image *frame, unsigned flags)
 {
   CC_CHECK_ARG (m != NULL, "cc_moct_draw: m is NULL");
+  stream = m->stream = cc_stream_resolve (m->ctx, stream);
   CC_TRY (check_frame (m, frame, "cc_moct_draw: frame"));
   CC_CHECK_ARG ((flags & ~CC_MOCT_DRAW_ALL) == 0, "cc_moct_draw: unknown flags 0x%x", flags);
   if (m->ctx->backend == CC_BACKEND_CUDA)
-    return CC_CUDA_ONLY (cc_cuda_moct_draw (m->cuda, frame, flags, m->frames, &moct_white));
+    return CC_CUDA_ONLY (cc_cuda_moct_draw (m->cuda, stream, frame, flags, m->frames, &moct_white));
   if (flags & CC_MOCT_DRAW_MASK) {
     if (is_yuv (frame)) {
       for (int by = 0; by < (m->height + 1) / 2; by++)

@@ -62,14 +62,14 @@ cc_status cc_cuda_moct_set_objects (cc_cuda_moct *s, const uint16_t *lut_rgb,
     int n);
 /* Frame `frame` (index): classify + reduce + finalize; records (host, n entries)
  * or NULL (no wait). */
-cc_status cc_cuda_moct_run (cc_cuda_moct *s, const cc_moct_params *p, const cc_image *f,
+cc_status cc_cuda_moct_run (cc_cuda_moct *s, cc_stream stream, const cc_moct_params *p, const cc_image *f,
     long long frame, cc_moct_record *records);
-cc_status cc_cuda_moct_reset (cc_cuda_moct *s);
+cc_status cc_cuda_moct_reset (cc_cuda_moct *s, cc_stream stream);
 /* Writes the search window of one object's track (win, wx0, wy0, wx1, wy1). */
-cc_status cc_cuda_moct_seed (cc_cuda_moct *s, int object, const int window[5]);
+cc_status cc_cuda_moct_seed (cc_cuda_moct *s, cc_stream stream, int object, const int window[5]);
 /* Copies the whole ring of one object (history samples) to the host; waits. */
 cc_status cc_cuda_moct_get_ring (cc_cuda_moct *s, int object, cc_moct_sample *ring);
-cc_status cc_cuda_moct_draw (cc_cuda_moct *s, cc_image *f, unsigned flags,
+cc_status cc_cuda_moct_draw (cc_cuda_moct *s, cc_stream stream, cc_image *f, unsigned flags,
     long long frames, const cc_moct_colour *white);
 
 #ifdef __cplusplus

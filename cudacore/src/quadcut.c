@@ -301,6 +301,20 @@ cc_quadcut_reset (cc_quadcut *q)
   return CC_SUCCESS;
 }
 
+/* The stream of a submit call (q may be NULL: the call's checks report it): every
+ * CUDA step of the call runs on it. */
+static void
+use_stream (cc_quadcut *q, cc_stream stream)
+{
+#if CC_HAVE_CUDA
+  if (q && q->cuda)
+    cc_cuda_quadcut_use_stream (q->cuda, cc_stream_resolve (q->ctx, stream));
+#else
+  (void) q;
+  (void) stream;
+#endif
+}
+
 /* A frame the module reads: RGBX8 / BGRX8 (and NV12 / I420 when yuv) where the
  * backend computes, the created size. */
 static cc_status
@@ -342,8 +356,9 @@ frame_to_lab (const cc_quadcut *q, const cc_image *f, float *lab)
 }
 
 cc_status
-cc_quadcut_set_plate (cc_quadcut *q, const cc_image *plate)
+cc_quadcut_set_plate (cc_quadcut *q, cc_stream stream, const cc_image *plate)
 {
+  use_stream (q, stream);
   CC_CHECK_ARG (q != NULL, "cc_quadcut_set_plate: q is NULL");
   CC_TRY (check_frame (q, plate, "cc_quadcut_set_plate", "plate"));
   if (q->cuda) {
@@ -366,8 +381,10 @@ cc_quadcut_set_plate (cc_quadcut *q, const cc_image *plate)
 }
 
 cc_status
-cc_quadcut_update_plate (cc_quadcut *q, const cc_image *frame, int step, bool background_only)
+cc_quadcut_update_plate (cc_quadcut *q, cc_stream stream, const cc_image *frame,
+    int step, bool background_only)
 {
+  use_stream (q, stream);
   const char *fn = "cc_quadcut_update_plate";
   CC_CHECK_ARG (q != NULL, "%s: q is NULL", fn);
   CC_TRY (check_frame (q, frame, fn, "frame"));
@@ -393,8 +410,9 @@ cc_quadcut_update_plate (cc_quadcut *q, const cc_image *frame, int step, bool ba
 }
 
 cc_status
-cc_quadcut_get_plate (cc_quadcut *q, cc_image *dst)
+cc_quadcut_get_plate (cc_quadcut *q, cc_stream stream, cc_image *dst)
 {
+  use_stream (q, stream);
   const char *fn = "cc_quadcut_get_plate";
   CC_CHECK_ARG (q != NULL, "%s: q is NULL", fn);
   CC_CHECK_ARG (q->have_plate, "%s: no plate", fn);
@@ -801,6 +819,7 @@ run_cuda (cc_quadcut *q, const cc_image *frame, const cc_image *other, double t0
   long long total = 0;
   double dev[7] = { 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0 };
   cc_qc_host_graph g;
+  memset (&g, 0, sizeof g);   /* filled by the CUDA front; zero in a CPU-only build */
   /* nothing of the last graph stays readable if this run fails half way */
   q->graph_on_host = 0;
   q->n_leaves = q->n_nodes = 0;
@@ -830,7 +849,7 @@ run_cuda (cc_quadcut *q, const cc_image *frame, const cc_image *other, double t0
       &q->flow));
   stage_done (q, CC_QUADCUT_STAGE_MAXFLOW, &t0);
   CC_TRY (CC_CUDA_ONLY (cc_cuda_quadcut_back (q->cuda, q->labels, g.n, q->p.feather)));
-  CC_TRY (cc_context_synchronize (q->ctx));
+  CC_TRY (CC_CUDA_ONLY (cc_cuda_stream_synchronize (cc_cuda_quadcut_stream (q->cuda))));
   q->have_prev = 1;
   q->have_run = 1;
   stage_done (q, CC_QUADCUT_STAGE_OUTPUT, &t0);
@@ -855,8 +874,10 @@ stage_done (cc_quadcut *q, cc_quadcut_stage s, double *t0)
 }
 
 cc_status
-cc_quadcut_run (cc_quadcut *q, const cc_image *frame, const cc_image *other)
+cc_quadcut_run (cc_quadcut *q, cc_stream stream, const cc_image *frame,
+    const cc_image *other)
 {
+  use_stream (q, stream);
   CC_CHECK_ARG (q != NULL, "cc_quadcut_run: q is NULL");
   CC_TRY (check_frame (q, frame, "cc_quadcut_run", "frame"));
   if (q->p.mode == CC_QUADCUT_MODE_PLATE) {
@@ -926,8 +947,8 @@ copy_plane (const cc_quadcut *q, int alpha, cc_image *dst, const char *fn)
       "%s: dst must be a %dx%d GRAY8 image", fn, q->w, q->h);
   if (q->cuda) {
 #if CC_HAVE_CUDA
-    return cc_cuda_copy_2d (q->ctx, dst->planes[0], dst->pitch[0], dst->location,
-        cc_cuda_quadcut_plane (q->cuda, alpha), (size_t) q->w, CC_LOCATION_DEVICE,
+    return cc_cuda_copy_2d (cc_cuda_quadcut_stream (q->cuda), dst->planes[0], dst->pitch[0],
+        dst->location, cc_cuda_quadcut_plane (q->cuda, alpha), (size_t) q->w, CC_LOCATION_DEVICE,
         (size_t) q->w, (size_t) q->h);
 #endif
   }
@@ -939,15 +960,17 @@ copy_plane (const cc_quadcut *q, int alpha, cc_image *dst, const char *fn)
 }
 
 cc_status
-cc_quadcut_get_mask (cc_quadcut *q, cc_image *dst)
+cc_quadcut_get_mask (cc_quadcut *q, cc_stream stream, cc_image *dst)
 {
+  use_stream (q, stream);
   CC_CHECK_ARG (q != NULL, "cc_quadcut_get_mask: q is NULL");
   return copy_plane (q, 0, dst, "cc_quadcut_get_mask");
 }
 
 cc_status
-cc_quadcut_get_alpha (cc_quadcut *q, cc_image *dst)
+cc_quadcut_get_alpha (cc_quadcut *q, cc_stream stream, cc_image *dst)
 {
+  use_stream (q, stream);
   CC_CHECK_ARG (q != NULL, "cc_quadcut_get_alpha: q is NULL");
   return copy_plane (q, 1, dst, "cc_quadcut_get_alpha");
 }
@@ -993,9 +1016,10 @@ blur_frame (cc_quadcut *q, const cc_image *f, int r, cc_image *out)
 }
 
 cc_status
-cc_quadcut_composite (cc_quadcut *q, const cc_image *frame, const cc_quadcut_background *bg,
-    cc_image *out)
+cc_quadcut_composite (cc_quadcut *q, cc_stream stream, const cc_image *frame,
+    const cc_quadcut_background *bg, cc_image *out)
 {
+  use_stream (q, stream);
   const char *fn = "cc_quadcut_composite";
   CC_CHECK_ARG (q != NULL && bg != NULL, "%s: q or bg is NULL", fn);
   CC_CHECK_ARG (q->have_run, "%s: no frame was run yet", fn);
@@ -1066,8 +1090,9 @@ cc_quadcut_composite (cc_quadcut *q, const cc_image *frame, const cc_quadcut_bac
 }
 
 cc_status
-cc_quadcut_set_alpha (cc_quadcut *q, cc_image *frame)
+cc_quadcut_set_alpha (cc_quadcut *q, cc_stream stream, cc_image *frame)
 {
+  use_stream (q, stream);
   const char *fn = "cc_quadcut_set_alpha";
   CC_CHECK_ARG (q != NULL, "%s: q is NULL", fn);
   CC_CHECK_ARG (q->have_run, "%s: no frame was run yet", fn);
@@ -1088,8 +1113,10 @@ cc_quadcut_set_alpha (cc_quadcut *q, cc_image *frame)
 }
 
 cc_status
-cc_quadcut_draw_leaves (cc_quadcut *q, const cc_image *frame, cc_image *out)
+cc_quadcut_draw_leaves (cc_quadcut *q, cc_stream stream, const cc_image *frame,
+    cc_image *out)
 {
+  use_stream (q, stream);
   const char *fn = "cc_quadcut_draw_leaves";
   CC_CHECK_ARG (q != NULL, "%s: q is NULL", fn);
   CC_CHECK_ARG (q->have_run, "%s: no frame was run yet", fn);

@@ -47,6 +47,10 @@ typedef struct cc_cuda_quadcut cc_cuda_quadcut;
 cc_status cc_cuda_quadcut_create (cc_context *ctx, int width, int height, const float *lin,
     cc_cuda_quadcut **out);
 void cc_cuda_quadcut_destroy (cc_cuda_quadcut *s);
+/* The stream of the public call in progress (resolved, non-NULL): every call below
+ * runs on it; the readbacks (graph, stratified data) on the last one set. */
+void cc_cuda_quadcut_use_stream (cc_cuda_quadcut *s, cc_stream stream);
+cc_stream cc_cuda_quadcut_stream (const cc_cuda_quadcut *s);
 cc_status cc_cuda_quadcut_set_plate (cc_cuda_quadcut *s, const cc_image *plate);
 cc_status cc_cuda_quadcut_update_plate (cc_cuda_quadcut *s, const cc_image *frame, int step,
     int background_only);

@@ -514,17 +514,18 @@ check_field (const cc_refine *r, const cc_image *img, const char *what)
 }
 
 cc_status
-cc_refine_run (cc_refine *r, const cc_image *prev, const cc_image *next,
-    const cc_image *flow_in, cc_image *flow_out)
+cc_refine_run (cc_refine *r, cc_stream stream, const cc_image *prev,
+    const cc_image *next, const cc_image *flow_in, cc_image *flow_out)
 {
   CC_CHECK_ARG (r != NULL, "cc_refine_run: refine is NULL");
+  stream = cc_stream_resolve (r->ctx, stream);
   CC_TRY (check_frame (r, prev, "refine: prev frame"));
   CC_TRY (check_frame (r, next, "refine: next frame"));
   CC_TRY (check_field (r, flow_in, "refine: flow_in"));
   CC_TRY (check_field (r, flow_out, "refine: flow_out"));
   r->energy_count = 0;
   if (r->ctx->backend == CC_BACKEND_CUDA) {
-    CC_TRY (CC_CUDA_ONLY (cc_cuda_refine_run (r->cuda, &r->params, prev, next, flow_in,
+    CC_TRY (CC_CUDA_ONLY (cc_cuda_refine_run (r->cuda, stream, &r->params, prev, next, flow_in,
             flow_out)));
     if (r->params.track_energy)
       r->energy_count = energy_capacity (r);

@@ -54,21 +54,23 @@ cc_timer_destroy (cc_timer *t)
 }
 
 cc_status
-cc_timer_start (cc_timer *t)
+cc_timer_start (cc_timer *t, cc_stream stream)
 {
   CC_CHECK_ARG (t != NULL, "cc_timer_start: timer is NULL");
   if (t->ctx->backend == CC_BACKEND_CUDA)
-    return CC_CUDA_ONLY (cc_cuda_event_record (t->ctx, t->start_event));
+    return CC_CUDA_ONLY (cc_cuda_event_record (cc_stream_resolve (t->ctx, stream),
+            t->start_event));
   t->start_ms = now_ms ();
   return CC_SUCCESS;
 }
 
 cc_status
-cc_timer_stop (cc_timer *t)
+cc_timer_stop (cc_timer *t, cc_stream stream)
 {
   CC_CHECK_ARG (t != NULL, "cc_timer_stop: timer is NULL");
   if (t->ctx->backend == CC_BACKEND_CUDA)
-    return CC_CUDA_ONLY (cc_cuda_event_record (t->ctx, t->stop_event));
+    return CC_CUDA_ONLY (cc_cuda_event_record (cc_stream_resolve (t->ctx, stream),
+            t->stop_event));
   t->stop_ms = now_ms ();
   return CC_SUCCESS;
 }

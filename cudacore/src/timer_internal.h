@@ -12,7 +12,7 @@ extern "C" {
 /* Two CUDA events behind opaque pointers. */
 cc_status cc_cuda_events_create (void **start, void **stop);
 void cc_cuda_events_destroy (void *start, void *stop);
-cc_status cc_cuda_event_record (cc_context *ctx, void *event);
+cc_status cc_cuda_event_record (cc_stream stream, void *event);
 cc_status cc_cuda_events_elapsed_ms (void *start, void *stop, float *ms);
 
 #ifdef __cplusplus

@@ -60,7 +60,7 @@ cv_test_to_backend (cc_context *ctx, const cc_image *host, cc_image *out)
   cc_status st = cc_image_alloc (ctx, host->width, host->height, host->format, loc, out);
   if (st != CC_SUCCESS)
     return st;
-  return cc_image_copy (ctx, host, out);
+  return cc_image_copy (ctx, NULL, host, out);
 }
 
 cc_status
@@ -83,12 +83,12 @@ cv_test_to_host (cc_context *ctx, const cc_image *img, cc_image *out)
       out->pitch[1] = out->pitch[2] = cw;
       out->planes[2] = block + w * h + cw * ch;
     }
-    return cc_image_copy (ctx, img, out);
+    return cc_image_copy (ctx, NULL, img, out);
   }
   cc_status st = cv_image_new (img->width, img->height, img->format, out);
   if (st != CC_SUCCESS)
     return st;
-  return cc_image_copy (ctx, img, out);
+  return cc_image_copy (ctx, NULL, img, out);
 }
 
 cc_image

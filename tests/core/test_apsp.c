@@ -138,7 +138,7 @@ solve_threads (cc_backend backend, int threads, const test_graph *g, cc_apsp_kin
   memset (d, 0xFF, sizeof (float) * n * n);
   cc_apsp_graph gv = view (g);
   cc_apsp_stats stats;
-  CC_ASSERT_OK (cc_apsp_dense (ctx, &gv, &p, d, next, &stats));
+  CC_ASSERT_OK (cc_apsp_dense (ctx, NULL, &gv, &p, d, next, &stats));
   ck_assert_msg (stats.memory_bytes > 0, "no memory reported");
   cc_context_destroy (ctx);
   if (next_out)
@@ -297,7 +297,7 @@ START_TEST (test_sources_match_rows)
   cc_apsp_params_default (&p);
   p.kind = CC_APSP_UNDIRECTED;
   CC_ASSERT_OK (cc_apsp_create (ctx, g.nodes, &p, &a));
-  CC_ASSERT_OK (cc_apsp_solve (a, &gv, NULL));
+  CC_ASSERT_OK (cc_apsp_solve (a, NULL, &gv, NULL));
   CC_ASSERT_OK (cc_apsp_get_rows (a, src, 3, rows, NULL));
   ck_assert_float_eq_tol (rows[2 * g.nodes + 7], full[150 * g.nodes + 7], 1e-4);
   cc_apsp_destroy (a);
@@ -348,19 +348,19 @@ START_TEST (test_invalid_arguments)
   float w[1] = { 1.0f };
   cc_apsp_graph g = { 3, 1, from, to, w };
   float d[9];
-  ck_assert_int_eq (cc_apsp_dense (ctx, &g, NULL, d, NULL, NULL), CC_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq (cc_apsp_dense (ctx, NULL, &g, NULL, d, NULL, NULL), CC_ERROR_INVALID_ARGUMENT);
   ck_assert_ptr_nonnull (strstr (cc_last_error (), "outside"));
   to[0] = 1;
   w[0] = -1.0f;
-  ck_assert_int_eq (cc_apsp_dense (ctx, &g, NULL, d, NULL, NULL), CC_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq (cc_apsp_dense (ctx, NULL, &g, NULL, d, NULL, NULL), CC_ERROR_INVALID_ARGUMENT);
   ck_assert_ptr_nonnull (strstr (cc_last_error (), "weight"));
   w[0] = NAN;
-  ck_assert_int_eq (cc_apsp_dense (ctx, &g, NULL, d, NULL, NULL), CC_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq (cc_apsp_dense (ctx, NULL, &g, NULL, d, NULL, NULL), CC_ERROR_INVALID_ARGUMENT);
   w[0] = 1.0f;
   cc_apsp *a;
   ck_assert_int_eq (cc_apsp_create (ctx, 0, NULL, &a), CC_ERROR_INVALID_ARGUMENT);
   CC_ASSERT_OK (cc_apsp_create (ctx, 4, NULL, &a));
-  ck_assert_int_eq (cc_apsp_solve (a, &g, NULL), CC_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq (cc_apsp_solve (a, NULL, &g, NULL), CC_ERROR_INVALID_ARGUMENT);
   ck_assert_int_eq (cc_apsp_get_rows (a, NULL, 1, d, NULL), CC_ERROR_INVALID_ARGUMENT);
   cc_apsp_destroy (a);
   cc_context_destroy (ctx);
@@ -437,7 +437,7 @@ START_TEST (test_gpu_rows_and_out_of_memory)
   test_graph g = cv_test_quick () ? grid_dual_graph (12, 12) : grid_dual_graph (20, 20);
   cc_apsp_graph gv = view (&g);
   CC_ASSERT_OK (cc_apsp_create (ctx, g.nodes, &p, &a));
-  CC_ASSERT_OK (cc_apsp_solve (a, &gv, NULL));
+  CC_ASSERT_OK (cc_apsp_solve (a, NULL, &gv, NULL));
   int32_t rows[4] = { g.nodes - 1, 3, 3, g.nodes / 2 };
   float *got = malloc (sizeof (float) * 4 * g.nodes);
   CC_ASSERT_OK (cc_apsp_get_rows (a, rows, 4, got, NULL));

@@ -39,10 +39,10 @@ bm_pair_threads (cc_backend backend, int threads, const cc_blockmatch_params *p,
   CC_ASSERT_OK (cc_image_alloc (ctx, r->gw, r->gh, CC_FORMAT_F32C2, loc, &dg));
   CC_ASSERT_OK (cc_image_alloc (ctx, r->gw, r->gh, CC_FORMAT_F32, loc, &dc));
   CC_ASSERT_OK (cc_image_alloc (ctx, a->width, a->height, CC_FORMAT_F32C2, loc, &dd));
-  CC_ASSERT_OK (cc_image_fill (ctx, &dg, 0xFF));   /* poison: every cell must be written */
-  CC_ASSERT_OK (cc_image_fill (ctx, &dc, 0xFF));
-  CC_ASSERT_OK (cc_image_fill (ctx, &dd, 0xFF));
-  CC_ASSERT_OK (cc_blockmatch_compute (bm, &da, &db, &dg, &dc, &dd));
+  CC_ASSERT_OK (cc_image_fill (ctx, NULL, &dg, 0xFF));   /* poison: every cell must be written */
+  CC_ASSERT_OK (cc_image_fill (ctx, NULL, &dc, 0xFF));
+  CC_ASSERT_OK (cc_image_fill (ctx, NULL, &dd, 0xFF));
+  CC_ASSERT_OK (cc_blockmatch_compute (bm, NULL, &da, &db, &dg, &dc, &dd));
   CC_ASSERT_OK (cv_test_to_host (ctx, &dg, &r->grid));
   CC_ASSERT_OK (cv_test_to_host (ctx, &dc, &r->conf));
   CC_ASSERT_OK (cv_test_to_host (ctx, &dd, &r->dense));
@@ -296,7 +296,7 @@ START_TEST (test_invalid_parameters)
   cc_image a, b, g;
   CC_ASSERT_OK (cv_synth_translation (64, 48, 1, 1, 1, &a, &b));
   cv_image_new (5, 3, CC_FORMAT_F32C2, &g);
-  ck_assert_int_eq (cc_blockmatch_compute (bm, &a, &b, &g, NULL, NULL), CC_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq (cc_blockmatch_compute (bm, NULL, &a, &b, &g, NULL, NULL), CC_ERROR_INVALID_ARGUMENT);
   ck_assert_ptr_nonnull (strstr (cc_last_error (), "4x3"));
   cv_image_free (&a); cv_image_free (&b); cv_image_free (&g);
   cc_blockmatch_destroy (bm);

@@ -116,9 +116,9 @@ START_TEST (test_image_copy_roundtrip)
         for (int p = 0; p < cc_format_planes (formats[f]); p++)
           for (size_t i = 0; i < src.pitch[p] * (p ? (h + 1) / 2 : h); i++)
             ((uint8_t *) src.planes[p])[i] = (uint8_t) (i * 31 + p * 7 + 1);
-        CC_ASSERT_OK (cc_image_fill (ctx, &back, 0xEE));
-        CC_ASSERT_OK (cc_image_copy (ctx, &src, &mid));
-        CC_ASSERT_OK (cc_image_copy (ctx, &mid, &back));
+        CC_ASSERT_OK (cc_image_fill (ctx, NULL, &back, 0xEE));
+        CC_ASSERT_OK (cc_image_copy (ctx, NULL, &src, &mid));
+        CC_ASSERT_OK (cc_image_copy (ctx, NULL, &mid, &back));
         for (int p = 0; p < cc_format_planes (formats[f]); p++) {
           int pw = p ? (w + 1) / 2 : w, ph = p ? (h + 1) / 2 : h;
           int bpp = formats[f] == CC_FORMAT_NV12 && p ? 2 :
@@ -154,7 +154,7 @@ START_TEST (test_resize_nearest)
     CC_ASSERT_OK (cv_test_to_backend (ctx, &src, &dsrc));
     CC_ASSERT_OK (cc_image_alloc (ctx, 17, 7, CC_FORMAT_F32C2,
             b ? CC_LOCATION_DEVICE : CC_LOCATION_HOST, &ddst));
-    CC_ASSERT_OK (cc_image_resize_nearest (ctx, &dsrc, &ddst));
+    CC_ASSERT_OK (cc_image_resize_nearest (ctx, NULL, &dsrc, &ddst));
     CC_ASSERT_OK (cv_test_to_host (ctx, &ddst, &back));
     for (int y = 0; y < 7; y++)
       for (int x = 0; x < 17; x++) {
@@ -163,7 +163,7 @@ START_TEST (test_resize_nearest)
         ck_assert_float_eq (v[0], 100.0f * sy + 2 * sx);
         ck_assert_float_eq (v[1], 100.0f * sy + 2 * sx + 1);
       }
-    ck_assert_int_eq (cc_image_resize_nearest (ctx, &dsrc, &src), b ? CC_ERROR_INVALID_ARGUMENT
+    ck_assert_int_eq (cc_image_resize_nearest (ctx, NULL, &dsrc, &src), b ? CC_ERROR_INVALID_ARGUMENT
         : CC_SUCCESS);
     cc_image_free (ctx, &src); cc_image_free (ctx, &dsrc); cc_image_free (ctx, &ddst);
     cc_image_free (NULL, &back);

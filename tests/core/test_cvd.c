@@ -64,8 +64,8 @@ check_exact (int w, int h, const cc_cvd_site *s, int n, const char *what)
 {
   cc_context *ctx = cpu_context ();
   cc_cvd *c = make_cvd (ctx, w, h, CC_CVD_VORONOI_EXACT);
-  CC_ASSERT_OK (cc_cvd_set_sites (c, s, n));
-  CC_ASSERT_OK (cc_cvd_voronoi (c));
+  CC_ASSERT_OK (cc_cvd_set_sites (c, NULL, s, n));
+  CC_ASSERT_OK (cc_cvd_voronoi (c, NULL));
   int32_t *lab = malloc ((size_t) w * h * sizeof *lab);
   CC_ASSERT_OK (cc_cvd_get_labels (c, lab));
   for (int y = 0; y < h; y++)
@@ -114,8 +114,8 @@ splitmix64 (uint64_t *state)
 
 /* n uniformly random sites on distinct pixels (n <= w h / 2), each with an offset in
  * [-128, 127]/256 px: no two share a JFA seed pixel (that case is JFA's known
- * failure, not the error measured here). The same draws as cc_cvd_seed made before it
- * seeded a lattice, so the figures of docs/cvdmosaic.md stay comparable. */
+ * failure, not the error measured here). The figures of docs/cvdmosaic.md use these
+ * draws. */
 static void
 random_distinct_sites (cc_cvd_site *s, int n, int w, int h, uint64_t seed)
 {
@@ -147,15 +147,15 @@ jfa_error (int w, int h, int n, uint64_t seed, int nm, const cc_cvd_voronoi_meth
   cc_cvd *ce = make_cvd (ctx, w, h, CC_CVD_VORONOI_EXACT);
   cc_cvd_site *s = malloc (n * sizeof *s);
   random_distinct_sites (s, n, w, h, seed);
-  CC_ASSERT_OK (cc_cvd_set_sites (ce, s, n));
-  CC_ASSERT_OK (cc_cvd_voronoi (ce));
+  CC_ASSERT_OK (cc_cvd_set_sites (ce, NULL, s, n));
+  CC_ASSERT_OK (cc_cvd_voronoi (ce, NULL));
   size_t np = (size_t) w * h;
   int32_t *le = malloc (np * sizeof *le), *lj = malloc (np * sizeof *lj);
   CC_ASSERT_OK (cc_cvd_get_labels (ce, le));
   for (int m = 0; m < nm; m++) {
     cc_cvd *cj = make_cvd (ctx, w, h, methods[m]);
-    CC_ASSERT_OK (cc_cvd_set_sites (cj, s, n));
-    CC_ASSERT_OK (cc_cvd_voronoi (cj));
+    CC_ASSERT_OK (cc_cvd_set_sites (cj, NULL, s, n));
+    CC_ASSERT_OK (cc_cvd_voronoi (cj, NULL));
     CC_ASSERT_OK (cc_cvd_get_labels (cj, lj));
     size_t bad = 0;
     max_err[m] = 0.0;
@@ -225,8 +225,8 @@ warm_case (int n, uint64_t seed, int iterations, int *warm_iterations, double *w
   for (int y = 0; y < h; y++)
     for (int x = 0; x < w; x++)
       rho[(size_t) y * w + x] = (uint16_t) (256 + (x * 40000LL) / w + (y * 20000LL) / h);
-  CC_ASSERT_OK (cc_cvd_set_density_map (c, rho));
-  CC_ASSERT_OK (cc_cvd_seed (c, n, seed));
+  CC_ASSERT_OK (cc_cvd_set_density_map (c, NULL, rho));
+  CC_ASSERT_OK (cc_cvd_seed (c, NULL, n, seed));
   cc_cvd_stats st = { 0, 0, 0, 0.0, 0 };
   cc_cvd *ce = make_cvd (ctx, w, h, CC_CVD_VORONOI_EXACT);
   cc_cvd_site *s = malloc (n * sizeof *s);
@@ -236,15 +236,15 @@ warm_case (int n, uint64_t seed, int iterations, int *warm_iterations, double *w
   *worst_rate = *worst_err = 0.0;
   for (int it = 0; it < iterations; it++) {
     *warm_iterations += st.warm;   /* this iteration's Voronoi step starts warm */
-    CC_ASSERT_OK (cc_cvd_iterate (c, 1, 0.0, &st));
+    CC_ASSERT_OK (cc_cvd_iterate (c, NULL, 1, 0.0, &st));
     if (it % 4 != 3)
       continue;
     /* the labels of the sites as they are now, warm if the last step allows */
-    CC_ASSERT_OK (cc_cvd_voronoi (c));
+    CC_ASSERT_OK (cc_cvd_voronoi (c, NULL));
     CC_ASSERT_OK (cc_cvd_get_labels (c, lw));
     CC_ASSERT_OK (cc_cvd_get_sites (c, s));
-    CC_ASSERT_OK (cc_cvd_set_sites (ce, s, n));
-    CC_ASSERT_OK (cc_cvd_voronoi (ce));
+    CC_ASSERT_OK (cc_cvd_set_sites (ce, NULL, s, n));
+    CC_ASSERT_OK (cc_cvd_voronoi (ce, NULL));
     CC_ASSERT_OK (cc_cvd_get_labels (ce, le));
     size_t bad = 0;
     for (size_t q = 0; q < np; q++) {
@@ -265,7 +265,7 @@ warm_case (int n, uint64_t seed, int iterations, int *warm_iterations, double *w
   ck_assert_int_eq (p.warm_start, 1);
   p.warm_start = 0;
   CC_ASSERT_OK (cc_cvd_set_params (c, &p));
-  CC_ASSERT_OK (cc_cvd_iterate (c, 1, 0.0, &st));
+  CC_ASSERT_OK (cc_cvd_iterate (c, NULL, 1, 0.0, &st));
   ck_assert (!st.warm);
   p.warm_start = 2;
   ck_assert_int_eq (cc_cvd_set_params (c, &p), CC_ERROR_INVALID_ARGUMENT);
@@ -308,9 +308,9 @@ START_TEST (test_centroid_sums_exact)
       rho[p] = (uint16_t) (rand () & 0xFFFF);
     rho[5] = 0;   /* raised to 1 */
     rho[6] = 65535;
-    CC_ASSERT_OK (cc_cvd_set_density_map (c, rho));
-    CC_ASSERT_OK (cc_cvd_seed (c, n, 5));
-    CC_ASSERT_OK (cc_cvd_voronoi (c));
+    CC_ASSERT_OK (cc_cvd_set_density_map (c, NULL, rho));
+    CC_ASSERT_OK (cc_cvd_seed (c, NULL, n, 5));
+    CC_ASSERT_OK (cc_cvd_voronoi (c, NULL));
     int32_t *lab = malloc ((size_t) w * h * sizeof *lab);
     CC_ASSERT_OK (cc_cvd_get_labels (c, lab));
     cc_cvd_sums got[50], want[50];
@@ -321,7 +321,7 @@ START_TEST (test_centroid_sums_exact)
       want[lab[p]].x += r * (p % w);
       want[lab[p]].y += r * (p / w);
     }
-    CC_ASSERT_OK (cc_cvd_centroid_sums (c, got));
+    CC_ASSERT_OK (cc_cvd_centroid_sums (c, NULL, got));
     for (int i = 0; i < n; i++)
       ck_assert_msg (got[i].w == want[i].w && got[i].x == want[i].x && got[i].y == want[i].y,
           "method %d site %d: sums differ", v, i);
@@ -361,8 +361,8 @@ START_TEST (test_density_values)
     p.density = (cc_cvd_density) d;
     cc_cvd *c = NULL;
     CC_ASSERT_OK (cc_cvd_create (ctx, w, h, &p, &c));
-    CC_ASSERT_OK (cc_cvd_seed (c, 1, 1));
-    CC_ASSERT_OK (cc_cvd_set_density (c, &f));
+    CC_ASSERT_OK (cc_cvd_seed (c, NULL, 1, 1));
+    CC_ASSERT_OK (cc_cvd_set_density (c, NULL, &f));
     /* one site: its sums are the whole frame's */
     int Y[9][16];
     for (int y = 0; y < h; y++)
@@ -394,7 +394,7 @@ START_TEST (test_density_values)
         X += (uint64_t) r * x;
       }
     cc_cvd_sums s;
-    CC_ASSERT_OK (cc_cvd_centroid_sums (c, &s));
+    CC_ASSERT_OK (cc_cvd_centroid_sums (c, NULL, &s));
     ck_assert_msg (s.w == W && s.x == X, "density %d: sums %llu %llu, want %llu %llu", d,
         (unsigned long long) s.w, (unsigned long long) s.x, (unsigned long long) W,
         (unsigned long long) X);
@@ -412,7 +412,7 @@ energy (cc_cvd *c, const uint16_t *rho, int w, int h, int n)
   cc_cvd_site *s = malloc (n * sizeof *s);
   int32_t *lab = malloc ((size_t) w * h * sizeof *lab);
   CC_ASSERT_OK (cc_cvd_get_sites (c, s));
-  CC_ASSERT_OK (cc_cvd_voronoi (c));
+  CC_ASSERT_OK (cc_cvd_voronoi (c, NULL));
   CC_ASSERT_OK (cc_cvd_get_labels (c, lab));
   __int128 e = 0;
   for (int p = 0; p < w * h; p++)
@@ -431,16 +431,16 @@ START_TEST (test_energy_never_increases)
     double dx = p % w - 50.0, dy = p / w - 70.0;
     rho[p] = (uint16_t) (1 + 60000.0 * exp (-(dx * dx + dy * dy) / 2000.0));
   }
-  CC_ASSERT_OK (cc_cvd_set_density_map (c, rho));
+  CC_ASSERT_OK (cc_cvd_set_density_map (c, NULL, rho));
   /* random sites, far from the optimum: large moves on the first iterations */
   cc_cvd_site sites[120];
   random_distinct_sites (sites, n, w, h, 3);
-  CC_ASSERT_OK (cc_cvd_set_sites (c, sites, n));
+  CC_ASSERT_OK (cc_cvd_set_sites (c, NULL, sites, n));
   __int128 prev = energy (c, rho, w, h, n);
   double first = (double) prev;
   for (int it = 0; it < 40; it++) {
     cc_cvd_stats st;
-    CC_ASSERT_OK (cc_cvd_iterate (c, 1, 0.0, &st));
+    CC_ASSERT_OK (cc_cvd_iterate (c, NULL, 1, 0.0, &st));
     ck_assert_int_eq (st.iterations, 1);
     __int128 e = energy (c, rho, w, h, n);
     ck_assert_msg (e <= prev, "iteration %d: energy %g > %g", it, (double) e, (double) prev);
@@ -459,7 +459,7 @@ static double
 area_cov (cc_cvd *c, int n)
 {
   cc_cvd_sums *s = malloc (n * sizeof *s);
-  CC_ASSERT_OK (cc_cvd_centroid_sums (c, s));
+  CC_ASSERT_OK (cc_cvd_centroid_sums (c, NULL, s));
   double sum = 0, sum2 = 0;
   for (int i = 0; i < n; i++) {
     double a = s[i].w / 256.0;
@@ -487,19 +487,19 @@ START_TEST (test_uniform_area_cov)
       const int w = sizes[k][0], h = sizes[k][1];
       cc_cvd *c = make_cvd (ctx, w, h, (cc_cvd_voronoi_method) sizes[k][2]);
       cc_cvd *ce = c;
-      CC_ASSERT_OK (cc_cvd_seed (c, n, seeds[sd]));
+      CC_ASSERT_OK (cc_cvd_seed (c, NULL, n, seeds[sd]));
       if (sizes[k][2] != CC_CVD_VORONOI_EXACT) {
         ce = make_cvd (ctx, w, h, CC_CVD_VORONOI_EXACT);
       }
       cc_cvd_site *s = malloc (n * sizeof *s);
       CC_ASSERT_OK (cc_cvd_get_sites (c, s));
-      CC_ASSERT_OK (cc_cvd_set_sites (ce, s, n));
+      CC_ASSERT_OK (cc_cvd_set_sites (ce, NULL, s, n));
       double cov0 = area_cov (ce, n);
       cc_cvd_stats st;
-      CC_ASSERT_OK (cc_cvd_iterate (c, 100, 0.0, &st));
+      CC_ASSERT_OK (cc_cvd_iterate (c, NULL, 100, 0.0, &st));
       ck_assert_int_eq (st.iterations, 100);
       CC_ASSERT_OK (cc_cvd_get_sites (c, s));
-      CC_ASSERT_OK (cc_cvd_set_sites (ce, s, n));
+      CC_ASSERT_OK (cc_cvd_set_sites (ce, NULL, s, n));
       double cov = area_cov (ce, n);
       printf ("cvd uniform %dx%d %d sites (%s, seed %d): area CoV %.4f seeded, %.4f after "
           "100 iterations\n", w, h, n, ce == c ? "exact" : "1+JFA+2", (int) seeds[sd],
@@ -528,7 +528,7 @@ START_TEST (test_seed_sites)
     const int w = cases[k][0], h = cases[k][1], n = cases[k][2];
     cc_cvd *c = make_cvd (ctx, w, h, CC_CVD_VORONOI_JFA_1PLUS_2);
     cc_cvd_site *a = malloc (n * sizeof *a), *b = malloc (n * sizeof *b);
-    CC_ASSERT_OK (cc_cvd_seed (c, n, 5));
+    CC_ASSERT_OK (cc_cvd_seed (c, NULL, n, 5));
     ck_assert_int_eq (cc_cvd_site_count (c), n);
     CC_ASSERT_OK (cc_cvd_get_sites (c, a));
     uint8_t *used = calloc ((size_t) w * h, 1);
@@ -539,10 +539,10 @@ START_TEST (test_seed_sites)
       ck_assert_msg (!used[p], "%dx%d, %d sites: site %d shares pixel %d", w, h, n, i, p);
       used[p] = 1;
     }
-    CC_ASSERT_OK (cc_cvd_seed (c, n, 5));
+    CC_ASSERT_OK (cc_cvd_seed (c, NULL, n, 5));
     CC_ASSERT_OK (cc_cvd_get_sites (c, b));
     ck_assert (!memcmp (a, b, n * sizeof *a));
-    CC_ASSERT_OK (cc_cvd_seed (c, n, 6));
+    CC_ASSERT_OK (cc_cvd_seed (c, NULL, n, 6));
     CC_ASSERT_OK (cc_cvd_get_sites (c, b));
     ck_assert_msg (n == 1 || w * h == n || memcmp (a, b, n * sizeof *a), "%dx%d: seed ignored",
         w, h);
@@ -565,17 +565,17 @@ START_TEST (test_static_convergence)
   p.density = CC_CVD_DENSITY_DARK;
   cc_cvd *c = NULL;
   CC_ASSERT_OK (cc_cvd_create (ctx, w, h, &p, &c));
-  CC_ASSERT_OK (cc_cvd_seed (c, n, 2));
-  CC_ASSERT_OK (cc_cvd_set_density (c, &f));
+  CC_ASSERT_OK (cc_cvd_seed (c, NULL, n, 2));
+  CC_ASSERT_OK (cc_cvd_set_density (c, NULL, &f));
   cc_cvd_stats st;
-  CC_ASSERT_OK (cc_cvd_iterate (c, 300, 0.001, &st));
+  CC_ASSERT_OK (cc_cvd_iterate (c, NULL, 300, 0.001, &st));
   const int settle = st.iterations;
   cc_cvd_site *a = malloc (n * sizeof *a), *b = malloc (n * sizeof *b);
   double worst = 0;
   for (int frame = 0; frame < 5; frame++) {
     CC_ASSERT_OK (cc_cvd_get_sites (c, a));
-    CC_ASSERT_OK (cc_cvd_set_density (c, &f));
-    CC_ASSERT_OK (cc_cvd_iterate (c, 2, 0.0, &st));
+    CC_ASSERT_OK (cc_cvd_set_density (c, NULL, &f));
+    CC_ASSERT_OK (cc_cvd_iterate (c, NULL, 2, 0.0, &st));
     CC_ASSERT_OK (cc_cvd_get_sites (c, b));
     double move = 0;
     for (int i = 0; i < n; i++)
@@ -598,9 +598,9 @@ START_TEST (test_threshold_stops)
   const int w = 100, h = 80;
   cc_context *ctx = cpu_context ();
   cc_cvd *c = make_cvd (ctx, w, h, CC_CVD_VORONOI_JFA_1PLUS_2);
-  CC_ASSERT_OK (cc_cvd_seed (c, 40, 9));
+  CC_ASSERT_OK (cc_cvd_seed (c, NULL, 40, 9));
   cc_cvd_stats st;
-  CC_ASSERT_OK (cc_cvd_iterate (c, 1000, 0.05, &st));
+  CC_ASSERT_OK (cc_cvd_iterate (c, NULL, 1000, 0.05, &st));
   ck_assert_msg (st.converged && st.iterations < 1000 && st.mean_displacement <= 0.05,
       "converged %d after %d, mean %g", st.converged, st.iterations, st.mean_displacement);
   ck_assert (st.mean_displacement == (double) st.displacement / 256.0 / 40);
@@ -626,7 +626,7 @@ START_TEST (test_advect)
   cc_cvd *c = make_cvd (ctx, w, h, CC_CVD_VORONOI_EXACT);
   cc_cvd_site s[4] = { { 5 * 256, 5 * 256 }, { 19 * 256 - 10, 0 }, { 2 * 256 + 100, 3 * 256 },
                        { 17 * 256, 8 * 256 } };
-  CC_ASSERT_OK (cc_cvd_set_sites (c, s, 4));
+  CC_ASSERT_OK (cc_cvd_set_sites (c, NULL, s, 4));
   int lab[10][20];
   for (int y = 0; y < h; y++)
     for (int x = 0; x < w; x++)
@@ -654,7 +654,7 @@ START_TEST (test_advect)
       sv[lab[y][x]] += (long long) floor (uv[1] * 256.0 + 0.5);
     }
   ck_assert (n[3] == 0 && n[0] > 0 && n[1] > 0 && n[2] > 0);
-  CC_ASSERT_OK (cc_cvd_advect (c, &flow));
+  CC_ASSERT_OK (cc_cvd_advect (c, NULL, &flow));
   cc_cvd_site g[4];
   CC_ASSERT_OK (cc_cvd_get_sites (c, g));
   for (int i = 0; i < 3; i++) {
@@ -670,19 +670,19 @@ START_TEST (test_advect)
   /* (0.17, -0.17): |(44, -44)| = 62.2 < CC_CVD_ADVECT_MIN = 64: every cell stays */
   cv_image_free (&flow);
   flow = cv_test_constant_field (w, h, 0.17f, -0.17f);
-  CC_ASSERT_OK (cc_cvd_advect (c, &flow));
+  CC_ASSERT_OK (cc_cvd_advect (c, NULL, &flow));
   cc_cvd_site g2[4];
   CC_ASSERT_OK (cc_cvd_get_sites (c, g2));
   ck_assert (!memcmp (g, g2, sizeof g));
   cv_image_free (&flow);
   /* (0.25, 0): exactly 64: moves */
   flow = cv_test_constant_field (w, h, 0.25f, 0.0f);
-  CC_ASSERT_OK (cc_cvd_advect (c, &flow));
+  CC_ASSERT_OK (cc_cvd_advect (c, NULL, &flow));
   CC_ASSERT_OK (cc_cvd_get_sites (c, g2));
   ck_assert_int_eq (g2[0].x, g[0].x + 64);
   ck_assert_int_eq (g2[0].y, g[0].y);
   cc_image small = cv_test_constant_field (w - 1, h, 0, 0);
-  ck_assert_int_eq (cc_cvd_advect (c, &small), CC_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq (cc_cvd_advect (c, NULL, &small), CC_ERROR_INVALID_ARGUMENT);
   cv_image_free (&small);
   cv_image_free (&flow);
   cc_cvd_destroy (c);
@@ -733,7 +733,7 @@ START_TEST (test_render_known)
   cc_context *ctx = cpu_context ();
   cc_cvd *c = make_cvd (ctx, 8, 6, CC_CVD_VORONOI_EXACT);
   cc_cvd_site s[2] = { { 256, 512 }, { 6 * 256, 512 } };
-  CC_ASSERT_OK (cc_cvd_set_sites (c, s, 2));
+  CC_ASSERT_OK (cc_cvd_set_sites (c, NULL, s, 2));
   for (int fi = 0; fi < 2; fi++) {
     cc_format fmt = fi ? CC_FORMAT_BGRX8 : CC_FORMAT_RGBX8;
     cc_image f;
@@ -742,7 +742,7 @@ START_TEST (test_render_known)
      * (23 * 255 + 12) / 24 = 244 */
     known_frame (fmt, &f);
     cc_cvd_render_params rp = { CC_CVD_STYLE_CELLS, 0, 255, 0, 0 };
-    CC_ASSERT_OK (cc_cvd_render (c, &f, &rp));
+    CC_ASSERT_OK (cc_cvd_render (c, NULL, &f, &rp));
     for (int y = 0; y < 6; y++)
       for (int x = 0; x < 8; x++)
         if (x < 4)
@@ -753,7 +753,7 @@ START_TEST (test_render_known)
     /* cells, border 2: columns 3 and 4 red */
     known_frame (fmt, &f);
     rp.border_width = 2;
-    CC_ASSERT_OK (cc_cvd_render (c, &f, &rp));
+    CC_ASSERT_OK (cc_cvd_render (c, NULL, &f, &rp));
     for (int y = 0; y < 6; y++)
       for (int x = 0; x < 8; x++)
         if (x == 3 || x == 4)
@@ -765,7 +765,7 @@ START_TEST (test_render_known)
     /* outline (width 0 draws 1): column 3 in blue, the image elsewhere */
     known_frame (fmt, &f);
     rp = (cc_cvd_render_params) { CC_CVD_STYLE_OUTLINE, 0, 0, 0, 255 };
-    CC_ASSERT_OK (cc_cvd_render (c, &f, &rp));
+    CC_ASSERT_OK (cc_cvd_render (c, NULL, &f, &rp));
     for (int y = 0; y < 6; y++)
       for (int x = 0; x < 8; x++) {
         if (x == 3)
@@ -785,7 +785,7 @@ START_TEST (test_render_known)
      * pixel (6, 2) */
     known_frame (fmt, &f);
     rp = (cc_cvd_render_params) { CC_CVD_STYLE_STIPPLE, 3, 10, 20, 30 };
-    CC_ASSERT_OK (cc_cvd_render (c, &f, &rp));
+    CC_ASSERT_OK (cc_cvd_render (c, NULL, &f, &rp));
     for (int y = 0; y < 6; y++)
       for (int x = 0; x < 8; x++) {
         int dx = x - 1, dy = y - 2;
@@ -806,7 +806,7 @@ START_TEST (test_render_yuv)
   cc_context *ctx = cpu_context ();
   cc_cvd *c = make_cvd (ctx, 9, 5, CC_CVD_VORONOI_EXACT);
   cc_cvd_site s[2] = { { 256, 512 }, { 6 * 256, 512 } };
-  CC_ASSERT_OK (cc_cvd_set_sites (c, s, 2));
+  CC_ASSERT_OK (cc_cvd_set_sites (c, NULL, s, 2));
   for (int nv = 0; nv < 2; nv++) {
     cc_context *cc = ctx;
     cc_image f;
@@ -827,7 +827,7 @@ START_TEST (test_render_yuv)
         }
       }
     cc_cvd_render_params rp = { CC_CVD_STYLE_CELLS, 1, 255, 255, 255 };
-    CC_ASSERT_OK (cc_cvd_render (c, &f, &rp));
+    CC_ASSERT_OK (cc_cvd_render (c, NULL, &f, &rp));
     /* border (width 1) is column 3, white = Y 235, U V 128; blocks by top-left pixel:
      * block columns 0, 1 -> cell 0 (U mean (100 + 101 + 1) / 2 = 101), 2 (top-left x 4)
      * is cell 1 but its top-left pixel is no border; 1 (top-left x 2) no border.
@@ -867,14 +867,14 @@ START_TEST (test_threads_same)
     p.density = CC_CVD_DENSITY_GRADIENT;
     cc_cvd *c = NULL;
     CC_ASSERT_OK (cc_cvd_create (ctx, w, h, &p, &c));
-    CC_ASSERT_OK (cc_cvd_seed (c, n, 77));
-    CC_ASSERT_OK (cc_cvd_set_density (c, &f));
-    CC_ASSERT_OK (cc_cvd_iterate (c, 5, 0.0, NULL));
+    CC_ASSERT_OK (cc_cvd_seed (c, NULL, n, 77));
+    CC_ASSERT_OK (cc_cvd_set_density (c, NULL, &f));
+    CC_ASSERT_OK (cc_cvd_iterate (c, NULL, 5, 0.0, NULL));
     s[t] = malloc (n * sizeof *s[t]);
     CC_ASSERT_OK (cc_cvd_get_sites (c, s[t]));
     ramp_frame (w, h, &out[t]);
     cc_cvd_render_params rp = { CC_CVD_STYLE_CELLS, 2, 0, 0, 0 };
-    CC_ASSERT_OK (cc_cvd_render (c, &out[t], &rp));
+    CC_ASSERT_OK (cc_cvd_render (c, NULL, &out[t], &rp));
     cc_cvd_destroy (c);
     cc_context_destroy (ctx);
   }
@@ -899,29 +899,29 @@ START_TEST (test_errors)
   ck_assert_int_eq (cc_cvd_create (ctx, 5, 5, &p, &c), CC_ERROR_INVALID_ARGUMENT);
   ck_assert_ptr_null (c);
   CC_ASSERT_OK (cc_cvd_create (ctx, 4, 4, NULL, &c));
-  ck_assert_int_eq (cc_cvd_iterate (c, 1, 0.0, NULL), CC_ERROR_INVALID_ARGUMENT);
-  ck_assert_int_eq (cc_cvd_seed (c, 17, 1), CC_ERROR_INVALID_ARGUMENT);   /* > 16 pixels */
-  ck_assert_int_eq (cc_cvd_seed (c, 0, 1), CC_ERROR_INVALID_ARGUMENT);
-  CC_ASSERT_OK (cc_cvd_seed (c, 16, 1));
-  ck_assert_int_eq (cc_cvd_iterate (c, 0, 0.0, NULL), CC_ERROR_INVALID_ARGUMENT);
-  ck_assert_int_eq (cc_cvd_iterate (c, 1, -1.0, NULL), CC_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq (cc_cvd_iterate (c, NULL, 1, 0.0, NULL), CC_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq (cc_cvd_seed (c, NULL, 17, 1), CC_ERROR_INVALID_ARGUMENT);   /* > 16 pixels */
+  ck_assert_int_eq (cc_cvd_seed (c, NULL, 0, 1), CC_ERROR_INVALID_ARGUMENT);
+  CC_ASSERT_OK (cc_cvd_seed (c, NULL, 16, 1));
+  ck_assert_int_eq (cc_cvd_iterate (c, NULL, 0, 0.0, NULL), CC_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq (cc_cvd_iterate (c, NULL, 1, -1.0, NULL), CC_ERROR_INVALID_ARGUMENT);
   cc_cvd_site bad = { 4 * 256, 0 };
-  ck_assert_int_eq (cc_cvd_set_sites (c, &bad, 1), CC_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq (cc_cvd_set_sites (c, NULL, &bad, 1), CC_ERROR_INVALID_ARGUMENT);
   ck_assert_int_eq (cc_cvd_site_count (c), 16);
   cc_image f;
   CC_ASSERT_OK (cv_image_new (5, 4, CC_FORMAT_RGBX8, &f));
   cc_cvd_render_params rp = { CC_CVD_STYLE_CELLS, 0, 0, 0, 0 };
-  ck_assert_int_eq (cc_cvd_render (c, &f, &rp), CC_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq (cc_cvd_render (c, NULL, &f, &rp), CC_ERROR_INVALID_ARGUMENT);
   cv_image_free (&f);
   CC_ASSERT_OK (cv_image_new (4, 4, CC_FORMAT_RGBX8, &f));
   rp.border_width = 17;
-  ck_assert_int_eq (cc_cvd_render (c, &f, &rp), CC_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq (cc_cvd_render (c, NULL, &f, &rp), CC_ERROR_INVALID_ARGUMENT);
   rp.border_width = 0;
   rp.style = (cc_cvd_style) 5;
-  ck_assert_int_eq (cc_cvd_render (c, &f, &rp), CC_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq (cc_cvd_render (c, NULL, &f, &rp), CC_ERROR_INVALID_ARGUMENT);
   f.format = CC_FORMAT_F32;
   rp.style = CC_CVD_STYLE_CELLS;
-  ck_assert_int_eq (cc_cvd_render (c, &f, &rp), CC_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq (cc_cvd_render (c, NULL, &f, &rp), CC_ERROR_INVALID_ARGUMENT);
   f.format = CC_FORMAT_RGBX8;
   cv_image_free (&f);
   cc_cvd_destroy (c);
@@ -943,7 +943,7 @@ compare_backends (int w, int h, int n, cc_cvd_voronoi_method v, cc_cvd_centroid_
   cc_context *cpu = cpu_context ();
   if (fmt != CC_FORMAT_RGBX8) {
     CC_ASSERT_OK (cc_image_alloc (cpu, w, h, fmt, CC_LOCATION_HOST, &conv));
-    cc_image_fill (cpu, &conv, 0);
+    cc_image_fill (cpu, NULL, &conv, 0);
     /* any bytes will do: copy the ramp's bytes plane by plane */
     for (int p = 0; p < cc_format_planes (fmt); p++)
       for (int y = 0; y < (p ? (h + 1) / 2 : h); y++)
@@ -965,27 +965,27 @@ compare_backends (int w, int h, int n, cc_cvd_voronoi_method v, cc_cvd_centroid_
     p.centroid = m;
     p.density = d;
     CC_ASSERT_OK (cc_cvd_create (ctx[b], w, h, &p, &c[b]));
-    CC_ASSERT_OK (cc_cvd_seed (c[b], n, 4242));
+    CC_ASSERT_OK (cc_cvd_seed (c[b], NULL, n, 4242));
     cc_image dev;
     CC_ASSERT_OK (cv_test_to_backend (ctx[b], &conv, &dev));
-    CC_ASSERT_OK (cc_cvd_set_density (c[b], &dev));
-    CC_ASSERT_OK (cc_cvd_voronoi (c[b]));
+    CC_ASSERT_OK (cc_cvd_set_density (c[b], NULL, &dev));
+    CC_ASSERT_OK (cc_cvd_voronoi (c[b], NULL));
     lab[b] = malloc ((size_t) w * h * sizeof *lab[b]);
     CC_ASSERT_OK (cc_cvd_get_labels (c[b], lab[b]));
     sums[b] = malloc (n * sizeof *sums[b]);
-    CC_ASSERT_OK (cc_cvd_centroid_sums (c[b], sums[b]));
-    CC_ASSERT_OK (cc_cvd_iterate (c[b], 4, 0.0, NULL));
+    CC_ASSERT_OK (cc_cvd_centroid_sums (c[b], NULL, sums[b]));
+    CC_ASSERT_OK (cc_cvd_iterate (c[b], NULL, 4, 0.0, NULL));
     cc_image flow = cv_test_constant_field (w, h, 0.7f, -1.3f), dflow;
     CC_ASSERT_OK (cv_test_to_backend (ctx[b], &flow, &dflow));
-    CC_ASSERT_OK (cc_cvd_advect (c[b], &dflow));
+    CC_ASSERT_OK (cc_cvd_advect (c[b], NULL, &dflow));
     /* convergence on the device: the same iteration stops (after 6-10 iterations in
      * every case; the rest of the 60, or of CV_TEST_QUICK's 20, launch and return at
      * once: the converged path) */
-    CC_ASSERT_OK (cc_cvd_iterate (c[b], cv_test_quick () ? 20 : 60, 0.05, &stats[b]));
+    CC_ASSERT_OK (cc_cvd_iterate (c[b], NULL, cv_test_quick () ? 20 : 60, 0.05, &stats[b]));
     s[b] = malloc (n * sizeof *s[b]);
     CC_ASSERT_OK (cc_cvd_get_sites (c[b], s[b]));
     cc_cvd_render_params rp = { (cc_cvd_style) (n % 3), 2, 10, 200, 30 };
-    CC_ASSERT_OK (cc_cvd_render (c[b], &dev, &rp));
+    CC_ASSERT_OK (cc_cvd_render (c[b], NULL, &dev, &rp));
     CC_ASSERT_OK (cv_test_to_host (ctx[b], &dev, &out[b]));
     cc_image_free (ctx[b], &dev);
     cc_image_free (ctx[b], &dflow);

@@ -10,15 +10,33 @@
 #include <math.h>
 #include <string.h>
 
-/* Flow of a host pair on a backend with `threads` CPU threads (0 = all cores); host
- * results (packed) in flow/conf. */
+/* Which stream a run submits on (test_explicit_stream). */
+typedef enum {
+  LK_STREAM_NULL = 0,   /* NULL: the context's own */
+  LK_STREAM_OWN,        /* cc_context_stream (ctx), named */
+  LK_STREAM_FOREIGN     /* CUDA: a second context's stream; CPU: a bogus pointer that
+                           the CPU backend must ignore */
+} lk_stream_mode;
+
+/* Flow of a host pair on a backend with `threads` CPU threads (0 = all cores),
+ * submitted on the stream `mode` picks; host results (packed) in flow/conf. */
 static void
-lk_pair_threads (cc_backend backend, int threads, const cc_flow_lk_params *p,
-    const cc_image *a, const cc_image *b, const cc_image *host_mask, cc_image *flow,
-    cc_image *conf)
+lk_pair_stream (cc_backend backend, int threads, lk_stream_mode mode,
+    const cc_flow_lk_params *p, const cc_image *a, const cc_image *b,
+    const cc_image *host_mask, cc_image *flow, cc_image *conf)
 {
-  cc_context *ctx;
+  cc_context *ctx, *other = NULL;
   CC_ASSERT_OK (cc_context_create (backend, -1, &ctx));
+  cc_stream stream = NULL;
+  if (mode == LK_STREAM_OWN)
+    stream = cc_context_stream (ctx);
+  else if (mode == LK_STREAM_FOREIGN && backend == CC_BACKEND_CUDA) {
+    CC_ASSERT_OK (cc_context_create (backend, -1, &other));
+    stream = cc_context_stream (other);
+    ck_assert_ptr_nonnull (stream);
+    ck_assert_ptr_ne (stream, cc_context_stream (ctx));
+  } else if (mode == LK_STREAM_FOREIGN)
+    stream = (cc_stream) (uintptr_t) 0x40;
   CC_ASSERT_OK (cc_context_set_threads (ctx, threads));
   cc_flow_lk *lk;
   CC_ASSERT_OK (cc_flow_lk_create (ctx, a->width, a->height, p, &lk));
@@ -31,9 +49,14 @@ lk_pair_threads (cc_backend backend, int threads, const cc_flow_lk_params *p,
   CC_ASSERT_OK (cc_image_alloc (ctx, a->width, a->height, CC_FORMAT_F32C2, loc, &df));
   CC_ASSERT_OK (cc_image_alloc (ctx, a->width, a->height, CC_FORMAT_F32, loc, &dc));
   /* poison the outputs: every pixel must be written */
-  CC_ASSERT_OK (cc_image_fill (ctx, &df, 0xFF));
-  CC_ASSERT_OK (cc_image_fill (ctx, &dc, 0xFF));
-  CC_ASSERT_OK (cc_flow_lk_compute (lk, &da, &db, host_mask ? &dm : NULL, &df, &dc));
+  CC_ASSERT_OK (cc_image_fill (ctx, NULL, &df, 0xFF));
+  CC_ASSERT_OK (cc_image_fill (ctx, NULL, &dc, 0xFF));
+  /* the fills went on the context's stream: a foreign stream starts after them */
+  if (other)
+    CC_ASSERT_OK (cc_context_synchronize (ctx));
+  CC_ASSERT_OK (cc_flow_lk_compute (lk, stream, &da, &db, host_mask ? &dm : NULL, &df, &dc));
+  if (other)
+    CC_ASSERT_OK (cc_context_synchronize (other));
   CC_ASSERT_OK (cv_test_to_host (ctx, &df, flow));
   CC_ASSERT_OK (cv_test_to_host (ctx, &dc, conf));
   cc_image_free (ctx, &da);
@@ -44,6 +67,15 @@ lk_pair_threads (cc_backend backend, int threads, const cc_flow_lk_params *p,
   cc_image_free (ctx, &dc);
   cc_flow_lk_destroy (lk);
   cc_context_destroy (ctx);
+  cc_context_destroy (other);
+}
+
+static void
+lk_pair_threads (cc_backend backend, int threads, const cc_flow_lk_params *p,
+    const cc_image *a, const cc_image *b, const cc_image *host_mask, cc_image *flow,
+    cc_image *conf)
+{
+  lk_pair_stream (backend, threads, LK_STREAM_NULL, p, a, b, host_mask, flow, conf);
 }
 
 static void
@@ -276,21 +308,21 @@ START_TEST (test_push_streaming)
   cv_image_new (96, 64, CC_FORMAT_F32, &dconf);
   bool had = true;
   memset (flow.planes[0], 0x7f, 96 * 64 * 8);
-  CC_ASSERT_OK (cc_flow_lk_push (lk, &a, NULL, &flow, &conf, &had));
+  CC_ASSERT_OK (cc_flow_lk_push (lk, NULL, &a, NULL, &flow, &conf, &had));
   ck_assert (!had);
   for (int i = 0; i < 96 * 64 * 2; i++)
     ck_assert_float_eq (((float *) flow.planes[0])[i], 0.0f);
-  CC_ASSERT_OK (cc_flow_lk_push (lk, &b, NULL, &flow, &conf, &had));
+  CC_ASSERT_OK (cc_flow_lk_push (lk, NULL, &b, NULL, &flow, &conf, &had));
   ck_assert (had);
-  CC_ASSERT_OK (cc_flow_lk_compute (lk, &a, &b, NULL, &direct, &dconf));
+  CC_ASSERT_OK (cc_flow_lk_compute (lk, NULL, &a, &b, NULL, &direct, &dconf));
   ck_assert_int_eq (memcmp (flow.planes[0], direct.planes[0], 96 * 64 * 8), 0);
   cc_flow_lk_reset (lk);
-  CC_ASSERT_OK (cc_flow_lk_push (lk, &b, NULL, &flow, &conf, &had));
+  CC_ASSERT_OK (cc_flow_lk_push (lk, NULL, &b, NULL, &flow, &conf, &had));
   ck_assert (!had);
   /* a frame of another size is refused with a message naming both sizes */
   cc_image small;
   cv_image_new (10, 10, CC_FORMAT_GRAY8, &small);
-  ck_assert_int_eq (cc_flow_lk_push (lk, &small, NULL, &flow, &conf, NULL),
+  ck_assert_int_eq (cc_flow_lk_push (lk, NULL, &small, NULL, &flow, &conf, NULL),
       CC_ERROR_INVALID_ARGUMENT);
   ck_assert_ptr_nonnull (strstr (cc_last_error (), "10x10"));
   cv_image_free (&small);
@@ -355,6 +387,41 @@ START_TEST (test_cpu_threads_bit_exact)
     cv_image_free (&flow[t]);
     cv_image_free (&conf[t]);
   }
+}
+END_TEST
+
+/* The stream argument: NULL, the context's stream named, and another stream (CUDA: a
+ * second context's, waited for; CPU: a bogus pointer, ignored) give the same bits
+ * on every backend, with the forward-backward check (two flows, two pyramids). */
+START_TEST (test_explicit_stream)
+{
+  cc_flow_lk_params p;
+  cc_flow_lk_params_default (&p);
+  p.fb_check = true;
+  cc_image f0, f1;
+  CC_ASSERT_OK (cv_synth_clip_frame (2, 161, 97, &f0, NULL));
+  CC_ASSERT_OK (cv_synth_clip_frame (3, 161, 97, &f1, NULL));
+  for (int b = 0; b < cv_test_backend_count (); b++) {
+    cc_image flow[3], conf[3];
+    for (int m = 0; m < 3; m++)
+      lk_pair_stream (cv_test_backend (b), 0, (lk_stream_mode) m, &p, &f0, &f1, NULL,
+          &flow[m], &conf[m]);
+    for (int m = 1; m < 3; m++) {
+      cv_test_assert_same_bits (&flow[0], &flow[m], "flow, NULL vs named stream");
+      cv_test_assert_same_bits (&conf[0], &conf[m], "confidence, NULL vs named stream");
+    }
+    /* and the flow is real: the clip's frames move */
+    cc_image zero = cv_test_constant_field (161, 97, 0.0f, 0.0f);
+    ck_assert_msg (cv_test_mean_abs_diff (&flow[0], &zero) > 0.01,
+        "%s: zero flow between two moving frames", cc_backend_name (cv_test_backend (b)));
+    cv_image_free (&zero);
+    for (int m = 0; m < 3; m++) {
+      cv_image_free (&flow[m]);
+      cv_image_free (&conf[m]);
+    }
+  }
+  cv_image_free (&f0);
+  cv_image_free (&f1);
 }
 END_TEST
 
@@ -438,6 +505,7 @@ flow_lk_suite (void)
   tcase_add_test (tc, test_push_streaming);
   tcase_add_test (tc, test_invalid_parameters);
   tcase_add_test (tc, test_cpu_threads_bit_exact);
+  tcase_add_test (tc, test_explicit_stream);
   tcase_add_test (tc, test_gpu_matches_cpu);
   tcase_add_test (tc, test_middlebury);
   suite_add_tcase (s, tc);

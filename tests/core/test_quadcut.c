@@ -36,8 +36,8 @@ run_synthetic (cc_context *ctx, int w, int h, int t, const cc_quadcut_params *p,
   CC_ASSERT_OK (cv_synth_fg_frame (t, w, h, CV_SYNTH_FG_PLAIN, 6, &frame, truth));
   cc_quadcut *q = NULL;
   CC_ASSERT_OK (cc_quadcut_create (ctx, w, h, p, &q));
-  CC_ASSERT_OK (cc_quadcut_set_plate (q, &plate));
-  CC_ASSERT_OK (cc_quadcut_run (q, &frame, NULL));
+  CC_ASSERT_OK (cc_quadcut_set_plate (q, NULL, &plate));
+  CC_ASSERT_OK (cc_quadcut_run (q, NULL, &frame, NULL));
   cv_image_free (&plate);
   cv_image_free (&frame);
   return q;
@@ -278,7 +278,7 @@ mask_errors (cc_quadcut *q, const uint8_t *truth, int w, int h, long *all, uint8
 {
   cc_image m;
   CC_ASSERT_OK (cv_image_new (w, h, CC_FORMAT_GRAY8, &m));
-  CC_ASSERT_OK (cc_quadcut_get_mask (q, &m));
+  CC_ASSERT_OK (cc_quadcut_get_mask (q, NULL, &m));
   long far = 0, any = 0;
   for (int y = 0; y < h; y++)
     for (int x = 0; x < w; x++) {
@@ -382,8 +382,8 @@ START_TEST (test_active_illumination)
   cc_quadcut *q;
   CC_ASSERT_OK (cc_quadcut_create (ctx, w, h, &p, &q));
   /* the unlit frame is segmented (its colours make the model), the lit one lights */
-  ck_assert_int_eq (cc_quadcut_run (q, &unlit, NULL), CC_ERROR_INVALID_ARGUMENT);
-  CC_ASSERT_OK (cc_quadcut_run (q, &unlit, &lit));
+  ck_assert_int_eq (cc_quadcut_run (q, NULL, &unlit, NULL), CC_ERROR_INVALID_ARGUMENT);
+  CC_ASSERT_OK (cc_quadcut_run (q, NULL, &unlit, &lit));
   long all, far = mask_errors (q, truth, w, h, &all, NULL);
   printf ("active: %ld wrong pixels (%ld beyond 2 px of the edge)\n", all, far);
   ck_assert_msg (far == 0, "active: %ld pixels wrong beyond 2 px of the edge", far);
@@ -410,16 +410,16 @@ START_TEST (test_temporal_and_reset)
   p.temporal = 2.0f;
   cc_quadcut *q;
   CC_ASSERT_OK (cc_quadcut_create (ctx, w, h, &p, &q));
-  CC_ASSERT_OK (cc_quadcut_set_plate (q, &plate));
+  CC_ASSERT_OK (cc_quadcut_set_plate (q, NULL, &plate));
   cc_quadcut_graph g;
-  CC_ASSERT_OK (cc_quadcut_run (q, &frame, NULL));
+  CC_ASSERT_OK (cc_quadcut_run (q, NULL, &frame, NULL));
   CC_ASSERT_OK (cc_quadcut_get_graph (q, &g));
   double first = g.flow;
-  CC_ASSERT_OK (cc_quadcut_run (q, &other, NULL));
+  CC_ASSERT_OK (cc_quadcut_run (q, NULL, &other, NULL));
   CC_ASSERT_OK (cc_quadcut_get_graph (q, &g));
   ck_assert (g.flow != first);
   CC_ASSERT_OK (cc_quadcut_reset (q));
-  CC_ASSERT_OK (cc_quadcut_run (q, &frame, NULL));
+  CC_ASSERT_OK (cc_quadcut_run (q, NULL, &frame, NULL));
   CC_ASSERT_OK (cc_quadcut_get_graph (q, &g));
   ck_assert (g.flow == first);
   cc_quadcut_destroy (q);
@@ -449,7 +449,7 @@ START_TEST (test_threads_same_bits)
   cc_image a[2];
   for (int k = 0; k < 2; k++) {
     CC_ASSERT_OK (cv_image_new (w, h, CC_FORMAT_GRAY8, &a[k]));
-    CC_ASSERT_OK (cc_quadcut_get_alpha (q[k], &a[k]));
+    CC_ASSERT_OK (cc_quadcut_get_alpha (q[k], NULL, &a[k]));
   }
   cv_test_assert_same_bits (&a[0], &a[1], "alpha 1 vs 3 threads");
   for (int k = 0; k < 2; k++) {
@@ -479,8 +479,8 @@ START_TEST (test_alpha_and_composite)
   cc_image mask, alpha, frame, back, out;
   CC_ASSERT_OK (cv_image_new (w, h, CC_FORMAT_GRAY8, &mask));
   CC_ASSERT_OK (cv_image_new (w, h, CC_FORMAT_GRAY8, &alpha));
-  CC_ASSERT_OK (cc_quadcut_get_mask (q, &mask));
-  CC_ASSERT_OK (cc_quadcut_get_alpha (q, &alpha));
+  CC_ASSERT_OK (cc_quadcut_get_mask (q, NULL, &mask));
+  CC_ASSERT_OK (cc_quadcut_get_alpha (q, NULL, &alpha));
   const uint8_t *m = mask.planes[0], *al = alpha.planes[0];
   int partial = 0;
   for (int y = 0; y < h; y++)
@@ -503,7 +503,7 @@ START_TEST (test_alpha_and_composite)
   for (int kind = 0; kind < 3; kind++) {
     cc_quadcut_background bg = { .kind = (cc_quadcut_background_kind) kind, .image = &back,
                                  .r = 10, .g = 200, .b = 30, .blur_radius = br };
-    CC_ASSERT_OK (cc_quadcut_composite (q, &frame, &bg, &out));
+    CC_ASSERT_OK (cc_quadcut_composite (q, NULL, &frame, &bg, &out));
     for (int y = 0; y < h; y++)
       for (int x = 0; x < w; x++) {
         unsigned a = al[(size_t) y * alpha.pitch[0] + x];
@@ -532,14 +532,14 @@ START_TEST (test_alpha_and_composite)
   }
   /* in place, blurred background: the same pixels as into another image */
   cc_quadcut_background bg = { .kind = CC_QUADCUT_BG_BLUR, .blur_radius = br };
-  CC_ASSERT_OK (cc_quadcut_composite (q, &frame, &bg, &out));
-  CC_ASSERT_OK (cc_quadcut_composite (q, &frame, &bg, &frame));
+  CC_ASSERT_OK (cc_quadcut_composite (q, NULL, &frame, &bg, &out));
+  CC_ASSERT_OK (cc_quadcut_composite (q, NULL, &frame, &bg, &frame));
   cv_test_assert_same_bits (&out, &frame, "in-place composite");
   bg.blur_radius = 0;
-  ck_assert_int_eq (cc_quadcut_composite (q, &frame, &bg, &out), CC_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq (cc_quadcut_composite (q, NULL, &frame, &bg, &out), CC_ERROR_INVALID_ARGUMENT);
   /* set_alpha: X = alpha, the colours untouched; formats without an alpha byte refused */
-  CC_ASSERT_OK (cc_image_copy (ctx, &frame, &out));
-  CC_ASSERT_OK (cc_quadcut_set_alpha (q, &out));
+  CC_ASSERT_OK (cc_image_copy (ctx, NULL, &frame, &out));
+  CC_ASSERT_OK (cc_quadcut_set_alpha (q, NULL, &out));
   for (int y = 0; y < h; y++)
     for (int x = 0; x < w; x++) {
       for (int c = 0; c < 3; c++)
@@ -548,7 +548,7 @@ START_TEST (test_alpha_and_composite)
     }
   cc_image nv12;
   CC_ASSERT_OK (cc_image_alloc (NULL, w, h, CC_FORMAT_NV12, CC_LOCATION_HOST, &nv12));
-  ck_assert_int_eq (cc_quadcut_set_alpha (q, &nv12), CC_ERROR_NOT_SUPPORTED);
+  ck_assert_int_eq (cc_quadcut_set_alpha (q, NULL, &nv12), CC_ERROR_NOT_SUPPORTED);
   ck_assert_ptr_nonnull (strstr (cc_last_error (), "no alpha byte"));
   cc_image_free (NULL, &nv12);
   cv_image_free (&mask);
@@ -583,21 +583,21 @@ START_TEST (test_errors)
   CC_ASSERT_OK (cv_image_new (16, 12, CC_FORMAT_GRAY8, &g8));
   CC_ASSERT_OK (cv_synth_fg_frame (0, 15, 12, CV_SYNTH_FG_PLAIN, 0, &small, NULL));
   /* nothing run yet; no plate */
-  ck_assert_int_eq (cc_quadcut_get_mask (q, &g8), CC_ERROR_INVALID_ARGUMENT);
-  ck_assert_int_eq (cc_quadcut_run (q, &f, NULL), CC_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq (cc_quadcut_get_mask (q, NULL, &g8), CC_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq (cc_quadcut_run (q, NULL, &f, NULL), CC_ERROR_INVALID_ARGUMENT);
   ck_assert (strstr (cc_last_error (), "plate") != NULL);
-  ck_assert_int_eq (cc_quadcut_set_plate (q, &g8), CC_ERROR_INVALID_ARGUMENT);
-  ck_assert_int_eq (cc_quadcut_set_plate (q, &small), CC_ERROR_INVALID_ARGUMENT);
-  CC_ASSERT_OK (cc_quadcut_set_plate (q, &f));
-  ck_assert_int_eq (cc_quadcut_run (q, &small, NULL), CC_ERROR_INVALID_ARGUMENT);
-  ck_assert_int_eq (cc_quadcut_run (q, &f, &f), CC_ERROR_INVALID_ARGUMENT);
-  CC_ASSERT_OK (cc_quadcut_run (q, &f, NULL));
+  ck_assert_int_eq (cc_quadcut_set_plate (q, NULL, &g8), CC_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq (cc_quadcut_set_plate (q, NULL, &small), CC_ERROR_INVALID_ARGUMENT);
+  CC_ASSERT_OK (cc_quadcut_set_plate (q, NULL, &f));
+  ck_assert_int_eq (cc_quadcut_run (q, NULL, &small, NULL), CC_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq (cc_quadcut_run (q, NULL, &f, &f), CC_ERROR_INVALID_ARGUMENT);
+  CC_ASSERT_OK (cc_quadcut_run (q, NULL, &f, NULL));
   /* the frame is its own plate: nothing is foreground */
-  CC_ASSERT_OK (cc_quadcut_get_mask (q, &g8));
+  CC_ASSERT_OK (cc_quadcut_get_mask (q, NULL, &g8));
   for (int y = 0; y < 12; y++)
     for (int x = 0; x < 16; x++)
       ck_assert_int_eq (((uint8_t *) g8.planes[0])[y * g8.pitch[0] + x], 0);
-  ck_assert_int_eq (cc_quadcut_get_alpha (q, &small), CC_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq (cc_quadcut_get_alpha (q, NULL, &small), CC_ERROR_INVALID_ARGUMENT);
   p.nodes = CC_QUADCUT_NODES_PIXELS;
   ck_assert_int_eq (cc_quadcut_set_params (q, &p), CC_ERROR_INVALID_ARGUMENT);
   p.nodes = CC_QUADCUT_NODES_LEAVES;
@@ -645,7 +645,7 @@ START_TEST (test_cdnet_highway)
     cc_quadcut_params_default (&p);
     p.nodes = k ? CC_QUADCUT_NODES_PIXELS : CC_QUADCUT_NODES_LEAVES;
     CC_ASSERT_OK (cc_quadcut_create (ctx, w, h, &p, &q[k]));
-    CC_ASSERT_OK (cc_quadcut_set_plate (q[k], &plate));
+    CC_ASSERT_OK (cc_quadcut_set_plate (q[k], NULL, &plate));
   }
   cc_image m[2];
   for (int k = 0; k < 2; k++)
@@ -656,8 +656,8 @@ START_TEST (test_cdnet_highway)
     cc_image f;
     CC_ASSERT_OK (cv_cdnet_frame_load (dir, t, &f));
     for (int k = 0; k < 2; k++) {
-      CC_ASSERT_OK (cc_quadcut_run (q[k], &f, NULL));
-      CC_ASSERT_OK (cc_quadcut_get_mask (q[k], &m[k]));
+      CC_ASSERT_OK (cc_quadcut_run (q[k], NULL, &f, NULL));
+      CC_ASSERT_OK (cc_quadcut_get_mask (q[k], NULL, &m[k]));
     }
     cv_image_free (&f);
     if (t < 470)
@@ -713,17 +713,17 @@ START_TEST (test_update_plate)
   CC_ASSERT_OK (cv_image_new (w, h, CC_FORMAT_GRAY8, &alpha));
   cc_quadcut *q;
   CC_ASSERT_OK (cc_quadcut_create (ctx, w, h, &p, &q));
-  ck_assert_int_eq (cc_quadcut_update_plate (q, &frame, 3, false), CC_ERROR_INVALID_ARGUMENT);
-  ck_assert_int_eq (cc_quadcut_get_plate (q, &got), CC_ERROR_INVALID_ARGUMENT);
-  CC_ASSERT_OK (cc_quadcut_set_plate (q, &plate));
-  ck_assert_int_eq (cc_quadcut_update_plate (q, &frame, 3, true), CC_ERROR_INVALID_ARGUMENT);
-  ck_assert_int_eq (cc_quadcut_update_plate (q, &frame, 0, false), CC_ERROR_INVALID_ARGUMENT);
-  ck_assert_int_eq (cc_quadcut_update_plate (q, &frame, 256, false), CC_ERROR_INVALID_ARGUMENT);
-  CC_ASSERT_OK (cc_quadcut_get_plate (q, &got));
+  ck_assert_int_eq (cc_quadcut_update_plate (q, NULL, &frame, 3, false), CC_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq (cc_quadcut_get_plate (q, NULL, &got), CC_ERROR_INVALID_ARGUMENT);
+  CC_ASSERT_OK (cc_quadcut_set_plate (q, NULL, &plate));
+  ck_assert_int_eq (cc_quadcut_update_plate (q, NULL, &frame, 3, true), CC_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq (cc_quadcut_update_plate (q, NULL, &frame, 0, false), CC_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq (cc_quadcut_update_plate (q, NULL, &frame, 256, false), CC_ERROR_INVALID_ARGUMENT);
+  CC_ASSERT_OK (cc_quadcut_get_plate (q, NULL, &got));
   cv_test_assert_same_bits (&got, &plate, "plate as set");
   /* unconditional step of 3, the frame read as BGRX */
   frame.format = CC_FORMAT_BGRX8;
-  CC_ASSERT_OK (cc_quadcut_update_plate (q, &frame, 3, false));
+  CC_ASSERT_OK (cc_quadcut_update_plate (q, NULL, &frame, 3, false));
   frame.format = CC_FORMAT_RGBX8;
   uint8_t *want = malloc ((size_t) 4 * w * h);
   for (int y = 0; y < h; y++)
@@ -737,7 +737,7 @@ START_TEST (test_update_plate)
         int d = f - a < -3 ? -3 : (f - a > 3 ? 3 : f - a);
         want[4 * (y * w + x) + c] = (uint8_t) (a + d);
       }
-  CC_ASSERT_OK (cc_quadcut_get_plate (q, &got));
+  CC_ASSERT_OK (cc_quadcut_get_plate (q, NULL, &got));
   int moved = 0;
   for (int y = 0; y < h; y++)
     for (int x = 0; x < w; x++)
@@ -747,13 +747,13 @@ START_TEST (test_update_plate)
       }
   ck_assert_int_gt (moved, w * h);
   /* background only: pixels under a non-zero alpha keep their plate */
-  CC_ASSERT_OK (cc_quadcut_run (q, &frame, NULL));
-  CC_ASSERT_OK (cc_quadcut_get_alpha (q, &alpha));
+  CC_ASSERT_OK (cc_quadcut_run (q, NULL, &frame, NULL));
+  CC_ASSERT_OK (cc_quadcut_get_alpha (q, NULL, &alpha));
   cc_image before;
   CC_ASSERT_OK (cv_image_new (w, h, CC_FORMAT_RGBX8, &before));
-  CC_ASSERT_OK (cc_quadcut_get_plate (q, &before));
-  CC_ASSERT_OK (cc_quadcut_update_plate (q, &frame, 1, true));
-  CC_ASSERT_OK (cc_quadcut_get_plate (q, &got));
+  CC_ASSERT_OK (cc_quadcut_get_plate (q, NULL, &before));
+  CC_ASSERT_OK (cc_quadcut_update_plate (q, NULL, &frame, 1, true));
+  CC_ASSERT_OK (cc_quadcut_get_plate (q, NULL, &got));
   int kept = 0, stepped = 0;
   for (int y = 0; y < h; y++)
     for (int x = 0; x < w; x++) {
@@ -770,10 +770,10 @@ START_TEST (test_update_plate)
   /* the updated plate's Lab: the same run as a fresh quadcut set to that plate */
   cc_quadcut *fresh;
   CC_ASSERT_OK (cc_quadcut_create (ctx, w, h, &p, &fresh));
-  CC_ASSERT_OK (cc_quadcut_set_plate (fresh, &got));
+  CC_ASSERT_OK (cc_quadcut_set_plate (fresh, NULL, &got));
   CC_ASSERT_OK (cc_quadcut_reset (q));
-  CC_ASSERT_OK (cc_quadcut_run (q, &frame, NULL));
-  CC_ASSERT_OK (cc_quadcut_run (fresh, &frame, NULL));
+  CC_ASSERT_OK (cc_quadcut_run (q, NULL, &frame, NULL));
+  CC_ASSERT_OK (cc_quadcut_run (fresh, NULL, &frame, NULL));
   float *d[2];
   cc_quadcut *both[2] = { q, fresh };
   for (int k = 0; k < 2; k++) {
@@ -824,7 +824,7 @@ START_TEST (test_draw_leaves)
     CC_ASSERT_OK (cv_synth_fg_frame (5, w, h, CV_SYNTH_FG_PLAIN, 6, &src, NULL));
     src.format = fmt;
     cc_image *dst = pass == 2 ? &frame : &out;
-    CC_ASSERT_OK (cc_quadcut_draw_leaves (q, &frame, dst));
+    CC_ASSERT_OK (cc_quadcut_draw_leaves (q, NULL, &frame, dst));
     int ri = pass ? 2 : 0, levels_seen = 0, seeds_seen = 0;
     for (int k = 0; k < g.n_leaves; k++) {
       const cc_quadcut_leaf *l = &g.leaves[k];
@@ -856,7 +856,7 @@ START_TEST (test_draw_leaves)
     ck_assert_int_ge (__builtin_popcount (levels_seen), 5);
     cv_image_free (&src);
   }
-  ck_assert_int_eq (cc_quadcut_draw_leaves (q, &frame, NULL), CC_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq (cc_quadcut_draw_leaves (q, NULL, &frame, NULL), CC_ERROR_INVALID_ARGUMENT);
   free (seed);
   cv_image_free (&frame);
   cv_image_free (&out);
@@ -946,10 +946,10 @@ START_TEST (test_yuv_frames)
     cc_quadcut *qy, *qr;
     CC_ASSERT_OK (cc_quadcut_create (ctx, w, h, &p, &qy));
     CC_ASSERT_OK (cc_quadcut_create (ctx, w, h, &p, &qr));
-    CC_ASSERT_OK (cc_quadcut_set_plate (qy, &plate));
-    CC_ASSERT_OK (cc_quadcut_set_plate (qr, &pr));
-    CC_ASSERT_OK (cc_quadcut_run (qy, &frame, NULL));
-    CC_ASSERT_OK (cc_quadcut_run (qr, &fr, NULL));
+    CC_ASSERT_OK (cc_quadcut_set_plate (qy, NULL, &plate));
+    CC_ASSERT_OK (cc_quadcut_set_plate (qr, NULL, &pr));
+    CC_ASSERT_OK (cc_quadcut_run (qy, NULL, &frame, NULL));
+    CC_ASSERT_OK (cc_quadcut_run (qr, NULL, &fr, NULL));
     cc_quadcut_graph g[2];
     CC_ASSERT_OK (cc_quadcut_get_graph (qy, &g[0]));
     CC_ASSERT_OK (cc_quadcut_get_graph (qr, &g[1]));
@@ -958,7 +958,7 @@ START_TEST (test_yuv_frames)
     ck_assert (memcmp (g[0].labels, g[1].labels, g[0].n_nodes) == 0 && g[0].flow == g[1].flow);
     cc_image alpha;
     CC_ASSERT_OK (cv_image_new (w, h, CC_FORMAT_GRAY8, &alpha));
-    CC_ASSERT_OK (cc_quadcut_get_alpha (qy, &alpha));
+    CC_ASSERT_OK (cc_quadcut_get_alpha (qy, NULL, &alpha));
     const uint8_t *al = alpha.planes[0];
     int partial = 0;
     for (int i = 0; i < w * h; i++)
@@ -968,7 +968,7 @@ START_TEST (test_yuv_frames)
     for (int kind = 0; kind < 3; kind++) {
       cc_quadcut_background bg = { .kind = (cc_quadcut_background_kind) kind, .image = &back,
                                    .r = 10, .g = 200, .b = 30, .blur_radius = br };
-      CC_ASSERT_OK (cc_quadcut_composite (qy, &frame, &bg, &out));
+      CC_ASSERT_OK (cc_quadcut_composite (qy, NULL, &frame, &bg, &out));
       uint8_t cy, cu, cv;
       cc_rgb_to_yuv (10, 200, 30, &cy, &cu, &cv);
       for (int y = 0; y < h; y++)
@@ -1019,7 +1019,7 @@ START_TEST (test_yuv_frames)
     uint8_t *seed = malloc ((size_t) w * h);
     int32_t *ids = malloc ((size_t) w * h * sizeof (int32_t));
     CC_ASSERT_OK (cc_quadcut_get_stratified (qy, NULL, NULL, NULL, NULL, seed, ids));
-    CC_ASSERT_OK (cc_quadcut_draw_leaves (qy, &frame, &out));
+    CC_ASSERT_OK (cc_quadcut_draw_leaves (qy, NULL, &frame, &out));
     uint8_t ry, ru, rv;
     cc_rgb_to_yuv (255, 0, 0, &ry, &ru, &rv);
     for (int y = 0; y < h; y++)
@@ -1111,28 +1111,28 @@ compare_backends (int w, int h, int active, cc_format format)
   CC_ASSERT_OK (cc_quadcut_create (cpu, w, h, &p, &qc));
   CC_ASSERT_OK (cc_quadcut_create (gpu, w, h, &p, &qg));
   if (!active) {
-    CC_ASSERT_OK (cc_quadcut_set_plate (qc, &host[0]));
-    CC_ASSERT_OK (cc_quadcut_set_plate (qg, &dev[0]));
+    CC_ASSERT_OK (cc_quadcut_set_plate (qc, NULL, &host[0]));
+    CC_ASSERT_OK (cc_quadcut_set_plate (qg, NULL, &dev[0]));
   }
   size_t n = (size_t) w * h;
   for (int run = 1; run <= 2; run++) {
     if (!active && run == 2) {
       /* the plate updated where the first run's alpha is 0 */
-      CC_ASSERT_OK (cc_quadcut_update_plate (qc, &host[2], 2, true));
-      CC_ASSERT_OK (cc_quadcut_update_plate (qg, &dev[2], 2, true));
+      CC_ASSERT_OK (cc_quadcut_update_plate (qc, NULL, &host[2], 2, true));
+      CC_ASSERT_OK (cc_quadcut_update_plate (qg, NULL, &dev[2], 2, true));
       cc_image pc, pg, pgh;
       CC_ASSERT_OK (cv_image_new (w, h, CC_FORMAT_RGBX8, &pc));
       CC_ASSERT_OK (cc_image_alloc (gpu, w, h, CC_FORMAT_RGBX8, CC_LOCATION_DEVICE, &pg));
-      CC_ASSERT_OK (cc_quadcut_get_plate (qc, &pc));
-      CC_ASSERT_OK (cc_quadcut_get_plate (qg, &pg));
+      CC_ASSERT_OK (cc_quadcut_get_plate (qc, NULL, &pc));
+      CC_ASSERT_OK (cc_quadcut_get_plate (qg, NULL, &pg));
       CC_ASSERT_OK (cv_test_to_host (gpu, &pg, &pgh));
       cv_test_assert_same_bits (&pc, &pgh, "updated plate");
       cv_image_free (&pc);
       cv_image_free (&pgh);
       cc_image_free (gpu, &pg);
     }
-    CC_ASSERT_OK (cc_quadcut_run (qc, &host[run], active ? &host[0] : NULL));
-    CC_ASSERT_OK (cc_quadcut_run (qg, &dev[run], active ? &dev[0] : NULL));
+    CC_ASSERT_OK (cc_quadcut_run (qc, NULL, &host[run], active ? &host[0] : NULL));
+    CC_ASSERT_OK (cc_quadcut_run (qg, NULL, &dev[run], active ? &dev[0] : NULL));
     float *f[2][4];
     uint8_t *seed[2];
     int32_t *ids[2];
@@ -1188,8 +1188,8 @@ compare_backends (int w, int h, int active, cc_format format)
     cc_image hc, dg, hg;
     CC_ASSERT_OK (cv_image_new (w, h, CC_FORMAT_GRAY8, &hc));
     CC_ASSERT_OK (cc_image_alloc (gpu, w, h, CC_FORMAT_GRAY8, CC_LOCATION_DEVICE, &dg));
-    CC_ASSERT_OK (a ? cc_quadcut_get_alpha (qc, &hc) : cc_quadcut_get_mask (qc, &hc));
-    CC_ASSERT_OK (a ? cc_quadcut_get_alpha (qg, &dg) : cc_quadcut_get_mask (qg, &dg));
+    CC_ASSERT_OK (a ? cc_quadcut_get_alpha (qc, NULL, &hc) : cc_quadcut_get_mask (qc, NULL, &hc));
+    CC_ASSERT_OK (a ? cc_quadcut_get_alpha (qg, NULL, &dg) : cc_quadcut_get_mask (qg, NULL, &dg));
     CC_ASSERT_OK (cv_test_to_host (gpu, &dg, &hg));
     cv_test_assert_same_bits (&hc, &hg, a ? "alpha" : "mask");
     cv_image_free (&hc);
@@ -1205,9 +1205,9 @@ compare_backends (int w, int h, int active, cc_format format)
     CC_ASSERT_OK (cc_image_alloc (NULL, w, h, format, CC_LOCATION_HOST, &oc));
     CC_ASSERT_OK (cc_image_alloc (NULL, w, h, format, CC_LOCATION_HOST, &ogh));
     CC_ASSERT_OK (cc_image_alloc (gpu, w, h, format, CC_LOCATION_DEVICE, &og));
-    CC_ASSERT_OK (cc_quadcut_composite (qc, &host[2], &bh, &oc));
-    CC_ASSERT_OK (cc_quadcut_composite (qg, &dev[2], &bd, &og));
-    CC_ASSERT_OK (cc_image_copy (gpu, &og, &ogh));
+    CC_ASSERT_OK (cc_quadcut_composite (qc, NULL, &host[2], &bh, &oc));
+    CC_ASSERT_OK (cc_quadcut_composite (qg, NULL, &dev[2], &bd, &og));
+    CC_ASSERT_OK (cc_image_copy (gpu, NULL, &og, &ogh));
     cv_test_assert_same_bits (&oc, &ogh, "composite");
     cc_image_free (NULL, &oc);
     cc_image_free (NULL, &ogh);
@@ -1218,14 +1218,14 @@ compare_backends (int w, int h, int active, cc_format format)
     CC_ASSERT_OK (cc_image_alloc (NULL, w, h, format, CC_LOCATION_HOST, &oc));
     CC_ASSERT_OK (cc_image_alloc (NULL, w, h, format, CC_LOCATION_HOST, &ogh));
     CC_ASSERT_OK (cc_image_alloc (gpu, w, h, format, CC_LOCATION_DEVICE, &og));
-    CC_ASSERT_OK (cc_quadcut_draw_leaves (qc, &host[2], &oc));
-    CC_ASSERT_OK (cc_quadcut_draw_leaves (qg, &dev[2], &og));
-    CC_ASSERT_OK (cc_image_copy (gpu, &og, &ogh));
+    CC_ASSERT_OK (cc_quadcut_draw_leaves (qc, NULL, &host[2], &oc));
+    CC_ASSERT_OK (cc_quadcut_draw_leaves (qg, NULL, &dev[2], &og));
+    CC_ASSERT_OK (cc_image_copy (gpu, NULL, &og, &ogh));
     cv_test_assert_same_bits (&oc, &ogh, "leaves drawn");
     if (!yuv) {
-      CC_ASSERT_OK (cc_quadcut_set_alpha (qc, &oc));
-      CC_ASSERT_OK (cc_quadcut_set_alpha (qg, &og));
-      CC_ASSERT_OK (cc_image_copy (gpu, &og, &ogh));
+      CC_ASSERT_OK (cc_quadcut_set_alpha (qc, NULL, &oc));
+      CC_ASSERT_OK (cc_quadcut_set_alpha (qg, NULL, &og));
+      CC_ASSERT_OK (cc_image_copy (gpu, NULL, &og, &ogh));
       cv_test_assert_same_bits (&oc, &ogh, "alpha channel");
     }
     cc_image_free (NULL, &oc);

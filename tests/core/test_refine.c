@@ -34,8 +34,8 @@ refine_runs_threads (cc_backend backend, int threads, const cc_refine_params *p,
   CC_ASSERT_OK (cv_test_to_backend (ctx, init, &di));
   CC_ASSERT_OK (cv_test_to_backend (ctx, init, &dout));
   for (int run = 0; run < runs; run++) {
-    CC_ASSERT_OK (cc_image_fill (ctx, &dout, 0xFF));   /* poison: every pixel written */
-    CC_ASSERT_OK (cc_refine_run (rf, &da, &db, &di, &dout));
+    CC_ASSERT_OK (cc_image_fill (ctx, NULL, &dout, 0xFF));   /* poison: every pixel written */
+    CC_ASSERT_OK (cc_refine_run (rf, NULL, &da, &db, &di, &dout));
     CC_ASSERT_OK (cv_test_to_host (ctx, &dout, &out[run]));
   }
   if (count)
@@ -225,9 +225,9 @@ START_TEST (test_invalid_parameters)
   CC_ASSERT_OK (cv_synth_translation (64, 48, 1, 1, 1, &a, &b));
   cv_image_new (64, 48, CC_FORMAT_F32C2, &f);
   cv_image_new (32, 48, CC_FORMAT_F32C2, &small);
-  ck_assert_int_eq (cc_refine_run (rf, &a, &b, &small, &f), CC_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq (cc_refine_run (rf, NULL, &a, &b, &small, &f), CC_ERROR_INVALID_ARGUMENT);
   ck_assert_ptr_nonnull (strstr (cc_last_error (), "flow_in"));
-  ck_assert_int_eq (cc_refine_run (rf, &a, &b, &f, &small), CC_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq (cc_refine_run (rf, NULL, &a, &b, &f, &small), CC_ERROR_INVALID_ARGUMENT);
   ck_assert_ptr_nonnull (strstr (cc_last_error (), "flow_out"));
   cv_image_free (&a); cv_image_free (&b); cv_image_free (&f); cv_image_free (&small);
   cc_refine_destroy (rf);
@@ -296,8 +296,8 @@ START_TEST (test_in_place)
   CC_ASSERT_OK (cc_refine_create (ctx, w, h, NULL, &rf));
   cc_image out;
   cv_image_new (w, h, CC_FORMAT_F32C2, &out);
-  CC_ASSERT_OK (cc_refine_run (rf, &a, &b, &copy, &out));
-  CC_ASSERT_OK (cc_refine_run (rf, &a, &b, &field, &field));
+  CC_ASSERT_OK (cc_refine_run (rf, NULL, &a, &b, &copy, &out));
+  CC_ASSERT_OK (cc_refine_run (rf, NULL, &a, &b, &field, &field));
   ck_assert_int_eq (memcmp (out.planes[0], field.planes[0], (size_t) w * h * 8), 0);
   cv_image_free (&a); cv_image_free (&b); cv_image_free (&field); cv_image_free (&copy);
   cv_image_free (&out);
@@ -425,7 +425,7 @@ START_TEST (test_gpu_graph_replay)
   CC_ASSERT_OK (cc_refine_create (ctx, w, h, &p, &rf));
   cv_image_new (w, h, CC_FORMAT_F32C2, &ref);
   memset (ref.planes[0], 0xFF, (size_t) w * h * 8);   /* poison: every pixel written */
-  CC_ASSERT_OK (cc_refine_run (rf, &cc.f0, &cc.f1, &cc.init, &ref));
+  CC_ASSERT_OK (cc_refine_run (rf, NULL, &cc.f0, &cc.f1, &cc.init, &ref));
   cc_refine_destroy (rf);
   cc_context_destroy (ctx);
   refine_runs (CC_BACKEND_CUDA, &p, &cc.f0, &cc.f1, &cc.init, out, runs, NULL, 0, NULL);
@@ -460,13 +460,13 @@ initial_field (cc_backend backend, bool blockmatch, const cc_image *a, const cc_
     CC_ASSERT_OK (cc_blockmatch_create (ctx, a->width, a->height, NULL, &bm));
     cc_blockmatch_grid_size (bm, &gw, &gh);
     CC_ASSERT_OK (cc_image_alloc (ctx, gw, gh, CC_FORMAT_F32C2, loc, &grid));
-    CC_ASSERT_OK (cc_blockmatch_compute (bm, &da, &db, &grid, NULL, &df));
+    CC_ASSERT_OK (cc_blockmatch_compute (bm, NULL, &da, &db, &grid, NULL, &df));
     cc_image_free (ctx, &grid);
     cc_blockmatch_destroy (bm);
   } else {
     cc_flow_lk *lk;
     CC_ASSERT_OK (cc_flow_lk_create (ctx, a->width, a->height, NULL, &lk));
-    CC_ASSERT_OK (cc_flow_lk_compute (lk, &da, &db, NULL, &df, NULL));
+    CC_ASSERT_OK (cc_flow_lk_compute (lk, NULL, &da, &db, NULL, &df, NULL));
     cc_flow_lk_destroy (lk);
   }
   CC_ASSERT_OK (cv_test_to_host (ctx, &df, out));

@@ -102,15 +102,15 @@ core_frame (cc_cvd * c, GstBuffer * buf, const gchar * format, int w, int h, con
   cp.density = p->density;
   CC_ASSERT_OK (cc_cvd_set_params (c, &cp));
   if (reseed)
-    CC_ASSERT_OK (cc_cvd_seed (c, MIN (p->sites, w * h), p->seed));
-  CC_ASSERT_OK (cc_cvd_set_density (c, &img));
+    CC_ASSERT_OK (cc_cvd_seed (c, NULL, MIN (p->sites, w * h), p->seed));
+  CC_ASSERT_OK (cc_cvd_set_density (c, NULL, &img));
   /* fresh sites settle first: up to `settle` iterations, stopping under 0.01 px */
   if (reseed && p->settle > 0)
-    CC_ASSERT_OK (cc_cvd_iterate (c, p->settle, 0.01, NULL));
-  CC_ASSERT_OK (cc_cvd_iterate (c, p->iterations, 0.0, NULL));
+    CC_ASSERT_OK (cc_cvd_iterate (c, NULL, p->settle, 0.01, NULL));
+  CC_ASSERT_OK (cc_cvd_iterate (c, NULL, p->iterations, 0.0, NULL));
   cc_cvd_render_params rp = { p->style, p->border_width, (p->color >> 16) & 255,
                               (p->color >> 8) & 255, p->color & 255 };
-  CC_ASSERT_OK (cc_cvd_render (c, &img, &rp));
+  CC_ASSERT_OK (cc_cvd_render (c, NULL, &img, &rp));
   gst_video_frame_unmap (&vf);
 }
 
@@ -513,9 +513,8 @@ GST_START_TEST (test_warm_start_coherent)
    * stippling) a per-frame CVD (cold: re-seeded every frame) re-converges into
    * another diagram whenever the content changes, the warm start keeps its cells;
    * advection moves only the cells over what moves. Uniform density: cold draws the
-   * same diagram every frame (the floor), warm must not flicker more. Before the
-   * settling, the lattice seeding and the measure's tolerance, warm flickered more
-   * than cold on vtest.avi (docs/cvdmosaic.md). */
+   * same diagram every frame (the floor), warm must not flicker more: without the
+   * settling and the lattice seeding it did (docs/cvdmosaic.md). */
   const int w = 128, h = 72, frames = 8;
   const char *densities[] = { "gradient", "dark", "uniform" };
   for (gsize d = 0; d < G_N_ELEMENTS (densities); d++) {

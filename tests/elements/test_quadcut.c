@@ -132,7 +132,7 @@ ref_set_plate (Ref * r, GstBuffer * plate)
 {
   GstVideoFrame vf;
   cc_image img = map_view (r, plate, &vf, GST_MAP_READ);
-  CC_ASSERT_OK (cc_quadcut_set_plate (r->q, &img));
+  CC_ASSERT_OK (cc_quadcut_set_plate (r->q, NULL, &img));
   gst_video_frame_unmap (&vf);
 }
 
@@ -141,7 +141,7 @@ ref_update_plate (Ref * r, GstBuffer * frame, int step, gboolean background_only
 {
   GstVideoFrame vf;
   cc_image img = map_view (r, frame, &vf, GST_MAP_READ);
-  CC_ASSERT_OK (cc_quadcut_update_plate (r->q, &img, step, background_only));
+  CC_ASSERT_OK (cc_quadcut_update_plate (r->q, NULL, &img, step, background_only));
   gst_video_frame_unmap (&vf);
 }
 
@@ -157,15 +157,15 @@ ref_run (Ref * r, GstBuffer * in, GstBuffer * other, Out out,
   cc_image frame = map_view (r, in, &fv, GST_MAP_READ), oimg;
   if (other)
     oimg = map_view (r, other, &ov, GST_MAP_READ);
-  CC_ASSERT_OK (cc_quadcut_run (r->q, &frame, other ? &oimg : NULL));
+  CC_ASSERT_OK (cc_quadcut_run (r->q, NULL, &frame, other ? &oimg : NULL));
   GstBuffer *res = gst_buffer_copy_deep (in);
   cc_image dst = map_view (r, res, &rv, GST_MAP_READWRITE);
   switch (out) {
     case OUT_COMPOSITE:
-      CC_ASSERT_OK (cc_quadcut_composite (r->q, &frame, bg, &dst));
+      CC_ASSERT_OK (cc_quadcut_composite (r->q, NULL, &frame, bg, &dst));
       break;
     case OUT_ALPHA:
-      CC_ASSERT_OK (cc_quadcut_set_alpha (r->q, &dst));
+      CC_ASSERT_OK (cc_quadcut_set_alpha (r->q, NULL, &dst));
       break;
     case OUT_MASK: {
       /* white over black: the alpha as grey */
@@ -176,14 +176,14 @@ ref_run (Ref * r, GstBuffer * in, GstBuffer * other, Out out,
       GstVideoFrame wv;
       cc_image wimg = map_view (r, wb, &wv, GST_MAP_READ);
       cc_quadcut_background black = { .kind = CC_QUADCUT_BG_COLOR };
-      CC_ASSERT_OK (cc_quadcut_composite (r->q, &wimg, &black, &dst));
+      CC_ASSERT_OK (cc_quadcut_composite (r->q, NULL, &wimg, &black, &dst));
       gst_video_frame_unmap (&wv);
       gst_buffer_unref (wb);
       cv_image_free (&rgbx);
       break;
     }
     case OUT_DEBUG:
-      CC_ASSERT_OK (cc_quadcut_draw_leaves (r->q, &frame, &dst));
+      CC_ASSERT_OK (cc_quadcut_draw_leaves (r->q, NULL, &frame, &dst));
       break;
   }
   gst_video_frame_unmap (&rv);
@@ -200,7 +200,7 @@ ref_mask (Ref * r)
   int w = r->info.width, h = r->info.height;
   guint8 *m = g_malloc (w * h);
   cc_image img = cc_image_view (m, w, w, h, CC_FORMAT_GRAY8, CC_LOCATION_HOST);
-  CC_ASSERT_OK (cc_quadcut_get_mask (r->q, &img));
+  CC_ASSERT_OK (cc_quadcut_get_mask (r->q, NULL, &img));
   return m;
 }
 
@@ -675,7 +675,7 @@ GST_START_TEST (test_background_scaled)
   fail_unless (d == 0, "the scaled uniform background differs from the colour in %ld bytes", d);
   guint8 alpha[W * H];
   cc_image aimg = cc_image_view (alpha, W, W, H, CC_FORMAT_GRAY8, CC_LOCATION_HOST);
-  CC_ASSERT_OK (cc_quadcut_get_alpha (r.q, &aimg));
+  CC_ASSERT_OK (cc_quadcut_get_alpha (r.q, NULL, &aimg));
   long zero = 0, full = 0;
   for (int i = 0; i < W * H; i++) {
     zero += alpha[i] == 0;

@@ -410,7 +410,7 @@ START_TEST (test_cv_flow_vis_opaque)
   cc_flow_vis_params_default (&vp);
   cc_context *cpu;
   CC_ASSERT_OK (cc_context_create (CC_BACKEND_CPU, -1, &cpu));
-  CC_ASSERT_OK (cc_flow_visualize (cpu, &flow, NULL, &vp, &drawn));
+  CC_ASSERT_OK (cc_flow_visualize (cpu, NULL, &flow, NULL, &vp, &drawn));
   int w, h;
   bool has_alpha;
   uint8_t *px = load_rgba (vis, &w, &h, &has_alpha);

@@ -23,9 +23,8 @@
 #include <unistd.h>
 
 /* the cross-validated mean of tools/meshseg-eval.sh over the 44 meshes is 0.125
- * (docs/meshseg.md, issue 14's third round: the salience merge); these four score
- * 0.117 on the CPU with the defaults (0.139 with the second round's share rule), so
- * the bound is 0.13 */
+ * (docs/meshseg.md); these four score 0.117 on the CPU with the defaults (0.139 with
+ * the share rule), so the bound is 0.13 */
 #define PSB_TRAIN_BOUND 0.13
 
 
@@ -195,9 +194,10 @@ START_TEST (test_bad_input)
 }
 END_TEST
 
-/* --max-segments bounds the result: automatic k used to keep max + 1 representatives,
- * and pieces of split clusters added segments. The body has 6 parts; each bound from
- * 2 to 6 gives exactly that many segments, numbered 0.., with and without merging. */
+/* --max-segments bounds the result, also where automatic k judges a (max + 1)-th
+ * representative and where pieces of split clusters would add segments. The body has 6
+ * parts; each bound from 2 to 6 gives exactly that many segments, numbered 0.., with
+ * and without merging. */
 static int write_body (const char *path, int freq, int32_t **truth);
 
 START_TEST (test_max_segments)
@@ -597,7 +597,7 @@ END_TEST
  * along the boundaries that are not concave creases, while the five concave rims where
  * the arms meet the sphere stay; without the merge the pieces stay apart. Both the
  * default salience rule (the share of creases times the smaller part's protrusion) and
- * the second round's share of creases alone (0.3). */
+ * the share of creases alone (0.3). */
 START_TEST (test_merge_share)
 {
   int32_t *truth;
@@ -643,7 +643,7 @@ START_TEST (test_merge_share)
 }
 END_TEST
 
-/* Issue 14's "CPU results equal the CUDA ones", by construction: the dual graph's
+/* CPU results equal the CUDA ones by construction: the dual graph's
  * weights are rounded to a power-of-two step under which every path sum is exact, so
  * the plain Floyd-Warshall (the order of the GPU's tiled one: a path split at its
  * highest intermediate face) and Dijkstra rows (left to right along the path) give the
@@ -664,7 +664,7 @@ floyd_vs_dijkstra (const ms_dual *dual, float *fw, float *dj, double *seconds)
   p.kind = CC_APSP_UNDIRECTED;
   p.cpu_method = CC_APSP_CPU_FLOYD_WARSHALL;
   cc_apsp_stats stats;
-  CC_ASSERT_OK (cc_apsp_dense (ctx, &g, &p, fw, NULL, &stats));
+  CC_ASSERT_OK (cc_apsp_dense (ctx, NULL, &g, &p, fw, NULL, &stats));
   *seconds = stats.total_ms / 1000;
   CC_ASSERT_OK (cc_apsp_sources (&g, CC_APSP_UNDIRECTED, all, (int) n, 0, dj));
   cc_context_destroy (ctx);
@@ -771,7 +771,7 @@ START_TEST (test_gpu_dual_graph_apsp)
       both = (cc_apsp_graph) { g.nodes, 2 * g.arcs, from, to, w };
     }
     cc_apsp_stats stats;
-    CC_ASSERT_OK (cc_apsp_dense (ctx, &both, &p, gpu, NULL, &stats));
+    CC_ASSERT_OK (cc_apsp_dense (ctx, NULL, &both, &p, gpu, NULL, &stats));
     /* the weights are in exact steps (dual_graph.c): the tiled Floyd-Warshall's
      * distances equal CPU Dijkstra's bit for bit */
     double worst = 0;
@@ -872,10 +872,8 @@ START_TEST (test_psb)
     else if (meshes) {
       printf ("PSB mean Rand Index error on %s over %d meshes: %.4f\n",
           cc_backend_name (cv_test_backend (b)), meshes, sum / meshes);
-      /* 0.124 with the defaults tuned on these six; 0.206 with those chosen over the 44
-       * meshes in issue 14's first round; 0.113 (CPU) with the over-segmentation and
-       * the share-of-creases merge chosen by cross-validation over the 44; 0.108 with
-       * the salience merge (issue 14's third round) */
+      /* 0.108 with the defaults (the salience merge); 0.113 (CPU) with the share-of-
+       * creases merge; docs/meshseg.md */
       ck_assert_msg (sum / meshes <= 0.12, "mean Rand Index error %.4f > 0.12", sum / meshes);
     }
   }

@@ -17,7 +17,7 @@
 /* One frame pair of packed 4-byte pixels (RGBA / BGRA; the 4th byte is ignored):
  * *still the static input pixels, *changed those of them whose output changed by
  * more than the tolerance, *changed_any (or NULL) those whose output changed at all
- * (the measure before the tolerance, for comparison with older figures). */
+ * (the camera's noise averaged over a cell included). */
 void cv_flicker_pair (const uint8_t *in_prev, const uint8_t *in_cur, const uint8_t *out_prev,
     const uint8_t *out_cur, size_t pixels, long long *still, long long *changed,
     long long *changed_any);

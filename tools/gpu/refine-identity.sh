@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# On the GPU machine: the refinement cleanup check. Binaries of 40e700c (before the
-# cleanup) built into .devcarry/before/ (cv-flow, blockmatch-refine-bench; packed as
-# .devcarry/before.tar.xz), those of main in .devbuild/tools: .flo outputs compared
-# with cmp, and the 1080p refinement kernel time of both.
+# On the GPU machine: checks that a change of the refinement keeps its results and
+# time. Reference binaries (cv-flow, blockmatch-refine-bench of the build to compare
+# against) in .devcarry/before/ (packed as .devcarry/before.tar.xz), those of the tree
+# in .devbuild/tools: .flo outputs compared with cmp, and the 1080p refinement kernel
+# time of both.
 set -u
 [ -d .devcarry/before ] || tar -C .devcarry -xJf .devcarry/before.tar.xz
 OLD=.devcarry/before; NEW=.devbuild/tools

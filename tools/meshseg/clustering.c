@@ -32,9 +32,8 @@ ms_cluster_params_default (ms_cluster_params *p)
    * of the faces), then merge every boundary that is not a salient part boundary: its
    * share of arcs with 1 - cos dihedral over 0.006 (about 6 degrees, concave only)
    * times the smaller part's protrusion sqrt(area) / boundary length under 0.125.
-   * Chosen by leave-one-category-out cross-validation over the 44 PSB meshes
-   * (docs/meshseg.md); issue 14's second round: under 30 % of its arcs that sharp;
-   * before it: 12 / 0.4 / 0.5 % and twice the mesh's mean angular distance. */
+   * Chosen by leave-one-category-out cross-validation over the 44 PSB meshes;
+   * docs/meshseg.md has the figures and the rules measured against it. */
   p->max_segments = 30;
   p->k_threshold = 0.15f;
   p->epsilon = 0.1f;
@@ -92,7 +91,7 @@ ms_distances_init (ms_distances *d, const ms_dual *dual, cc_context *ctx, ms_aps
     /* the matrix stays on the device; the clustering fetches the rows it reads */
     cc_status st = cc_apsp_create (ctx, dual->faces, &p, &d->apsp);
     if (st == CC_SUCCESS)
-      st = cc_apsp_solve (d->apsp, &d->graph, &stats);
+      st = cc_apsp_solve (d->apsp, NULL, &d->graph, &stats);
     if (st != CC_SUCCESS) {
       cc_apsp_destroy (d->apsp);
       d->apsp = NULL;
@@ -107,7 +106,7 @@ ms_distances_init (ms_distances *d, const ms_dual *dual, cc_context *ctx, ms_aps
     return cc_set_error (CC_ERROR_OUT_OF_MEMORY,
         "meshseg: %d faces need %zu bytes of host memory for the distance matrix "
         "(--apsp rows computes rows on demand)", dual->faces, sizeof (float) * cells);
-  cc_status st = cc_apsp_dense (ctx, &d->graph, &p, d->full, NULL, &stats);
+  cc_status st = cc_apsp_dense (ctx, NULL, &d->graph, &p, d->full, NULL, &stats);
   if (st != CC_SUCCESS) {
     free (d->full);
     d->full = NULL;

@@ -111,12 +111,12 @@ cc_status ms_distances_rows (ms_distances *d, const int32_t *sources, int count,
 typedef enum ms_method { MS_METHOD_KWAY = 0, MS_METHOD_HIERARCHY } ms_method;
 
 /* The flat-merge test (ms_merge_flat): a boundary is flat when
- *  - SALIENCE (the default since issue 14's third round, chosen by leave-one-category-out
- *    cross-validation): the share of its arcs whose crease is over merge_crease, times
+ *  - SALIENCE (the default, chosen by leave-one-category-out cross-validation over the
+ *    44 PSB meshes): the share of its arcs whose crease is over merge_crease, times
  *    the smaller part's protrusion sqrt(area) / boundary length, is under
  *    merge_flatness;
- *  - SHARE (the default of issue 14's second round): that share alone is under
- *    merge_flatness;
+ *  - SHARE: that share alone is under merge_flatness (it merges parts on a soft
+ *    crease, such as wings and fins: docs/meshseg.md);
  * or when its mean crease is under merge_flatness times
  *  - ABSOLUTE: 1 (merge_flatness is itself a mean 1 - cos dihedral),
  *  - MESH: the mesh's mean angular distance (Ang),

@@ -101,13 +101,17 @@ cc_status cc_apsp_create (cc_context *ctx, int nodes, const cc_apsp_params *para
     cc_apsp **out);
 void cc_apsp_destroy (cc_apsp *apsp);
 
-/* Computes all distances (and next hops) of `graph`; waits for the result.
+/* Computes all distances (and next hops) of `graph` on `stream` (NULL: the context's).
+ * Waits for the result: the graph is uploaded from host arrays and stats are host
+ * values (a documented host call, as the whole solve is one unit of work).
  * [in] graph: graph->nodes must equal the handle's node count; for UNDIRECTED each
  *      arc counts both ways (listing both directions is allowed).
  * [out] stats: timings and memory, or NULL. */
-cc_status cc_apsp_solve (cc_apsp *apsp, const cc_apsp_graph *graph, cc_apsp_stats *stats);
+cc_status cc_apsp_solve (cc_apsp *apsp, cc_stream stream, const cc_apsp_graph *graph,
+    cc_apsp_stats *stats);
 
-/* Copies rows of the last result to the host, packed (count x nodes, row-major).
+/* Copies rows of the last result to the host, packed (count x nodes, row-major): a host
+ * readback on the last solve's stream; waits.
  * [in] rows: row indices (any order, repeats allowed), or NULL for rows
  *      0..count-1. [in] count: 0..nodes.
  * [out] dist: count * nodes floats, or NULL.
@@ -115,10 +119,11 @@ cc_status cc_apsp_solve (cc_apsp *apsp, const cc_apsp_graph *graph, cc_apsp_stat
 cc_status cc_apsp_get_rows (cc_apsp *apsp, const int32_t *rows, int count, float *dist,
     int32_t *next);
 
-/* One-shot convenience: create, solve, copy the whole matrix, destroy.
+/* One-shot convenience: create, solve (on `stream`), copy the whole matrix, destroy;
+ * waits.
  * [out] dist: nodes * nodes floats. [out] next: nodes * nodes int32 or NULL
  * (next hops are computed when it is not NULL). [out] stats: or NULL. */
-cc_status cc_apsp_dense (cc_context *ctx, const cc_apsp_graph *graph,
+cc_status cc_apsp_dense (cc_context *ctx, cc_stream stream, const cc_apsp_graph *graph,
     const cc_apsp_params *params, float *dist, int32_t *next, cc_apsp_stats *stats);
 
 /* Single-source distances from each of `count` sources, on the CPU (repeated

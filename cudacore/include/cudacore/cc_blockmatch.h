@@ -75,14 +75,15 @@ void cc_blockmatch_grid_size (const cc_blockmatch *bm, int *grid_width, int *gri
  * second best is taken at least 2 px away from the best; 1 when none is). Flat
  * blocks have 0. */
 
-/* Flow from prev to next.
+/* Flow from prev to next, on `stream` (NULL: the context's).
  * [in] prev, next: width x height, GRAY8 / RGBX8 / BGRX8 / NV12 / I420 (luma used),
  *      host or device (device needs the CUDA backend).
  * [out] grid_flow: F32C2 gw x gh, grid cells (see above).
  * [out] grid_confidence: F32 gw x gh, or NULL.
  * [out] dense_flow: F32C2 width x height in frame pixels, or NULL.
- * Outputs on the host make the call wait; outputs on the device do not. */
-cc_status cc_blockmatch_compute (cc_blockmatch *bm, const cc_image *prev,
+ * Waits when an output or a frame is on the host (CUDA backend); with everything
+ * on the device it does not. */
+cc_status cc_blockmatch_compute (cc_blockmatch *bm, cc_stream stream, const cc_image *prev,
     const cc_image *next, cc_image *grid_flow, cc_image *grid_confidence,
     cc_image *dense_flow);
 

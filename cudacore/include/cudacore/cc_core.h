@@ -9,8 +9,26 @@
  *    place, on the host or on the device;
  *  - scratch memory is allocated at create time for a size and reused; nothing is
  *    allocated per frame;
- *  - CUDA work goes on the context's stream.  A call that takes host outputs on the
- *    CUDA backend copies them back and waits; a call with device outputs does not wait.
+ *  - streams: every submit call takes the stream it runs on as its argument right
+ *    after the handle (after ctx for context-level calls such as cc_image_copy),
+ *    as CV-CUDA's cvcudaFlipSubmit (handle, stream, in, out). NULL means the
+ *    context's own stream (cc_context_stream); the CPU backend ignores it. create,
+ *    destroy, set_params and get_params take no stream; a create that initialises
+ *    device memory waits for it, so that a first call on any stream finds it done;
+ *  - nothing waits unless its name ends in _sync or it returns results in host
+ *    memory (a host output image, a host array, a value such as a timer's): those
+ *    copy on the call's stream and wait for it. A call whose inputs are in host
+ *    memory on the CUDA backend uploads them and waits for the upload. Each header
+ *    lists the calls that wait. Readbacks of a handle's last results that take no
+ *    stream (cc_refine_energies, cc_moct_get_trajectory, cc_cvd_get_sites, ...) use
+ *    the stream of the handle's last submit call and wait for it;
+ *  - a handle's work is ordered on the stream each call gives: a handle used on two
+ *    streams needs the caller to order them (an event, or a wait), as its scratch is
+ *    shared; different handles on different streams run concurrently;
+ *  - the device: the context selects it once at creation (cudaSetDevice for a
+ *    device id, nothing for CC_DEVICE_CURRENT); calls never switch it, so a thread
+ *    that uses a context on a device other than its current one makes it current
+ *    first.
  *
  * This header compiles without the CUDA toolkit. */
 #ifndef CUDACORE_CC_CORE_H
@@ -81,7 +99,8 @@ void cc_context_destroy (cc_context *ctx);
 cc_backend cc_context_backend (const cc_context *ctx);   /* never AUTO */
 int cc_context_device (const cc_context *ctx);           /* -1 for CPU */
 cc_stream cc_context_stream (const cc_context *ctx);     /* NULL for CPU */
-/* Waits for all work submitted on the context's stream. */
+/* Waits for all work submitted on the context's own stream (not on other streams
+ * the caller passed). */
 cc_status cc_context_synchronize (cc_context *ctx);
 
 /* Threads of the context's CPU work (the OpenMP team of every module's CPU path):
@@ -145,16 +164,18 @@ cc_status cc_image_check (const cc_image *img, const char *what);
 cc_status cc_image_alloc (cc_context *ctx, int width, int height, cc_format format,
     cc_location location, cc_image *out);
 void cc_image_free (cc_context *ctx, cc_image *img);
-/* Copies between any two locations (same size and format). Device copies are
- * asynchronous on the context stream unless the destination is on the host. */
-cc_status cc_image_copy (cc_context *ctx, const cc_image *src, cc_image *dst);
-/* Sets every byte of every plane to `value` (asynchronous for device images). */
-cc_status cc_image_fill (cc_context *ctx, cc_image *img, uint8_t value);
+/* Copies between any two locations (same size and format) on `stream`. Device to
+ * device does not wait; a copy with either side on the host waits for the stream. */
+cc_status cc_image_copy (cc_context *ctx, cc_stream stream, const cc_image *src,
+    cc_image *dst);
+/* Sets every byte of every plane to `value` (on `stream`, no wait, for device images). */
+cc_status cc_image_fill (cc_context *ctx, cc_stream stream, cc_image *img, uint8_t value);
 
 /* Nearest-neighbour resampling of a single-plane F32 or F32C2 image to dst's size:
  * dst(x, y) = src(x * sw / dw, y * sh / dh). Values are copied, not rescaled.
- * Both images where the context computes; asynchronous on CUDA. */
-cc_status cc_image_resize_nearest (cc_context *ctx, const cc_image *src, cc_image *dst);
+ * Both images where the context computes; does not wait on CUDA. */
+cc_status cc_image_resize_nearest (cc_context *ctx, cc_stream stream, const cc_image *src,
+    cc_image *dst);
 
 #ifdef __cplusplus
 }

@@ -16,6 +16,14 @@
  * host synchronisation on CUDA (the kernels of the remaining iterations see a device
  * flag and return at once).
  *
+ * Streams: every call that changes the sites, the density or a frame takes the
+ * stream it runs on after the handle (NULL: the context's own). Calls that wait on
+ * CUDA: cc_cvd_seed, cc_cvd_set_sites and cc_cvd_set_density_map (host uploads),
+ * cc_cvd_centroid_sums and cc_cvd_iterate with stats (host results), a seed or set
+ * of more sites than ever before (the per-site arrays grow), and the readbacks
+ * cc_cvd_get_sites and cc_cvd_get_labels (on the stream of the last call). The rest
+ * (set_density, voronoi, iterate without stats, advect, render) do not wait.
+ *
  * Fixed point: site positions are integers in 1/CC_CVD_ONE px (8 fractional bits);
  * pixel (x, y) is the pixel centre at integer x, y (x right, y down). The distance of
  * a pixel to a site is the exact integer (256 x - sx)^2 + (256 y - sy)^2; equal
@@ -151,26 +159,29 @@ int cc_cvd_site_count (const cc_cvd *cvd);
  *    nearly equal cells within a few tens of iterations (docs/cvdmosaic.md).
  *  denser: n distinct random pixels, uniform over the frame, each with a uniform
  *    offset in [-128, 127]/256 px (clamped to the frame). */
-cc_status cc_cvd_seed (cc_cvd *cvd, int n, uint64_t seed);
+cc_status cc_cvd_seed (cc_cvd *cvd, cc_stream stream, int n, uint64_t seed);
 /* Sets n sites from a host array (each inside the frame, else INVALID_ARGUMENT). */
-cc_status cc_cvd_set_sites (cc_cvd *cvd, const cc_cvd_site *sites, int n);
-/* Copies the cc_cvd_site_count() sites to a host array (waits on CUDA). */
+cc_status cc_cvd_set_sites (cc_cvd *cvd, cc_stream stream, const cc_cvd_site *sites,
+    int n);
+/* Copies the cc_cvd_site_count() sites to a host array (a readback: waits on CUDA
+ * for the stream of the last call). */
 cc_status cc_cvd_get_sites (cc_cvd *cvd, cc_cvd_site *sites);
 
 /* Density from a frame (RGBX8 / BGRX8 / NV12 / I420 / GRAY8, same size, where the
  * backend computes) by params.density. */
-cc_status cc_cvd_set_density (cc_cvd *cvd, const cc_image *frame);
+cc_status cc_cvd_set_density (cc_cvd *cvd, cc_stream stream, const cc_image *frame);
 /* Density from a host array of width x height values (packed rows); 0 is raised
  * to 1. For tests and tools. */
-cc_status cc_cvd_set_density_map (cc_cvd *cvd, const uint16_t *rho);
+cc_status cc_cvd_set_density_map (cc_cvd *cvd, cc_stream stream, const uint16_t *rho);
 
 /* Voronoi step alone (params.voronoi) for the current sites. */
-cc_status cc_cvd_voronoi (cc_cvd *cvd);
-/* The last label image to a host array of width x height int32 (waits on CUDA). */
+cc_status cc_cvd_voronoi (cc_cvd *cvd, cc_stream stream);
+/* The last label image to a host array of width x height int32 (a readback: waits on
+ * CUDA for the stream of the last call). */
 cc_status cc_cvd_get_labels (cc_cvd *cvd, int32_t *labels);
 /* Centroid step alone over the last labels: sums per site to a host array of
  * cc_cvd_site_count() entries (waits on CUDA). */
-cc_status cc_cvd_centroid_sums (cc_cvd *cvd, cc_cvd_sums *sums);
+cc_status cc_cvd_centroid_sums (cc_cvd *cvd, cc_stream stream, cc_cvd_sums *sums);
 
 /* What an iterate call did. */
 typedef struct cc_cvd_stats {
@@ -186,7 +197,7 @@ typedef struct cc_cvd_stats {
 /* Up to `iterations` (1..1000) Lloyd iterations: Voronoi, centroids, update. With
  * threshold > 0 (px), stops after the first iteration whose mean displacement
  * (|dx| + |dy| per site) is <= threshold. stats: host, or NULL (no wait on CUDA). */
-cc_status cc_cvd_iterate (cc_cvd *cvd, int iterations, double threshold,
+cc_status cc_cvd_iterate (cc_cvd *cvd, cc_stream stream, int iterations, double threshold,
     cc_cvd_stats *stats);
 
 /* Moves every site by the mean flow of its cell (F32C2, same size, where the
@@ -198,7 +209,7 @@ cc_status cc_cvd_iterate (cc_cvd *cvd, int iterations, double threshold,
  * mean is shorter than CC_CVD_ADVECT_MIN (a quarter pixel). A cell follows the mean
  * motion of its content: the noise of the flow at one pixel, which moved the sites
  * of a static background every frame, averages out (docs/cvdmosaic.md). */
-cc_status cc_cvd_advect (cc_cvd *cvd, const cc_image *flow);
+cc_status cc_cvd_advect (cc_cvd *cvd, cc_stream stream, const cc_image *flow);
 
 typedef enum cc_cvd_style {
   CC_CVD_STYLE_CELLS = 0,   /* each cell filled with its mean colour */
@@ -224,7 +235,8 @@ typedef struct cc_cvd_render_params {
  *           site's cell;
  *  border:  a pixel is on a border when a pixel of another cell lies in the square
  *           [x - bw / 2, x + (bw - 1) / 2 + 1] (same in y): bw px wide lines. */
-cc_status cc_cvd_render (cc_cvd *cvd, cc_image *frame, const cc_cvd_render_params *rp);
+cc_status cc_cvd_render (cc_cvd *cvd, cc_stream stream, cc_image *frame,
+    const cc_cvd_render_params *rp);
 
 #ifdef __cplusplus
 }

@@ -52,7 +52,9 @@ cc_status cc_flow_lk_params_check (const cc_flow_lk_params *params);
 
 typedef struct cc_flow_lk cc_flow_lk;
 
-/* Allocates every pyramid and scratch buffer for width x height frames. */
+/* Allocates every pyramid and scratch buffer for width x height frames.
+ * Waits: compute and push with a host flow or confidence, or host frames (uploaded);
+ * cc_flow_visualize never (its images are where the context computes). */
 cc_status cc_flow_lk_create (cc_context *ctx, int width, int height,
     const cc_flow_lk_params *params, cc_flow_lk **out);
 void cc_flow_lk_destroy (cc_flow_lk *lk);
@@ -60,20 +62,21 @@ void cc_flow_lk_destroy (cc_flow_lk *lk);
 cc_status cc_flow_lk_set_params (cc_flow_lk *lk, const cc_flow_lk_params *params);
 void cc_flow_lk_get_params (const cc_flow_lk *lk, cc_flow_lk_params *params);
 
-/* Flow from prev to next.
+/* Flow from prev to next, on `stream` (NULL: the context's).
  * [in] prev, next: width x height, GRAY8 / RGBX8 / BGRX8 / NV12 / I420 (luma used),
  *      host or device (device needs the CUDA backend).
  * [in] mask: NULL, or GRAY8 width x height: flow only where mask != 0.
  * [out] flow: F32C2 width x height. [out] confidence: F32 width x height, or NULL.
  * Outputs on the host make the call wait; outputs on the device do not. */
-cc_status cc_flow_lk_compute (cc_flow_lk *lk, const cc_image *prev,
+cc_status cc_flow_lk_compute (cc_flow_lk *lk, cc_stream stream, const cc_image *prev,
     const cc_image *next, const cc_image *mask, cc_image *flow, cc_image *confidence);
 
 /* Streaming: each frame's pyramid is built once and kept for the next call.
  * The first frame after create/reset gives zero flow and zero confidence and
- * sets *has_previous to false (may be NULL). */
-cc_status cc_flow_lk_push (cc_flow_lk *lk, const cc_image *frame,
+ * sets *has_previous to false (may be NULL). Waits as cc_flow_lk_compute. */
+cc_status cc_flow_lk_push (cc_flow_lk *lk, cc_stream stream, const cc_image *frame,
     const cc_image *mask, cc_image *flow, cc_image *confidence, bool *has_previous);
+/* Forgets the previous frame (host state only: no device work, no stream). */
 void cc_flow_lk_reset (cc_flow_lk *lk);
 
 /* -------------------------------------------------------- visualisation */
@@ -104,8 +107,9 @@ void cc_flow_vis_params_default (cc_flow_vis_params *params);
  * W / gw to frame pixels. confidence may be NULL (COLOR, ARROWS). Invalid vectors
  * (confidence < 0) are drawn black in COLOR mode and skipped in ARROWS mode;
  * with min_confidence > 0, cells under it are drawn as zero motion.
- * frame, flow and confidence must live where the context's backend computes. */
-cc_status cc_flow_visualize (cc_context *ctx, const cc_image *flow,
+ * frame, flow and confidence must live where the context's backend computes.
+ * On `stream` (NULL: the context's); does not wait. */
+cc_status cc_flow_visualize (cc_context *ctx, cc_stream stream, const cc_image *flow,
     const cc_image *confidence, const cc_flow_vis_params *params, cc_image *frame);
 
 /* The Middlebury wheel colour of a vector already divided by max_magnitude. */

@@ -159,31 +159,36 @@ void cc_moct_get_params (const cc_moct *m, cc_moct_params *params);
  * classification tables on the host (uploaded for CUDA). INVALID_ARGUMENT, naming
  * the offending entry, for a bad n, a NULL table with n > 0, an empty or
  * unterminated name, a duplicate name, or a tolerance that is not > 0; on error
- * the previous table stays. Trajectories are kept for ids that stay in the table
+ * the previous table stays. A configuration call, no stream: on CUDA it waits for
+ * the stream of the tracker's last call (which may still read the tables), then
+ * uploads and waits. Trajectories are kept for ids that stay in the table
  * (the caller resets when ids change meaning). Not per frame: two tables of
  * 262,144 cells are rebuilt (about 0.2 s for 1024 objects on one core). */
 cc_status cc_moct_set_objects (cc_moct *m, const cc_moct_object *objects, int n);
 int cc_moct_object_count (const cc_moct *m);
 
-/* Tracks one frame (the next frame index).
+/* Tracks one frame (the next frame index) on `stream` (NULL: the context's).
  * [in] frame: width x height RGBX8 / BGRX8 / NV12 / I420 where the backend
  *      computes (device memory for CUDA); GRAY8 -> NOT_SUPPORTED.
  * [out] results: host array of cc_moct_object_count() entries, or NULL. With
  *      results on CUDA the call waits for the frame; with NULL it does not (the
  *      results stay on the device for cc_moct_draw and the trajectory). */
-cc_status cc_moct_run (cc_moct *m, const cc_image *frame, cc_moct_result *results);
+cc_status cc_moct_run (cc_moct *m, cc_stream stream, const cc_image *frame,
+    cc_moct_result *results);
 
 /* Trajectory of one object, oldest first: at most min(max, frames since reset,
- * history) samples written; *n gets the count. Waits for the stream on CUDA. */
+ * history) samples written; *n gets the count. A host readback: on CUDA it waits for
+ * the stream of the tracker's last call. */
 cc_status cc_moct_get_trajectory (cc_moct *m, int object, cc_moct_sample *out, int max,
     int *n);
 /* Clears every trajectory and restarts frame indices at 0 (flush / discont); search
- * windows go back to the whole frame. */
-cc_status cc_moct_reset (cc_moct *m);
+ * windows go back to the whole frame. On `stream`; does not wait. */
+cc_status cc_moct_reset (cc_moct *m, cc_stream stream);
 /* With params.window > 0: the next run searches `object` within +-window px of
  * (x, y) (an initial position, e.g. from a calibration box). INVALID_ARGUMENT for a
- * bad object or without a window. Asynchronous on CUDA. */
-cc_status cc_moct_seed (cc_moct *m, int object, int x, int y);
+ * bad object or without a window. On `stream`; the five ints are copied from the
+ * host, so the call waits for that copy. */
+cc_status cc_moct_seed (cc_moct *m, cc_stream stream, int object, int x, int y);
 
 /* What cc_moct_draw draws, in this order (later draws cover earlier ones):
  *  MASK:         tints every classified pixel halfway to its object's colour
@@ -209,10 +214,10 @@ cc_status cc_moct_seed (cc_moct *m, int object, int x, int y);
 #define CC_MOCT_DRAW_ALL          0x1Fu
 
 /* Draws the last run's state into frame (same size, RGBX8 / BGRX8 / NV12 / I420,
- * where the backend computes; asynchronous on CUDA). The mask classifies frame's
- * own pixels. The CUDA backend allocates a width x height uint32 scratch at the
- * first call. */
-cc_status cc_moct_draw (cc_moct *m, cc_image *frame, unsigned flags);
+ * where the backend computes) on `stream`; does not wait. The mask classifies
+ * frame's own pixels. (The CUDA backend's width x height uint32 drawing scratch is
+ * allocated at create.) */
+cc_status cc_moct_draw (cc_moct *m, cc_stream stream, cc_image *frame, unsigned flags);
 
 /* The classification of one colour (what the tables hold; for tests and tools):
  * [in] yuv: false: c0, c1, c2 = R, G, B; true: Y, U, V. Returns an id or -1. */

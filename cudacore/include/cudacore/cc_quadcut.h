@@ -55,7 +55,14 @@
  * 2x2 block; written luma per pixel, chroma per block), masks GRAY8, all where the
  * backend computes (device memory for CUDA). Nothing is
  * allocated per frame once the buffers have grown to the frame's leaf graph
- * (capacities only grow). Design and figures: docs/quadcut.md. */
+ * (capacities only grow). Design and figures: docs/quadcut.md.
+ *
+ * Streams: every call that reads or writes images takes the stream it runs on after
+ * the handle (NULL: the context's own). Calls that wait on CUDA: cc_quadcut_run (the
+ * minimum cut runs on the host: the compact graph comes down, the labels go up, and
+ * the run returns with its outputs done) and the host readbacks cc_quadcut_get_graph
+ * and cc_quadcut_get_stratified (on the last run's stream). The plate calls,
+ * get_mask, get_alpha, composite, set_alpha and draw_leaves do not wait. */
 #ifndef CUDACORE_CC_QUADCUT_H
 #define CUDACORE_CC_QUADCUT_H
 
@@ -122,7 +129,7 @@ cc_status cc_quadcut_set_params (cc_quadcut *q, const cc_quadcut_params *params)
 
 /* PLATE: the background plate (any frame format, the frames' size; converted to Lab
  * once, here). */
-cc_status cc_quadcut_set_plate (cc_quadcut *q, const cc_image *plate);
+cc_status cc_quadcut_set_plate (cc_quadcut *q, cc_stream stream, const cc_image *plate);
 /* Moves the plate towards a frame (same size and format rules as the plate): each
  * channel by the frame's difference clamped to +-step (1..255): called once a frame,
  * a running approximation of the per-pixel temporal median (McFarlane and
@@ -130,23 +137,25 @@ cc_status cc_quadcut_set_plate (cc_quadcut *q, const cc_image *plate);
  * cc_quadcut_set_plate of the first frame) and for keeping it up to date.
  * background_only: only where the last run's alpha is 0 (confident background; a
  * run must have happened). INVALID_ARGUMENT without a plate. */
-cc_status cc_quadcut_update_plate (cc_quadcut *q, const cc_image *frame, int step,
-    bool background_only);
+cc_status cc_quadcut_update_plate (cc_quadcut *q, cc_stream stream, const cc_image *frame,
+    int step, bool background_only);
 /* The plate as it stands (RGBX8 / BGRX8, X = 255, where the backend computes). */
-cc_status cc_quadcut_get_plate (cc_quadcut *q, cc_image *dst);
-/* Forgets the previous mask (the temporal prior); the plate stays. */
+cc_status cc_quadcut_get_plate (cc_quadcut *q, cc_stream stream, cc_image *dst);
+/* Forgets the previous mask (the temporal prior); the plate stays. Host state only
+ * (no stream). */
 cc_status cc_quadcut_reset (cc_quadcut *q);
 
 /* Segments one frame (RGBX8 / BGRX8 / NV12 / I420, the created size). other: PLATE:
  * NULL (the plate must have been set: else INVALID_ARGUMENT); ACTIVE: the frame of
  * the other illumination (same size, any format). The frame's own colours make the
  * Lab and the colour model. */
-cc_status cc_quadcut_run (cc_quadcut *q, const cc_image *frame, const cc_image *other);
+cc_status cc_quadcut_run (cc_quadcut *q, cc_stream stream, const cc_image *frame,
+    const cc_image *other);
 
 /* The last run's mask (GRAY8: 255 foreground, 0 background) or feathered alpha
  * (GRAY8), copied into dst (the frame size, where the backend computes). */
-cc_status cc_quadcut_get_mask (cc_quadcut *q, cc_image *dst);
-cc_status cc_quadcut_get_alpha (cc_quadcut *q, cc_image *dst);
+cc_status cc_quadcut_get_mask (cc_quadcut *q, cc_stream stream, cc_image *dst);
+cc_status cc_quadcut_get_alpha (cc_quadcut *q, cc_stream stream, cc_image *dst);
 
 typedef enum cc_quadcut_background_kind {
   CC_QUADCUT_BG_IMAGE = 0,   /* image: same size and format as the frame */
@@ -166,14 +175,14 @@ typedef struct cc_quadcut_background {
  * format), X bytes copied from F. NV12 / I420: luma per pixel; chroma per 2x2 block
  * with the block's rounded mean alpha; the colour by cc_rgb_to_yuv's BT.601; the blur
  * of the chroma planes has radius (blur_radius + 1) / 2. out may be frame. */
-cc_status cc_quadcut_composite (cc_quadcut *q, const cc_image *frame,
+cc_status cc_quadcut_composite (cc_quadcut *q, cc_stream stream, const cc_image *frame,
     const cc_quadcut_background *bg, cc_image *out);
 
 /* Writes the last run's feathered alpha into the X byte of an RGBX8 / BGRX8 frame
  * (RGBA / BGRA: the foreground in the alpha channel, for a compositor downstream);
  * the colours stay. Other formats: NOT_SUPPORTED. frame: the created size, where the
  * backend computes. */
-cc_status cc_quadcut_set_alpha (cc_quadcut *q, cc_image *frame);
+cc_status cc_quadcut_set_alpha (cc_quadcut *q, cc_stream stream, cc_image *frame);
 
 /* The debug view of the last run (NODES_LEAVES): out = frame with, per pixel, the
  * top and left edge pixels of every leaf in its level's colour (so 1x1 and 2x2
@@ -183,7 +192,8 @@ cc_status cc_quadcut_set_alpha (cc_quadcut *q, cc_image *frame);
  * (255, 0, 160), then white. NV12 / I420: those colours' Y, U, V (cc_rgb_to_yuv),
  * luma per pixel, chroma per 2x2 block by its top-left pixel. frame and out as in
  * cc_quadcut_composite; out may be frame. */
-cc_status cc_quadcut_draw_leaves (cc_quadcut *q, const cc_image *frame, cc_image *out);
+cc_status cc_quadcut_draw_leaves (cc_quadcut *q, cc_stream stream, const cc_image *frame,
+    cc_image *out);
 
 /* ---- The last run's leaf graph (what crosses to the host on a GPU backend): for
  * tests, tools and debug drawing. Pointers stay valid until the next run. */

@@ -68,19 +68,21 @@ void cc_refine_destroy (cc_refine *refine);
 cc_status cc_refine_set_params (cc_refine *refine, const cc_refine_params *params);
 void cc_refine_get_params (const cc_refine *refine, cc_refine_params *params);
 
-/* Refines flow_in (prev -> next) into flow_out.
+/* Refines flow_in (prev -> next) into flow_out, on `stream` (NULL: the context's).
  * [in] prev, next: width x height, GRAY8 / RGBX8 / BGRX8 / NV12 / I420 (luma used),
  *      host or device (device needs the CUDA backend).
  * [in] flow_in: F32C2 width x height, frame pixels, host or device.
  * [out] flow_out: F32C2 width x height, host or device; may be the same image as
  *      flow_in (refined in place).
- * Outputs on the host make the call wait; outputs on the device do not. */
-cc_status cc_refine_run (cc_refine *refine, const cc_image *prev, const cc_image *next,
-    const cc_image *flow_in, cc_image *flow_out);
+ * Waits when an image is on the host (CUDA backend); with all four on the device it
+ * does not. */
+cc_status cc_refine_run (cc_refine *refine, cc_stream stream, const cc_image *prev,
+    const cc_image *next, const cc_image *flow_in, cc_image *flow_out);
 
 /* With track_energy: the energies of the last run, level by level from the
  * coarsest, each level giving outer_iterations + 1 values (before the first outer
- * iteration, then after each). Copies up to `max` values (waits for the GPU);
+ * iteration, then after each). Copies up to `max` values (a host readback: waits
+ * for the last run's stream);
  * returns how many exist (0 without track_energy or before a run).
  * *levels_run (may be NULL) gets the number of levels refined. */
 int cc_refine_energies (cc_refine *refine, double *energies, int max, int *levels_run);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Timing of the work submitted on a context's stream, for benchmarks: CUDA events
+/* Timing of the work submitted on a stream, for benchmarks: CUDA events
  * on the CUDA backend (so tools need no CUDA headers), the wall clock on the CPU
  * backend. */
 #ifndef CUDACORE_CC_TIMER_H
@@ -15,10 +15,12 @@ typedef struct cc_timer cc_timer;
 
 cc_status cc_timer_create (cc_context *ctx, cc_timer **out);
 void cc_timer_destroy (cc_timer *timer);
-/* Records the start / stop point on the context's stream (does not wait). */
-cc_status cc_timer_start (cc_timer *timer);
-cc_status cc_timer_stop (cc_timer *timer);
-/* [out] ms: time between the last start and stop; waits for the stop point. */
+/* Records the start / stop point on `stream` (NULL: the context's); does not wait.
+ * Start and stop go on the same stream to time the work between them. */
+cc_status cc_timer_start (cc_timer *timer, cc_stream stream);
+cc_status cc_timer_stop (cc_timer *timer, cc_stream stream);
+/* [out] ms: time between the last start and stop; a host result: waits for the stop
+ * point. */
 cc_status cc_timer_elapsed_ms (cc_timer *timer, float *ms);
 
 #ifdef __cplusplus
