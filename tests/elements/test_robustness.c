@@ -128,6 +128,7 @@ GST_START_TEST (test_stress_properties)
   GError *perr = NULL;
   GstElement *e = gst_parse_launch (row->launch, &perr);
   fail_unless (e != NULL, "%s: %s", row->launch, perr ? perr->message : "");
+  gst_object_ref_sink (e);   /* (floating) ours; the harness takes its own reference */
   GstHarness *h = gst_harness_new_with_element (e, "sink", "src");
   gchar *caps = g_strdup_printf ("video/x-raw,format=%s,width=%d,height=%d,framerate=30/1",
       format, W, H);
@@ -179,6 +180,7 @@ GST_START_TEST (test_stress_properties)
   g_print ("%s: %u properties stressed over %u frames, %u values refused\n", row->name,
       stressed, frame, refused);
   cv_harness_teardown (h, bus);
+  gst_object_unref (e);
 }
 GST_END_TEST;
 
