@@ -293,9 +293,10 @@ gst_moct_tracker_process (GstCvFilter * filter, GstBuffer * buffer, cc_image * f
 /* ------------------------------------------------------------- properties */
 
 /* Sets the list from the `objects` text or the `objects-file` path. A refusal keeps
- * the previous list; before the element starts it is a g_warning and the start fails
- * with an element error (the pipeline would track the wrong objects); while it runs
- * it is a warning message on the bus. Object lock not held (messages are posted). */
+ * the previous list and is a g_warning; before the element starts, the start then
+ * fails with an element error (the pipeline would track the wrong objects); while it
+ * runs, a warning message is posted on the bus too. Object lock not held (messages
+ * are posted). */
 static void
 set_objects (GstMoctTracker * self, const gchar * text, gboolean from_file)
 {
@@ -329,16 +330,18 @@ set_objects (GstMoctTracker * self, const gchar * text, gboolean from_file)
     self->refused_open = from_file && err->code == CC_ERROR_IO;
   }
   GST_OBJECT_UNLOCK (self);
-  if (!entries && running)
-    GST_ELEMENT_WARNING (self, RESOURCE, SETTINGS, ("%s refused: %s; the previous list is "
-            "kept", what, err->message), (NULL));
-  else if (!entries)
+  if (!entries) {
+    /* GLib's way for an invalid property value, as the other elements' properties */
     g_warning ("moctracker: %s refused: %s; the previous list is kept", what, err->message);
+    if (running)
+      GST_ELEMENT_WARNING (self, RESOURCE, SETTINGS, ("%s refused: %s; the previous list is "
+              "kept", what, err->message), (NULL));
+  }
   g_free (what);
   g_clear_error (&err);
 }
 
-/* An object list refused before the start is an error now. */
+/* An object list refused before the start fails it with an element error. */
 static gboolean
 gst_moct_tracker_start (GstBaseTransform * trans)
 {

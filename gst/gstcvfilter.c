@@ -294,7 +294,9 @@ do_setup (GstCvFilter * self)
   if (!ensure_core (self))
     return FALSE;
   GST_OBJECT_LOCK (self);
-  gint threads = p->cpu_threads_prop;
+  /* more threads than cores only slow the CPU path down (4096 of them made 4 frames
+   * of 160x120 take 13.7 s instead of 0.1 s on 2 cores): capped at the cores */
+  gint threads = MIN (p->cpu_threads_prop, (gint) g_get_num_processors ());
   /* this setup reads every property set so far: a request made before it (a property
    * set before the caps) must not run the setup a second time on the first frame */
   p->setup_requested = FALSE;
@@ -612,16 +614,10 @@ gst_cv_filter_set_property (GObject * object, guint prop_id, const GValue * valu
   switch (prop_id) {
     case PROP_BACKEND: p->backend_prop = g_value_get_enum (value); break;
     case PROP_CUDA_DEVICE_ID: p->device_id_prop = g_value_get_int (value); break;
-    case PROP_CPU_THREADS:{
-      /* more threads than cores only slow the CPU path down (and a large count
-       * starts that many threads a frame): capped at the machine's cores */
-      gint threads = g_value_get_int (value), cores = (gint) g_get_num_processors ();
-      if (threads > cores)
-        GST_INFO_OBJECT (object, "cpu-threads %d capped at the %d cores", threads, cores);
-      p->cpu_threads_prop = MIN (threads, cores);
+    case PROP_CPU_THREADS:
+      p->cpu_threads_prop = g_value_get_int (value);
       p->setup_requested = TRUE;   /* modules size their per-thread scratch at setup */
       break;
-    }
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec); break;
   }
   GST_OBJECT_UNLOCK (object);
@@ -674,8 +670,8 @@ gst_cv_filter_class_init (GstCvFilterClass * klass)
   g_object_class_install_property (gobject_class, PROP_CPU_THREADS,
       g_param_spec_int ("cpu-threads", "CPU threads",
           "Threads of the CPU backend (0 = all cores; 1 = the single-threaded reference). "
-          "At most the machine's cores (g_get_num_processors): a larger value reads back "
-          "as that", 0, CC_CONTEXT_THREADS_MAX, 0,
+          "More than the machine's cores (g_get_num_processors) runs on the cores",
+          0, CC_CONTEXT_THREADS_MAX, 0,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING));
 
   element_class->set_context = GST_DEBUG_FUNCPTR (gst_cv_filter_set_context);
