@@ -29,6 +29,7 @@
  */
 #include "gstcvfilter.h"
 #include "gstcvflowfield.h"
+#include "gstcvanalytics.h"
 #include "gstcvrefine.h"
 #include "gstcvflowvis.h"
 
@@ -261,7 +262,7 @@ gst_cuda_flow_lk_process (GstCvFilter * filter, GstBuffer * buffer, cc_image * f
             cc_last_error ()));
     return GST_FLOW_ERROR;
   }
-  gst_buffer_add_cv_flow_meta (buffer, field, 1, 1, params.fb_check
+  gst_cv_flow_attach (filter, buffer, field, 1, 1, params.fb_check
       ? GST_CV_FLOW_CONFIDENCE_FB_ERROR : GST_CV_FLOW_CONFIDENCE_MIN_EIGENVALUE, had_previous);
   return GST_FLOW_OK;
 }

@@ -68,6 +68,7 @@
  * ]| A blurred background on the GPU, frames in CUDA memory.
  */
 #include "gstcvfilter.h"
+#include "gstcvanalytics.h"
 #include "gstcvimageio.h"
 #include <cudacore/cc_quadcut.h>
 #include <string.h>
@@ -157,6 +158,7 @@ struct _GstQuadCut {
   gdouble previous_l;          /* active: the previous frame's mean L (< 0: none) */
   gdouble previous_dl;         /* active: the previous pair's change of mean L (0: none) */
   gboolean warned_pair;
+  GstCvMaskOut *mask_out;      /* the mask as a segmentation mtd (1.26+), or NULL */
 };
 
 G_DECLARE_FINAL_TYPE (GstQuadCut, gst_quad_cut, GST, QUAD_CUT, GstCvFilter)
@@ -325,6 +327,7 @@ gst_quad_cut_teardown (GstCvFilter * filter)
     keep_learned_plate (self, ctx);
   cc_quadcut_destroy (self->qc);
   self->qc = NULL;
+  g_clear_pointer (&self->mask_out, gst_cv_mask_out_free);
   if (self->have_plate_img)
     cc_image_free (ctx, &self->plate_img);
   if (self->have_background_img)
@@ -372,6 +375,7 @@ gst_quad_cut_setup (GstCvFilter * filter, const GstVideoInfo * info, cc_context 
   }
   self->width = w;
   self->height = h;
+  self->mask_out = gst_cv_mask_out_new (ctx, w, h);
   if (params.mode == CC_QUADCUT_MODE_PLATE && self->plate_file.planes[0]) {
     if (self->plate_file.width != w || self->plate_file.height != h)
       GST_ELEMENT_WARNING (self, STREAM, FORMAT, ("the plate is %dx%d, the frames %dx%d: "
@@ -497,6 +501,18 @@ learn_plate (GstQuadCut * self, const cc_image * frame, gint frames, gint step)
   return st;
 }
 
+/* The cut's mask (0 background, 255 foreground) as a segmentation mtd of the
+ * buffer's analytics relation meta, on GStreamer 1.26+ (docs/analytics.md). */
+static void
+attach_mask (GstQuadCut * self, GstBuffer * buffer)
+{
+  static const guint regions[] = { 0, 255 };
+  cc_image *dst = gst_cv_mask_out_begin (self->mask_out);
+  if (dst && !gst_cv_mask_out_finish (self->mask_out, buffer,
+          cc_quadcut_get_mask (self->qc, NULL, dst) == CC_SUCCESS, regions, 2))
+    GST_WARNING_OBJECT (self, "could not attach the segmentation mtd");
+}
+
 static GstFlowReturn
 gst_quad_cut_process (GstCvFilter * filter, GstBuffer * buffer, cc_image * frame)
 {
@@ -614,6 +630,7 @@ gst_quad_cut_process (GstCvFilter * filter, GstBuffer * buffer, cc_image * frame
             cc_last_error ()));
     return GST_FLOW_ERROR;
   }
+  attach_mask (self, buffer);
   return GST_FLOW_OK;
 }
 
