@@ -71,6 +71,7 @@ struct _GstCudaFlowLk {
   gboolean params_changed;
   GstCvFlowVis vis;
   gint roi[4];               /* x, y, width, height; width 0 = whole frame */
+  gint roi_warned[6];        /* the roi and frame size last warned about (once a change) */
   GstCvRefine refine;
   /* streaming (setup/process) */
   cc_flow_lk *lk;
@@ -179,15 +180,22 @@ gst_cuda_flow_lk_setup (GstCvFilter * filter, const GstVideoInfo * info, cc_cont
   if (!gst_cv_refine_setup (&self->refine, filter, w, h))
     return FALSE;
   int x0, y0, x1, y1;
-  if (roi[2] > 0 && !clamp_roi (roi, w, h, &x0, &y0, &x1, &y1)) {
-    GST_ELEMENT_WARNING (self, RESOURCE, SETTINGS, ("roi %d,%d,%d,%d lies outside the %dx%d "
-            "frame: refused, flow over the whole frame", roi[0], roi[1], roi[2], roi[3], w, h),
-        (NULL));
+  const gint warn_key[6] = { roi[0], roi[1], roi[2], roi[3], w, h };
+  const gboolean outside = roi[2] > 0 && !clamp_roi (roi, w, h, &x0, &y0, &x1, &y1);
+  if (outside) {
+    /* other properties set up again too: one warning for a roi and frame size */
+    if (memcmp (warn_key, self->roi_warned, sizeof warn_key) != 0)
+      GST_ELEMENT_WARNING (self, RESOURCE, SETTINGS, ("roi %d,%d,%d,%d lies outside the "
+              "%dx%d frame: refused, flow over the whole frame", roi[0], roi[1], roi[2],
+              roi[3], w, h), (NULL));
+    memcpy (self->roi_warned, warn_key, sizeof warn_key);
   } else if (roi[2] > 0 && !make_roi_mask (self, ctx, w, h, x0, y0, x1, y1)) {
     GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT, ("cannot create the roi mask"),
         ("%s", cc_last_error ()));
     return FALSE;
   }
+  if (!outside)
+    memset (self->roi_warned, 0, sizeof self->roi_warned);   /* usable: warn anew */
   GST_INFO_OBJECT (self, "%dx%d on %s, %d levels, %d iterations, window %d", w, h,
       cc_backend_name (cc_context_backend (ctx)), params.pyramid_levels, params.iterations,
       params.window_size);

@@ -294,7 +294,12 @@ do_setup (GstCvFilter * self)
   if (!ensure_core (self))
     return FALSE;
   GST_OBJECT_LOCK (self);
-  gint threads = p->cpu_threads_prop;
+  /* more threads than cores only slow the CPU path down (4096 of them made 4 frames
+   * of 160x120 take 13.7 s instead of 0.1 s on 2 cores): capped at the cores */
+  gint threads = MIN (p->cpu_threads_prop, (gint) g_get_num_processors ());
+  /* this setup reads every property set so far: a request made before it (a property
+   * set before the caps) must not run the setup a second time on the first frame */
+  p->setup_requested = FALSE;
   GST_OBJECT_UNLOCK (self);
   cc_context_set_threads (p->core, threads);   /* in range: the property's spec */
   gboolean ok = TRUE;
@@ -664,8 +669,9 @@ gst_cv_filter_class_init (GstCvFilterClass * klass)
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
   g_object_class_install_property (gobject_class, PROP_CPU_THREADS,
       g_param_spec_int ("cpu-threads", "CPU threads",
-          "Threads of the CPU backend (0 = all cores; 1 = the single-threaded reference)",
-          0, 4096, 0,
+          "Threads of the CPU backend (0 = all cores; 1 = the single-threaded reference). "
+          "More than the machine's cores (g_get_num_processors) runs on the cores",
+          0, CC_CONTEXT_THREADS_MAX, 0,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING));
 
   element_class->set_context = GST_DEBUG_FUNCPTR (gst_cv_filter_set_context);

@@ -234,7 +234,7 @@ main (int argc, char **argv)
           : CC_REFINE_PRECISION_AUTO;
       i++;
     } else if (!strcmp (argv[i], "--threads") && v) {
-      ok = cv_parse_int ("--threads", v, 0, 4096, &threads);
+      ok = cv_parse_int ("--threads", v, 0, CC_CONTEXT_THREADS_MAX, &threads);
       i++;
     } else {
       fprintf (stderr, "usage: blockmatch-refine-bench [--backend cuda|cpu] [--size WxH]... [--repeat N]"

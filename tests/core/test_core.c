@@ -214,6 +214,56 @@ png_crc (const unsigned char *p, size_t n)
   return c ^ 0xffffffffu;
 }
 
+/* A file's first `keep` bytes (of the seed files in tests/fuzz/corpus) in a temp file. */
+static void
+truncated_copy (const char *seed, long keep, char *path, size_t path_size)
+{
+  const char *root = getenv ("CV_SOURCE_ROOT");
+  ck_assert_msg (root != NULL, "CV_SOURCE_ROOT is not set");
+  char src[1024];
+  snprintf (src, sizeof src, "%s/tests/fuzz/corpus/%s", root, seed);
+  FILE *f = fopen (src, "rb");
+  ck_assert_msg (f != NULL, "cannot open %s", src);
+  unsigned char buf[4096];
+  size_t n = fread (buf, 1, sizeof buf, f);
+  fclose (f);
+  snprintf (path, path_size, "/tmp/cv-trunc-XXXXXX");
+  int fd = mkstemp (path);
+  ck_assert_int_ge (fd, 0);
+  close (fd);
+  write_bytes (path, buf, keep < 0 ? n + keep : (size_t) keep < n ? (size_t) keep : n);
+}
+
+/* A truncated JPEG or PNG is an error, never a half-decoded image: libjpeg filled the
+ * missing rows with grey, printed "Premature end of JPEG file" and the read succeeded
+ * (quadcut's plate-location, quadcut-eval --align). */
+START_TEST (test_image_truncated)
+{
+  char path[64];
+  cc_image img;
+  truncated_copy ("jpeg/rgb-8x8.jpg", 1 << 20, path, sizeof path);
+  CC_ASSERT_OK (cv_jpeg_load (path, &img));
+  ck_assert_int_eq (img.width, 8);
+  cv_image_free (&img);
+  unlink (path);
+  const long cuts[] = { 400, -2 };   /* in the scan; only the end marker missing */
+  for (int i = 0; i < 2; i++) {
+    truncated_copy ("jpeg/rgb-8x8.jpg", cuts[i], path, sizeof path);
+    ck_assert_int_eq (cv_jpeg_load (path, &img), CC_ERROR_CORRUPT_DATA);
+    ck_assert_msg (strstr (cc_last_error (), "Premature end of JPEG file"), "cut %ld: %s",
+        cuts[i], cc_last_error ());
+    ck_assert_int_eq (cv_image_load (path, &img), CC_ERROR_CORRUPT_DATA);
+    unlink (path);
+  }
+  truncated_copy ("png/rgba-2x2.png", -20, path, sizeof path);
+  ck_assert_int_eq (cv_image_load (path, &img), CC_ERROR_CORRUPT_DATA);
+  unlink (path);
+  /* not a regular file */
+  ck_assert_int_eq (cv_image_load ("/dev/zero", &img), CC_ERROR_IO);
+  ck_assert_ptr_nonnull (strstr (cc_last_error (), "not a regular file"));
+}
+END_TEST
+
 START_TEST (test_image_size_limit)
 {
   static const unsigned char jpeg[] = {
@@ -238,8 +288,9 @@ START_TEST (test_image_size_limit)
     0x84, 0x85, 0x86, 0x87, 0x88, 0x89, 0x8a, 0x7a, 0x82, 0x83, 0x84, 0x85,
     0x86, 0x11, 0x13, 0x16, 0x1c, 0x17, 0x13, 0x14, 0x1a, 0x96, 0x97, 0x98,
     0x99, 0xf3, 0xf4, 0xf5, 0xf6, 0xf7, 0xf8, 0xf9, 0xfa, 0xff, 0xda, 0x00,
-    0x0c, 0x03, 0x01, 0x00, 0x02, 0x11, 0x03, 0x11, 0x00,
-  };
+    0x0c, 0x03, 0x01, 0x00, 0x02, 0x11, 0x03, 0x11, 0x00, 0x3f, 0x00,
+  };   /* the fuzzer's file with its start-of-scan header completed (0x3f, 0x00): cut
+        * inside it, the file is refused earlier, as truncated */
   char path[] = "/tmp/cv-big-XXXXXX";
   int fd = mkstemp (path);
   ck_assert_int_ge (fd, 0);
@@ -321,6 +372,7 @@ core_suite (void)
   tcase_add_test (tc, test_resize_nearest);
   tcase_add_test (tc, test_png_corrupt_file);
   tcase_add_test (tc, test_image_size_limit);
+  tcase_add_test (tc, test_image_truncated);
   tcase_add_test (tc, test_flo_files);
   suite_add_tcase (s, tc);
   return s;

@@ -437,6 +437,18 @@ main (int argc, char **argv)
   cc_status st = ms_mesh_load (o.input, &o.import, &mesh);
   if (st != CC_SUCCESS)
     return fail ("reading the mesh", st);
+  /* ground truths, read once for all settings, before the work: a score asked for
+   * against a missing or mismatched ground truth is an error, not a skipped line */
+  int32_t *truth[MAX_TRUTHS];
+  int scored = 0;
+  for (int i = 0; i < o.truth_count; i++, scored++)
+    if ((st = ms_seg_read (o.truths[i], mesh.face_count, &truth[i])) != CC_SUCCESS) {
+      fprintf (stderr, "meshseg: ground truth %s: %s\n", o.truths[i], cc_last_error ());
+      for (int j = 0; j < scored; j++)
+        free (truth[j]);
+      ms_mesh_free (&mesh);
+      return 1;
+    }
   t[0] = now_ms ();
   ms_dual dual;
   st = ms_dual_build (&mesh, &o.dual, o.import.allow_nonmanifold, &dual);
@@ -462,16 +474,6 @@ main (int argc, char **argv)
   if (st != CC_SUCCESS)
     return fail ("computing distances", st);
   t[2] = now_ms ();
-  /* ground truths, read once for all settings */
-  int32_t *truth[MAX_TRUTHS];
-  int scored = 0;
-  for (int i = 0; i < o.truth_count; i++) {
-    if (ms_seg_read (o.truths[i], mesh.face_count, &truth[scored]) != CC_SUCCESS) {
-      fprintf (stderr, "meshseg: ground truth skipped: %s\n", cc_last_error ());
-      continue;
-    }
-    o.truths[scored++] = o.truths[i];
-  }
   const char *backend = cc_backend_name (cc_context_backend (ctx));
   for (int run = 0; run < (settings ? setting_count : 1); run++) {
     const ms_cluster_params *cp = settings ? &settings[run].cluster : &o.cluster;
