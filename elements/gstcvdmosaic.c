@@ -178,7 +178,7 @@ ensure_flow (GstCvdMosaic * self, cc_context * ctx, const cc_image * frame)
   cc_status st = cc_flow_lk_create (ctx, frame->width, frame->height, NULL, &self->lk);
   if (st == CC_SUCCESS)
     st = cc_image_alloc (ctx, frame->width, frame->height, CC_FORMAT_F32C2,
-        cc_context_backend (ctx) == CC_BACKEND_CUDA ? CC_LOCATION_DEVICE : CC_LOCATION_HOST,
+        gst_cv_filter_get_location (GST_CV_FILTER (self)),
         &self->flow);
   if (st != CC_SUCCESS) {
     GST_ELEMENT_WARNING (self, LIBRARY, SETTINGS, ("advect=flow is not available for %dx%d "
@@ -192,8 +192,9 @@ ensure_flow (GstCvdMosaic * self, cc_context * ctx, const cc_image * frame)
   return TRUE;
 }
 
-static GstFlowReturn
-gst_cvd_mosaic_process (GstCvFilter * filter, GstBuffer * buffer, cc_image * frame)
+static cc_status
+gst_cvd_mosaic_process (GstCvFilter * filter, GstBuffer * buffer, cc_image * frame,
+    cc_stream stream, const gchar ** what)
 {
   GstCvdMosaic *self = GST_CVD_MOSAIC (filter);
   cc_context *ctx = gst_cv_filter_get_context (filter);
@@ -209,59 +210,50 @@ gst_cvd_mosaic_process (GstCvFilter * filter, GstBuffer * buffer, cc_image * fra
                               (c >> 8) & 0xFF, c & 0xFF };
   GST_OBJECT_UNLOCK (self);
 
-  const char *what = "setting the parameters";
+  *what = "setting the parameters";
   cc_status st = cc_cvd_set_params (self->cvd, &params);
   reseed = reseed || cc_cvd_site_count (self->cvd) == 0;
   if (st == CC_SUCCESS && reseed) {
     /* one site a pixel at most (a frame smaller than `sites`) */
     gint64 pixels = (gint64) frame->width * frame->height;
     gint n = sites < pixels ? sites : (gint) pixels;
-    what = "seeding the sites";
-    st = cc_cvd_seed (self->cvd, NULL, n, seed);
+    *what = "seeding the sites";
+    st = cc_cvd_seed (self->cvd, stream, n, seed);
     if (self->lk)
       cc_flow_lk_reset (self->lk);
   }
   if (st == CC_SUCCESS && advect == ADVECT_FLOW && ensure_flow (self, ctx, frame)) {
     bool has_previous = false;
-    what = "estimating the flow";
-    st = cc_flow_lk_push (self->lk, NULL, frame, NULL, &self->flow, NULL, &has_previous);
+    *what = "estimating the flow";
+    st = cc_flow_lk_push (self->lk, stream, frame, NULL, &self->flow, NULL, &has_previous);
     if (st == CC_SUCCESS && has_previous) {
-      what = "advecting the sites";
-      st = cc_cvd_advect (self->cvd, NULL, &self->flow);
+      *what = "advecting the sites";
+      st = cc_cvd_advect (self->cvd, stream, &self->flow);
     }
   } else if (st == CC_SUCCESS && advect == ADVECT_NONE && self->lk) {
     /* advection resumes from a fresh pair when it is turned on again */
     cc_flow_lk_reset (self->lk);
   }
   if (st == CC_SUCCESS) {
-    what = "computing the density";
-    st = cc_cvd_set_density (self->cvd, NULL, frame);
+    *what = "computing the density";
+    st = cc_cvd_set_density (self->cvd, stream, frame);
   }
   if (st == CC_SUCCESS && reseed && settle > 0) {
     /* fresh sites: settle them on this frame (stopping on the device once they move
      * less than SETTLE_THRESHOLD), so that the next frames start from a converged
      * diagram and only follow the content */
-    what = "settling the sites";
-    st = cc_cvd_iterate (self->cvd, NULL, settle, SETTLE_THRESHOLD, NULL);
+    *what = "settling the sites";
+    st = cc_cvd_iterate (self->cvd, stream, settle, SETTLE_THRESHOLD, NULL);
   }
   if (st == CC_SUCCESS) {
-    what = "Lloyd iterations";
-    st = cc_cvd_iterate (self->cvd, NULL, iterations, 0.0, NULL);
+    *what = "Lloyd iterations";
+    st = cc_cvd_iterate (self->cvd, stream, iterations, 0.0, NULL);
   }
   if (st == CC_SUCCESS) {
-    what = "rendering";
-    st = cc_cvd_render (self->cvd, NULL, frame, &rp);
+    *what = "rendering";
+    st = cc_cvd_render (self->cvd, stream, frame, &rp);
   }
-  /* downstream (cudadownload, the application) reads with its own stream */
-  if (st == CC_SUCCESS)
-    st = cc_context_synchronize (ctx);
-  if (st != CC_SUCCESS) {
-    GST_ELEMENT_ERROR (self, LIBRARY, FAILED, ("%s failed on frame %" G_GUINT64_FORMAT, what,
-            gst_cv_filter_get_frame_number (filter)), ("%s: %s", cc_status_name (st),
-            cc_last_error ()));
-    return GST_FLOW_ERROR;
-  }
-  return GST_FLOW_OK;
+  return st;
 }
 
 /* ------------------------------------------------------------- properties */

@@ -224,8 +224,7 @@ convert_image (GstQuadCut * self, cc_context * ctx, const cc_image * src,
         gst_video_converter_frame (conv, &sf, &df);
         gst_video_converter_free (conv);
         cc_image host = gst_cv_video_frame_view (&df, CC_LOCATION_HOST);
-        cc_location loc = cc_context_backend (ctx) == CC_BACKEND_CUDA
-            ? CC_LOCATION_DEVICE : CC_LOCATION_HOST;
+        cc_location loc = gst_cv_filter_get_location (GST_CV_FILTER (self));
         cc_status st = cc_image_alloc (ctx, host.width, host.height, host.format, loc, dst);
         if (st == CC_SUCCESS && (st = cc_image_copy (ctx, NULL, &host, dst)) != CC_SUCCESS)
           cc_image_free (ctx, dst);
@@ -490,11 +489,12 @@ learn_plate (GstQuadCut * self, const cc_image * frame, gint frames, gint step)
 {
   cc_status st = CC_SUCCESS;
   if (self->plate_state == PLATE_NONE) {
-    st = cc_quadcut_set_plate (self->qc, NULL, frame);
+    st = cc_quadcut_set_plate (self->qc, gst_cv_filter_get_stream (GST_CV_FILTER (self)), frame);
     self->learned = 1;
     self->plate_state = PLATE_LEARNING;
   } else if (self->plate_state == PLATE_LEARNING) {
-    st = cc_quadcut_update_plate (self->qc, NULL, frame, step, false);
+    st = cc_quadcut_update_plate (self->qc, gst_cv_filter_get_stream (GST_CV_FILTER (self)),
+        frame, step, false);
     self->learned++;
   }
   if (st == CC_SUCCESS && self->plate_state == PLATE_LEARNING && self->learned >= frames) {
@@ -504,11 +504,11 @@ learn_plate (GstQuadCut * self, const cc_image * frame, gint frames, gint step)
   return st;
 }
 
-static GstFlowReturn
-gst_quad_cut_process (GstCvFilter * filter, GstBuffer * buffer, cc_image * frame)
+static cc_status
+gst_quad_cut_process (GstCvFilter * filter, GstBuffer * buffer, cc_image * frame,
+    cc_stream stream, const gchar ** what)
 {
   GstQuadCut *self = GST_QUAD_CUT (filter);
-  cc_context *ctx = gst_cv_filter_get_context (filter);
   GST_OBJECT_LOCK (self);
   cc_quadcut_params params = self->params;
   QuadCutOutput output = self->output;
@@ -525,7 +525,7 @@ gst_quad_cut_process (GstCvFilter * filter, GstBuffer * buffer, cc_image * frame
   cc_quadcut_get_params (self->qc, &created);
   params.mode = created.mode;   /* a mode change waits for the next setup */
   gboolean active = params.mode == CC_QUADCUT_MODE_ACTIVE;
-  const char *what = "setting the parameters";
+  *what = "setting the parameters";
   cc_status st = cc_quadcut_set_params (self->qc, &params);
   const cc_image *other = NULL;
   if (st == CC_SUCCESS && active) {
@@ -537,12 +537,12 @@ gst_quad_cut_process (GstCvFilter * filter, GstBuffer * buffer, cc_image * frame
       GST_INFO_OBJECT (self, "relearning the plate");
       self->plate_state = PLATE_NONE;
     }
-    what = "learning the plate";
+    *what = "learning the plate";
     st = learn_plate (self, frame, learn_frames, learn_step);
   }
   if (st == CC_SUCCESS) {
-    what = "segmenting";
-    st = cc_quadcut_run (self->qc, NULL, frame, other);
+    *what = "segmenting";
+    st = cc_quadcut_run (self->qc, stream, frame, other);
   }
   if (st == CC_SUCCESS && active) {
     gdouble l = mean_luminance (self);
@@ -563,16 +563,18 @@ gst_quad_cut_process (GstCvFilter * filter, GstBuffer * buffer, cc_image * frame
     self->previous_l = l;
     /* the unchanged frame becomes the next pair's other before it is drawn over (the
      * copy replaces `other`: after the run) */
-    if (!gst_cv_filter_keep_frame (filter, frame))
-      return GST_FLOW_ERROR;
+    if (!gst_cv_filter_keep_frame (filter, frame)) {
+      *what = NULL;   /* posted */
+      return CC_ERROR_INTERNAL;
+    }
   }
   if (st == CC_SUCCESS && !active && update_rate > 0
       && (self->plate_state == PLATE_LEARNED || self->plate_state == PLATE_FILE)) {
-    what = "updating the plate";
-    st = cc_quadcut_update_plate (self->qc, NULL, frame, update_rate, true);
+    *what = "updating the plate";
+    st = cc_quadcut_update_plate (self->qc, stream, frame, update_rate, true);
   }
   if (st == CC_SUCCESS) {
-    what = "writing the output";
+    *what = "writing the output";
     cc_quadcut_background bg = { .kind = CC_QUADCUT_BG_COLOR, .r = (c >> 16) & 0xFF,
                                  .g = (c >> 8) & 0xFF, .b = c & 0xFF,
                                  .blur_radius = blur_radius };
@@ -584,31 +586,22 @@ gst_quad_cut_process (GstCvFilter * filter, GstBuffer * buffer, cc_image * frame
     }
     switch (output) {
       case OUTPUT_COMPOSITE:
-        st = cc_quadcut_composite (self->qc, NULL, frame, &bg, frame);
+        st = cc_quadcut_composite (self->qc, stream, frame, &bg, frame);
         break;
       case OUTPUT_ALPHA:
-        st = cc_quadcut_set_alpha (self->qc, NULL, frame);
+        st = cc_quadcut_set_alpha (self->qc, stream, frame);
         break;
       case OUTPUT_MASK: {
         cc_quadcut_background black = { .kind = CC_QUADCUT_BG_COLOR };
-        st = cc_quadcut_composite (self->qc, NULL, &self->white, &black, frame);
+        st = cc_quadcut_composite (self->qc, stream, &self->white, &black, frame);
         break;
       }
       case OUTPUT_DEBUG:
-        st = cc_quadcut_draw_leaves (self->qc, NULL, frame, frame);
+        st = cc_quadcut_draw_leaves (self->qc, stream, frame, frame);
         break;
     }
   }
-  /* downstream (cudadownload, the application) reads with its own stream */
-  if (st == CC_SUCCESS)
-    st = cc_context_synchronize (ctx);
-  if (st != CC_SUCCESS) {
-    GST_ELEMENT_ERROR (self, LIBRARY, FAILED, ("%s failed on frame %" G_GUINT64_FORMAT, what,
-            gst_cv_filter_get_frame_number (filter)), ("%s: %s", cc_status_name (st),
-            cc_last_error ()));
-    return GST_FLOW_ERROR;
-  }
-  return GST_FLOW_OK;
+  return st;
 }
 
 /* ------------------------------------------------------------- caps */

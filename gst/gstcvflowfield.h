@@ -7,16 +7,19 @@
 #define GST_CV_FLOW_FIELD_H
 
 #include "gstcvflowmeta.h"
+#include "gstcvfilter.h"
 #include <cudacore/cc_core.h>
 
 G_BEGIN_DECLS
 
 typedef struct _GstCvFieldPool GstCvFieldPool;
 
-/* cuda_context: a GstCudaContext (pushed around device allocations and frees) or NULL.
- * backend: where fields live. Call with the CUDA context pushed. */
-GstCvFieldPool *gst_cv_field_pool_new (cc_backend backend, gpointer cuda_context,
-    int grid_width, int grid_height);
+/* A pool on the element's cudacore context (held by the pool: fields live where the
+ * element computes, gst_cv_filter_get_location, and their downloads run on the
+ * element's stream); NULL + core message before the element's setup. Call from
+ * setup() (CUDA context pushed). */
+GstCvFieldPool *gst_cv_field_pool_new (GstCvFilter * filter, int grid_width,
+    int grid_height);
 void gst_cv_field_pool_unref (GstCvFieldPool * pool);
 /* A field (transfer full) whose views are filled by the element; NULL + core message on failure. */
 GstCvFlowField *gst_cv_field_pool_acquire (GstCvFieldPool * pool);

@@ -11,9 +11,10 @@ GST_DEBUG_CATEGORY_STATIC (cv_flow_meta_debug);
 
 struct _GstCvFieldPool {
   gint refcount;              /* the element's ref + one per field out */
-  cc_backend backend;
-  gpointer cuda_context;      /* GstCudaContext (ref) or NULL */
-  cc_context *core;           /* own context: downloads and frees */
+  cc_location location;       /* where fields live */
+  GstCvCoreRef *core_ref;     /* the element's context: allocations, downloads, frees */
+  gpointer cuda_context;      /* its GstCudaContext or NULL (transfer none) */
+  cc_context *core;
   int grid_width, grid_height;
   GMutex lock;
   GQueue free_fields;
@@ -46,39 +47,36 @@ pool_free (GstCvFieldPool * pool)
   GstCvFlowField *f;
   while ((f = g_queue_pop_head (&pool->free_fields)))
     field_free (pool, f);
-  cc_context_destroy (pool->core);
   if (pushed)
     gst_cv_cuda_context_pop ();
-  gst_cv_cuda_context_unref (pool->cuda_context);
+  gst_cv_core_ref_unref (pool->core_ref);
   g_mutex_clear (&pool->lock);
   g_free (pool);
 }
 
 GstCvFieldPool *
-gst_cv_field_pool_new (cc_backend backend, gpointer cuda_context, int grid_width,
-    int grid_height)
+gst_cv_field_pool_new (GstCvFilter * filter, int grid_width, int grid_height)
 {
   static gsize once = 0;
   if (g_once_init_enter (&once)) {
     GST_DEBUG_CATEGORY_INIT (cv_flow_meta_debug, "cvflowmeta", 0, "cudavision flow meta");
     g_once_init_leave (&once, 1);
   }
+  GstCvCoreRef *core_ref = gst_cv_filter_ref_core (filter);
+  if (!core_ref) {
+    cc_set_error (CC_ERROR_INVALID_ARGUMENT, "flow field pool: the element has no context");
+    return NULL;
+  }
   GstCvFieldPool *pool = g_new0 (GstCvFieldPool, 1);
   pool->refcount = 1;
-  pool->backend = backend;
-  pool->cuda_context = gst_cv_cuda_context_ref (cuda_context);
+  pool->location = gst_cv_filter_get_location (filter);
+  pool->core_ref = core_ref;
+  pool->core = gst_cv_core_ref_context (core_ref);
+  pool->cuda_context = gst_cv_core_ref_cuda_context (core_ref);
   pool->grid_width = grid_width;
   pool->grid_height = grid_height;
   g_mutex_init (&pool->lock);
   g_queue_init (&pool->free_fields);
-  cc_status st = cc_context_create (backend, backend == CC_BACKEND_CUDA
-      ? (cuda_context ? CC_DEVICE_CURRENT : CC_DEVICE_AUTO) : -1, &pool->core);
-  if (st != CC_SUCCESS) {
-    GST_ERROR ("flow field pool: %s", cc_last_error ());
-    gst_cv_cuda_context_unref (pool->cuda_context);
-    g_free (pool);
-    return NULL;
-  }
   return pool;
 }
 
@@ -96,7 +94,7 @@ gst_cv_field_pool_acquire (GstCvFieldPool * pool)
   GstCvFlowField *f = g_queue_pop_head (&pool->free_fields);
   g_mutex_unlock (&pool->lock);
   if (!f) {
-    cc_location loc = pool->backend == CC_BACKEND_CUDA ? CC_LOCATION_DEVICE : CC_LOCATION_HOST;
+    cc_location loc = pool->location;
     f = g_new0 (GstCvFlowField, 1);
     g_mutex_init (&f->host_lock);
     if (cc_image_alloc (pool->core, pool->grid_width, pool->grid_height, CC_FORMAT_F32C2,

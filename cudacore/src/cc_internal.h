@@ -74,6 +74,10 @@ void cc_cuda_context_fini (cc_context *ctx);
 cc_status cc_cuda_synchronize (cc_context *ctx);
 /* Waits for one stream (a handle's last stream before it replaces what it reads). */
 cc_status cc_cuda_stream_synchronize (cc_stream stream);
+/* cc_fence: a cudaEvent_t recorded on a stream (kernels/cuda_context.cu). */
+cc_status cc_cuda_fence_record (cc_stream stream, void **out);
+cc_status cc_cuda_fence_wait (cc_stream stream, void *event);
+void cc_cuda_fence_destroy (void *event);
 cc_status cc_cuda_malloc (cc_context *ctx, size_t bytes, void **out);
 cc_status cc_cuda_malloc_pitch (cc_context *ctx, size_t width_bytes, size_t height,
     void **out, size_t *pitch);

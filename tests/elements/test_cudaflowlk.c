@@ -429,6 +429,36 @@ GST_START_TEST (test_cuda_memory_visualize_matches_cpu)
 }
 GST_END_TEST;
 
+/* Two cudavision elements on CUDA memory hand the frame over on the device: the
+ * second's stream waits for the first's fence, no host wait between them. The
+ * second reads the frame the first drew into: the same bytes as with an identity
+ * between them (the first then waits for its stream before the push). */
+GST_START_TEST (test_cuda_memory_chain_handoff)
+{
+  if (!cv_have_cuda_elements ("cuda_memory_chain_handoff"))
+    return;
+  const gchar *src = "videotestsrc pattern=ball num-buffers=3 ! "
+      "video/x-raw,format=RGBA,width=641,height=361 ! cudaupload ! "
+      "video/x-raw(memory:CUDAMemory)";
+  const gchar *tail = "cudaflowlk backend=cuda visualize=arrows ! cudadownload ! "
+      "video/x-raw,format=RGBA ! appsink name=sink sync=false";
+  gchar *fenced = g_strdup_printf ("%s ! cudaflowlk backend=cuda visualize=color ! %s", src,
+      tail);
+  gchar *waited = g_strdup_printf ("%s ! cudaflowlk backend=cuda visualize=color ! "
+      "identity ! %s", src, tail);
+  gsize nf, nw;
+  guint8 *f = pipeline_frame (fenced, &nf), *w = pipeline_frame (waited, &nw);
+  ck_assert_uint_eq (nf, nw);
+  gsize differ = 0;
+  for (gsize i = 0; i < nf; i++)
+    differ += f[i] != w[i];
+  g_print ("chain fenced vs waited: %" G_GSIZE_FORMAT " bytes differ (of %" G_GSIZE_FORMAT
+      ")\n", differ, nf);
+  ck_assert_uint_eq (differ, 0);
+  g_free (f); g_free (w); g_free (fenced); g_free (waited);
+}
+GST_END_TEST;
+
 /* Flushing seek, DISCONT and a new segment each reset the stream: the next frame has
  * zero flow and a not-valid meta (CPU, and the CUDA backend when a device exists). */
 static void
@@ -732,6 +762,7 @@ cudaflowlk_suite (void)
   tcase_add_test (tc, test_cuda_backend_without_device);
   tcase_add_test (tc, test_cuda_memory_matches_cpu);
   tcase_add_test (tc, test_cuda_memory_visualize_matches_cpu);
+  tcase_add_test (tc, test_cuda_memory_chain_handoff);
   suite_add_tcase (s, tc);
   return s;
 }
