@@ -26,6 +26,7 @@
  * ]| Dense, refined flow on the colour wheel.
  */
 #include "gstcvfilter.h"
+#include "gstcvenum.h"
 #include "gstcvflowfield.h"
 #include "gstcvflowvis.h"
 #include "gstcvrefine.h"
@@ -36,22 +37,10 @@ GST_DEBUG_CATEGORY_STATIC (cudablockmatch_debug);
 #define GST_CAT_DEFAULT cudablockmatch_debug
 
 #define GST_TYPE_CV_MATCH_METRIC (gst_cv_match_metric_get_type ())
-static GType
-gst_cv_match_metric_get_type (void)
-{
-  static GType type = 0;
-  static const GEnumValue values[] = {
+GST_CV_DEFINE_ENUM (gst_cv_match_metric_get_type, "GstCvMatchMetric",
     { CC_MATCH_NCC, "Normalised cross-correlation (robust to brightness changes)", "ncc" },
     { CC_MATCH_SSD, "Sum of squared differences", "ssd" },
-    { CC_MATCH_SAD, "Sum of absolute differences", "sad" },
-    { 0, NULL, NULL },
-  };
-  if (g_once_init_enter (&type)) {
-    GType t = g_enum_register_static ("GstCvMatchMetric", values);
-    g_once_init_leave (&type, t);
-  }
-  return type;
-}
+    { CC_MATCH_SAD, "Sum of absolute differences", "sad" })
 
 enum {
   PROP_0, PROP_BLOCK_SIZE, PROP_SEARCH_RADIUS, PROP_SEED_RADIUS, PROP_LEVELS, PROP_METRIC,

@@ -28,6 +28,7 @@
  * ]| Camera motion as arrows, system memory in and out.
  */
 #include "gstcvfilter.h"
+#include "gstcvenum.h"
 #include "gstcvflowfield.h"
 #include "gstcvrefine.h"
 #include "gstcvflowvis.h"
@@ -40,21 +41,9 @@ GST_DEBUG_CATEGORY_STATIC (cudaflowlk_debug);
 #define GST_CAT_DEFAULT cudaflowlk_debug
 
 #define GST_TYPE_CV_GRADIENT (gst_cv_gradient_get_type ())
-static GType
-gst_cv_gradient_get_type (void)
-{
-  static GType type = 0;
-  static const GEnumValue values[] = {
+GST_CV_DEFINE_ENUM (gst_cv_gradient_get_type, "GstCvGradient",
     { CC_GRADIENT_SCHARR, "3x3 Scharr", "scharr" },
-    { CC_GRADIENT_SOBEL, "3x3 Sobel", "sobel" },
-    { 0, NULL, NULL },
-  };
-  if (g_once_init_enter (&type)) {
-    GType t = g_enum_register_static ("GstCvGradient", values);
-    g_once_init_leave (&type, t);
-  }
-  return type;
-}
+    { CC_GRADIENT_SOBEL, "3x3 Sobel", "sobel" })
 
 enum {
   PROP_0, PROP_PYRAMID_LEVELS, PROP_ITERATIONS, PROP_WINDOW_SIZE, PROP_MIN_EIGEN_THRESHOLD,
@@ -295,9 +284,10 @@ gst_cuda_flow_lk_set_property (GObject * object, guint prop_id, const GValue * v
     case PROP_WINDOW_SIZE: {
       gint w = g_value_get_int (value);
       if (w % 2 == 0) {
+        gint kept = p->window_size;
         GST_OBJECT_UNLOCK (self);
-        g_warning ("cudaflowlk: window-size must be odd (got %d); keeping %d", w,
-            p->window_size);
+        GST_ELEMENT_WARNING (self, RESOURCE, SETTINGS, ("window-size must be odd (got %d); "
+                "keeping %d", w, kept), (NULL));
         return;
       }
       p->window_size = w;
@@ -310,8 +300,8 @@ gst_cuda_flow_lk_set_property (GObject * object, guint prop_id, const GValue * v
     case PROP_ROI:
       if (!parse_roi (g_value_get_string (value), self->roi)) {
         GST_OBJECT_UNLOCK (self);
-        g_warning ("cudaflowlk: roi must be \"x,y,width,height\" (got \"%s\"); unchanged",
-            g_value_get_string (value));
+        GST_ELEMENT_WARNING (self, RESOURCE, SETTINGS, ("roi must be \"x,y,width,height\" "
+                "(got \"%s\"); unchanged", g_value_get_string (value)), (NULL));
         return;
       }
       resetup = TRUE;

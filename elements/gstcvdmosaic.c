@@ -37,46 +37,34 @@
  * ]| A live camera mosaic on the GPU whose cells follow the motion.
  */
 #include "gstcvfilter.h"
+#include "gstcvenum.h"
 #include <cudacore/cc_cvd.h>
 #include <cudacore/cc_flow.h>
 
 GST_DEBUG_CATEGORY_STATIC (cvdmosaic_debug);
 #define GST_CAT_DEFAULT cvdmosaic_debug
 
-#define DEFINE_ENUM(fn, name, ...)                                                \
-  static GType                                                                    \
-  fn (void)                                                                       \
-  {                                                                               \
-    static GType type = 0;                                                        \
-    static const GEnumValue values[] = { __VA_ARGS__, { 0, NULL, NULL } };        \
-    if (g_once_init_enter (&type)) {                                              \
-      GType t = g_enum_register_static (name, values);                            \
-      g_once_init_leave (&type, t);                                               \
-    }                                                                             \
-    return type;                                                                  \
-  }
-
-DEFINE_ENUM (gst_cv_cvd_density_get_type, "GstCvCvdDensity",
+GST_CV_DEFINE_ENUM (gst_cv_cvd_density_get_type, "GstCvCvdDensity",
     { CC_CVD_DENSITY_UNIFORM, "Uniform", "uniform" },
     { CC_CVD_DENSITY_DARK, "Luminance, dark = dense (stippling)", "dark" },
     { CC_CVD_DENSITY_BRIGHT, "Inverse luminance, bright = dense", "bright" },
     { CC_CVD_DENSITY_GRADIENT, "Gradient magnitude (sites gather at edges)", "gradient" })
-DEFINE_ENUM (gst_cv_cvd_style_get_type, "GstCvCvdStyle",
+GST_CV_DEFINE_ENUM (gst_cv_cvd_style_get_type, "GstCvCvdStyle",
     { CC_CVD_STYLE_CELLS, "Cells filled with their mean colour", "cells" },
     { CC_CVD_STYLE_STIPPLE, "A dot per site on white, sized by the cell's darkness", "stipple" },
     { CC_CVD_STYLE_OUTLINE, "Cell borders over the image", "outline" })
-DEFINE_ENUM (gst_cv_cvd_jfa_get_type, "GstCvCvdJfa",
+GST_CV_DEFINE_ENUM (gst_cv_cvd_jfa_get_type, "GstCvCvdJfa",
     { CC_CVD_VORONOI_JFA, "Jump flooding", "jfa" },
     { CC_CVD_VORONOI_JFA_1PLUS, "1+JFA: an extra step-1 pass first (fewer errors)", "1+jfa" },
     { CC_CVD_VORONOI_JFA_1PLUS_2, "1+JFA+2: 1+JFA, then passes of step 2 and 1 (errors "
           "within 1 px)", "1+jfa+2" })
-DEFINE_ENUM (gst_cv_cvd_centroid_get_type, "GstCvCvdCentroid",
+GST_CV_DEFINE_ENUM (gst_cv_cvd_centroid_get_type, "GstCvCvdCentroid",
     { CC_CVD_CENTROID_AUTO, "The faster method (privatized)", "auto" },
     { CC_CVD_CENTROID_MDRR, "Multi-dimensional regional reduction (the paper's)", "mdrr" },
     { CC_CVD_CENTROID_PRIVATIZED, "Per-pixel warp-aggregated reduction", "privatized" })
 
 typedef enum { ADVECT_NONE = 0, ADVECT_FLOW } AdvectMode;
-DEFINE_ENUM (gst_cv_cvd_advect_get_type, "GstCvCvdAdvect",
+GST_CV_DEFINE_ENUM (gst_cv_cvd_advect_get_type, "GstCvCvdAdvect",
     { ADVECT_NONE, "Sites stay where the last frame left them", "none" },
     { ADVECT_FLOW, "Sites move with the frame's Lucas-Kanade flow first", "flow" })
 
@@ -263,13 +251,14 @@ gst_cvd_mosaic_set_property (GObject * object, guint prop_id, const GValue * val
     GParamSpec * pspec)
 {
   GstCvdMosaic *self = GST_CVD_MOSAIC (object);
+  gchar *refused = NULL;   /* a warning, posted once the lock is released */
   GST_OBJECT_LOCK (self);
   switch (prop_id) {
     case PROP_SITES: {
       gint n = g_value_get_int (value);
       gint64 pixels = (gint64) self->width * self->height;
       if (pixels > 0 && n > pixels) {
-        g_warning ("cvdmosaic: sites=%d refused: the %dx%d frame has %" G_GINT64_FORMAT
+        refused = g_strdup_printf ("sites=%d refused: the %dx%d frame has %" G_GINT64_FORMAT
             " pixels; sites stays %d", n, self->width, self->height, pixels, self->sites);
         break;
       }
@@ -295,6 +284,10 @@ gst_cvd_mosaic_set_property (GObject * object, guint prop_id, const GValue * val
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec); break;
   }
   GST_OBJECT_UNLOCK (self);
+  if (refused) {
+    GST_ELEMENT_WARNING (self, RESOURCE, SETTINGS, ("%s", refused), (NULL));
+    g_free (refused);
+  }
 }
 
 static void

@@ -49,6 +49,7 @@
  * ]| A camera on the GPU: two coloured markers tracked in CUDA memory.
  */
 #include "gstcvfilter.h"
+#include "gstcvenum.h"
 #include "gstcvobjects.h"
 
 #include <cudacore/cc_moct.h>
@@ -58,22 +59,10 @@ GST_DEBUG_CATEGORY_STATIC (moctracker_debug);
 #define GST_CAT_DEFAULT moctracker_debug
 
 #define GST_TYPE_CV_MOCT_SPACE (gst_cv_moct_space_get_type ())
-static GType
-gst_cv_moct_space_get_type (void)
-{
-  static GType type = 0;
-  static const GEnumValue values[] = {
+GST_CV_DEFINE_ENUM (gst_cv_moct_space_get_type, "GstCvMoctSpace",
     { CC_MOCT_SPACE_RGB, "Euclidean distance in 8-bit RGB", "rgb" },
     { CC_MOCT_SPACE_HSV, "HSV with hue counted hue-weight times (same units as RGB)", "hsv" },
-    { CC_MOCT_SPACE_LAB, "CIE76 delta E in L*a*b*", "lab" },
-    { 0, NULL, NULL },
-  };
-  if (g_once_init_enter (&type)) {
-    GType t = g_enum_register_static ("GstCvMoctSpace", values);
-    g_once_init_leave (&type, t);
-  }
-  return type;
-}
+    { CC_MOCT_SPACE_LAB, "CIE76 delta E in L*a*b*", "lab" })
 
 #define GST_TYPE_CV_MOCT_DRAW (gst_cv_moct_draw_get_type ())
 static GType

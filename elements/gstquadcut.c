@@ -68,6 +68,7 @@
  * ]| A blurred background on the GPU, frames in CUDA memory.
  */
 #include "gstcvfilter.h"
+#include "gstcvenum.h"
 #include "cv_imageio.h"
 #include <cudacore/cc_quadcut.h>
 #include <string.h>
@@ -75,33 +76,20 @@
 GST_DEBUG_CATEGORY_STATIC (quadcut_debug);
 #define GST_CAT_DEFAULT quadcut_debug
 
-#define DEFINE_ENUM(fn, name, ...)                                                \
-  static GType                                                                    \
-  fn (void)                                                                       \
-  {                                                                               \
-    static GType type = 0;                                                        \
-    static const GEnumValue values[] = { __VA_ARGS__, { 0, NULL, NULL } };        \
-    if (g_once_init_enter (&type)) {                                              \
-      GType t = g_enum_register_static (name, values);                            \
-      g_once_init_leave (&type, t);                                               \
-    }                                                                             \
-    return type;                                                                  \
-  }
-
-DEFINE_ENUM (gst_quadcut_mode_get_type, "GstQuadCutMode",
+GST_CV_DEFINE_ENUM (gst_quadcut_mode_get_type, "GstQuadCutMode",
     { CC_QUADCUT_MODE_PLATE, "Difference from a background plate (file or learned)", "plate" },
     { CC_QUADCUT_MODE_ACTIVE, "Luminance difference of alternating lit / unlit frames",
       "active-illumination" })
 
 typedef enum { OUTPUT_COMPOSITE = 0, OUTPUT_ALPHA, OUTPUT_MASK, OUTPUT_DEBUG } QuadCutOutput;
-DEFINE_ENUM (gst_quadcut_output_get_type, "GstQuadCutOutput",
+GST_CV_DEFINE_ENUM (gst_quadcut_output_get_type, "GstQuadCutOutput",
     { OUTPUT_COMPOSITE, "The foreground over the background", "composite" },
     { OUTPUT_ALPHA, "The frame with the foreground in its alpha channel (RGBA/BGRA)", "alpha" },
     { OUTPUT_MASK, "The feathered matte: white foreground, black background", "mask" },
     { OUTPUT_DEBUG, "The quadtree leaves by level and the seeds", "debug" })
 
 typedef enum { BG_AUTO = 0, BG_COLOR, BG_IMAGE, BG_BLUR } QuadCutBackground;
-DEFINE_ENUM (gst_quadcut_background_get_type, "GstQuadCutBackground",
+GST_CV_DEFINE_ENUM (gst_quadcut_background_get_type, "GstQuadCutBackground",
     { BG_AUTO, "background-location when set, else background-color", "auto" },
     { BG_COLOR, "A solid colour (background-color)", "color" },
     { BG_IMAGE, "The image of background-location, scaled to the frame", "image" },

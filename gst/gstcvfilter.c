@@ -3,6 +3,7 @@
 #include "gstcvfilter.h"
 #include "gstcvconfig.h"
 #include "gstcvcuda.h"
+#include "gstcvenum.h"
 
 #if CV_HAVE_GST_CUDA
 #ifndef GST_USE_UNSTABLE_API
@@ -76,20 +77,10 @@ G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (GstCvFilter, gst_cv_filter, GST_TYPE_BASE_T
 
 GType
 gst_cv_backend_get_type (void)
-{
-  static GType type = 0;
-  static const GEnumValue values[] = {
+GST_CV_ENUM_BODY ("GstCvBackend",
     { CC_BACKEND_AUTO, "CUDA when a device is present, else CPU", "auto" },
     { CC_BACKEND_CPU, "CPU reference implementation", "cpu" },
-    { CC_BACKEND_CUDA, "CUDA kernels (fails without a device)", "cuda" },
-    { 0, NULL, NULL },
-  };
-  if (g_once_init_enter (&type)) {
-    GType t = g_enum_register_static ("GstCvBackend", values);
-    g_once_init_leave (&type, t);
-  }
-  return type;
-}
+    { CC_BACKEND_CUDA, "CUDA kernels (fails without a device)", "cuda" })
 
 /* ------------------------------------------------------------- helpers */
 

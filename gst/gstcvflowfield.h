@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Internal to the plugin: pooled storage for flow fields attached as GstCvFlowMeta.
+/* Internal to the plugin (implemented in gstcvflowfield.c): pooled storage for flow
+ * fields attached as GstCvFlowMeta.
  * A pool holds fields of one grid size in the element's memory (device for CUDA);
  * a field goes back to its pool when the last meta holding it is freed, so nothing
  * is allocated per frame. The pool outlives its element while fields are out. */
@@ -28,6 +29,10 @@ GstCvFlowField *gst_cv_flow_field_ref (GstCvFlowField * field);
 void gst_cv_flow_field_unref (GstCvFlowField * field);
 cc_image *gst_cv_flow_field_vectors (GstCvFlowField * field);
 cc_image *gst_cv_flow_field_confidence (GstCvFlowField * field);
+/* The field in host memory: the views themselves for host fields, a download cached
+ * in the field (on the element's context) for device fields. FALSE on failure. */
+gboolean gst_cv_flow_field_map_host (GstCvFlowField * field, const gfloat ** vectors,
+    gsize * vectors_stride, const gfloat ** confidence, gsize * confidence_stride);
 
 /* Adds the meta (takes the field reference). */
 GstCvFlowMeta *gst_buffer_add_cv_flow_meta (GstBuffer * buffer, GstCvFlowField * field,

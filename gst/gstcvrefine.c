@@ -1,23 +1,12 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "gstcvrefine.h"
+#include "gstcvenum.h"
 
 #define GST_TYPE_CV_REFINE_MODE (gst_cv_refine_mode_get_type ())
-static GType
-gst_cv_refine_mode_get_type (void)
-{
-  static GType type = 0;
-  static const GEnumValue values[] = {
+GST_CV_DEFINE_ENUM (gst_cv_refine_mode_get_type, "GstCvRefineMode",
     { 0, "No refinement", "none" },
     { 1, "Variational refinement (colour + gradient constancy, Charbonnier "
-          "smoothness, red-black SOR)", "variational" },
-    { 0, NULL, NULL },
-  };
-  if (g_once_init_enter (&type)) {
-    GType t = g_enum_register_static ("GstCvRefineMode", values);
-    g_once_init_leave (&type, t);
-  }
-  return type;
-}
+          "smoothness, red-black SOR)", "variational" })
 
 void
 gst_cv_refine_init (GstCvRefine * r)
