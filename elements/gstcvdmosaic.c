@@ -53,15 +53,6 @@ GST_CV_DEFINE_ENUM (gst_cv_cvd_style_get_type, "GstCvCvdStyle",
     { CC_CVD_STYLE_CELLS, "Cells filled with their mean colour", "cells" },
     { CC_CVD_STYLE_STIPPLE, "A dot per site on white, sized by the cell's darkness", "stipple" },
     { CC_CVD_STYLE_OUTLINE, "Cell borders over the image", "outline" })
-GST_CV_DEFINE_ENUM (gst_cv_cvd_jfa_get_type, "GstCvCvdJfa",
-    { CC_CVD_VORONOI_JFA, "Jump flooding", "jfa" },
-    { CC_CVD_VORONOI_JFA_1PLUS, "1+JFA: an extra step-1 pass first (fewer errors)", "1+jfa" },
-    { CC_CVD_VORONOI_JFA_1PLUS_2, "1+JFA+2: 1+JFA, then passes of step 2 and 1 (errors "
-          "within 1 px)", "1+jfa+2" })
-GST_CV_DEFINE_ENUM (gst_cv_cvd_centroid_get_type, "GstCvCvdCentroid",
-    { CC_CVD_CENTROID_AUTO, "The faster method (privatized)", "auto" },
-    { CC_CVD_CENTROID_MDRR, "Multi-dimensional regional reduction (the paper's)", "mdrr" },
-    { CC_CVD_CENTROID_PRIVATIZED, "Per-pixel warp-aggregated reduction", "privatized" })
 
 typedef enum { ADVECT_NONE = 0, ADVECT_FLOW } AdvectMode;
 GST_CV_DEFINE_ENUM (gst_cv_cvd_advect_get_type, "GstCvCvdAdvect",
@@ -70,7 +61,7 @@ GST_CV_DEFINE_ENUM (gst_cv_cvd_advect_get_type, "GstCvCvdAdvect",
 
 enum {
   PROP_0, PROP_SITES, PROP_ITERATIONS, PROP_DENSITY, PROP_STYLE, PROP_BORDER_WIDTH,
-  PROP_BORDER_COLOR, PROP_ADVECT, PROP_JFA, PROP_CENTROID_METHOD, PROP_SEED,
+  PROP_BORDER_COLOR, PROP_ADVECT, PROP_SEED,
   PROP_SETTLE_ITERATIONS,
 };
 
@@ -279,8 +270,6 @@ gst_cvd_mosaic_set_property (GObject * object, guint prop_id, const GValue * val
     case PROP_BORDER_WIDTH: self->border_width = g_value_get_int (value); break;
     case PROP_BORDER_COLOR: self->border_color = g_value_get_uint (value); break;
     case PROP_ADVECT: self->advect = g_value_get_enum (value); break;
-    case PROP_JFA: self->params.voronoi = g_value_get_enum (value); break;
-    case PROP_CENTROID_METHOD: self->params.centroid = g_value_get_enum (value); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec); break;
   }
   GST_OBJECT_UNLOCK (self);
@@ -306,8 +295,6 @@ gst_cvd_mosaic_get_property (GObject * object, guint prop_id, GValue * value,
     case PROP_BORDER_WIDTH: g_value_set_int (value, self->border_width); break;
     case PROP_BORDER_COLOR: g_value_set_uint (value, self->border_color); break;
     case PROP_ADVECT: g_value_set_enum (value, self->advect); break;
-    case PROP_JFA: g_value_set_enum (value, self->params.voronoi); break;
-    case PROP_CENTROID_METHOD: g_value_set_enum (value, self->params.centroid); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec); break;
   }
   GST_OBJECT_UNLOCK (self);
@@ -355,13 +342,6 @@ gst_cvd_mosaic_class_init (GstCvdMosaicClass * klass)
   g_object_class_install_property (gobject_class, PROP_ADVECT,
       g_param_spec_enum ("advect", "Advect", "How the sites follow the motion",
           gst_cv_cvd_advect_get_type (), ADVECT_NONE, rw));
-  g_object_class_install_property (gobject_class, PROP_JFA,
-      g_param_spec_enum ("jfa", "JFA", "Jump flooding variant of the Voronoi step",
-          gst_cv_cvd_jfa_get_type (), d.voronoi, rw));
-  g_object_class_install_property (gobject_class, PROP_CENTROID_METHOD,
-      g_param_spec_enum ("centroid-method", "Centroid method",
-          "How the CUDA backend sums the centroids (same results)",
-          gst_cv_cvd_centroid_get_type (), d.centroid, rw));
   g_object_class_install_property (gobject_class, PROP_SEED,
       g_param_spec_uint64 ("seed", "Seed", "Random seed of the sites; a change re-seeds", 0,
           G_MAXUINT64, 0, rw));
@@ -381,8 +361,6 @@ gst_cvd_mosaic_class_init (GstCvdMosaicClass * klass)
   filter_class->reset = gst_cvd_mosaic_reset;
   gst_type_mark_as_plugin_api (gst_cv_cvd_density_get_type (), 0);
   gst_type_mark_as_plugin_api (gst_cv_cvd_style_get_type (), 0);
-  gst_type_mark_as_plugin_api (gst_cv_cvd_jfa_get_type (), 0);
-  gst_type_mark_as_plugin_api (gst_cv_cvd_centroid_get_type (), 0);
   gst_type_mark_as_plugin_api (gst_cv_cvd_advect_get_type (), 0);
 }
 

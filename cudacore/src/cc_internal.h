@@ -31,6 +31,10 @@ cc_stream_resolve (const cc_context *ctx, cc_stream stream)
   return stream ? stream : (ctx ? ctx->stream : NULL);
 }
 
+/* Monotonic wall-clock time in milliseconds (CLOCK_MONOTONIC), for the CPU paths'
+ * timers and stage timings (timer.c). */
+double cc_now_ms (void);
+
 /* Argument checks with a message. */
 #define CC_CHECK_ARG(cond, ...) \
   do { if (!(cond)) return cc_set_error (CC_ERROR_INVALID_ARGUMENT, __VA_ARGS__); } while (0)

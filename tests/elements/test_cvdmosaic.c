@@ -227,18 +227,15 @@ GST_START_TEST (test_properties_while_playing)
   g_object_set (e, "seed", (guint64) 99, NULL);
   p.seed = 99;
   step (hn, c, "RGBA", w, h, 4, &p, TRUE, "seed change");
-  /* the jfa / centroid-method enums take their nicks (same results on the CPU) */
-  gst_util_set_object_arg (G_OBJECT (e), "centroid-method", "mdrr");
-  step (hn, c, "RGBA", w, h, 5, &p, FALSE, "centroid-method");
-  gst_util_set_object_arg (G_OBJECT (e), "jfa", "jfa");
-  gint jfa;
-  g_object_get (e, "jfa", &jfa, NULL);
-  ck_assert_int_eq (jfa, CC_CVD_VORONOI_JFA);
-  /* defaults of a fresh element: 1+JFA+2, 30 settling iterations */
+  step (hn, c, "RGBA", w, h, 5, &p, FALSE, "steady");
+  /* the Voronoi and centroid implementations are the core's tuning (benches compare
+   * them), not element properties */
+  fail_unless (g_object_class_find_property (G_OBJECT_GET_CLASS (e), "jfa") == NULL);
+  fail_unless (g_object_class_find_property (G_OBJECT_GET_CLASS (e), "centroid-method") == NULL);
+  /* defaults of a fresh element: 30 settling iterations */
   GstElement *fresh = gst_element_factory_make ("cvdmosaic", NULL);
   gint settle;
-  g_object_get (fresh, "jfa", &jfa, "settle-iterations", &settle, NULL);
-  ck_assert_int_eq (jfa, CC_CVD_VORONOI_JFA_1PLUS_2);
+  g_object_get (fresh, "settle-iterations", &settle, NULL);
   ck_assert_int_eq (settle, 30);
   gst_object_unref (fresh);
   gst_object_unref (e);
