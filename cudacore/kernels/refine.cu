@@ -59,7 +59,9 @@ struct cc_cuda_refine {
     size_t pitch[4];
     int format[4];
     cc_refine_params params;
+    bool fp32;
   } graph_key;
+  bool fp32;                  // cc_refine_tuning.precision FP32 (set by each run)
   double *energies;           // levels * (max_outer + 1)
 };
 
@@ -981,7 +983,7 @@ rf_level (cc_cuda_refine *s, const cc_refine_params *p, int level, double *energ
   // the level's halo or that of its shorter last launch has no fp16 kernel (a 10 px last
   // launch: inner iterations 6k + 5 at a 12 px halo); the coefficient kernel then stores
   // the right-hand sides scaled, in fp16 (rhs16), for them
-  const bool fp16 = p->precision != CC_REFINE_PRECISION_FP32;
+  const bool fp16 = !s->fp32;
   const int halo = rf_level_halo (v, fp16), per = halo / 2;
   const bool h2 = fp16 && rf_h2_halo (halo)
       && rf_h2_halo (rf_launch_halo (halo, p->inner_iterations % per)) && rf_h2_params_ok (p);
@@ -1077,10 +1079,12 @@ rf_enqueue (cc_cuda_refine *s, const cc_refine_params *p, const cc_image *prev,
 // and parameters stay the same: the coarse levels' kernels are short, and launch
 // gaps would otherwise be a large share of them.
 extern "C" cc_status
-cc_cuda_refine_run (cc_cuda_refine *s, cc_stream cs, const cc_refine_params *p, const cc_image *prev,
-    const cc_image *next, const cc_image *flow_in, cc_image *flow_out)
+cc_cuda_refine_run (cc_cuda_refine *s, cc_stream cs, const cc_refine_params *p,
+    const cc_refine_tuning *t, const cc_image *prev, const cc_image *next,
+    const cc_image *flow_in, cc_image *flow_out)
 {
   s->stream = cs;
+  s->fp32 = t->precision == CC_REFINE_PRECISION_FP32;
   const cc_image *im[4] = { prev, next, flow_in, flow_out };
   bool device = true;
   for (int i = 0; i < 4; i++)
@@ -1095,6 +1099,7 @@ cc_cuda_refine_run (cc_cuda_refine *s, cc_stream cs, const cc_refine_params *p, 
     key.format[i] = (int) im[i]->format;
   }
   key.params = *p;
+  key.fp32 = s->fp32;
   cudaStream_t stream = s->stream;
   if (!s->graph || memcmp (&key, &s->graph_key, sizeof key)) {
     if (s->graph) {

@@ -9,6 +9,8 @@
 #define CUDACORE_CC_TUNING_H
 
 #include <cudacore/cc_cvd.h>
+#include <cudacore/cc_moct.h>
+#include <cudacore/cc_refine.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -68,6 +70,61 @@ void cc_cvd_tuning_default (cc_cvd_tuning *tuning);
  * cold). INVALID_ARGUMENT for an unknown method; NOT_SUPPORTED for EXACT on CUDA. */
 cc_status cc_cvd_set_tuning (cc_cvd *cvd, const cc_cvd_tuning *tuning);
 void cc_cvd_get_tuning (const cc_cvd *cvd, cc_cvd_tuning *tuning);
+
+/* ---------------------------------------------------------------- moct */
+
+/* How the CUDA backend reduces its per-block accumulators (the CPU has one loop).
+ * Both: persistent blocks, each warp walks frame rows 32 x pixels_per_thread pixels
+ * at a time, runs of one object are summed in registers (and over the whole warp
+ * when all its lanes saw the same object), then added to per-block accumulators
+ * of every object in shared memory (64 bytes an object). They differ in how the
+ * blocks' accumulators meet:
+ *  ATOMIC:   each block adds its non-empty accumulators to the global ones with
+ *            64-bit global atomics (one kernel, plus a tiny reset).
+ *  PARTIALS: each block writes its non-empty accumulators and a bitmask of them to
+ *            its own slot; a second kernel (a warp per object) sums the slots in
+ *            block order. No global atomics. */
+typedef enum cc_moct_layout {
+  CC_MOCT_LAYOUT_ATOMIC = 0,
+  CC_MOCT_LAYOUT_PARTIALS
+} cc_moct_layout;
+
+typedef struct cc_moct_tuning {
+  cc_moct_layout layout;   /* CUDA reduction layout (see above). Default ATOMIC */
+  int pixels_per_thread;   /* CUDA: pixels a thread classifies per row segment:
+                              4, 8 or 16. Default 8 */
+  int narrow_accumulators; /* CUDA: 48-byte shared accumulators with 32-bit sums
+                              taken from the block's first row (widened exactly at
+                              the flush), for more blocks an SM with many objects;
+                              the same results bit for bit. 0 (64-bit accumulators,
+                              moct-bench --acc wide) or 1. Default 1: faster on the
+                              H100 at every object count (docs/moctracker.md) */
+} cc_moct_tuning;
+
+void cc_moct_tuning_default (cc_moct_tuning *tuning);
+/* Applies to the runs that follow (the results are the same bits whatever the
+ * tuning). INVALID_ARGUMENT naming the field out of range. */
+cc_status cc_moct_set_tuning (cc_moct *moct, const cc_moct_tuning *tuning);
+
+/* ---------------------------------------------------------------- refine */
+
+/* Precision of the CUDA SOR sweeps. The CPU backend always computes in fp32 (red-black
+ * order, like CUDA) and ignores this field. */
+typedef enum cc_refine_precision {
+  CC_REFINE_PRECISION_AUTO = 0, /* packed fp16 sweeps (each row equation scaled to fit
+                                   fp16's range; about 0.001 px from fp32), fp32 where
+                                   the weights need it (smoothness_weight or color_weight
+                                   + gradient_weight beyond 1000) */
+  CC_REFINE_PRECISION_FP32      /* fp32 sweeps always (about 1.3x slower at 1080p) */
+} cc_refine_precision;
+
+typedef struct cc_refine_tuning {
+  cc_refine_precision precision;  /* Default CC_REFINE_PRECISION_AUTO */
+} cc_refine_tuning;
+
+void cc_refine_tuning_default (cc_refine_tuning *tuning);
+/* Applies to the runs that follow. INVALID_ARGUMENT naming the field out of range. */
+cc_status cc_refine_set_tuning (cc_refine *refine, const cc_refine_tuning *tuning);
 
 #ifdef __cplusplus
 }
