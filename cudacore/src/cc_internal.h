@@ -35,6 +35,12 @@ cc_stream_resolve (const cc_context *ctx, cc_stream stream)
  * timers and stage timings (timer.c). */
 double cc_now_ms (void);
 
+/* A pyramid that halves each level, rounding up: level 0 is width x height, level l
+ * ((w_{l-1} + 1) / 2, (h_{l-1} + 1) / 2); it stops at `wanted` levels or before a
+ * level under min_size on a side. Returns the level count (>= 1). */
+int cc_pyramid_sizes (int width, int height, int wanted, int min_size, int *widths,
+    int *heights);
+
 /* Argument checks with a message. */
 #define CC_CHECK_ARG(cond, ...) \
   do { if (!(cond)) return cc_set_error (CC_ERROR_INVALID_ARGUMENT, __VA_ARGS__); } while (0)

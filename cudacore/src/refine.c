@@ -77,17 +77,8 @@ cc_refine_params_check (const cc_refine_params *p)
 void
 cc_refine_sizes_compute (int width, int height, int wanted, cc_refine_sizes *out)
 {
-  out->levels = 1;
-  out->width[0] = width;
-  out->height[0] = height;
-  for (int l = 1; l < wanted; l++) {
-    int w = (out->width[l - 1] + 1) / 2, h = (out->height[l - 1] + 1) / 2;
-    if (w < CC_REFINE_MIN_LEVEL_SIZE || h < CC_REFINE_MIN_LEVEL_SIZE)
-      break;
-    out->width[l] = w;
-    out->height[l] = h;
-    out->levels = l + 1;
-  }
+  out->levels = cc_pyramid_sizes (width, height, wanted, CC_REFINE_MIN_LEVEL_SIZE, out->width,
+      out->height);
 }
 
 /* ------------------------------------------------------------ CPU reference */
