@@ -17,22 +17,26 @@
  * major axis from +x towards +y), major-axis, minor-axis (semi-axes, px),
  * velocity-x, velocity-y (px per frame) and velocity-valid. With `post-messages`
  * an element message `moctracker` carries the frame's timestamp and, per object,
- * name, present, centroid, box and mass. `draw` draws boxes, centroids,
- * trajectories, a mask and labels into the frame (in CUDA memory too): `labels`
- * writes each present object's name in its colour (a built-in 5x7 px font, 6 px a
- * character) left-aligned with its box, just above it, or just below it when the
+ * name, present, lost (refused by `size-ratio`), centroid, box and mass. `draw`
+ * draws boxes, centroids, trajectories, a mask and labels into the frame (in CUDA
+ * memory too): `labels` writes each present object's name in its colour (a built-in
+ * 5x7 px font, 6 px a character) left-aligned with its box, just above it, or just below it when the
  * box is within 8 px of the top of the frame; text past the frame's edges is
  * clipped.
  *
  * With `search-window`, each object is searched near where it was (and where its
  * velocity takes it) rather than in the whole frame: stray pixels of its colour
  * elsewhere stop pulling its box and centroid (on the billiard clips this took the
- * cue and eight balls from IoU 0.002 to 0.28..0.82).
+ * cue and eight balls from IoU 0.002 to 0.28..0.82). `size-ratio` (default 3) then
+ * refuses a look-alike that enters the window: a blob whose mass or box is far from
+ * the object's recent size leaves the object absent (`lost` in the message) until a
+ * blob of its size reappears.
  *
  * Trajectories and search windows restart on a flushing seek, a new segment, a
  * DISCONT buffer and a caps change. Changing `color-space`, `hue-weight`, `min-mass`,
- * `trajectory-length` or `search-window` recreates the tracker (trajectories restart); `objects`,
- * `objects-file`, `tolerance` and `draw` apply on the next frame.
+ * `trajectory-length`, `search-window` or `size-ratio` recreates the tracker
+ * (trajectories restart); `objects`, `objects-file`, `tolerance` and `draw` apply on
+ * the next frame.
  *
  * ## Example launch lines
  * |[
@@ -88,6 +92,7 @@ gst_cv_moct_draw_get_type (void)
 enum {
   PROP_0, PROP_OBJECTS, PROP_OBJECTS_FILE, PROP_COLOR_SPACE, PROP_TOLERANCE, PROP_HUE_WEIGHT,
   PROP_MIN_MASS, PROP_TRAJECTORY_LENGTH, PROP_DRAW, PROP_POST_MESSAGES, PROP_SEARCH_WINDOW,
+  PROP_SIZE_RATIO,
 };
 
 #define DEFAULT_TOLERANCE 40.0
@@ -226,6 +231,7 @@ post_message (GstMoctTracker * self, GstBuffer * buffer)
     g_value_init (&v, GST_TYPE_STRUCTURE);
     GstStructure *o = gst_structure_new ("object", "name", G_TYPE_STRING, self->table[i].name,
         "id", G_TYPE_INT, i, "present", G_TYPE_BOOLEAN, r->present,
+        "lost", G_TYPE_BOOLEAN, r->lost,
         "centroid-x", G_TYPE_DOUBLE, r->cx, "centroid-y", G_TYPE_DOUBLE, r->cy,
         "x", G_TYPE_INT, r->mass ? r->x0 : 0, "y", G_TYPE_INT, r->mass ? r->y0 : 0,
         "width", G_TYPE_INT, r->mass ? r->x1 - r->x0 + 1 : 0,
@@ -353,6 +359,16 @@ gst_moct_tracker_set_property (GObject * object, guint prop_id, const GValue * v
       self->params.window = g_value_get_int (value);
       resetup = TRUE;
       break;
+    case PROP_SIZE_RATIO: {
+      gdouble v = g_value_get_double (value);
+      if (v > 0.0 && v < 1.0) {
+        GST_WARNING_OBJECT (self, "size-ratio %g is below 1: 1 is used", v);
+        v = 1.0;
+      }
+      self->params.size_ratio = (float) v;
+      resetup = TRUE;
+      break;
+    }
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec); break;
   }
   GST_OBJECT_UNLOCK (self);
@@ -379,6 +395,7 @@ gst_moct_tracker_get_property (GObject * object, guint prop_id, GValue * value,
     case PROP_DRAW: g_value_set_flags (value, self->draw); break;
     case PROP_POST_MESSAGES: g_value_set_boolean (value, self->post_messages); break;
     case PROP_SEARCH_WINDOW: g_value_set_int (value, self->params.window); break;
+    case PROP_SIZE_RATIO: g_value_set_double (value, self->params.size_ratio); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec); break;
   }
   GST_OBJECT_UNLOCK (self);
@@ -446,6 +463,13 @@ gst_moct_tracker_class_init (GstMoctTrackerClass * klass)
           "frame only takes pixels within +-N px of where its velocity puts it (the square "
           "grows by N a frame while it is missing), so stray pixels of its colour elsewhere "
           "do not move its box", 0, 4096, 0, rw));
+  g_object_class_install_property (gobject_class, PROP_SIZE_RATIO,
+      g_param_spec_double ("size-ratio", "Size ratio",
+          "With search-window: a blob whose mass differs from the object's recent mass by "
+          "more than this factor, or whose box grows past this factor of its recent size, "
+          "is a look-alike: the object is reported lost (absent) until a blob of its size "
+          "reappears in its window. 0: off (values in 0..1 act as 1)", 0.0, 100.0,
+          d.size_ratio, rw));
   g_object_class_install_property (gobject_class, PROP_POST_MESSAGES,
       g_param_spec_boolean ("post-messages", "Post messages",
           "Post a `moctracker` element message per frame", FALSE, rw));

@@ -109,3 +109,182 @@ gst_cv_flow_meta_get_device (GstCvFlowMeta * meta, gconstpointer * vectors,
   if (confidence_stride) *confidence_stride = c->pitch[0];
   return TRUE;
 }
+
+/* ------------------------------------------- accessors for bindings and simple callers */
+
+/**
+ * gst_buffer_get_cv_flow_meta:
+ * @buffer: a #GstBuffer
+ *
+ * The flow meta that cudaflowlk or cudablockmatch attached to @buffer.
+ *
+ * Returns: (transfer none) (nullable): the meta, or %NULL when the buffer has none
+ */
+GstCvFlowMeta *
+gst_buffer_get_cv_flow_meta (GstBuffer * buffer)
+{
+  g_return_val_if_fail (GST_IS_BUFFER (buffer), NULL);
+  return (GstCvFlowMeta *) gst_buffer_get_meta (buffer, GST_CV_FLOW_META_API_TYPE);
+}
+
+/**
+ * gst_cv_flow_meta_get_grid_size:
+ * @meta: a #GstCvFlowMeta
+ * @width: (out) (optional): vectors per row
+ * @height: (out) (optional): vectors per column
+ *
+ * The grid size: the frame size for dense flow, ceil (frame / cell) for blocks.
+ */
+void
+gst_cv_flow_meta_get_grid_size (GstCvFlowMeta * meta, guint * width, guint * height)
+{
+  g_return_if_fail (meta != NULL);
+  if (width) *width = meta->grid_width;
+  if (height) *height = meta->grid_height;
+}
+
+/**
+ * gst_cv_flow_meta_get_cell_size:
+ * @meta: a #GstCvFlowMeta
+ * @width: (out) (optional): frame pixels per cell, horizontally
+ * @height: (out) (optional): frame pixels per cell, vertically
+ *
+ * The frame pixels one vector stands for: 1 x 1 for dense flow, the block size of
+ * cudablockmatch otherwise.
+ */
+void
+gst_cv_flow_meta_get_cell_size (GstCvFlowMeta * meta, guint * width, guint * height)
+{
+  g_return_if_fail (meta != NULL);
+  if (width) *width = meta->cell_width;
+  if (height) *height = meta->cell_height;
+}
+
+/**
+ * gst_cv_flow_meta_is_valid:
+ * @meta: a #GstCvFlowMeta
+ *
+ * Returns: %FALSE on the first frame of a stream (after a caps change, a flushing
+ * seek, a new segment or a DISCONT buffer): its vectors are zero
+ */
+gboolean
+gst_cv_flow_meta_is_valid (GstCvFlowMeta * meta)
+{
+  g_return_val_if_fail (meta != NULL, FALSE);
+  return meta->valid;
+}
+
+/**
+ * gst_cv_flow_meta_get_confidence_kind:
+ * @meta: a #GstCvFlowMeta
+ *
+ * Returns: what the confidence values measure
+ */
+GstCvFlowConfidence
+gst_cv_flow_meta_get_confidence_kind (GstCvFlowMeta * meta)
+{
+  g_return_val_if_fail (meta != NULL, GST_CV_FLOW_CONFIDENCE_MIN_EIGENVALUE);
+  return meta->confidence;
+}
+
+/* A packed copy (rows without padding) of `channels` floats a cell from the host view;
+ * NULL when the download failed. */
+static gfloat *
+flow_meta_copy (GstCvFlowMeta * meta, gboolean vectors, gsize * n_values)
+{
+  const gfloat *vec, *conf;
+  gsize vec_stride, conf_stride;
+  if (n_values)
+    *n_values = 0;
+  if (!gst_cv_flow_meta_map_host (meta, &vec, &vec_stride, &conf, &conf_stride))
+    return NULL;
+  const gfloat *src = vectors ? vec : conf;
+  gsize stride = vectors ? vec_stride : conf_stride;
+  gsize row = (gsize) meta->grid_width * (vectors ? 2 : 1);
+  gsize n = row * meta->grid_height;
+  gfloat *out = g_new (gfloat, MAX (n, 1));
+  for (guint y = 0; y < meta->grid_height; y++)
+    memcpy (out + y * row, (const guint8 *) src + y * stride, row * sizeof (gfloat));
+  if (n_values)
+    *n_values = n;
+  return out;
+}
+
+/**
+ * gst_cv_flow_meta_get_vectors:
+ * @meta: a #GstCvFlowMeta
+ * @n_values: (out): the number of floats returned: 2 x grid_width x grid_height
+ *
+ * A copy of the motion vectors, row by row: (u, v) of cell (x, y) at
+ * [2 * (y * grid_width + x)] and the next float. Units: frame pixels of motion from
+ * the previous frame to this one for dense flow (cell 1 x 1), grid cells for
+ * cudablockmatch's block vectors (times frame width / grid_width and frame height /
+ * grid_height, about cell_width and cell_height, for pixels); +x is
+ * right, +y down.
+ *
+ * Returns: (array length=n_values) (transfer full) (nullable): the vectors (g_free),
+ * or %NULL when the field could not be downloaded from the GPU
+ */
+gfloat *
+gst_cv_flow_meta_get_vectors (GstCvFlowMeta * meta, gsize * n_values)
+{
+  g_return_val_if_fail (meta != NULL && meta->field != NULL, NULL);
+  return flow_meta_copy (meta, TRUE, n_values);
+}
+
+/**
+ * gst_cv_flow_meta_get_confidence:
+ * @meta: a #GstCvFlowMeta
+ * @n_values: (out): the number of floats returned: grid_width x grid_height
+ *
+ * A copy of the confidence of each vector, row by row; what it measures is
+ * gst_cv_flow_meta_get_confidence_kind().
+ *
+ * Returns: (array length=n_values) (transfer full) (nullable): the confidence
+ * (g_free), or %NULL when the field could not be downloaded from the GPU
+ */
+gfloat *
+gst_cv_flow_meta_get_confidence (GstCvFlowMeta * meta, gsize * n_values)
+{
+  g_return_val_if_fail (meta != NULL && meta->field != NULL, NULL);
+  return flow_meta_copy (meta, FALSE, n_values);
+}
+
+static GBytes *
+flow_meta_bytes (GstCvFlowMeta * meta, gboolean vectors)
+{
+  gsize n;
+  gfloat *data = flow_meta_copy (meta, vectors, &n);
+  return data ? g_bytes_new_take (data, n * sizeof (gfloat)) : NULL;
+}
+
+/**
+ * gst_cv_flow_meta_get_vectors_bytes:
+ * @meta: a #GstCvFlowMeta
+ *
+ * The vectors of gst_cv_flow_meta_get_vectors() as native-endian float32 bytes (for
+ * numpy.frombuffer (bytes.get_data (), numpy.float32) in Python: no list of floats).
+ *
+ * Returns: (transfer full) (nullable): the bytes, or %NULL when the download failed
+ */
+GBytes *
+gst_cv_flow_meta_get_vectors_bytes (GstCvFlowMeta * meta)
+{
+  g_return_val_if_fail (meta != NULL && meta->field != NULL, NULL);
+  return flow_meta_bytes (meta, TRUE);
+}
+
+/**
+ * gst_cv_flow_meta_get_confidence_bytes:
+ * @meta: a #GstCvFlowMeta
+ *
+ * The confidence of gst_cv_flow_meta_get_confidence() as native-endian float32 bytes.
+ *
+ * Returns: (transfer full) (nullable): the bytes, or %NULL when the download failed
+ */
+GBytes *
+gst_cv_flow_meta_get_confidence_bytes (GstCvFlowMeta * meta)
+{
+  g_return_val_if_fail (meta != NULL && meta->field != NULL, NULL);
+  return flow_meta_bytes (meta, FALSE);
+}

@@ -25,6 +25,19 @@ typedef enum {
 
 typedef struct _GstCvFlowField GstCvFlowField;   /* opaque, refcounted storage */
 
+/**
+ * GstCvFlowMeta:
+ * @meta: the parent #GstMeta
+ * @grid_width: vectors per row
+ * @grid_height: vectors per column
+ * @cell_width: frame pixels per grid cell, horizontally (1 when dense)
+ * @cell_height: frame pixels per grid cell, vertically (1 when dense)
+ * @confidence: what the confidence values measure
+ * @valid: FALSE on a stream's first frame (zero vectors, confidence 0)
+ * @field: (skip): the storage (opaque)
+ *
+ * The flow field of one frame, from the previous frame to this one (docs/api.md).
+ */
 typedef struct {
   GstMeta meta;
   guint grid_width, grid_height;   /* vectors per row / column */
@@ -37,16 +50,35 @@ typedef struct {
 GType gst_cv_flow_meta_api_get_type (void);
 #define GST_CV_FLOW_META_API_TYPE (gst_cv_flow_meta_api_get_type ())
 const GstMetaInfo *gst_cv_flow_meta_get_info (void);
-#define gst_buffer_get_cv_flow_meta(b) \
-  ((GstCvFlowMeta *) gst_buffer_get_meta ((b), GST_CV_FLOW_META_API_TYPE))
+GstCvFlowMeta *gst_buffer_get_cv_flow_meta (GstBuffer * buffer);
 
-/* Host view of the vectors (u, v float pairs, in frame pixels of motion) and of the
- * confidence (float); strides in bytes. FALSE if a download failed. */
+/**
+ * gst_cv_flow_meta_map_host: (skip)
+ *
+ * Host view of the vectors (u, v float pairs, in frame pixels of motion) and of the
+ * confidence (float); strides in bytes. FALSE if a download failed.
+ */
 gboolean gst_cv_flow_meta_map_host (GstCvFlowMeta * meta, const gfloat ** vectors,
     gsize * vectors_stride, const gfloat ** confidence, gsize * confidence_stride);
-/* Device pointers when the field lives in CUDA memory (FALSE otherwise). */
+/**
+ * gst_cv_flow_meta_get_device: (skip)
+ *
+ * Device pointers when the field lives in CUDA memory (FALSE otherwise).
+ */
 gboolean gst_cv_flow_meta_get_device (GstCvFlowMeta * meta, gconstpointer * vectors,
     gsize * vectors_stride, gconstpointer * confidence, gsize * confidence_stride);
+
+/* Copies for bindings and simple C callers (docs/api.md; gstcvflowmeta.c documents
+ * each): packed rows, no stride; from the host view above (downloaded when the
+ * field is in CUDA memory). */
+void gst_cv_flow_meta_get_grid_size (GstCvFlowMeta * meta, guint * width, guint * height);
+void gst_cv_flow_meta_get_cell_size (GstCvFlowMeta * meta, guint * width, guint * height);
+gboolean gst_cv_flow_meta_is_valid (GstCvFlowMeta * meta);
+GstCvFlowConfidence gst_cv_flow_meta_get_confidence_kind (GstCvFlowMeta * meta);
+gfloat *gst_cv_flow_meta_get_vectors (GstCvFlowMeta * meta, gsize * n_values);
+gfloat *gst_cv_flow_meta_get_confidence (GstCvFlowMeta * meta, gsize * n_values);
+GBytes *gst_cv_flow_meta_get_vectors_bytes (GstCvFlowMeta * meta);
+GBytes *gst_cv_flow_meta_get_confidence_bytes (GstCvFlowMeta * meta);
 
 G_END_DECLS
 #endif

@@ -16,7 +16,7 @@ fi
 clip=${CV_SHARED_MEDIA:-../shared/media}/tracking/${1:-game1}_clip1
 [ -d "$clip" ] || { echo "moctracker.sh: $clip not found (../shared/media)" >&2; exit 1; }
 mkdir -p out
-"$cv_build/cv-moct" calibrate "$clip/frames/frame_first.png" \
+"$cv_build/tools/cv-moct" calibrate "$clip/frames/frame_first.png" \
   "$clip/bounding_boxes/frame_first_bbox.txt" -o out/balls.txt >/dev/null
 # MPEG-4 part 2 in MP4: avdec_mpeg4 (gstreamer1.0-libav, installed by tools/setup.sh)
 gst-launch-1.0 filesrc location="$clip/${1:-game1}_clip1.mp4" ! decodebin ! videoconvert ! \

@@ -4,21 +4,26 @@
  *
  *   cv-moct calibrate FRAME.png BOXES.txt [--names a,b,...] [-o OBJECTS.txt]
  *   cv-moct track OBJECTS.txt VIDEO|DIR [--json] [--region x,y,w,h] [--backend cpu|cuda]
- *                    [--window PX]
+ *                    [--window PX] [--size-ratio R]
  *   cv-moct billiard CLIP_DIR [--json] [--region x,y,w,h|none] [--margin PX]
- *                    [--backend cpu|cuda] [--window PX]
+ *                    [--backend cpu|cuda] [--window PX] [--size-ratio R]
  *
- * calibrate: one object per box (`x y w h class` a line; class 1 cue, 2 eight,
- *   3 solid, 4 striped): colour = per-channel median of the pixels of the box's
- *   inscribed disc shrunk to 70% radius, leaving out those within CLOTH_EXCLUDE of
- *   the cloth (the median of the box's border pixels) and, for stripes, the white
- *   band; tolerance = the median (50% quantile) of those pixels' RGB distances to
- *   that colour, clamped to TOL_MIN..TOL_MAX (10..40) and kept under 0.8 x the
- *   colour's distance to the cloth (so the cloth never matches).
+ * calibrate: refuses boxes not inside the frame; one object per box (`x y w h class`
+ *   a line; class 1 cue, 2 eight, 3 solid, 4 striped): colour = per-channel median
+ *   of the pixels of the box's inscribed disc shrunk to 70% radius, leaving out those
+ *   within CLOTH_EXCLUDE of the cloth (the median of the box's border pixels) and,
+ *   for stripes, the white band; tolerance = the TOL_QUANTILE (75%) quantile of those
+ *   pixels' RGB distances to that colour (the object's own spread, shading included),
+ *   clamped to TOL_MIN..TOL_MAX (10..60) and kept under 0.8 x the colour's distance
+ *   to the cloth (so the cloth never matches). Then the objects are checked on the
+ *   same frame with the tracker's own table (comment lines: each object's share of
+ *   its disc, the pixels it takes from other balls).
  * track: cc_moct over every frame of a video (GStreamer: uridecodebin, RGBA) or of a
  *   directory of PNG frames (sorted by name); outside --region the frame copy given
  *   to the core is painted a colour that no object matches. --window PX: the core's
- *   search window (cc_moct_params.window; 0, the default for track: the whole frame).
+ *   search window (cc_moct_params.window; 0, the default for track: the whole frame);
+ *   --size-ratio R its look-alike gate (cc_moct_params.size_ratio, default 3). A
+ *   pipeline error on the bus, or no frame for SOURCE_STALL_S s, ends the run (exit 1).
  * billiard: calibrate on frames/frame_first.png, track the clip (search window 16 px,
  *   each ball seeded at its first-frame box), compare the last frame with
  *   bounding_boxes/frame_last_bbox.txt. */
@@ -42,9 +47,9 @@
 #define MAX_BOXES 64
 #define DISC_SHRINK 0.7       /* radius of the sampled disc / the inscribed one */
 #define CLOTH_EXCLUDE 40.0    /* RGB distance under which a disc pixel is cloth */
-#define TOL_QUANTILE 0.5
+#define TOL_QUANTILE 0.75
 #define TOL_MIN 10.0
-#define TOL_MAX 40.0
+#define TOL_MAX 60.0
 #define TOL_CLOTH 0.8         /* tolerance <= this x distance(colour, cloth) */
 #define DEFAULT_TOLERANCE 30.0f
 /* billiard: balls are about 17 px across and move up to about a radius a frame */
@@ -54,9 +59,10 @@
 static const char *usage =
     "usage: cv-moct calibrate FRAME.png BOXES.txt [--names a,b,...] [-o OBJECTS.txt]\n"
     "       cv-moct track OBJECTS.txt VIDEO|DIR [--json] [--region x,y,w,h]\n"
-    "                     [--backend cpu|cuda] [--min-mass N] [--window PX] [--draw LAST.png]\n"
+    "                     [--backend cpu|cuda] [--min-mass N] [--window PX] [--size-ratio R]\n"
+    "                     [--draw LAST.png]\n"
     "       cv-moct billiard CLIP_DIR [--json] [--region x,y,w,h|none] [--margin PX]\n"
-    "                     [--backend cpu|cuda] [--window PX (default 16)]\n"
+    "                     [--backend cpu|cuda] [--window PX (default 16)] [--size-ratio R]\n"
     "       cv-moct --help | --version\n";
 
 typedef struct box {
@@ -113,7 +119,30 @@ read_boxes (const char *path, box *b, int max)
   return n ? n : -1;
 }
 
+/* 0 when every box lies inside a width x height frame; else -1 after a message
+ * naming the first that does not (a box outside calibrates nothing: refused). */
+static int
+check_boxes (const char *path, const box *b, int n, int width, int height)
+{
+  for (int i = 0; i < n; i++)
+    if (b[i].x < 0 || b[i].y < 0 || b[i].x + b[i].w > width || b[i].y + b[i].h > height) {
+      fprintf (stderr, "cv-moct: %s: box %d (%d %d %d %d) is not inside the %dx%d frame\n",
+          path, i + 1, b[i].x, b[i].y, b[i].w, b[i].h, width, height);
+      return -1;
+    }
+  return 0;
+}
+
 /* ---------------------------------------------------------------- colours */
+
+/* The space calibrated objects are compared in (RGB: Lab spheres were measured
+ * and tracked fewer balls, docs/moctracker.md), and the distance there. */
+#define CALIB_SPACE CC_MOCT_SPACE_RGB
+static double
+cdist (const uint8_t *a, const uint8_t *b)
+{
+  return cc_moct_colour_distance (CALIB_SPACE, 2.0f, a, b);
+}
 
 static double
 rgb_dist (const uint8_t *a, const uint8_t *b)
@@ -209,11 +238,11 @@ calibrate_box (const cc_image *img, const box *b, uint8_t colour[3], float *tole
   median_rgb (px, n, colour);
   double *d = malloc (n * sizeof *d);
   for (int i = 0; i < n; i++)
-    d[i] = rgb_dist (px + 3 * i, colour);
+    d[i] = cdist (px + 3 * i, colour);
   qsort (d, n, sizeof *d, cmp_double);
   double t = d[(int) floor (TOL_QUANTILE * (n - 1))];
   t = fmin (fmax (t, TOL_MIN), TOL_MAX);
-  t = fmin (t, TOL_CLOTH * rgb_dist (colour, cloth));
+  t = fmin (t, TOL_CLOTH * cdist (colour, cloth));
   *tolerance = (float) fmax (t, 1.0);
   free (d);
   free (px);
@@ -253,6 +282,7 @@ calibrate (const cc_image *img, const box *b, int n, const char *names, cc_moct_
     o[i].r = c[0];
     o[i].g = c[1];
     o[i].b = c[2];
+    o[i].space = CALIB_SPACE;
     if (cloth)
       memcpy (cloth[i], cl, 3);
   }
@@ -265,6 +295,62 @@ write_objects (FILE *f, const cc_moct_object *o, int n, const char *frame, const
   fprintf (f, "# cv-moct calibrate %s %s\n# name #rrggbb tolerance (RGB)\n", frame, boxes);
   for (int i = 0; i < n; i++)
     fprintf (f, "%s #%02x%02x%02x %.1f\n", o[i].name, o[i].r, o[i].g, o[i].b, o[i].tolerance);
+  return ferror (f) ? -1 : 0;
+}
+
+/* The calibration checked on the frame it came from: each box's inscribed disc,
+ * classified by the tracker's own table (cc_moct_classify): the share of its pixels
+ * that go to its object, and the pixels of other balls' discs its object takes (its
+ * look-alikes), as comment lines of the objects file. -1 when the table fails. */
+static int
+write_validation (FILE *f, const cc_image *img, const box *b, int n, const cc_moct_object *o)
+{
+  cc_context *ctx = NULL;
+  cc_moct *m = NULL;
+  if (cc_context_create (CC_BACKEND_CPU, 1, &ctx) != CC_SUCCESS
+      || cc_moct_create (ctx, img->width, img->height, NULL, &m) != CC_SUCCESS
+      || cc_moct_set_objects (m, o, n) != CC_SUCCESS) {
+    int rc = fail ("validation");
+    cc_moct_destroy (m);
+    cc_context_destroy (ctx);
+    return -rc;
+  }
+  static int takes[MAX_BOXES][MAX_BOXES];   /* [object][box]: pixels */
+  int disc[MAX_BOXES];
+  memset (takes, 0, sizeof takes);
+  for (int j = 0; j < n; j++) {
+    double cx = b[j].x + (b[j].w - 1) / 2.0, cy = b[j].y + (b[j].h - 1) / 2.0;
+    double r = fmin (b[j].w, b[j].h) / 2.0;
+    disc[j] = 0;
+    for (int y = b[j].y; y < b[j].y + b[j].h; y++)
+      for (int x = b[j].x; x < b[j].x + b[j].w; x++) {
+        if ((x - cx) * (x - cx) + (y - cy) * (y - cy) > r * r)
+          continue;
+        const uint8_t *p = (const uint8_t *) img->planes[0] + y * img->pitch[0] + 4 * x;
+        int id = cc_moct_classify (m, false, p[0], p[1], p[2]);
+        disc[j]++;
+        if (id >= 0)
+          takes[id][j]++;
+      }
+  }
+  fprintf (f, "# validation on this frame (each box's inscribed disc as the table classifies "
+      "it): own share; pixels taken from other balls\n");
+  for (int i = 0; i < n; i++) {
+    int other = 0, balls = 0;
+    for (int j = 0; j < n; j++)
+      if (j != i && takes[i][j]) {
+        other += takes[i][j];
+        balls++;
+      }
+    fprintf (f, "#   %s: %.0f%% of its %d px; takes %d px of %d other balls", o[i].name,
+        disc[i] ? 100.0 * takes[i][i] / disc[i] : 0.0, disc[i], other, balls);
+    for (int j = 0, k = 0; j < n; j++)
+      if (j != i && takes[i][j])
+        fprintf (f, "%s%s %d", k++ ? ", " : " (", o[j].name, takes[i][j]);
+    fprintf (f, "%s\n", balls ? ")" : "");
+  }
+  cc_moct_destroy (m);
+  cc_context_destroy (ctx);
   return ferror (f) ? -1 : 0;
 }
 
@@ -366,6 +452,46 @@ source_open (source *s, const char *path)
   return 0;
 }
 
+/* The next decoded sample of the pipeline: 1, 0 at the end of the stream, -1 after a
+ * message when the pipeline posts an error or gives nothing for SOURCE_STALL_S
+ * seconds. Never blocks longer than SOURCE_POLL_MS without reading the bus. */
+#define SOURCE_POLL_MS 100
+#define SOURCE_STALL_S 30
+static int
+source_pull (source *s, GstSample **out)
+{
+  GstBus *bus = gst_element_get_bus (s->pipeline);
+  gint64 start = g_get_monotonic_time ();
+  int rc = 0;
+  for (;;) {
+    *out = gst_app_sink_try_pull_sample (GST_APP_SINK (s->sink),
+        SOURCE_POLL_MS * GST_MSECOND);
+    if (*out) {
+      rc = 1;
+      break;
+    }
+    GstMessage *msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+    if (msg) {
+      GError *err = NULL;
+      gst_message_parse_error (msg, &err, NULL);
+      fprintf (stderr, "cv-moct: decoding: %s\n", err->message);
+      g_error_free (err);
+      gst_message_unref (msg);
+      rc = -1;
+      break;
+    }
+    if (gst_app_sink_is_eos (GST_APP_SINK (s->sink)))
+      break;
+    if (g_get_monotonic_time () - start > SOURCE_STALL_S * G_USEC_PER_SEC) {
+      fprintf (stderr, "cv-moct: decoding: no frame for %d s\n", SOURCE_STALL_S);
+      rc = -1;
+      break;
+    }
+  }
+  gst_object_unref (bus);
+  return rc;
+}
+
 /* The next frame as a new RGBX8 host image: 1, 0 at the end, -1 on an error. */
 static int
 source_next (source *s, cc_image *out)
@@ -380,24 +506,13 @@ source_next (source *s, cc_image *out)
     }
     return 1;
   }
-  GstSample *sample = gst_app_sink_pull_sample (GST_APP_SINK (s->sink));
-  if (!sample) {
-    /* the end, or an error: the bus says which */
-    GstBus *bus = gst_element_get_bus (s->pipeline);
-    GstMessage *msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
-    gst_object_unref (bus);
-    if (!msg)
-      return 0;
-    GError *err = NULL;
-    gst_message_parse_error (msg, &err, NULL);
-    fprintf (stderr, "cv-moct: decoding: %s\n", err->message);
-    g_error_free (err);
-    gst_message_unref (msg);
-    return -1;
-  }
+  GstSample *sample = NULL;
+  int rc = source_pull (s, &sample);
+  if (rc <= 0)
+    return rc;
   GstVideoInfo info;
   GstVideoFrame vf;
-  int rc = -1;
+  rc = -1;
   if (gst_video_info_from_caps (&info, gst_sample_get_caps (sample))
       && gst_video_frame_map (&vf, &info, gst_sample_get_buffer (sample), GST_MAP_READ)) {
     int w = GST_VIDEO_INFO_WIDTH (&info), h = GST_VIDEO_INFO_HEIGHT (&info);
@@ -460,7 +575,7 @@ find_unmatched (const cc_moct *m, uint8_t out[3])
 
 static int
 tracker_init (tracker *t, cc_backend backend, int width, int height, const cc_moct_object *o,
-    int n, cc_moct_space space, int min_mass, int window, const region *roi)
+    int n, cc_moct_space space, int min_mass, int window, double size_ratio, const region *roi)
 {
   memset (t, 0, sizeof *t);
   t->n = n;
@@ -478,6 +593,7 @@ tracker_init (tracker *t, cc_backend backend, int width, int height, const cc_mo
   p.space = space;
   p.min_mass = min_mass;
   p.window = window;
+  p.size_ratio = (float) size_ratio;
   if (cc_context_create (backend, 0, &t->ctx) != CC_SUCCESS)
     return fail ("cc_context_create");
   if (cc_moct_create (t->ctx, width, height, &p, &t->m) != CC_SUCCESS)
@@ -591,6 +707,7 @@ typedef struct options {
   region roi;
   bool have_roi;
   int margin, min_mass, window;
+  double size_ratio;
   cc_backend backend;
 } options;
 
@@ -603,6 +720,9 @@ parse_options (int argc, char **argv, const char *mode, options *op)
   op->min_mass = 16;
   op->window = !strcmp (mode, "billiard") ? DEFAULT_BILLIARD_WINDOW : 0;
   op->backend = CC_BACKEND_CPU;
+  cc_moct_params defaults;
+  cc_moct_params_default (&defaults);
+  op->size_ratio = defaults.size_ratio;
   bool calib = !strcmp (mode, "calibrate"), bill = !strcmp (mode, "billiard");
   for (int i = 2; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -619,7 +739,14 @@ parse_options (int argc, char **argv, const char *mode, options *op)
       ok = parse_backend (v, &op->backend), i++;
     else if (!calib && !strcmp (a, "--window") && v)
       ok = cv_parse_int ("--window", v, 0, 4096, &op->window), i++;
-    else if (bill && !strcmp (a, "--margin") && v)
+    else if (!calib && !strcmp (a, "--size-ratio") && v) {
+      char *end;
+      op->size_ratio = strtod (v, &end);
+      if (*end || end == v || !(op->size_ratio == 0 || (op->size_ratio >= 1
+                  && op->size_ratio <= 100)))
+        ok = cv_option_error ("--size-ratio", v, "0 (off) or a number in 1..100");
+      i++;
+    } else if (bill && !strcmp (a, "--margin") && v)
       ok = cv_parse_int ("--margin", v, 0, 4096, &op->margin), i++;
     else if (!calib && !bill && !strcmp (a, "--draw") && v)
       op->draw = v, i++;
@@ -661,16 +788,23 @@ cmd_calibrate (const options *op)
   cc_image img;
   if (cv_png_load (op->pos[0], CC_FORMAT_RGBX8, &img) != CC_SUCCESS)
     return fail (op->pos[0]);
-  int rc = calibrate (&img, b, n, op->names, o, NULL);
-  cv_image_free (&img);
-  if (rc)
-    return 2;
-  FILE *f = op->output ? fopen (op->output, "w") : stdout;
-  if (!f || write_objects (f, o, n, op->pos[0], op->pos[1]) || (op->output && fclose (f))) {
-    fprintf (stderr, "cv-moct: %s: %s\n", op->output ? op->output : "stdout", strerror (errno));
+  if (check_boxes (op->pos[1], b, n, img.width, img.height)) {
+    cv_image_free (&img);
     return 1;
   }
-  return 0;
+  if (calibrate (&img, b, n, op->names, o, NULL)) {
+    cv_image_free (&img);
+    return 2;
+  }
+  FILE *f = op->output ? fopen (op->output, "w") : stdout;
+  int rc = 0;
+  if (!f || write_objects (f, o, n, op->pos[0], op->pos[1])
+      || write_validation (f, &img, b, n, o) || (op->output && fclose (f))) {
+    fprintf (stderr, "cv-moct: %s: %s\n", op->output ? op->output : "stdout", strerror (errno));
+    rc = 1;
+  }
+  cv_image_free (&img);
+  return rc;
 }
 
 static int
@@ -691,8 +825,8 @@ cmd_track (const options *op)
   cc_image frame;
   int frames = 0, rc = 0, got;
   while ((got = source_next (&src, &frame)) > 0) {
-    if (frames == 0 && tracker_init (&t, op->backend, frame.width, frame.height, o, n, CC_MOCT_SPACE_RGB,
-            op->min_mass, op->window, &op->roi))
+    if (frames == 0 && tracker_init (&t, op->backend, frame.width, frame.height, o, n,
+            CC_MOCT_SPACE_RGB, op->min_mass, op->window, op->size_ratio, &op->roi))
       rc = 1;
     if (!rc)
       rc = tracker_run (&t, &frame, res) ? 1 : 0;
@@ -738,11 +872,28 @@ cmd_track (const options *op)
 /* ---- billiard */
 
 typedef struct ball_eval {
-  const char *status;   /* tracked, lost, pocketed, not evaluated */
+  const char *status;   /* tracked, lost, pocketed */
   int box;              /* the matched last-frame box, -1 */
+  int nearest_cls;      /* present: the class of the nearest last-frame box of any
+                           class (another class: it ended on another ball), else 0 */
   double iou, err;
+  bool unique;          /* no other ball shares its colour */
   char shares[256];     /* the balls whose colour this one's shares */
 } ball_eval;
+
+/* One clip: its boxes and PNGs, the calibrated objects of both, the video. */
+typedef struct clip {
+  const char *base;
+  char video[1024];
+  box fb[MAX_BOXES], lb[MAX_BOXES];
+  cc_moct_object o[MAX_BOXES], lo[MAX_BOXES];
+  ball_eval ev[MAX_BOXES];
+  cc_moct_result res[MAX_BOXES];
+  int n, nl, frames;
+  cc_image first, last;
+  region roi;
+  double first_mad, last_mad;
+} clip;
 
 /* IoU of an inclusive result box and an x y w h box. */
 static double
@@ -771,218 +922,300 @@ mean_abs_diff (const cc_image *a, const cc_image *b)
   return s / (3.0 * a->width * a->height);
 }
 
+/* Reads the clip's boxes and PNGs, finds its .mp4 and calibrates both frames. */
 static int
-cmd_billiard (const options *op)
+clip_load (clip *c, const char *dir)
 {
-  const char *dir = op->pos[0];
   char path[4][1024];
-  const char *base = strrchr (dir, '/') && strrchr (dir, '/')[1] ? strrchr (dir, '/') + 1 : dir;
+  c->base = strrchr (dir, '/') && strrchr (dir, '/')[1] ? strrchr (dir, '/') + 1 : dir;
   snprintf (path[0], sizeof path[0], "%s/frames/frame_first.png", dir);
   snprintf (path[1], sizeof path[1], "%s/bounding_boxes/frame_first_bbox.txt", dir);
   snprintf (path[2], sizeof path[2], "%s/bounding_boxes/frame_last_bbox.txt", dir);
   snprintf (path[3], sizeof path[3], "%s/frames/frame_last.png", dir);
-  static box fb[MAX_BOXES], lb[MAX_BOXES];
-  static cc_moct_object o[MAX_BOXES], lo[MAX_BOXES];
-  static ball_eval ev[MAX_BOXES];
-  int n = read_boxes (path[1], fb, MAX_BOXES), nl = read_boxes (path[2], lb, MAX_BOXES);
-  if (n < 0 || nl < 0)
+  c->n = read_boxes (path[1], c->fb, MAX_BOXES);
+  c->nl = read_boxes (path[2], c->lb, MAX_BOXES);
+  if (c->n < 0 || c->nl < 0)
     return 1;
-  /* the video: the one .mp4 in the directory */
-  char video[1024] = "";
   DIR *d = opendir (dir);
   for (struct dirent *e; d && (e = readdir (d));) {
     size_t len = strlen (e->d_name);
     if (len > 4 && !strcasecmp (e->d_name + len - 4, ".mp4"))
-      snprintf (video, sizeof video, "%s/%s", dir, e->d_name);
+      snprintf (c->video, sizeof c->video, "%s/%s", dir, e->d_name);
   }
   if (d)
     closedir (d);
-  if (!video[0]) {
+  if (!c->video[0]) {
     fprintf (stderr, "cv-moct: %s: no .mp4 video\n", dir);
     return 1;
   }
-  cc_image first, last;
-  if (cv_png_load (path[0], CC_FORMAT_RGBX8, &first) != CC_SUCCESS)
+  if (cv_png_load (path[0], CC_FORMAT_RGBX8, &c->first) != CC_SUCCESS)
     return fail (path[0]);
-  if (cv_png_load (path[3], CC_FORMAT_RGBX8, &last) != CC_SUCCESS)
+  if (cv_png_load (path[3], CC_FORMAT_RGBX8, &c->last) != CC_SUCCESS)
     return fail (path[3]);
-  calibrate (&first, fb, n, NULL, o, NULL);
+  if (check_boxes (path[1], c->fb, c->n, c->first.width, c->first.height)
+      || check_boxes (path[2], c->lb, c->nl, c->last.width, c->last.height))
+    return 1;
+  calibrate (&c->first, c->fb, c->n, NULL, c->o, NULL);
   /* the last frame's balls, calibrated the same way: which colours are still there */
-  calibrate (&last, lb, nl, NULL, lo, NULL);
+  calibrate (&c->last, c->lb, c->nl, NULL, c->lo, NULL);
+  return 0;
+}
 
-  /* colours shared: two calibrated colours closer than the sum of their tolerances */
-  int evaluated = 0;
-  for (int i = 0; i < n; i++) {
-    ev[i].box = -1;
-    ev[i].shares[0] = '\0';
-    for (int j = 0; j < n; j++) {
-      uint8_t a[3] = { o[i].r, o[i].g, o[i].b }, c[3] = { o[j].r, o[j].g, o[j].b };
-      /* tolerance spheres that overlap: a pixel may go to either; and the cue's white
-       * is the stripes' white band */
-      bool shared = rgb_dist (a, c) <= o[i].tolerance + o[j].tolerance
-          || (fb[i].cls == 1 && fb[j].cls == 4) || (fb[i].cls == 4 && fb[j].cls == 1);
+/* Which balls share a colour: two calibrated colours closer than the sum of their
+ * tolerances (a pixel may go to either), and the cue with every stripe (the white
+ * band). A ball that shares nothing is `unique`. */
+static void
+clip_shares (clip *c)
+{
+  for (int i = 0; i < c->n; i++) {
+    ball_eval *e = &c->ev[i];
+    e->box = -1;
+    e->shares[0] = '\0';
+    for (int j = 0; j < c->n; j++) {
+      const cc_moct_object *a = &c->o[i], *b = &c->o[j];
+      uint8_t ca[3] = { a->r, a->g, a->b }, cb[3] = { b->r, b->g, b->b };
+      bool shared = cdist (ca, cb) <= a->tolerance + b->tolerance
+          || (c->fb[i].cls == 1 && c->fb[j].cls == 4) || (c->fb[i].cls == 4 && c->fb[j].cls == 1);
       if (j != i && shared) {
-        size_t len = strlen (ev[i].shares);
-        snprintf (ev[i].shares + len, sizeof ev[i].shares - len, "%s%s", len ? "," : "",
-            o[j].name);
+        size_t len = strlen (e->shares);
+        snprintf (e->shares + len, sizeof e->shares - len, "%s%s", len ? "," : "", b->name);
       }
     }
-    bool eval = fb[i].cls <= 2 || (fb[i].cls == 3 && !ev[i].shares[0]);
-    ev[i].status = eval ? "" : "not evaluated";
-    evaluated += eval;
+    e->unique = !e->shares[0];
   }
+}
 
-  /* the region: every first-frame box grown by the margin */
-  region roi = op->roi;
-  if (!op->have_roi) {
-    int x0 = first.width, y0 = first.height, x1 = 0, y1 = 0;
-    for (int i = 0; i < n; i++) {
-      x0 = fb[i].x < x0 ? fb[i].x : x0;
-      y0 = fb[i].y < y0 ? fb[i].y : y0;
-      x1 = fb[i].x + fb[i].w > x1 ? fb[i].x + fb[i].w : x1;
-      y1 = fb[i].y + fb[i].h > y1 ? fb[i].y + fb[i].h : y1;
-    }
-    x0 = x0 - op->margin > 0 ? x0 - op->margin : 0;
-    y0 = y0 - op->margin > 0 ? y0 - op->margin : 0;
-    x1 = x1 + op->margin < first.width ? x1 + op->margin : first.width;
-    y1 = y1 + op->margin < first.height ? y1 + op->margin : first.height;
-    roi = (region) { x0, y0, x1 - x0, y1 - y0 };
+/* The default region: every first-frame box grown by the margin. */
+static region
+clip_region (const clip *c, int margin)
+{
+  int x0 = c->first.width, y0 = c->first.height, x1 = 0, y1 = 0;
+  for (int i = 0; i < c->n; i++) {
+    const box *b = &c->fb[i];
+    x0 = b->x < x0 ? b->x : x0;
+    y0 = b->y < y0 ? b->y : y0;
+    x1 = b->x + b->w > x1 ? b->x + b->w : x1;
+    y1 = b->y + b->h > y1 ? b->y + b->h : y1;
   }
+  x0 = x0 - margin > 0 ? x0 - margin : 0;
+  y0 = y0 - margin > 0 ? y0 - margin : 0;
+  x1 = x1 + margin < c->first.width ? x1 + margin : c->first.width;
+  y1 = y1 + margin < c->first.height ? y1 + margin : c->first.height;
+  return (region) { x0, y0, x1 - x0, y1 - y0 };
+}
 
+/* Tracks the whole video (each ball seeded at its first-frame box with a window);
+ * c->res gets the last frame's results. */
+static int
+clip_track (clip *c, const options *op)
+{
   source src;
-  if (source_open (&src, video)) {
+  if (source_open (&src, c->video)) {
     source_close (&src);
     return 1;
   }
-  cc_moct_result res[MAX_BOXES];
   tracker t = { 0 };
   cc_image frame, keep = { 0 };
-  int frames = 0, rc = 0, got;
-  double first_mad = -1;
+  int rc = 0, got;
+  c->frames = 0;
+  c->first_mad = c->last_mad = -1;
   while ((got = source_next (&src, &frame)) > 0) {
-    if (frames == 0) {
-      first_mad = mean_abs_diff (&frame, &first);
-      if (tracker_init (&t, op->backend, frame.width, frame.height, o, n, CC_MOCT_SPACE_RGB,
-              16, op->window, &roi))
+    if (c->frames == 0) {
+      c->first_mad = mean_abs_diff (&frame, &c->first);
+      if (tracker_init (&t, op->backend, frame.width, frame.height, c->o, c->n,
+              CC_MOCT_SPACE_RGB, 16, op->window, op->size_ratio, &c->roi))
         rc = 1;
-      /* with a search window, each ball starts from its calibration box */
-      for (int i = 0; !rc && op->window > 0 && i < n; i++)
-        if (cc_moct_seed (t.m, NULL, i, fb[i].x + fb[i].w / 2, fb[i].y + fb[i].h / 2) != CC_SUCCESS)
+      for (int i = 0; !rc && op->window > 0 && i < c->n; i++)
+        if (cc_moct_seed (t.m, NULL, i, c->fb[i].x + c->fb[i].w / 2,
+                c->fb[i].y + c->fb[i].h / 2) != CC_SUCCESS)
           rc = fail ("cc_moct_seed");
     }
     if (keep.planes[0])
       cv_image_free (&keep);
     keep = frame;
-    /* compare the last frame before it is painted outside the region */
+    /* the core gets a copy: the last frame is compared before it is painted */
     cc_image copy;
     if (!rc && cv_image_new (frame.width, frame.height, CC_FORMAT_RGBX8, &copy) == CC_SUCCESS) {
       memcpy (copy.planes[0], frame.planes[0], copy.pitch[0] * copy.height);
-      rc = tracker_run (&t, &copy, res) ? 1 : 0;
+      rc = tracker_run (&t, &copy, c->res) ? 1 : 0;
       cv_image_free (&copy);
     }
     if (rc)
       break;
-    frames++;
+    c->frames++;
   }
   if (got < 0)
     rc = 1;
-  if (!rc && frames == 0) {
-    fprintf (stderr, "cv-moct: %s: no frames decoded\n", video);
+  if (!rc && c->frames == 0) {
+    fprintf (stderr, "cv-moct: %s: no frames decoded\n", c->video);
     rc = 1;
   }
-  double last_mad = !rc ? mean_abs_diff (&keep, &last) : -1;
+  if (!rc)
+    c->last_mad = mean_abs_diff (&keep, &c->last);
   if (keep.planes[0])
     cv_image_free (&keep);
   tracker_free (&t);
   source_close (&src);
-  if (rc) {
-    cv_image_free (&first);
-    cv_image_free (&last);
-    return rc;
-  }
+  return rc;
+}
 
-  /* the evaluation */
-  int tracked = 0, lost = 0, pocketed = 0;
-  double sum_iou = 0, sum_err = 0, max_err = 0, min_iou = 1;
-  for (int i = 0; i < n; i++) {
-    if (ev[i].status[0])
-      continue;
-    const cc_moct_result *r = &res[i];
-    uint8_t c[3] = { o[i].r, o[i].g, o[i].b };
+/* Each ball's status against the last frame's boxes: a present ball matches the
+ * nearest box of its class (tracked when its IoU is > 0, else lost); an absent one
+ * is lost while a box of its class has its colour, else pocketed. */
+static void
+clip_evaluate (clip *c)
+{
+  for (int i = 0; i < c->n; i++) {
+    ball_eval *e = &c->ev[i];
+    const cc_moct_result *r = &c->res[i];
+    const cc_moct_object *o = &c->o[i];
+    e->nearest_cls = 0;
     if (r->present) {
-      double best = INFINITY;
-      for (int j = 0; j < nl; j++) {
-        double bx = lb[j].x + (lb[j].w - 1) / 2.0, by = lb[j].y + (lb[j].h - 1) / 2.0;
-        double dd = hypot (r->cx - bx, r->cy - by);
-        if (lb[j].cls == fb[i].cls && dd < best) {
+      double best = INFINITY, any = INFINITY;
+      for (int j = 0; j < c->nl; j++) {
+        const box *b = &c->lb[j];
+        double dd = hypot (r->cx - (b->x + (b->w - 1) / 2.0), r->cy - (b->y + (b->h - 1) / 2.0));
+        if (b->cls == c->fb[i].cls && dd < best) {
           best = dd;
-          ev[i].box = j;
+          e->box = j;
+        }
+        if (dd < any) {
+          any = dd;
+          e->nearest_cls = b->cls;
         }
       }
-      if (ev[i].box >= 0) {
-        ev[i].err = best;
-        ev[i].iou = iou (r, &lb[ev[i].box]);
+      if (e->box >= 0) {
+        e->err = best;
+        e->iou = iou (r, &c->lb[e->box]);
       }
-      ev[i].status = ev[i].box >= 0 && ev[i].iou > 0 ? "tracked" : "lost";
+      e->status = e->box >= 0 && e->iou > 0 ? "tracked" : "lost";
     } else {
-      /* a last-frame box of its class whose measured colour is its own: still there */
+      uint8_t col[3] = { o->r, o->g, o->b };
       bool there = false;
-      for (int j = 0; j < nl; j++) {
-        uint8_t lc[3] = { lo[j].r, lo[j].g, lo[j].b };
-        there |= lb[j].cls == fb[i].cls && rgb_dist (c, lc) <= o[i].tolerance;
+      for (int j = 0; j < c->nl; j++) {
+        uint8_t lc[3] = { c->lo[j].r, c->lo[j].g, c->lo[j].b };
+        there |= c->lb[j].cls == c->fb[i].cls && cdist (col, lc) <= o->tolerance;
       }
-      ev[i].status = there ? "lost" : "pocketed";
+      e->status = there ? "lost" : "pocketed";
     }
-    if (!strcmp (ev[i].status, "tracked")) {
-      tracked++;
-      sum_iou += ev[i].iou;
-      sum_err += ev[i].err;
-      max_err = fmax (max_err, ev[i].err);
-      min_iou = fmin (min_iou, ev[i].iou);
-    } else if (!strcmp (ev[i].status, "lost"))
-      lost++;
-    else
-      pocketed++;
   }
-  if (!tracked)
-    min_iou = 0;
+}
 
-  if (op->json) {
-    printf ("{\"clip\":\"%s\",\"frames\":%d,\"width\":%d,\"height\":%d,"
-        "\"region\":[%d,%d,%d,%d],\"first_frame_mad\":%.3f,\"last_frame_mad\":%.3f,"
-        "\"evaluated\":%d,\"tracked\":%d,\"lost\":%d,\"pocketed\":%d,\"mean_iou\":%.4f,"
-        "\"min_iou\":%.4f,\"mean_centroid_error\":%.4f,\"max_centroid_error\":%.4f,\"balls\":[",
-        base, frames, first.width, first.height, roi.x, roi.y, roi.w, roi.h, first_mad,
-        last_mad, evaluated, tracked, lost, pocketed, tracked ? sum_iou / tracked : 0,
-        min_iou, tracked ? sum_err / tracked : 0, max_err);
-    for (int i = 0; i < n; i++) {
-      const cc_moct_result *r = &res[i];
-      printf ("%s{\"name\":\"%s\",\"class\":%d,\"colour\":\"#%02x%02x%02x\",\"tolerance\":%.1f,"
-          "\"shares\":\"%s\",\"status\":\"%s\",\"present\":%s,\"cx\":%.3f,\"cy\":%.3f,"
-          "\"x0\":%d,\"y0\":%d,\"x1\":%d,\"y1\":%d,\"box\":%d,\"iou\":%.4f,"
-          "\"centroid_error\":%.4f}", i ? "," : "", o[i].name, fb[i].cls, o[i].r, o[i].g,
-          o[i].b, o[i].tolerance, ev[i].shares, ev[i].status, r->present ? "true" : "false",
-          r->cx, r->cy, r->x0, r->y0, r->x1, r->y1, ev[i].box, ev[i].iou, ev[i].err);
-    }
-    printf ("]}\n");
-  } else {
-    printf ("%s: %d frames of %dx%d decoded; first / last frame vs the PNGs: mean |diff| "
-        "%.2f / %.2f; region %d,%d,%d,%d\n", base, frames, first.width, first.height,
-        first_mad, last_mad, roi.x, roi.y, roi.w, roi.h);
-    printf ("%-8s %-5s %-8s %5s  %-8s %6s %9s  %s\n", "ball", "class", "colour", "tol",
-        "status", "IoU", "centroid", "shares colour with");
-    for (int i = 0; i < n; i++)
-      printf ("%-8s %-5d #%02x%02x%02x %5.1f  %-8s %6.3f %9.2f  %s\n", o[i].name, fb[i].cls,
-          o[i].r, o[i].g, o[i].b, o[i].tolerance,
-          ev[i].status[0] == 'n' ? "-" : ev[i].status, ev[i].iou, ev[i].err, ev[i].shares);
-    printf ("evaluated %d: tracked %d (mean IoU %.3f, min %.3f; centroid error mean %.2f, "
-        "max %.2f px), lost %d, pocketed %d\n", evaluated, tracked,
-        tracked ? sum_iou / tracked : 0, min_iou, tracked ? sum_err / tracked : 0, max_err,
-        lost, pocketed);
+/* Counts over the balls of one class (0: the unique-colour cue, eight and solids,
+ * the headline figures), as JSON or text. */
+typedef struct tally {
+  int balls, tracked, lost, pocketed;
+  int on_other;   /* present and nearest to a last-frame box of another class */
+  double sum_iou, sum_err, max_err, min_iou;
+} tally;
+
+static tally
+clip_tally (const clip *c, int cls)
+{
+  tally t = { 0, 0, 0, 0, 0, 0, 0, 0, 1 };
+  for (int i = 0; i < c->n; i++) {
+    const ball_eval *e = &c->ev[i];
+    if (cls ? c->fb[i].cls != cls : !(c->fb[i].cls <= 2 || (c->fb[i].cls == 3 && e->unique)))
+      continue;
+    t.balls++;
+    t.on_other += e->nearest_cls && e->nearest_cls != c->fb[i].cls;
+    if (!strcmp (e->status, "tracked")) {
+      t.tracked++;
+      t.sum_iou += e->iou;
+      t.sum_err += e->err;
+      t.max_err = fmax (t.max_err, e->err);
+      t.min_iou = fmin (t.min_iou, e->iou);
+    } else if (!strcmp (e->status, "lost"))
+      t.lost++;
+    else
+      t.pocketed++;
   }
-  cv_image_free (&first);
-  cv_image_free (&last);
-  return 0;
+  if (!t.tracked)
+    t.min_iou = 0;
+  return t;
+}
+
+static void
+clip_print_json (const clip *c)
+{
+  tally u = clip_tally (c, 0);
+  printf ("{\"clip\":\"%s\",\"frames\":%d,\"width\":%d,\"height\":%d,"
+      "\"region\":[%d,%d,%d,%d],\"first_frame_mad\":%.3f,\"last_frame_mad\":%.3f,"
+      "\"evaluated\":%d,\"tracked\":%d,\"lost\":%d,\"pocketed\":%d,\"mean_iou\":%.4f,"
+      "\"min_iou\":%.4f,\"mean_centroid_error\":%.4f,\"max_centroid_error\":%.4f,\"classes\":{",
+      c->base, c->frames, c->first.width, c->first.height, c->roi.x, c->roi.y, c->roi.w,
+      c->roi.h, c->first_mad, c->last_mad, u.balls, u.tracked, u.lost, u.pocketed,
+      u.tracked ? u.sum_iou / u.tracked : 0, u.min_iou, u.tracked ? u.sum_err / u.tracked : 0,
+      u.max_err);
+  for (int k = 1; k <= 4; k++) {
+    tally t = clip_tally (c, k);
+    printf ("%s\"%s\":{\"balls\":%d,\"tracked\":%d,\"lost\":%d,\"pocketed\":%d,"
+        "\"on_other_class\":%d,\"mean_iou\":%.4f,\"mean_centroid_error\":%.4f,"
+        "\"max_centroid_error\":%.4f}",
+        k > 1 ? "," : "", class_names[k], t.balls, t.tracked, t.lost, t.pocketed, t.on_other,
+        t.tracked ? t.sum_iou / t.tracked : 0, t.tracked ? t.sum_err / t.tracked : 0, t.max_err);
+  }
+  printf ("},\"balls\":[");
+  for (int i = 0; i < c->n; i++) {
+    const cc_moct_result *r = &c->res[i];
+    const ball_eval *e = &c->ev[i];
+    const cc_moct_object *o = &c->o[i];
+    printf ("%s{\"name\":\"%s\",\"class\":%d,\"colour\":\"#%02x%02x%02x\",\"tolerance\":%.1f,"
+        "\"unique\":%s,\"shares\":\"%s\",\"status\":\"%s\",\"present\":%s,\"lost_gate\":%s,"
+        "\"cx\":%.3f,\"cy\":%.3f,\"x0\":%d,\"y0\":%d,\"x1\":%d,\"y1\":%d,\"box\":%d,"
+        "\"nearest_class\":%d,\"iou\":%.4f,\"centroid_error\":%.4f}", i ? "," : "",
+        o->name, c->fb[i].cls, o->r,
+        o->g, o->b, o->tolerance, e->unique ? "true" : "false", e->shares, e->status,
+        r->present ? "true" : "false", r->lost ? "true" : "false", r->cx, r->cy, r->x0, r->y0,
+        r->x1, r->y1, e->box, e->nearest_cls, e->iou, e->err);
+  }
+  printf ("]}\n");
+}
+
+static void
+clip_print_text (const clip *c)
+{
+  printf ("%s: %d frames of %dx%d decoded; first / last frame vs the PNGs: mean |diff| "
+      "%.2f / %.2f; region %d,%d,%d,%d\n", c->base, c->frames, c->first.width, c->first.height,
+      c->first_mad, c->last_mad, c->roi.x, c->roi.y, c->roi.w, c->roi.h);
+  printf ("%-8s %-5s %-8s %5s  %-8s %6s %9s  %s\n", "ball", "class", "colour", "tol",
+      "status", "IoU", "centroid", "shares colour with");
+  for (int i = 0; i < c->n; i++) {
+    const cc_moct_object *o = &c->o[i];
+    printf ("%-8s %-5d #%02x%02x%02x %5.1f  %-8s %6.3f %9.2f  %s\n", o->name, c->fb[i].cls,
+        o->r, o->g, o->b, o->tolerance, c->ev[i].status, c->ev[i].iou, c->ev[i].err,
+        c->ev[i].shares);
+  }
+  tally u = clip_tally (c, 0);
+  printf ("unique colours (cue, eight, unique solids) %d: tracked %d (mean IoU %.3f, min "
+      "%.3f; centroid error mean %.2f, max %.2f px), lost %d, pocketed %d\n", u.balls,
+      u.tracked, u.tracked ? u.sum_iou / u.tracked : 0, u.min_iou,
+      u.tracked ? u.sum_err / u.tracked : 0, u.max_err, u.lost, u.pocketed);
+}
+
+static int
+cmd_billiard (const options *op)
+{
+  static clip c;
+  memset (&c, 0, sizeof c);
+  int rc = clip_load (&c, op->pos[0]);
+  if (!rc) {
+    clip_shares (&c);
+    c.roi = op->have_roi ? op->roi : clip_region (&c, op->margin);
+    rc = clip_track (&c, op);
+  }
+  if (!rc) {
+    clip_evaluate (&c);
+    if (op->json)
+      clip_print_json (&c);
+    else
+      clip_print_text (&c);
+  }
+  if (c.first.planes[0])
+    cv_image_free (&c.first);
+  if (c.last.planes[0])
+    cv_image_free (&c.last);
+  return rc;
 }
 
 int

@@ -4,17 +4,25 @@
 #   tools/setup.sh demo   run the main job on the project's own media: out/flow.webm + PNGs
 #   tools/setup.sh test   run the whole test suite, then again under ASan+UBSan (what CI runs)
 #   tools/setup.sh build  only install and build
+#   tools/setup.sh install    install into PREFIX (default /usr/local): library, headers,
+#                         cudavision-1.0.pc, typelib and cv-* tools there, the plugins in
+#                         GStreamer's own folder (pkg-config --variable=pluginsdir
+#                         gstreamer-1.0), the one a default GStreamer scans with no
+#                         GST_PLUGIN_PATH, and the typelib in GObject introspection's
+#                         (pkg-config --variable=typelibdir gobject-introspection-1.0);
+#                         then ldconfig
+#   tools/setup.sh uninstall  remove what `install` installed (meson's install log)
 # Idempotent; needs root or sudo for apt-get (skipped when everything is installed).
 # Environment: BUILD_DIR (default build), CUDA_ARCH (meson cuda-arch; default: the
 # project's full list), MESON_ARGS (extra meson setup arguments), ASAN=0 (test: skip
-# the sanitizer build BUILD_DIR-asan that runs after the normal suite).
+# the sanitizer build BUILD_DIR-asan that runs after the normal suite), PREFIX (install).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-usage="usage: tools/setup.sh [build|test|demo]   (default build; -h, --help: this text)"
+usage="usage: tools/setup.sh [build|test|demo|install|uninstall]   (default build; -h, --help: this text)"
 mode=${1:-build}
 # the mode is checked before anything is installed
 case "$mode" in
-  build|test|demo) ;;
+  build|test|demo|install|uninstall) ;;
   -h|--help) echo "$usage"; exit 0 ;;
   *) echo "$usage" >&2; exit 2 ;;
 esac
@@ -27,15 +35,18 @@ packages=(
   gstreamer1.0-plugins-good gstreamer1.0-plugins-bad
   gstreamer1.0-libav check libpng-dev libassimp-dev libigraph-dev libmaxflow-dev
   libjpeg-dev
+  # GObject introspection (GstCudaVision-1.0.typelib) and the Python examples
+  gobject-introspection libgirepository1.0-dev gir1.2-gstreamer-1.0
+  gir1.2-gst-plugins-base-1.0 python3-gi python3-gst-1.0
 )
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 if [ ${#missing[@]} -gt 0 ]; then
   echo "setup: installing ${missing[*]}"
-  sudo=""
-  [ "$(id -u)" -eq 0 ] || sudo="sudo"
   export DEBIAN_FRONTEND=noninteractive
   $sudo apt-get update -qq
   $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
@@ -72,5 +83,31 @@ case "$mode" in
     ;;
   demo)
     bash pipelines/demo-clip.sh "$build"
+    ;;
+  install)
+    prefix=${PREFIX:-/usr/local}
+    pluginsdir=$(pkg-config --variable=pluginsdir gstreamer-1.0)
+    # and the typelib in GObject introspection's own folder, where Python finds it
+    typelibdir=$(pkg-config --variable=typelibdir gobject-introspection-1.0 2>/dev/null || true)
+    meson configure "$build" --prefix="$prefix" -Dplugins-install-dir="$pluginsdir" \
+      ${typelibdir:+-Dtypelib-install-dir="$typelibdir"}
+    ninja -C "$build"
+    $sudo meson install -C "$build" --no-rebuild
+    # the plugins link libgstcudavision-1.0.so.0 from PREFIX's libdir (on the loader's
+    # path for /usr/local on Debian: /etc/ld.so.conf.d/x86_64-linux-gnu.conf)
+    $sudo ldconfig
+    libdir=$prefix/$(meson introspect "$build" --buildoptions \
+      | python3 -c 'import json,sys; print([o["value"] for o in json.load(sys.stdin) if o["name"] == "libdir"][0])')
+    echo "setup: installed the plugins in $pluginsdir (GStreamer scans it: gst-inspect-1.0 cudaflowlk)"
+    [ -n "$typelibdir" ] && echo "setup: GstCudaVision-1.0.typelib in $typelibdir (Python: gi.require_version('GstCudaVision', '1.0'))"
+    echo "setup: library and cudavision-1.0.pc in $libdir, headers in $prefix/include/cudavision-1.0, tools in $prefix/bin"
+    case "$libdir" in
+      /usr/local/lib/*|/usr/lib/*) ;;
+      *) echo "setup: $libdir is not on the loader's path: LD_LIBRARY_PATH=$libdir (or an /etc/ld.so.conf.d entry), GI_TYPELIB_PATH=$libdir/girepository-1.0 for Python" ;;
+    esac
+    ;;
+  uninstall)
+    $sudo ninja -C "$build" uninstall
+    $sudo ldconfig
     ;;
 esac

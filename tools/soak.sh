@@ -32,7 +32,7 @@ elements=(
 status=0
 for e in "${elements[@]}"; do
   [[ $e =~ ${ONLY:-.} ]] || continue
-  "$build/cv-soak" --frames "$frames" --size "$size" --memory "$memory" \
+  "$build/tools/cv-soak" --frames "$frames" --size "$size" --memory "$memory" \
     --limit-kb "${LIMIT_KB:-1024}" "$e" | grep '^{'
   r=${PIPESTATUS[0]}
   [ "$r" -gt "$status" ] && status=$r

@@ -61,7 +61,7 @@ struct cc_cuda_moct {
 
 // ------------------------------------------------------------------ reduction
 
-// cc_moct_params.narrow_accumulators (the default; 0 gives cc_moct_acc below):
+// cc_moct_tuning.narrow_accumulators (the default; 0 gives cc_moct_acc below):
 // a block's shared accumulator of one object, narrow: the sums that stay under 2^32 for
 // the block's band (checked on the host, moct_narrow_fits) are 32-bit and the y terms
 // are taken from the band's first row y0 (dy = y - y0). 48 bytes instead of 64, and
@@ -418,13 +418,14 @@ moct_partials_kernel (const cc_moct_acc *partials, const uint32_t *seen, int blo
 
 __global__ void
 moct_finalize_kernel (const cc_moct_acc *acc, int n, long long frame, int min_mass,
-    int window, int width, int height, int history, cc_moct_track *tracks,
+    int window, int ratio16, int width, int height, int history, cc_moct_track *tracks,
     cc_moct_record *records, cc_moct_sample *rings)
 {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
-  cc_moct_finalize (&acc[i], frame, min_mass, window, width, height, &tracks[i], &records[i],
+  cc_moct_finalize (&acc[i], frame, min_mass, window, ratio16, width, height, &tracks[i],
+      &records[i],
       &rings[(size_t) i * history + frame % history]);
 }
 
@@ -733,7 +734,8 @@ cc_cuda_moct_run (cc_cuda_moct *s, cc_stream cs, const cc_moct_params *p,
     CC_CUDA_LAUNCHED ("moct_partials_kernel");
   }
   moct_finalize_kernel<<<cc_div_up (n, 128), 128, 0, stream>>> (s->acc, n, frame, p->min_mass,
-      p->window, f->width, f->height, s->history, s->tracks, s->records, s->rings);
+      p->window, cc_moct_ratio_fixed (p), f->width, f->height, s->history, s->tracks,
+      s->records, s->rings);
   CC_CUDA_LAUNCHED ("moct_finalize_kernel");
   if (records) {
     size_t bytes = n * sizeof (cc_moct_record);

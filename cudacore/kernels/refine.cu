@@ -20,7 +20,7 @@
 // launch, a last shorter launch with a smaller halo where one exists. The sweeps run in
 // packed fp16 (rf_sor_h2_kernel: two rows a half2 register, 8 warps x 8 rows, 64 x 64 px
 // tiles; the increment in fp16 between launches, right-hand sides stored scaled in fp16
-// by the coefficient kernel) unless cc_refine_params.precision asks for fp32 or the
+// by the coefficient kernel) unless cc_refine_tuning.precision (cc_tuning.h) asks for fp32 or the
 // weights exceed what fp16 holds (beyond 1000): then in fp32 (rf_sor_regs_kernel: 8 warps
 // x 6 rows, fp32 right-hand sides). The last level's finish writes the output. With
 // every image on the device the whole run is captured once into a CUDA graph and
@@ -339,7 +339,7 @@ rf_weights_coef_kernel (rb_view v, float alpha, float delta, float gamma, int h2
 
 // ------------------------------------------------------------------ fp32 register tiles
 //
-// The fp32 sweeps (cc_refine_params.precision FP32, and weights beyond what the fp16
+// The fp32 sweeps (cc_refine_tuning.precision FP32, and weights beyond what the fp16
 // sweeps hold). Exact halo-based temporal blocking: a block owns an output tile plus an
 // H px halo and makes up to H / 2 red-black sweeps on it, the result equal to as many
 // global half-sweeps (after m half-sweeps only cells within m px of the tile's edge can

@@ -19,6 +19,14 @@ cc_moct_params_default (cc_moct_params *p)
   p->history = 64;
   p->min_mass = 16;
   p->window = 0;
+  p->size_ratio = 3.0f;
+}
+
+int
+cc_moct_ratio_fixed (const cc_moct_params *p)
+{
+  return p->window > 0 && p->size_ratio > 0.0f
+      ? (int) (p->size_ratio * CC_MOCT_REF_ONE + 0.5f) : 0;
 }
 
 void
@@ -42,6 +50,8 @@ cc_moct_params_check (const cc_moct_params *p)
   CC_CHECK_ARG (p->min_mass >= 1, "moct: min_mass %d must be >= 1", p->min_mass);
   CC_CHECK_ARG (p->window >= 0 && p->window <= 4096, "moct: window %d out of range 0..4096",
       p->window);
+  CC_CHECK_ARG (p->size_ratio == 0.0f || (p->size_ratio >= 1.0f && p->size_ratio <= 100.0f),
+      "moct: size_ratio %g is not 0 or in [1, 100]", p->size_ratio);
   return CC_SUCCESS;
 }
 
@@ -151,6 +161,19 @@ distance2 (cc_moct_space space, float hue_weight, const float a[3], const float 
   dh = 2.0 * (dh < 1.0 - dh ? dh : 1.0 - dh) * hue_weight;
   double ds = (double) a[1] - b[1], dv = (double) a[2] - b[2];
   return 255.0 * 255.0 * (dh * dh + ds * ds + dv * dv);
+}
+
+double
+cc_moct_colour_distance (cc_moct_space space, float hue_weight, const uint8_t a[3],
+    const uint8_t b[3])
+{
+  if (space < CC_MOCT_SPACE_RGB || space > CC_MOCT_SPACE_LAB)
+    return -1.0;
+  double ra[3] = { a[0], a[1], a[2] }, rb[3] = { b[0], b[1], b[2] };
+  float fa[3], fb[3];
+  to_space (space, ra, fa);
+  to_space (space, rb, fb);
+  return sqrt (distance2 (space, hue_weight, fa, fb));
 }
 
 /* Bin centres of every table cell in `space`: computed once, when an object of that
@@ -545,6 +568,7 @@ make_result (int id, const cc_moct_record *rec, cc_moct_result *r)
   long long n = (long long) a->n;
   r->present = rec->present;
   r->velocity_valid = rec->velocity_valid;
+  r->lost = rec->lost;
   r->mass = n;
   r->sum_x = (int64_t) a->sx;
   r->sum_y = (int64_t) a->sy;
@@ -622,8 +646,8 @@ cpu_run (cc_moct *m, const cc_image *f)
     }
   int T = m->params.history;
   for (int i = 0; i < m->n; i++)
-    cc_moct_finalize (&m->acc[i], m->frames, m->params.min_mass, m->params.window, m->width,
-        m->height, &m->tracks[i],
+    cc_moct_finalize (&m->acc[i], m->frames, m->params.min_mass, m->params.window,
+        cc_moct_ratio_fixed (&m->params), m->width, m->height, &m->tracks[i],
         &m->records[i], &m->rings[(size_t) i * T + m->frames % T]);
 }
 

@@ -85,20 +85,65 @@ cc_moct_next_window (cc_moct_track *t, int present, int ix, int iy, int window, 
   }
 }
 
-/* Frame `frame` of one object: its record, its trajectory sample, the velocity state
- * (see cc_moct_result for the velocity rule) and the next search window. */
+/* The size gate (window mode, ratio16 > 0; docs/moctracker.md, "Look-alikes"):
+ * whether a blob of n pixels whose box's longer side is `side` px may be the object
+ * whose recent accepted frames averaged t->ref_mass pixels and t->ref_side px: its
+ * mass within a factor ratio of the reference either way, and its box no more than
+ * ratio times longer (plus 2 px, the jitter of a small box). An object cut by the
+ * frame's border is not compared where the cut decides: a blob whose box touches
+ * the border (`edge`) may be smaller (leaving the frame), and after an accepted box
+ * that touched it (t->ref_edge) the blob may be larger (coming back in). Integers
+ * only. */
+CC_HOSTDEV int
+cc_moct_size_ok (const cc_moct_track *t, long long n, int side, int edge, int ratio16)
+{
+  if (ratio16 <= 0 || t->ref_mass <= 0)
+    return 1;
+  const long long one = CC_MOCT_REF_ONE, m = n * one, r = ratio16;
+  if (!edge && t->ref_mass * one > r * m)
+    return 0;
+  if (t->ref_edge)
+    return 1;
+  if (m * one > r * t->ref_mass)
+    return 0;
+  return (long long) side * one * one <= r * t->ref_side + 2 * one * one;
+}
+
+/* The reference after an accepted frame: a running average over about 4 frames
+ * (the first accepted frame sets it). */
 CC_HOSTDEV void
-cc_moct_finalize (const cc_moct_acc *a, long long frame, int min_mass, int window, int width,
-    int height, cc_moct_track *t, cc_moct_record *rec, cc_moct_sample *s)
+cc_moct_size_update (cc_moct_track *t, long long n, int side, int edge)
+{
+  t->ref_edge = edge;
+  const long long one = CC_MOCT_REF_ONE;
+  if (t->ref_mass <= 0) {
+    t->ref_mass = n * one;
+    t->ref_side = (int) (side * one);
+  } else {
+    t->ref_mass += (n * one - t->ref_mass) / 4;
+    t->ref_side += (int) ((side * one - t->ref_side) / 4);
+  }
+  t->lost = 0;
+}
+
+/* Frame `frame` of one object: its record, its trajectory sample, the velocity state
+ * (see cc_moct_result for the velocity rule), the size gate (window > 0 and
+ * ratio16 > 0: a blob far from the object's recent size is refused, `lost`, and the
+ * window grows as for an absent object) and the next search window. */
+CC_HOSTDEV void
+cc_moct_finalize (const cc_moct_acc *a, long long frame, int min_mass, int window,
+    int ratio16, int width, int height, cc_moct_track *t, cc_moct_record *rec,
+    cc_moct_sample *s)
 {
   long long n = (long long) a->n;
   rec->acc = *a;
   rec->present = n > 0 && n >= min_mass;
+  rec->lost = 0;
+  rec->reserved = 0;
   rec->vx = rec->vy = 0.0;
   rec->velocity_valid = 0;
   s->frame = frame;
   s->mass = n;
-  s->present = rec->present;
   s->reserved = 0;
   s->cx = s->cy = 0.0;
   s->ix = s->iy = 0;
@@ -109,10 +154,24 @@ cc_moct_finalize (const cc_moct_acc *a, long long frame, int min_mass, int windo
     s->ix = (int) ((2 * (long long) a->sx + n) / (2 * n));
     s->iy = (int) ((2 * (long long) a->sy + n) / (2 * n));
   }
+  int side = 0, edge = 0;
+  if (rec->present) {
+    int bw = a->maxx - a->minx + 1, bh = a->maxy - a->miny + 1;
+    side = bw > bh ? bw : bh;
+    edge = a->minx == 0 || a->miny == 0 || a->maxx == width - 1 || a->maxy == height - 1;
+  }
+  if (rec->present && window > 0 && !cc_moct_size_ok (t, n, side, edge, ratio16)) {
+    rec->present = 0;
+    rec->lost = 1;
+    t->lost++;
+  }
+  s->present = rec->present;
   if (!rec->present) {
     cc_moct_next_window (t, 0, 0, 0, window, width, height);
     return;
   }
+  if (window > 0 && ratio16 > 0)
+    cc_moct_size_update (t, n, side, edge);
   if (t->has) {
     double dt = (double) (frame - t->frame);
     rec->vx = (s->cx - t->cx) / dt;

@@ -29,17 +29,30 @@ typedef struct cc_moct_record {
   cc_moct_acc acc;
   double vx, vy;
   int present, velocity_valid;
+  int lost;          /* mass >= min_mass but refused by the size gate */
+  int reserved;
 } cc_moct_record;
 
-/* Per-object state across frames: the last present sample (velocity), and the search
+/* Per-object state across frames: the last present sample (velocity), the search
  * window of the next frame (win 0: the whole frame; else x in wx0..wx1 and y in
- * wy0..wy1, inclusive). All zero after a reset. */
+ * wy0..wy1, inclusive; win..wy1 are contiguous: cc_cuda_moct_seed writes them), and
+ * the size gate's reference (window mode): mass and box side of the recent accepted
+ * frames (integer running averages, 0: none yet). All zero after a reset. */
 typedef struct cc_moct_track {
   double cx, cy;
   long long frame;
   int has, win;
   int wx0, wy0, wx1, wy1;
+  long long ref_mass;   /* x CC_MOCT_REF_ONE */
+  int ref_side;         /* x CC_MOCT_REF_ONE */
+  int lost;             /* frames refused by the gate since the last accepted one */
+  int ref_edge;         /* the last accepted box touched the frame's border */
+  int reserved;
 } cc_moct_track;
+
+/* Fixed point of the size gate: references and the ratio in 1/16 units, integer
+ * arithmetic only, so that both backends decide alike. */
+#define CC_MOCT_REF_ONE 16
 
 /* Drawing colours of an object (host-computed, YUV by cc_rgb_to_yuv). */
 typedef struct cc_moct_colour {
@@ -66,6 +79,8 @@ cc_status cc_cuda_moct_set_objects (cc_cuda_moct *s, const uint16_t *lut_rgb,
 cc_status cc_cuda_moct_run (cc_cuda_moct *s, cc_stream stream, const cc_moct_params *p,
     const cc_moct_tuning *t, const cc_image *f,
     long long frame, cc_moct_record *records);
+/* params.size_ratio in CC_MOCT_REF_ONE units (0: no gate; only with a window). */
+int cc_moct_ratio_fixed (const cc_moct_params *p);
 cc_status cc_cuda_moct_reset (cc_cuda_moct *s, cc_stream stream);
 /* Writes the search window of one object's track (win, wx0, wy0, wx1, wy1). */
 cc_status cc_cuda_moct_seed (cc_cuda_moct *s, cc_stream stream, int object, const int window[5]);

@@ -1079,7 +1079,7 @@ results_equal (const cc_moct_result *a, const cc_moct_result *b, int n)
         || x->x1 != y->x1 || x->y1 != y->y1 || x->mu20 != y->mu20 || x->mu02 != y->mu02
         || x->mu11 != y->mu11 || x->orientation != y->orientation
         || x->major_axis != y->major_axis || x->minor_axis != y->minor_axis
-        || x->vx != y->vx || x->vy != y->vy)
+        || x->vx != y->vx || x->vy != y->vy || x->lost != y->lost)
       return i;
   }
   return -1;
@@ -1337,6 +1337,136 @@ START_TEST (test_search_window)
 }
 END_TEST
 
+/* The size gate (params.size_ratio, default 3, with a window): a ball followed for 4
+ * frames vanishes; a look-alike of its colour 9 times its mass enters its window
+ * (lost: absent, `lost` set), then a 2x2 fleck (lost the other way), then nothing
+ * (absent, not lost); the ball reappears and is re-acquired with its exact
+ * statistics. Without the gate the look-alike is followed. A reset drops the
+ * reference: the look-alike alone is then accepted. The same frames on CUDA give
+ * the same results field by field (when a device is present). */
+static void
+gate_frame (cc_image *f, int t, double *bx, bool *ball)
+{
+  const uint8_t red[3] = { 220, 30, 30 };
+  for (int y = 0; y < f->height; y++)
+    for (int x = 0; x < f->width; x++) {
+      uint8_t *q = (uint8_t *) f->planes[0] + y * f->pitch[0] + 4 * x;
+      q[0] = q[1] = q[2] = 128; q[3] = 255;
+    }
+  *ball = t < 4 || t == 7;
+  *bx = t < 4 ? 30.0 + 4 * t : 56.0;
+  if (*ball)
+    draw_disc_rgbx (f, *bx, 41, 5, red);
+  if (t == 4)
+    draw_disc_rgbx (f, 52, 45, 15, red);
+  if (t == 5)
+    for (int y = 41; y < 43; y++)
+      for (int x = 50; x < 52; x++)
+        memcpy ((uint8_t *) f->planes[0] + y * f->pitch[0] + 4 * x, red, 3);
+}
+
+static void
+run_gate (cc_backend backend, float ratio, cc_moct_result out[9])
+{
+  const int w = 160, h = 120;
+  cc_moct_object o;
+  memset (&o, 0, sizeof o);
+  snprintf (o.name, sizeof o.name, "ball");
+  o.r = 220; o.g = 30; o.b = 30;
+  o.tolerance = 30;
+  cc_context *ctx;
+  CC_ASSERT_OK (cc_context_create (backend, -1, &ctx));
+  cc_moct_params p;
+  cc_moct_params_default (&p);
+  p.window = 12;
+  p.min_mass = 4;
+  p.size_ratio = ratio;
+  cc_moct *m;
+  CC_ASSERT_OK (cc_moct_create (ctx, w, h, &p, &m));
+  CC_ASSERT_OK (cc_moct_set_objects (m, &o, 1));
+  CC_ASSERT_OK (cc_moct_seed (m, NULL, 0, 30, 41));
+  cc_image f;
+  CC_ASSERT_OK (cv_image_new (w, h, CC_FORMAT_RGBX8, &f));
+  for (int t = 0; t < 9; t++) {
+    double bx;
+    bool ball;
+    if (t == 8)
+      CC_ASSERT_OK (cc_moct_reset (m, NULL));
+    gate_frame (&f, t == 8 ? 4 : t, &bx, &ball);   /* 8: the look-alike alone */
+    cc_image dev;
+    CC_ASSERT_OK (cv_test_to_backend (ctx, &f, &dev));
+    CC_ASSERT_OK (cc_moct_run (m, NULL, &dev, &out[t]));
+    cc_image_free (ctx, &dev);
+  }
+  cv_image_free (&f);
+  cc_moct_destroy (m);
+  cc_context_destroy (ctx);
+}
+
+START_TEST (test_size_gate)
+{
+  cc_moct_result r[9], off[9];
+  run_gate (CC_BACKEND_CPU, 3.0f, r);
+  cc_image f;
+  CC_ASSERT_OK (cv_image_new (160, 120, CC_FORMAT_RGBX8, &f));
+  for (int t = 0; t < 8; t++) {
+    double bx;
+    bool ball;
+    gate_frame (&f, t, &bx, &ball);
+    if (ball) {
+      long long mass;
+      double mx, my;
+      int box[4];
+      disc_truth (160, 120, bx, 41, 5, &mass, &mx, &my, box);
+      ck_assert_msg (r[t].present && !r[t].lost && r[t].mass == mass,
+          "frame %d: present %d lost %d mass %lld, want %lld", t, r[t].present, r[t].lost,
+          (long long) r[t].mass, mass);
+      ck_assert (r[t].x0 == box[0] && r[t].y0 == box[1] && r[t].x1 == box[2] && r[t].y1 == box[3]);
+      ck_assert (fabs (r[t].cx - mx) < 1e-12 && fabs (r[t].cy - my) < 1e-12);
+    } else if (t == 6) {
+      ck_assert_msg (!r[t].present && !r[t].lost && r[t].mass == 0, "frame 6: mass %lld",
+          (long long) r[t].mass);
+    } else {
+      /* the look-alike (t 4: 9x the ball's mass within the window) and the fleck
+       * (t 5: 4 px, under a third of it) are refused */
+      ck_assert_msg (!r[t].present && r[t].lost && r[t].mass >= 4,
+          "frame %d: present %d lost %d mass %lld", t, r[t].present, r[t].lost,
+          (long long) r[t].mass);
+    }
+  }
+  ck_assert (r[4].mass > 3 * r[3].mass && r[5].mass == 4);
+  /* re-acquired 4 frames after the last accepted one: velocity over those frames */
+  ck_assert (r[7].velocity_valid && fabs (r[7].vx - (r[7].cx - r[3].cx) / 4.0) < 1e-12);
+  /* after a reset there is no reference (and no window): the whole look-alike is
+   * taken */
+  long long big;
+  double mx, my;
+  int box[4];
+  disc_truth (160, 120, 52, 45, 15, &big, &mx, &my, box);
+  ck_assert_msg (r[8].present && !r[8].lost && r[8].mass == big,
+      "after reset: present %d lost %d mass %lld", r[8].present, r[8].lost,
+      (long long) r[8].mass);
+  /* without the gate the window follows the look-alike */
+  run_gate (CC_BACKEND_CPU, 0.0f, off);
+  ck_assert (off[4].present && !off[4].lost && off[4].mass == r[4].mass);
+  /* out of range */
+  cc_moct_params p;
+  cc_moct_params_default (&p);
+  ck_assert (p.size_ratio == 3.0f);
+  p.size_ratio = 0.5f;
+  ck_assert_int_eq (cc_moct_params_check (&p), CC_ERROR_INVALID_ARGUMENT);
+  p.size_ratio = 101.0f;
+  ck_assert_int_eq (cc_moct_params_check (&p), CC_ERROR_INVALID_ARGUMENT);
+  cv_image_free (&f);
+  if (cv_test_skip_without_gpu ("moct size gate GPU == CPU"))
+    return;
+  cc_moct_result g[9];
+  run_gate (CC_BACKEND_CUDA, 3.0f, g);
+  for (int t = 0; t < 9; t++)
+    ck_assert_msg (results_equal (&r[t], &g[t], 1) < 0, "frame %d: CUDA differs", t);
+}
+END_TEST
+
 /* The CPU sums bands of rows on several threads: 1 and 4 threads (and a band per
  * row) give the same results, field by field. */
 START_TEST (test_cpu_threads_same_results)
@@ -1468,6 +1598,7 @@ moct_suite (void)
   tcase_add_test (tc, test_per_object_space);
   tcase_add_test (tc, test_cpu_threads_same_results);
   tcase_add_test (tc, test_search_window);
+  tcase_add_test (tc, test_size_gate);
   tcase_add_test (tc, test_yuv_against_rgb);
   tcase_add_test (tc, test_tiny_sizes);
   tcase_add_test (tc, test_set_objects_errors);

@@ -493,6 +493,89 @@ GST_START_TEST (test_search_window)
 }
 GST_END_TEST;
 
+/* size-ratio (default 3) with search-window: a red blob four times red's size over
+ * it is a look-alike: red is absent (no meta) and `lost` in the message; the next
+ * frame re-acquires it (velocity from its last accepted frame). A flush (the
+ * base's reset) drops the reference, so the same blob is then accepted; with
+ * size-ratio=0 it is followed. */
+static GstBuffer *
+frame_with_blob (int w, int h, int t)
+{
+  GstBuffer *in = make_frame ("RGBA", w, h, t);
+  GstMapInfo m;
+  fail_unless (gst_buffer_map (in, &m, GST_MAP_WRITE));
+  for (int y = 10; y < 50; y++)
+    for (int x = 10; x < 50; x++) {
+      guint8 *p = m.data + (y * w + x) * 4;
+      p[0] = objs[0].r; p[1] = objs[0].g; p[2] = objs[0].b;
+    }
+  gst_buffer_unmap (in, &m);
+  return in;
+}
+
+static gboolean
+red_lost (GstBus * bus)
+{
+  GstMessage *msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT);
+  fail_unless (msg != NULL);
+  const GValue *list = gst_structure_get_value (gst_message_get_structure (msg), "objects");
+  const GstStructure *o = gst_value_get_structure (gst_value_list_get_value (list, 0));
+  gboolean lost, present;
+  fail_unless (gst_structure_get (o, "lost", G_TYPE_BOOLEAN, &lost, "present",
+          G_TYPE_BOOLEAN, &present, NULL));
+  gst_message_unref (msg);
+  fail_unless (!(lost && present));
+  return lost;
+}
+
+GST_START_TEST (test_size_ratio)
+{
+  const int w = 128, h = 96;
+  for (int gate = 1; gate >= 0; gate--) {
+    GstHarness *hn = cv_harness_new (gate ? "moctracker backend=cpu search-window=16 "
+        "post-messages=true objects=\"" OBJECTS "\"" : "moctracker backend=cpu "
+        "search-window=16 size-ratio=0 post-messages=true objects=\"" OBJECTS "\"", "RGBA", w, h);
+    gdouble ratio;
+    /* the parsed harness element is a bin around the tracker */
+    g_object_get (GST_BIN_CHILDREN (GST_BIN (hn->element))->data, "size-ratio", &ratio, NULL);
+    ck_assert (ratio == (gate ? 3.0 : 0.0));
+    GstBus *bus = gst_bus_new ();
+    gst_element_set_bus (hn->element, bus);
+    for (int t = 0; t < 2; t++) {
+      GstBuffer *out = gst_harness_push_and_pull (hn, make_frame ("RGBA", w, h, t));
+      check_roi (out, 0, t, w, h, t - 1);
+      fail_if (red_lost (bus));
+      gst_buffer_unref (out);
+    }
+    GstBuffer *out = gst_harness_push_and_pull (hn, frame_with_blob (w, h, 2));
+    ck_assert (gate ? roi_of (out, "red") == NULL : roi_of (out, "red") != NULL);
+    ck_assert (red_lost (bus) == (gate != 0));
+    gst_buffer_unref (out);
+    if (gate) {
+      out = gst_harness_push_and_pull (hn, make_frame ("RGBA", w, h, 3));
+      check_roi (out, 0, 3, w, h, 1);
+      fail_if (red_lost (bus));
+      gst_buffer_unref (out);
+      /* reset(): the reference goes with the trajectories */
+      fail_unless (gst_harness_push_event (hn, gst_event_new_flush_start ()));
+      fail_unless (gst_harness_push_event (hn, gst_event_new_flush_stop (TRUE)));
+      GstSegment seg;
+      gst_segment_init (&seg, GST_FORMAT_TIME);
+      fail_unless (gst_harness_push_event (hn, gst_event_new_segment (&seg)));
+      out = gst_harness_push_and_pull (hn, frame_with_blob (w, h, 2));
+      GstVideoRegionOfInterestMeta *r = roi_of (out, "red");
+      fail_unless (r != NULL);
+      ck_assert_uint_eq (r->w, 40);   /* the blob's box (the whole frame is searched) */
+      fail_if (red_lost (bus));
+      gst_buffer_unref (out);
+    }
+    gst_element_set_bus (hn->element, NULL);
+    gst_object_unref (bus);
+    gst_harness_teardown (hn);
+  }
+}
+GST_END_TEST;
+
 /* GRAY8 is refused at negotiation; 1x1 and odd sizes run. */
 GST_START_TEST (test_formats_and_sizes)
 {
@@ -574,6 +657,7 @@ moctracker_suite (void)
   tcase_add_test (tc, test_flush_and_caps_change);
   tcase_add_test (tc, test_formats_and_sizes);
   tcase_add_test (tc, test_search_window);
+  tcase_add_test (tc, test_size_ratio);
   tcase_add_test (tc, test_cuda_memory_matches_cpu);
   suite_add_tcase (s, tc);
   return s;

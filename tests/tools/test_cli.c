@@ -8,6 +8,7 @@
 #include "cv_imageio.h"
 #include "cv_synth.h"
 #include "cv_align.h"
+#include "cv_pairs.h"
 #include <cudacore/cc_flow.h>
 
 #include <png.h>
@@ -35,7 +36,7 @@ expect (const char *const argv[], int status, const char *err_part)
 START_TEST (test_version)
 {
   const char *bins[] = { CV_FLOW_BIN, CV_MKCLIP_BIN, CV_MKMESH_BIN, FLOW_BENCH_BIN, BM_BENCH_BIN,
-    APSP_BENCH_BIN, MOCT_BENCH_BIN, CVD_BENCH_BIN,
+    APSP_BENCH_BIN, MOCT_BENCH_BIN, CVD_BENCH_BIN, CV_MKPAIRS_BIN, MATCH_BENCH_BIN,
 #ifdef QUADCUT_EVAL_BIN
     QUADCUT_EVAL_BIN, QUADCUT_BENCH_BIN,
 #endif
@@ -452,7 +453,7 @@ START_TEST (test_setup_bad_mode)
     int rc = cv_test_run (argv, path_env, &out, &err);
     clock_gettime (CLOCK_MONOTONIC, &t1);
     ck_assert_int_eq (rc, 2);
-    ck_assert_ptr_nonnull (strstr (err, "usage: tools/setup.sh [build|test|demo]"));
+    ck_assert_ptr_nonnull (strstr (err, "usage: tools/setup.sh [build|test|demo|install|uninstall]"));
     ck_assert_msg (access (marker, F_OK) != 0, "setup.sh %s ran a package or build tool",
         modes[i]);
     /* a refusal, not an install: well under the time one apt-get or build takes */
@@ -466,6 +467,75 @@ START_TEST (test_setup_bad_mode)
   ck_assert_ptr_nonnull (strstr (out, "usage: tools/setup.sh"));
   ck_assert_int_ne (access (marker, F_OK), 0);
   free (out);
+}
+END_TEST
+
+/* cv-mkpairs: the Sintel layout, the pairs of cv_pair_make bit for bit, the same
+ * files for the same seed, refused values; match-bench --eval scores them. */
+START_TEST (test_cv_mkpairs)
+{
+  char dir[512], dir2[512], path[600];
+  snprintf (dir, sizeof dir, "%s", cv_test_temp_path ("pairs"));
+  snprintf (dir2, sizeof dir2, "%s", cv_test_temp_path ("pairs2"));
+  const char *argv[] = { CV_MKPAIRS_BIN, dir, "--count", "2", "--size", "64x48",
+                         "--max-motion", "20", "--seed", "5", "--procedural", NULL };
+  expect (argv, 0, NULL);
+  for (int i = 0; i < 2; i++) {
+    cv_pair_params gp = { 64, 48, 20.0f, 5u + (unsigned) i };
+    cc_image f1, f2, flow, occ, got;
+    CC_ASSERT_OK (cv_pair_make (&gp, NULL, 0, &f1, &f2, &flow, &occ));
+    static const char *names[] = { "frame10.png", "frame11.png", "occlusions.png" };
+    const cc_image *want[] = { &f1, &f2, &occ };
+    for (int k = 0; k < 3; k++) {
+      snprintf (path, sizeof path, "%s/pair_%03d/%s", dir, i, names[k]);
+      CC_ASSERT_OK (cv_png_load (path, k == 2 ? CC_FORMAT_GRAY8 : CC_FORMAT_RGBX8, &got));
+      cv_test_assert_same_bits (&got, want[k], names[k]);
+      cv_image_free (&got);
+    }
+    snprintf (path, sizeof path, "%s/pair_%03d/flow10.flo", dir, i);
+    CC_ASSERT_OK (cc_flo_read (path, &got));
+    cv_test_assert_same_bits (&got, &flow, "flow10.flo");
+    cc_flo_free (&got);
+    cv_image_free (&f1);
+    cv_image_free (&f2);
+    cv_image_free (&flow);
+    cv_image_free (&occ);
+  }
+  /* another seed: other frames */
+  const char *other[] = { CV_MKPAIRS_BIN, dir2, "--count", "1", "--size", "64x48",
+                          "--seed", "6", "--procedural", NULL };
+  expect (other, 0, NULL);
+  cc_image a, b;
+  snprintf (path, sizeof path, "%s/pair_000/frame10.png", dir);
+  CC_ASSERT_OK (cv_png_load (path, CC_FORMAT_GRAY8, &a));
+  snprintf (path, sizeof path, "%s/pair_000/frame10.png", dir2);
+  CC_ASSERT_OK (cv_png_load (path, CC_FORMAT_GRAY8, &b));
+  ck_assert_int_ne (memcmp (a.planes[0], b.planes[0], 64 * 48), 0);
+  cv_image_free (&a);
+  cv_image_free (&b);
+  const char *small[] = { CV_MKPAIRS_BIN, dir2, "--size", "8x8", NULL };
+  expect (small, 2, "16..8192");
+  const char *count[] = { CV_MKPAIRS_BIN, dir2, "--count", "0", NULL };
+  expect (count, 2, "--count");
+  const char *media[] = { CV_MKPAIRS_BIN, dir2, "--media", "/nonexistent-media", NULL };
+  expect (media, 1, "no texture");
+  /* match-bench --eval: one JSON line per pair */
+  const char *eval[] = { MATCH_BENCH_BIN, "--eval", dir, "--step", "4", NULL };
+  char *out;
+  ck_assert_int_eq (cv_test_run (eval, NULL, &out, NULL), 0);
+  ck_assert_ptr_nonnull (strstr (out, "{\"pair\":\"pair_000\""));
+  ck_assert_ptr_nonnull (strstr (out, "{\"pair\":\"pair_001\""));
+  ck_assert_ptr_nonnull (strstr (out, "\"accuracy\":"));
+  free (out);
+  char empty[512];
+  snprintf (empty, sizeof empty, "%s", cv_test_temp_path ("empty"));
+  ck_assert_int_eq (mkdir (empty, 0755), 0);
+  const char *none[] = { MATCH_BENCH_BIN, "--eval", empty, NULL };
+  expect (none, 1, "no pair");
+  const char *backend[] = { MATCH_BENCH_BIN, "--eval", dir, "--backend", "gpu", NULL };
+  expect (backend, 2, "one of cpu, cuda");
+  const char *step[] = { MATCH_BENCH_BIN, "--step", "1", NULL };
+  expect (step, 2, "--step");
 }
 END_TEST
 
@@ -487,6 +557,7 @@ cli_suite (void)
   tcase_add_test (tc, test_png_writer_opaque);
   tcase_add_test (tc, test_cv_flow_vis_opaque);
   tcase_add_test (tc, test_setup_bad_mode);
+  tcase_add_test (tc, test_cv_mkpairs);
 #ifdef CV_SOAK_BIN
   tcase_add_test (tc, test_cv_soak);
 #endif

@@ -9,6 +9,7 @@
 
 #include <math.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 
@@ -25,10 +26,10 @@ run_ok (const char *const argv[], char **out)
 /* Five balls on the grey (128) cloth, 21x21 boxes:
  *  cue:    flat (245, 240, 200);
  *  eight:  flat (20, 20, 20) with a white number disc of radius 3 (a minority: the
- *          median ignores it, and the 50% distance quantile is 0: tolerance 10);
+ *          median ignores it, and the 75% distance quantile is 0: tolerance 10);
  *  solid1: concentric G = 230 (r 4), 200 (r 5.5), 170 (rest) on R = 60, B = 60: the
  *          sampled disc (radius 0.7 x 10.5 = 7.35) is about 29% / 27% / 44% of them,
- *          so the median is G = 200 and the 50% quantile of the distances is 30;
+ *          so the median is G = 200 and the 75% quantile of the distances is 30;
  *  stripe1: a (200, 40, 40) disc with a white (250, 250, 250) band across its middle
  *          (the band is left out: colour exactly (200, 40, 40));
  *  solid2: flat (140, 140, 150): 0.8 x its distance to the cloth (about 19.7) caps
@@ -110,47 +111,57 @@ START_TEST (test_track_objects_clip)
     fprintf (o, "obj%d #%02x%02x%02x 20\n", k, rgb[0], rgb[1], rgb[2]);
   }
   fclose (o);
-  const char *argv[] = { CV_MOCT_BIN, "track", objects, CV_OBJECTS_CLIP, "--json", NULL };
-  char *out;
-  run_ok (argv, &out);
-  char line[256];
-  ck_assert_ptr_nonnull (fgets (line, sizeof line, f));   /* header */
-  int rows = 0, present = 0;
-  while (fgets (line, sizeof line, f)) {
-    int t, k, r, g, b, x0, y0, x1, y1;
-    long long mass;
-    double cx, cy;
-    ck_assert_int_eq (sscanf (line, "%d,%d,%d,%d,%d,%lld,%lf,%lf,%d,%d,%d,%d", &t, &k, &r, &g,
-            &b, &mass, &cx, &cy, &x0, &y0, &x1, &y1), 12);
-    char key[64];
-    snprintf (key, sizeof key, "{\"frame\":%d,", t);
-    const char *fl = strstr (out, key);
-    ck_assert_msg (fl != NULL, "frame %d missing", t);
-    snprintf (key, sizeof key, "{\"name\":\"obj%d\"", k);
-    const char *ob = strstr (fl, key);
-    ck_assert_ptr_nonnull (ob);
-    char pres[8];
-    long long m;
-    double tcx, tcy;
-    int a0, b0, a1, b1;
-    ck_assert_int_eq (sscanf (ob + strlen (key), ",\"present\":%7[a-z],\"mass\":%lld,\"cx\":%lf,"
-            "\"cy\":%lf,\"x0\":%d,\"y0\":%d,\"x1\":%d,\"y1\":%d", pres, &m, &tcx, &tcy, &a0, &b0,
-            &a1, &b1), 8);
-    ck_assert_msg (m == mass, "frame %d object %d: mass %lld, truth %lld", t, k, m, mass);
-    /* both printed with 6 decimals from the same integer sums */
-    ck_assert_double_eq_tol (tcx, cx, 1e-6);
-    ck_assert_double_eq_tol (tcy, cy, 1e-6);
-    ck_assert_msg (a0 == x0 && b0 == y0 && a1 == x1 && b1 == y1,
-        "frame %d object %d: box %d,%d..%d,%d, truth %d,%d..%d,%d", t, k, a0, b0, a1, b1, x0,
-        y0, x1, y1);
-    ck_assert_str_eq (pres, mass >= 16 ? "true" : "false");
-    present += mass >= 16;
-    rows++;
+  /* the whole frame, then a 128 px search window with the size gate (default
+   * size-ratio 3): objects that leave and re-enter the frame keep their exact
+   * figures (a box cut by the border is not a look-alike) */
+  for (int v = 0; v < 2; v++) {
+    const char *argv[] = { CV_MOCT_BIN, "track", objects, CV_OBJECTS_CLIP, "--json",
+      v ? "--window" : NULL, "128", NULL };
+    char *out;
+    run_ok (argv, &out);
+    char line[256];
+    rewind (f);
+    ck_assert_ptr_nonnull (fgets (line, sizeof line, f));   /* header */
+    int rows = 0, present = 0;
+    while (fgets (line, sizeof line, f)) {
+      int t, k, r, g, b, x0, y0, x1, y1;
+      long long mass;
+      double cx, cy;
+      ck_assert_int_eq (sscanf (line, "%d,%d,%d,%d,%d,%lld,%lf,%lf,%d,%d,%d,%d", &t, &k, &r, &g,
+              &b, &mass, &cx, &cy, &x0, &y0, &x1, &y1), 12);
+      char key[64];
+      snprintf (key, sizeof key, "{\"frame\":%d,", t);
+      const char *fl = strstr (out, key);
+      ck_assert_msg (fl != NULL, "frame %d missing", t);
+      snprintf (key, sizeof key, "{\"name\":\"obj%d\"", k);
+      const char *ob = strstr (fl, key);
+      ck_assert_ptr_nonnull (ob);
+      char pres[8];
+      long long m;
+      double tcx, tcy;
+      int a0, b0, a1, b1;
+      ck_assert_int_eq (sscanf (ob + strlen (key), ",\"present\":%7[a-z],\"mass\":%lld,\"cx\":%lf,"
+              "\"cy\":%lf,\"x0\":%d,\"y0\":%d,\"x1\":%d,\"y1\":%d", pres, &m, &tcx, &tcy, &a0, &b0,
+              &a1, &b1), 8);
+      ck_assert_str_eq (pres, mass >= 16 ? "true" : "false");
+      present += mass >= 16;
+      rows++;
+      if (v && mass < 16)
+        continue;   /* an absent object's window may hold fewer of its pixels */
+      ck_assert_msg (m == mass, "frame %d object %d: mass %lld, truth %lld (window %d)", t, k, m,
+          mass, v ? 128 : 0);
+      /* both printed with 6 decimals from the same integer sums */
+      ck_assert_double_eq_tol (tcx, cx, 1e-6);
+      ck_assert_double_eq_tol (tcy, cy, 1e-6);
+      ck_assert_msg (a0 == x0 && b0 == y0 && a1 == x1 && b1 == y1,
+          "frame %d object %d: box %d,%d..%d,%d, truth %d,%d..%d,%d", t, k, a0, b0, a1, b1, x0,
+          y0, x1, y1);
+    }
+    ck_assert_int_eq (rows, 48 * 8);
+    ck_assert_int_gt (present, 48 * 4);
+    free (out);
   }
   fclose (f);
-  ck_assert_int_eq (rows, 48 * 8);
-  ck_assert_int_gt (present, 48 * 4);
-  free (out);
 }
 END_TEST
 
@@ -169,9 +180,15 @@ START_TEST (test_billiard)
   if (!media)
     return;
   static const clip_want want[] = {
-    { "game1_clip1", 187, 2, 2, 0, 0, 0.27, 0.95 },
-    { "game2_clip1", 122, 3, 3, 0, 0, 0.45, 4.3 },
-    { "game3_clip1", 116, 2, 2, 0, 0, 0.28, 4.8 },
+    { "game1_clip1", 187, 2, 2, 0, 0, 0.34, 1.05 },
+    { "game1_clip2", 157, 2, 2, 0, 0, 0.31, 4.7 },
+    { "game2_clip1", 122, 2, 2, 0, 0, 0.61, 2.3 },
+    /* the cue fades in the shadow of the right cushion and a stripe's white band is
+     * taken at the end; the annotation's first-frame "eight" is another ball than its
+     * last-frame one (docs/moctracker.md) */
+    { "game2_clip2", 133, 2, 0, 2, 0, 0.0, 0.0 },
+    { "game3_clip1", 116, 2, 2, 0, 0, 0.37, 4.9 },
+    { "game3_clip2", 119, 2, 2, 0, 0, 0.62, 2.2 },
   };
   for (size_t c = 0; c < sizeof want / sizeof want[0]; c++) {
     char dir[1024];
@@ -208,6 +225,66 @@ START_TEST (test_billiard)
         want[c].name, max_err, want[c].max_err);
     free (out);
   }
+}
+END_TEST
+
+/* What is not a video stops `track` with an error, soon (a pipeline error on the
+ * bus ends the run instead of a wait for a sample that never comes): /dev/null, an
+ * empty file, a truncated PNG. Boxes outside the frame are refused by calibrate. */
+START_TEST (test_bad_inputs)
+{
+  const char *objects = cv_test_temp_path ("red.objects");
+  FILE *f = fopen (objects, "w");
+  fprintf (f, "red #ff0000 40\n");
+  fclose (f);
+  const char *empty = cv_test_temp_path ("empty.mp4");
+  f = fopen (empty, "w");
+  fclose (f);
+  cc_image img;
+  CC_ASSERT_OK (cv_image_new (64, 48, CC_FORMAT_RGBX8, &img));
+  memset (img.planes[0], 90, img.pitch[0] * img.height);
+  const char *png = cv_test_temp_path ("frame.png");
+  CC_ASSERT_OK (cv_png_save (png, &img));
+  cv_image_free (&img);
+  const char *cut = cv_test_temp_path ("cut.png");
+  char buf[4096];
+  f = fopen (png, "rb");
+  size_t len = fread (buf, 1, sizeof buf, f);
+  fclose (f);
+  ck_assert_uint_gt (len, 80);
+  f = fopen (cut, "wb");
+  fwrite (buf, 1, len / 2, f);
+  fclose (f);
+  const char *inputs[] = { "/dev/null", empty, cut };
+  for (int i = 0; i < 3; i++) {
+    const char *argv[] = { CV_MOCT_BIN, "track", objects, inputs[i], NULL };
+    char *err;
+    struct timespec t0, t1;
+    clock_gettime (CLOCK_MONOTONIC, &t0);
+    int rc = cv_test_run (argv, NULL, NULL, &err);
+    clock_gettime (CLOCK_MONOTONIC, &t1);
+    double s = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+    ck_assert_msg (rc == 1, "%s: exit %d; stderr: %s", inputs[i], rc, err);
+    ck_assert_msg (strstr (err, "cv-moct: decoding: "), "%s: %s", inputs[i], err);
+    ck_assert_msg (s < 10, "%s: %.1f s", inputs[i], s);
+    free (err);
+  }
+  /* a 1x1 frame and boxes of a 1024x576 one */
+  CC_ASSERT_OK (cv_image_new (1, 1, CC_FORMAT_RGBX8, &img));
+  const char *one = cv_test_temp_path ("one.png");
+  CC_ASSERT_OK (cv_png_save (one, &img));
+  cv_image_free (&img);
+  const char *boxes = cv_test_temp_path ("far.txt");
+  f = fopen (boxes, "w");
+  fprintf (f, "0 0 1 1 3\n268 317 17 17 1\n");
+  fclose (f);
+  const char *calib[] = { CV_MOCT_BIN, "calibrate", one, boxes, NULL };
+  char *out, *err;
+  ck_assert_int_eq (cv_test_run (calib, NULL, &out, &err), 1);
+  ck_assert_msg (strstr (err, "box 2 (268 317 17 17) is not inside the 1x1 frame"), "%s", err);
+  ck_assert_msg (!strstr (out, "#000000"), "%s", out);
+  free (out);
+  free (err);
 }
 END_TEST
 
@@ -252,6 +329,7 @@ moct_tool_suite (void)
   tcase_add_test (tc, test_track_objects_clip);
   tcase_add_test (tc, test_billiard);
   tcase_add_test (tc, test_options);
+  tcase_add_test (tc, test_bad_inputs);
   suite_add_tcase (s, tc);
   return s;
 }

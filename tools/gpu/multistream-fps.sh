@@ -6,10 +6,9 @@
 # two-element chains in CUDA memory (cudaupload ! A ! B ! cudadownload) in one branch.
 # Each figure is (frames of a 2N run - frames of an N run) / (time difference), so
 # process start, plugin loading and CUDA initialisation cancel out.
-# FRAMES (default 1000) is N; ONLY, an extended regex over the names, runs those alone.
+# FRAMES (default 2000) is N (divided by the third argument for slow elements); ONLY, an extended regex over the names, runs those alone.
 # Prints one JSON object per line.
 set -uo pipefail
-N=${FRAMES:-1000}
 K=${BRANCHES:-8}
 cm="video/x-raw(memory:CUDAMemory)"
 caps="video/x-raw,format=NV12,width=1920,height=1080,framerate=1000/1"
@@ -27,7 +26,7 @@ timed () {
 }
 # branches NAME ELEMENT: K branches of ELEMENT
 branches () {
-  local name=$1 el=$2 desc n t1 t2
+  local name=$1 el=$2 N=$(( ${FRAMES:-2000} / ${3:-1} )) t1 t2
   only "$name" || return 0
   build () {
     local frames=$1 s="" b
@@ -47,7 +46,7 @@ branches () {
 }
 # chain NAME PIPE: one branch, upload ! PIPE ! download
 chain () {
-  local name=$1 p=$2 t1 t2
+  local name=$1 p=$2 N=$(( ${FRAMES:-2000} / ${3:-1} )) t1 t2
   only "$name" || return 0
   mk () { echo "videotestsrc num-buffers=1 pattern=ball ! $caps ! imagefreeze num-buffers=$1 ! cudaupload ! $cm ! $p ! cudadownload ! fakesink sync=false"; }
   # shellcheck disable=SC2046
@@ -61,10 +60,10 @@ chain () {
 
 branches identity "identity"
 branches cudaflowlk "cudaflowlk"
-branches cudaflowlk-refine "cudaflowlk refine=variational"
+branches cudaflowlk-refine "cudaflowlk refine=variational" 6
 branches cudablockmatch "cudablockmatch"
 branches moctracker "moctracker objects-file=$OBJ128"
-branches cvdmosaic "cvdmosaic backend=cuda"
+branches cvdmosaic "cvdmosaic backend=cuda" 2
 branches quadcut "quadcut"
 ${EXTRA_BRANCHES:+branches extra "$EXTRA_BRANCHES"}
 chain chain-identity "identity ! identity"

@@ -131,7 +131,7 @@ cc_status cc_cvd_set_density (cc_cvd *cvd, cc_stream stream, const cc_image *fra
  * to 1. For tests and tools. */
 cc_status cc_cvd_set_density_map (cc_cvd *cvd, cc_stream stream, const uint16_t *rho);
 
-/* Voronoi step alone (params.voronoi) for the current sites. */
+/* Voronoi step alone (the default JFA variant) for the current sites. */
 cc_status cc_cvd_voronoi (cc_cvd *cvd, cc_stream stream);
 /* The last label image to a host array of width x height int32 (a readback: waits on
  * CUDA for the stream of the last call). */
@@ -158,7 +158,7 @@ cc_status cc_cvd_iterate (cc_cvd *cvd, cc_stream stream, int iterations, double 
     cc_cvd_stats *stats);
 
 /* Moves every site by the mean flow of its cell (F32C2, same size, where the
- * backend computes; the cells of the current sites by params.voronoi, recomputed when
+ * backend computes; the cells of the current sites by the Voronoi step, recomputed when
  * the sites moved since the last Voronoi step): each pixel's vector quantised to
  * floor (256 u + 0.5) / 256 px, summed per cell in integers, the mean rounded half
  * up, the site clamped to the frame. Pixels whose vector is not finite (or beyond

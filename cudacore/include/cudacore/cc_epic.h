@@ -39,7 +39,7 @@ typedef struct cc_flow_match {
 typedef struct cc_match_params {
   int step;             /* seed grid spacing, px, 2..32. Default 3 */
   int levels;           /* pyramid levels of the coarse-to-fine search, 1..8. Default 5 */
-  int iterations;       /* propagation + random-search rounds per level, 1..32. Default 6 */
+  int iterations;       /* propagation + random-search rounds per level, 1..32. Default 4 */
   float max_displacement; /* px at full resolution; search radius bound, 8..1024. Default 400 */
   float fb_threshold;   /* px; a match whose backward match misses by more is rejected. Default 3 */
 } cc_match_params;

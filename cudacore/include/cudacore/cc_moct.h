@@ -74,6 +74,17 @@ typedef struct cc_moct_params {
                               evaluation with a region-of-interest clue (appendix B's
                               regional reduction): stray pixels of an object's colour
                               elsewhere no longer move its box and centroid */
+  float size_ratio;        /* window > 0 only: the look-alike gate. 0 (off) or 1..100;
+                              default 3. A blob whose mass differs from the object's
+                              recent mass (a running average over about 4 accepted
+                              frames) by more than this factor either way, or whose
+                              box's longer side grows past this factor of the recent
+                              one (+2 px), is not the object: the frame reports it
+                              absent with `lost` set, the window grows as for an
+                              absent object, and the object is re-acquired by the
+                              first blob of its size in its window. The reference
+                              starts at the first frame with the object present
+                              after create or reset */
 } cc_moct_params;
 
 void cc_moct_params_default (cc_moct_params *params);
@@ -110,6 +121,10 @@ typedef struct cc_moct_result {
    * sample (however old, since create / reset): (c - c_prev) / (frame - frame_prev).
    * velocity_valid when present now and there is such a sample; else 0. */
   double vx, vy;
+  /* with a window and params.size_ratio: mass >= min_mass but refused as a
+   * look-alike (present is false; mass, centroid and box are those of what was
+   * refused) */
+  bool lost;
 } cc_moct_result;
 
 /* One trajectory sample (a frame) of one object. */
@@ -158,7 +173,8 @@ cc_status cc_moct_run (cc_moct *m, cc_stream stream, const cc_image *frame,
 cc_status cc_moct_get_trajectory (cc_moct *m, int object, cc_moct_sample *out, int max,
     int *n);
 /* Clears every trajectory and restarts frame indices at 0 (flush / discont); search
- * windows go back to the whole frame. On `stream`; does not wait. */
+ * windows go back to the whole frame and the size gate's references are dropped. On
+ * `stream`; does not wait. */
 cc_status cc_moct_reset (cc_moct *m, cc_stream stream);
 /* With params.window > 0: the next run searches `object` within +-window px of
  * (x, y) (an initial position, e.g. from a calibration box). INVALID_ARGUMENT for a
@@ -194,6 +210,12 @@ cc_status cc_moct_seed (cc_moct *m, cc_stream stream, int object, int x, int y);
  * frame's own pixels. (The CUDA backend's width x height uint32 drawing scratch is
  * allocated at create.) */
 cc_status cc_moct_draw (cc_moct *m, cc_stream stream, cc_image *frame, unsigned flags);
+
+/* The distance between two 8-bit sRGB colours in a space (RGB, HSV with hue_weight,
+ * LAB; see cc_moct_space): what the classification tables compare with a
+ * tolerance (for calibration tools). -1 for an unknown space. */
+double cc_moct_colour_distance (cc_moct_space space, float hue_weight, const uint8_t a[3],
+    const uint8_t b[3]);
 
 /* The classification of one colour (what the tables hold; for tests and tools):
  * [in] yuv: false: c0, c1, c2 = R, G, B; true: Y, U, V. Returns an id or -1. */

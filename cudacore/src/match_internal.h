@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Shared between match.c (API, CPU reference) and kernels/match.cu. */
+#ifndef CUDACORE_MATCH_INTERNAL_H
+#define CUDACORE_MATCH_INTERNAL_H
+
+#include "cc_internal.h"
+#include "cudacore/cc_epic.h"
+#include "match_hostdev.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CC_MATCH_LEVELS_MAX 8
+
+/* Pyramid (2x2 box means of the 8-bit luma, as block matching's) and the seed grid. */
+typedef struct cc_match_layout {
+  int levels;
+  int width[CC_MATCH_LEVELS_MAX], height[CC_MATCH_LEVELS_MAX];
+  int maxd[CC_MATCH_LEVELS_MAX];     /* displacement bound per axis, level px */
+  int radius[CC_MATCH_LEVELS_MAX];   /* random-search radius, level px */
+  int full_w, full_h;
+  int gw, gh, step;
+} cc_match_layout;
+
+void cc_match_layout_compute (int width, int height, const cc_match_params *params,
+    cc_match_layout *out);
+/* The view of level l, direction dir over census planes `from` / `to` and the
+ * direction's flow / cost arrays. */
+cc_match_view cc_match_view_make (const cc_match_layout *layout, int level, int dir,
+    const uint32_t *from, const uint32_t *to, int *flow, int *cost);
+
+/* CUDA backend (kernels/match.cu). */
+typedef struct cc_cuda_match cc_cuda_match;
+cc_status cc_cuda_match_create (cc_context *ctx, const cc_match_layout *layout,
+    cc_cuda_match **out);
+void cc_cuda_match_destroy (cc_cuda_match *state);
+/* Device frames; the matches stay on the device. stream: resolved (never NULL). */
+cc_status cc_cuda_match_compute (cc_cuda_match *state, cc_stream stream,
+    const cc_match_params *params, const cc_image *prev, const cc_image *next);
+const cc_flow_match *cc_cuda_match_matches (const cc_cuda_match *state);
+cc_status cc_cuda_match_download (cc_cuda_match *state, cc_stream stream,
+    cc_flow_match *out, int count);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

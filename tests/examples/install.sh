@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# What an application developer does with an installation: `meson install --destdir`
+# into a temporary folder, then, with PKG_CONFIG_PATH into it only,
+#   - pkg-config cudavision-1.0 gives its include and library folders;
+#   - examples/flow_tracks.c compiles against the installed header and library, and
+#     runs on the installed plugins (GST_PLUGIN_PATH = the .pc's pluginsdir): the
+#     flow meta on every frame, the tracked ball in the ROI metas and the messages,
+#     and the mean flow inside the ball's box equal to its tracked velocity;
+#   - the installed typelib reads the flow meta from Python (flow_mean.py), when
+#     PyGObject is there;
+#   - the cv-* tools are in bin/ and run.
+#   tests/examples/install.sh SOURCE_ROOT BUILD_ROOT CC MESON
+set -euo pipefail
+src=$1 build=$2 cc=$3 meson=$4
+source "$src/tests/examples/common.sh"
+dest=$(mktemp -d)
+trap 'rm -rf "$dest"' EXIT
+
+"$meson" install -C "$build" --no-rebuild --destdir "$dest" --quiet >"$dest/install.log" 2>&1 \
+  || { cat "$dest/install.log"; fail "meson install --destdir failed"; }
+pc=$(find "$dest" -name cudavision-1.0.pc)
+[ -n "$pc" ] || fail "no cudavision-1.0.pc installed"
+export PKG_CONFIG_PATH=$(dirname "$pc")
+flags=$(pkg-config --cflags --libs cudavision-1.0) || fail "pkg-config cudavision-1.0 failed"
+incdir=$(pkg-config --variable=includedir cudavision-1.0)
+libdir=$(pkg-config --variable=libdir cudavision-1.0)
+pluginsdir=$(pkg-config --variable=pluginsdir cudavision-1.0)
+# a build configured by tools/setup.sh install names GStreamer's own plugin folder
+case "$pluginsdir" in "$dest"/*) ;; *) pluginsdir=$dest$pluginsdir ;; esac
+case "$incdir" in "$dest"/*) ;; *) fail "includedir $incdir is not in the destdir" ;; esac
+[ -f "$incdir/cudavision-1.0/cudavision/gstcvflowmeta.h" ] \
+  || fail "no include/cudavision-1.0/cudavision/gstcvflowmeta.h"
+[ -e "$libdir/libgstcudavision-1.0.so" ] || fail "no $libdir/libgstcudavision-1.0.so"
+[ -e "$pluginsdir/libgstcudavision.so" ] || fail "no plugin in pluginsdir $pluginsdir"
+ok "pkg-config: $flags"
+
+# the C example, built as an application builds it
+"$cc" -Wall -Wextra -Werror -o "$dest/flow_tracks" "$src/examples/flow_tracks.c" $flags -lm \
+  || fail "examples/flow_tracks.c does not build against the installed cudavision-1.0"
+ok "flow_tracks.c builds against the installed .pc"
+
+export GST_PLUGIN_PATH=$pluginsdir
+export LD_LIBRARY_PATH=$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+run_example "$dest/flow_tracks" 6 >"$dest/out" 2>"$dest/err" || { cat "$dest/out" "$dest/err"; fail "flow_tracks failed"; }
+grep -q '^flow_tracks: 6 frames$' "$dest/out" || { cat "$dest/out"; fail "flow_tracks: not 6 frames"; }
+grep -q '^frame 0 flow grid 160x120 cell 1x1 first mean +0.000 +0.000$' "$dest/out" \
+  || { cat "$dest/out"; fail "frame 0: not the zero first field"; }
+[ "$(grep -c '^frame [1-5] flow grid 160x120 cell 1x1 valid ' "$dest/out")" -eq 5 ] \
+  || { cat "$dest/out"; fail "frames 1-5: not valid fields"; }
+[ "$(grep -c '^frame [0-5] track ball id 0 box ' "$dest/out")" -eq 6 ] \
+  || { cat "$dest/out"; fail "the ball's ROI meta is not on the 6 frames"; }
+[ "$(grep -c '^message frame [0-5] time .* object ball present box ' "$dest/out")" -eq 6 ] \
+  || { cat "$dest/out"; fail "not 6 moctracker messages with the ball present"; }
+# "frame F track ball id 0 box X,Y WxH centroid CX CY velocity valid VX VY flow-in-box FU FV"
+awk '$3 == "track" && $13 == "velocity" && $14 == "valid" && $17 == "flow-in-box" {
+      n++; du = $18 - $15; dv = $19 - $16
+      if (du < -0.3 || du > 0.3 || dv < -0.3 || dv > 0.3) { print "differs: " $0; bad = 1 }
+    }
+    END { if (n != 5) { print n " frames with a velocity, want 5"; bad = 1 } exit bad }' "$dest/out" \
+  || { cat "$dest/out"; fail "the mean flow in the ball's box is not its velocity"; }
+ok "flow_tracks on the installed plugins: 6 frames, flow in the ball's box = its velocity within 0.3 px"
+
+for t in cv-flow cv-mkclip cv-mkmesh; do
+  exe=$(find "$dest" -path "*/bin/$t")
+  [ -n "$exe" ] && "$exe" --version >/dev/null || fail "bin/$t missing or --version fails"
+done
+ok "bin/cv-flow, cv-mkclip, cv-mkmesh run"
+
+# Python through the installed typelib
+typelib=$(find "$dest" -name GstCudaVision-1.0.typelib)
+find_python
+if [ -n "$typelib" ] && [ -n "$py" ]; then
+  GI_TYPELIB_PATH=$(dirname "$typelib") BUILD_DIR=/nonexistent \
+    run_example "$py" "$src/examples/flow_mean.py" --frames 3 >"$dest/py" 2>"$dest/err" \
+    || { cat "$dest/py" "$dest/err"; fail "flow_mean.py on the installation failed"; }
+  [ "$(grep -c '^frame [12] grid 160x120 valid mean ' "$dest/py")" -eq 2 ] \
+    || { cat "$dest/py"; fail "flow_mean.py on the installation: no valid frames"; }
+  ok "flow_mean.py reads the flow meta through the installed typelib"
+else
+  echo "skipped: Python through the installed typelib (no typelib or no PyGObject)"
+fi
+echo "$passed passed, 0 failed"

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# The Python examples on the build tree (GST_PLUGIN_PATH, GI_TYPELIB_PATH and
+# LD_LIBRARY_PATH name build/gst): flow_mean.py's mean flow against tracks.py's
+# velocities, tracks.py on the objects clip against its objects.csv (messages and ROI
+# metas), camera_effect.py in its fallback (no camera) with a frame limit.
+# Skips (77) without PyGObject.
+#   tests/examples/python.sh SOURCE_ROOT BUILD_ROOT
+set -euo pipefail
+src=$1 build=$2
+source "$src/tests/examples/common.sh"
+find_python
+[ -n "$py" ] || { echo "SKIP: no python3 with PyGObject (python3-gi)"; exit 77; }
+"$py" -c 'import gi; gi.require_version("Gst", "1.0"); from gi.repository import Gst' 2>/dev/null \
+  || { echo "SKIP: no GStreamer introspection data (gir1.2-gstreamer-1.0)"; exit 77; }
+[ -f "$build/gst/GstCudaVision-1.0.typelib" ] \
+  || { echo "SKIP: no GstCudaVision-1.0.typelib (-Dintrospection=disabled)"; exit 77; }
+export GST_PLUGIN_PATH=$build/gst GI_TYPELIB_PATH=$build/gst BUILD_DIR=$build
+export LD_LIBRARY_PATH=$build/gst${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+
+# flow_mean.py: 8 frames of the moving ball; the first is not valid (zero flow)
+run_example "$py" "$src/examples/flow_mean.py" --frames 8 >"$dir/flow" 2>"$dir/err" \
+  || { cat "$dir/flow" "$dir/err"; fail "flow_mean.py failed"; }
+grep -q '^flow_mean: 8 frames$' "$dir/flow" || { cat "$dir/flow"; fail "flow_mean.py: not 8 frames"; }
+grep -q '^frame 0 grid 160x120 first mean +0.000 +0.000 px (0 confident cells)$' "$dir/flow" \
+  || { cat "$dir/flow"; fail "flow_mean.py: frame 0 is not the zero first field"; }
+[ "$(grep -c '^frame [1-7] grid 160x120 valid ' "$dir/flow")" -eq 7 ] \
+  || { cat "$dir/flow"; fail "flow_mean.py: frames 1-7 not valid 160x120 fields"; }
+ok "flow_mean.py: 8 frames, frame 0 zero, 1-7 valid"
+
+# tracks.py --meta on the same source: the ball's velocity is the mean flow
+run_example "$py" "$src/examples/tracks.py" --frames 8 --meta >"$dir/tracks" 2>"$dir/err" \
+  || { cat "$dir/tracks" "$dir/err"; fail "tracks.py --meta failed"; }
+[ "$(grep -c '^frame [0-7] ball present ' "$dir/tracks")" -eq 8 ] \
+  || { cat "$dir/tracks"; fail "tracks.py --meta: the ball is not present in 8 frames"; }
+check_flow_vs_tracks "$dir/flow" "$dir/tracks" \
+  || { cat "$dir/flow" "$dir/tracks"; fail "flow_mean.py's mean flow is not the ball's velocity"; }
+ok "flow_mean.py's mean flow = tracks.py's velocity within 0.3 px (frames 1-7)"
+
+# tracks.py on the generated objects clip: every object of every frame as objects.csv
+clip=$build/media/objects
+for mode in message meta; do
+  flag=""
+  [ $mode = meta ] && flag=--meta
+  run_example "$py" "$src/examples/tracks.py" --frames 6 --clip "$clip" $flag >"$dir/clip-$mode" 2>"$dir/err" \
+    || { cat "$dir/clip-$mode" "$dir/err"; fail "tracks.py --clip ($mode) failed"; }
+  awk -F, -v mode=$mode '
+    FNR == NR { if (FNR > 1 && $1 < 6) { want[$1 " obj" $2] = $0; if ($6 > 0) present++ } next }
+    $1 == "frame" && $3 ~ /^obj/ {
+      key = $2 " " $3; n++
+      if (!(key in want)) { print "unexpected: " $0; bad = 1; next }
+      split(want[key], c, ",")
+      if (c[6] == 0) { if ($4 != "absent") { print "not absent: " $0; bad = 1 }; next }
+      seen++
+      split($6, xy, ","); split($7, wh, "x")
+      if ($4 != "present" || $12 != c[6] || xy[1] != c[9] || xy[2] != c[10] \
+          || wh[1] != c[11] - c[9] + 1 || wh[2] != c[12] - c[10] + 1 \
+          || ($9 - c[7]) ^ 2 > 1e-4 || ($10 - c[8]) ^ 2 > 1e-4) {
+        print "differs from objects.csv (" want[key] "): " $0; bad = 1
+      }
+    }
+    END {
+      if (seen != present) { print mode ": " seen " present objects, objects.csv has " present; bad = 1 }
+      exit bad
+    }
+  ' "$clip/objects.csv" FS=' ' "$dir/clip-$mode" \
+    || { cat "$dir/clip-$mode"; fail "tracks.py --clip ($mode) differs from objects.csv"; }
+  ok "tracks.py --clip ($mode): 6 frames x 8 objects as objects.csv (mass, box, centroid)"
+done
+
+# camera_effect.py without a camera: the test source, 4 frames, every effect built
+effects=(mosaic stipple)
+run_example gst-inspect-1.0 quadcut >/dev/null 2>&1 && effects+=(quadcut)
+for e in "${effects[@]}"; do
+  run_example "$py" "$src/examples/camera_effect.py" --no-camera --effect $e --frames 4 --sink fakesink \
+    >"$dir/cam" 2>"$dir/err" || { cat "$dir/cam" "$dir/err"; fail "camera_effect.py --effect $e failed"; }
+  grep -q '^camera_effect: videotestsrc (no camera) through ' "$dir/cam" \
+    && grep -q '^camera_effect: 4 frames$' "$dir/cam" \
+    || { cat "$dir/cam"; fail "camera_effect.py --effect $e: not 4 frames of the fallback"; }
+  ok "camera_effect.py --effect $e: fallback source, 4 frames"
+done
+echo "$passed passed, 0 failed"
