@@ -28,6 +28,7 @@
 #include "gstcvfilter.h"
 #include "gstcvenum.h"
 #include "gstcvflowfield.h"
+#include "gstcvanalytics.h"
 #include "gstcvflowvis.h"
 #include "gstcvrefine.h"
 
@@ -213,7 +214,7 @@ gst_cuda_block_match_process (GstCvFilter * filter, GstBuffer * buffer, cc_image
   }
   *what = "block matching";   /* the hand-off's name */
   guint cell = self->dense_now ? 1 : (guint) params.block_size;
-  gst_buffer_add_cv_flow_meta (buffer, field, cell, cell, GST_CV_FLOW_CONFIDENCE_MATCH,
+  gst_cv_flow_attach (filter, buffer, field, cell, cell, GST_CV_FLOW_CONFIDENCE_MATCH,
       prev != NULL);
   return CC_SUCCESS;
 }

@@ -30,6 +30,7 @@
 #include "gstcvfilter.h"
 #include "gstcvenum.h"
 #include "gstcvflowfield.h"
+#include "gstcvanalytics.h"
 #include "gstcvrefine.h"
 #include "gstcvflowvis.h"
 
@@ -231,7 +232,7 @@ gst_cuda_flow_lk_process (GstCvFilter * filter, GstBuffer * buffer, cc_image * f
     return st;
   }
   *what = "optical flow";   /* the hand-off's name */
-  gst_buffer_add_cv_flow_meta (buffer, field, 1, 1, params.fb_check
+  gst_cv_flow_attach (filter, buffer, field, 1, 1, params.fb_check
       ? GST_CV_FLOW_CONFIDENCE_FB_ERROR : GST_CV_FLOW_CONFIDENCE_MIN_EIGENVALUE, had_previous);
   return CC_SUCCESS;
 }

@@ -55,6 +55,7 @@
 #include "gstcvfilter.h"
 #include "gstcvenum.h"
 #include "gstcvobjects.h"
+#include "gstcvanalytics.h"
 
 #include <cudacore/cc_moct.h>
 #include <string.h>
@@ -113,6 +114,7 @@ struct _GstMoctTracker {
   cc_moct_object *table;       /* the list given to the core (names for metas) */
   gint n_table;
   cc_moct_result *results;
+  GstCvTracks *tracks;         /* analytics mtds: first / last seen per object */
 };
 
 G_DECLARE_FINAL_TYPE (GstMoctTracker, gst_moct_tracker, GST, MOCT_TRACKER, GstCvFilter)
@@ -137,6 +139,7 @@ gst_moct_tracker_reset (GstCvFilter * filter)
   GstMoctTracker *self = GST_MOCT_TRACKER (filter);
   if (self->moct)
     cc_moct_reset (self->moct, NULL);
+  gst_cv_tracks_reset (self->tracks);
 }
 
 /* Gives the core the current list (object lock not held). */
@@ -187,6 +190,7 @@ gst_moct_tracker_setup (GstCvFilter * filter, const GstVideoInfo * info, cc_cont
   }
   g_clear_pointer (&self->table, g_free);
   self->n_table = 0;
+  gst_cv_tracks_reset (self->tracks);
   return apply_objects (self);
 }
 
@@ -271,6 +275,9 @@ gst_moct_tracker_process (GstCvFilter * filter, GstBuffer * buffer, cc_image * f
   if (st != CC_SUCCESS)
     return st;
   add_roi_metas (self, buffer);
+  if (!gst_cv_tracks_attach (self->tracks, &GST_BASE_TRANSFORM (filter)->segment, buffer,
+          self->table, self->results, self->n_table))
+    GST_WARNING_OBJECT (self, "could not attach the analytics mtds");
   if (post)
     post_message (self, buffer);
   return CC_SUCCESS;
@@ -407,6 +414,7 @@ gst_moct_tracker_finalize (GObject * object)
   GstMoctTracker *self = GST_MOCT_TRACKER (object);
   g_free (self->entries);
   g_free (self->objects_file);
+  gst_cv_tracks_free (self->tracks);
   G_OBJECT_CLASS (gst_moct_tracker_parent_class)->finalize (object);
 }
 
@@ -496,4 +504,5 @@ gst_moct_tracker_init (GstMoctTracker * self)
   cc_moct_params_default (&self->params);
   self->tolerance = DEFAULT_TOLERANCE;
   self->entries = g_new0 (GstCvObjectEntry, 1);
+  self->tracks = gst_cv_tracks_new ();
 }

@@ -69,6 +69,7 @@
  */
 #include "gstcvfilter.h"
 #include "gstcvenum.h"
+#include "gstcvanalytics.h"
 #include "cv_imageio.h"
 #include <cudacore/cc_quadcut.h>
 #include <string.h>
@@ -141,6 +142,7 @@ struct _GstQuadCut {
   gint learned;                /* frames learned into the plate so far */
   gdouble previous_l;          /* active: the previous frame's mean L (< 0: none) */
   gboolean warned_pair;
+  GstCvMaskOut *mask_out;      /* the mask as a segmentation mtd (1.26+), or NULL */
 };
 
 G_DECLARE_FINAL_TYPE (GstQuadCut, gst_quad_cut, GST, QUAD_CUT, GstCvFilter)
@@ -321,6 +323,7 @@ gst_quad_cut_teardown (GstCvFilter * filter)
     keep_learned_plate (self, ctx);
   cc_quadcut_destroy (self->qc);
   self->qc = NULL;
+  g_clear_pointer (&self->mask_out, gst_cv_mask_out_free);
   if (self->have_plate_img)
     cc_image_free (ctx, &self->plate_img);
   if (self->have_background_img)
@@ -368,6 +371,7 @@ gst_quad_cut_setup (GstCvFilter * filter, const GstVideoInfo * info, cc_context 
   }
   self->width = w;
   self->height = h;
+  self->mask_out = gst_cv_mask_out_new (ctx, w, h);
   if (params.mode == CC_QUADCUT_MODE_PLATE && self->plate_file.planes[0]) {
     if (self->plate_file.width != w || self->plate_file.height != h)
       GST_ELEMENT_WARNING (self, STREAM, FORMAT, ("the plate is %dx%d, the frames %dx%d: "
@@ -492,6 +496,19 @@ learn_plate (GstQuadCut * self, const cc_image * frame, gint frames, gint step)
   return st;
 }
 
+/* The cut's mask (0 background, 255 foreground) as a segmentation mtd of the
+ * buffer's analytics relation meta, on GStreamer 1.26+ (docs/analytics.md). */
+static void
+attach_mask (GstQuadCut * self, GstBuffer * buffer)
+{
+  static const guint regions[] = { 0, 255 };
+  cc_image *dst = gst_cv_mask_out_begin (self->mask_out);
+  if (dst && !gst_cv_mask_out_finish (self->mask_out, buffer,
+          cc_quadcut_get_mask (self->qc, gst_cv_filter_get_stream (GST_CV_FILTER (self)),
+              dst) == CC_SUCCESS, regions, 2))
+    GST_WARNING_OBJECT (self, "could not attach the segmentation mtd");
+}
+
 static cc_status
 gst_quad_cut_process (GstCvFilter * filter, GstBuffer * buffer, cc_image * frame,
     cc_stream stream, const gchar ** what)
@@ -589,6 +606,8 @@ gst_quad_cut_process (GstCvFilter * filter, GstBuffer * buffer, cc_image * frame
         break;
     }
   }
+  if (st == CC_SUCCESS)
+    attach_mask (self, buffer);   /* the mask's download waits for the stream */
   return st;
 }
 

@@ -182,3 +182,16 @@ gst_cv_flow_field_map_host (GstCvFlowField * f, const gfloat ** vectors,
   if (confidence_stride) *confidence_stride = (gsize) w * 4;
   return TRUE;
 }
+
+gboolean
+gst_cv_flow_field_get_device (GstCvFlowField * f, gconstpointer * vectors,
+    gsize * vectors_stride, gconstpointer * confidence, gsize * confidence_stride)
+{
+  if (f->vectors.location != CC_LOCATION_DEVICE)
+    return FALSE;
+  if (vectors) *vectors = f->vectors.planes[0];
+  if (vectors_stride) *vectors_stride = f->vectors.pitch[0];
+  if (confidence) *confidence = f->confidence.planes[0];
+  if (confidence_stride) *confidence_stride = f->confidence.pitch[0];
+  return TRUE;
+}

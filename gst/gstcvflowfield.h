@@ -29,10 +29,13 @@ GstCvFlowField *gst_cv_flow_field_ref (GstCvFlowField * field);
 void gst_cv_flow_field_unref (GstCvFlowField * field);
 cc_image *gst_cv_flow_field_vectors (GstCvFlowField * field);
 cc_image *gst_cv_flow_field_confidence (GstCvFlowField * field);
-/* The field in host memory: the views themselves for host fields, a download cached
- * in the field (on the element's context) for device fields. FALSE on failure. */
+/* What gst_cv_flow_meta_map_host / _get_device give, for any holder of the field: the
+ * views themselves for host fields, a download cached in the field (on the element's
+ * context) for device fields. FALSE on failure. */
 gboolean gst_cv_flow_field_map_host (GstCvFlowField * field, const gfloat ** vectors,
     gsize * vectors_stride, const gfloat ** confidence, gsize * confidence_stride);
+gboolean gst_cv_flow_field_get_device (GstCvFlowField * field, gconstpointer * vectors,
+    gsize * vectors_stride, gconstpointer * confidence, gsize * confidence_stride);
 
 /* Adds the meta (takes the field reference). */
 GstCvFlowMeta *gst_buffer_add_cv_flow_meta (GstBuffer * buffer, GstCvFlowField * field,

@@ -99,15 +99,8 @@ gst_cv_flow_meta_get_device (GstCvFlowMeta * meta, gconstpointer * vectors,
     gsize * vectors_stride, gconstpointer * confidence, gsize * confidence_stride)
 {
   g_return_val_if_fail (meta && meta->field, FALSE);
-  GstCvFlowField *f = meta->field;
-  const cc_image *v = gst_cv_flow_field_vectors (f), *c = gst_cv_flow_field_confidence (f);
-  if (v->location != CC_LOCATION_DEVICE)
-    return FALSE;
-  if (vectors) *vectors = v->planes[0];
-  if (vectors_stride) *vectors_stride = v->pitch[0];
-  if (confidence) *confidence = c->planes[0];
-  if (confidence_stride) *confidence_stride = c->pitch[0];
-  return TRUE;
+  return gst_cv_flow_field_get_device (meta->field, vectors, vectors_stride, confidence,
+      confidence_stride);
 }
 
 /* ------------------------------------------- accessors for bindings and simple callers */

@@ -12,17 +12,22 @@
 #                         (pkg-config --variable=typelibdir gobject-introspection-1.0);
 #                         then ldconfig
 #   tools/setup.sh uninstall  remove what `install` installed (meson's install log)
+#   tools/setup.sh test-trixie  the second CI leg: a Debian trixie root (GStreamer 1.26,
+#                         analytics library) by debootstrap in build-trixie/, a CPU-only
+#                         build there, the element, analytics and overlay pipeline
+#                         tests (tools/test-trixie.sh; needs root and the network)
 # Idempotent; needs root or sudo for apt-get (skipped when everything is installed).
 # Environment: BUILD_DIR (default build), CUDA_ARCH (meson cuda-arch; default: the
 # project's full list), MESON_ARGS (extra meson setup arguments), ASAN=0 (test: skip
 # the sanitizer build BUILD_DIR-asan that runs after the normal suite), PREFIX (install).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-usage="usage: tools/setup.sh [build|test|demo|install|uninstall]   (default build; -h, --help: this text)"
+usage="usage: tools/setup.sh [build|test|test-trixie|demo|install|uninstall]   (default build; -h, --help: this text)"
 mode=${1:-build}
 # the mode is checked before anything is installed
 case "$mode" in
   build|test|demo|install|uninstall) ;;
+  test-trixie) exec bash tools/test-trixie.sh ;;   # its own root: no host build
   -h|--help) echo "$usage"; exit 0 ;;
   *) echo "$usage" >&2; exit 2 ;;
 esac

@@ -125,6 +125,9 @@ typedef struct cc_refine_tuning {
 void cc_refine_tuning_default (cc_refine_tuning *tuning);
 /* Applies to the runs that follow. INVALID_ARGUMENT naming the field out of range. */
 cc_status cc_refine_set_tuning (cc_refine *refine, const cc_refine_tuning *tuning);
+/* The same for the refinement inside a cc_epic (no-op when its refine is off). */
+struct cc_epic;
+cc_status cc_epic_set_refine_tuning (struct cc_epic *epic, const cc_refine_tuning *tuning);
 
 #ifdef __cplusplus
 }
