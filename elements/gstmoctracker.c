@@ -53,6 +53,7 @@
  * ]| A camera on the GPU: two coloured markers tracked in CUDA memory.
  */
 #include "gstcvfilter.h"
+#include "gstcvenum.h"
 #include "gstcvobjects.h"
 #include "gstcvanalytics.h"
 
@@ -63,22 +64,10 @@ GST_DEBUG_CATEGORY_STATIC (moctracker_debug);
 #define GST_CAT_DEFAULT moctracker_debug
 
 #define GST_TYPE_CV_MOCT_SPACE (gst_cv_moct_space_get_type ())
-static GType
-gst_cv_moct_space_get_type (void)
-{
-  static GType type = 0;
-  static const GEnumValue values[] = {
+GST_CV_DEFINE_ENUM (gst_cv_moct_space_get_type, "GstCvMoctSpace",
     { CC_MOCT_SPACE_RGB, "Euclidean distance in 8-bit RGB", "rgb" },
     { CC_MOCT_SPACE_HSV, "HSV with hue counted hue-weight times (same units as RGB)", "hsv" },
-    { CC_MOCT_SPACE_LAB, "CIE76 delta E in L*a*b*", "lab" },
-    { 0, NULL, NULL },
-  };
-  if (g_once_init_enter (&type)) {
-    GType t = g_enum_register_static ("GstCvMoctSpace", values);
-    g_once_init_leave (&type, t);
-  }
-  return type;
-}
+    { CC_MOCT_SPACE_LAB, "CIE76 delta E in L*a*b*", "lab" })
 
 #define GST_TYPE_CV_MOCT_DRAW (gst_cv_moct_draw_get_type ())
 static GType
@@ -269,38 +258,36 @@ post_message (GstMoctTracker * self, GstBuffer * buffer)
   gst_element_post_message (GST_ELEMENT (self), gst_message_new_element (GST_OBJECT (self), s));
 }
 
-static GstFlowReturn
-gst_moct_tracker_process (GstCvFilter * filter, GstBuffer * buffer, cc_image * frame)
+static cc_status
+gst_moct_tracker_process (GstCvFilter * filter, GstBuffer * buffer, cc_image * frame,
+    cc_stream stream, const gchar ** what)
 {
   GstMoctTracker *self = GST_MOCT_TRACKER (filter);
-  cc_context *ctx = gst_cv_filter_get_context (filter);
   GST_OBJECT_LOCK (self);
   gboolean changed = self->objects_changed;
   guint draw = self->draw;
   gboolean post = self->post_messages;
   GST_OBJECT_UNLOCK (self);
-  if (changed && !apply_objects (self))
-    return GST_FLOW_ERROR;
-
-  cc_status st = cc_moct_run (self->moct, NULL, frame, self->results);
-  if (st == CC_SUCCESS && draw)
-    st = cc_moct_draw (self->moct, NULL, frame, draw);
-  /* downstream (cudadownload, the application) reads with its own stream */
-  if (st == CC_SUCCESS)
-    st = cc_context_synchronize (ctx);
-  if (st != CC_SUCCESS) {
-    GST_ELEMENT_ERROR (self, LIBRARY, FAILED, ("tracking failed on frame %" G_GUINT64_FORMAT,
-            gst_cv_filter_get_frame_number (filter)), ("%s: %s", cc_status_name (st),
-            cc_last_error ()));
-    return GST_FLOW_ERROR;
+  if (changed && !apply_objects (self)) {
+    *what = NULL;   /* posted */
+    return CC_ERROR_INVALID_ARGUMENT;
   }
+
+  /* the results come back to the host (cc_moct_run waits for them): the metas and
+   * the message are final here; the drawing is handed off by the base */
+  *what = "tracking";
+  cc_status st = cc_moct_run (self->moct, stream, frame, self->results);
+  if (st == CC_SUCCESS && draw)
+    st = cc_moct_draw (self->moct, stream, frame, draw);
+  if (st != CC_SUCCESS)
+    return st;
   add_roi_metas (self, buffer);
   if (!gst_cv_tracks_attach (self->tracks, &GST_BASE_TRANSFORM (filter)->segment, buffer,
           self->table, self->results, self->n_table))
     GST_WARNING_OBJECT (self, "could not attach the analytics mtds");
   if (post)
     post_message (self, buffer);
-  return GST_FLOW_OK;
+  return CC_SUCCESS;
 }
 
 /* ------------------------------------------------------------- properties */

@@ -3,6 +3,7 @@
 #include "cv_test.h"
 #include "cv_imageio.h"
 #include <cudacore/cc_flow.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -40,6 +41,66 @@ START_TEST (test_context_cpu_and_errors)
     ck_assert_ptr_null (ctx);
     ck_assert_msg (strlen (cc_last_error ()) > 10, "no-device error explains itself");
   }
+}
+END_TEST
+
+/* cc_backend_resolve: the one resolution of AUTO; CPU and CUDA stay. */
+START_TEST (test_backend_resolve)
+{
+  ck_assert_int_eq (cc_backend_resolve (CC_BACKEND_AUTO),
+      cc_cuda_device_count () > 0 ? CC_BACKEND_CUDA : CC_BACKEND_CPU);
+  ck_assert_int_eq (cc_backend_resolve (CC_BACKEND_CPU), CC_BACKEND_CPU);
+  ck_assert_int_eq (cc_backend_resolve (CC_BACKEND_CUDA), CC_BACKEND_CUDA);
+}
+END_TEST
+
+/* Fences: nothing to wait for on the CPU (NULL, success); on CUDA, a second
+ * context's stream ordered after the first's work by a fence sees that work (a 64 MB
+ * fill, then a device-to-device copy on the other stream, read back). */
+START_TEST (test_fence)
+{
+  cc_context *cpu = NULL;
+  CC_ASSERT_OK (cc_context_create (CC_BACKEND_CPU, -1, &cpu));
+  cc_fence *f = (cc_fence *) 0x1;
+  CC_ASSERT_OK (cc_fence_record (cpu, NULL, &f));
+  ck_assert_ptr_null (f);
+  CC_ASSERT_OK (cc_fence_wait (cpu, NULL, NULL));
+  cc_fence_destroy (NULL);
+  ck_assert_int_eq (cc_fence_record (cpu, NULL, NULL), CC_ERROR_INVALID_ARGUMENT);
+  cc_context_destroy (cpu);
+  if (cc_cuda_device_count () == 0) {
+    printf ("SKIP fence on CUDA: no device\n");
+    return;
+  }
+  cc_context *a = NULL, *b = NULL;
+  CC_ASSERT_OK (cc_context_create (CC_BACKEND_CUDA, 0, &a));
+  CC_ASSERT_OK (cc_context_create (CC_BACKEND_CUDA, 0, &b));
+  const int w = 8192, h = 8192;
+  cc_image src, dst, host;
+  CC_ASSERT_OK (cc_image_alloc (a, w, h, CC_FORMAT_GRAY8, CC_LOCATION_DEVICE, &src));
+  CC_ASSERT_OK (cc_image_alloc (a, w, h, CC_FORMAT_GRAY8, CC_LOCATION_DEVICE, &dst));
+  CC_ASSERT_OK (cc_image_alloc (a, w, h, CC_FORMAT_GRAY8, CC_LOCATION_HOST, &host));
+  CC_ASSERT_OK (cc_image_fill (a, NULL, &dst, 0));
+  CC_ASSERT_OK (cc_context_synchronize (a));
+  for (int round = 1; round <= 3; round++) {
+    CC_ASSERT_OK (cc_image_fill (a, NULL, &src, (uint8_t) (40 * round)));
+    cc_fence *fence = NULL;
+    CC_ASSERT_OK (cc_fence_record (a, NULL, &fence));
+    ck_assert_ptr_nonnull (fence);
+    CC_ASSERT_OK (cc_fence_wait (b, NULL, fence));
+    cc_fence_destroy (fence);   /* allowed with the wait pending */
+    CC_ASSERT_OK (cc_image_copy (b, NULL, &src, &dst));
+    CC_ASSERT_OK (cc_image_copy (b, NULL, &dst, &host));
+    const uint8_t *p = host.planes[0];
+    for (int y = 0; y < h; y += 511)
+      for (int x = 0; x < w; x += 97)
+        ck_assert_uint_eq (p[(size_t) y * host.pitch[0] + x], 40 * round);
+  }
+  cc_image_free (a, &src);
+  cc_image_free (a, &dst);
+  cc_image_free (a, &host);
+  cc_context_destroy (b);
+  cc_context_destroy (a);
 }
 END_TEST
 
@@ -367,6 +428,8 @@ core_suite (void)
   tcase_add_test (tc, test_status_names);
   tcase_add_test (tc, test_context_cpu_and_errors);
   tcase_add_test (tc, test_context_threads);
+  tcase_add_test (tc, test_backend_resolve);
+  tcase_add_test (tc, test_fence);
   tcase_add_test (tc, test_image_checks);
   tcase_add_test (tc, test_image_copy_roundtrip);
   tcase_add_test (tc, test_resize_nearest);
