@@ -562,7 +562,7 @@ generic_suite (void)
   Suite *s = suite_create ("generic");
   for (int i = 0; i < cv_n_element_cases; i++) {
     TCase *tc = tcase_create (cv_element_cases[i].name);
-    tcase_set_timeout (tc, 300);
+    tcase_set_timeout (tc, 590);
     tcase_add_loop_test (tc, test_states_without_data, i, i + 1);
     tcase_add_loop_test (tc, test_states_with_data, i, i + 1);
     tcase_add_loop_test (tc, test_flushing_seek, i, i + 1);
