@@ -20,7 +20,7 @@
 
 G_BEGIN_DECLS
 
-/* ---- flow (cudaflowlk, cudablockmatch) */
+/* ---- flow (cudaflowlk, cudablockmatch, cudaflowepic) */
 
 /* Adds the GstCvFlowMeta (takes the field reference) and, on 1.26+, a GstCvFlowMtd
  * sharing the field (gstcvflowmtd.h). Returns the flow meta (NULL on failure). */

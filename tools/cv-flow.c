@@ -4,10 +4,14 @@
  *   cv-flow [options] FRAME1.png FRAME2.png [-o OUT.flo] [--truth GT.flo] [--vis OUT.png]
  *   cv-flow [options] --eval DIR     every DIR/NAME/{frame10,frame11}.png + flow10.flo
  *
- * Options: --method lk|blockmatch  --backend auto|cpu|cuda  --repeat N (timing)
+ * Options: --method lk|blockmatch|epic  --backend auto|cpu|cuda  --repeat N (timing)
  *   LK:         --levels N  --iterations N  --window N  --min-eigen X  --sobel  --fb-check
  *   blockmatch: --block-size N  --search-radius N  --seed-radius N  --bm-levels N
  *               --metric ncc|ssd|sad  --no-subpixel  (the dense field is evaluated)
+ *   epic:       --match-step N  --match-levels N  --match-iterations N  --max-motion X
+ *               --fb-threshold X  --k N  --sigma X  --flat-cost X  --edge-weight X
+ *               --nw (Nadaraya-Watson instead of affine); the refinement (one level,
+ *               docs/epicflow.md) is part of the method: --refine none turns it off
  *   refinement: --refine [variational|none]  --refine-levels N  --outer N  --inner N
  *               --omega X  --alpha X (smoothness)  --delta X (colour)  --gamma X (gradient)
  *   other:      --help  --version
@@ -18,6 +22,7 @@
 #include "cv_imageio.h"
 #include "cv_timing.h"
 #include <cudacore/cc_blockmatch.h>
+#include <cudacore/cc_epic.h>
 #include <cudacore/cc_flow.h>
 #include <cudacore/cc_refine.h>
 
@@ -38,6 +43,7 @@ typedef struct {
   cc_blockmatch_params bm;
   bool refine;
   cc_refine_params rf;
+  cc_epic_params epic;
   int repeat;
 } options;
 
@@ -52,6 +58,7 @@ fail (const char *what)
 typedef struct {
   cc_flow_lk *lk;
   cc_blockmatch *bm;
+  cc_epic *epic;
   cc_refine *rf;
   cc_image grid, dense, refined;   /* where the backend computes */
 } estimator;
@@ -72,13 +79,19 @@ estimator_create (const options *o, cc_context *ctx, int w, int h, estimator *e)
     cc_blockmatch_grid_size (e->bm, &gw, &gh);
     if (cc_image_alloc (ctx, gw, gh, CC_FORMAT_F32C2, loc, &e->grid))
       return fail ("alloc");
+  } else if (!strcmp (o->method, "epic")) {
+    cc_epic_params ep = o->epic;
+    ep.refine = o->refine;
+    ep.refine_params = o->rf;
+    if (cc_epic_create (ctx, w, h, &ep, &e->epic))
+      return fail ("epic create");
   } else {
-    fprintf (stderr, "cv-flow: unknown method %s (lk, blockmatch)\n", o->method);
+    fprintf (stderr, "cv-flow: unknown method %s (lk, blockmatch, epic)\n", o->method);
     return 1;
   }
   if (cc_image_alloc (ctx, w, h, CC_FORMAT_F32C2, loc, &e->dense))
     return fail ("alloc");
-  if (o->refine && (cc_refine_create (ctx, w, h, &o->rf, &e->rf)
+  if (o->refine && !e->epic && (cc_refine_create (ctx, w, h, &o->rf, &e->rf)
           || cc_image_alloc (ctx, w, h, CC_FORMAT_F32C2, loc, &e->refined)))
     return fail ("refine create");
   return 0;
@@ -89,6 +102,7 @@ estimator_destroy (cc_context *ctx, estimator *e)
 {
   cc_flow_lk_destroy (e->lk);
   cc_blockmatch_destroy (e->bm);
+  cc_epic_destroy (e->epic);
   cc_refine_destroy (e->rf);
   if (e->grid.planes[0])
     cc_image_free (ctx, &e->grid);
@@ -106,6 +120,8 @@ estimator_run (estimator *e, cc_context *ctx, const cc_image *f1, const cc_image
     return fail ("lk");
   if (e->bm && cc_blockmatch_compute (e->bm, NULL, f1, f2, &e->grid, NULL, &e->dense))
     return fail ("blockmatch");
+  if (e->epic && cc_epic_compute (e->epic, NULL, f1, f2, &e->dense, NULL))
+    return fail ("epic");
   if (e->rf && cc_refine_run (e->rf, NULL, f1, f2, &e->dense, &e->refined))
     return fail ("refine");
   if (cc_image_copy (ctx, NULL, e->rf ? &e->refined : &e->dense, flow))
@@ -281,10 +297,12 @@ usage (FILE *out)
   fprintf (out,
       "usage: cv-flow [options] FRAME1.png FRAME2.png [-o OUT.flo] [--truth GT.flo] [--vis OUT.png]\n"
       "       cv-flow [options] --eval DIR   (DIR/NAME/{frame10,frame11}.png + flow10.flo)\n"
-      "  --method lk|blockmatch  --backend auto|cpu|cuda  --repeat N (timing runs, 1..%d)\n"
+      "  --method lk|blockmatch|epic  --backend auto|cpu|cuda  --repeat N (timing runs, 1..%d)\n"
       "  LK:         --levels N  --iterations N  --window N  --min-eigen X  --sobel  --fb-check\n"
       "  blockmatch: --block-size N  --search-radius N  --seed-radius N  --bm-levels N\n"
       "              --metric ncc|ssd|sad  --no-subpixel\n"
+      "  epic:       --match-step N  --match-levels N  --match-iterations N  --max-motion X\n"
+      "              --fb-threshold X  --k N  --sigma X  --flat-cost X  --edge-weight X  --nw\n"
       "  refinement: --refine [variational|none]  --refine-levels N  --outer N  --inner N\n"
       "              --omega X  --alpha X  --delta X  --gamma X\n"
       "  --help, --version\n", MAX_REPEAT);
@@ -301,6 +319,14 @@ main (int argc, char **argv)
   cc_flow_lk_params_default (&o.lk);
   cc_blockmatch_params_default (&o.bm);
   cc_refine_params_default (&o.rf);
+  cc_epic_params_default (&o.epic);
+  /* epic: its refinement (on unless --refine none) starts from the method's own
+   * parameters, whatever the order of the options */
+  for (int i = 1; i + 1 < argc; i++)
+    if (!strcmp (argv[i], "--method") && !strcmp (argv[i + 1], "epic")) {
+      o.rf = o.epic.refine_params;
+      o.refine = true;
+    }
   const char *in[2] = { NULL, NULL }, *out = NULL, *truth = NULL, *vis = NULL, *eval = NULL;
   int nin = 0;
   for (int i = 1; i < argc; i++) {
@@ -319,8 +345,8 @@ main (int argc, char **argv)
     }
     else if (OPT ("--method")) {
       o.method = v;
-      if (strcmp (v, "lk") && strcmp (v, "blockmatch"))
-        ok = cv_option_error ("--method", v, "one of lk, blockmatch");
+      if (strcmp (v, "lk") && strcmp (v, "blockmatch") && strcmp (v, "epic"))
+        ok = cv_option_error ("--method", v, "one of lk, blockmatch, epic");
     } else if (OPT ("--backend")) {
       if (!strcmp (v, "cpu")) o.backend = CC_BACKEND_CPU;
       else if (!strcmp (v, "cuda")) o.backend = CC_BACKEND_CUDA;
@@ -356,6 +382,16 @@ main (int argc, char **argv)
         i++;
       }
     }
+    else if (INT ("--match-step", o.epic.match.step)) ;
+    else if (INT ("--match-levels", o.epic.match.levels)) ;
+    else if (INT ("--match-iterations", o.epic.match.iterations)) ;
+    else if (FLOAT ("--max-motion", o.epic.match.max_displacement)) ;
+    else if (FLOAT ("--fb-threshold", o.epic.match.fb_threshold)) ;
+    else if (INT ("--k", o.epic.interp.k)) ;
+    else if (FLOAT ("--sigma", o.epic.interp.sigma)) ;
+    else if (FLOAT ("--flat-cost", o.epic.interp.flat_cost)) ;
+    else if (FLOAT ("--edge-weight", o.epic.interp.edge_weight)) ;
+    else if (!strcmp (a, "--nw")) o.epic.interp.affine = false;
     else if (!strcmp (a, "--no-subpixel")) o.bm.subpixel = false;
     else if (OPT ("-o")) out = v;
     else if (OPT ("--truth")) truth = v;
@@ -377,7 +413,8 @@ main (int argc, char **argv)
   }
   if (cc_flow_lk_params_check (&o.lk) != CC_SUCCESS
       || cc_blockmatch_params_check (&o.bm) != CC_SUCCESS
-      || cc_refine_params_check (&o.rf) != CC_SUCCESS)
+      || cc_refine_params_check (&o.rf) != CC_SUCCESS
+      || cc_epic_params_check (&o.epic) != CC_SUCCESS)
     return fail ("parameters");
   cc_context *ctx;
   if (cc_context_create (o.backend, CC_DEVICE_AUTO, &ctx) != CC_SUCCESS)

@@ -3,7 +3,16 @@
  * and of cc_flow_visualize (COLOR), one JSON object per line.
  *
  *   flow-bench [--fb-check | --no-fb-check] [--runs N] [--no-cpu] [--threads N]
+ *   flow-bench --epic [--runs N] [--no-cpu] [--threads N]
  *   flow-bench --version
+ *
+ * --epic: the EpicFlow method (cc_epic, default parameters) instead, on a generated
+ * large-motion pair (cv_pair_make, motions up to 100 px, procedural textures) at
+ * 1024x436 and 1920x1080 on CUDA, 1024x436 on the CPU (3 runs at most). Stage split
+ * (CUDA events, stand-alone cc_match / cc_interp / cc_refine handles run in sequence):
+ * match_ms, interp_ms, refine_ms; kernel_ms: events around cc_epic_compute with the
+ * confidence (the stages plus the backward interpolation); end_to_end_ms: wall clock
+ * around cc_epic_compute + cc_context_synchronize.
  *
  * Sizes 640x480, 1920x1080, 3840x2160 on CUDA (when a device exists); the CPU
  * backend at 640x480 only (fewer runs). LK: 5 levels, 3 iterations, 9x9 window.
@@ -21,6 +30,8 @@
 #include "cv_imageio.h"
 #include "cv_timing.h"
 #include "cv_synth.h"
+#include "cv_pairs.h"
+#include <cudacore/cc_epic.h>
 #include <cudacore/cc_flow.h>
 #include <cudacore/cc_timer.h>
 
@@ -182,6 +193,100 @@ bench_vis (bench_set *s, int warmup, int runs)
   return 0;
 }
 
+/* One timed call: returns its CUDA-event time. */
+#define TIMED(timer, call, ms_out) \
+  (cc_timer_start (timer, NULL) == CC_SUCCESS && (call) == CC_SUCCESS \
+      && stop_timer ((timer), &(ms_out)) == CC_SUCCESS)
+
+static int
+bench_epic (cc_backend backend, int w, int h, int warmup, int runs)
+{
+  cc_context *ctx;
+  if (cc_context_create (backend, -1, &ctx) != CC_SUCCESS)
+    return fail ("cc_context_create");
+  int rc = 0;
+  if (cc_context_set_threads (ctx, cpu_threads) != CC_SUCCESS) {
+    cc_context_destroy (ctx);
+    return fail ("--threads");
+  }
+  cc_location loc = backend == CC_BACKEND_CUDA ? CC_LOCATION_DEVICE : CC_LOCATION_HOST;
+  cv_pair_params gp = { w, h, 100.0f, 1 };
+  cc_image host[2], truth, occ, frames[2], flow, conf, tmp;
+  cc_epic_params p;
+  cc_epic_params_default (&p);
+  cc_epic *epic = NULL;
+  cc_match *match = NULL;
+  cc_interp *interp = NULL;
+  cc_refine *refine = NULL;
+  cc_timer *timer = NULL;
+  if (cv_pair_make (&gp, NULL, 0, &host[0], &host[1], &truth, &occ) != CC_SUCCESS)
+    return fail ("generated pair");
+  for (int i = 0; i < 2 && !rc; i++)
+    if (cc_image_alloc (ctx, w, h, host[i].format, loc, &frames[i]) != CC_SUCCESS
+        || cc_image_copy (ctx, NULL, &host[i], &frames[i]) != CC_SUCCESS)
+      rc = fail ("upload");
+  if (!rc && (cc_image_alloc (ctx, w, h, CC_FORMAT_F32C2, loc, &flow) != CC_SUCCESS
+          || cc_image_alloc (ctx, w, h, CC_FORMAT_F32C2, loc, &tmp) != CC_SUCCESS
+          || cc_image_alloc (ctx, w, h, CC_FORMAT_F32, loc, &conf) != CC_SUCCESS))
+    rc = fail ("output alloc");
+  if (!rc && (cc_epic_create (ctx, w, h, &p, &epic) != CC_SUCCESS
+          || cc_match_create (ctx, w, h, &p.match, &match) != CC_SUCCESS
+          || cc_interp_create (ctx, w, h, &p.interp, &interp) != CC_SUCCESS
+          || cc_refine_create (ctx, w, h, &p.refine_params, &refine) != CC_SUCCESS
+          || cc_timer_create (ctx, &timer) != CC_SUCCESS))
+    rc = fail ("create");
+  static double mt[MAX_RUNS], it[MAX_RUNS], rt[MAX_RUNS], kt[MAX_RUNS], et[MAX_RUNS];
+  for (int i = 0; i < warmup && !rc; i++)
+    if (cc_epic_compute (epic, NULL, &frames[0], &frames[1], &flow, &conf) != CC_SUCCESS
+        || cc_context_synchronize (ctx) != CC_SUCCESS)
+      rc = fail ("cc_epic_compute");
+  for (int i = 0; i < runs && !rc; i++) {
+    float m, n, r, k;
+    if (!TIMED (timer, cc_match_compute (match, NULL, &frames[0], &frames[1]), m)
+        || !TIMED (timer, cc_interp_run (interp, NULL, &frames[0], cc_match_matches (match),
+                cc_match_capacity (match), &tmp), n)
+        || !TIMED (timer, cc_refine_run (refine, NULL, &frames[0], &frames[1], &tmp, &tmp), r)
+        || !TIMED (timer, cc_epic_compute (epic, NULL, &frames[0], &frames[1], &flow, &conf), k))
+      rc = fail ("timed stages");
+    mt[i] = m;
+    it[i] = n;
+    rt[i] = r;
+    kt[i] = k;
+  }
+  for (int i = 0; i < runs && !rc; i++) {
+    double t0 = cv_now_ms ();
+    if (cc_epic_compute (epic, NULL, &frames[0], &frames[1], &flow, &conf) != CC_SUCCESS
+        || cc_context_synchronize (ctx) != CC_SUCCESS)
+      rc = fail ("cc_epic_compute");
+    et[i] = cv_now_ms () - t0;
+  }
+  if (!rc) {
+    printf ("{\"algorithm\":\"epic\",\"width\":%d,\"height\":%d,\"backend\":\"%s\","
+        "\"match_step\":%d,\"k\":%d,\"refine\":true,\"confidence\":true,\"runs\":%d,"
+        "\"threads\":%d,\"match_ms\":%.4f,\"interp_ms\":%.4f,\"refine_ms\":%.4f,"
+        "\"kernel_ms\":%.4f,\"end_to_end_ms\":%.4f}\n", w, h, cc_backend_name (backend),
+        p.match.step, p.interp.k, runs, bench_threads (ctx), cv_median (mt, runs),
+        cv_median (it, runs), cv_median (rt, runs), cv_median (kt, runs), cv_median (et, runs));
+    fflush (stdout);
+  }
+  cc_timer_destroy (timer);
+  cc_refine_destroy (refine);
+  cc_interp_destroy (interp);
+  cc_match_destroy (match);
+  cc_epic_destroy (epic);
+  cc_image_free (ctx, &frames[0]);
+  cc_image_free (ctx, &frames[1]);
+  cc_image_free (ctx, &flow);
+  cc_image_free (ctx, &tmp);
+  cc_image_free (ctx, &conf);
+  for (int i = 0; i < 2; i++)
+    cv_image_free (&host[i]);
+  cv_image_free (&truth);
+  cv_image_free (&occ);
+  cc_context_destroy (ctx);
+  return rc;
+}
+
 static int
 bench_size (cc_backend backend, int w, int h, bool fb, int warmup, int runs)
 {
@@ -211,13 +316,15 @@ bench_size (cc_backend backend, int w, int h, bool fb, int warmup, int runs)
 int
 main (int argc, char **argv)
 {
-  bool fb = true, cpu = true;
+  bool fb = true, cpu = true, epic = false;
   int runs = 50;
   for (int i = 1; i < argc; i++) {
     if (!strcmp (argv[i], "--fb-check"))
       fb = true;
     else if (!strcmp (argv[i], "--no-fb-check"))
       fb = false;
+    else if (!strcmp (argv[i], "--epic"))
+      epic = true;
     else if (!strcmp (argv[i], "--no-cpu"))
       cpu = false;
     else if (!strcmp (argv[i], "--runs") && i + 1 < argc) {
@@ -230,13 +337,26 @@ main (int argc, char **argv)
       cv_print_version ();
       return 0;
     } else {
-      fprintf (stderr, "usage: flow-bench [--fb-check | --no-fb-check] [--runs N] [--no-cpu]"
-          " [--threads N]\n");
+      fprintf (stderr, "usage: flow-bench [--fb-check | --no-fb-check | --epic] [--runs N] "
+          "[--no-cpu] [--threads N]\n");
       return 2;
     }
   }
   static const int sizes[][2] = { { 640, 480 }, { 1920, 1080 }, { 3840, 2160 } };
   int rc = 0;
+  if (epic) {
+    if (cc_cuda_device_count () > 0) {
+      rc = bench_epic (CC_BACKEND_CUDA, 1024, 436, 3, runs);
+      if (!rc)
+        rc = bench_epic (CC_BACKEND_CUDA, 1920, 1080, 3, runs);
+    } else if (!cpu) {
+      fprintf (stderr, "flow-bench: no CUDA device and --no-cpu: nothing to run\n");
+      return 1;
+    }
+    if (cpu && !rc)
+      rc = bench_epic (CC_BACKEND_CPU, 1024, 436, 1, runs < 3 ? runs : 3);
+    return rc;
+  }
   if (cc_cuda_device_count () > 0) {
     for (int i = 0; i < 3 && !rc; i++)
       rc = bench_size (CC_BACKEND_CUDA, sizes[i][0], sizes[i][1], fb, 5, runs);

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Regenerates the README's pictures (CPU backend), by section:
-#   tools/readme-images.sh [BUILD_DIR [SECTION...]]   SECTION: flowlk quadcut moctracker
-#                                                     cvdmosaic (default: all)
+#   tools/readme-images.sh [BUILD_DIR [SECTION...]]   SECTION: flowlk epic quadcut
+#                                                     moctracker cvdmosaic (default: all)
 # flowlk: the cudaflowlk pictures from the project's own clip (frames 19 -> 20 of
 # build/media/clip):
 #   docs/images/cudaflowlk-color.png   visualize=color max-magnitude=4
@@ -30,6 +30,23 @@ draw () {  # NAME PROPERTIES...
 if want flowlk; then
   draw cudaflowlk-color visualize=color max-magnitude=4
   draw cudaflowlk-arrows visualize=arrows arrow-spacing=24 max-magnitude=1.5
+fi
+
+# epic: a generated large-motion pair (cv-mkpairs --procedural, 640x272, motions up to
+# 120 px, seed 7), CPU backend:
+#   docs/images/cudaflowepic-frame.png  frame 1
+#   docs/images/cudaflowepic-color.png  cv-flow --method epic, Middlebury colours
+#   docs/images/cudaflowepic-lk.png     cv-flow --method lk --refine (for contrast)
+if want epic; then
+  "$build/tools/cv-mkpairs" "$tmp/pairs" --count 1 --size 640x272 --max-motion 120 \
+    --seed 7 --procedural >/dev/null
+  pair=$tmp/pairs/pair_000
+  cp "$pair/frame10.png" docs/images/cudaflowepic-frame.png
+  "$build/tools/cv-flow" --method epic --backend cpu "$pair/frame10.png" "$pair/frame11.png" \
+    --truth "$pair/flow10.flo" --vis docs/images/cudaflowepic-color.png
+  "$build/tools/cv-flow" --method lk --refine --backend cpu "$pair/frame10.png" \
+    "$pair/frame11.png" --truth "$pair/flow10.flo" --vis docs/images/cudaflowepic-lk.png
+  echo "wrote docs/images/cudaflowepic-{frame,color,lk}.png"
 fi
 
 # quadcut (plugin cudavisiongpl), CPU backend, from ../shared/media/segmentation

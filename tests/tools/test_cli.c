@@ -539,6 +539,35 @@ START_TEST (test_cv_mkpairs)
 }
 END_TEST
 
+/* cv-flow --method epic --eval on two generated 96x64 pairs (20 px motions): a table
+ * with both pairs and a mean EPE under 3 px (zero flow: about 8); bad epic options. */
+START_TEST (test_cv_flow_epic)
+{
+  char dir[512];
+  snprintf (dir, sizeof dir, "%s", cv_test_temp_path ("epic-pairs"));
+  const char *make[] = { CV_MKPAIRS_BIN, dir, "--count", "2", "--size", "96x64",
+                         "--max-motion", "20", "--seed", "3", "--procedural", NULL };
+  expect (make, 0, NULL);
+  const char *eval[] = { CV_FLOW_BIN, "--method", "epic", "--backend", "cpu", "--eval", dir,
+                         NULL };
+  char *out;
+  ck_assert_int_eq (cv_test_run (eval, NULL, &out, NULL), 0);
+  ck_assert_ptr_nonnull (strstr (out, "method epic + variational refinement, backend cpu"));
+  ck_assert_ptr_nonnull (strstr (out, "pair_000"));
+  ck_assert_ptr_nonnull (strstr (out, "pair_001"));
+  const char *mean = strstr (out, "\nmean");
+  ck_assert_ptr_nonnull (mean);
+  double epe = strtod (mean + 5, NULL);
+  printf ("cv-flow --method epic on 2 generated 96x64 pairs: mean EPE %.3f\n", epe);
+  ck_assert_msg (epe > 0.0 && epe < 3.0, "mean EPE %g", epe);
+  free (out);
+  const char *method[] = { CV_FLOW_BIN, "--method", "epicflow", "a.png", "b.png", NULL };
+  expect (method, 2, "one of lk, blockmatch, epic");
+  const char *k[] = { CV_FLOW_BIN, "--method", "epic", "--k", "0", "a.png", "b.png", NULL };
+  expect (k, 1, "k 0 out of range");
+}
+END_TEST
+
 static Suite *
 cli_suite (void)
 {
@@ -547,6 +576,7 @@ cli_suite (void)
   tcase_set_timeout (tc, 120);
   tcase_add_test (tc, test_version);
   tcase_add_test (tc, test_cv_flow_options);
+  tcase_add_test (tc, test_cv_flow_epic);
   tcase_add_test (tc, test_cv_mkmesh);
   tcase_add_test (tc, test_other_tools_options);
   tcase_add_test (tc, test_cv_mkclip_foreground);

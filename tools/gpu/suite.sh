@@ -119,6 +119,8 @@ echo "=== benchmarks"
 for bench in $B/tools/*-bench; do
   [ -x "$bench" ] && timeout 300 "$bench" 2>&1 | tee -a "$OUT/bench.json"
 done
+# EpicFlow rows (1024x436 and 1080p with the match / interp / refine split), no CPU row
+timeout 300 "$B/tools/flow-bench" --epic --no-cpu 2>&1 | tee -a "$OUT/bench.json"
 echo "=== pipelines"
 bash tools/gpu/pipeline-fps.sh 2>&1 | tee "$OUT/pipelines.txt"
 # EXTRA=0 leaves out the long evaluations (Middlebury table, meshseg, largest APSP)

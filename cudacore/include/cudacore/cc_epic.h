@@ -74,6 +74,12 @@ typedef struct cc_interp_params {
   int k;                /* nearest matches per pixel, 1..128. Default 32 */
   float sigma;          /* kernel width of the geodesic distance weights. Default 1 */
   bool affine;          /* locally-weighted affine (true) or Nadaraya-Watson (false). Default true */
+  /* Edge cost map (a stand-in for EpicFlow's structured edges): per pixel,
+   * flat_cost + edge_weight * |gradient of the 5x5-binomial-blurred luma| (luma
+   * levels per pixel); a step between 8-neighbours costs the mean of their costs
+   * times its length, and a match's weight is exp (-D / sigma) of the summed cost D. */
+  float flat_cost;      /* cost of one pixel in a flat region, 0.001..100. Default 0.02 */
+  float edge_weight;    /* cost per luma level of gradient, 0..100. Default 0.02 */
 } cc_interp_params;
 
 void cc_interp_params_default (cc_interp_params *params);

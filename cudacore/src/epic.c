@@ -1,0 +1,264 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The EpicFlow method (cc_epic): cc_match -> cc_interp -> cc_refine, and a
+ * forward-backward confidence.
+ *
+ *  1. Sparse matches prev -> next (cc_match: CPM over census, forward-backward
+ *     checked).
+ *  2. EPIC interpolation of the surviving matches on prev's edges into `flow`.
+ *  3. The variational refinement (cc_refine) in place, from that field.
+ *  4. Confidence (when asked): the matches reversed, (x + u, y + v) -> (-u, -v), are
+ *     interpolated on next's edges into a backward field b; the confidence of pixel p
+ *     is exp (-|w + b(p + w)|^2 / (0.01 (|w|^2 + |b|^2) + 0.5)) (cc_epic_consistency),
+ *     0 where p + w leaves the frame. It is low where the forward and backward
+ *     interpolations disagree: occlusions, cells across motion boundaries, areas far
+ *     from any match. One interpolation more, no second matching.
+ *  5. Frames smaller than the matcher's patch (9 px) on a side: zero flow and zero
+ *     confidence, without matching. No surviving match (textureless frames): zero flow and zero confidence,
+ *     decided on the device (a count of the matches), without waiting for it.
+ *     Identical textured frames: zero flow (the matches are exactly zero and the
+ *     refinement keeps it), confidence 1 where the backward field agrees.
+ */
+#include "epic_internal.h"
+#include "epic_hostdev.h"
+#include "match_hostdev.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void
+cc_epic_params_default (cc_epic_params *p)
+{
+  cc_match_params_default (&p->match);
+  cc_interp_params_default (&p->interp);
+  /* chosen on Sintel and generated large-motion pairs together (docs/epicflow.md):
+   * with matches that thin out over fast areas, a wide weighted mean interpolates
+   * better than local affine fits, which extrapolate their outliers */
+  p->interp.affine = false;
+  p->interp.k = 64;
+  p->interp.sigma = 10.0f;
+  p->interp.edge_weight = 0.01f;
+  p->refine = true;
+  cc_refine_params_default (&p->refine_params);
+  /* EpicFlow refines at full resolution only: the interpolated field already holds
+   * the large motions a pyramid would look for */
+  p->refine_params.levels = 1;
+  p->refine_params.outer_iterations = 5;
+  p->refine_params.inner_iterations = 30;
+}
+
+cc_status
+cc_epic_params_check (const cc_epic_params *p)
+{
+  CC_CHECK_ARG (p != NULL, "epic: params is NULL");
+  CC_TRY (cc_match_params_check (&p->match));
+  CC_TRY (cc_interp_params_check (&p->interp));
+  CC_TRY (cc_refine_params_check (&p->refine_params));
+  return CC_SUCCESS;
+}
+
+struct cc_epic {
+  cc_context *ctx;
+  int width, height;
+  cc_epic_params params;
+  cc_match *match;
+  cc_interp *interp;
+  cc_refine *refine;
+  cc_flow_match *reversed;       /* where the context computes */
+  int reversed_cap;
+  int *valid;                    /* surviving matches (device int for CUDA) */
+  cc_image backward;             /* F32C2 */
+};
+
+static void
+scratch_free (cc_epic *e)
+{
+  if (e->ctx->backend == CC_BACKEND_CUDA) {
+#if CC_HAVE_CUDA
+    if (e->reversed)
+      cc_cuda_free (e->ctx, e->reversed);
+    if (e->valid)
+      cc_cuda_free (e->ctx, e->valid);
+#endif
+  } else {
+    free (e->reversed);
+    free (e->valid);
+  }
+  e->reversed = NULL;
+  e->valid = NULL;
+  e->reversed_cap = 0;
+}
+
+static cc_status
+scratch_alloc (cc_epic *e)
+{
+  int cap = cc_match_capacity (e->match);
+  size_t bytes = (size_t) (cap > 0 ? cap : 1) * sizeof (cc_flow_match);
+  e->reversed_cap = cap;
+  if (e->ctx->backend == CC_BACKEND_CUDA) {
+    CC_TRY (CC_CUDA_ONLY (cc_cuda_malloc (e->ctx, bytes, (void **) &e->reversed)));
+    return CC_CUDA_ONLY (cc_cuda_malloc (e->ctx, sizeof (int), (void **) &e->valid));
+  }
+  e->reversed = malloc (bytes);
+  e->valid = malloc (sizeof (int));
+  if (!e->reversed || !e->valid)
+    return cc_set_error (CC_ERROR_OUT_OF_MEMORY, "epic: out of host memory");
+  return CC_SUCCESS;
+}
+
+cc_status
+cc_epic_create (cc_context *ctx, int width, int height, const cc_epic_params *params,
+    cc_epic **out)
+{
+  CC_CHECK_CREATE ("cc_epic_create", ctx, width, height, out);
+  cc_epic_params defaults;
+  if (!params) {
+    cc_epic_params_default (&defaults);
+    params = &defaults;
+  }
+  CC_TRY (cc_epic_params_check (params));
+  cc_epic *e = calloc (1, sizeof *e);
+  if (!e)
+    return cc_set_error (CC_ERROR_OUT_OF_MEMORY, "cc_epic_create: out of host memory");
+  e->ctx = ctx;
+  e->width = width;
+  e->height = height;
+  e->params = *params;
+  cc_location loc = ctx->backend == CC_BACKEND_CUDA ? CC_LOCATION_DEVICE : CC_LOCATION_HOST;
+  cc_status st = cc_match_create (ctx, width, height, &params->match, &e->match);
+  if (st == CC_SUCCESS)
+    st = cc_interp_create (ctx, width, height, &params->interp, &e->interp);
+  if (st == CC_SUCCESS)
+    st = cc_refine_create (ctx, width, height, &params->refine_params, &e->refine);
+  if (st == CC_SUCCESS)
+    st = scratch_alloc (e);
+  if (st == CC_SUCCESS)
+    st = cc_image_alloc (ctx, width, height, CC_FORMAT_F32C2, loc, &e->backward);
+  if (st != CC_SUCCESS) {
+    cc_epic_destroy (e);
+    return st;
+  }
+  *out = e;
+  return CC_SUCCESS;
+}
+
+void
+cc_epic_destroy (cc_epic *e)
+{
+  if (!e)
+    return;
+  scratch_free (e);
+  if (e->backward.planes[0])
+    cc_image_free (e->ctx, &e->backward);
+  cc_refine_destroy (e->refine);
+  cc_interp_destroy (e->interp);
+  cc_match_destroy (e->match);
+  free (e);
+}
+
+cc_status
+cc_epic_set_params (cc_epic *e, const cc_epic_params *params)
+{
+  CC_CHECK_ARG (e != NULL, "cc_epic_set_params: epic is NULL");
+  CC_TRY (cc_epic_params_check (params));
+  CC_TRY (cc_match_set_params (e->match, &params->match));
+  CC_TRY (cc_interp_set_params (e->interp, &params->interp));
+  CC_TRY (cc_refine_set_params (e->refine, &params->refine_params));
+  e->params = *params;
+  if (cc_match_capacity (e->match) != e->reversed_cap) {
+    scratch_free (e);
+    return scratch_alloc (e);
+  }
+  return CC_SUCCESS;
+}
+
+static cc_status
+check_image (const cc_epic *e, const cc_image *img, const char *what, int kind)
+{
+  CC_CHECK_ARG (img != NULL, "%s is NULL", what);
+  CC_TRY (cc_image_check (img, what));
+  if (kind == 0)
+    CC_CHECK_ARG (img->format == CC_FORMAT_GRAY8 || img->format == CC_FORMAT_RGBX8
+        || img->format == CC_FORMAT_BGRX8 || img->format == CC_FORMAT_NV12
+        || img->format == CC_FORMAT_I420, "%s: format %s is not a video frame format",
+        what, cc_format_name (img->format));
+  else
+    CC_CHECK_ARG (img->format == (kind == 1 ? CC_FORMAT_F32C2 : CC_FORMAT_F32),
+        "%s: format %s, want %s", what, cc_format_name (img->format),
+        kind == 1 ? "F32C2" : "F32");
+  CC_CHECK_ARG (img->width == e->width && img->height == e->height,
+      "%s is %dx%d but epic was created for %dx%d", what, img->width, img->height,
+      e->width, e->height);
+  return cc_image_check_location (e->ctx, img, what);
+}
+
+static void
+cpu_reverse (const cc_flow_match *in, int n, cc_flow_match *out, int *valid)
+{
+  int count = 0;
+  for (int i = 0; i < n; i++) {
+    out[i].x = in[i].x + in[i].u;
+    out[i].y = in[i].y + in[i].v;
+    out[i].u = -in[i].u;
+    out[i].v = -in[i].v;
+    out[i].confidence = in[i].confidence;
+    count += in[i].confidence > 0.0f;
+  }
+  *valid = count;
+}
+
+static void
+cpu_confidence (cc_epic *e, cc_image *flow, const cc_image *back, cc_image *conf)
+{
+  const int w = e->width, h = e->height, valid = *e->valid > 0;
+#pragma omp parallel for schedule(static) num_threads(cc_context_cpu_threads (e->ctx))
+  for (int y = 0; y < h; y++) {
+    float *f = (float *) ((uint8_t *) flow->planes[0] + (size_t) y * flow->pitch[0]);
+    float *c = conf ? (float *) ((uint8_t *) conf->planes[0] + (size_t) y * conf->pitch[0])
+        : NULL;
+    for (int x = 0; x < w; x++) {
+      if (!valid) {
+        f[2 * x] = f[2 * x + 1] = 0.0f;
+        if (c)
+          c[x] = 0.0f;
+      } else if (c)
+        c[x] = cc_epic_consistency (f[2 * x], f[2 * x + 1], x, y, back->planes[0],
+            back->pitch[0], w, h);
+    }
+  }
+}
+
+cc_status
+cc_epic_compute (cc_epic *e, cc_stream stream, const cc_image *prev, const cc_image *next,
+    cc_image *flow, cc_image *confidence)
+{
+  CC_CHECK_ARG (e != NULL, "cc_epic_compute: epic is NULL");
+  CC_TRY (check_image (e, prev, "epic: prev frame", 0));
+  CC_TRY (check_image (e, next, "epic: next frame", 0));
+  CC_TRY (check_image (e, flow, "epic: flow", 1));
+  if (confidence)
+    CC_TRY (check_image (e, confidence, "epic: confidence", 2));
+  const int min_side = 2 * CC_MATCH_PATCH_RADIUS + 1;
+  if (e->width < min_side || e->height < min_side) {
+    CC_TRY (cc_image_fill (e->ctx, stream, flow, 0));   /* 0 bytes: 0.0f */
+    return confidence ? cc_image_fill (e->ctx, stream, confidence, 0) : CC_SUCCESS;
+  }
+  CC_TRY (cc_match_compute (e->match, stream, prev, next));
+  const cc_flow_match *matches = cc_match_matches (e->match);
+  int n = cc_match_capacity (e->match);
+  bool cuda = e->ctx->backend == CC_BACKEND_CUDA;
+  cc_stream own = cc_stream_resolve (e->ctx, stream);
+  if (cuda)
+    CC_TRY (CC_CUDA_ONLY (cc_cuda_epic_reverse (own, matches, n, e->reversed, e->valid)));
+  else
+    cpu_reverse (matches, n, e->reversed, e->valid);
+  CC_TRY (cc_interp_run (e->interp, stream, prev, matches, n, flow));
+  if (e->params.refine)
+    CC_TRY (cc_refine_run (e->refine, stream, prev, next, flow, flow));
+  if (confidence)
+    CC_TRY (cc_interp_run (e->interp, stream, next, e->reversed, n, &e->backward));
+  if (cuda)
+    return CC_CUDA_ONLY (cc_cuda_epic_confidence (own, e->valid, flow, &e->backward,
+            confidence));
+  cpu_confidence (e, flow, &e->backward, confidence);
+  return CC_SUCCESS;
+}

@@ -1,0 +1,319 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/**
+ * SECTION:element-cudaflowepic
+ * @title: cudaflowepic
+ *
+ * Large-displacement optical flow, the EpicFlow pipeline (cc_epic.h,
+ * docs/epicflow.md): sparse matches (coarse-to-fine PatchMatch over census codes,
+ * forward-backward checked), edge-preserving interpolation of the matches along
+ * geodesic distances on the frame's edges (EPIC), then the variational refinement
+ * shared with cudaflowlk and cudablockmatch. Where cudaflowlk and cudablockmatch
+ * follow motions of a few tens of pixels, this element follows 100+ px (fast pans,
+ * sport, driving) at a higher cost per frame.
+ *
+ * A separate element rather than a mode of cudaflowlk: the method has its own
+ * stages and parameters (matcher, interpolation) and none of LK's, its confidence
+ * means something else, and it needs the previous frame (kept by the base class,
+ * where the backend computes). Every frame passes through with a #GstCvFlowMeta (and,
+ * on GStreamer 1.26+, the flow analytics mtd sharing it; docs/analytics.md) of
+ * one vector per pixel (previous frame to this one) and a confidence in [0, 1]
+ * (GST_CV_FLOW_CONFIDENCE_CONSISTENCY: agreement of the forward field with the
+ * backward one interpolated from the reversed matches; low at occlusions). The
+ * first frame, and the first after a caps change, a flushing seek, a new segment or
+ * a DISCONT buffer, carries zero flow with confidence 0 (meta field `valid` =
+ * FALSE). Frames in CUDA memory are processed on the GPU with no host copy;
+ * `visualize` draws the flow (colour wheel, arrows) or the confidence (quality).
+ *
+ * ## Example launch lines
+ * |[
+ * gst-launch-1.0 filesrc location=clip.mp4 ! decodebin ! videoconvert ! \
+ *     video/x-raw,format=NV12 ! cudaupload ! "video/x-raw(memory:CUDAMemory)" ! \
+ *     cudaflowepic visualize=color ! cudadownload ! videoconvert ! autovideosink
+ * ]| Large motions of a clip coloured by direction on the Middlebury wheel, on the GPU
+ * from upload to download.
+ * |[
+ * gst-launch-1.0 videotestsrc pattern=ball motion=sweep ! video/x-raw,format=I420 ! \
+ *     cudaflowepic backend=cpu visualize=arrows ! videoconvert ! autovideosink
+ * ]| The same on the CPU backend, system memory in and out, drawn as arrows.
+ */
+#include "gstcvanalytics.h"
+#include "gstcvfilter.h"
+#include "gstcvflowfield.h"
+#include "gstcvflowvis.h"
+
+#include <cudacore/cc_epic.h>
+
+GST_DEBUG_CATEGORY_STATIC (cudaflowepic_debug);
+#define GST_CAT_DEFAULT cudaflowepic_debug
+
+enum {
+  PROP_0, PROP_MATCH_STEP, PROP_MATCH_LEVELS, PROP_MATCH_ITERATIONS, PROP_MAX_DISPLACEMENT,
+  PROP_FB_THRESHOLD, PROP_NEIGHBOURS, PROP_SIGMA, PROP_AFFINE, PROP_FLAT_COST,
+  PROP_EDGE_WEIGHT, PROP_REFINE,
+  PROP_VIS_FIRST,                                      /* GST_CV_VIS_N_PROPS ids */
+};
+
+struct _GstCudaFlowEpic {
+  GstCvFilter parent;
+  /* properties (object lock) */
+  cc_epic_params params;
+  gboolean params_changed;
+  GstCvFlowVis vis;
+  /* streaming (setup/process) */
+  cc_epic *epic;
+  GstCvFieldPool *pool;
+};
+
+G_DECLARE_FINAL_TYPE (GstCudaFlowEpic, gst_cuda_flow_epic, GST, CUDA_FLOW_EPIC, GstCvFilter)
+G_DEFINE_TYPE (GstCudaFlowEpic, gst_cuda_flow_epic, GST_TYPE_CV_FILTER);
+GST_ELEMENT_REGISTER_DEFINE (cudaflowepic, "cudaflowepic", GST_RANK_NONE,
+    gst_cuda_flow_epic_get_type ());
+
+static void
+gst_cuda_flow_epic_teardown (GstCvFilter * filter)
+{
+  GstCudaFlowEpic *self = GST_CUDA_FLOW_EPIC (filter);
+  cc_epic_destroy (self->epic);
+  self->epic = NULL;
+  gst_cv_field_pool_unref (self->pool);
+  self->pool = NULL;
+}
+
+static gboolean
+gst_cuda_flow_epic_wants_previous_frame (GstCvFilter * filter)
+{
+  return TRUE;
+}
+
+static gboolean
+gst_cuda_flow_epic_setup (GstCvFilter * filter, const GstVideoInfo * info, cc_context * ctx)
+{
+  GstCudaFlowEpic *self = GST_CUDA_FLOW_EPIC (filter);
+  int w = GST_VIDEO_INFO_WIDTH (info), h = GST_VIDEO_INFO_HEIGHT (info);
+  GST_OBJECT_LOCK (self);
+  cc_epic_params params = self->params;
+  self->params_changed = FALSE;
+  GST_OBJECT_UNLOCK (self);
+  cc_status st = cc_epic_create (ctx, w, h, &params, &self->epic);
+  if (st != CC_SUCCESS) {
+    GST_CV_FILTER_CORE_ERROR (self, st, "creating the EpicFlow method");
+    return FALSE;
+  }
+  self->pool = gst_cv_field_pool_new (cc_context_backend (ctx),
+      gst_cv_filter_get_cuda_context (filter), w, h);
+  if (!self->pool) {
+    GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT, ("cannot create the flow field pool"),
+        ("%s", cc_last_error ()));
+    return FALSE;
+  }
+  GST_INFO_OBJECT (self, "%dx%d on %s, seeds every %d px, k %d", w, h,
+      cc_backend_name (cc_context_backend (ctx)), params.match.step, params.interp.k);
+  return TRUE;
+}
+
+static gboolean
+gst_cuda_flow_epic_writes_frame (GstCvFilter * filter)
+{
+  GstCudaFlowEpic *self = GST_CUDA_FLOW_EPIC (filter);
+  GST_OBJECT_LOCK (self);
+  gboolean writes = gst_cv_flow_vis_draws (&self->vis);
+  GST_OBJECT_UNLOCK (self);
+  return writes;
+}
+
+static GstFlowReturn
+gst_cuda_flow_epic_process (GstCvFilter * filter, GstBuffer * buffer, cc_image * frame)
+{
+  GstCudaFlowEpic *self = GST_CUDA_FLOW_EPIC (filter);
+  cc_context *ctx = gst_cv_filter_get_context (filter);
+  GST_OBJECT_LOCK (self);
+  gboolean changed = self->params_changed;
+  cc_epic_params params = self->params;
+  self->params_changed = FALSE;
+  GST_OBJECT_UNLOCK (self);
+
+  cc_status st = CC_SUCCESS;
+  if (changed && (st = cc_epic_set_params (self->epic, &params)) != CC_SUCCESS) {
+    GST_CV_FILTER_CORE_ERROR (self, st, "changing the EpicFlow parameters");
+    return GST_FLOW_ERROR;
+  }
+  GstCvFlowField *field = gst_cv_field_pool_acquire (self->pool);
+  if (!field) {
+    GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT, ("no memory for a flow field"),
+        ("%s", cc_last_error ()));
+    return GST_FLOW_ERROR;
+  }
+  cc_image *vectors = gst_cv_flow_field_vectors (field);
+  cc_image *confidence = gst_cv_flow_field_confidence (field);
+  const cc_image *prev = gst_cv_filter_get_previous_frame (filter);
+  if (prev)
+    st = cc_epic_compute (self->epic, NULL, prev, frame, vectors, confidence);
+  else if ((st = cc_image_fill (ctx, NULL, vectors, 0)) == CC_SUCCESS)
+    st = cc_image_fill (ctx, NULL, confidence, 0);
+  /* the next frame's previous one is this frame before any drawing */
+  if (st == CC_SUCCESS && !gst_cv_filter_keep_frame (filter, frame)) {
+    gst_cv_flow_field_unref (field);
+    return GST_FLOW_ERROR;
+  }
+  if (st == CC_SUCCESS && !gst_cv_flow_vis_draw (&self->vis, filter, vectors, confidence,
+          0.0f, 1.0f, frame)) {
+    gst_cv_flow_field_unref (field);
+    return GST_FLOW_ERROR;
+  }
+  /* Downstream (cudadownload, the application) reads with its own stream. */
+  if (st == CC_SUCCESS)
+    st = cc_context_synchronize (ctx);
+  if (st != CC_SUCCESS) {
+    gst_cv_flow_field_unref (field);
+    GST_ELEMENT_ERROR (self, LIBRARY, FAILED, ("optical flow failed on frame %"
+            G_GUINT64_FORMAT, gst_cv_filter_get_frame_number (filter)), ("%s: %s",
+            cc_status_name (st), cc_last_error ()));
+    return GST_FLOW_ERROR;
+  }
+  gst_cv_flow_attach (filter, buffer, field, 1, 1, GST_CV_FLOW_CONFIDENCE_CONSISTENCY,
+      prev != NULL);
+  return GST_FLOW_OK;
+}
+
+/* ------------------------------------------------------------- properties */
+
+static void
+gst_cuda_flow_epic_set_property (GObject * object, guint prop_id, const GValue * value,
+    GParamSpec * pspec)
+{
+  GstCudaFlowEpic *self = GST_CUDA_FLOW_EPIC (object);
+  GST_OBJECT_LOCK (self);
+  if (gst_cv_flow_vis_set_property (&self->vis, PROP_VIS_FIRST, prop_id, value)) {
+    GST_OBJECT_UNLOCK (self);
+    return;
+  }
+  cc_epic_params *p = &self->params;
+  switch (prop_id) {
+    case PROP_MATCH_STEP: p->match.step = g_value_get_int (value); break;
+    case PROP_MATCH_LEVELS: p->match.levels = g_value_get_int (value); break;
+    case PROP_MATCH_ITERATIONS: p->match.iterations = g_value_get_int (value); break;
+    case PROP_MAX_DISPLACEMENT:
+      p->match.max_displacement = (float) g_value_get_double (value);
+      break;
+    case PROP_FB_THRESHOLD: p->match.fb_threshold = (float) g_value_get_double (value); break;
+    case PROP_NEIGHBOURS: p->interp.k = g_value_get_int (value); break;
+    case PROP_SIGMA: p->interp.sigma = (float) g_value_get_double (value); break;
+    case PROP_AFFINE: p->interp.affine = g_value_get_boolean (value); break;
+    case PROP_FLAT_COST: p->interp.flat_cost = (float) g_value_get_double (value); break;
+    case PROP_EDGE_WEIGHT: p->interp.edge_weight = (float) g_value_get_double (value); break;
+    case PROP_REFINE: p->refine = g_value_get_boolean (value); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec); break;
+  }
+  self->params_changed = TRUE;
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_cuda_flow_epic_get_property (GObject * object, guint prop_id, GValue * value,
+    GParamSpec * pspec)
+{
+  GstCudaFlowEpic *self = GST_CUDA_FLOW_EPIC (object);
+  GST_OBJECT_LOCK (self);
+  if (gst_cv_flow_vis_get_property (&self->vis, PROP_VIS_FIRST, prop_id, value)) {
+    GST_OBJECT_UNLOCK (self);
+    return;
+  }
+  const cc_epic_params *p = &self->params;
+  switch (prop_id) {
+    case PROP_MATCH_STEP: g_value_set_int (value, p->match.step); break;
+    case PROP_MATCH_LEVELS: g_value_set_int (value, p->match.levels); break;
+    case PROP_MATCH_ITERATIONS: g_value_set_int (value, p->match.iterations); break;
+    case PROP_MAX_DISPLACEMENT: g_value_set_double (value, p->match.max_displacement); break;
+    case PROP_FB_THRESHOLD: g_value_set_double (value, p->match.fb_threshold); break;
+    case PROP_NEIGHBOURS: g_value_set_int (value, p->interp.k); break;
+    case PROP_SIGMA: g_value_set_double (value, p->interp.sigma); break;
+    case PROP_AFFINE: g_value_set_boolean (value, p->interp.affine); break;
+    case PROP_FLAT_COST: g_value_set_double (value, p->interp.flat_cost); break;
+    case PROP_EDGE_WEIGHT: g_value_set_double (value, p->interp.edge_weight); break;
+    case PROP_REFINE: g_value_set_boolean (value, p->refine); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec); break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_cuda_flow_epic_class_init (GstCudaFlowEpicClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstCvFilterClass *filter_class = GST_CV_FILTER_CLASS (klass);
+  const GParamFlags rw = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING;
+  cc_epic_params d;
+  cc_epic_params_default (&d);
+
+  GST_DEBUG_CATEGORY_INIT (cudaflowepic_debug, "cudaflowepic", 0,
+      "EpicFlow large-displacement optical flow");
+  gobject_class->set_property = gst_cuda_flow_epic_set_property;
+  gobject_class->get_property = gst_cuda_flow_epic_get_property;
+
+  g_object_class_install_property (gobject_class, PROP_MATCH_STEP,
+      g_param_spec_int ("match-step", "Match step",
+          "Spacing of the matcher's seed grid, px (smaller: more matches, slower)",
+          2, 32, d.match.step, rw));
+  g_object_class_install_property (gobject_class, PROP_MATCH_LEVELS,
+      g_param_spec_int ("match-levels", "Match levels",
+          "Pyramid levels of the coarse-to-fine matcher (fewer when a level would drop "
+          "under 32 px)", 1, 8, d.match.levels, rw));
+  g_object_class_install_property (gobject_class, PROP_MATCH_ITERATIONS,
+      g_param_spec_int ("match-iterations", "Match iterations",
+          "Propagation and random-search rounds per level", 1, 32, d.match.iterations, rw));
+  g_object_class_install_property (gobject_class, PROP_MAX_DISPLACEMENT,
+      g_param_spec_double ("max-displacement", "Maximum displacement",
+          "Largest motion searched per axis, px at full resolution", 8.0, 1024.0,
+          d.match.max_displacement, rw));
+  g_object_class_install_property (gobject_class, PROP_FB_THRESHOLD,
+      g_param_spec_double ("fb-threshold", "Forward-backward threshold",
+          "A match whose backward match misses it by more (px) is dropped", 0.01, 1024.0,
+          d.match.fb_threshold, rw));
+  g_object_class_install_property (gobject_class, PROP_NEIGHBOURS,
+      g_param_spec_int ("neighbours", "Neighbours",
+          "Matches (nearest by geodesic distance) each interpolated cell uses", 1, 128,
+          d.interp.k, rw));
+  g_object_class_install_property (gobject_class, PROP_SIGMA,
+      g_param_spec_double ("sigma", "Kernel width",
+          "A match's weight is exp(-D / sigma) of its geodesic distance D", 0.001, 10000.0,
+          d.interp.sigma, rw));
+  g_object_class_install_property (gobject_class, PROP_AFFINE,
+      g_param_spec_boolean ("affine", "Affine interpolation",
+          "Locally-weighted affine fit per cell (TRUE) or a weighted mean "
+          "(Nadaraya-Watson, FALSE)", d.interp.affine, rw));
+  g_object_class_install_property (gobject_class, PROP_FLAT_COST,
+      g_param_spec_double ("flat-cost", "Flat cost",
+          "Geodesic cost of one pixel of a flat region", 0.001, 100.0, d.interp.flat_cost, rw));
+  g_object_class_install_property (gobject_class, PROP_EDGE_WEIGHT,
+      g_param_spec_double ("edge-weight", "Edge weight",
+          "Geodesic cost per luma level of gradient (image edges stop the interpolation)",
+          0.0, 100.0, d.interp.edge_weight, rw));
+  g_object_class_install_property (gobject_class, PROP_REFINE,
+      g_param_spec_boolean ("refine", "Variational refinement",
+          "Refine the interpolated field by the variational energy (one level)", d.refine, rw));
+
+  gst_cv_flow_vis_install_properties (gobject_class, PROP_VIS_FIRST, TRUE);
+
+  gst_element_class_set_static_metadata (element_class, "CUDA EpicFlow optical flow",
+      "Filter/Analyzer/Video",
+      "Large-displacement optical flow (sparse matches, edge-preserving interpolation, "
+      "variational refinement), attached as GstCvFlowMeta and optionally drawn",
+      "cudavision developers");
+  gst_cv_filter_class_add_pad_templates (filter_class);
+
+  filter_class->setup = gst_cuda_flow_epic_setup;
+  filter_class->teardown = gst_cuda_flow_epic_teardown;
+  filter_class->writes_frame = gst_cuda_flow_epic_writes_frame;
+  filter_class->process = gst_cuda_flow_epic_process;
+  filter_class->wants_previous_frame = gst_cuda_flow_epic_wants_previous_frame;
+  /* no reset(): the method keeps nothing across frames but the previous frame,
+   * which the base class drops */
+}
+
+static void
+gst_cuda_flow_epic_init (GstCudaFlowEpic * self)
+{
+  cc_epic_params_default (&self->params);
+  gst_cv_flow_vis_init (&self->vis);
+}
