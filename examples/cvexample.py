@@ -76,6 +76,35 @@ def cudavision():
     return GstCudaVision
 
 
+def analytics():
+    """The GstAnalytics namespace (GStreamer 1.24+, gir1.2-gst-plugins-bad-1.0), or
+    None with a message when it is not there."""
+    try:
+        gi.require_version('GstAnalytics', '1.0')
+        from gi.repository import GstAnalytics
+    except (ValueError, ImportError):
+        sys.stderr.write('%s: no GstAnalytics-1.0 typelib (GStreamer 1.24+ with '
+                         'gir1.2-gst-plugins-bad-1.0): the analytics metas are not read\n'
+                         % os.path.basename(sys.argv[0]))
+        return None
+    return GstAnalytics
+
+
+def analytics_mtds(GstAnalytics, buf):
+    """(id, type name, mtd) of every mtd in the buffer's relation meta, in id order
+    ([] without one). Through the ids, as the relation meta has no introspectable
+    iterator below gst-python 1.26's overrides."""
+    rmeta = GstAnalytics.buffer_get_analytics_relation_meta(buf)
+    if rmeta is None:
+        return rmeta, []
+    out = []
+    for i in range(GstAnalytics.relation_get_length(rmeta)):
+        ok, mtd = rmeta.get_mtd(i, GstAnalytics.MTD_TYPE_ANY)
+        if ok:
+            out.append((i, GstAnalytics.mtd_type_get_name(mtd.get_mtd_type()), mtd))
+    return rmeta, out
+
+
 def have_element(name):
     if Gst.ElementFactory.find(name):
         return True

@@ -3,13 +3,18 @@
 """Per-frame mean optical flow, read from cudaflowlk's GstCvFlowMeta through GObject
 introspection (GstCudaVision-1.0.typelib).
 
-  python3 examples/flow_mean.py [--frames N] [--source LAUNCH] [--element cudaflowlk|cudablockmatch]
+  python3 examples/flow_mean.py [--frames N] [--source LAUNCH] [--element cudaflowlk|cudablockmatch] [--analytics]
 
 One line a frame: the grid, whether the field is valid (FALSE on the first frame) and
 the mean (u, v) in frame pixels of motion from the previous frame (+x right, +y down)
 over the cells with a confidence above 0. Default source: videotestsrc's moving ball
 at 160x120. Run from the source tree it uses ./build (BUILD_DIR=...) when
 GST_PLUGIN_PATH is unset.
+--analytics also looks for the flow in the buffer's GstAnalyticsRelationMeta (GStreamer
+1.26+, the "cv-flow" GstCvFlowMtd: docs/analytics.md) and prints its mtd id. Its
+vectors are not introspectable (the GstCvFlowMtd accessors are C API outside the
+GstCudaVision typelib): Python reads them from the GstCvFlowMeta, which shares the
+same field.
 """
 import argparse
 import array
@@ -49,9 +54,16 @@ def main():
                     'video/x-raw,width=160,height=120')
     ap.add_argument('--element', default='cudaflowlk',
                     help='the flow element and its properties (default cudaflowlk)')
+    ap.add_argument('--analytics', action='store_true',
+                    help='also find the flow mtd in the analytics relation meta (1.26+)')
     args = ap.parse_args()
     if not cvexample.have_element(args.element.split()[0]):
         return 1
+    GstAnalytics = None
+    if args.analytics:
+        GstAnalytics = cvexample.analytics()
+        if GstAnalytics is None:
+            return 77
     # identity ends the stream in place of buffer FRAMES + 1
     pipe = Gst.parse_launch('%s ! identity eos-after=%d ! videoconvert ! '
                             'video/x-raw,format=I420 ! %s name=flow ! fakesink'
@@ -67,6 +79,11 @@ def main():
             u, v, n = mean_flow(meta)
             print('frame %d grid %dx%d %s mean %+.3f %+.3f px (%d confident cells)'
                   % (frames[0], w, h, 'valid' if meta.is_valid() else 'first', u, v, n))
+        if GstAnalytics is not None:
+            _, mtds = cvexample.analytics_mtds(GstAnalytics, info.get_buffer())
+            ids = [i for i, name, _ in mtds if name == 'cv-flow']
+            print('frame %d analytics cv-flow mtd %s'
+                  % (frames[0], ' '.join('id %d' % i for i in ids) if ids else 'none'))
         frames[0] += 1
         return Gst.PadProbeReturn.OK
 

@@ -7,6 +7,12 @@
  *     element message per frame on the bus.
  * For each frame it prints the mean flow over the frame and, per tracked object, its
  * box, centroid and velocity beside the mean flow inside its box.
+ * Built against GStreamer 1.24+ with the analytics library (cudavision-1.0.pc then
+ * defines CUDAVISION_HAVE_ANALYTICS), it also reads the same results from the buffer's
+ * GstAnalyticsRelationMeta (docs/analytics.md), as any analytics consumer does: per
+ * box (GstAnalyticsODMtd) its type and the related track (GstAnalyticsTrackingMtd:
+ * id, lost), the lost tracks, and on 1.26+ the flow field (GstCvFlowMtd), printed as
+ * "frame F analytics ..." lines with the figures of the lines above.
  *
  *   cc flow_tracks.c -o flow_tracks $(pkg-config --cflags --libs cudavision-1.0)
  *   GST_PLUGIN_PATH=build/gst ./flow_tracks [FRAMES [SOURCE]]
@@ -16,6 +22,14 @@
  * Exit status 0 when the pipeline ran to the end. */
 #include <cudavision/gstcvflowmeta.h>
 #include <gst/video/video.h>
+#if defined(CUDAVISION_HAVE_ANALYTICS) && CUDAVISION_HAVE_ANALYTICS
+#include <gst/analytics/analytics.h>
+#define HAVE_ANALYTICS 1
+#if GST_CHECK_VERSION(1, 26, 0)
+#include <cudavision/gstcvflowmtd.h>
+#define HAVE_FLOW_MTD 1
+#endif
+#endif
 
 #include <math.h>
 #include <stdlib.h>
@@ -49,6 +63,81 @@ mean_flow_in (GstCvFlowMeta * meta, int x0, int y0, int w, int h, double *mu, do
   *mv = n ? sv / n : 0;
   return TRUE;
 }
+
+#ifdef HAVE_ANALYTICS
+/* The frame's results from its relation meta: the flow mtd (1.26+), each box with its
+ * track, the tracks lost on this frame. */
+static void
+print_analytics (GstBuffer * buf, guint frame)
+{
+  GstAnalyticsRelationMeta *rmeta = gst_buffer_get_analytics_relation_meta (buf);
+  if (!rmeta) {
+    g_print ("frame %u analytics no relation meta\n", frame);
+    return;
+  }
+  GstAnalyticsMtd mtd;
+  gpointer state = NULL;
+#ifdef HAVE_FLOW_MTD
+  while (gst_analytics_relation_meta_iterate (rmeta, &state, gst_cv_flow_mtd_get_mtd_type (),
+          &mtd)) {
+    guint gw = 0, gh = 0, cw = 0, ch = 0;
+    GstCvFlowConfidence confidence;
+    gboolean valid = FALSE;
+    const gfloat *uv;
+    gsize stride;
+    double mu = 0, mv = 0;
+    gst_cv_flow_mtd_get_grid (&mtd, &gw, &gh, &cw, &ch);
+    gst_cv_flow_mtd_get_info (&mtd, &confidence, &valid);
+    /* the whole grid in row order, as the packed copy above is summed */
+    if (gw && gh && gst_cv_flow_mtd_map_host (&mtd, &uv, &stride, NULL, NULL)) {
+      for (guint y = 0; y < gh; y++) {
+        const gfloat *row = (const gfloat *) ((const guint8 *) uv + y * stride);
+        for (guint x = 0; x < gw; x++) {
+          mu += row[2 * x];
+          mv += row[2 * x + 1];
+        }
+      }
+      mu /= (double) gw * gh;
+      mv /= (double) gw * gh;
+    }
+    g_print ("frame %u analytics flow grid %ux%u cell %ux%u %s mean %+.3f %+.3f\n", frame, gw,
+        gh, cw, ch, valid ? "valid" : "first", mu, mv);
+  }
+  state = NULL;
+#endif
+  while (gst_analytics_relation_meta_iterate (rmeta, &state, gst_analytics_od_mtd_get_mtd_type (),
+          &mtd)) {
+    gint x = 0, y = 0, w = 0, h = 0;
+    gfloat conf = 0;
+    gst_analytics_od_mtd_get_location (&mtd, &x, &y, &w, &h, &conf);
+    const char *type = g_quark_to_string (gst_analytics_od_mtd_get_obj_type (&mtd));
+    GstAnalyticsMtd trk;
+    gpointer rstate = NULL;
+    guint64 id = 0;
+    GstClockTime first = GST_CLOCK_TIME_NONE, last = GST_CLOCK_TIME_NONE;
+    gboolean lost = FALSE;
+    if (gst_analytics_relation_meta_get_direct_related (rmeta, mtd.id,
+            GST_ANALYTICS_REL_TYPE_RELATE_TO, gst_analytics_tracking_mtd_get_mtd_type (),
+            &rstate, &trk)
+        && gst_analytics_tracking_mtd_get_info (&trk, &id, &first, &last, &lost))
+      g_print ("frame %u analytics track %s id %" G_GUINT64_FORMAT " box %d,%d %dx%d lost %s "
+          "first-seen %" GST_TIME_FORMAT "\n", frame, type, id, x, y, w, h, lost ? "yes" : "no",
+          GST_TIME_ARGS (first));
+    else
+      g_print ("frame %u analytics box %s box %d,%d %dx%d (no track)\n", frame, type, x, y, w, h);
+  }
+  state = NULL;
+  while (gst_analytics_relation_meta_iterate (rmeta, &state,
+          gst_analytics_tracking_mtd_get_mtd_type (), &mtd)) {
+    guint64 id = 0;
+    GstClockTime first, last;
+    gboolean lost = FALSE;
+    if (gst_analytics_tracking_mtd_get_info (&mtd, &id, &first, &last, &lost) && lost)
+      g_print ("frame %u analytics lost id %" G_GUINT64_FORMAT " last-seen %" GST_TIME_FORMAT
+          "\n", frame, id, GST_TIME_ARGS (last));
+  }
+}
+#endif
 
 static GstPadProbeReturn
 on_buffer (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
@@ -100,6 +189,9 @@ on_buffer (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
         roi->id, roi->x, roi->y, roi->w, roi->h, cx, cy, vvalid ? "valid" : "none", vx, vy,
         fu, fv);
   }
+#ifdef HAVE_ANALYTICS
+  print_analytics (buf, *frame);
+#endif
   (*frame)++;
   return GST_PAD_PROBE_OK;
 }
@@ -129,6 +221,15 @@ main (int argc, char **argv)
     g_error_free (err);
     return 1;
   }
+#ifdef HAVE_ANALYTICS
+#ifdef HAVE_FLOW_MTD
+  g_print ("flow_tracks: analytics metas: tracks and flow\n");
+#else
+  g_print ("flow_tracks: analytics metas: tracks (no flow mtd below GStreamer 1.26)\n");
+#endif
+#else
+  g_print ("flow_tracks: analytics metas not read (built without gstreamer-analytics-1.0)\n");
+#endif
   guint frame = 0;
   GstElement *track = gst_bin_get_by_name (GST_BIN (pipe), "track");
   GstPad *pad = gst_element_get_static_pad (track, "src");

@@ -3,12 +3,16 @@
 """Tracks of moctracker, read from its `moctracker` element messages (post-messages=true)
 or, with --meta, from the GstVideoRegionOfInterestMeta it puts on each buffer.
 
-  python3 examples/tracks.py [--frames N] [--meta] [--clip DIR | --source LAUNCH --objects LIST]
+  python3 examples/tracks.py [--frames N] [--meta | --analytics] [--clip DIR | --source LAUNCH --objects LIST]
 
 One line per object and frame: name, present or absent, the box (x, y, width, height in
 frame pixels, top-left origin), the centroid (px) and the mass (pixels); --meta lists
 the present objects only, with their velocity (px per frame) from the ROI meta's
 `moctracker` parameters.
+--analytics reads the buffer's GstAnalyticsRelationMeta (GStreamer 1.24+, through the
+GstAnalytics typelib; docs/analytics.md) as any analytics consumer does: per box
+(GstAnalyticsODMtd) its type and the related track (GstAnalyticsTrackingMtd: id, which
+is the ROI meta's id, and lost), then the tracks lost on that frame.
 --clip reads a clip of cv-mkclip --objects (build/media/objects: frame_NNN.png and
 objects.csv, whose colours become the object list). Default: videotestsrc's white ball.
 The message's `objects` list needs python3-gst-1.0 (GStreamer's Python overrides).
@@ -42,11 +46,18 @@ def main():
                     'video/x-raw,width=160,height=120')
     ap.add_argument('--meta', action='store_true',
                     help='read the ROI metas of the buffers instead of the messages')
+    ap.add_argument('--analytics', action='store_true',
+                    help='read the analytics relation meta (GStreamer 1.24+)')
     ap.add_argument('--objects', default='ball:#ffffff:60',
                     help='moctracker objects (name:#rrggbb[:tolerance]; ...)')
     args = ap.parse_args()
     if not cvexample.have_element('moctracker'):
         return 1
+    GstAnalytics = None
+    if args.analytics:
+        GstAnalytics = cvexample.analytics()
+        if GstAnalytics is None:
+            return 77
     source, objects = args.source, args.objects
     if args.clip:
         source = ('multifilesrc location=%s caps=image/png,framerate=30/1 ! pngdec'
@@ -99,7 +110,34 @@ def main():
                      o.get_double('centroid-y')[1], o.get_int64('mass')[1]))
         count[0] += 1
 
-    if args.meta:
+    def on_buffer_analytics(pad, info):
+        """--analytics: the boxes, their tracks and the lost tracks of the relation meta."""
+        rmeta, mtds = cvexample.analytics_mtds(GstAnalytics, info.get_buffer())
+        tracks = [(i, m) for i, name, m in mtds if name == 'object-tracking']
+        for i, name, _ in mtds:
+            if name != 'object-detection':
+                continue
+            od = rmeta.get_od_mtd(i)[1]
+            _, x, y, w, h, _ = od.get_location()
+            track = 'no track'
+            for j, _ in tracks:
+                if rmeta.get_relation(i, j) & GstAnalytics.RelTypes.RELATE_TO:
+                    _, tid, first, last, lost = rmeta.get_tracking_mtd(j)[1].get_info()
+                    track = 'id %d lost %s' % (tid, 'yes' if lost else 'no')
+            print('frame %d %s present box %d,%d %dx%d %s'
+                  % (count[0], GLib.quark_to_string(od.get_obj_type()), x, y, w, h, track))
+        for j, _ in tracks:
+            _, tid, first, last, lost = rmeta.get_tracking_mtd(j)[1].get_info()
+            if lost:
+                print('frame %d lost id %d last-seen %d ns' % (count[0], tid, last))
+        count[0] += 1
+        return Gst.PadProbeReturn.OK
+
+    if args.analytics:
+        pipe.get_by_name('sink').get_static_pad('sink').add_probe(Gst.PadProbeType.BUFFER,
+                                                                  on_buffer_analytics)
+        on_message = None
+    elif args.meta:
         pipe.get_by_name('sink').get_static_pad('sink').add_probe(Gst.PadProbeType.BUFFER,
                                                                   on_buffer)
         on_message = None

@@ -9,13 +9,15 @@
 #      $TRIXIE_DIR/root (default build-trixie/root, inside the checkout's ignored
 #      build folders: nothing is cached outside the checkout; kept and reused by the
 #      next run);
-#   2. GStreamer 1.26's dev packages, meson, gcc and check installed in it (apt-get,
-#      again only when the list changed);
+#   2. GStreamer 1.26's dev packages, meson, gcc and check installed in it, and
+#      PyGObject with the introspection tools and typelibs (GstAnalytics) for the
+#      examples (apt-get, again only when the list changed);
 #   3. /proc, /dev and the checkout (as /src) mounted in it, unmounted on exit;
 #   4. a CPU-only build (-Dcuda=disabled) in $TRIXIE_DIR/build, then the element
 #      tests (suite elements, CV_TEST_QUICK=1; the analytics tests are
-#      element-analytics) and the pipeline through objectdetectionoverlay (suite
-#      analytics).
+#      element-analytics), the pipeline through objectdetectionoverlay (suite
+#      analytics) and the application kit's examples reading the analytics metas
+#      (suite examples).
 #
 # Environment: TRIXIE_DIR (default build-trixie), DEBIAN_MIRROR (default
 # http://deb.debian.org/debian). Do not delete $TRIXIE_DIR while a run is going:
@@ -34,6 +36,8 @@ packages=(
   libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev libgstreamer-plugins-bad1.0-dev
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
   gstreamer1.0-plugins-bad check libpng-dev libjpeg-dev libmaxflow-dev
+  python3-gi python3-gst-1.0 gobject-introspection libgirepository1.0-dev
+  gir1.2-gst-plugins-bad-1.0
 )
 t0=$(date +%s)
 say() { echo "test-trixie [$(( $(date +%s) - t0 )) s]: $*"; }
@@ -96,7 +100,7 @@ in_root "cd /src && { [ -f $build/build.ninja ] || meson setup $build -Dbuildtyp
 # CV_TEST_QUICK (tests/common/cv_test_quick.h): the same code paths on less data; the
 # full sizes run in the bookworm leg (element-generic-cvdmosaic alone takes ~5 min
 # there on 2 cores)
-say "element tests, analytics tests, the pipeline through objectdetectionoverlay"
+say "element tests, analytics tests, the pipeline through objectdetectionoverlay, examples"
 in_root "cd /src && CV_TEST_QUICK=1 meson test -C $build --no-rebuild --print-errorlogs \
-  --num-processes \$(nproc) --suite elements --suite analytics"
+  --num-processes \$(nproc) --suite elements --suite analytics --suite examples"
 say "done"

@@ -61,6 +61,28 @@ awk '$3 == "track" && $13 == "velocity" && $14 == "valid" && $17 == "flow-in-box
   || { cat "$dest/out"; fail "the mean flow in the ball's box is not its velocity"; }
 ok "flow_tracks on the installed plugins: 6 frames, flow in the ball's box = its velocity within 0.3 px"
 
+# the same results from the analytics relation meta, where cudavision-1.0.pc says it
+# was built with gstreamer-analytics-1.0 (GStreamer 1.24+): boxes, names and ids of the
+# ROI metas, no track lost; on 1.26+ the flow mtd's grid and mean = the flow meta's
+if grep -q '^flow_tracks: analytics metas not read' "$dest/out"; then
+  echo "skipped: analytics read-out (cudavision-1.0 built without gstreamer-analytics-1.0)"
+else
+  grep '^frame [0-9]* track ' "$dest/out" | awk '{ print $2, $4, $6, $8, $9, "no" }' >"$dest/roi"
+  grep '^frame [0-9]* analytics track ' "$dest/out" | awk '{ print $2, $5, $7, $9, $10, $12 }' >"$dest/od"
+  [ "$(wc -l <"$dest/od")" -eq 6 ] && cmp -s "$dest/roi" "$dest/od" \
+    || { cat "$dest/out"; fail "flow_tracks: the analytics tracks are not the ROI metas"; }
+  ok "flow_tracks: OD + tracking mtds = ROI metas on 6 frames (box, name, id, not lost)"
+  if grep -q '^flow_tracks: analytics metas: tracks and flow$' "$dest/out"; then
+    grep '^frame [0-9]* flow grid ' "$dest/out" >"$dest/fm"
+    grep '^frame [0-9]* analytics flow grid ' "$dest/out" | sed 's/ analytics / /' >"$dest/fa"
+    [ "$(wc -l <"$dest/fa")" -eq 6 ] && cmp -s "$dest/fm" "$dest/fa" \
+      || { cat "$dest/out"; fail "flow_tracks: the flow mtd is not the flow meta"; }
+    ok "flow_tracks: GstCvFlowMtd grid, cell, validity and mean = GstCvFlowMeta's on 6 frames"
+  else
+    echo "skipped: the flow mtd (GStreamer below 1.26)"
+  fi
+fi
+
 for t in cv-flow cv-mkclip cv-mkmesh; do
   exe=$(find "$dest" -path "*/bin/$t")
   [ -n "$exe" ] && "$exe" --version >/dev/null || fail "bin/$t missing or --version fails"

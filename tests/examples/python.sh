@@ -70,6 +70,64 @@ for mode in message meta; do
   ok "tracks.py --clip ($mode): 6 frames x 8 objects as objects.csv (mass, box, centroid)"
 done
 
+# the analytics relation meta (GStreamer 1.24+, docs/analytics.md): tracks.py
+# --analytics gives the boxes of the ROI metas (--meta), each related to a track whose
+# id is the object's index (the ROI meta's id), and a lost track on the frame after an
+# object leaves; flow_mean.py --analytics finds the cv-flow mtd on every frame (1.26+)
+if ! grep -q '^#define CV_HAVE_ANALYTICS 1' "$build/gst/gstcvconfig.h"; then
+  echo "skipped: analytics read-out (built without gstreamer-analytics-1.0: GStreamer below 1.24)"
+elif ! "$py" -c 'import gi; gi.require_version("GstAnalytics", "1.0")' 2>/dev/null; then
+  echo "skipped: analytics read-out (no GstAnalytics-1.0 typelib: gir1.2-gst-plugins-bad-1.0)"
+else
+  run_example "$py" "$src/examples/tracks.py" --frames 6 --clip "$clip" --analytics \
+    >"$dir/clip-analytics" 2>"$dir/err" \
+    || { cat "$dir/clip-analytics" "$dir/err"; fail "tracks.py --clip --analytics failed"; }
+  # objects.csv (index of each object, present per frame), tracks.py --meta, --analytics
+  awk -F, '
+    FILENAME == ARGV[1] {
+      if (FNR == 1) next
+      if ($1 == 0) idx["obj" $2] = n_obj++
+      if ($1 < 6) pres[$1 " " idx["obj" $2]] = ($6 > 0)
+      next
+    }
+    FILENAME == ARGV[3] && FNR == 1 {
+      for (f = 1; f < 6; f++) for (i = 0; i < n_obj; i++)
+        if (pres[(f - 1) " " i] && !pres[f " " i]) want_lost++
+    }
+    FILENAME == ARGV[3] && $1 == "frame" && $3 ~ /^obj/ { meta[$2 " " $3] = $6 " " $7; n_meta++; next }
+    FILENAME == ARGV[4] && $1 == "frame" && $3 ~ /^obj/ {
+      key = $2 " " $3; n++
+      if (meta[key] != $6 " " $7 || $8 != "id" || $9 != idx[$3] || $11 != "no") {
+        print "differs from the ROI meta (" meta[key] ", id " idx[$3] "): " $0; bad = 1
+      }
+      next
+    }
+    FILENAME == ARGV[4] && $1 == "frame" && $3 == "lost" {
+      lost++
+      if (!pres[($2 - 1) " " $5] || pres[$2 " " $5]) { print "not a leaving object: " $0; bad = 1 }
+    }
+    END {
+      if (n != n_meta || n == 0) { print n " analytics boxes, " n_meta " ROI metas"; bad = 1 }
+      if (lost != want_lost) { print lost " lost tracks, objects.csv has " want_lost " leaving"; bad = 1 }
+      print "analytics: " n " boxes = ROI metas, " lost " lost tracks" > "/dev/stderr"
+      exit bad
+    }
+  ' "$clip/objects.csv" FS=' ' "$dir/clip-meta" "$dir/clip-analytics" \
+    || { cat "$dir/clip-meta" "$dir/clip-analytics"; fail "tracks.py --analytics differs from the ROI metas"; }
+  ok "tracks.py --clip --analytics: the OD mtds' boxes and types = the ROI metas, track id = ROI id, lost tracks as objects.csv"
+  run_example "$py" "$src/examples/flow_mean.py" --frames 8 --analytics >"$dir/flow-an" 2>"$dir/err" \
+    || { cat "$dir/flow-an" "$dir/err"; fail "flow_mean.py --analytics failed"; }
+  cmp -s <(grep -v analytics "$dir/flow-an") "$dir/flow" \
+    || { cat "$dir/flow" "$dir/flow-an"; fail "flow_mean.py --analytics: another mean flow"; }
+  if "$py" -c 'import sys; sys.path.insert(0, "'"$src"'/examples"); import cvexample; sys.exit(cvexample.Gst.version() < (1, 26))' 2>/dev/null; then
+    [ "$(grep -c '^frame [0-7] analytics cv-flow mtd id [0-9]*$' "$dir/flow-an")" -eq 8 ] \
+      || { cat "$dir/flow-an"; fail "flow_mean.py --analytics: not one cv-flow mtd on each of 8 frames"; }
+    ok "flow_mean.py --analytics: one cv-flow mtd on each of 8 frames (vectors: GstCvFlowMeta)"
+  else
+    echo "skipped: the cv-flow mtd (GStreamer below 1.26)"
+  fi
+fi
+
 # camera_effect.py without a camera: the test source, 4 frames, every effect built
 effects=(mosaic stipple)
 run_example gst-inspect-1.0 quadcut >/dev/null 2>&1 && effects+=(quadcut)
