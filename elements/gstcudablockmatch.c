@@ -26,6 +26,7 @@
  * ]| Dense, refined flow on the colour wheel.
  */
 #include "gstcvfilter.h"
+#include "gstcvenum.h"
 #include "gstcvflowfield.h"
 #include "gstcvanalytics.h"
 #include "gstcvflowvis.h"
@@ -37,22 +38,10 @@ GST_DEBUG_CATEGORY_STATIC (cudablockmatch_debug);
 #define GST_CAT_DEFAULT cudablockmatch_debug
 
 #define GST_TYPE_CV_MATCH_METRIC (gst_cv_match_metric_get_type ())
-static GType
-gst_cv_match_metric_get_type (void)
-{
-  static GType type = 0;
-  static const GEnumValue values[] = {
+GST_CV_DEFINE_ENUM (gst_cv_match_metric_get_type, "GstCvMatchMetric",
     { CC_MATCH_NCC, "Normalised cross-correlation (robust to brightness changes)", "ncc" },
     { CC_MATCH_SSD, "Sum of squared differences", "ssd" },
-    { CC_MATCH_SAD, "Sum of absolute differences", "sad" },
-    { 0, NULL, NULL },
-  };
-  if (g_once_init_enter (&type)) {
-    GType t = g_enum_register_static ("GstCvMatchMetric", values);
-    g_once_init_leave (&type, t);
-  }
-  return type;
-}
+    { CC_MATCH_SAD, "Sum of absolute differences", "sad" })
 
 enum {
   PROP_0, PROP_BLOCK_SIZE, PROP_SEARCH_RADIUS, PROP_SEED_RADIUS, PROP_LEVELS, PROP_METRIC,
@@ -125,8 +114,7 @@ gst_cuda_block_match_setup (GstCvFilter * filter, const GstVideoInfo * info, cc_
   int gw, gh;
   cc_blockmatch_grid_size (self->bm, &gw, &gh);
   if (self->dense_now) {
-    cc_location loc = cc_context_backend (ctx) == CC_BACKEND_CUDA
-        ? CC_LOCATION_DEVICE : CC_LOCATION_HOST;
+    cc_location loc = gst_cv_filter_get_location (filter);
     if ((st = cc_image_alloc (ctx, gw, gh, CC_FORMAT_F32C2, loc, &self->grid)) != CC_SUCCESS
         || (st = cc_image_alloc (ctx, gw, gh, CC_FORMAT_F32, loc, &self->grid_conf))
         != CC_SUCCESS) {
@@ -135,8 +123,7 @@ gst_cuda_block_match_setup (GstCvFilter * filter, const GstVideoInfo * info, cc_
     }
     self->have_grid = TRUE;
   }
-  self->pool = gst_cv_field_pool_new (cc_context_backend (ctx),
-      gst_cv_filter_get_cuda_context (filter), self->dense_now ? w : gw,
+  self->pool = gst_cv_field_pool_new (filter, self->dense_now ? w : gw,
       self->dense_now ? h : gh);
   if (!self->pool) {
     GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT, ("cannot create the flow field pool"),
@@ -160,8 +147,9 @@ gst_cuda_block_match_writes_frame (GstCvFilter * filter)
   return writes;
 }
 
-static GstFlowReturn
-gst_cuda_block_match_process (GstCvFilter * filter, GstBuffer * buffer, cc_image * frame)
+static cc_status
+gst_cuda_block_match_process (GstCvFilter * filter, GstBuffer * buffer, cc_image * frame,
+    cc_stream stream, const gchar ** what)
 {
   GstCudaBlockMatch *self = GST_CUDA_BLOCK_MATCH (filter);
   cc_context *ctx = gst_cv_filter_get_context (filter);
@@ -180,56 +168,55 @@ gst_cuda_block_match_process (GstCvFilter * filter, GstBuffer * buffer, cc_image
     /* the meta's grid changes size: new matcher, grid and pool before this frame
      * (the previous frame, kept by the base class, stays valid) */
     gst_cuda_block_match_teardown (filter);
-    if (!gst_cuda_block_match_setup (filter, info, ctx))
-      return GST_FLOW_ERROR;
-  } else if (changed) {
-    cc_status st = cc_blockmatch_set_params (self->bm, &params);
-    if (st != CC_SUCCESS) {
-      GST_CV_FILTER_CORE_ERROR (self, st, "changing the block-matching parameters");
-      return GST_FLOW_ERROR;
+    if (!gst_cuda_block_match_setup (filter, info, ctx)) {
+      *what = NULL;   /* posted */
+      return CC_ERROR_INTERNAL;
     }
+  } else if (changed) {
+    *what = "changing the block-matching parameters";
+    cc_status st = cc_blockmatch_set_params (self->bm, &params);
+    if (st != CC_SUCCESS)
+      return st;
   }
 
+  *what = "allocating a flow field";
   GstCvFlowField *field = gst_cv_field_pool_acquire (self->pool);
-  if (!field) {
-    GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT, ("no memory for a flow field"),
-        ("%s", cc_last_error ()));
-    return GST_FLOW_ERROR;
-  }
+  if (!field)
+    return CC_ERROR_OUT_OF_MEMORY;
   cc_image *vectors = gst_cv_flow_field_vectors (field);
   cc_image *confidence = gst_cv_flow_field_confidence (field);
   cc_status st = CC_SUCCESS;
-  gboolean ok = TRUE;
+  *what = "block matching";
   if (!prev) {
-    st = cc_image_fill (ctx, NULL, vectors, 0);
+    st = cc_image_fill (ctx, stream, vectors, 0);
     if (st == CC_SUCCESS)
-      st = cc_image_fill (ctx, NULL, confidence, 0);
+      st = cc_image_fill (ctx, stream, confidence, 0);
   } else if (!self->dense_now) {
-    st = cc_blockmatch_compute (self->bm, NULL, prev, frame, vectors, confidence, NULL);
+    st = cc_blockmatch_compute (self->bm, stream, prev, frame, vectors, confidence, NULL);
   } else {
-    st = cc_blockmatch_compute (self->bm, NULL, prev, frame, &self->grid, &self->grid_conf, vectors);
+    st = cc_blockmatch_compute (self->bm, stream, prev, frame, &self->grid, &self->grid_conf,
+        vectors);
     if (st == CC_SUCCESS)
-      st = cc_image_resize_nearest (ctx, NULL, &self->grid_conf, confidence);
+      st = cc_image_resize_nearest (ctx, stream, &self->grid_conf, confidence);
     if (st == CC_SUCCESS)
-      ok = gst_cv_refine_apply (&self->refine, filter, prev, frame, vectors);
+      st = gst_cv_refine_apply (&self->refine, filter, stream, prev, frame, vectors, what);
   }
-  if (st == CC_SUCCESS && ok)
-    ok = gst_cv_filter_keep_frame (filter, frame)
-        && gst_cv_flow_vis_draw (&self->vis, filter, vectors, confidence, 0.0f, 1.0f, frame);
-  if (st == CC_SUCCESS && ok)
-    st = cc_context_synchronize (ctx);
-  if (st != CC_SUCCESS || !ok) {
+  if (st == CC_SUCCESS && !gst_cv_filter_keep_frame (filter, frame)) {
+    *what = NULL;   /* posted */
+    st = CC_ERROR_INTERNAL;
+  }
+  if (st == CC_SUCCESS)
+    st = gst_cv_flow_vis_draw (&self->vis, filter, stream, vectors, confidence, 0.0f, 1.0f,
+        frame, what);
+  if (st != CC_SUCCESS) {
     gst_cv_flow_field_unref (field);
-    if (st != CC_SUCCESS)
-      GST_ELEMENT_ERROR (self, LIBRARY, FAILED, ("block matching failed on frame %"
-              G_GUINT64_FORMAT, gst_cv_filter_get_frame_number (filter)), ("%s: %s",
-              cc_status_name (st), cc_last_error ()));
-    return GST_FLOW_ERROR;
+    return st;
   }
+  *what = "block matching";   /* the hand-off's name */
   guint cell = self->dense_now ? 1 : (guint) params.block_size;
   gst_cv_flow_attach (filter, buffer, field, cell, cell, GST_CV_FLOW_CONFIDENCE_MATCH,
       prev != NULL);
-  return GST_FLOW_OK;
+  return CC_SUCCESS;
 }
 
 /* ------------------------------------------------------------- properties */

@@ -99,8 +99,7 @@ gst_cuda_flow_epic_setup (GstCvFilter * filter, const GstVideoInfo * info, cc_co
     GST_CV_FILTER_CORE_ERROR (self, st, "creating the EpicFlow method");
     return FALSE;
   }
-  self->pool = gst_cv_field_pool_new (cc_context_backend (ctx),
-      gst_cv_filter_get_cuda_context (filter), w, h);
+  self->pool = gst_cv_field_pool_new (filter, w, h);
   if (!self->pool) {
     GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT, ("cannot create the flow field pool"),
         ("%s", cc_last_error ()));
@@ -121,8 +120,9 @@ gst_cuda_flow_epic_writes_frame (GstCvFilter * filter)
   return writes;
 }
 
-static GstFlowReturn
-gst_cuda_flow_epic_process (GstCvFilter * filter, GstBuffer * buffer, cc_image * frame)
+static cc_status
+gst_cuda_flow_epic_process (GstCvFilter * filter, GstBuffer * buffer, cc_image * frame,
+    cc_stream stream, const gchar ** what)
 {
   GstCudaFlowEpic *self = GST_CUDA_FLOW_EPIC (filter);
   cc_context *ctx = gst_cv_filter_get_context (filter);
@@ -133,46 +133,37 @@ gst_cuda_flow_epic_process (GstCvFilter * filter, GstBuffer * buffer, cc_image *
   GST_OBJECT_UNLOCK (self);
 
   cc_status st = CC_SUCCESS;
-  if (changed && (st = cc_epic_set_params (self->epic, &params)) != CC_SUCCESS) {
-    GST_CV_FILTER_CORE_ERROR (self, st, "changing the EpicFlow parameters");
-    return GST_FLOW_ERROR;
-  }
+  *what = "changing the EpicFlow parameters";
+  if (changed && (st = cc_epic_set_params (self->epic, &params)) != CC_SUCCESS)
+    return st;
+  *what = "allocating a flow field";
   GstCvFlowField *field = gst_cv_field_pool_acquire (self->pool);
-  if (!field) {
-    GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT, ("no memory for a flow field"),
-        ("%s", cc_last_error ()));
-    return GST_FLOW_ERROR;
-  }
+  if (!field)
+    return CC_ERROR_OUT_OF_MEMORY;
   cc_image *vectors = gst_cv_flow_field_vectors (field);
   cc_image *confidence = gst_cv_flow_field_confidence (field);
   const cc_image *prev = gst_cv_filter_get_previous_frame (filter);
+  *what = "optical flow";
   if (prev)
-    st = cc_epic_compute (self->epic, NULL, prev, frame, vectors, confidence);
-  else if ((st = cc_image_fill (ctx, NULL, vectors, 0)) == CC_SUCCESS)
-    st = cc_image_fill (ctx, NULL, confidence, 0);
+    st = cc_epic_compute (self->epic, stream, prev, frame, vectors, confidence);
+  else if ((st = cc_image_fill (ctx, stream, vectors, 0)) == CC_SUCCESS)
+    st = cc_image_fill (ctx, stream, confidence, 0);
   /* the next frame's previous one is this frame before any drawing */
   if (st == CC_SUCCESS && !gst_cv_filter_keep_frame (filter, frame)) {
-    gst_cv_flow_field_unref (field);
-    return GST_FLOW_ERROR;
+    *what = NULL;   /* posted */
+    st = CC_ERROR_INTERNAL;
   }
-  if (st == CC_SUCCESS && !gst_cv_flow_vis_draw (&self->vis, filter, vectors, confidence,
-          0.0f, 1.0f, frame)) {
-    gst_cv_flow_field_unref (field);
-    return GST_FLOW_ERROR;
-  }
-  /* Downstream (cudadownload, the application) reads with its own stream. */
   if (st == CC_SUCCESS)
-    st = cc_context_synchronize (ctx);
+    st = gst_cv_flow_vis_draw (&self->vis, filter, stream, vectors, confidence, 0.0f, 1.0f,
+        frame, what);
   if (st != CC_SUCCESS) {
     gst_cv_flow_field_unref (field);
-    GST_ELEMENT_ERROR (self, LIBRARY, FAILED, ("optical flow failed on frame %"
-            G_GUINT64_FORMAT, gst_cv_filter_get_frame_number (filter)), ("%s: %s",
-            cc_status_name (st), cc_last_error ()));
-    return GST_FLOW_ERROR;
+    return st;
   }
+  *what = "optical flow";   /* the hand-off's name */
   gst_cv_flow_attach (filter, buffer, field, 1, 1, GST_CV_FLOW_CONFIDENCE_CONSISTENCY,
       prev != NULL);
-  return GST_FLOW_OK;
+  return CC_SUCCESS;
 }
 
 /* ------------------------------------------------------------- properties */

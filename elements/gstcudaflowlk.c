@@ -28,6 +28,7 @@
  * ]| Camera motion as arrows, system memory in and out.
  */
 #include "gstcvfilter.h"
+#include "gstcvenum.h"
 #include "gstcvflowfield.h"
 #include "gstcvanalytics.h"
 #include "gstcvrefine.h"
@@ -41,21 +42,9 @@ GST_DEBUG_CATEGORY_STATIC (cudaflowlk_debug);
 #define GST_CAT_DEFAULT cudaflowlk_debug
 
 #define GST_TYPE_CV_GRADIENT (gst_cv_gradient_get_type ())
-static GType
-gst_cv_gradient_get_type (void)
-{
-  static GType type = 0;
-  static const GEnumValue values[] = {
+GST_CV_DEFINE_ENUM (gst_cv_gradient_get_type, "GstCvGradient",
     { CC_GRADIENT_SCHARR, "3x3 Scharr", "scharr" },
-    { CC_GRADIENT_SOBEL, "3x3 Sobel", "sobel" },
-    { 0, NULL, NULL },
-  };
-  if (g_once_init_enter (&type)) {
-    GType t = g_enum_register_static ("GstCvGradient", values);
-    g_once_init_leave (&type, t);
-  }
-  return type;
-}
+    { CC_GRADIENT_SOBEL, "3x3 Sobel", "sobel" })
 
 enum {
   PROP_0, PROP_PYRAMID_LEVELS, PROP_ITERATIONS, PROP_WINDOW_SIZE, PROP_MIN_EIGEN_THRESHOLD,
@@ -71,6 +60,7 @@ struct _GstCudaFlowLk {
   gboolean params_changed;
   GstCvFlowVis vis;
   gint roi[4];               /* x, y, width, height; width 0 = whole frame */
+  gint roi_warned[6];        /* the roi and frame size last warned about (once a change) */
   GstCvRefine refine;
   /* streaming (setup/process) */
   cc_flow_lk *lk;
@@ -144,8 +134,7 @@ make_roi_mask (GstCudaFlowLk * self, cc_context * ctx, int w, int h, int x0, int
     for (int x = 0; x < w; x++)
       ((guint8 *) host.planes[0])[y * host.pitch[0] + x] = x >= x0 && y >= y0
           && x < x1 && y < y1 ? 255 : 0;
-  cc_location loc = cc_context_backend (ctx) == CC_BACKEND_CUDA
-      ? CC_LOCATION_DEVICE : CC_LOCATION_HOST;
+  cc_location loc = gst_cv_filter_get_location (GST_CV_FILTER (self));
   gboolean ok = cc_image_alloc (ctx, w, h, CC_FORMAT_GRAY8, loc, &self->mask) == CC_SUCCESS
       && cc_image_copy (ctx, NULL, &host, &self->mask) == CC_SUCCESS;
   self->have_mask = ok;
@@ -169,8 +158,7 @@ gst_cuda_flow_lk_setup (GstCvFilter * filter, const GstVideoInfo * info, cc_cont
     GST_CV_FILTER_CORE_ERROR (self, st, "creating Lucas-Kanade");
     return FALSE;
   }
-  self->pool = gst_cv_field_pool_new (cc_context_backend (ctx),
-      gst_cv_filter_get_cuda_context (filter), w, h);
+  self->pool = gst_cv_field_pool_new (filter, w, h);
   if (!self->pool) {
     GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT, ("cannot create the flow field pool"),
         ("%s", cc_last_error ()));
@@ -179,15 +167,22 @@ gst_cuda_flow_lk_setup (GstCvFilter * filter, const GstVideoInfo * info, cc_cont
   if (!gst_cv_refine_setup (&self->refine, filter, w, h))
     return FALSE;
   int x0, y0, x1, y1;
-  if (roi[2] > 0 && !clamp_roi (roi, w, h, &x0, &y0, &x1, &y1)) {
-    GST_ELEMENT_WARNING (self, RESOURCE, SETTINGS, ("roi %d,%d,%d,%d lies outside the %dx%d "
-            "frame: refused, flow over the whole frame", roi[0], roi[1], roi[2], roi[3], w, h),
-        (NULL));
+  const gint warn_key[6] = { roi[0], roi[1], roi[2], roi[3], w, h };
+  const gboolean outside = roi[2] > 0 && !clamp_roi (roi, w, h, &x0, &y0, &x1, &y1);
+  if (outside) {
+    /* other properties set up again too: one warning for a roi and frame size */
+    if (memcmp (warn_key, self->roi_warned, sizeof warn_key) != 0)
+      GST_ELEMENT_WARNING (self, RESOURCE, SETTINGS, ("roi %d,%d,%d,%d lies outside the "
+              "%dx%d frame: refused, flow over the whole frame", roi[0], roi[1], roi[2],
+              roi[3], w, h), (NULL));
+    memcpy (self->roi_warned, warn_key, sizeof warn_key);
   } else if (roi[2] > 0 && !make_roi_mask (self, ctx, w, h, x0, y0, x1, y1)) {
     GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT, ("cannot create the roi mask"),
         ("%s", cc_last_error ()));
     return FALSE;
   }
+  if (!outside)
+    memset (self->roi_warned, 0, sizeof self->roi_warned);   /* usable: warn anew */
   GST_INFO_OBJECT (self, "%dx%d on %s, %d levels, %d iterations, window %d", w, h,
       cc_backend_name (cc_context_backend (ctx)), params.pyramid_levels, params.iterations,
       params.window_size);
@@ -204,11 +199,11 @@ gst_cuda_flow_lk_writes_frame (GstCvFilter * filter)
   return writes;
 }
 
-static GstFlowReturn
-gst_cuda_flow_lk_process (GstCvFilter * filter, GstBuffer * buffer, cc_image * frame)
+static cc_status
+gst_cuda_flow_lk_process (GstCvFilter * filter, GstBuffer * buffer, cc_image * frame,
+    cc_stream stream, const gchar ** what)
 {
   GstCudaFlowLk *self = GST_CUDA_FLOW_LK (filter);
-  cc_context *ctx = gst_cv_filter_get_context (filter);
   GST_OBJECT_LOCK (self);
   gboolean changed = self->params_changed;
   cc_flow_lk_params params = self->params;
@@ -216,47 +211,38 @@ gst_cuda_flow_lk_process (GstCvFilter * filter, GstBuffer * buffer, cc_image * f
   GST_OBJECT_UNLOCK (self);
 
   cc_status st;
-  if (changed && (st = cc_flow_lk_set_params (self->lk, &params)) != CC_SUCCESS) {
-    GST_CV_FILTER_CORE_ERROR (self, st, "changing the Lucas-Kanade parameters");
-    return GST_FLOW_ERROR;
-  }
+  *what = "changing the Lucas-Kanade parameters";
+  if (changed && (st = cc_flow_lk_set_params (self->lk, &params)) != CC_SUCCESS)
+    return st;
+  *what = "allocating a flow field";
   GstCvFlowField *field = gst_cv_field_pool_acquire (self->pool);
-  if (!field) {
-    GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT, ("no memory for a flow field"),
-        ("%s", cc_last_error ()));
-    return GST_FLOW_ERROR;
-  }
+  if (!field)
+    return CC_ERROR_OUT_OF_MEMORY;
   cc_image *vectors = gst_cv_flow_field_vectors (field);
   cc_image *confidence = gst_cv_flow_field_confidence (field);
   bool had_previous = false;
-  st = cc_flow_lk_push (self->lk, NULL, frame, self->have_mask ? &self->mask : NULL, vectors,
+  *what = "optical flow";
+  st = cc_flow_lk_push (self->lk, stream, frame, self->have_mask ? &self->mask : NULL, vectors,
       confidence, &had_previous);
-  if (st == CC_SUCCESS && had_previous
-      && (!gst_cv_refine_apply (&self->refine, filter,
-              gst_cv_filter_get_previous_frame (filter), frame, vectors)
-          || !gst_cv_filter_keep_frame (filter, frame))) {
-    gst_cv_flow_field_unref (field);
-    return GST_FLOW_ERROR;
+  if (st == CC_SUCCESS && had_previous)
+    st = gst_cv_refine_apply (&self->refine, filter, stream,
+        gst_cv_filter_get_previous_frame (filter), frame, vectors, what);
+  if (st == CC_SUCCESS && had_previous && !gst_cv_filter_keep_frame (filter, frame)) {
+    *what = NULL;   /* posted */
+    st = CC_ERROR_INTERNAL;
   }
   /* flat areas only inherit coarse vectors: drawn as still */
-  if (st == CC_SUCCESS && !gst_cv_flow_vis_draw (&self->vis, filter, vectors, confidence,
-          params.fb_check ? 0.0f : params.min_eigen_threshold, 1e-3f, frame)) {
-    gst_cv_flow_field_unref (field);
-    return GST_FLOW_ERROR;
-  }
-  /* Downstream (cudadownload, the application) reads with its own stream. */
   if (st == CC_SUCCESS)
-    st = cc_context_synchronize (ctx);
+    st = gst_cv_flow_vis_draw (&self->vis, filter, stream, vectors, confidence,
+        params.fb_check ? 0.0f : params.min_eigen_threshold, 1e-3f, frame, what);
   if (st != CC_SUCCESS) {
     gst_cv_flow_field_unref (field);
-    GST_ELEMENT_ERROR (self, LIBRARY, FAILED, ("optical flow failed on frame %" G_GUINT64_FORMAT,
-            gst_cv_filter_get_frame_number (filter)), ("%s: %s", cc_status_name (st),
-            cc_last_error ()));
-    return GST_FLOW_ERROR;
+    return st;
   }
+  *what = "optical flow";   /* the hand-off's name */
   gst_cv_flow_attach (filter, buffer, field, 1, 1, params.fb_check
       ? GST_CV_FLOW_CONFIDENCE_FB_ERROR : GST_CV_FLOW_CONFIDENCE_MIN_EIGENVALUE, had_previous);
-  return GST_FLOW_OK;
+  return CC_SUCCESS;
 }
 
 /* ------------------------------------------------------------- properties */
@@ -307,9 +293,10 @@ gst_cuda_flow_lk_set_property (GObject * object, guint prop_id, const GValue * v
     case PROP_WINDOW_SIZE: {
       gint w = g_value_get_int (value);
       if (w % 2 == 0) {
+        gint kept = p->window_size;
         GST_OBJECT_UNLOCK (self);
-        g_warning ("cudaflowlk: window-size must be odd (got %d); keeping %d", w,
-            p->window_size);
+        GST_ELEMENT_WARNING (self, RESOURCE, SETTINGS, ("window-size must be odd (got %d); "
+                "keeping %d", w, kept), (NULL));
         return;
       }
       p->window_size = w;
@@ -322,8 +309,8 @@ gst_cuda_flow_lk_set_property (GObject * object, guint prop_id, const GValue * v
     case PROP_ROI:
       if (!parse_roi (g_value_get_string (value), self->roi)) {
         GST_OBJECT_UNLOCK (self);
-        g_warning ("cudaflowlk: roi must be \"x,y,width,height\" (got \"%s\"); unchanged",
-            g_value_get_string (value));
+        GST_ELEMENT_WARNING (self, RESOURCE, SETTINGS, ("roi must be \"x,y,width,height\" "
+                "(got \"%s\"); unchanged", g_value_get_string (value)), (NULL));
         return;
       }
       resetup = TRUE;

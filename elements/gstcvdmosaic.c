@@ -37,52 +37,31 @@
  * ]| A live camera mosaic on the GPU whose cells follow the motion.
  */
 #include "gstcvfilter.h"
+#include "gstcvenum.h"
 #include <cudacore/cc_cvd.h>
 #include <cudacore/cc_flow.h>
 
 GST_DEBUG_CATEGORY_STATIC (cvdmosaic_debug);
 #define GST_CAT_DEFAULT cvdmosaic_debug
 
-#define DEFINE_ENUM(fn, name, ...)                                                \
-  static GType                                                                    \
-  fn (void)                                                                       \
-  {                                                                               \
-    static GType type = 0;                                                        \
-    static const GEnumValue values[] = { __VA_ARGS__, { 0, NULL, NULL } };        \
-    if (g_once_init_enter (&type)) {                                              \
-      GType t = g_enum_register_static (name, values);                            \
-      g_once_init_leave (&type, t);                                               \
-    }                                                                             \
-    return type;                                                                  \
-  }
-
-DEFINE_ENUM (gst_cv_cvd_density_get_type, "GstCvCvdDensity",
+GST_CV_DEFINE_ENUM (gst_cv_cvd_density_get_type, "GstCvCvdDensity",
     { CC_CVD_DENSITY_UNIFORM, "Uniform", "uniform" },
     { CC_CVD_DENSITY_DARK, "Luminance, dark = dense (stippling)", "dark" },
     { CC_CVD_DENSITY_BRIGHT, "Inverse luminance, bright = dense", "bright" },
     { CC_CVD_DENSITY_GRADIENT, "Gradient magnitude (sites gather at edges)", "gradient" })
-DEFINE_ENUM (gst_cv_cvd_style_get_type, "GstCvCvdStyle",
+GST_CV_DEFINE_ENUM (gst_cv_cvd_style_get_type, "GstCvCvdStyle",
     { CC_CVD_STYLE_CELLS, "Cells filled with their mean colour", "cells" },
     { CC_CVD_STYLE_STIPPLE, "A dot per site on white, sized by the cell's darkness", "stipple" },
     { CC_CVD_STYLE_OUTLINE, "Cell borders over the image", "outline" })
-DEFINE_ENUM (gst_cv_cvd_jfa_get_type, "GstCvCvdJfa",
-    { CC_CVD_VORONOI_JFA, "Jump flooding", "jfa" },
-    { CC_CVD_VORONOI_JFA_1PLUS, "1+JFA: an extra step-1 pass first (fewer errors)", "1+jfa" },
-    { CC_CVD_VORONOI_JFA_1PLUS_2, "1+JFA+2: 1+JFA, then passes of step 2 and 1 (errors "
-          "within 1 px)", "1+jfa+2" })
-DEFINE_ENUM (gst_cv_cvd_centroid_get_type, "GstCvCvdCentroid",
-    { CC_CVD_CENTROID_AUTO, "The faster method (privatized)", "auto" },
-    { CC_CVD_CENTROID_MDRR, "Multi-dimensional regional reduction (the paper's)", "mdrr" },
-    { CC_CVD_CENTROID_PRIVATIZED, "Per-pixel warp-aggregated reduction", "privatized" })
 
 typedef enum { ADVECT_NONE = 0, ADVECT_FLOW } AdvectMode;
-DEFINE_ENUM (gst_cv_cvd_advect_get_type, "GstCvCvdAdvect",
+GST_CV_DEFINE_ENUM (gst_cv_cvd_advect_get_type, "GstCvCvdAdvect",
     { ADVECT_NONE, "Sites stay where the last frame left them", "none" },
     { ADVECT_FLOW, "Sites move with the frame's Lucas-Kanade flow first", "flow" })
 
 enum {
   PROP_0, PROP_SITES, PROP_ITERATIONS, PROP_DENSITY, PROP_STYLE, PROP_BORDER_WIDTH,
-  PROP_BORDER_COLOR, PROP_ADVECT, PROP_JFA, PROP_CENTROID_METHOD, PROP_SEED,
+  PROP_BORDER_COLOR, PROP_ADVECT, PROP_SEED,
   PROP_SETTLE_ITERATIONS,
 };
 
@@ -178,7 +157,7 @@ ensure_flow (GstCvdMosaic * self, cc_context * ctx, const cc_image * frame)
   cc_status st = cc_flow_lk_create (ctx, frame->width, frame->height, NULL, &self->lk);
   if (st == CC_SUCCESS)
     st = cc_image_alloc (ctx, frame->width, frame->height, CC_FORMAT_F32C2,
-        cc_context_backend (ctx) == CC_BACKEND_CUDA ? CC_LOCATION_DEVICE : CC_LOCATION_HOST,
+        gst_cv_filter_get_location (GST_CV_FILTER (self)),
         &self->flow);
   if (st != CC_SUCCESS) {
     GST_ELEMENT_WARNING (self, LIBRARY, SETTINGS, ("advect=flow is not available for %dx%d "
@@ -192,8 +171,9 @@ ensure_flow (GstCvdMosaic * self, cc_context * ctx, const cc_image * frame)
   return TRUE;
 }
 
-static GstFlowReturn
-gst_cvd_mosaic_process (GstCvFilter * filter, GstBuffer * buffer, cc_image * frame)
+static cc_status
+gst_cvd_mosaic_process (GstCvFilter * filter, GstBuffer * buffer, cc_image * frame,
+    cc_stream stream, const gchar ** what)
 {
   GstCvdMosaic *self = GST_CVD_MOSAIC (filter);
   cc_context *ctx = gst_cv_filter_get_context (filter);
@@ -209,59 +189,50 @@ gst_cvd_mosaic_process (GstCvFilter * filter, GstBuffer * buffer, cc_image * fra
                               (c >> 8) & 0xFF, c & 0xFF };
   GST_OBJECT_UNLOCK (self);
 
-  const char *what = "setting the parameters";
+  *what = "setting the parameters";
   cc_status st = cc_cvd_set_params (self->cvd, &params);
   reseed = reseed || cc_cvd_site_count (self->cvd) == 0;
   if (st == CC_SUCCESS && reseed) {
     /* one site a pixel at most (a frame smaller than `sites`) */
     gint64 pixels = (gint64) frame->width * frame->height;
     gint n = sites < pixels ? sites : (gint) pixels;
-    what = "seeding the sites";
-    st = cc_cvd_seed (self->cvd, NULL, n, seed);
+    *what = "seeding the sites";
+    st = cc_cvd_seed (self->cvd, stream, n, seed);
     if (self->lk)
       cc_flow_lk_reset (self->lk);
   }
   if (st == CC_SUCCESS && advect == ADVECT_FLOW && ensure_flow (self, ctx, frame)) {
     bool has_previous = false;
-    what = "estimating the flow";
-    st = cc_flow_lk_push (self->lk, NULL, frame, NULL, &self->flow, NULL, &has_previous);
+    *what = "estimating the flow";
+    st = cc_flow_lk_push (self->lk, stream, frame, NULL, &self->flow, NULL, &has_previous);
     if (st == CC_SUCCESS && has_previous) {
-      what = "advecting the sites";
-      st = cc_cvd_advect (self->cvd, NULL, &self->flow);
+      *what = "advecting the sites";
+      st = cc_cvd_advect (self->cvd, stream, &self->flow);
     }
   } else if (st == CC_SUCCESS && advect == ADVECT_NONE && self->lk) {
     /* advection resumes from a fresh pair when it is turned on again */
     cc_flow_lk_reset (self->lk);
   }
   if (st == CC_SUCCESS) {
-    what = "computing the density";
-    st = cc_cvd_set_density (self->cvd, NULL, frame);
+    *what = "computing the density";
+    st = cc_cvd_set_density (self->cvd, stream, frame);
   }
   if (st == CC_SUCCESS && reseed && settle > 0) {
     /* fresh sites: settle them on this frame (stopping on the device once they move
      * less than SETTLE_THRESHOLD), so that the next frames start from a converged
      * diagram and only follow the content */
-    what = "settling the sites";
-    st = cc_cvd_iterate (self->cvd, NULL, settle, SETTLE_THRESHOLD, NULL);
+    *what = "settling the sites";
+    st = cc_cvd_iterate (self->cvd, stream, settle, SETTLE_THRESHOLD, NULL);
   }
   if (st == CC_SUCCESS) {
-    what = "Lloyd iterations";
-    st = cc_cvd_iterate (self->cvd, NULL, iterations, 0.0, NULL);
+    *what = "Lloyd iterations";
+    st = cc_cvd_iterate (self->cvd, stream, iterations, 0.0, NULL);
   }
   if (st == CC_SUCCESS) {
-    what = "rendering";
-    st = cc_cvd_render (self->cvd, NULL, frame, &rp);
+    *what = "rendering";
+    st = cc_cvd_render (self->cvd, stream, frame, &rp);
   }
-  /* downstream (cudadownload, the application) reads with its own stream */
-  if (st == CC_SUCCESS)
-    st = cc_context_synchronize (ctx);
-  if (st != CC_SUCCESS) {
-    GST_ELEMENT_ERROR (self, LIBRARY, FAILED, ("%s failed on frame %" G_GUINT64_FORMAT, what,
-            gst_cv_filter_get_frame_number (filter)), ("%s: %s", cc_status_name (st),
-            cc_last_error ()));
-    return GST_FLOW_ERROR;
-  }
-  return GST_FLOW_OK;
+  return st;
 }
 
 /* ------------------------------------------------------------- properties */
@@ -271,13 +242,14 @@ gst_cvd_mosaic_set_property (GObject * object, guint prop_id, const GValue * val
     GParamSpec * pspec)
 {
   GstCvdMosaic *self = GST_CVD_MOSAIC (object);
+  gchar *refused = NULL;   /* a warning, posted once the lock is released */
   GST_OBJECT_LOCK (self);
   switch (prop_id) {
     case PROP_SITES: {
       gint n = g_value_get_int (value);
       gint64 pixels = (gint64) self->width * self->height;
       if (pixels > 0 && n > pixels) {
-        g_warning ("cvdmosaic: sites=%d refused: the %dx%d frame has %" G_GINT64_FORMAT
+        refused = g_strdup_printf ("sites=%d refused: the %dx%d frame has %" G_GINT64_FORMAT
             " pixels; sites stays %d", n, self->width, self->height, pixels, self->sites);
         break;
       }
@@ -298,11 +270,13 @@ gst_cvd_mosaic_set_property (GObject * object, guint prop_id, const GValue * val
     case PROP_BORDER_WIDTH: self->border_width = g_value_get_int (value); break;
     case PROP_BORDER_COLOR: self->border_color = g_value_get_uint (value); break;
     case PROP_ADVECT: self->advect = g_value_get_enum (value); break;
-    case PROP_JFA: self->params.voronoi = g_value_get_enum (value); break;
-    case PROP_CENTROID_METHOD: self->params.centroid = g_value_get_enum (value); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec); break;
   }
   GST_OBJECT_UNLOCK (self);
+  if (refused) {
+    GST_ELEMENT_WARNING (self, RESOURCE, SETTINGS, ("%s", refused), (NULL));
+    g_free (refused);
+  }
 }
 
 static void
@@ -321,8 +295,6 @@ gst_cvd_mosaic_get_property (GObject * object, guint prop_id, GValue * value,
     case PROP_BORDER_WIDTH: g_value_set_int (value, self->border_width); break;
     case PROP_BORDER_COLOR: g_value_set_uint (value, self->border_color); break;
     case PROP_ADVECT: g_value_set_enum (value, self->advect); break;
-    case PROP_JFA: g_value_set_enum (value, self->params.voronoi); break;
-    case PROP_CENTROID_METHOD: g_value_set_enum (value, self->params.centroid); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec); break;
   }
   GST_OBJECT_UNLOCK (self);
@@ -370,13 +342,6 @@ gst_cvd_mosaic_class_init (GstCvdMosaicClass * klass)
   g_object_class_install_property (gobject_class, PROP_ADVECT,
       g_param_spec_enum ("advect", "Advect", "How the sites follow the motion",
           gst_cv_cvd_advect_get_type (), ADVECT_NONE, rw));
-  g_object_class_install_property (gobject_class, PROP_JFA,
-      g_param_spec_enum ("jfa", "JFA", "Jump flooding variant of the Voronoi step",
-          gst_cv_cvd_jfa_get_type (), d.voronoi, rw));
-  g_object_class_install_property (gobject_class, PROP_CENTROID_METHOD,
-      g_param_spec_enum ("centroid-method", "Centroid method",
-          "How the CUDA backend sums the centroids (same results)",
-          gst_cv_cvd_centroid_get_type (), d.centroid, rw));
   g_object_class_install_property (gobject_class, PROP_SEED,
       g_param_spec_uint64 ("seed", "Seed", "Random seed of the sites; a change re-seeds", 0,
           G_MAXUINT64, 0, rw));
@@ -396,8 +361,6 @@ gst_cvd_mosaic_class_init (GstCvdMosaicClass * klass)
   filter_class->reset = gst_cvd_mosaic_reset;
   gst_type_mark_as_plugin_api (gst_cv_cvd_density_get_type (), 0);
   gst_type_mark_as_plugin_api (gst_cv_cvd_style_get_type (), 0);
-  gst_type_mark_as_plugin_api (gst_cv_cvd_jfa_get_type (), 0);
-  gst_type_mark_as_plugin_api (gst_cv_cvd_centroid_get_type (), 0);
   gst_type_mark_as_plugin_api (gst_cv_cvd_advect_get_type (), 0);
 }
 

@@ -53,6 +53,7 @@
  * ]| A camera on the GPU: two coloured markers tracked in CUDA memory.
  */
 #include "gstcvfilter.h"
+#include "gstcvenum.h"
 #include "gstcvobjects.h"
 #include "gstcvanalytics.h"
 
@@ -63,22 +64,10 @@ GST_DEBUG_CATEGORY_STATIC (moctracker_debug);
 #define GST_CAT_DEFAULT moctracker_debug
 
 #define GST_TYPE_CV_MOCT_SPACE (gst_cv_moct_space_get_type ())
-static GType
-gst_cv_moct_space_get_type (void)
-{
-  static GType type = 0;
-  static const GEnumValue values[] = {
+GST_CV_DEFINE_ENUM (gst_cv_moct_space_get_type, "GstCvMoctSpace",
     { CC_MOCT_SPACE_RGB, "Euclidean distance in 8-bit RGB", "rgb" },
     { CC_MOCT_SPACE_HSV, "HSV with hue counted hue-weight times (same units as RGB)", "hsv" },
-    { CC_MOCT_SPACE_LAB, "CIE76 delta E in L*a*b*", "lab" },
-    { 0, NULL, NULL },
-  };
-  if (g_once_init_enter (&type)) {
-    GType t = g_enum_register_static ("GstCvMoctSpace", values);
-    g_once_init_leave (&type, t);
-  }
-  return type;
-}
+    { CC_MOCT_SPACE_LAB, "CIE76 delta E in L*a*b*", "lab" })
 
 #define GST_TYPE_CV_MOCT_DRAW (gst_cv_moct_draw_get_type ())
 static GType
@@ -116,6 +105,9 @@ struct _GstMoctTracker {
   gint n_entries;
   gchar *objects_file;
   gboolean objects_changed;
+  gboolean started;            /* between start and stop: refusals are bus warnings */
+  gchar *refused;              /* a list refused before the start: the start fails */
+  gboolean refused_open;       /* ... because its file could not be opened or read */
   cc_moct_params params;
   gdouble tolerance;
   guint draw;
@@ -129,7 +121,11 @@ struct _GstMoctTracker {
 };
 
 G_DECLARE_FINAL_TYPE (GstMoctTracker, gst_moct_tracker, GST, MOCT_TRACKER, GstCvFilter)
-G_DEFINE_TYPE (GstMoctTracker, gst_moct_tracker, GST_TYPE_CV_FILTER);
+/* The GType is named GstMoctracker: GStreamer names instances after it (lowercase,
+ * without "Gst"), so they are moctracker0, moctracker1, ... (not "mocttracker0") */
+typedef GstMoctTracker GstMoctracker;
+typedef GstMoctTrackerClass GstMoctrackerClass;
+G_DEFINE_TYPE (GstMoctracker, gst_moct_tracker, GST_TYPE_CV_FILTER);
 GST_ELEMENT_REGISTER_DEFINE (moctracker, "moctracker", GST_RANK_NONE,
     gst_moct_tracker_get_type ());
 
@@ -262,61 +258,118 @@ post_message (GstMoctTracker * self, GstBuffer * buffer)
   gst_element_post_message (GST_ELEMENT (self), gst_message_new_element (GST_OBJECT (self), s));
 }
 
-static GstFlowReturn
-gst_moct_tracker_process (GstCvFilter * filter, GstBuffer * buffer, cc_image * frame)
+static cc_status
+gst_moct_tracker_process (GstCvFilter * filter, GstBuffer * buffer, cc_image * frame,
+    cc_stream stream, const gchar ** what)
 {
   GstMoctTracker *self = GST_MOCT_TRACKER (filter);
-  cc_context *ctx = gst_cv_filter_get_context (filter);
   GST_OBJECT_LOCK (self);
   gboolean changed = self->objects_changed;
   guint draw = self->draw;
   gboolean post = self->post_messages;
   GST_OBJECT_UNLOCK (self);
-  if (changed && !apply_objects (self))
-    return GST_FLOW_ERROR;
-
-  cc_status st = cc_moct_run (self->moct, NULL, frame, self->results);
-  if (st == CC_SUCCESS && draw)
-    st = cc_moct_draw (self->moct, NULL, frame, draw);
-  /* downstream (cudadownload, the application) reads with its own stream */
-  if (st == CC_SUCCESS)
-    st = cc_context_synchronize (ctx);
-  if (st != CC_SUCCESS) {
-    GST_ELEMENT_ERROR (self, LIBRARY, FAILED, ("tracking failed on frame %" G_GUINT64_FORMAT,
-            gst_cv_filter_get_frame_number (filter)), ("%s: %s", cc_status_name (st),
-            cc_last_error ()));
-    return GST_FLOW_ERROR;
+  if (changed && !apply_objects (self)) {
+    *what = NULL;   /* posted */
+    return CC_ERROR_INVALID_ARGUMENT;
   }
+
+  /* the results come back to the host (cc_moct_run waits for them): the metas and
+   * the message are final here; the drawing is handed off by the base */
+  *what = "tracking";
+  cc_status st = cc_moct_run (self->moct, stream, frame, self->results);
+  if (st == CC_SUCCESS && draw)
+    st = cc_moct_draw (self->moct, stream, frame, draw);
+  if (st != CC_SUCCESS)
+    return st;
   add_roi_metas (self, buffer);
   if (!gst_cv_tracks_attach (self->tracks, &GST_BASE_TRANSFORM (filter)->segment, buffer,
           self->table, self->results, self->n_table))
     GST_WARNING_OBJECT (self, "could not attach the analytics mtds");
   if (post)
     post_message (self, buffer);
-  return GST_FLOW_OK;
+  return CC_SUCCESS;
 }
 
 /* ------------------------------------------------------------- properties */
 
-/* Takes a parsed list (or refuses it with a warning naming the entry). Object lock
- * held; returns FALSE when refused. */
-static gboolean
-take_objects (GstMoctTracker * self, const gchar * text, gboolean file_syntax,
-    const gchar * what)
+/* Sets the list from the `objects` text or the `objects-file` path. A refusal keeps
+ * the previous list and is a g_warning; before the element starts, the start then
+ * fails with an element error (the pipeline would track the wrong objects); while it
+ * runs, a warning message is posted on the bus too. Object lock not held (messages
+ * are posted). */
+static void
+set_objects (GstMoctTracker * self, const gchar * text, gboolean from_file)
 {
   GError *err = NULL;
-  gint n;
-  GstCvObjectEntry *entries = gst_cv_objects_parse (text, file_syntax, &n, &err);
+  gint n = 0;
+  if (from_file && (!text || !*text)) {
+    GST_OBJECT_LOCK (self);
+    g_clear_pointer (&self->objects_file, g_free);
+    GST_OBJECT_UNLOCK (self);
+    return;
+  }
+  GstCvObjectEntry *entries = from_file ? gst_cv_objects_read_file (text, &n, &err)
+      : gst_cv_objects_parse (text, FALSE, &n, &err);
+  gchar *what = from_file ? g_strdup_printf ("objects-file \"%s\"", text)
+      : g_strdup ("objects");
+  GST_OBJECT_LOCK (self);
+  gboolean running = self->started;
+  if (entries) {
+    g_free (self->entries);
+    self->entries = entries;
+    self->n_entries = n;
+    self->objects_changed = TRUE;
+    g_clear_pointer (&self->refused, g_free);
+    if (from_file) {
+      g_free (self->objects_file);
+      self->objects_file = g_strdup (text);
+    }
+  } else if (!running) {
+    g_free (self->refused);
+    self->refused = g_strdup_printf ("%s refused: %s", what, err->message);
+    self->refused_open = from_file && err->code == CC_ERROR_IO;
+  }
+  GST_OBJECT_UNLOCK (self);
   if (!entries) {
+    /* GLib's way for an invalid property value, as the other elements' properties */
     g_warning ("moctracker: %s refused: %s; the previous list is kept", what, err->message);
-    g_error_free (err);
+    if (running)
+      GST_ELEMENT_WARNING (self, RESOURCE, SETTINGS, ("%s refused: %s; the previous list is "
+              "kept", what, err->message), (NULL));
+  }
+  g_free (what);
+  g_clear_error (&err);
+}
+
+/* An object list refused before the start fails it with an element error. */
+static gboolean
+gst_moct_tracker_start (GstBaseTransform * trans)
+{
+  GstMoctTracker *self = GST_MOCT_TRACKER (trans);
+  GST_OBJECT_LOCK (self);
+  gchar *refused = g_strdup (self->refused);   /* kept: every start fails until a list is taken */
+  gboolean open = self->refused_open;
+  self->started = refused == NULL;
+  GST_OBJECT_UNLOCK (self);
+  if (refused) {
+    if (open)
+      GST_ELEMENT_ERROR (self, RESOURCE, OPEN_READ, ("%s", refused), (NULL));
+    else
+      GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS, ("%s", refused), (NULL));
+    g_free (refused);
     return FALSE;
   }
-  g_free (self->entries);
-  self->entries = entries;
-  self->n_entries = n;
-  self->objects_changed = TRUE;
-  return TRUE;
+  return GST_BASE_TRANSFORM_CLASS (gst_moct_tracker_parent_class)->start (trans);
+}
+
+static gboolean
+gst_moct_tracker_stop (GstBaseTransform * trans)
+{
+  GstMoctTracker *self = GST_MOCT_TRACKER (trans);
+  GST_OBJECT_LOCK (self);
+  self->started = FALSE;
+  GST_OBJECT_UNLOCK (self);
+  return GST_BASE_TRANSFORM_CLASS (gst_moct_tracker_parent_class)->stop (trans);
 }
 
 static void
@@ -325,34 +378,12 @@ gst_moct_tracker_set_property (GObject * object, guint prop_id, const GValue * v
 {
   GstMoctTracker *self = GST_MOCT_TRACKER (object);
   gboolean resetup = FALSE;
+  if (prop_id == PROP_OBJECTS || prop_id == PROP_OBJECTS_FILE) {
+    set_objects (self, g_value_get_string (value), prop_id == PROP_OBJECTS_FILE);
+    return;
+  }
   GST_OBJECT_LOCK (self);
   switch (prop_id) {
-    case PROP_OBJECTS:
-      take_objects (self, g_value_get_string (value), FALSE, "objects");
-      break;
-    case PROP_OBJECTS_FILE: {
-      const gchar *path = g_value_get_string (value);
-      gchar *text = NULL;
-      GError *err = NULL;
-      if (!path || !*path) {
-        g_clear_pointer (&self->objects_file, g_free);
-        break;
-      }
-      if (!g_file_get_contents (path, &text, NULL, &err)) {
-        g_warning ("moctracker: objects-file refused: %s; the previous list is kept",
-            err->message);
-        g_error_free (err);
-        break;
-      }
-      gchar *what = g_strdup_printf ("objects-file \"%s\"", path);
-      if (take_objects (self, text, TRUE, what)) {
-        g_free (self->objects_file);
-        self->objects_file = g_strdup (path);
-      }
-      g_free (what);
-      g_free (text);
-      break;
-    }
     case PROP_COLOR_SPACE:
       self->params.space = g_value_get_enum (value);
       resetup = TRUE;
@@ -427,6 +458,7 @@ gst_moct_tracker_finalize (GObject * object)
   GstMoctTracker *self = GST_MOCT_TRACKER (object);
   g_free (self->entries);
   g_free (self->objects_file);
+  g_free (self->refused);
   gst_cv_tracks_free (self->tracks);
   G_OBJECT_CLASS (gst_moct_tracker_parent_class)->finalize (object);
 }
@@ -449,12 +481,14 @@ gst_moct_tracker_class_init (GstMoctTrackerClass * klass)
   g_object_class_install_property (gobject_class, PROP_OBJECTS,
       g_param_spec_string ("objects", "Objects",
           "name:#rrggbb[:tolerance[:space]] entries separated by ';' (up to 1024; names "
-          "unique). An invalid list is refused with a warning and the previous kept",
+          "unique). An invalid list is refused and the previous kept: set before the start, "
+          "the start fails with an error; while running, a warning message on the bus",
           "", rw));
   g_object_class_install_property (gobject_class, PROP_OBJECTS_FILE,
       g_param_spec_string ("objects-file", "Objects file",
           "A file with one object a line: name #rrggbb [tolerance [space]] ('# ' starts "
-          "a comment); replaces the list", NULL, rw));
+          "a comment); replaces the list. A regular file of at most 1 MiB; refused as "
+          "`objects` is", NULL, rw));
   g_object_class_install_property (gobject_class, PROP_COLOR_SPACE,
       g_param_spec_enum ("color-space", "Colour space",
           "Where colours are compared, for objects that name no space",
@@ -507,6 +541,8 @@ gst_moct_tracker_class_init (GstMoctTrackerClass * klass)
   filter_class->writes_frame = gst_moct_tracker_writes_frame;
   filter_class->process = gst_moct_tracker_process;
   filter_class->reset = gst_moct_tracker_reset;
+  GST_BASE_TRANSFORM_CLASS (klass)->start = gst_moct_tracker_start;
+  GST_BASE_TRANSFORM_CLASS (klass)->stop = gst_moct_tracker_stop;
   gst_type_mark_as_plugin_api (GST_TYPE_CV_MOCT_SPACE, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CV_MOCT_DRAW, 0);
 }

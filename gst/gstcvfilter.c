@@ -3,6 +3,7 @@
 #include "gstcvfilter.h"
 #include "gstcvconfig.h"
 #include "gstcvcuda.h"
+#include "gstcvenum.h"
 
 #if CV_HAVE_GST_CUDA
 #ifndef GST_USE_UNSTABLE_API
@@ -11,6 +12,13 @@
 #include <gst/cuda/gstcudacontext.h>
 #include <gst/cuda/gstcudamemory.h>
 #include <gst/cuda/gstcudautils.h>
+#if GST_CHECK_VERSION(1, 24, 0)
+#include <gst/cuda/gstcudastream.h>
+#define CV_HAVE_GST_CUDA_STREAM 1
+#endif
+#endif
+#ifndef CV_HAVE_GST_CUDA_STREAM
+#define CV_HAVE_GST_CUDA_STREAM 0
 #endif
 
 GST_DEBUG_CATEGORY_STATIC (cv_filter_debug);
@@ -19,6 +27,20 @@ GST_DEBUG_CATEGORY_STATIC (cv_filter_debug);
 enum { PROP_0, PROP_BACKEND, PROP_CUDA_DEVICE_ID, PROP_CPU_THREADS };
 #define DEFAULT_BACKEND CC_BACKEND_AUTO
 #define DEFAULT_CUDA_DEVICE_ID (-1)
+
+/* How a negotiated buffer reaches process(): derived once per negotiation. */
+typedef enum {
+  PATH_HOST,          /* system memory, CPU backend: the mapped frame */
+  PATH_STAGED,        /* system memory, CUDA backend: a device copy (staging) */
+  PATH_CUDA,          /* CUDA memory, CUDA backend: the device frame itself */
+  PATH_CUDA_ON_HOST,  /* CUDA memory, CPU backend: GstCudaMemory's host mapping */
+} FramePath;
+
+struct _GstCvCoreRef {
+  gint refcount;
+  cc_context *core;
+  gpointer cuda_ctx;   /* GstCudaContext (ref) or NULL */
+};
 
 typedef struct {
   /* properties (object lock) */
@@ -32,7 +54,14 @@ typedef struct {
   GstVideoInfo info;
   gboolean have_info;
   gboolean cuda_memory;      /* negotiated caps carry memory:CUDAMemory */
+  FramePath path;            /* from cuda_memory and the backend, at setup */
+  cc_location location;      /* where process() frames and scratch live, at setup */
+  GstCvCoreRef *core_ref;    /* owns core (and a ref of cuda_ctx) */
   cc_context *core;
+  cc_stream stream;          /* the element's stream (NULL on the CPU) */
+#if CV_HAVE_GST_CUDA_STREAM
+  GstCudaStream *gst_stream; /* the GstCudaStream behind `stream`, or NULL */
+#endif
   gpointer cuda_ctx;         /* GstCudaContext or NULL */
   cc_image staging;          /* device copy of system-memory frames (CUDA backend) */
   gboolean have_staging;
@@ -48,20 +77,10 @@ G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (GstCvFilter, gst_cv_filter, GST_TYPE_BASE_T
 
 GType
 gst_cv_backend_get_type (void)
-{
-  static GType type = 0;
-  static const GEnumValue values[] = {
+GST_CV_ENUM_BODY ("GstCvBackend",
     { CC_BACKEND_AUTO, "CUDA when a device is present, else CPU", "auto" },
     { CC_BACKEND_CPU, "CPU reference implementation", "cpu" },
-    { CC_BACKEND_CUDA, "CUDA kernels (fails without a device)", "cuda" },
-    { 0, NULL, NULL },
-  };
-  if (g_once_init_enter (&type)) {
-    GType t = g_enum_register_static ("GstCvBackend", values);
-    g_once_init_leave (&type, t);
-  }
-  return type;
-}
+    { CC_BACKEND_CUDA, "CUDA kernels (fails without a device)", "cuda" })
 
 /* ------------------------------------------------------------- helpers */
 
@@ -77,6 +96,57 @@ gst_cv_filter_get_context (GstCvFilter * filter)
   return PRIV (filter)->core;
 }
 
+cc_stream
+gst_cv_filter_get_stream (GstCvFilter * filter)
+{
+  return PRIV (filter)->stream;
+}
+
+cc_location
+gst_cv_filter_get_location (GstCvFilter * filter)
+{
+  return PRIV (filter)->location;
+}
+
+GstCvCoreRef *
+gst_cv_filter_ref_core (GstCvFilter * filter)
+{
+  GstCvFilterPrivate *p = PRIV (filter);
+  return p->core_ref ? gst_cv_core_ref_ref (p->core_ref) : NULL;
+}
+
+GstCvCoreRef *
+gst_cv_core_ref_ref (GstCvCoreRef * ref)
+{
+  g_atomic_int_inc (&ref->refcount);
+  return ref;
+}
+
+void
+gst_cv_core_ref_unref (GstCvCoreRef * ref)
+{
+  if (!ref || !g_atomic_int_dec_and_test (&ref->refcount))
+    return;
+  gboolean pushed = gst_cv_cuda_context_push (ref->cuda_ctx);
+  cc_context_destroy (ref->core);
+  if (pushed)
+    gst_cv_cuda_context_pop ();
+  gst_cv_cuda_context_unref (ref->cuda_ctx);
+  g_free (ref);
+}
+
+cc_context *
+gst_cv_core_ref_context (GstCvCoreRef * ref)
+{
+  return ref->core;
+}
+
+gpointer
+gst_cv_core_ref_cuda_context (GstCvCoreRef * ref)
+{
+  return ref->cuda_ctx;
+}
+
 guint64
 gst_cv_filter_get_frame_number (GstCvFilter * filter)
 {
@@ -87,19 +157,6 @@ gpointer
 gst_cv_filter_get_cuda_context (GstCvFilter * filter)
 {
   return PRIV (filter)->cuda_ctx;
-}
-
-gboolean
-gst_cv_filter_push_cuda (GstCvFilter * filter)
-{
-  return gst_cv_cuda_context_push (PRIV (filter)->cuda_ctx);
-}
-
-void
-gst_cv_filter_pop_cuda (GstCvFilter * filter)
-{
-  if (PRIV (filter)->cuda_ctx)
-    gst_cv_cuda_context_pop ();
 }
 
 const cc_image *
@@ -115,7 +172,7 @@ gst_cv_filter_keep_frame (GstCvFilter * filter, const cc_image * frame)
   GstCvFilterPrivate *p = PRIV (filter);
   if (!p->have_previous_buffer || p->kept_this_frame)
     return p->kept_this_frame;
-  cc_status st = cc_image_copy (p->core, NULL, frame, &p->previous);
+  cc_status st = cc_image_copy (p->core, p->stream, frame, &p->previous);
   if (st != CC_SUCCESS) {
     GST_CV_FILTER_CORE_ERROR (filter, st, "keeping the previous frame");
     return FALSE;
@@ -124,9 +181,38 @@ gst_cv_filter_keep_frame (GstCvFilter * filter, const cc_image * frame)
   return TRUE;
 }
 
-/* process() plus the previous-frame bookkeeping. */
+/* Waits on the host for the element's stream (through the context's own stream when
+ * the element's is a GstCudaStream). */
+static cc_status
+wait_for_stream (GstCvFilter * self)
+{
+  GstCvFilterPrivate *p = PRIV (self);
+  if (p->stream != cc_context_stream (p->core)) {
+    cc_fence *fence = NULL;
+    cc_status st = cc_fence_record (p->core, p->stream, &fence);
+    if (st == CC_SUCCESS)
+      st = cc_fence_wait (p->core, NULL, fence);
+    cc_fence_destroy (fence);
+    if (st != CC_SUCCESS)
+      return st;
+  }
+  return cc_context_synchronize (p->core);
+}
+
+/* Posts "<what> failed on frame N" for a failed process() or hand-off (what NULL:
+ * the subclass posted its own error). */
 static GstFlowReturn
-run_process (GstCvFilter * self, GstBuffer * buf, cc_image * frame)
+frame_error (GstCvFilter * self, cc_status st, const gchar * what)
+{
+  if (what)
+    GST_ELEMENT_ERROR (self, LIBRARY, FAILED, ("%s failed on frame %" G_GUINT64_FORMAT, what,
+            PRIV (self)->frame_number), ("%s: %s", cc_status_name (st), cc_last_error ()));
+  return GST_FLOW_ERROR;
+}
+
+/* process() plus the previous-frame bookkeeping; *what for the hand-off's error. */
+static GstFlowReturn
+run_process (GstCvFilter * self, GstBuffer * buf, cc_image * frame, const gchar ** what)
 {
   GstCvFilterPrivate *p = PRIV (self);
   GstCvFilterClass *klass = GST_CV_FILTER_GET_CLASS (self);
@@ -134,13 +220,16 @@ run_process (GstCvFilter * self, GstBuffer * buf, cc_image * frame)
   if (!keep)
     p->previous_valid = FALSE;
   p->kept_this_frame = FALSE;
-  GstFlowReturn ret = klass->process (self, buf, frame);
-  if (ret == GST_FLOW_OK && keep) {
+  *what = G_OBJECT_TYPE_NAME (self);
+  cc_status st = klass->process (self, buf, frame, p->stream, what);
+  if (st != CC_SUCCESS)
+    return frame_error (self, st, *what);
+  if (keep) {
     if (!p->kept_this_frame && !gst_cv_filter_keep_frame (self, frame))
       return GST_FLOW_ERROR;
     p->previous_valid = TRUE;
   }
-  return ret;
+  return GST_FLOW_OK;
 }
 
 void
@@ -201,12 +290,20 @@ release (GstCvFilter * self, gboolean all)
     cc_image_free (p->core, &p->previous);
   p->have_previous_buffer = p->previous_valid = FALSE;
   if (all) {
-    cc_context_destroy (p->core);
-    p->core = NULL;
+    if (p->core)
+      wait_for_stream (self);   /* our frames in flight are done */
+#if CV_HAVE_GST_CUDA_STREAM
+    gst_clear_cuda_stream (&p->gst_stream);
+#endif
+    p->stream = NULL;
   }
   if (pushed)
     gst_cv_cuda_context_pop ();
   if (all) {
+    /* the flow-field pool may hold the context longer (fields out downstream) */
+    gst_cv_core_ref_unref (p->core_ref);
+    p->core_ref = NULL;
+    p->core = NULL;
     gst_cv_cuda_context_unref (p->cuda_ctx);
     p->cuda_ctx = NULL;
   }
@@ -238,9 +335,7 @@ ensure_core (GstCvFilter * self)
         ("cuda-device-id=%d, but only %d CUDA device(s) present", device_id, devices), (NULL));
     return FALSE;
   }
-  cc_backend backend = want;
-  if (want == CC_BACKEND_AUTO)
-    backend = devices > 0 ? CC_BACKEND_CUDA : CC_BACKEND_CPU;
+  cc_backend backend = cc_backend_resolve (want);   /* the one resolution of auto */
   if (backend == CC_BACKEND_CPU && !p->said_fallback) {
     /* gst-launch prints only the debug part of an INFO message: both parts say that
      * the CPU runs, and why. */
@@ -273,14 +368,31 @@ ensure_core (GstCvFilter * self)
   gboolean pushed = gst_cv_cuda_context_push (p->cuda_ctx);
   cc_status st = cc_context_create (backend,
       backend == CC_BACKEND_CUDA ? (pushed ? CC_DEVICE_CURRENT : device_id) : -1, &p->core);
+  if (st == CC_SUCCESS) {
+    p->core_ref = g_new0 (GstCvCoreRef, 1);
+    p->core_ref->refcount = 1;
+    p->core_ref->core = p->core;
+    p->core_ref->cuda_ctx = gst_cv_cuda_context_ref (p->cuda_ctx);
+    /* the element's stream: the context's own, or a GstCudaStream of the shared
+     * GstCudaContext where libgstcuda has them (other nvcodec elements can then
+     * order their work after ours through the memory's stream) */
+    p->stream = cc_context_stream (p->core);
+#if CV_HAVE_GST_CUDA_STREAM
+    if (backend == CC_BACKEND_CUDA && p->cuda_ctx) {
+      p->gst_stream = gst_cuda_stream_new (GST_CUDA_CONTEXT (p->cuda_ctx));
+      if (p->gst_stream)
+        p->stream = (cc_stream) gst_cuda_stream_get_handle (p->gst_stream);
+    }
+#endif
+  }
   if (pushed)
     gst_cv_cuda_context_pop ();
   if (st != CC_SUCCESS) {
     GST_CV_FILTER_CORE_ERROR (self, st, "creating the cudacore context");
     return FALSE;
   }
-  GST_INFO_OBJECT (self, "backend %s, device %d, GstCudaContext %p", cc_backend_name (backend),
-      cc_context_device (p->core), p->cuda_ctx);
+  GST_INFO_OBJECT (self, "backend %s, device %d, GstCudaContext %p, stream %p",
+      cc_backend_name (backend), cc_context_device (p->core), p->cuda_ctx, (void *) p->stream);
   return TRUE;
 }
 
@@ -294,12 +406,22 @@ do_setup (GstCvFilter * self)
   if (!ensure_core (self))
     return FALSE;
   GST_OBJECT_LOCK (self);
-  gint threads = p->cpu_threads_prop;
+  /* more threads than cores only slow the CPU path down (4096 of them made 4 frames
+   * of 160x120 take 13.7 s instead of 0.1 s on 2 cores): capped at the cores */
+  gint threads = MIN (p->cpu_threads_prop, (gint) g_get_num_processors ());
+  /* this setup reads every property set so far: a request made before it (a property
+   * set before the caps) must not run the setup a second time on the first frame */
+  p->setup_requested = FALSE;
   GST_OBJECT_UNLOCK (self);
   cc_context_set_threads (p->core, threads);   /* in range: the property's spec */
+  /* the memory path and location, once for this negotiation and backend */
+  gboolean on_cuda = cc_context_backend (p->core) == CC_BACKEND_CUDA;
+  p->location = on_cuda ? CC_LOCATION_DEVICE : CC_LOCATION_HOST;
+  p->path = p->cuda_memory ? (on_cuda ? PATH_CUDA : PATH_CUDA_ON_HOST)
+      : (on_cuda ? PATH_STAGED : PATH_HOST);
   gboolean ok = TRUE;
   gboolean pushed = gst_cv_cuda_context_push (p->cuda_ctx);
-  if (cc_context_backend (p->core) == CC_BACKEND_CUDA && !p->cuda_memory) {
+  if (p->path == PATH_STAGED) {
     cc_format fmt = CC_FORMAT_GRAY8;
     video_format_to_cc (GST_VIDEO_INFO_FORMAT (&p->info), &fmt);
     cc_status st = cc_image_alloc (p->core, GST_VIDEO_INFO_WIDTH (&p->info),
@@ -313,10 +435,8 @@ do_setup (GstCvFilter * self)
   if (ok && klass->wants_previous_frame) {
     cc_format fmt = CC_FORMAT_GRAY8;
     video_format_to_cc (GST_VIDEO_INFO_FORMAT (&p->info), &fmt);
-    cc_location loc = cc_context_backend (p->core) == CC_BACKEND_CUDA
-        ? CC_LOCATION_DEVICE : CC_LOCATION_HOST;
     cc_status st = cc_image_alloc (p->core, GST_VIDEO_INFO_WIDTH (&p->info),
-        GST_VIDEO_INFO_HEIGHT (&p->info), fmt, loc, &p->previous);
+        GST_VIDEO_INFO_HEIGHT (&p->info), fmt, p->location, &p->previous);
     if (st != CC_SUCCESS) {
       GST_CV_FILTER_CORE_ERROR (self, st, "allocating the previous-frame copy");
       ok = FALSE;
@@ -460,6 +580,125 @@ gst_cv_video_frame_view (const GstVideoFrame * vf, cc_location loc)
 }
 
 #if CV_HAVE_GST_CUDA
+/* The hand-off between two cudavision elements on one GstCudaContext: the producer
+ * leaves a fence on the frame's memory, the consumer's stream waits for it on the
+ * device (qdata of the GstMemory, which travels with the frame). */
+typedef struct {
+  cc_fence *fence;
+  gpointer cuda_ctx;   /* GstCudaContext (ref): current around the fence's destroy */
+} CvFrameFence;
+
+static GQuark
+frame_fence_quark (void)
+{
+  static GQuark q = 0;
+  if (!q)
+    q = g_quark_from_static_string ("GstCvFilter.fence");
+  return q;
+}
+
+static void
+frame_fence_free (gpointer data)
+{
+  CvFrameFence *f = data;
+  gboolean pushed = gst_cv_cuda_context_push (f->cuda_ctx);
+  cc_fence_destroy (f->fence);
+  if (pushed)
+    gst_cv_cuda_context_pop ();
+  gst_cv_cuda_context_unref (f->cuda_ctx);
+  g_free (f);
+}
+
+/* TRUE when the element our src pad feeds is a cudavision filter that reads this
+ * CUDA memory on the device in the same GstCudaContext: it waits for a fence. */
+static gboolean
+next_takes_fence (GstCvFilter * self)
+{
+  GstCvFilterPrivate *p = PRIV (self);
+  GstPad *peer = gst_pad_get_peer (GST_BASE_TRANSFORM_SRC_PAD (self));
+  if (!peer)
+    return FALSE;
+  GstObject *next = gst_pad_get_parent (peer);
+  gboolean yes = FALSE;
+  if (next && GST_IS_CV_FILTER (next)) {
+    GstCvFilterPrivate *q = PRIV (next);
+    yes = q->subclass_ready && q->path == PATH_CUDA && q->cuda_ctx == p->cuda_ctx;
+  }
+  if (next)
+    gst_object_unref (next);
+  gst_object_unref (peer);
+  return yes;
+}
+
+/* Orders our stream after the work that produced the frame: a fence left by a
+ * cudavision element upstream, or (1.24+) the memory's stream when flagged NEED_SYNC. */
+static cc_status
+wait_for_producer (GstCvFilter * self, GstMemory * mem)
+{
+  GstCvFilterPrivate *p = PRIV (self);
+  cc_status st = CC_SUCCESS;
+  CvFrameFence *f = gst_mini_object_steal_qdata (GST_MINI_OBJECT (mem), frame_fence_quark ());
+  if (f) {
+    st = cc_fence_wait (p->core, p->stream, f->fence);
+    frame_fence_free (f);
+  }
+#if CV_HAVE_GST_CUDA_STREAM
+  GstCudaStream *ms = gst_cuda_memory_get_stream (GST_CUDA_MEMORY_CAST (mem));
+  if (st == CC_SUCCESS && ms && GST_MEMORY_FLAG_IS_SET (mem, GST_CUDA_MEMORY_TRANSFER_NEED_SYNC)
+      && (cc_stream) gst_cuda_stream_get_handle (ms) != p->stream) {
+    cc_fence *fence = NULL;
+    st = cc_fence_record (p->core, (cc_stream) gst_cuda_stream_get_handle (ms), &fence);
+    if (st == CC_SUCCESS)
+      st = cc_fence_wait (p->core, p->stream, fence);
+    cc_fence_destroy (fence);
+  }
+#endif
+  return st;
+}
+
+/* The end-of-frame hand-off for CUDA memory that stays on the device: downstream
+ * work is ordered after our stream without blocking this thread where the consumer
+ * can wait on the device; otherwise the stream is waited for before the push. */
+static cc_status
+hand_off_cuda_memory (GstCvFilter * self, GstMemory * mem)
+{
+  GstCvFilterPrivate *p = PRIV (self);
+  cc_fence *fence = NULL;
+  cc_status st;
+#if CV_HAVE_GST_CUDA_STREAM
+  /* nvcodec's contract: consumers gst_cuda_memory_sync () a NEED_SYNC memory, which
+   * waits for the memory's stream; that stream waits for ours on the device */
+  GstCudaStream *ms = gst_cuda_memory_get_stream (GST_CUDA_MEMORY_CAST (mem));
+  if (ms) {
+    cc_stream handle = (cc_stream) gst_cuda_stream_get_handle (ms);
+    st = CC_SUCCESS;
+    if (handle != p->stream) {
+      st = cc_fence_record (p->core, p->stream, &fence);
+      if (st == CC_SUCCESS)
+        st = cc_fence_wait (p->core, handle, fence);
+      /* the flow-field downloads run on the context's own stream: after ours too */
+      if (st == CC_SUCCESS && p->stream != cc_context_stream (p->core))
+        st = cc_fence_wait (p->core, NULL, fence);
+      cc_fence_destroy (fence);
+    }
+    if (st == CC_SUCCESS)
+      GST_MINI_OBJECT_FLAG_SET (mem, GST_CUDA_MEMORY_TRANSFER_NEED_SYNC);
+    return st;
+  }
+#endif
+  if (!next_takes_fence (self))
+    return wait_for_stream (self);
+  st = cc_fence_record (p->core, p->stream, &fence);
+  if (st == CC_SUCCESS && fence) {
+    CvFrameFence *f = g_new0 (CvFrameFence, 1);
+    f->fence = fence;
+    f->cuda_ctx = gst_cv_cuda_context_ref (p->cuda_ctx);
+    gst_mini_object_set_qdata (GST_MINI_OBJECT (mem), frame_fence_quark (), f,
+        frame_fence_free);
+  }
+  return st;
+}
+
 /* CUDA memory on the CUDA backend: the device planes, no copy. */
 static GstFlowReturn
 process_cuda_memory (GstCvFilter * self, GstBuffer * buf, gboolean writes)
@@ -498,7 +737,14 @@ process_cuda_memory (GstCvFilter * self, GstBuffer * buf, gboolean writes)
   }
   GstFlowReturn ret = GST_FLOW_ERROR;
   if (gst_cv_cuda_context_push (p->cuda_ctx)) {
-    ret = run_process (self, buf, &img);
+    const gchar *what = "waiting for the frame's producer";
+    cc_status st = wait_for_producer (self, mem);
+    if (st != CC_SUCCESS)
+      ret = frame_error (self, st, what);
+    else
+      ret = run_process (self, buf, &img, &what);
+    if (ret == GST_FLOW_OK && (st = hand_off_cuda_memory (self, mem)) != CC_SUCCESS)
+      ret = frame_error (self, st, what);
     gst_cv_cuda_context_pop ();
   } else {
     GST_ELEMENT_ERROR (self, LIBRARY, FAILED, ("cannot push the frame's CUDA context"), (NULL));
@@ -530,10 +776,9 @@ gst_cv_filter_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
     reset_stream (self);
 
   gboolean writes = klass->writes_frame ? klass->writes_frame (self) : FALSE;
-  gboolean on_cuda = cc_context_backend (p->core) == CC_BACKEND_CUDA;
   GstFlowReturn ret;
 #if CV_HAVE_GST_CUDA
-  if (p->cuda_memory && on_cuda) {
+  if (p->path == PATH_CUDA) {
     ret = process_cuda_memory (self, buf, writes);
     p->frame_number++;
     return ret;
@@ -548,21 +793,26 @@ gst_cv_filter_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
     return GST_FLOW_ERROR;
   }
   cc_image host = gst_cv_video_frame_view (&vf, CC_LOCATION_HOST);
-  if (!on_cuda) {
-    ret = run_process (self, buf, &host);
+  const gchar *what = NULL;
+  if (p->path != PATH_STAGED) {
+    /* the CPU backend: done when process() returns */
+    ret = run_process (self, buf, &host, &what);
   } else {
     gboolean pushed = gst_cv_cuda_context_push (p->cuda_ctx);
-    cc_status st = cc_image_copy (p->core, NULL, &host, &p->staging);
-    if (st == CC_SUCCESS) {
-      ret = run_process (self, buf, &p->staging);
-      if (ret == GST_FLOW_OK && writes
-          && (st = cc_image_copy (p->core, NULL, &p->staging, &host)) != CC_SUCCESS)
-        ret = GST_FLOW_ERROR;
+    cc_status st = cc_image_copy (p->core, p->stream, &host, &p->staging);
+    if (st != CC_SUCCESS) {
+      ret = frame_error (self, st, "uploading the frame");
     } else {
-      ret = GST_FLOW_ERROR;
+      ret = run_process (self, buf, &p->staging, &what);
+      /* the hand-off to host memory: the download waits for the stream; without one,
+       * the metas (device fields read from the host downstream) need the wait */
+      if (ret == GST_FLOW_OK) {
+        st = writes ? cc_image_copy (p->core, p->stream, &p->staging, &host)
+            : wait_for_stream (self);
+        if (st != CC_SUCCESS)
+          ret = frame_error (self, st, writes ? "downloading the frame" : what);
+      }
     }
-    if (st != CC_SUCCESS)
-      GST_CV_FILTER_CORE_ERROR (self, st, "copying the frame to or from the device");
     if (pushed)
       gst_cv_cuda_context_pop ();
   }
@@ -664,8 +914,9 @@ gst_cv_filter_class_init (GstCvFilterClass * klass)
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
   g_object_class_install_property (gobject_class, PROP_CPU_THREADS,
       g_param_spec_int ("cpu-threads", "CPU threads",
-          "Threads of the CPU backend (0 = all cores; 1 = the single-threaded reference)",
-          0, 4096, 0,
+          "Threads of the CPU backend (0 = all cores; 1 = the single-threaded reference). "
+          "More than the machine's cores (g_get_num_processors) runs on the cores",
+          0, CC_CONTEXT_THREADS_MAX, 0,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING));
 
   element_class->set_context = GST_DEBUG_FUNCPTR (gst_cv_filter_set_context);

@@ -15,6 +15,14 @@
  * GstCudaContext with cudaupload/nvh264dec (context query / set_context), creates the
  * cudacore context, and calls the subclass's setup() on each caps or backend change.
  *
+ * Frame lifecycle: one stream per element (the cudacore context's own stream; on
+ * GStreamer 1.24+ a GstCudaStream of the shared GstCudaContext), handed to process().
+ * After process() the base hands the frame off: host outputs wait for the stream;
+ * CUDA memory that a cudavision element on the same GstCudaContext reads next carries
+ * a fence its stream waits on (no host wait between the two); on 1.24+ the memory's
+ * own stream is ordered after ours and the memory flagged NEED_SYNC, nvcodec's
+ * contract; elsewhere the base waits for the stream before the buffer leaves.
+ *
  * Per-stream state: on FLUSH_STOP (a flushing seek), STREAM_START, a new SEGMENT and a
  * buffer flagged DISCONT, the base drops the previous frame and the frame counter and
  * calls the subclass's reset() before the next frame, so that frame behaves like the
@@ -41,6 +49,11 @@ GType gst_cv_backend_get_type (void);
 /* Colour formats alone (elements that need colour: no GRAY8). */
 #define GST_CV_COLOR_FORMATS "{ NV12, I420, RGBA, BGRA, RGBx, BGRx }"
 
+/* The subclass contract. The base owns each frame's GPU life: it derives once per
+ * negotiation where frames and scratch live (gst_cv_filter_get_location), owns the
+ * element's stream and passes it to process(), then does the end-of-frame hand-off
+ * (a wait, or downstream ordered after the stream) and reports a failure once, as
+ * "<what> failed on frame N". */
 struct _GstCvFilterClass
 {
   GstBaseTransformClass parent_class;
@@ -53,8 +66,16 @@ struct _GstCvFilterClass
   /* TRUE when process() will write into the frame (the frame is then mapped
    * writable, and downloaded back when it was uploaded). */
   gboolean (*writes_frame) (GstCvFilter * filter);
-  /* Processes one frame in place; `frame` lives where the backend computes. */
-  GstFlowReturn (*process) (GstCvFilter * filter, GstBuffer * buffer, cc_image * frame);
+  /* Submits one frame's work on `stream` (the element's: give it to every cudacore
+   * call) and attaches the frame's metas; `frame` lives where the backend computes
+   * and may be written in place. Nothing needs to wait: the base hands the frame off
+   * after it. Returns CC_SUCCESS, or the failing status with *what naming the work
+   * ("optical flow"): the base posts "<what> failed on frame N" with the core's
+   * message. *what may be set before the work and kept on success: a failure of the
+   * hand-off is reported with it. A subclass that posted its own error returns a
+   * failing status with *what = NULL. */
+  cc_status (*process) (GstCvFilter * filter, GstBuffer * buffer, cc_image * frame,
+      cc_stream stream, const gchar ** what);
   /* Optional: TRUE while process() needs the previous frame
    * (gst_cv_filter_get_previous_frame): the base class then keeps a copy of each
    * frame, before any drawing, in the backend's memory (allocated at setup when the
@@ -71,7 +92,8 @@ struct _GstCvFilterClass
  * on the first frame after a setup. Valid during process(). */
 const cc_image *gst_cv_filter_get_previous_frame (GstCvFilter * filter);
 /* For subclasses that draw: copies the current frame into the previous-frame slot
- * now (before drawing). Otherwise the base class copies it after process(). */
+ * now (before drawing). Otherwise the base class copies it after process().
+ * FALSE after posting an error. */
 gboolean gst_cv_filter_keep_frame (GstCvFilter * filter, const cc_image * frame);
 
 /* Adds the sink and src templates: system memory in GST_CV_SYSTEM_FORMATS and,
@@ -89,19 +111,35 @@ cc_image gst_cv_video_frame_view (const GstVideoFrame * vf, cc_location location
 const GstVideoInfo *gst_cv_filter_get_info (GstCvFilter * filter);
 /* The cudacore context (valid in setup/process). */
 cc_context *gst_cv_filter_get_context (GstCvFilter * filter);
+/* The element's stream (valid in setup/process; NULL on the CPU backend): the one
+ * process() is given, for helpers that submit work on the subclass's behalf. */
+cc_stream gst_cv_filter_get_stream (GstCvFilter * filter);
+/* Where the frames given to process() and the subclass's images live: device memory
+ * on the CUDA backend, host memory on the CPU backend. Derived once per negotiation
+ * (valid in setup/process). */
+cc_location gst_cv_filter_get_location (GstCvFilter * filter);
 /* Frame counter since the last setup or stream reset (for messages). */
 guint64 gst_cv_filter_get_frame_number (GstCvFilter * filter);
-/* Makes the element's CUDA context current / releases it (no-op on CPU).
- * Anything that touches device memory outside setup/process (a property change,
- * dispose) brackets itself with these. */
-gboolean gst_cv_filter_push_cuda (GstCvFilter * filter);
-void gst_cv_filter_pop_cuda (GstCvFilter * filter);
 /* The GstCudaContext in use, or NULL (transfer none). */
 gpointer gst_cv_filter_get_cuda_context (GstCvFilter * filter);
 /* Asks for setup() to run again before the next frame (a property that changes
  * buffer sizes). Takes the object lock itself. */
 void gst_cv_filter_request_setup (GstCvFilter * filter);
-/* Converts a cc_status into an element error with the core's message. */
+
+/* The element's cudacore context held by something that may outlive the element's
+ * current setup (the flow-field pool whose fields travel downstream): a reference
+ * that keeps the context, its stream and its GstCudaContext alive. */
+typedef struct _GstCvCoreRef GstCvCoreRef;
+/* A new reference to the context of the current setup, or NULL before one. */
+GstCvCoreRef *gst_cv_filter_ref_core (GstCvFilter * filter);
+GstCvCoreRef *gst_cv_core_ref_ref (GstCvCoreRef * ref);
+void gst_cv_core_ref_unref (GstCvCoreRef * ref);
+cc_context *gst_cv_core_ref_context (GstCvCoreRef * ref);
+/* The GstCudaContext, or NULL (transfer none). */
+gpointer gst_cv_core_ref_cuda_context (GstCvCoreRef * ref);
+
+/* Converts a cc_status into an element error with the core's message (setup and
+ * property errors; process() failures are reported by the base). */
 #define GST_CV_FILTER_CORE_ERROR(filter, status, what)                              \
   GST_ELEMENT_ERROR ((filter), LIBRARY, FAILED, ("%s failed: %s", (what),          \
           cc_status_name (status)), ("%s", cc_last_error ()))

@@ -89,25 +89,24 @@ gst_cv_flow_vis_draws (const GstCvFlowVis * v)
   return v->mode != GST_CV_VISUALIZE_NONE;
 }
 
-gboolean
-gst_cv_flow_vis_draw (GstCvFlowVis * v, GstCvFilter * filter, const cc_image * flow,
-    const cc_image * confidence, float min_confidence, float quality_scale, cc_image * frame)
+cc_status
+gst_cv_flow_vis_draw (GstCvFlowVis * v, GstCvFilter * filter, cc_stream stream,
+    const cc_image * flow, const cc_image * confidence, float min_confidence,
+    float quality_scale, cc_image * frame, const gchar ** what)
 {
   GST_OBJECT_LOCK (filter);
   GstCvVisualize mode = v->mode;
   cc_flow_vis_params params = v->params;
   GST_OBJECT_UNLOCK (filter);
   if (mode == GST_CV_VISUALIZE_NONE)
-    return TRUE;
+    return CC_SUCCESS;
   params.mode = mode == GST_CV_VISUALIZE_COLOR ? CC_FLOW_VIS_COLOR
       : mode == GST_CV_VISUALIZE_ARROWS ? CC_FLOW_VIS_ARROWS : CC_FLOW_VIS_QUALITY;
   params.min_confidence = min_confidence;
   params.quality_scale = quality_scale;
-  cc_status st = cc_flow_visualize (gst_cv_filter_get_context (filter), NULL, flow, confidence,
-      &params, frame);
-  if (st != CC_SUCCESS) {
-    GST_CV_FILTER_CORE_ERROR (filter, st, "drawing the flow");
-    return FALSE;
-  }
-  return TRUE;
+  cc_status st = cc_flow_visualize (gst_cv_filter_get_context (filter), stream, flow,
+      confidence, &params, frame);
+  if (st != CC_SUCCESS)
+    *what = "drawing the flow";
+  return st;
 }

@@ -34,11 +34,12 @@ gboolean gst_cv_flow_vis_get_property (GstCvFlowVis * v, guint first_id, guint p
     GValue * value);
 /* TRUE when the current mode draws (call under the object lock). */
 gboolean gst_cv_flow_vis_draws (const GstCvFlowVis * v);
-/* Draws `flow` (+ confidence) into `frame` with a snapshot of the settings taken
- * under the lock; min_confidence: cells under it are drawn still. */
-gboolean gst_cv_flow_vis_draw (GstCvFlowVis * v, GstCvFilter * filter,
+/* Draws `flow` (+ confidence) into `frame` on `stream` with a snapshot of the
+ * settings taken under the lock; min_confidence: cells under it are drawn still. A
+ * failure sets *what for the base's frame error (process() returns it). */
+cc_status gst_cv_flow_vis_draw (GstCvFlowVis * v, GstCvFilter * filter, cc_stream stream,
     const cc_image * flow, const cc_image * confidence, float min_confidence,
-    float quality_scale, cc_image * frame);
+    float quality_scale, cc_image * frame, const gchar ** what);
 
 G_END_DECLS
 #endif

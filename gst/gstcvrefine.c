@@ -1,23 +1,12 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "gstcvrefine.h"
+#include "gstcvenum.h"
 
 #define GST_TYPE_CV_REFINE_MODE (gst_cv_refine_mode_get_type ())
-static GType
-gst_cv_refine_mode_get_type (void)
-{
-  static GType type = 0;
-  static const GEnumValue values[] = {
+GST_CV_DEFINE_ENUM (gst_cv_refine_mode_get_type, "GstCvRefineMode",
     { 0, "No refinement", "none" },
     { 1, "Variational refinement (colour + gradient constancy, Charbonnier "
-          "smoothness, red-black SOR)", "variational" },
-    { 0, NULL, NULL },
-  };
-  if (g_once_init_enter (&type)) {
-    GType t = g_enum_register_static ("GstCvRefineMode", values);
-    g_once_init_leave (&type, t);
-  }
-  return type;
-}
+          "smoothness, red-black SOR)", "variational" })
 
 void
 gst_cv_refine_init (GstCvRefine * r)
@@ -131,9 +120,9 @@ gst_cv_refine_teardown (GstCvRefine * r)
   r->refine = NULL;
 }
 
-gboolean
-gst_cv_refine_apply (GstCvRefine * r, GstCvFilter * filter, const cc_image * prev,
-    const cc_image * next, cc_image * flow)
+cc_status
+gst_cv_refine_apply (GstCvRefine * r, GstCvFilter * filter, cc_stream stream,
+    const cc_image * prev, const cc_image * next, cc_image * flow, const gchar ** what)
 {
   GST_OBJECT_LOCK (filter);
   gboolean enabled = r->enabled, changed = r->changed;
@@ -141,15 +130,13 @@ gst_cv_refine_apply (GstCvRefine * r, GstCvFilter * filter, const cc_image * pre
   r->changed = FALSE;
   GST_OBJECT_UNLOCK (filter);
   if (!enabled || !prev)
-    return TRUE;
+    return CC_SUCCESS;
   cc_status st = CC_SUCCESS;
   if (changed)
     st = cc_refine_set_params (r->refine, &params);
   if (st == CC_SUCCESS)
-    st = cc_refine_run (r->refine, NULL, prev, next, flow, flow);
-  if (st != CC_SUCCESS) {
-    GST_CV_FILTER_CORE_ERROR (filter, st, "variational refinement");
-    return FALSE;
-  }
-  return TRUE;
+    st = cc_refine_run (r->refine, stream, prev, next, flow, flow);
+  if (st != CC_SUCCESS)
+    *what = "variational refinement";
+  return st;
 }

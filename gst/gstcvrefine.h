@@ -42,9 +42,10 @@ gboolean gst_cv_refine_get_property (GstCvRefine * r, guint first_id, guint prop
 /* setup/teardown from the element's setup()/teardown(). */
 gboolean gst_cv_refine_setup (GstCvRefine * r, GstCvFilter * filter, int width, int height);
 void gst_cv_refine_teardown (GstCvRefine * r);
-/* Refines `flow` (dense, frame size) in place from prev -> next when enabled. */
-gboolean gst_cv_refine_apply (GstCvRefine * r, GstCvFilter * filter, const cc_image * prev,
-    const cc_image * next, cc_image * flow);
+/* Refines `flow` (dense, frame size) in place from prev -> next on `stream` when
+ * enabled. A failure sets *what for the base's frame error (process() returns it). */
+cc_status gst_cv_refine_apply (GstCvRefine * r, GstCvFilter * filter, cc_stream stream,
+    const cc_image * prev, const cc_image * next, cc_image * flow, const gchar ** what);
 
 G_END_DECLS
 #endif

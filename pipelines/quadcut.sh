@@ -18,7 +18,8 @@
 #            the frames, out/quadcut-active.webm without a display.
 # camera:    stay out of the picture for the first 60 frames (the plate is learned),
 #            then the background is blurred (BACKGROUND=FILE: replaced by an image).
-# Without the shared media a part prints why and is skipped (exit 0).
+# Without the shared media a part prints why and is skipped (exit 0). Files go to
+# out/, or to OUT_DIR when set.
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 [ -f "$cv_build/gst/libgstcudavisiongpl.so" ] || {
@@ -28,7 +29,8 @@ source "$(dirname "$0")/common.sh"
 if [ -n "${CAMERA:-}" ]; then
   if [ -n "${BACKGROUND:-}" ]; then bg="background-location=$BACKGROUND"; else
     bg="background=blur blur-radius=25"; fi
-  gst-launch-1.0 v4l2src device=${DEVICE:-/dev/video0} ! videoconvert ! \
+  device=$(cv_camera)
+  gst-launch-1.0 v4l2src device="$device" ! videoconvert ! \
     video/x-raw,format=RGBA ! quadcut learn-frames=60 plate-update-rate=1 $bg ! \
     $(cv_sink quadcut-camera)
   exit
@@ -36,7 +38,6 @@ fi
 media=${CV_SHARED_MEDIA:-../shared/media}/segmentation
 parts=("$@")
 [ ${#parts[@]} -gt 0 ] || parts=(cdnet bgmatting active)
-mkdir -p out
 for part in "${parts[@]}"; do
   case $part in
     cdnet)
@@ -65,14 +66,14 @@ for part in "${parts[@]}"; do
       for photo in "$dir"/*_img.png; do
         n=$(basename "$photo" _img.png)
         "$cv_build/tools/quadcut-eval" --align "$dir/back.png" --frame "$photo" \
-          --aligned "out/quadcut-plate-$n.png"
+          --aligned "$cv_out/quadcut-plate-$n.png"
         # sigma-l 12: the photos' exposure and the parallax the shift leaves differ
         # more from the plate than sensor noise does
         gst-launch-1.0 -q filesrc location="$photo" ! pngdec ! videoconvert ! \
-          video/x-raw,format=RGBA ! quadcut plate-location="out/quadcut-plate-$n.png" \
+          video/x-raw,format=RGBA ! quadcut plate-location="$cv_out/quadcut-plate-$n.png" \
           sigma-l=12 feather=2 $bg ! videoconvert ! pngenc ! \
-          filesink location="out/quadcut-bgmatting-$n.png"
-        echo "wrote out/quadcut-bgmatting-$n.png"
+          filesink location="$cv_out/quadcut-bgmatting-$n.png"
+        echo "wrote $cv_out/quadcut-bgmatting-$n.png"
       done
       ;;
     active)

@@ -8,7 +8,7 @@
  *   blockmatch-refine-bench [--backend cuda|cpu] [--size WxH]... [--repeat N] [--algorithm NAME]
  *       [--levels N] [--outer N] [--inner N]   (refinement parameters; defaults otherwise)
  *       [--precision auto|fp32]   (the CUDA sweeps: fp16 where the weights allow (auto, the
- *                                  default) or always fp32; cc_refine_params.precision)
+ *                                  default) or always fp32; cc_refine_tuning.precision)
  *       [--threads N]   (CPU threads, cc_context_set_threads; 0, the default, = all cores)
  *   blockmatch-refine-bench --version
  *
@@ -21,6 +21,7 @@
  * plus a perturbation. (A program apart from LK's flow-bench, which its own branch
  * adds, so that the two merge without conflict; tools/gpu/suite.sh runs every
  * *-bench.) */
+#include "cc_tuning.h"   /* cudacore/src: the refinement's sweep precision */
 #include "cv_cli.h"
 #include "cv_imageio.h"
 #include "cv_timing.h"
@@ -117,10 +118,10 @@ bench_one (cc_context *ctx, const char *algorithm, int w, int h, int repeat)
     rp.outer_iterations = refine_outer;
   if (refine_inner > 0)
     rp.inner_iterations = refine_inner;
-  rp.precision = refine_precision;
+  cc_refine_tuning rt = { .precision = refine_precision };
   bool is_bm = !strcmp (algorithm, "blockmatch");
   if (is_bm ? cc_blockmatch_create (ctx, w, h, &bp, &j.bm)
-      : cc_refine_create (ctx, w, h, &rp, &j.rf))
+      : cc_refine_create (ctx, w, h, &rp, &j.rf) || cc_refine_set_tuning (j.rf, &rt))
     return fail ("create");
   bool cuda = cc_context_backend (ctx) == CC_BACKEND_CUDA;
   cc_location dev = cuda ? CC_LOCATION_DEVICE : CC_LOCATION_HOST;
@@ -174,7 +175,7 @@ bench_one (cc_context *ctx, const char *algorithm, int w, int h, int repeat)
   else
     printf ("\"levels\":%d,\"outer_iterations\":%d,\"inner_iterations\":%d,"
         "\"precision\":\"%s\"}\n", rp.levels, rp.outer_iterations, rp.inner_iterations,
-        rp.precision == CC_REFINE_PRECISION_FP32 ? "fp32" : "auto");
+        rt.precision == CC_REFINE_PRECISION_FP32 ? "fp32" : "auto");
   fflush (stdout);
   cc_timer_destroy (timer);
   cc_blockmatch_destroy (j.bm);
@@ -234,7 +235,7 @@ main (int argc, char **argv)
           : CC_REFINE_PRECISION_AUTO;
       i++;
     } else if (!strcmp (argv[i], "--threads") && v) {
-      ok = cv_parse_int ("--threads", v, 0, 4096, &threads);
+      ok = cv_parse_int ("--threads", v, 0, CC_CONTEXT_THREADS_MAX, &threads);
       i++;
     } else {
       fprintf (stderr, "usage: blockmatch-refine-bench [--backend cuda|cpu] [--size WxH]... [--repeat N]"

@@ -29,7 +29,7 @@
  *   bounding_boxes/frame_last_bbox.txt. */
 #include "cv_cli.h"
 #include "cv_imageio.h"
-#include "gstcvobjects.h"
+#include "cudacore/cc_moct_objects.h"
 #include <cudacore/cc_moct.h>
 
 #include <gst/app/gstappsink.h>
@@ -356,35 +356,27 @@ write_validation (FILE *f, const cc_image *img, const box *b, int n, const cc_mo
 
 /* ---------------------------------------------------------------- objects file */
 
-/* The objects file, parsed by the element's own parser (gst/gstcvobjects.h: `name
- * #rrggbb [tolerance [space]]` a line). Objects without a tolerance get
- * DEFAULT_TOLERANCE; without a space, the tracker's (RGB). Returns the count, or -1. */
+/* The objects file, parsed by cudacore's parser (cudacore/cc_moct_objects.h: `name
+ * #rrggbb [tolerance [space]]` a line; files over CC_MOCT_OBJECTS_FILE_MAX or not
+ * regular are refused). Objects without a tolerance get DEFAULT_TOLERANCE; without a
+ * space, the tracker's (RGB). Returns the count, or -1. */
 static int
 read_objects (const char *path, cc_moct_object *o, int max)
 {
-  gchar *text = NULL;
-  GError *err = NULL;
-  if (!g_file_get_contents (path, &text, NULL, &err)) {
-    fprintf (stderr, "cv-moct: %s\n", err->message);
-    g_error_free (err);
-    return -1;
-  }
-  gint n;
-  GstCvObjectEntry *e = gst_cv_objects_parse (text, TRUE, &n, &err);
-  g_free (text);
-  if (!e) {
-    fprintf (stderr, "cv-moct: %s: %s\n", path, err->message);
-    g_error_free (err);
+  cc_moct_object *e = NULL;
+  int n = 0;
+  if (cc_moct_objects_read (path, &e, &n) != CC_SUCCESS) {
+    fprintf (stderr, "cv-moct: %s\n", cc_last_error ());
     return -1;
   }
   if (n == 0 || n > max)
     fprintf (stderr, "cv-moct: %s: %s\n", path, n ? "too many objects" : "no objects");
-  for (gint i = 0; i < n && i < max; i++) {
-    o[i] = e[i].object;
+  for (int i = 0; i < n && i < max; i++) {
+    o[i] = e[i];
     if (o[i].tolerance <= 0)
       o[i].tolerance = DEFAULT_TOLERANCE;
   }
-  g_free (e);
+  free (e);
   return n > 0 && n <= max ? n : -1;
 }
 

@@ -24,6 +24,7 @@
  *               step runs the last passes of its schedule over the last labels);
  *  cold_lloyd_ms, cold_jfa_ms: the same with warm_start = 0 (every Voronoi step runs
  *               its whole schedule: a new stream, new sites or advected ones). */
+#include "cc_tuning.h"   /* cudacore/src: the Voronoi and centroid variants it compares */
 #include "cv_cli.h"
 #include "cv_timing.h"
 #include <cudacore/cc_cvd.h>
@@ -72,14 +73,13 @@ static int
 bench_one (cc_context *ctx, int w, int h, int n, cc_cvd_voronoi_method voronoi,
     cc_cvd_centroid_method method, int runs)
 {
-  cc_cvd_params p;
-  cc_cvd_params_default (&p);
-  p.voronoi = voronoi;
-  p.centroid = method;
+  cc_cvd_tuning t = { .voronoi = voronoi, .centroid = method };
   cc_cvd *c;
   cc_timer *timer;
-  if (cc_cvd_create (ctx, w, h, &p, &c) != CC_SUCCESS)
+  if (cc_cvd_create (ctx, w, h, NULL, &c) != CC_SUCCESS)
     return fail ("cc_cvd_create");
+  if (cc_cvd_set_tuning (c, &t) != CC_SUCCESS)
+    return fail ("cc_cvd_set_tuning");
   if (cc_timer_create (ctx, &timer) != CC_SUCCESS)
     return fail ("cc_timer_create");
   cc_cvd_stats st;
@@ -101,6 +101,8 @@ bench_one (cc_context *ctx, int w, int h, int n, cc_cvd_voronoi_method voronoi,
     return fail ("cc_cvd_iterate");
   int warm = st.warm;
   double cold_lloyd, cold_jfa;
+  cc_cvd_params p;
+  cc_cvd_params_default (&p);
   p.warm_start = 0;
   if (cc_cvd_set_params (c, &p) != CC_SUCCESS)
     return fail ("cc_cvd_set_params");
@@ -129,8 +131,8 @@ main (int argc, char **argv)
 {
   bool cpu = true, quick = false;
   int runs = 50;
-  cc_cvd_params defaults;
-  cc_cvd_params_default (&defaults);
+  cc_cvd_tuning defaults;
+  cc_cvd_tuning_default (&defaults);
   cc_cvd_voronoi_method voronoi = defaults.voronoi;
   for (int i = 1; i < argc; i++) {
     if (!strcmp (argv[i], "--version")) {

@@ -331,7 +331,7 @@ main (int argc, char **argv)
       if (!cv_parse_int ("--runs", argv[++i], 1, MAX_RUNS, &runs))
         return 2;
     } else if (!strcmp (argv[i], "--threads") && i + 1 < argc) {
-      if (!cv_parse_int ("--threads", argv[++i], 0, 4096, &cpu_threads))
+      if (!cv_parse_int ("--threads", argv[++i], 0, CC_CONTEXT_THREADS_MAX, &cpu_threads))
         return 2;
     } else if (!strcmp (argv[i], "--version")) {
       cv_print_version ();

@@ -19,6 +19,7 @@
  * With --draw: draw_ms, the median cc_timer time of cc_moct_draw with those flags
  * (boxes: BOXES; labels: LABELS, the names "object-K"; all: every flag) into a copy
  * of the frame, after the last run. */
+#include "cc_tuning.h"   /* cudacore/src: the CUDA reduction layouts it compares */
 #include "cv_imageio.h"
 #include "cv_synth.h"
 #include "cv_cli.h"
@@ -127,7 +128,7 @@ time_draw (cc_context *ctx, cc_timer *timer, cc_moct *m, const cc_image *frame,
   return 0;
 }
 
-/* --acc: cc_moct_params.narrow_accumulators (narrow, the default: 48-byte shared
+/* --acc: cc_moct_tuning.narrow_accumulators (narrow, the default: 48-byte shared
  * accumulators; wide: 64-bit ones); the JSON's "acc" says which */
 static int narrow_acc = 1;
 
@@ -135,14 +136,13 @@ static int
 bench_one (cc_context *ctx, cc_timer *timer, const cc_image *frame, const cc_moct_object *o,
     int n, cc_moct_layout layout, int ppt, int warmup, int runs, unsigned draw)
 {
-  cc_moct_params p;
-  cc_moct_params_default (&p);
-  p.layout = layout;
-  p.pixels_per_thread = ppt;
-  p.narrow_accumulators = narrow_acc;
+  cc_moct_tuning t = { .layout = layout, .pixels_per_thread = ppt,
+                       .narrow_accumulators = narrow_acc };
   cc_moct *m;
-  if (cc_moct_create (ctx, frame->width, frame->height, &p, &m) != CC_SUCCESS)
+  if (cc_moct_create (ctx, frame->width, frame->height, NULL, &m) != CC_SUCCESS)
     return fail ("cc_moct_create");
+  if (cc_moct_set_tuning (m, &t) != CC_SUCCESS)
+    return fail ("cc_moct_set_tuning");
   double t0 = cv_now_ms ();
   if (cc_moct_set_objects (m, o, n) != CC_SUCCESS)
     return fail ("cc_moct_set_objects");

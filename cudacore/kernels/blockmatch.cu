@@ -248,14 +248,8 @@ bm_match_kernel (bm_level_args g)
     return;
   float best_cost = cc_bm_key_value ((uint32_t) (best >> 32));
   float ox = 0.0f, oy = 0.0f;
-  if (g.subpixel) {
-    if (bdx > -r && bdx < r)
-      ox = cc_bm_parabola (cc_bm_key_value (keys[bc - 1]), best_cost,
-          cc_bm_key_value (keys[bc + 1]));
-    if (bdy > -r && bdy < r)
-      oy = cc_bm_parabola (cc_bm_key_value (keys[bc - side]), best_cost,
-          cc_bm_key_value (keys[bc + side]));
-  }
+  if (g.subpixel)
+    cc_bm_subpixel (keys, side, r, bc, bdx, bdy, best_cost, &ox, &oy);
   double ncc = cc_bm_ncc (n, Sa, Saa, best_sums[0], best_sums[1], best_sums[2]);
   int has_second = second != 0xFFFFFFFFull;
   int vx = sx + bdx, vy = sy + bdy;

@@ -36,7 +36,7 @@ cc_cuda_unavailable_reason_impl (void)
 extern "C" cc_status
 cc_cuda_context_init (cc_context *ctx, int device_id)
 {
-  int count = cc_cuda_device_count_impl ();
+  int count = cc_cuda_device_count ();   // probed once per process
   if (count <= 0)
     return cc_set_error (CC_ERROR_NO_DEVICE,
         "CUDA backend asked for, but no CUDA device or driver was found");
@@ -187,4 +187,32 @@ cc_cuda_resize_nearest (cc_stream stream, const cc_image *src, cc_image *dst)
         (char *) dst->planes[0], dst->pitch[0], dst->width, dst->height);
   CC_CUDA_LAUNCHED ("resize_nearest");
   return CC_SUCCESS;
+}
+
+extern "C" cc_status
+cc_cuda_fence_record (cc_stream stream, void **out)
+{
+  cudaEvent_t ev;
+  CC_CUDA_TRY (cudaEventCreateWithFlags (&ev, cudaEventDisableTiming), "cudaEventCreate");
+  cudaError_t err = cudaEventRecord (ev, (cudaStream_t) stream);
+  if (err != cudaSuccess) {
+    cudaEventDestroy (ev);
+    CC_CUDA_TRY (err, "cudaEventRecord");
+  }
+  *out = (void *) ev;
+  return CC_SUCCESS;
+}
+
+extern "C" cc_status
+cc_cuda_fence_wait (cc_stream stream, void *event)
+{
+  CC_CUDA_TRY (cudaStreamWaitEvent ((cudaStream_t) stream, (cudaEvent_t) event, 0),
+      "cudaStreamWaitEvent");
+  return CC_SUCCESS;
+}
+
+extern "C" void
+cc_cuda_fence_destroy (void *event)
+{
+  cudaEventDestroy ((cudaEvent_t) event);
 }

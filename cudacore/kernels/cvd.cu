@@ -584,14 +584,15 @@ cc_cuda_cvd_centroid_sums (cc_cuda_cvd *s, int n, cc_cvd_centroid_method m, cc_c
 }
 
 cc_status
-cc_cuda_cvd_iterate (cc_cuda_cvd *s, int n, const cc_cvd_params *p, int iterations,
+cc_cuda_cvd_iterate (cc_cuda_cvd *s, int n, const cc_cvd_params *p, const cc_cvd_tuning *t,
+    int iterations,
     unsigned long long threshold, cc_cvd_stats *stats)
 {
   cudaStream_t st = s->stream;
   CC_CUDA_TRY (cudaMemsetAsync (s->state, 0, CVD_STATE_RESET, st), "cvd: state reset");
   for (int it = 0; it < iterations; it++) {
-    CC_TRY (voronoi (s, n, p->voronoi, p->warm_start));
-    CC_TRY (centroids (s, n, p->centroid));
+    CC_TRY (voronoi (s, n, t->voronoi, p->warm_start));
+    CC_TRY (centroids (s, n, t->centroid));
     cvd_update_kernel<<<cc_div_up (n, CVD_THREADS), CVD_THREADS, 0, st>>> (s->sites, s->sums, n,
         s->state);
     cvd_finish_kernel<<<1, 1, 0, st>>> (s->state, threshold);

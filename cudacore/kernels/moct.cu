@@ -61,7 +61,7 @@ struct cc_cuda_moct {
 
 // ------------------------------------------------------------------ reduction
 
-// cc_moct_params.narrow_accumulators (the default; 0 gives cc_moct_acc below):
+// cc_moct_tuning.narrow_accumulators (the default; 0 gives cc_moct_acc below):
 // a block's shared accumulator of one object, narrow: the sums that stay under 2^32 for
 // the block's band (checked on the host, moct_narrow_fits) are 32-bit and the y terms
 // are taken from the band's first row y0 (dy = y - y0). 48 bytes instead of 64, and
@@ -693,7 +693,8 @@ cc_cuda_moct_set_objects (cc_cuda_moct *s, const uint16_t *lut_rgb, const uint16
 }
 
 extern "C" cc_status
-cc_cuda_moct_run (cc_cuda_moct *s, cc_stream cs, const cc_moct_params *p, const cc_image *f,
+cc_cuda_moct_run (cc_cuda_moct *s, cc_stream cs, const cc_moct_params *p,
+    const cc_moct_tuning *t, const cc_image *f,
     long long frame, cc_moct_record *records)
 {
   s->stream = cs;
@@ -706,15 +707,15 @@ cc_cuda_moct_run (cc_cuda_moct *s, cc_stream cs, const cc_moct_params *p, const 
   bool aligned = ((uintptr_t) f->planes[0] & 15) == 0 && (f->pitch[0] & 15) == 0;
   int fmt = !aligned || yuv ? MOCT_FMT_ANY
       : f->format == CC_FORMAT_RGBX8 ? MOCT_FMT_RGBX : MOCT_FMT_BGRX;
-  const int K = p->pixels_per_thread;
-  const bool partials = p->layout == CC_MOCT_LAYOUT_PARTIALS;
+  const int K = t->pixels_per_thread;
+  const bool partials = t->layout == CC_MOCT_LAYOUT_PARTIALS;
   long long segs = (long long) cc_div_up (f->width, 32 * K) * f->height;
   long long want = (segs + MOCT_WARPS - 1) / MOCT_WARPS;
   // narrow accumulators (the default) where the band's sums fit 32 bits (every frame
   // up to 8K), else the 64-bit ones
   long long row_segs = cc_div_up (f->width, 32 * K);
   int blocks = (int) (want < s->max_blocks ? want : s->max_blocks);
-  bool narrow = p->narrow_accumulators
+  bool narrow = t->narrow_accumulators
       && moct_narrow_fits ((segs + blocks - 1) / blocks, row_segs, f->width);
   if (!narrow)
     blocks = (int) (want < s->max_blocks_wide ? want : s->max_blocks_wide);

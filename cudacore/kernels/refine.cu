@@ -20,7 +20,7 @@
 // launch, a last shorter launch with a smaller halo where one exists. The sweeps run in
 // packed fp16 (rf_sor_h2_kernel: two rows a half2 register, 8 warps x 8 rows, 64 x 64 px
 // tiles; the increment in fp16 between launches, right-hand sides stored scaled in fp16
-// by the coefficient kernel) unless cc_refine_params.precision asks for fp32 or the
+// by the coefficient kernel) unless cc_refine_tuning.precision (cc_tuning.h) asks for fp32 or the
 // weights exceed what fp16 holds (beyond 1000): then in fp32 (rf_sor_regs_kernel: 8 warps
 // x 6 rows, fp32 right-hand sides). The last level's finish writes the output. With
 // every image on the device the whole run is captured once into a CUDA graph and
@@ -59,7 +59,9 @@ struct cc_cuda_refine {
     size_t pitch[4];
     int format[4];
     cc_refine_params params;
+    bool fp32;
   } graph_key;
+  bool fp32;                  // cc_refine_tuning.precision FP32 (set by each run)
   double *energies;           // levels * (max_outer + 1)
 };
 
@@ -337,7 +339,7 @@ rf_weights_coef_kernel (rb_view v, float alpha, float delta, float gamma, int h2
 
 // ------------------------------------------------------------------ fp32 register tiles
 //
-// The fp32 sweeps (cc_refine_params.precision FP32, and weights beyond what the fp16
+// The fp32 sweeps (cc_refine_tuning.precision FP32, and weights beyond what the fp16
 // sweeps hold). Exact halo-based temporal blocking: a block owns an output tile plus an
 // H px halo and makes up to H / 2 red-black sweeps on it, the result equal to as many
 // global half-sweeps (after m half-sweeps only cells within m px of the tile's edge can
@@ -981,7 +983,7 @@ rf_level (cc_cuda_refine *s, const cc_refine_params *p, int level, double *energ
   // the level's halo or that of its shorter last launch has no fp16 kernel (a 10 px last
   // launch: inner iterations 6k + 5 at a 12 px halo); the coefficient kernel then stores
   // the right-hand sides scaled, in fp16 (rhs16), for them
-  const bool fp16 = p->precision != CC_REFINE_PRECISION_FP32;
+  const bool fp16 = !s->fp32;
   const int halo = rf_level_halo (v, fp16), per = halo / 2;
   const bool h2 = fp16 && rf_h2_halo (halo)
       && rf_h2_halo (rf_launch_halo (halo, p->inner_iterations % per)) && rf_h2_params_ok (p);
@@ -1077,10 +1079,12 @@ rf_enqueue (cc_cuda_refine *s, const cc_refine_params *p, const cc_image *prev,
 // and parameters stay the same: the coarse levels' kernels are short, and launch
 // gaps would otherwise be a large share of them.
 extern "C" cc_status
-cc_cuda_refine_run (cc_cuda_refine *s, cc_stream cs, const cc_refine_params *p, const cc_image *prev,
-    const cc_image *next, const cc_image *flow_in, cc_image *flow_out)
+cc_cuda_refine_run (cc_cuda_refine *s, cc_stream cs, const cc_refine_params *p,
+    const cc_refine_tuning *t, const cc_image *prev, const cc_image *next,
+    const cc_image *flow_in, cc_image *flow_out)
 {
   s->stream = cs;
+  s->fp32 = t->precision == CC_REFINE_PRECISION_FP32;
   const cc_image *im[4] = { prev, next, flow_in, flow_out };
   bool device = true;
   for (int i = 0; i < 4; i++)
@@ -1095,6 +1099,7 @@ cc_cuda_refine_run (cc_cuda_refine *s, cc_stream cs, const cc_refine_params *p, 
     key.format[i] = (int) im[i]->format;
   }
   key.params = *p;
+  key.fp32 = s->fp32;
   cudaStream_t stream = s->stream;
   if (!s->graph || memcmp (&key, &s->graph_key, sizeof key)) {
     if (s->graph) {

@@ -30,13 +30,6 @@ params_check (const cc_apsp_params *p)
   return CC_SUCCESS;
 }
 
-static double
-now_ms (void)
-{
-  struct timespec ts;
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
-}
 
 /* ------------------------------------------------------------ graph */
 
@@ -496,7 +489,7 @@ cc_apsp_solve (cc_apsp *a, cc_stream stream, const cc_apsp_graph *graph,
   CC_CHECK_ARG (graph->nodes == a->nodes,
       "cc_apsp_solve: graph has %d nodes but the handle was created for %d", graph->nodes,
       a->nodes);
-  double t0 = now_ms ();
+  double t0 = cc_now_ms ();
   cc_apsp_csr csr;
   CC_TRY (cc_apsp_csr_build (graph, a->params.kind, &csr));
   double kernel_ms = 0;
@@ -506,9 +499,9 @@ cc_apsp_solve (cc_apsp *a, cc_stream stream, const cc_apsp_graph *graph,
     st = CC_CUDA_ONLY (cc_cuda_apsp_solve (a->cuda, stream, &csr, &kernel_ms));
     cc_apsp_device_bytes (a->nodes, &a->params, &memory);
   } else {
-    double t1 = now_ms ();
+    double t1 = cc_now_ms ();
     st = cpu_solve (a, &csr);
-    kernel_ms = now_ms () - t1;
+    kernel_ms = cc_now_ms () - t1;
     memory = (size_t) a->nodes * a->nodes
         * (sizeof (float) + (a->params.next_hop ? sizeof (int32_t) : 0));
   }
@@ -516,7 +509,7 @@ cc_apsp_solve (cc_apsp *a, cc_stream stream, const cc_apsp_graph *graph,
   a->solved = st == CC_SUCCESS;
   if (stats && st == CC_SUCCESS) {
     stats->kernel_ms = kernel_ms;
-    stats->total_ms = now_ms () - t0;
+    stats->total_ms = cc_now_ms () - t0;
     stats->memory_bytes = memory;
     stats->padded_nodes = a->ctx->backend == CC_BACKEND_CUDA
         ? cc_apsp_tiles (a->nodes) * CC_APSP_TILE : a->nodes;

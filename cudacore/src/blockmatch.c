@@ -219,14 +219,8 @@ cpu_match_level (cc_blockmatch *bm, int l)
       }
       float best_cost = cc_bm_key_value ((uint32_t) (best >> 32));
       float ox = 0.0f, oy = 0.0f;
-      if (p->subpixel) {
-        if (bdx > -r && bdx < r)
-          ox = cc_bm_parabola (cc_bm_key_value (keys[bc - 1]), best_cost,
-              cc_bm_key_value (keys[bc + 1]));
-        if (bdy > -r && bdy < r)
-          oy = cc_bm_parabola (cc_bm_key_value (keys[bc - side]), best_cost,
-              cc_bm_key_value (keys[bc + side]));
-      }
+      if (p->subpixel)
+        cc_bm_subpixel (keys, side, r, bc, bdx, bdy, best_cost, &ox, &oy);
       cc_bm_sums s;
       candidate_sums (a, b, w, h, x0, y0, bw, bh, x0 + out[0], y0 + out[1], &s);
       double ncc = cc_bm_ncc (n, sa, saa, s.sab, s.sb, s.sbb);

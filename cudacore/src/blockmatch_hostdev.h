@@ -85,6 +85,22 @@ cc_bm_parabola (float cm, float c0, float cp)
   return cc_clampf (off, -0.5f, 0.5f);
 }
 
+/* Sub-pixel offsets of the best candidate (bdx, bdy in -r..r; index bc in the
+ * side x side cost keys) from parabolas through its neighbours' costs; 0 on an axis
+ * where it lies on the search border. */
+CC_HOSTDEV void
+cc_bm_subpixel (const uint32_t *keys, int side, int r, int bc, int bdx, int bdy,
+    float best_cost, float *ox, float *oy)
+{
+  *ox = *oy = 0.0f;
+  if (bdx > -r && bdx < r)
+    *ox = cc_bm_parabola (cc_bm_key_value (keys[bc - 1]), best_cost,
+        cc_bm_key_value (keys[bc + 1]));
+  if (bdy > -r && bdy < r)
+    *oy = cc_bm_parabola (cc_bm_key_value (keys[bc - side]), best_cost,
+        cc_bm_key_value (keys[bc + side]));
+}
+
 /* Confidence from the NCC at the best match and the best / second-best costs. */
 CC_HOSTDEV float
 cc_bm_confidence (double ncc_best, float best, float second, int has_second)

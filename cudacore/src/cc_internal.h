@@ -31,6 +31,16 @@ cc_stream_resolve (const cc_context *ctx, cc_stream stream)
   return stream ? stream : (ctx ? ctx->stream : NULL);
 }
 
+/* Monotonic wall-clock time in milliseconds (CLOCK_MONOTONIC), for the CPU paths'
+ * timers and stage timings (timer.c). */
+double cc_now_ms (void);
+
+/* A pyramid that halves each level, rounding up: level 0 is width x height, level l
+ * ((w_{l-1} + 1) / 2, (h_{l-1} + 1) / 2); it stops at `wanted` levels or before a
+ * level under min_size on a side. Returns the level count (>= 1). */
+int cc_pyramid_sizes (int width, int height, int wanted, int min_size, int *widths,
+    int *heights);
+
 /* Argument checks with a message. */
 #define CC_CHECK_ARG(cond, ...) \
   do { if (!(cond)) return cc_set_error (CC_ERROR_INVALID_ARGUMENT, __VA_ARGS__); } while (0)
@@ -74,6 +84,10 @@ void cc_cuda_context_fini (cc_context *ctx);
 cc_status cc_cuda_synchronize (cc_context *ctx);
 /* Waits for one stream (a handle's last stream before it replaces what it reads). */
 cc_status cc_cuda_stream_synchronize (cc_stream stream);
+/* cc_fence: a cudaEvent_t recorded on a stream (kernels/cuda_context.cu). */
+cc_status cc_cuda_fence_record (cc_stream stream, void **out);
+cc_status cc_cuda_fence_wait (cc_stream stream, void *event);
+void cc_cuda_fence_destroy (void *event);
 cc_status cc_cuda_malloc (cc_context *ctx, size_t bytes, void **out);
 cc_status cc_cuda_malloc_pitch (cc_context *ctx, size_t width_bytes, size_t height,
     void **out, size_t *pitch);

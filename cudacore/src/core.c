@@ -3,6 +3,7 @@
 #include "cc_internal.h"
 
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,7 +68,15 @@ int
 cc_cuda_device_count (void)
 {
 #if CC_HAVE_CUDA
-  return cc_cuda_device_count_impl ();
+  /* Probed once per process (devices do not come and go under a running process);
+   * two threads racing on the first call both probe and store the same count. */
+  static atomic_int cached = -1;
+  int n = atomic_load (&cached);
+  if (n < 0) {
+    n = cc_cuda_device_count_impl ();
+    atomic_store (&cached, n);
+  }
+  return n;
 #else
   return 0;
 #endif
@@ -83,6 +92,14 @@ cc_cuda_unavailable_reason (void)
 #endif
 }
 
+cc_backend
+cc_backend_resolve (cc_backend backend)
+{
+  if (backend == CC_BACKEND_AUTO)
+    return cc_cuda_device_count () > 0 ? CC_BACKEND_CUDA : CC_BACKEND_CPU;
+  return backend;
+}
+
 cc_status
 cc_context_create (cc_backend backend, int device_id, cc_context **out)
 {
@@ -93,8 +110,7 @@ cc_context_create (cc_backend backend, int device_id, cc_context **out)
   CC_CHECK_ARG (device_id >= CC_DEVICE_CURRENT,
       "cc_context_create: device_id %d (use >= 0, -1 = auto, -2 = current)", device_id);
 
-  if (backend == CC_BACKEND_AUTO)
-    backend = cc_cuda_device_count () > 0 ? CC_BACKEND_CUDA : CC_BACKEND_CPU;
+  backend = cc_backend_resolve (backend);
 
   cc_context *ctx = calloc (1, sizeof *ctx);
   if (!ctx)
@@ -154,6 +170,51 @@ cc_context_synchronize (cc_context *ctx)
   if (ctx->backend != CC_BACKEND_CUDA)
     return CC_SUCCESS;
   return CC_CUDA_ONLY (cc_cuda_synchronize (ctx));
+}
+
+struct cc_fence {
+  void *event;   /* cudaEvent_t */
+};
+
+cc_status
+cc_fence_record (cc_context *ctx, cc_stream stream, cc_fence **out)
+{
+  CC_CHECK_ARG (out != NULL, "cc_fence_record: out is NULL");
+  *out = NULL;
+  CC_CHECK_ARG (ctx != NULL, "cc_fence_record: ctx is NULL");
+  if (ctx->backend != CC_BACKEND_CUDA)
+    return CC_SUCCESS;   /* CPU work is done when its call returns */
+  cc_fence *f = calloc (1, sizeof *f);
+  if (!f)
+    return cc_set_error (CC_ERROR_OUT_OF_MEMORY, "cc_fence_record: out of host memory");
+  cc_status st = CC_CUDA_ONLY (cc_cuda_fence_record (cc_stream_resolve (ctx, stream),
+          &f->event));
+  if (st != CC_SUCCESS) {
+    free (f);
+    return st;
+  }
+  *out = f;
+  return CC_SUCCESS;
+}
+
+cc_status
+cc_fence_wait (cc_context *ctx, cc_stream stream, const cc_fence *fence)
+{
+  CC_CHECK_ARG (ctx != NULL, "cc_fence_wait: ctx is NULL");
+  if (!fence || ctx->backend != CC_BACKEND_CUDA)
+    return CC_SUCCESS;
+  return CC_CUDA_ONLY (cc_cuda_fence_wait (cc_stream_resolve (ctx, stream), fence->event));
+}
+
+void
+cc_fence_destroy (cc_fence *fence)
+{
+  if (!fence)
+    return;
+#if CC_HAVE_CUDA
+  cc_cuda_fence_destroy (fence->event);
+#endif
+  free (fence);
 }
 
 cc_status

@@ -17,9 +17,14 @@ void
 cc_cvd_params_default (cc_cvd_params *p)
 {
   p->density = CC_CVD_DENSITY_UNIFORM;
-  p->voronoi = CC_CVD_VORONOI_JFA_1PLUS_2;
   p->warm_start = 1;
-  p->centroid = CC_CVD_CENTROID_AUTO;
+}
+
+void
+cc_cvd_tuning_default (cc_cvd_tuning *t)
+{
+  t->voronoi = CC_CVD_VORONOI_JFA_1PLUS_2;
+  t->centroid = CC_CVD_CENTROID_AUTO;
 }
 
 cc_status
@@ -28,10 +33,6 @@ cc_cvd_params_check (const cc_cvd_params *p)
   CC_CHECK_ARG (p != NULL, "cvd: params is NULL");
   CC_CHECK_ARG ((unsigned) p->density <= CC_CVD_DENSITY_GRADIENT,
       "cvd: unknown density %d", (int) p->density);
-  CC_CHECK_ARG ((unsigned) p->voronoi <= CC_CVD_VORONOI_JFA_1PLUS_2,
-      "cvd: unknown voronoi method %d", (int) p->voronoi);
-  CC_CHECK_ARG ((unsigned) p->centroid <= CC_CVD_CENTROID_MDRR,
-      "cvd: unknown centroid method %d", (int) p->centroid);
   CC_CHECK_ARG (p->warm_start == 0 || p->warm_start == 1,
       "cvd: warm_start %d is not 0 or 1", p->warm_start);
   return CC_SUCCESS;
@@ -41,6 +42,7 @@ struct cc_cvd {
   cc_context *ctx;
   int width, height;
   cc_cvd_params params;
+  cc_cvd_tuning tuning;        /* cc_tuning.h: defaults unless a bench or test sets it */
   int n, cap;                  /* sites, and room for them */
   int labels_valid;            /* the labels belong to the current sites */
   int warm;                    /* CPU: the labels are those of sites that have moved by at
@@ -113,9 +115,6 @@ cc_cvd_create (cc_context *ctx, int width, int height, const cc_cvd_params *para
     params = &defaults;
   }
   CC_TRY (cc_cvd_params_check (params));
-  if (ctx->backend == CC_BACKEND_CUDA && params->voronoi == CC_CVD_VORONOI_EXACT)
-    return cc_set_error (CC_ERROR_NOT_SUPPORTED,
-        "cc_cvd_create: the EXACT Voronoi method is CPU only");
   cc_cvd *c = calloc (1, sizeof *c);
   if (!c)
     return cc_set_error (CC_ERROR_OUT_OF_MEMORY, "cc_cvd_create: out of host memory");
@@ -123,6 +122,7 @@ cc_cvd_create (cc_context *ctx, int width, int height, const cc_cvd_params *para
   c->width = width;
   c->height = height;
   c->params = *params;
+  cc_cvd_tuning_default (&c->tuning);
   size_t np = (size_t) width * height;
   if (ctx->backend == CC_BACKEND_CUDA) {
     cc_status st = CC_CUDA_ONLY (cc_cuda_cvd_create (ctx, width, height, &c->cuda));
@@ -161,10 +161,7 @@ cc_cvd_set_params (cc_cvd *c, const cc_cvd_params *params)
 {
   CC_CHECK_ARG (c != NULL, "cc_cvd_set_params: cvd is NULL");
   CC_TRY (cc_cvd_params_check (params));
-  if (is_cuda (c) && params->voronoi == CC_CVD_VORONOI_EXACT)
-    return cc_set_error (CC_ERROR_NOT_SUPPORTED,
-        "cc_cvd_set_params: the EXACT Voronoi method is CPU only");
-  if (params->voronoi != c->params.voronoi || params->warm_start != c->params.warm_start) {
+  if (params->warm_start != c->params.warm_start) {
     c->labels_valid = 0;
     forget_warm (c);
   }
@@ -176,6 +173,31 @@ void
 cc_cvd_get_params (const cc_cvd *c, cc_cvd_params *params)
 {
   *params = c->params;
+}
+
+cc_status
+cc_cvd_set_tuning (cc_cvd *c, const cc_cvd_tuning *t)
+{
+  CC_CHECK_ARG (c != NULL && t != NULL, "cc_cvd_set_tuning: cvd or tuning is NULL");
+  CC_CHECK_ARG ((unsigned) t->voronoi <= CC_CVD_VORONOI_JFA_1PLUS_2,
+      "cvd: unknown voronoi method %d", (int) t->voronoi);
+  CC_CHECK_ARG ((unsigned) t->centroid <= CC_CVD_CENTROID_MDRR,
+      "cvd: unknown centroid method %d", (int) t->centroid);
+  if (is_cuda (c) && t->voronoi == CC_CVD_VORONOI_EXACT)
+    return cc_set_error (CC_ERROR_NOT_SUPPORTED,
+        "cc_cvd_set_tuning: the EXACT Voronoi method is CPU only");
+  if (t->voronoi != c->tuning.voronoi) {
+    c->labels_valid = 0;
+    forget_warm (c);
+  }
+  c->tuning = *t;
+  return CC_SUCCESS;
+}
+
+void
+cc_cvd_get_tuning (const cc_cvd *c, cc_cvd_tuning *t)
+{
+  *t = c->tuning;
 }
 
 int
@@ -556,12 +578,12 @@ static cc_status
 run_voronoi (cc_cvd *c)
 {
   if (is_cuda (c))
-    CC_TRY (CC_CUDA_ONLY (cc_cuda_cvd_voronoi (c->cuda, c->n, c->params.voronoi,
+    CC_TRY (CC_CUDA_ONLY (cc_cuda_cvd_voronoi (c->cuda, c->n, c->tuning.voronoi,
                 c->params.warm_start)));
-  else if (c->params.voronoi == CC_CVD_VORONOI_EXACT)
+  else if (c->tuning.voronoi == CC_CVD_VORONOI_EXACT)
     CC_TRY (cpu_exact (c));
   else
-    cpu_jfa (c, c->params.voronoi, c->warm && c->params.warm_start);
+    cpu_jfa (c, c->tuning.voronoi, c->warm && c->params.warm_start);
   c->labels_valid = 1;
   return CC_SUCCESS;
 }
@@ -632,7 +654,7 @@ cc_cvd_centroid_sums (cc_cvd *c, cc_stream stream, cc_cvd_sums *sums)
   if (!c->labels_valid)
     CC_TRY (run_voronoi (c));
   if (is_cuda (c))
-    return CC_CUDA_ONLY (cc_cuda_cvd_centroid_sums (c->cuda, c->n, c->params.centroid, sums));
+    return CC_CUDA_ONLY (cc_cuda_cvd_centroid_sums (c->cuda, c->n, c->tuning.centroid, sums));
   cpu_centroids (c);
   memcpy (sums, c->sums, (size_t) c->n * sizeof *sums);
   return CC_SUCCESS;
@@ -651,7 +673,7 @@ cc_cvd_iterate (cc_cvd *c, cc_stream stream, int iterations, double threshold,
   /* the stopping total, in integers, computed once for both backends */
   unsigned long long limit = (unsigned long long) (threshold * CC_CVD_ONE * c->n);
   if (is_cuda (c)) {
-    CC_TRY (CC_CUDA_ONLY (cc_cuda_cvd_iterate (c->cuda, c->n, &c->params, iterations,
+    CC_TRY (CC_CUDA_ONLY (cc_cuda_cvd_iterate (c->cuda, c->n, &c->params, &c->tuning, iterations,
                 threshold > 0.0 ? limit : 0, stats)));
     c->labels_valid = 0;
   } else {

@@ -5,6 +5,7 @@
 
 #include "cc_internal.h"
 #include "cudacore/cc_cvd.h"
+#include "cc_tuning.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -44,7 +45,8 @@ cc_status cc_cuda_cvd_get_labels (cc_cuda_cvd *s, int32_t *labels);
 cc_status cc_cuda_cvd_centroid_sums (cc_cuda_cvd *s, int n, cc_cvd_centroid_method m,
     cc_cvd_sums *sums);
 /* threshold: the largest total displacement (1/256 px) that stops; 0 = never. */
-cc_status cc_cuda_cvd_iterate (cc_cuda_cvd *s, int n, const cc_cvd_params *p, int iterations,
+cc_status cc_cuda_cvd_iterate (cc_cuda_cvd *s, int n, const cc_cvd_params *p,
+    const cc_cvd_tuning *t, int iterations,
     unsigned long long threshold, cc_cvd_stats *stats);
 cc_status cc_cuda_cvd_advect (cc_cuda_cvd *s, int n, const cc_image *flow);
 /* colours: [0] border / ink, [1] paper, in the frame's channel order. */

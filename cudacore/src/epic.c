@@ -20,6 +20,7 @@
  */
 #include "epic_internal.h"
 #include "epic_hostdev.h"
+#include "cc_tuning.h"
 #include "match_hostdev.h"
 
 #include <stdlib.h>
@@ -261,4 +262,11 @@ cc_epic_compute (cc_epic *e, cc_stream stream, const cc_image *prev, const cc_im
             confidence));
   cpu_confidence (e, flow, &e->backward, confidence);
   return CC_SUCCESS;
+}
+
+cc_status
+cc_epic_set_refine_tuning (cc_epic *e, const cc_refine_tuning *t)
+{
+  CC_CHECK_ARG (e != NULL, "cc_epic_set_refine_tuning: epic is NULL");
+  return e->refine ? cc_refine_set_tuning (e->refine, t) : CC_SUCCESS;
 }

@@ -71,17 +71,8 @@ cc_flow_lk_params_check (const cc_flow_lk_params *p)
 void
 cc_lk_pyramid_sizes_compute (int width, int height, int wanted, cc_lk_pyramid_sizes *out)
 {
-  out->levels = 1;
-  out->width[0] = width;
-  out->height[0] = height;
-  for (int l = 1; l < wanted; l++) {
-    int w = (out->width[l - 1] + 1) / 2, h = (out->height[l - 1] + 1) / 2;
-    if (w < CC_LK_MIN_LEVEL_SIZE || h < CC_LK_MIN_LEVEL_SIZE)
-      break;
-    out->width[l] = w;
-    out->height[l] = h;
-    out->levels = l + 1;
-  }
+  out->levels = cc_pyramid_sizes (width, height, wanted, CC_LK_MIN_LEVEL_SIZE, out->width,
+      out->height);
 }
 
 /* ------------------------------------------------------------ CPU reference */

@@ -110,6 +110,23 @@ cc_image_check_same_size (const cc_image *a, const cc_image *b, const char *what
   return CC_SUCCESS;
 }
 
+int
+cc_pyramid_sizes (int width, int height, int wanted, int min_size, int *widths, int *heights)
+{
+  int levels = 1;
+  widths[0] = width;
+  heights[0] = height;
+  for (int l = 1; l < wanted; l++) {
+    int w = (widths[l - 1] + 1) / 2, h = (heights[l - 1] + 1) / 2;
+    if (w < min_size || h < min_size)
+      break;
+    widths[l] = w;
+    heights[l] = h;
+    levels = l + 1;
+  }
+  return levels;
+}
+
 cc_status
 cc_image_alloc (cc_context *ctx, int width, int height, cc_format format,
     cc_location location, cc_image *out)

@@ -18,9 +18,6 @@ cc_moct_params_default (cc_moct_params *p)
   p->hue_weight = 2.0f;
   p->history = 64;
   p->min_mass = 16;
-  p->layout = CC_MOCT_LAYOUT_ATOMIC;
-  p->pixels_per_thread = 8;
-  p->narrow_accumulators = 1;
   p->window = 0;
   p->size_ratio = 3.0f;
 }
@@ -30,6 +27,14 @@ cc_moct_ratio_fixed (const cc_moct_params *p)
 {
   return p->window > 0 && p->size_ratio > 0.0f
       ? (int) (p->size_ratio * CC_MOCT_REF_ONE + 0.5f) : 0;
+}
+
+void
+cc_moct_tuning_default (cc_moct_tuning *t)
+{
+  t->layout = CC_MOCT_LAYOUT_ATOMIC;
+  t->pixels_per_thread = 8;
+  t->narrow_accumulators = 1;
 }
 
 cc_status
@@ -47,13 +52,6 @@ cc_moct_params_check (const cc_moct_params *p)
       p->window);
   CC_CHECK_ARG (p->size_ratio == 0.0f || (p->size_ratio >= 1.0f && p->size_ratio <= 100.0f),
       "moct: size_ratio %g is not 0 or in [1, 100]", p->size_ratio);
-  CC_CHECK_ARG (p->layout == CC_MOCT_LAYOUT_ATOMIC || p->layout == CC_MOCT_LAYOUT_PARTIALS,
-      "moct: unknown layout %d", (int) p->layout);
-  CC_CHECK_ARG (p->pixels_per_thread == 4 || p->pixels_per_thread == 8
-      || p->pixels_per_thread == 16, "moct: pixels_per_thread %d must be 4, 8 or 16",
-      p->pixels_per_thread);
-  CC_CHECK_ARG (p->narrow_accumulators == 0 || p->narrow_accumulators == 1,
-      "moct: narrow_accumulators %d is not 0 or 1", p->narrow_accumulators);
   return CC_SUCCESS;
 }
 
@@ -62,6 +60,7 @@ struct cc_moct {
   cc_stream stream;            /* the stream of the last submit call (CUDA) */
   int width, height;
   cc_moct_params params;
+  cc_moct_tuning tuning;       /* cc_tuning.h: defaults unless a bench or test sets it */
   int n;
   cc_moct_object *objects;     /* CC_MOCT_MAX_OBJECTS */
   cc_moct_colour *colours;     /* CC_MOCT_MAX_OBJECTS */
@@ -306,6 +305,7 @@ cc_moct_create (cc_context *ctx, int width, int height, const cc_moct_params *pa
   m->width = width;
   m->height = height;
   m->params = *params;
+  cc_moct_tuning_default (&m->tuning);
   const size_t N = CC_MOCT_MAX_OBJECTS;
   bool ok = (m->objects = calloc (N, sizeof *m->objects)) != NULL;
   ok &= (m->colours = calloc (N, sizeof *m->colours)) != NULL;
@@ -358,6 +358,21 @@ cc_moct_destroy (cc_moct *m)
 {
   if (m)
     moct_free (m);
+}
+
+cc_status
+cc_moct_set_tuning (cc_moct *m, const cc_moct_tuning *t)
+{
+  CC_CHECK_ARG (m != NULL && t != NULL, "cc_moct_set_tuning: moct or tuning is NULL");
+  CC_CHECK_ARG (t->layout == CC_MOCT_LAYOUT_ATOMIC || t->layout == CC_MOCT_LAYOUT_PARTIALS,
+      "moct: unknown layout %d", (int) t->layout);
+  CC_CHECK_ARG (t->pixels_per_thread == 4 || t->pixels_per_thread == 8
+      || t->pixels_per_thread == 16, "moct: pixels_per_thread %d must be 4, 8 or 16",
+      t->pixels_per_thread);
+  CC_CHECK_ARG (t->narrow_accumulators == 0 || t->narrow_accumulators == 1,
+      "moct: narrow_accumulators %d is not 0 or 1", t->narrow_accumulators);
+  m->tuning = *t;
+  return CC_SUCCESS;
 }
 
 void
@@ -645,7 +660,7 @@ cc_moct_run (cc_moct *m, cc_stream stream, const cc_image *frame,
   CC_TRY (check_frame (m, frame, "cc_moct_run: frame"));
   const cc_moct_record *recs = m->records;
   if (m->ctx->backend == CC_BACKEND_CUDA) {
-    CC_TRY (CC_CUDA_ONLY (cc_cuda_moct_run (m->cuda, stream, &m->params, frame, m->frames,
+    CC_TRY (CC_CUDA_ONLY (cc_cuda_moct_run (m->cuda, stream, &m->params, &m->tuning, frame, m->frames,
                 results ? m->host_records : NULL)));
     recs = m->host_records;
   } else {

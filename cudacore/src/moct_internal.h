@@ -5,6 +5,7 @@
 
 #include "cc_internal.h"
 #include "cudacore/cc_moct.h"
+#include "cc_tuning.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -75,7 +76,8 @@ cc_status cc_cuda_moct_set_objects (cc_cuda_moct *s, const uint16_t *lut_rgb,
     int n);
 /* Frame `frame` (index): classify + reduce + finalize; records (host, n entries)
  * or NULL (no wait). */
-cc_status cc_cuda_moct_run (cc_cuda_moct *s, cc_stream stream, const cc_moct_params *p, const cc_image *f,
+cc_status cc_cuda_moct_run (cc_cuda_moct *s, cc_stream stream, const cc_moct_params *p,
+    const cc_moct_tuning *t, const cc_image *f,
     long long frame, cc_moct_record *records);
 /* params.size_ratio in CC_MOCT_REF_ONE units (0: no gate; only with a window). */
 int cc_moct_ratio_fixed (const cc_moct_params *p);

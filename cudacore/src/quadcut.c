@@ -805,7 +805,6 @@ box_filter (const cc_quadcut *q, const uint8_t *src, size_t spitch, int sbpp,
   }
 }
 
-static double now_ms (void);
 static void stage_done (cc_quadcut *q, cc_quadcut_stage s, double *t0);
 
 /* CUDA: the device front (stratify .. neighbour lists, the leaf graph and its one
@@ -827,7 +826,7 @@ run_cuda (cc_quadcut *q, const cc_image *frame, const cc_image *other, double t0
   q->n_nbr = 0;
   CC_TRY (CC_CUDA_ONLY (cc_cuda_quadcut_front (q->cuda, &q->p, frame, other, q->have_prev,
       q->levels, &total, &q->n_seeds, &g, dev)));
-  t0 = now_ms ();
+  t0 = cc_now_ms ();
   q->ms[CC_QUADCUT_STAGE_STRATIFY] = dev[0];
   q->ms[CC_QUADCUT_STAGE_HISTOGRAM] = dev[1];
   q->ms[CC_QUADCUT_STAGE_PYRAMID] = dev[2];
@@ -856,19 +855,12 @@ run_cuda (cc_quadcut *q, const cc_image *frame, const cc_image *other, double t0
   return CC_SUCCESS;
 }
 
-static double
-now_ms (void)
-{
-  struct timespec t;
-  clock_gettime (CLOCK_MONOTONIC, &t);
-  return t.tv_sec * 1e3 + t.tv_nsec * 1e-6;
-}
 
 /* Ends stage s (started at *t0) and starts the next. */
 static void
 stage_done (cc_quadcut *q, cc_quadcut_stage s, double *t0)
 {
-  double t = now_ms ();
+  double t = cc_now_ms ();
   q->ms[s] = t - *t0;
   *t0 = t;
 }
@@ -886,7 +878,7 @@ cc_quadcut_run (cc_quadcut *q, cc_stream stream, const cc_image *frame,
   } else {
     CC_TRY (check_frame (q, other, "cc_quadcut_run", "other"));
   }
-  double t0 = now_ms ();
+  double t0 = cc_now_ms ();
   memset (q->ms, 0, sizeof q->ms);
   if (q->cuda)
     return run_cuda (q, frame, other, t0);

@@ -40,7 +40,12 @@ cc_refine_params_default (cc_refine_params *p)
   p->color_weight = 5.0f;
   p->gradient_weight = 10.0f;
   p->track_energy = false;
-  p->precision = CC_REFINE_PRECISION_AUTO;
+}
+
+void
+cc_refine_tuning_default (cc_refine_tuning *t)
+{
+  t->precision = CC_REFINE_PRECISION_AUTO;
 }
 
 cc_status
@@ -66,26 +71,14 @@ cc_refine_params_check (const cc_refine_params *p)
       "refine: color_weight %g out of range [0, 1e4]", p->color_weight);
   CC_CHECK_ARG (p->gradient_weight >= 0.0f && p->gradient_weight <= 1e4f,
       "refine: gradient_weight %g out of range [0, 1e4]", p->gradient_weight);
-  CC_CHECK_ARG (p->precision == CC_REFINE_PRECISION_AUTO
-      || p->precision == CC_REFINE_PRECISION_FP32,
-      "refine: precision %d is not a cc_refine_precision", (int) p->precision);
   return CC_SUCCESS;
 }
 
 void
 cc_refine_sizes_compute (int width, int height, int wanted, cc_refine_sizes *out)
 {
-  out->levels = 1;
-  out->width[0] = width;
-  out->height[0] = height;
-  for (int l = 1; l < wanted; l++) {
-    int w = (out->width[l - 1] + 1) / 2, h = (out->height[l - 1] + 1) / 2;
-    if (w < CC_REFINE_MIN_LEVEL_SIZE || h < CC_REFINE_MIN_LEVEL_SIZE)
-      break;
-    out->width[l] = w;
-    out->height[l] = h;
-    out->levels = l + 1;
-  }
+  out->levels = cc_pyramid_sizes (width, height, wanted, CC_REFINE_MIN_LEVEL_SIZE, out->width,
+      out->height);
 }
 
 /* ------------------------------------------------------------ CPU reference */
@@ -94,6 +87,7 @@ struct cc_refine {
   cc_context *ctx;
   int width, height;
   cc_refine_params params;
+  cc_refine_tuning tuning;   /* cc_tuning.h: defaults unless a bench or test sets it */
   cc_refine_sizes sizes;
   int energy_count;          /* energies recorded by the last run */
   double *energies;          /* host copy (CPU: written directly) */
@@ -443,6 +437,7 @@ cc_refine_create (cc_context *ctx, int width, int height, const cc_refine_params
   r->width = width;
   r->height = height;
   r->params = *params;
+  cc_refine_tuning_default (&r->tuning);
   cc_status st = refine_alloc (r);
   if (st != CC_SUCCESS) {
     refine_free (r);
@@ -460,6 +455,17 @@ cc_refine_destroy (cc_refine *r)
     return;
   refine_free (r);
   free (r);
+}
+
+cc_status
+cc_refine_set_tuning (cc_refine *r, const cc_refine_tuning *t)
+{
+  CC_CHECK_ARG (r != NULL && t != NULL, "cc_refine_set_tuning: refine or tuning is NULL");
+  CC_CHECK_ARG (t->precision == CC_REFINE_PRECISION_AUTO
+      || t->precision == CC_REFINE_PRECISION_FP32,
+      "refine: precision %d is not a cc_refine_precision", (int) t->precision);
+  r->tuning = *t;
+  return CC_SUCCESS;
 }
 
 cc_status
@@ -525,8 +531,8 @@ cc_refine_run (cc_refine *r, cc_stream stream, const cc_image *prev,
   CC_TRY (check_field (r, flow_out, "refine: flow_out"));
   r->energy_count = 0;
   if (r->ctx->backend == CC_BACKEND_CUDA) {
-    CC_TRY (CC_CUDA_ONLY (cc_cuda_refine_run (r->cuda, stream, &r->params, prev, next, flow_in,
-            flow_out)));
+    CC_TRY (CC_CUDA_ONLY (cc_cuda_refine_run (r->cuda, stream, &r->params, &r->tuning, prev,
+            next, flow_in, flow_out)));
     if (r->params.track_energy)
       r->energy_count = energy_capacity (r);
     return CC_SUCCESS;

@@ -5,6 +5,7 @@
 
 #include "cc_internal.h"
 #include "cudacore/cc_refine.h"
+#include "cc_tuning.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -30,7 +31,7 @@ void cc_cuda_refine_destroy (cc_cuda_refine *state);
 /* Frames, flow_in and flow_out: host or device views (host ones are staged). With
  * params->track_energy, energies go to a device array read by _energies. */
 cc_status cc_cuda_refine_run (cc_cuda_refine *state, cc_stream stream, const cc_refine_params *params,
-    const cc_image *prev, const cc_image *next, const cc_image *flow_in,
+    const cc_refine_tuning *tuning, const cc_image *prev, const cc_image *next, const cc_image *flow_in,
     cc_image *flow_out);
 /* Copies `count` energies of the last run to the host (waits). */
 cc_status cc_cuda_refine_energies (cc_cuda_refine *state, double *out, int count);

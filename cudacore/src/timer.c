@@ -12,8 +12,8 @@ struct cc_timer {
   double start_ms, stop_ms;         /* CPU */
 };
 
-static double
-now_ms (void)
+double
+cc_now_ms (void)
 {
   struct timespec ts;
   clock_gettime (CLOCK_MONOTONIC, &ts);
@@ -60,7 +60,7 @@ cc_timer_start (cc_timer *t, cc_stream stream)
   if (t->ctx->backend == CC_BACKEND_CUDA)
     return CC_CUDA_ONLY (cc_cuda_event_record (cc_stream_resolve (t->ctx, stream),
             t->start_event));
-  t->start_ms = now_ms ();
+  t->start_ms = cc_now_ms ();
   return CC_SUCCESS;
 }
 
@@ -71,7 +71,7 @@ cc_timer_stop (cc_timer *t, cc_stream stream)
   if (t->ctx->backend == CC_BACKEND_CUDA)
     return CC_CUDA_ONLY (cc_cuda_event_record (cc_stream_resolve (t->ctx, stream),
             t->stop_event));
-  t->stop_ms = now_ms ();
+  t->stop_ms = cc_now_ms ();
   return CC_SUCCESS;
 }
 

@@ -5,8 +5,10 @@
 #include <fcntl.h>
 #include <math.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 int
@@ -136,8 +138,19 @@ slurp (int fd)
   return text;
 }
 
+/* Built with AddressSanitizer: its shadow memory needs terabytes of address space,
+ * so an address-space limit would stop every child at its start. */
+#if defined(__SANITIZE_ADDRESS__)
+#define CV_TEST_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define CV_TEST_ASAN 1
+#endif
+#endif
+
 int
-cv_test_run (const char *const argv[], const char *env_path, char **out, char **err)
+cv_test_run_limited (const char *const argv[], const char *env_path, char **out, char **err,
+    const cv_test_limits *limits, cv_test_usage *usage)
 {
   char out_name[] = "/tmp/cv-test-out-XXXXXX", err_name[] = "/tmp/cv-test-err-XXXXXX";
   int fo = mkstemp (out_name), fe = mkstemp (err_name);
@@ -146,6 +159,8 @@ cv_test_run (const char *const argv[], const char *env_path, char **out, char **
   unlink (err_name);
   fflush (stdout);
   fflush (stderr);
+  struct timespec t0, t1;
+  clock_gettime (CLOCK_MONOTONIC, &t0);
   pid_t pid = fork ();
   ck_assert_msg (pid >= 0, "fork failed");
   if (pid == 0) {
@@ -155,12 +170,28 @@ cv_test_run (const char *const argv[], const char *env_path, char **out, char **
     dup2 (fe, 2);
     if (env_path)
       setenv ("PATH", env_path, 1);
+    if (limits && limits->seconds > 0)
+      alarm ((unsigned) limits->seconds);   /* kept across exec: SIGALRM ends it */
+#ifndef CV_TEST_ASAN
+    if (limits && limits->megabytes > 0) {
+      struct rlimit rl = { (rlim_t) limits->megabytes << 20, (rlim_t) limits->megabytes << 20 };
+      setrlimit (RLIMIT_AS, &rl);
+    }
+#endif
     execv (argv[0], (char *const *) argv);
     fprintf (stderr, "cannot run %s\n", argv[0]);
     _exit (127);
   }
   int status;
-  waitpid (pid, &status, 0);
+  struct rusage ru;
+  memset (&ru, 0, sizeof ru);
+  wait4 (pid, &status, 0, &ru);
+  clock_gettime (CLOCK_MONOTONIC, &t1);
+  if (usage) {
+    usage->seconds = (double) (t1.tv_sec - t0.tv_sec) + 1e-9 * (double) (t1.tv_nsec - t0.tv_nsec);
+    usage->peak_rss_kb = ru.ru_maxrss;
+    usage->signal = WIFSIGNALED (status) ? WTERMSIG (status) : 0;
+  }
   if (out)
     *out = slurp (fo);
   else
@@ -170,6 +201,12 @@ cv_test_run (const char *const argv[], const char *env_path, char **out, char **
   else
     close (fe);
   return WIFEXITED (status) ? WEXITSTATUS (status) : -1;
+}
+
+int
+cv_test_run (const char *const argv[], const char *env_path, char **out, char **err)
+{
+  return cv_test_run_limited (argv, env_path, out, err, NULL, NULL);
 }
 
 void

@@ -43,6 +43,18 @@ double cv_test_mean_abs_diff (const cc_image *a, const cc_image *b);
  * it did not exit normally); *out and *err (when not NULL) get its stdout and stderr,
  * NUL-terminated, to free(). env_path, when not NULL, replaces PATH for it. */
 int cv_test_run (const char *const argv[], const char *env_path, char **out, char **err);
+/* cv_test_run with bounds, for hostile inputs: the child is killed (SIGALRM) after
+ * `seconds`, and its address space is limited to `megabytes` (not in an ASan build:
+ * the sanitizer's shadow needs terabytes of address space; the peak RSS is still
+ * measured there). 0: no bound. */
+typedef struct { int seconds, megabytes; } cv_test_limits;
+typedef struct {
+  double seconds;      /* wall time */
+  long peak_rss_kb;    /* the child's peak resident set */
+  int signal;          /* the signal that ended it, 0 if it exited */
+} cv_test_usage;
+int cv_test_run_limited (const char *const argv[], const char *env_path, char **out, char **err,
+    const cv_test_limits *limits, cv_test_usage *usage);
 
 /* Fails the test unless two host images of one size and format hold the same bytes
  * in every plane (pitch padding ignored); names the first differing row. */

@@ -3,6 +3,7 @@
 #include "cv_test.h"
 #include "cv_imageio.h"
 #include <cudacore/cc_flow.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -40,6 +41,66 @@ START_TEST (test_context_cpu_and_errors)
     ck_assert_ptr_null (ctx);
     ck_assert_msg (strlen (cc_last_error ()) > 10, "no-device error explains itself");
   }
+}
+END_TEST
+
+/* cc_backend_resolve: the one resolution of AUTO; CPU and CUDA stay. */
+START_TEST (test_backend_resolve)
+{
+  ck_assert_int_eq (cc_backend_resolve (CC_BACKEND_AUTO),
+      cc_cuda_device_count () > 0 ? CC_BACKEND_CUDA : CC_BACKEND_CPU);
+  ck_assert_int_eq (cc_backend_resolve (CC_BACKEND_CPU), CC_BACKEND_CPU);
+  ck_assert_int_eq (cc_backend_resolve (CC_BACKEND_CUDA), CC_BACKEND_CUDA);
+}
+END_TEST
+
+/* Fences: nothing to wait for on the CPU (NULL, success); on CUDA, a second
+ * context's stream ordered after the first's work by a fence sees that work (a 64 MB
+ * fill, then a device-to-device copy on the other stream, read back). */
+START_TEST (test_fence)
+{
+  cc_context *cpu = NULL;
+  CC_ASSERT_OK (cc_context_create (CC_BACKEND_CPU, -1, &cpu));
+  cc_fence *f = (cc_fence *) 0x1;
+  CC_ASSERT_OK (cc_fence_record (cpu, NULL, &f));
+  ck_assert_ptr_null (f);
+  CC_ASSERT_OK (cc_fence_wait (cpu, NULL, NULL));
+  cc_fence_destroy (NULL);
+  ck_assert_int_eq (cc_fence_record (cpu, NULL, NULL), CC_ERROR_INVALID_ARGUMENT);
+  cc_context_destroy (cpu);
+  if (cc_cuda_device_count () == 0) {
+    printf ("SKIP fence on CUDA: no device\n");
+    return;
+  }
+  cc_context *a = NULL, *b = NULL;
+  CC_ASSERT_OK (cc_context_create (CC_BACKEND_CUDA, 0, &a));
+  CC_ASSERT_OK (cc_context_create (CC_BACKEND_CUDA, 0, &b));
+  const int w = 8192, h = 8192;
+  cc_image src, dst, host;
+  CC_ASSERT_OK (cc_image_alloc (a, w, h, CC_FORMAT_GRAY8, CC_LOCATION_DEVICE, &src));
+  CC_ASSERT_OK (cc_image_alloc (a, w, h, CC_FORMAT_GRAY8, CC_LOCATION_DEVICE, &dst));
+  CC_ASSERT_OK (cc_image_alloc (a, w, h, CC_FORMAT_GRAY8, CC_LOCATION_HOST, &host));
+  CC_ASSERT_OK (cc_image_fill (a, NULL, &dst, 0));
+  CC_ASSERT_OK (cc_context_synchronize (a));
+  for (int round = 1; round <= 3; round++) {
+    CC_ASSERT_OK (cc_image_fill (a, NULL, &src, (uint8_t) (40 * round)));
+    cc_fence *fence = NULL;
+    CC_ASSERT_OK (cc_fence_record (a, NULL, &fence));
+    ck_assert_ptr_nonnull (fence);
+    CC_ASSERT_OK (cc_fence_wait (b, NULL, fence));
+    cc_fence_destroy (fence);   /* allowed with the wait pending */
+    CC_ASSERT_OK (cc_image_copy (b, NULL, &src, &dst));
+    CC_ASSERT_OK (cc_image_copy (b, NULL, &dst, &host));
+    const uint8_t *p = host.planes[0];
+    for (int y = 0; y < h; y += 511)
+      for (int x = 0; x < w; x += 97)
+        ck_assert_uint_eq (p[(size_t) y * host.pitch[0] + x], 40 * round);
+  }
+  cc_image_free (a, &src);
+  cc_image_free (a, &dst);
+  cc_image_free (a, &host);
+  cc_context_destroy (b);
+  cc_context_destroy (a);
 }
 END_TEST
 
@@ -214,6 +275,56 @@ png_crc (const unsigned char *p, size_t n)
   return c ^ 0xffffffffu;
 }
 
+/* A file's first `keep` bytes (of the seed files in tests/fuzz/corpus) in a temp file. */
+static void
+truncated_copy (const char *seed, long keep, char *path, size_t path_size)
+{
+  const char *root = getenv ("CV_SOURCE_ROOT");
+  ck_assert_msg (root != NULL, "CV_SOURCE_ROOT is not set");
+  char src[1024];
+  snprintf (src, sizeof src, "%s/tests/fuzz/corpus/%s", root, seed);
+  FILE *f = fopen (src, "rb");
+  ck_assert_msg (f != NULL, "cannot open %s", src);
+  unsigned char buf[4096];
+  size_t n = fread (buf, 1, sizeof buf, f);
+  fclose (f);
+  snprintf (path, path_size, "/tmp/cv-trunc-XXXXXX");
+  int fd = mkstemp (path);
+  ck_assert_int_ge (fd, 0);
+  close (fd);
+  write_bytes (path, buf, keep < 0 ? n + keep : (size_t) keep < n ? (size_t) keep : n);
+}
+
+/* A truncated JPEG or PNG is an error, never a half-decoded image: libjpeg filled the
+ * missing rows with grey, printed "Premature end of JPEG file" and the read succeeded
+ * (quadcut's plate-location, quadcut-eval --align). */
+START_TEST (test_image_truncated)
+{
+  char path[64];
+  cc_image img;
+  truncated_copy ("jpeg/rgb-8x8.jpg", 1 << 20, path, sizeof path);
+  CC_ASSERT_OK (cv_jpeg_load (path, &img));
+  ck_assert_int_eq (img.width, 8);
+  cv_image_free (&img);
+  unlink (path);
+  const long cuts[] = { 400, -2 };   /* in the scan; only the end marker missing */
+  for (int i = 0; i < 2; i++) {
+    truncated_copy ("jpeg/rgb-8x8.jpg", cuts[i], path, sizeof path);
+    ck_assert_int_eq (cv_jpeg_load (path, &img), CC_ERROR_CORRUPT_DATA);
+    ck_assert_msg (strstr (cc_last_error (), "Premature end of JPEG file"), "cut %ld: %s",
+        cuts[i], cc_last_error ());
+    ck_assert_int_eq (cv_image_load (path, &img), CC_ERROR_CORRUPT_DATA);
+    unlink (path);
+  }
+  truncated_copy ("png/rgba-2x2.png", -20, path, sizeof path);
+  ck_assert_int_eq (cv_image_load (path, &img), CC_ERROR_CORRUPT_DATA);
+  unlink (path);
+  /* not a regular file */
+  ck_assert_int_eq (cv_image_load ("/dev/zero", &img), CC_ERROR_IO);
+  ck_assert_ptr_nonnull (strstr (cc_last_error (), "not a regular file"));
+}
+END_TEST
+
 START_TEST (test_image_size_limit)
 {
   static const unsigned char jpeg[] = {
@@ -238,8 +349,9 @@ START_TEST (test_image_size_limit)
     0x84, 0x85, 0x86, 0x87, 0x88, 0x89, 0x8a, 0x7a, 0x82, 0x83, 0x84, 0x85,
     0x86, 0x11, 0x13, 0x16, 0x1c, 0x17, 0x13, 0x14, 0x1a, 0x96, 0x97, 0x98,
     0x99, 0xf3, 0xf4, 0xf5, 0xf6, 0xf7, 0xf8, 0xf9, 0xfa, 0xff, 0xda, 0x00,
-    0x0c, 0x03, 0x01, 0x00, 0x02, 0x11, 0x03, 0x11, 0x00,
-  };
+    0x0c, 0x03, 0x01, 0x00, 0x02, 0x11, 0x03, 0x11, 0x00, 0x3f, 0x00,
+  };   /* the fuzzer's file with its start-of-scan header completed (0x3f, 0x00): cut
+        * inside it, the file is refused earlier, as truncated */
   char path[] = "/tmp/cv-big-XXXXXX";
   int fd = mkstemp (path);
   ck_assert_int_ge (fd, 0);
@@ -316,11 +428,14 @@ core_suite (void)
   tcase_add_test (tc, test_status_names);
   tcase_add_test (tc, test_context_cpu_and_errors);
   tcase_add_test (tc, test_context_threads);
+  tcase_add_test (tc, test_backend_resolve);
+  tcase_add_test (tc, test_fence);
   tcase_add_test (tc, test_image_checks);
   tcase_add_test (tc, test_image_copy_roundtrip);
   tcase_add_test (tc, test_resize_nearest);
   tcase_add_test (tc, test_png_corrupt_file);
   tcase_add_test (tc, test_image_size_limit);
+  tcase_add_test (tc, test_image_truncated);
   tcase_add_test (tc, test_flo_files);
   suite_add_tcase (s, tc);
   return s;

@@ -6,6 +6,7 @@
  * format, thread-count independence, errors, and CUDA == CPU bit for bit when a
  * device exists. Truth comes from brute force or by hand, never from the module. */
 #include "cv_test.h"
+#include "cc_tuning.h"   /* cudacore/src: the Voronoi and centroid variants */
 #include "cv_imageio.h"
 #include <cudacore/cc_cvd.h>
 
@@ -23,11 +24,12 @@ cpu_context (void)
 static cc_cvd *
 make_cvd (cc_context *ctx, int w, int h, cc_cvd_voronoi_method v)
 {
-  cc_cvd_params p;
-  cc_cvd_params_default (&p);
-  p.voronoi = v;
   cc_cvd *c = NULL;
-  CC_ASSERT_OK (cc_cvd_create (ctx, w, h, &p, &c));
+  CC_ASSERT_OK (cc_cvd_create (ctx, w, h, NULL, &c));
+  cc_cvd_tuning t;
+  cc_cvd_tuning_default (&t);
+  t.voronoi = v;
+  CC_ASSERT_OK (cc_cvd_set_tuning (c, &t));
   return c;
 }
 
@@ -187,8 +189,8 @@ START_TEST (test_jfa_error)
   const uint64_t seeds[2] = { 1234, 8 };
   const cc_cvd_voronoi_method methods[3] = { CC_CVD_VORONOI_JFA_1PLUS_2,
                                              CC_CVD_VORONOI_JFA_1PLUS, CC_CVD_VORONOI_JFA };
-  cc_cvd_params p;
-  cc_cvd_params_default (&p);
+  cc_cvd_tuning p;
+  cc_cvd_tuning_default (&p);
   ck_assert_int_eq (p.voronoi, CC_CVD_VORONOI_JFA_1PLUS_2);
   for (int k = 0; k < 2; k++)
     for (int sd = 0; sd < 2 - k; sd++) {   /* 20k: seed 1234 only (test time) */
@@ -357,10 +359,13 @@ START_TEST (test_density_values)
   for (int d = 0; d < 4; d++) {
     cc_cvd_params p;
     cc_cvd_params_default (&p);
-    p.voronoi = CC_CVD_VORONOI_EXACT;
     p.density = (cc_cvd_density) d;
     cc_cvd *c = NULL;
     CC_ASSERT_OK (cc_cvd_create (ctx, w, h, &p, &c));
+    cc_cvd_tuning t;
+    cc_cvd_tuning_default (&t);
+    t.voronoi = CC_CVD_VORONOI_EXACT;
+    CC_ASSERT_OK (cc_cvd_set_tuning (c, &t));
     CC_ASSERT_OK (cc_cvd_seed (c, NULL, 1, 1));
     CC_ASSERT_OK (cc_cvd_set_density (c, NULL, &f));
     /* one site: its sums are the whole frame's */
@@ -961,10 +966,10 @@ compare_backends (int w, int h, int n, cc_cvd_voronoi_method v, cc_cvd_centroid_
             &ctx[b]));
     cc_cvd_params p;
     cc_cvd_params_default (&p);
-    p.voronoi = v;
-    p.centroid = m;
     p.density = d;
     CC_ASSERT_OK (cc_cvd_create (ctx[b], w, h, &p, &c[b]));
+    cc_cvd_tuning t = { .voronoi = v, .centroid = m };
+    CC_ASSERT_OK (cc_cvd_set_tuning (c[b], &t));
     CC_ASSERT_OK (cc_cvd_seed (c[b], NULL, n, 4242));
     cc_image dev;
     CC_ASSERT_OK (cv_test_to_backend (ctx[b], &conv, &dev));

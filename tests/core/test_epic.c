@@ -5,6 +5,7 @@
  * for identical textured frames), bad arguments, and CUDA vs CPU when a device
  * exists. */
 #include "cv_test.h"
+#include "cc_tuning.h"   /* cudacore/src: the refinement's sweep precision */
 #include "cv_imageio.h"
 #include "cv_pairs.h"
 #include <cudacore/cc_epic.h>
@@ -16,6 +17,9 @@ typedef struct {
   cc_image flow, conf;   /* host */
 } epic_result;
 
+/* The refinement sweeps' precision the runs below set (cc_tuning.h; CUDA only). */
+static cc_refine_precision run_precision = CC_REFINE_PRECISION_AUTO;
+
 static void
 epic_on (cc_backend backend, const cc_epic_params *p, const cc_image *a, const cc_image *b,
     epic_result *r)
@@ -24,6 +28,8 @@ epic_on (cc_backend backend, const cc_epic_params *p, const cc_image *a, const c
   CC_ASSERT_OK (cc_context_create (backend, -1, &ctx));
   cc_epic *e;
   CC_ASSERT_OK (cc_epic_create (ctx, a->width, a->height, p, &e));
+  cc_refine_tuning t = { .precision = run_precision };
+  CC_ASSERT_OK (cc_epic_set_refine_tuning (e, &t));
   cc_location loc = backend == CC_BACKEND_CUDA ? CC_LOCATION_DEVICE : CC_LOCATION_HOST;
   cc_image da, db, df, dc;
   CC_ASSERT_OK (cv_test_to_backend (ctx, a, &da));
@@ -254,10 +260,11 @@ START_TEST (test_gpu_matches_cpu)
   CC_ASSERT_OK (cv_pair_make (&gp, NULL, 0, &f1, &f2, &t, &o));
   cc_epic_params p;
   cc_epic_params_default (&p);
-  p.refine_params.precision = CC_REFINE_PRECISION_FP32;
+  run_precision = CC_REFINE_PRECISION_FP32;
   epic_result rc, rg;
   epic_on (CC_BACKEND_CPU, &p, &f1, &f2, &rc);
   epic_on (CC_BACKEND_CUDA, &p, &f1, &f2, &rg);
+  run_precision = CC_REFINE_PRECISION_AUTO;
   double mean = cv_test_mean_abs_diff (&rc.flow, &rg.flow), worst = 0.0, cdiff = 0.0;
   for (int y = 0; y < 160; y++)
     for (int x = 0; x < 240; x++) {

@@ -6,6 +6,7 @@
  * The truth comes from the drawn pixel sets (cv_synth_shapes' owner map), never from
  * the tracker. */
 #include "cv_test.h"
+#include "cc_tuning.h"   /* cudacore/src: the CUDA reduction layouts */
 #include "cv_imageio.h"
 #include "cv_synth.h"
 #include <cudacore/cc_moct.h>
@@ -281,8 +282,10 @@ START_TEST (test_absent_and_errors)
   ck_assert_int_eq (cc_moct_create (ctx, 64, 32, &p, &bad), CC_ERROR_INVALID_ARGUMENT);
   ck_assert (strstr (cc_last_error (), "history") != NULL);
   p.history = 8;
-  p.narrow_accumulators = 2;
-  ck_assert_int_eq (cc_moct_create (ctx, 64, 32, &p, &bad), CC_ERROR_INVALID_ARGUMENT);
+  cc_moct_tuning tu;
+  cc_moct_tuning_default (&tu);
+  tu.narrow_accumulators = 2;
+  ck_assert_int_eq (cc_moct_set_tuning (m, &tu), CC_ERROR_INVALID_ARGUMENT);
   ck_assert (strstr (cc_last_error (), "narrow_accumulators") != NULL);
   cv_image_free (&gray);
   cc_moct_destroy (m);
@@ -1086,7 +1089,7 @@ results_equal (const cc_moct_result *a, const cc_moct_result *b, int n)
  * trajectories and drawings in `format`. */
 static void
 compare_backends (const cc_image *frames, int nframes, const cc_moct_object *o, int n,
-    const cc_moct_params *p, cc_format format)
+    const cc_moct_params *p, const cc_moct_tuning *tuning, cc_format format)
 {
   cc_context *ctx[2];
   cc_moct *m[2];
@@ -1095,6 +1098,7 @@ compare_backends (const cc_image *frames, int nframes, const cc_moct_object *o, 
   for (int b = 0; b < 2; b++) {
     CC_ASSERT_OK (cc_context_create (b ? CC_BACKEND_CUDA : CC_BACKEND_CPU, -1, &ctx[b]));
     CC_ASSERT_OK (cc_moct_create (ctx[b], frames[0].width, frames[0].height, p, &m[b]));
+    CC_ASSERT_OK (cc_moct_set_tuning (m[b], tuning));
     CC_ASSERT_OK (cc_moct_set_objects (m[b], o, n));
   }
   cc_moct_result *r[2] = { calloc (n, sizeof (cc_moct_result)), calloc (n, sizeof (cc_moct_result)) };
@@ -1115,7 +1119,7 @@ compare_backends (const cc_image *frames, int nframes, const cc_moct_object *o, 
     if (t % 3 != 2) {
       int bad = results_equal (r[0], r[1], n);
       ck_assert_msg (bad < 0, "frame %d layout %d K %d format %s: object %d differs (mass %lld"
-          " vs %lld)", t, (int) p->layout, p->pixels_per_thread, cc_format_name (format), bad,
+          " vs %lld)", t, (int) tuning->layout, tuning->pixels_per_thread, cc_format_name (format), bad,
           bad < 0 ? 0LL : (long long) r[0][bad].mass, bad < 0 ? 0LL : (long long) r[1][bad].mass);
     }
     if (t == nframes - 1) {
@@ -1181,15 +1185,14 @@ START_TEST (test_gpu_matches_cpu)
       for (int f = 0; f < 4; f++) {
         cc_moct_params p;
         cc_moct_params_default (&p);
-        p.layout = (cc_moct_layout) (layout & 1);
-        p.narrow_accumulators = layout >> 1;
-        p.pixels_per_thread = K;
+        cc_moct_tuning t = { .layout = (cc_moct_layout) (layout & 1),
+                             .narrow_accumulators = layout >> 1, .pixels_per_thread = K };
         p.history = 4;
-        compare_backends (frames, nf, o, 9, &p, formats[f]);
+        compare_backends (frames, nf, o, 9, &p, &t, formats[f]);
         /* search windows (9 px: smaller than the large object, so its windowed sums
          * differ from the global ones) */
         p.window = 9;
-        compare_backends (frames, nf, o, 9, &p, formats[f]);
+        compare_backends (frames, nf, o, 9, &p, &t, formats[f]);
       }
   free (o);
   for (int t = 0; t < nf; t++)
@@ -1206,9 +1209,11 @@ START_TEST (test_gpu_matches_cpu)
   for (int layout = 0; layout < 4; layout++) {
     cc_moct_params p;
     cc_moct_params_default (&p);
-    p.layout = (cc_moct_layout) (layout & 1);
-    p.narrow_accumulators = layout >> 1;
-    compare_backends (big, 2, o, 1024, &p, CC_FORMAT_RGBX8);
+    cc_moct_tuning t;
+    cc_moct_tuning_default (&t);
+    t.layout = (cc_moct_layout) (layout & 1);
+    t.narrow_accumulators = layout >> 1;
+    compare_backends (big, 2, o, 1024, &p, &t, CC_FORMAT_RGBX8);
   }
   free (o);
   free (s);

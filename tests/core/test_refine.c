@@ -5,6 +5,7 @@
  * the same field, the CPU gives the same bits on any number of threads, and on the Middlebury pairs refinement lowers the EPE of LK and of
  * block matching on every sequence. */
 #include "cv_test.h"
+#include "cc_tuning.h"   /* cudacore/src: the sweep precision */
 #include "cv_imageio.h"
 #include "cv_synth.h"
 #include <cudacore/cc_blockmatch.h>
@@ -18,6 +19,9 @@
  * with device images the later runs replay a captured graph); the results in out[0..
  * runs-1] (host, packed). energies (may be NULL) gets up to max values of the last run,
  * *count how many. */
+/* The sweep precision the runs below set (cc_tuning.h; CUDA only). */
+static cc_refine_precision run_precision = CC_REFINE_PRECISION_AUTO;
+
 static void
 refine_runs_threads (cc_backend backend, int threads, const cc_refine_params *p,
     const cc_image *a, const cc_image *b, const cc_image *init, cc_image *out, int runs,
@@ -28,6 +32,8 @@ refine_runs_threads (cc_backend backend, int threads, const cc_refine_params *p,
   CC_ASSERT_OK (cc_context_set_threads (ctx, threads));
   cc_refine *rf;
   CC_ASSERT_OK (cc_refine_create (ctx, a->width, a->height, p, &rf));
+  cc_refine_tuning t = { .precision = run_precision };
+  CC_ASSERT_OK (cc_refine_set_tuning (rf, &t));
   cc_image da, db, di, dout;
   CC_ASSERT_OK (cv_test_to_backend (ctx, a, &da));
   CC_ASSERT_OK (cv_test_to_backend (ctx, b, &db));
@@ -110,9 +116,9 @@ static void
 clip_case_cuda (const clip_case *c, const cc_refine_params *p, cc_refine_precision precision,
     cc_image *out)
 {
-  cc_refine_params q = *p;
-  q.precision = precision;
-  refine_pair (CC_BACKEND_CUDA, &q, &c->f0, &c->f1, &c->init, out, NULL, 0, NULL);
+  run_precision = precision;
+  refine_pair (CC_BACKEND_CUDA, p, &c->f0, &c->f1, &c->init, out, NULL, 0, NULL);
+  run_precision = CC_REFINE_PRECISION_AUTO;
 }
 
 /* Each outer iteration minimises a quadratic majorant of the level's energy, so
@@ -212,15 +218,11 @@ START_TEST (test_invalid_parameters)
     ck_assert_msg (strstr (cc_last_error (), bad[i].field) != NULL,
         "message '%s' does not name %s", cc_last_error (), bad[i].field);
   }
-  cc_refine_params q;
-  cc_refine_params_default (&q);
-  q.precision = (cc_refine_precision) 7;
-  cc_refine *bad_rf = NULL;
-  ck_assert_int_eq (cc_refine_create (ctx, 64, 64, &q, &bad_rf), CC_ERROR_INVALID_ARGUMENT);
-  ck_assert_ptr_null (bad_rf);
-  ck_assert_ptr_nonnull (strstr (cc_last_error (), "precision"));
   cc_refine *rf;
   CC_ASSERT_OK (cc_refine_create (ctx, 64, 48, NULL, &rf));
+  cc_refine_tuning q = { .precision = (cc_refine_precision) 7 };
+  ck_assert_int_eq (cc_refine_set_tuning (rf, &q), CC_ERROR_INVALID_ARGUMENT);
+  ck_assert_ptr_nonnull (strstr (cc_last_error (), "precision"));
   cc_image a, b, f, small;
   CC_ASSERT_OK (cv_synth_translation (64, 48, 1, 1, 1, &a, &b));
   cv_image_new (64, 48, CC_FORMAT_F32C2, &f);

@@ -63,6 +63,27 @@ cv_translation_pair (int width, int height, double dx, double dy, guint8 ** firs
   cv_image_free (&b);
 }
 
+GstBus *
+cv_watch_bus (GstElement * e)
+{
+  GstBus *bus = gst_bus_new ();
+  gst_element_set_bus (e, bus);
+  return bus;
+}
+
+void
+cv_assert_warning (GstBus * bus, const gchar * pattern)
+{
+  GstMessage *m = gst_bus_pop_filtered (bus, GST_MESSAGE_WARNING);
+  fail_unless (m != NULL, "no warning on the bus (expected \"%s\")", pattern);
+  GError *err = NULL;
+  gst_message_parse_warning (m, &err, NULL);
+  fail_unless (g_pattern_match_simple (pattern, err->message), "warning \"%s\" is not \"%s\"",
+      err->message, pattern);
+  g_error_free (err);
+  gst_message_unref (m);
+}
+
 gboolean
 cv_have_cuda_elements (const gchar * name)
 {

@@ -57,6 +57,13 @@ void cv_harness_interrupt (GstHarness * h, CvResetKind kind, GstBuffer * next);
  * then B again must give a valid, non-zero field (the reset is not permanent).
  * `launch` is a flow element ("cudaflowlk backend=cpu", ...). */
 void cv_check_stream_reset (const gchar * launch, CvResetKind kind);
+/* Gives `e` a bus of its own (returned, unref it and set NULL when done) to read the
+ * element messages it posts outside a pipeline. */
+GstBus *cv_watch_bus (GstElement * e);
+/* Asserts that the next warning on `bus` exists and its text matches `pattern`
+ * (g_pattern_match_simple). */
+void cv_assert_warning (GstBus * bus, const gchar * pattern);
+
 /* Skips when the GPU or nvcodec's cudaupload is missing. */
 gboolean cv_have_cuda_elements (const gchar * test_name);
 

@@ -227,18 +227,15 @@ GST_START_TEST (test_properties_while_playing)
   g_object_set (e, "seed", (guint64) 99, NULL);
   p.seed = 99;
   step (hn, c, "RGBA", w, h, 4, &p, TRUE, "seed change");
-  /* the jfa / centroid-method enums take their nicks (same results on the CPU) */
-  gst_util_set_object_arg (G_OBJECT (e), "centroid-method", "mdrr");
-  step (hn, c, "RGBA", w, h, 5, &p, FALSE, "centroid-method");
-  gst_util_set_object_arg (G_OBJECT (e), "jfa", "jfa");
-  gint jfa;
-  g_object_get (e, "jfa", &jfa, NULL);
-  ck_assert_int_eq (jfa, CC_CVD_VORONOI_JFA);
-  /* defaults of a fresh element: 1+JFA+2, 30 settling iterations */
+  step (hn, c, "RGBA", w, h, 5, &p, FALSE, "steady");
+  /* the Voronoi and centroid implementations are the core's tuning (benches compare
+   * them), not element properties */
+  fail_unless (g_object_class_find_property (G_OBJECT_GET_CLASS (e), "jfa") == NULL);
+  fail_unless (g_object_class_find_property (G_OBJECT_GET_CLASS (e), "centroid-method") == NULL);
+  /* defaults of a fresh element: 30 settling iterations */
   GstElement *fresh = gst_element_factory_make ("cvdmosaic", NULL);
   gint settle;
-  g_object_get (fresh, "jfa", &jfa, "settle-iterations", &settle, NULL);
-  ck_assert_int_eq (jfa, CC_CVD_VORONOI_JFA_1PLUS_2);
+  g_object_get (fresh, "settle-iterations", &settle, NULL);
   ck_assert_int_eq (settle, 30);
   gst_object_unref (fresh);
   gst_object_unref (e);
@@ -299,9 +296,11 @@ GST_START_TEST (test_too_many_sites)
   GstHarness *hn = cv_harness_new (line, "RGBA", 8, 4);
   gst_buffer_unref (gst_harness_push_and_pull (hn, make_frame ("RGBA", 8, 4, 0)));
   GstElement *e = gst_harness_find_element (hn, "cvdmosaic");
-  g_test_expect_message (NULL, G_LOG_LEVEL_WARNING, "*sites=33 refused*8x4 frame has 32 pixels*");
+  GstBus *bus = cv_watch_bus (e);
   g_object_set (e, "sites", 33, NULL);
-  g_test_assert_expected_messages ();
+  cv_assert_warning (bus, "*sites=33 refused*8x4 frame has 32 pixels*");
+  gst_element_set_bus (e, NULL);
+  gst_object_unref (bus);
   gint sites;
   g_object_get (e, "sites", &sites, NULL);
   ck_assert_int_eq (sites, 16);

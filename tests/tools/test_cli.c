@@ -297,6 +297,19 @@ START_TEST (test_quadcut_align)
   cv_test_assert_same_bits (&aligned, &moved, "aligned plate");
   const char *one[] = { QUADCUT_EVAL_BIN, "--align", pp, NULL };
   expect (one, 2, "usage");
+  /* a truncated JPEG frame is an error (it was aligned against half-grey rows) */
+  char src[1024], tp[512];
+  snprintf (src, sizeof src, "%s/tests/fuzz/corpus/jpeg/rgb-8x8.jpg", getenv ("CV_SOURCE_ROOT"));
+  snprintf (tp, sizeof tp, "%s", cv_test_temp_path ("align-truncated.jpg"));
+  FILE *in = fopen (src, "rb"), *cut = fopen (tp, "wb");
+  ck_assert_msg (in && cut, "cannot copy %s", src);
+  unsigned char bytes[400];
+  ck_assert_uint_eq (fread (bytes, 1, sizeof bytes, in), sizeof bytes);
+  ck_assert_uint_eq (fwrite (bytes, 1, sizeof bytes, cut), sizeof bytes);
+  fclose (in);
+  fclose (cut);
+  const char *truncated[] = { QUADCUT_EVAL_BIN, "--align", pp, "--frame", tp, NULL };
+  expect (truncated, 1, "Premature end of JPEG file");
   free (out);
   free (err);
   free (mask);

@@ -308,6 +308,88 @@ START_TEST (test_cli)
 }
 END_TEST
 
+/* Runs meshseg on a hostile file under bounds (30 s, 1 GiB of address space outside
+ * ASan): it must exit 1 with `err_part`, quickly and small. Before the header pre-check
+ * an OFF file of 30 bytes declaring 10^9 vertices and faces was killed at 18 GB RSS. */
+static void
+run_hostile (const char *path, const char *err_part)
+{
+  const char *argv[] = { MESHSEG_BIN, "-q", "-b", "cpu", path, NULL };
+  const cv_test_limits limits = { 30, 1024 };
+  cv_test_usage use;
+  char *err;
+  int rc = cv_test_run_limited (argv, NULL, NULL, &err, &limits, &use);
+  ck_assert_msg (rc == 1 && use.signal == 0, "meshseg %s: exit %d, signal %d, %.1f s, "
+      "%ld kB; stderr: %s", path, rc, use.signal, use.seconds, use.peak_rss_kb, err);
+  ck_assert_msg (strstr (err, err_part), "meshseg %s: stderr '%s' lacks '%s'", path, err,
+      err_part);
+  /* the refusal comes before Assimp allocates: well under a second and 300 MB (an ASan
+   * build's own start included) */
+  ck_assert_msg (use.seconds < 10.0 && use.peak_rss_kb < 300 * 1024, "meshseg %s: %.1f s, "
+      "peak RSS %ld kB", path, use.seconds, use.peak_rss_kb);
+  free (err);
+}
+
+/* Header counts that the file cannot hold, and files that are not regular files. */
+START_TEST (test_hostile_headers)
+{
+  run_hostile (write_file ("h9.off", "OFF\n1000000000 1000000000 0\n0 0 0\n"),
+      "declares 1000000000 vertices and 1000000000 faces");
+  run_hostile (write_file ("h8.off", "OFF 100000000 100000000 0\n0 0 0\n"),
+      "declares 100000000 vertices");
+  run_hostile (write_file ("h.ply", "ply\nformat ascii 1.0\nelement vertex 100000000\n"
+          "property float x\nproperty float y\nproperty float z\nelement face 10\n"
+          "property list uchar int vertex_indices\nend_header\n0 0 0\n"), "header declares");
+  run_hostile (write_file ("hb.ply", "ply\nformat binary_little_endian 1.0\n"
+          "element vertex 3\nproperty float x\nproperty float y\nproperty float z\n"
+          "end_header\n0123456789"), "at least 36 bytes");
+  run_hostile (write_file ("hc.ply", "ply\nformat ascii 1.0\nelement vertex 99999999999999999\n"
+          "end_header\n"), "has no count");
+  run_hostile (write_file ("hn.ply", "ply\nformat ascii 1.0\nelement vertex 3\n"), "without end_header");
+  run_hostile ("/dev/zero", "not a regular file");
+  run_hostile (cv_test_tmpdir (), "not a regular file");
+  /* the counts of a real file pass: the cube in OFF and PLY */
+  ms_mesh m;
+  ms_import_options opt = { 0 };
+  const char *formats[] = { "off", "ply" };
+  for (int i = 0; i < 2; i++) {
+    const char *path = cube_file (formats[i]);
+    CC_ASSERT_OK (ms_mesh_precheck (path));
+    CC_ASSERT_OK (ms_mesh_load (path, &opt, &m));
+    ck_assert_int_eq (m.face_count, 12);
+    ms_mesh_free (&m);
+  }
+  /* one byte short of what an OFF header asks for (6 a vertex, 2 a face) */
+  ck_assert_int_eq (ms_mesh_precheck (write_file ("short.off", "OFF\n3 1 0\n0 0 0\n1 0 0\n")),
+      CC_ERROR_CORRUPT_DATA);
+  CC_ASSERT_OK (ms_mesh_precheck (write_file ("exact.off", "OFF\n3 1 0\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2")));
+}
+END_TEST
+
+/* --eval with a ground truth that is missing or does not match the mesh: an error
+ * (exit 1) naming it, before the segmentation runs; it used to print "ground truth
+ * skipped" and exit 0. */
+START_TEST (test_eval_ground_truth)
+{
+  char cube[512], gt[512];
+  snprintf (cube, sizeof cube, "%s", cube_file ("off"));
+  snprintf (gt, sizeof gt, "%s", write_file ("eval-wrong.seg", "0\n1\n0\n"));
+  const char *missing[] = { MESHSEG_BIN, "-q", "--eval", "/nonexistent/gt.seg", cube, NULL };
+  run_meshseg (missing, 1, "ground truth /nonexistent/gt.seg");
+  const char *wrong[] = { MESHSEG_BIN, "-q", "--eval", gt, cube, NULL };
+  run_meshseg (wrong, 1, "3 labels for a mesh of 12 faces");
+  /* twelve labels: scored */
+  snprintf (gt, sizeof gt, "%s", write_file ("eval-right.seg",
+          "0\n0\n1\n1\n2\n2\n3\n3\n4\n4\n5\n5\n"));
+  const char *right[] = { MESHSEG_BIN, "--eval", gt, cube, NULL };
+  char *out, *err;
+  ck_assert_int_eq (cv_test_run (right, NULL, &out, &err), 0);
+  ck_assert_msg (strstr (out, "Rand Index error"), "no score in '%s' (stderr %s)", out, err);
+  free (out);
+  free (err);
+}
+END_TEST
+
 START_TEST (test_evaluation_metrics)
 {
   int32_t a[6] = { 0, 0, 0, 1, 1, 1 }, b[6] = { 7, 7, 7, 3, 3, 3 };
@@ -1030,6 +1112,13 @@ meshseg_suite (void)
   tcase_add_test (tc, test_row_cache);
   tcase_add_test (tc, test_sweep);
   suite_add_tcase (s, tc);
+  /* hostile input (header counts, non-regular files, ground truths): quick, its own
+   * case (CK_RUN_CASE=hostile) */
+  TCase *hostile = tcase_create ("hostile");
+  tcase_set_timeout (hostile, 120);
+  tcase_add_test (hostile, test_hostile_headers);
+  tcase_add_test (hostile, test_eval_ground_truth);
+  suite_add_tcase (s, hostile);
   /* its own case, so that a sanitizer run can take it alone (CK_RUN_CASE=gpu: racecheck
    * of PSB 125's 2,682-face matrix does not finish in 480 s, docs/reliability.md) */
   TCase *gpu = tcase_create ("gpu");

@@ -4,6 +4,7 @@
  * labels (.seg), a face-coloured PLY and a picture (PNG), and scores the result against ground-truth
  * .seg files. See docs/meshseg.md. */
 #include "cv_cli.h"
+#include "cv_timing.h"
 #include "meshseg.h"
 #include "render.h"
 
@@ -35,13 +36,6 @@ typedef struct {
   ms_render_params render;
 } options;
 
-static double
-now_ms (void)
-{
-  struct timespec ts;
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
-}
 
 static void
 usage (FILE *out)
@@ -432,17 +426,29 @@ main (int argc, char **argv)
       return 2;
     o.json = o.quiet = true;
   }
-  double t_start = now_ms (), t[8];
+  double t_start = cv_now_ms (), t[8];
   ms_mesh mesh;
   cc_status st = ms_mesh_load (o.input, &o.import, &mesh);
   if (st != CC_SUCCESS)
     return fail ("reading the mesh", st);
-  t[0] = now_ms ();
+  /* ground truths, read once for all settings, before the work: a score asked for
+   * against a missing or mismatched ground truth is an error, not a skipped line */
+  int32_t *truth[MAX_TRUTHS];
+  int scored = 0;
+  for (int i = 0; i < o.truth_count; i++, scored++)
+    if ((st = ms_seg_read (o.truths[i], mesh.face_count, &truth[i])) != CC_SUCCESS) {
+      fprintf (stderr, "meshseg: ground truth %s: %s\n", o.truths[i], cc_last_error ());
+      for (int j = 0; j < scored; j++)
+        free (truth[j]);
+      ms_mesh_free (&mesh);
+      return 1;
+    }
+  t[0] = cv_now_ms ();
   ms_dual dual;
   st = ms_dual_build (&mesh, &o.dual, o.import.allow_nonmanifold, &dual);
   if (st != CC_SUCCESS)
     return fail ("building the dual graph", st);
-  t[1] = now_ms ();
+  t[1] = cv_now_ms ();
   if (!o.quiet) {
     printf ("%s: %d faces, %d vertices, %d connected part%s, %d boundary edges\n", o.input,
         mesh.face_count, mesh.vertex_count, dual.components, dual.components == 1 ? "" : "s",
@@ -461,26 +467,16 @@ main (int argc, char **argv)
   st = ms_distances_init (&dist, &dual, ctx, o.apsp, o.threads);
   if (st != CC_SUCCESS)
     return fail ("computing distances", st);
-  t[2] = now_ms ();
-  /* ground truths, read once for all settings */
-  int32_t *truth[MAX_TRUTHS];
-  int scored = 0;
-  for (int i = 0; i < o.truth_count; i++) {
-    if (ms_seg_read (o.truths[i], mesh.face_count, &truth[scored]) != CC_SUCCESS) {
-      fprintf (stderr, "meshseg: ground truth skipped: %s\n", cc_last_error ());
-      continue;
-    }
-    o.truths[scored++] = o.truths[i];
-  }
+  t[2] = cv_now_ms ();
   const char *backend = cc_backend_name (cc_context_backend (ctx));
   for (int run = 0; run < (settings ? setting_count : 1); run++) {
     const ms_cluster_params *cp = settings ? &settings[run].cluster : &o.cluster;
-    double t_run = now_ms ();
+    double t_run = cv_now_ms ();
     ms_segmentation seg;
     st = ms_segment (&dist, &dual, cp, &seg);
     if (st != CC_SUCCESS)
       return fail ("segmenting", st);
-    t[4] = now_ms ();
+    t[4] = cv_now_ms ();
     if (o.seg_out && (st = ms_seg_write (o.seg_out, seg.label, seg.faces)) != CC_SUCCESS)
       return fail ("writing the .seg file", st);
     if (o.ply_out && (st = ms_ply_write (o.ply_out, &mesh, &seg)) != CC_SUCCESS)
@@ -488,7 +484,7 @@ main (int argc, char **argv)
     if (o.render_out
         && (st = ms_render_png (o.render_out, &mesh, &seg, &o.render)) != CC_SUCCESS)
       return fail ("rendering the picture", st);
-    t[5] = now_ms ();
+    t[5] = cv_now_ms ();
     /* shared stages (import, dual graph, distances) plus this setting's own */
     double total = t[2] - t_start + t[5] - t_run;
     if (!o.quiet) {

@@ -9,10 +9,12 @@
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
 #include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 void
 ms_mesh_free (ms_mesh *m)
@@ -206,26 +208,155 @@ copy_scene (const struct aiScene *scene, const char *path, ms_mesh *m)
   return CC_SUCCESS;
 }
 
-/* A PLY file (it starts with "ply") must end its header with an end_header line within
- * the first 64 kB: Assimp 5.2's PLY reader loops forever on a header without one
- * (found by tests/fuzz/fuzz-mesh; tests/fuzz/known/assimp-ply-hang). */
-static cc_status
-ply_check_header (const char *path)
+/* ---------------------------------------------------------------- header pre-check
+ * Assimp allocates what a header declares before it reads the data: an OFF file of 30
+ * bytes declaring 10^9 vertices and faces took 18 GB before anything failed, and 10^8
+ * 2.7 GB and 3.5 s. The counts of OFF and PLY headers are checked against the file's
+ * size first: each declared vertex, face or element item takes at least a few bytes,
+ * so a header that declares more than the file can hold is refused. */
+
+/* Bytes an ASCII OFF vertex takes at least ("0 0 0\n"), and a face (its corner count
+ * and a separator). */
+#define OFF_MIN_VERTEX_BYTES 6
+#define OFF_MIN_FACE_BYTES 2
+/* A PLY header longer than this is refused (Assimp 5.2 looped forever on a header
+ * without end_header: tests/fuzz/known/assimp-ply-hang). */
+#define PLY_MAX_HEADER 65536
+
+/* Bytes one value of a PLY scalar type takes in a binary file; 0 for an unknown type. */
+static int
+ply_type_size (const char *t)
 {
+  static const struct { const char *name; int size; } types[] = {
+    { "char", 1 }, { "uchar", 1 }, { "int8", 1 }, { "uint8", 1 },
+    { "short", 2 }, { "ushort", 2 }, { "int16", 2 }, { "uint16", 2 },
+    { "int", 4 }, { "uint", 4 }, { "int32", 4 }, { "uint32", 4 },
+    { "float", 4 }, { "float32", 4 }, { "double", 8 }, { "float64", 8 },
+  };
+  for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
+    if (!strcmp (t, types[i].name))
+      return types[i].size;
+  return 0;
+}
+
+/* A count of a header: decimal digits only, at most 10^15 (more can be no file). */
+static bool
+header_count (const char *s, char **end, double *out)
+{
+  while (*s == ' ' || *s == '\t')
+    s++;
+  if (!isdigit ((unsigned char) *s))
+    return false;
+  double v = 0;
+  for (; isdigit ((unsigned char) *s); s++)
+    if ((v = v * 10 + (*s - '0')) > 1e15)
+      return false;
+  *end = (char *) s;
+  *out = v;
+  return true;
+}
+
+static cc_status
+too_large (const char *path, const char *what, double need, long long size)
+{
+  return cc_set_error (CC_ERROR_CORRUPT_DATA, "%s: the header declares %s: at least %.0f "
+      "bytes of data, but the file has %lld", path, what, need, size);
+}
+
+/* ASCII OFF: "[ST][C][N][4]OFF" then "V F [E]" (on the magic's line or the next
+ * non-comment line). Binary OFF and anything unusual is left to Assimp. */
+static cc_status
+off_check_counts (const char *path, FILE *f, long long size)
+{
+  char buf[4096], *p = off_line (f, buf, sizeof buf), *end;
+  size_t magic = p ? strspn (p, "STCN4") : 0;
+  if (!p || strncmp (p + magic, "OFF", 3) || strstr (p, "BINARY"))
+    return CC_SUCCESS;
+  p += magic + 3;
+  while (isspace ((unsigned char) *p))
+    p++;
+  if (!*p && !(p = off_line (f, buf, sizeof buf)))
+    return CC_SUCCESS;   /* no counts: Assimp says so */
+  double vertices, faces;
+  if (!header_count (p, &end, &vertices) || !header_count (end, &end, &faces))
+    return CC_SUCCESS;   /* not numbers (or absurdly many digits): Assimp refuses them */
+  long here = ftell (f);
+  double need = vertices * OFF_MIN_VERTEX_BYTES + faces * OFF_MIN_FACE_BYTES;
+  if (here < 0 || need > (double) (size - here) + 1) {
+    char what[128];
+    snprintf (what, sizeof what, "%.0f vertices and %.0f faces", vertices, faces);
+    return too_large (path, what, need, size - (here < 0 ? 0 : here));
+  }
+  return CC_SUCCESS;
+}
+
+/* PLY: the header must end (end_header) within PLY_MAX_HEADER bytes, and its elements'
+ * counts times the least bytes an item takes (ASCII: two a property, a value and a
+ * separator; binary: the sizes of its scalars and list counts; at least one) must fit
+ * in the rest of the file. */
+static cc_status
+ply_check_counts (const char *path, FILE *f, long long size)
+{
+  char line[1024];
+  if (!fgets (line, sizeof line, f) || strncmp (line, "ply", 3) != 0)
+    return CC_SUCCESS;
+  bool binary = false, ended = false;
+  double need = 0, count = 0, item = 0;   /* the element being declared */
+  while (ftell (f) < PLY_MAX_HEADER && fgets (line, sizeof line, f)) {
+    char word[32], type[32], count_type[32];
+    char *end;
+    if (strncmp (line, "end_header", 10) == 0 && (line[10] == '\n' || line[10] == '\r'
+            || line[10] == '\0' || line[10] == ' ')) {
+      ended = true;
+      break;
+    }
+    if (sscanf (line, "%31s", word) != 1)
+      continue;
+    if (!strcmp (word, "format")) {
+      binary = strstr (line, "binary") != NULL;
+    } else if (!strcmp (word, "element")) {
+      need += count * (item > 1 ? item : 1);
+      item = 0;
+      char *q = line + 7;
+      while (*q == ' ' || *q == '\t')
+        q++;
+      while (*q && !isspace ((unsigned char) *q))
+        q++;   /* the element's name */
+      if (!header_count (q, &end, &count))
+        return cc_set_error (CC_ERROR_CORRUPT_DATA, "%s: PLY header: \"%.60s\" has no "
+            "count (or more than 10^15)", path, strtok (line, "\r\n"));
+    } else if (!strcmp (word, "property")) {
+      if (sscanf (line, "property list %31s %31s", count_type, type) == 2)
+        item += binary ? (ply_type_size (count_type) ? ply_type_size (count_type) : 1) : 2;
+      else if (sscanf (line, "property %31s", type) == 1)
+        item += binary ? (ply_type_size (type) ? ply_type_size (type) : 1) : 2;
+    }
+  }
+  if (!ended)
+    return cc_set_error (CC_ERROR_CORRUPT_DATA, "%s: PLY header without end_header (in the "
+        "first %d bytes)", path, PLY_MAX_HEADER);
+  need += count * (item > 1 ? item : 1);
+  long here = ftell (f);
+  if (here < 0 || need > (double) (size - here) + 1) {
+    return too_large (path, "elements", need, size - (here < 0 ? 0 : here));
+  }
+  return CC_SUCCESS;
+}
+
+cc_status
+ms_mesh_precheck (const char *path)
+{
+  struct stat sb;
+  if (stat (path, &sb) != 0)
+    return cc_set_error (CC_ERROR_IO, "%s: cannot open: %s", path, strerror (errno));
+  if (!S_ISREG (sb.st_mode))
+    return cc_set_error (CC_ERROR_IO, "%s: not a regular file", path);
   FILE *f = fopen (path, "rb");
   if (!f)
-    return cc_set_error (CC_ERROR_IO, "%s: cannot open", path);
-  char line[1024];
-  cc_status st = CC_SUCCESS;
-  if (fgets (line, sizeof line, f) && strncmp (line, "ply", 3) == 0) {
-    st = cc_set_error (CC_ERROR_CORRUPT_DATA, "%s: PLY header without end_header", path);
-    while (ftell (f) < 65536 && fgets (line, sizeof line, f))
-      if (strncmp (line, "end_header", 10) == 0 && (line[10] == '\n' || line[10] == '\r'
-              || line[10] == '\0' || line[10] == ' ')) {
-        st = CC_SUCCESS;
-        break;
-      }
-  }
+    return cc_set_error (CC_ERROR_IO, "%s: cannot open: %s", path, strerror (errno));
+  cc_status st = ply_check_counts (path, f, (long long) sb.st_size);
+  if (st == CC_SUCCESS && fseek (f, 0, SEEK_SET) == 0)
+    st = off_check_counts (path, f, (long long) sb.st_size);
   fclose (f);
   return st;
 }
@@ -234,13 +365,9 @@ cc_status
 ms_mesh_load (const char *path, const ms_import_options *options, ms_mesh *out)
 {
   memset (out, 0, sizeof *out);
-  FILE *probe = fopen (path, "rb");
-  if (!probe)
-    return cc_set_error (CC_ERROR_IO, "%s: cannot open", path);
-  fclose (probe);
-  cc_status st = off_check_indices (path);
+  cc_status st = ms_mesh_precheck (path);
   if (st == CC_SUCCESS)
-    st = ply_check_header (path);
+    st = off_check_indices (path);
   if (st != CC_SUCCESS)
     return st;
   unsigned flags = aiProcess_ValidateDataStructure;

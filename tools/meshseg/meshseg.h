@@ -32,6 +32,12 @@ typedef struct ms_import_options {
  * duplicate them per corner), face order is the file's. Refused (CC_ERROR_CORRUPT_DATA):
  * a face naming a vertex the file does not have, a mesh whose faces all have zero area. */
 cc_status ms_mesh_load (const char *path, const ms_import_options *options, ms_mesh *out);
+/* What ms_mesh_load checks before Assimp reads the file: a regular file (IO otherwise:
+ * /dev/zero, a FIFO); a PLY header that ends (end_header) within 64 kB; OFF and PLY
+ * header counts that the file's size can hold (each OFF vertex takes 6 bytes at least,
+ * a face 2; a PLY item 2 bytes a property in ASCII, its scalars' sizes in binary):
+ * CORRUPT_DATA naming the counts otherwise. OBJ declares no counts. */
+cc_status ms_mesh_precheck (const char *path);
 void ms_mesh_free (ms_mesh *mesh);
 
 /* The dual graph: arcs between faces sharing an edge, each listed once (u < v). */

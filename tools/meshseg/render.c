@@ -133,39 +133,14 @@ view_frame (const ms_mesh *m, const ms_render_params *p, double centre[3], doubl
   memcpy (centre, mean, sizeof mean);
 }
 
-cc_status
-ms_render (const ms_mesh *m, const ms_segmentation *seg, const ms_render_params *params,
-    cc_image *out)
+/* Vertices into view coordinates, fitted to a W x H image (y down, z larger nearer
+ * the viewer). Returns the scale; *depth: the depth extent in view units. */
+static float
+project_vertices (const ms_mesh *m, const ms_render_params *p, int W, int H, float (*sv)[3],
+    float *depth)
 {
-  ms_render_params p;
-  if (params)
-    p = *params;
-  else
-    ms_render_params_default (&p);
-  if (p.width < 8 || p.height < 8 || p.width > 8192 || p.height > 8192)
-    return cc_set_error (CC_ERROR_INVALID_ARGUMENT, "render: size %dx%d (8..8192)", p.width,
-        p.height);
-  if (p.supersample < 1 || p.supersample > 4)
-    return cc_set_error (CC_ERROR_INVALID_ARGUMENT, "render: supersample %d (1..4)",
-        p.supersample);
-  if (!m->face_count || !seg || seg->faces != m->face_count)
-    return cc_set_error (CC_ERROR_INVALID_ARGUMENT, "render: %d faces, segmentation of %d",
-        m->face_count, seg ? seg->faces : 0);
-  const int ss = p.supersample, W = p.width * ss, H = p.height * ss;
-  size_t n = (size_t) W * H;
-  float (*sv)[3] = malloc (sizeof *sv * (size_t) (m->vertex_count ? m->vertex_count : 1));
-  float *zbuf = malloc (sizeof (float) * n);
-  int32_t *fbuf = malloc (sizeof (int32_t) * n);
-  float *shade = malloc (sizeof (float) * (size_t) m->face_count);
-  cc_status st = CC_SUCCESS;
-  if (!sv || !zbuf || !fbuf || !shade) {
-    st = cc_set_error (CC_ERROR_OUT_OF_MEMORY, "render: %dx%d", W, H);
-    goto done;
-  }
-
-  /* vertices into view coordinates, then fitted to the image (y down) */
   double c[3], r[3][3];
-  view_frame (m, &p, c, r);
+  view_frame (m, p, c, r);
   float lo[3] = { INFINITY, INFINITY, INFINITY }, hi[3] = { -INFINITY, -INFINITY, -INFINITY };
   for (int v = 0; v < m->vertex_count; v++)
     for (int i = 0; i < 3; i++) {
@@ -185,8 +160,14 @@ ms_render (const ms_mesh *m, const ms_segmentation *seg, const ms_render_params 
     sv[v][1] = 0.5f * H - scale * (sv[v][1] - my);
     sv[v][2] = scale * sv[v][2];          /* larger: nearer the viewer */
   }
+  *depth = fmaxf (hi[2] - lo[2], 1e-20f);
+  return scale;
+}
 
-  /* flat Lambert, two-sided: a headlight from a little above left, plus ambient */
+/* Flat Lambert, two-sided: a headlight from a little above left, plus ambient. */
+static void
+face_shading (const ms_mesh *m, const float (*sv)[3], float *shade)
+{
   const float light[3] = { -0.25f, 0.35f, 0.90f };
   const float ll = sqrtf (light[0] * light[0] + light[1] * light[1] + light[2] * light[2]);
   for (int f = 0; f < m->face_count; f++) {
@@ -201,7 +182,13 @@ ms_render (const ms_mesh *m, const ms_segmentation *seg, const ms_render_params 
         + nrm[2] * light[2]) / (len * ll) : 0;
     shade[f] = 0.32f + 0.68f * lambert;
   }
+}
 
+/* Z-buffer of the W x H (supersampled) image: per pixel the nearest face (-1: none). */
+static void
+rasterize (const ms_mesh *m, const float (*sv)[3], int W, int H, float *zbuf, int32_t *fbuf)
+{
+  size_t n = (size_t) W * H;
   for (size_t i = 0; i < n; i++) {
     zbuf[i] = -INFINITY;
     fbuf[i] = -1;
@@ -239,15 +226,19 @@ ms_render (const ms_mesh *m, const ms_segmentation *seg, const ms_render_params 
       }
     }
   }
+}
 
-  st = cv_image_new (p.width, p.height, CC_FORMAT_RGBX8, out);
-  if (st != CC_SUCCESS)
-    goto done;
-  /* depth step that counts as an edge: 2 % of the depth extent */
-  const float zstep = 0.02f * scale * fmaxf (hi[2] - lo[2], 1e-20f);
-  for (int oy = 0; oy < p.height; oy++) {
+/* The output pixels: each the mean of its ss x ss samples, a sample the face's
+ * segment colour shaded, darkened on segment edges and depth steps over zstep
+ * (p->outline), white where no face is. */
+static void
+resolve (const ms_segmentation *seg, const ms_render_params *p, const float *zbuf,
+    const int32_t *fbuf, const float *shade, float zstep, cc_image *out)
+{
+  const int ss = p->supersample, W = p->width * ss, H = p->height * ss;
+  for (int oy = 0; oy < p->height; oy++) {
     uint8_t *row = (uint8_t *) out->planes[0] + (size_t) oy * out->pitch[0];
-    for (int ox = 0; ox < p.width; ox++) {
+    for (int ox = 0; ox < p->width; ox++) {
       float acc[3] = { 0, 0, 0 };
       for (int sy = 0; sy < ss; sy++)
         for (int sx = 0; sx < ss; sx++) {
@@ -262,7 +253,7 @@ ms_render (const ms_mesh *m, const ms_segmentation *seg, const ms_render_params 
           ms_face_colour (seg, f, rgb);
           float k = shade[f];
           bool edge = false;
-          if (p.outline) {
+          if (p->outline) {
             static const int dx[4] = { 1, -1, 0, 0 }, dy[4] = { 0, 0, 1, -1 };
             for (int d = 0; d < 4 && !edge; d++) {
               int nx = x + dx[d], ny = y + dy[d];
@@ -284,6 +275,46 @@ ms_render (const ms_mesh *m, const ms_segmentation *seg, const ms_render_params 
       row[4 * ox + 3] = 255;
     }
   }
+}
+
+cc_status
+ms_render (const ms_mesh *m, const ms_segmentation *seg, const ms_render_params *params,
+    cc_image *out)
+{
+  ms_render_params p;
+  if (params)
+    p = *params;
+  else
+    ms_render_params_default (&p);
+  if (p.width < 8 || p.height < 8 || p.width > 8192 || p.height > 8192)
+    return cc_set_error (CC_ERROR_INVALID_ARGUMENT, "render: size %dx%d (8..8192)", p.width,
+        p.height);
+  if (p.supersample < 1 || p.supersample > 4)
+    return cc_set_error (CC_ERROR_INVALID_ARGUMENT, "render: supersample %d (1..4)",
+        p.supersample);
+  if (!m->face_count || !seg || seg->faces != m->face_count)
+    return cc_set_error (CC_ERROR_INVALID_ARGUMENT, "render: %d faces, segmentation of %d",
+        m->face_count, seg ? seg->faces : 0);
+  const int ss = p.supersample, W = p.width * ss, H = p.height * ss;
+  size_t n = (size_t) W * H;
+  float (*sv)[3] = malloc (sizeof *sv * (size_t) (m->vertex_count ? m->vertex_count : 1));
+  float *zbuf = malloc (sizeof (float) * n);
+  int32_t *fbuf = malloc (sizeof (int32_t) * n);
+  float *shade = malloc (sizeof (float) * (size_t) m->face_count);
+  cc_status st = CC_SUCCESS;
+  if (!sv || !zbuf || !fbuf || !shade) {
+    st = cc_set_error (CC_ERROR_OUT_OF_MEMORY, "render: %dx%d", W, H);
+    goto done;
+  }
+  float depth;
+  float scale = project_vertices (m, &p, W, H, sv, &depth);
+  face_shading (m, (const float (*)[3]) sv, shade);
+  rasterize (m, (const float (*)[3]) sv, W, H, zbuf, fbuf);
+  st = cv_image_new (p.width, p.height, CC_FORMAT_RGBX8, out);
+  if (st != CC_SUCCESS)
+    goto done;
+  /* depth step that counts as an edge: 2 % of the depth extent */
+  resolve (seg, &p, zbuf, fbuf, shade, 0.02f * scale * depth, out);
 
 done:
   free (sv);

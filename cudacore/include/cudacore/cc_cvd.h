@@ -60,47 +60,6 @@ typedef enum cc_cvd_density {
   CC_CVD_DENSITY_GRADIENT
 } cc_cvd_density;
 
-/* How the Voronoi step labels the pixels.
- *  EXACT:    the nearest site of every pixel, by a search of a bucket grid of the
- *            sites (CPU only; CUDA: NOT_SUPPORTED). The reference.
- *  JFA:      jump flooding (Rong & Tan 2006): each site seeds its rounded pixel
- *            (lowest id on a shared pixel), then passes of step k = 2^(ceil(log2
- *            max(w, h)) - 1) .. 1, each pixel keeping the nearest of the labels at
- *            its 9 neighbours at +-k (ping-pong buffers). Deterministic given the
- *            pass order: the CPU twin and CUDA give the same labels.
- *  JFA_1PLUS: 1+JFA: one extra pass of step 1 before the JFA passes (Rong & Tan
- *            2007; fewer mislabelled pixels).
- *  JFA_1PLUS_2: 1+JFA+2, the default: 1+JFA, then two more passes of steps 2 and 1
- *            (the "+2" of JFA+2), which let the labels of the near sites that the
- *            long steps lost reach the pixels of a cell's border: on the test cases
- *            (1080p, 2k and 20k random sites) no mislabelled pixel is more than
- *            1 px farther from its site than from the nearest one, where 1+JFA
- *            alone leaves some at 1.1 px (docs/cvdmosaic.md).
- * A JFA label is never farther than a few px from the exact nearest (tests bound
- * the rate and the distance error); a site whose rounded pixel another site (lower
- * id) also rounds to gets no pixels in that iteration and stays put. */
-typedef enum cc_cvd_voronoi {
-  CC_CVD_VORONOI_JFA_1PLUS = 0,
-  CC_CVD_VORONOI_JFA,
-  CC_CVD_VORONOI_EXACT,
-  CC_CVD_VORONOI_JFA_1PLUS_2
-} cc_cvd_voronoi_method;
-
-/* How the CUDA backend sums the centroids (the CPU has one loop; results are the
- * same integers whatever the method).
- *  AUTO:       PRIVATIZED (the faster in docs/cvdmosaic.md's comparison).
- *  PRIVATIZED: one thread per pixel; lanes of a warp with the same label add up
- *              first (__match_any_sync), one lane adds to the site's global sums.
- *  MDRR:       the paper's multi-dimensional regional reduction: a block per site
- *              sweeps a window of quadrants around the site (side 4 sqrt(w h / N),
- *              in patches of 32 x 8 px), reduces in the block and writes the site's
- *              sums without atomics; pixels outside their site's window (rare) are
- *              added by a per-pixel pass, so the sums stay exact. */
-typedef enum cc_cvd_centroid_method {
-  CC_CVD_CENTROID_AUTO = 0,
-  CC_CVD_CENTROID_PRIVATIZED,
-  CC_CVD_CENTROID_MDRR
-} cc_cvd_centroid_method;
 
 /* Warm start (warm_start, default on): within cc_cvd_iterate and the Voronoi steps
  * that follow it, when no site has moved by more than two pixels (|dx| + |dy|) since
@@ -113,8 +72,6 @@ typedef enum cc_cvd_centroid_method {
  * docs/cvdmosaic.md gives the warm labels' error against the exact ones. */
 typedef struct cc_cvd_params {
   cc_cvd_density density;           /* Default UNIFORM */
-  cc_cvd_voronoi_method voronoi;    /* Default JFA_1PLUS_2 */
-  cc_cvd_centroid_method centroid;  /* Default AUTO */
   int warm_start;                   /* Default 1 */
 } cc_cvd_params;
 
@@ -174,7 +131,7 @@ cc_status cc_cvd_set_density (cc_cvd *cvd, cc_stream stream, const cc_image *fra
  * to 1. For tests and tools. */
 cc_status cc_cvd_set_density_map (cc_cvd *cvd, cc_stream stream, const uint16_t *rho);
 
-/* Voronoi step alone (params.voronoi) for the current sites. */
+/* Voronoi step alone (the default JFA variant) for the current sites. */
 cc_status cc_cvd_voronoi (cc_cvd *cvd, cc_stream stream);
 /* The last label image to a host array of width x height int32 (a readback: waits on
  * CUDA for the stream of the last call). */
@@ -201,7 +158,7 @@ cc_status cc_cvd_iterate (cc_cvd *cvd, cc_stream stream, int iterations, double 
     cc_cvd_stats *stats);
 
 /* Moves every site by the mean flow of its cell (F32C2, same size, where the
- * backend computes; the cells of the current sites by params.voronoi, recomputed when
+ * backend computes; the cells of the current sites by the Voronoi step, recomputed when
  * the sites moved since the last Voronoi step): each pixel's vector quantised to
  * floor (256 u + 0.5) / 256 px, summed per cell in integers, the mean rounded half
  * up, the site clamped to the frame. Pixels whose vector is not finite (or beyond

@@ -56,21 +56,6 @@ typedef enum cc_moct_space {
   CC_MOCT_SPACE_LAB
 } cc_moct_space;
 
-/* How the CUDA backend reduces its per-block accumulators (the CPU has one loop).
- * Both: persistent blocks, each warp walks frame rows 32 x pixels_per_thread pixels
- * at a time, runs of one object are summed in registers (and over the whole warp
- * when all its lanes saw the same object), then added to per-block accumulators
- * of every object in shared memory (64 bytes an object). They differ in how the
- * blocks' accumulators meet:
- *  ATOMIC:   each block adds its non-empty accumulators to the global ones with
- *            64-bit global atomics (one kernel, plus a tiny reset).
- *  PARTIALS: each block writes its non-empty accumulators and a bitmask of them to
- *            its own slot; a second kernel (a warp per object) sums the slots in
- *            block order. No global atomics. */
-typedef enum cc_moct_layout {
-  CC_MOCT_LAYOUT_ATOMIC = 0,
-  CC_MOCT_LAYOUT_PARTIALS
-} cc_moct_layout;
 
 typedef struct cc_moct_params {
   cc_moct_space space;     /* RGB, HSV or LAB (not PARAMS). Default RGB */
@@ -78,15 +63,6 @@ typedef struct cc_moct_params {
   int history;             /* trajectory samples kept per object, 2..4096. Default 64 */
   int min_mass;            /* an object is present when its mass (pixels) is at least
                               this, >= 1. Default 16 */
-  cc_moct_layout layout;   /* CUDA reduction layout (see above). Default ATOMIC */
-  int pixels_per_thread;   /* CUDA: pixels a thread classifies per row segment:
-                              4, 8 or 16. Default 8 */
-  int narrow_accumulators; /* CUDA: 48-byte shared accumulators with 32-bit sums
-                              taken from the block's first row (widened exactly at
-                              the flush), for more blocks an SM with many objects;
-                              the same results bit for bit. 0 (64-bit accumulators,
-                              moct-bench --acc wide) or 1. Default 1: faster on the
-                              H100 at every object count (docs/moctracker.md) */
   int window;              /* search window, 0..4096 px; 0 (default): every object is
                               searched in the whole frame. > 0: an object present in
                               the last frame is searched only within +-window px of its

@@ -29,15 +29,6 @@ extern "C" {
 #define CC_REFINE_INNER_MIN 1
 #define CC_REFINE_INNER_MAX 500
 
-/* Precision of the CUDA SOR sweeps. The CPU backend always computes in fp32 (red-black
- * order, like CUDA) and ignores this field. */
-typedef enum cc_refine_precision {
-  CC_REFINE_PRECISION_AUTO = 0, /* packed fp16 sweeps (each row equation scaled to fit
-                                   fp16's range; about 0.001 px from fp32), fp32 where
-                                   the weights need it (smoothness_weight or color_weight
-                                   + gradient_weight beyond 1000) */
-  CC_REFINE_PRECISION_FP32      /* fp32 sweeps always (about 1.3x slower at 1080p) */
-} cc_refine_precision;
 
 typedef struct cc_refine_params {
   int levels;              /* pyramid levels refined, coarse to fine, 1..6; levels
@@ -50,8 +41,6 @@ typedef struct cc_refine_params {
   float gradient_weight;   /* gamma: normalised gradient-constancy weight, >= 0, <= 1e4. Default 10 */
   bool track_energy;       /* record E after each outer iteration (a reduction per
                               outer iteration: for tests and tuning). Default false */
-  cc_refine_precision precision; /* CUDA sweeps (see above; ignored on the CPU).
-                              Default CC_REFINE_PRECISION_AUTO */
 } cc_refine_params;
 
 void cc_refine_params_default (cc_refine_params *params);
