@@ -8,13 +8,15 @@
 // against their 8 neighbours in place until no key of the tile changes, then writes
 // the changed keys back. Rounds of this kernel run back to back; a round that
 // changes nothing clears the device flag that makes the remaining rounds return at
-// once (no host synchronisation). Keys only decrease and each is the value of a real
+// once (no host synchronisation); create captures the rounds into one CUDA graph, so a
+// run pays one launch for them. Keys only decrease and each is the value of a real
 // path, so the rounds reach the unique fixed point the CPU's Dijkstra computes,
 // whatever the order of the updates (cc_interp_rounds () rounds at most).
 // Seed graph: an open-addressing table of (cell pair -> least cost) filled with
 // atomicCAS / atomicMin (contents independent of the order), then CSR lists by
 // a count, a CUB scan, a fill and a per-node sort by neighbour.
-// Per seed: one thread runs cc_interp_knn and cc_interp_fit (shared with the CPU).
+// Per seed: one warp runs cc_interp_knn's steps with its scans spread over the lanes
+// (candidates in shared memory; the same list, bit for bit), lane 0 cc_interp_fit.
 #include "cuda_common.cuh"
 #include "interp_internal.h"
 #include "interp_hostdev.h"
@@ -25,7 +27,9 @@
 
 #define INTERP_TILE 32
 #define INTERP_THREADS 256
-#define INTERP_FIT_THREADS 64
+#define INTERP_FIT_WARPS 4
+static_assert (128 * (sizeof (cc_flow_match) + sizeof (double)) <= 8 * CC_INTERP_CANDIDATES,
+    "interp: fit gather does not fit the candidate buffer");
 
 struct cc_cuda_interp {
   cc_context *ctx;
@@ -39,6 +43,7 @@ struct cc_cuda_interp {
   unsigned *table_cost;          // float bits (costs >= 0 order like their bits)
   int *count, *offsets, *cursor, *adj_node;
   float *adj_cost, *model;
+  cudaGraphExec_t geodesic;      // the flag reset and the rounds (fixed arguments)
   void *scan_tmp;
   size_t scan_tmp_bytes;
 };
@@ -229,19 +234,150 @@ interp_sort_kernel (const int *offsets, int *adj_node, float *adj_cost, int nb)
         offsets[b + 1] - offsets[b]);
 }
 
+// Warp-wide lexicographic (dist, node) argmin / argmax over a warp's lanes: every lane
+// ends with the winner's (dist, node, index). Nodes are unique in the candidate list,
+// so the winner is unique and the same as the CPU's first-best scan.
+__device__ __forceinline__ void
+interp_warp_best (float &d, int &n, int &i, bool want_max)
+{
+  for (int off = 16; off > 0; off >>= 1) {
+    float od = __shfl_xor_sync (0xFFFFFFFFu, d, off);
+    int on = __shfl_xor_sync (0xFFFFFFFFu, n, off);
+    int oi = __shfl_xor_sync (0xFFFFFFFFu, i, off);
+    bool take = want_max ? (od > d || (od == d && on > n)) : (od < d || (od == d && on < n));
+    if (take) {
+      d = od;
+      n = on;
+      i = oi;
+    }
+  }
+}
+
+// cc_interp_knn with the scans of one seed spread over a warp: the same steps in the
+// same order (argmin, swap-remove, settled / candidate look-ups, append, replace the
+// farthest), so the candidate list, nodes and dists are the CPU's, bit for bit.
+__device__ int
+interp_warp_knn (const int *offsets, const int *adj_node, const float *adj_cost, int src,
+    int k, int *nodes, float *dists, int *cand_node, float *cand_dist, int lane)
+{
+  int found = 0, ncand = 1;
+  if (lane == 0) {
+    cand_node[0] = src;
+    cand_dist[0] = 0.0f;
+  }
+  __syncwarp ();
+  while (found < k && ncand > 0) {
+    float bd = INFINITY;
+    int bn = INT_MAX, bi = -1;
+    for (int i = lane; i < ncand; i += 32) {
+      float d = cand_dist[i];
+      int n = cand_node[i];
+      if (bi < 0 || d < bd || (d == bd && n < bn)) {
+        bd = d;
+        bn = n;
+        bi = i;
+      }
+    }
+    interp_warp_best (bd, bn, bi, false);
+    const int u = bn;
+    const float du = bd;
+    __syncwarp ();
+    if (lane == 0) {
+      cand_node[bi] = cand_node[ncand - 1];
+      cand_dist[bi] = cand_dist[ncand - 1];
+      nodes[found] = u;
+      dists[found] = du;
+    }
+    ncand--;
+    found++;
+    __syncwarp ();
+    if (found == k)
+      break;
+    const int e1 = offsets[u + 1];
+    for (int e = offsets[u]; e < e1; e++) {
+      const int v = adj_node[e];
+      const float dv = du + adj_cost[e];
+      bool hit = false;
+      for (int i = lane; i < found; i += 32)
+        hit |= nodes[i] == v;
+      if (__any_sync (0xFFFFFFFFu, hit))
+        continue;
+      int at = -1;
+      for (int i = lane; i < ncand; i += 32)
+        if (cand_node[i] == v)
+          at = i;
+      unsigned m = __ballot_sync (0xFFFFFFFFu, at >= 0);
+      if (m) {
+        if (at >= 0 && dv < cand_dist[at])
+          cand_dist[at] = dv;
+        __syncwarp ();
+        continue;
+      }
+      if (ncand < CC_INTERP_CANDIDATES) {
+        if (lane == 0) {
+          cand_node[ncand] = v;
+          cand_dist[ncand] = dv;
+        }
+        ncand++;
+        __syncwarp ();
+        continue;
+      }
+      float wd = -INFINITY;
+      int wn = INT_MIN, wi = -1;
+      for (int i = lane; i < ncand; i += 32) {
+        float d = cand_dist[i];
+        int n = cand_node[i];
+        if (wi < 0 || d > wd || (d == wd && n > wn)) {
+          wd = d;
+          wn = n;
+          wi = i;
+        }
+      }
+      interp_warp_best (wd, wn, wi, true);
+      __syncwarp ();
+      if (lane == 0 && (dv < wd || (dv == wd && v < wn))) {
+        cand_node[wi] = v;
+        cand_dist[wi] = dv;
+      }
+      __syncwarp ();
+    }
+  }
+  return found;
+}
+
+// One warp per seed: the k nearest seeds by interp_warp_knn, the matches and weights
+// of the fit gathered over the lanes (each the CPU's value), the sums by lane 0 in the
+// CPU's order.
 __global__ void
 interp_fit_kernel (const cc_flow_match *matches, const int *owner, const int *offsets,
     const int *adj_node, const float *adj_cost, int nb, int k, float sigma, int affine,
     float *model)
 {
-  int b = blockIdx.x * blockDim.x + threadIdx.x;
+  // per warp: the candidates (nodes, then distances), later the gathered matches and
+  // weights of the fit (128 x 20 + 128 x 8 bytes <= 8 x CC_INTERP_CANDIDATES)
+  __shared__ __align__ (16) unsigned char s_buf[INTERP_FIT_WARPS][8 * CC_INTERP_CANDIDATES];
+  __shared__ int s_nodes[INTERP_FIT_WARPS][128];
+  __shared__ float s_dists[INTERP_FIT_WARPS][128];
+  const int wid = threadIdx.x >> 5, lane = threadIdx.x & 31;
+  int b = blockIdx.x * INTERP_FIT_WARPS + wid;
   if (b >= nb || owner[b] == INT_MAX)
-    return;
-  int nodes[128], cand_node[CC_INTERP_CANDIDATES];
-  float dists[128], cand_dist[CC_INTERP_CANDIDATES];
-  int count = cc_interp_knn (offsets, adj_node, adj_cost, b, k, nodes, dists, cand_node,
-      cand_dist);
-  cc_interp_fit (matches, owner, nodes, dists, count, sigma, affine, model + 6 * (size_t) b);
+    return;   // whole warp
+  int *cand_node = (int *) s_buf[wid];
+  float *cand_dist = (float *) (s_buf[wid] + 4 * CC_INTERP_CANDIDATES);
+  int count = interp_warp_knn (offsets, adj_node, adj_cost, b, k, s_nodes[wid],
+      s_dists[wid], cand_node, cand_dist, lane);
+  // the gather of cc_interp_fit over the lanes, then lane 0 sums in index order
+  __syncwarp ();
+  cc_flow_match *pts = (cc_flow_match *) s_buf[wid];
+  double *weights = (double *) (s_buf[wid] + 128 * sizeof (cc_flow_match));
+  const double inv_sigma = 1.0 / (double) sigma;
+  for (int i = lane; i < count; i += 32) {
+    pts[i] = matches[owner[s_nodes[wid][i]]];
+    weights[i] = cc_interp_weight (s_dists[wid][i], inv_sigma);
+  }
+  __syncwarp ();
+  if (lane == 0)
+    cc_interp_fit_points (pts, weights, count, affine, model + 6 * (size_t) b);
 }
 
 __global__ void
@@ -268,11 +404,61 @@ interp_apply_kernel (const unsigned long long *keys, const cc_flow_match *matche
 
 // ------------------------------------------------------------------ host side
 
+// The geodesic rounds: the flags reset, then st->rounds launches of the round kernel
+// (most return at once once the keys converge). Their arguments never change, so
+// create captures them into one graph: a run launches it instead of ~100 to ~200
+// kernels, whose launch cost, not their work, dominated the stage.
+static cc_status
+interp_enqueue_geodesic (cc_cuda_interp *st, cudaStream_t cs)
+{
+  const int w = st->w, h = st->h;
+  CC_CUDA_TRY (cudaMemsetAsync (st->flags, 0, (size_t) (st->rounds + 1) * sizeof (int), cs),
+      "interp: clear flags");
+  CC_CUDA_TRY (cudaMemsetAsync (st->flags, 1, sizeof (int), cs), "interp: set flag");
+  dim3 tiles (cc_div_up (w, INTERP_TILE), cc_div_up (h, INTERP_TILE));
+  dim3 tile_threads (INTERP_TILE, INTERP_TILE);
+  for (int r = 1; r <= st->rounds; r++) {
+    interp_geodesic_round_kernel<<<tiles, tile_threads, 0, cs>>> (st->keys, st->cost, w, h,
+        st->flags, r);
+    CC_CUDA_LAUNCHED ("interp_geodesic_round_kernel");
+  }
+  return CC_SUCCESS;
+}
+
+static cc_status
+interp_capture_geodesic (cc_cuda_interp *st)
+{
+  cudaStream_t cs = NULL;
+  CC_CUDA_TRY (cudaStreamCreateWithFlags (&cs, cudaStreamNonBlocking),
+      "interp: capture stream");
+  cudaGraph_t g = NULL;
+  cudaError_t e = cudaStreamBeginCapture (cs, cudaStreamCaptureModeThreadLocal);
+  cc_status s = CC_SUCCESS;
+  if (e == cudaSuccess) {
+    s = interp_enqueue_geodesic (st, cs);
+    cudaError_t e2 = cudaStreamEndCapture (cs, &g);
+    if (s == CC_SUCCESS && e2 != cudaSuccess)
+      e = e2;
+  }
+  if (s == CC_SUCCESS && e == cudaSuccess)
+    e = cudaGraphInstantiate (&st->geodesic, g, 0);
+  if (g)
+    cudaGraphDestroy (g);
+  cudaStreamDestroy (cs);
+  if (s == CC_SUCCESS && e != cudaSuccess) {
+    st->geodesic = NULL;
+    s = cc_set_error (CC_ERROR_CUDA, "interp: geodesic graph: %s", cudaGetErrorString (e));
+  }
+  return s;
+}
+
 extern "C" void
 cc_cuda_interp_destroy (cc_cuda_interp *st)
 {
   if (!st)
     return;
+  if (st->geodesic)
+    cudaGraphExecDestroy (st->geodesic);
   void *bufs[] = { st->blur_h, st->blur, st->cost, st->keys, st->flags, st->owner,
     st->table_key, st->table_cost, st->count, st->offsets, st->cursor, st->adj_node,
     st->adj_cost, st->model, st->scan_tmp };
@@ -326,6 +512,8 @@ cc_cuda_interp_create (cc_context *ctx, int w, int h, cc_cuda_interp **out)
       s = cc_cuda_malloc (ctx, bytes > 0 ? bytes : 1, &st->scan_tmp);
     }
   }
+  if (s == CC_SUCCESS)
+    s = interp_capture_geodesic (st);
   if (s != CC_SUCCESS) {
     cc_cuda_interp_destroy (st);
     return s;
@@ -363,16 +551,7 @@ cc_cuda_interp_run (cc_cuda_interp *st, cc_stream stream, const cc_interp_params
     CC_CUDA_LAUNCHED ("interp_seed_kernel");
   }
 
-  CC_CUDA_TRY (cudaMemsetAsync (st->flags, 0, (size_t) (st->rounds + 1) * sizeof (int), cs),
-      "interp: clear flags");
-  CC_CUDA_TRY (cudaMemsetAsync (st->flags, 1, sizeof (int), cs), "interp: set flag");
-  dim3 tiles (cc_div_up (w, INTERP_TILE), cc_div_up (h, INTERP_TILE));
-  dim3 tile_threads (INTERP_TILE, INTERP_TILE);
-  for (int r = 1; r <= st->rounds; r++) {
-    interp_geodesic_round_kernel<<<tiles, tile_threads, 0, cs>>> (st->keys, st->cost, w, h,
-        st->flags, r);
-    CC_CUDA_LAUNCHED ("interp_geodesic_round_kernel");
-  }
+  CC_CUDA_TRY (cudaGraphLaunch (st->geodesic, cs), "interp: geodesic rounds");
 
   CC_CUDA_TRY (cudaMemsetAsync (st->table_key, 0xFF, (size_t) t * sizeof (unsigned long long),
           cs), "interp: clear table");
@@ -398,7 +577,7 @@ cc_cuda_interp_run (cc_cuda_interp *st, cc_stream stream, const cc_interp_params
       st->offsets, st->adj_node, st->adj_cost, nb);
   CC_CUDA_LAUNCHED ("interp_sort_kernel");
 
-  interp_fit_kernel<<<cc_div_up (nb, INTERP_FIT_THREADS), INTERP_FIT_THREADS, 0, cs>>> (
+  interp_fit_kernel<<<cc_div_up (nb, INTERP_FIT_WARPS), INTERP_FIT_WARPS * 32, 0, cs>>> (
       matches, st->owner, st->offsets, st->adj_node, st->adj_cost, nb, p->k, p->sigma,
       p->affine ? 1 : 0, st->model);
   CC_CUDA_LAUNCHED ("interp_fit_kernel");

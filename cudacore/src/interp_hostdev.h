@@ -230,24 +230,31 @@ cc_interp_knn (const int *offsets, const int *adj_node, const float *adj_cost, i
   return found;
 }
 
-/* The model of one seed (node = 2 x 2 block, owner[node] its match) from its
- * neighbours: flow(x, y) = c + a (x - sx) + b (y - sy)
- * per component, a locally-weighted affine fit (weights exp (-D / sigma)), or the
- * weighted mean (Nadaraya-Watson) when `affine` is off, fewer than 3 neighbours
- * count, or the fit is ill-conditioned. model: cu, au, bu, cv, av, bv. */
-CC_HOSTDEV void
-cc_interp_fit (const cc_flow_match *matches, const int *owner, const int *nodes,
-    const float *dists, int count, float sigma, int affine, float *model)
+/* The weight of a neighbour at seed-graph distance `dist`: exp (-dist / sigma),
+ * floored at 1e-30 (inv_sigma = 1.0 / sigma in double). */
+CC_HOSTDEV double
+cc_interp_weight (float dist, double inv_sigma)
 {
-  const cc_flow_match *s = &matches[owner[nodes[0]]];
+  double w = cc_interp_exp_neg ((double) dist * inv_sigma);
+  return w < 1e-30 ? 1e-30 : w;
+}
+
+/* The model of one seed from its neighbours' matches pts[0 .. count) (pts[0] the
+ * seed's own) and their weights: flow(x, y) = c + a (x - sx) + b (y - sy)
+ * per component, a locally-weighted affine fit, or the weighted mean
+ * (Nadaraya-Watson) when `affine` is off, fewer than 3 neighbours count, or the fit
+ * is ill-conditioned. model: cu, au, bu, cv, av, bv. The sums run in index order on
+ * both backends (the CUDA twin gathers pts and weights over a warp first). */
+CC_HOSTDEV void
+cc_interp_fit_points (const cc_flow_match *pts, const double *weights, int count, int affine,
+    float *model)
+{
+  const cc_flow_match *s = &pts[0];
   double sw = 0, sx = 0, sy = 0, sxx = 0, sxy = 0, syy = 0;
   double su = 0, sxu = 0, syu = 0, sv = 0, sxv = 0, syv = 0;
-  double inv_sigma = 1.0 / (double) sigma;
   for (int i = 0; i < count; i++) {
-    const cc_flow_match *m = &matches[owner[nodes[i]]];
-    double w = cc_interp_exp_neg ((double) dists[i] * inv_sigma);
-    if (w < 1e-30)
-      w = 1e-30;
+    const cc_flow_match *m = &pts[i];
+    double w = weights[i];
     double dx = (double) m->x - (double) s->x, dy = (double) m->y - (double) s->y;
     double u = m->u, v = m->v;
     sw += w;
@@ -294,6 +301,23 @@ cc_interp_fit (const cc_flow_match *matches, const int *owner, const int *nodes,
   model[3] = (float) cv;
   model[4] = (float) av;
   model[5] = (float) bv;
+}
+
+/* The model of one seed (node = 2 x 2 block, owner[node] its match) from its k
+ * nearest seeds nodes / dists (cc_interp_knn), weights exp (-D / sigma): gathers
+ * the matches and weights (count <= 128) and runs cc_interp_fit_points. */
+CC_HOSTDEV void
+cc_interp_fit (const cc_flow_match *matches, const int *owner, const int *nodes,
+    const float *dists, int count, float sigma, int affine, float *model)
+{
+  cc_flow_match pts[128];
+  double weights[128];
+  double inv_sigma = 1.0 / (double) sigma;
+  for (int i = 0; i < count; i++) {
+    pts[i] = matches[owner[nodes[i]]];
+    weights[i] = cc_interp_weight (dists[i], inv_sigma);
+  }
+  cc_interp_fit_points (pts, weights, count, affine, model);
 }
 
 /* Flow of pixel (x, y) in the cell of seed s (its match position sx, sy). */
