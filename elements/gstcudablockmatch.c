@@ -140,11 +140,7 @@ gst_cuda_block_match_setup (GstCvFilter * filter, const GstVideoInfo * info, cc_
 static gboolean
 gst_cuda_block_match_writes_frame (GstCvFilter * filter)
 {
-  GstCudaBlockMatch *self = GST_CUDA_BLOCK_MATCH (filter);
-  GST_OBJECT_LOCK (self);
-  gboolean writes = gst_cv_flow_vis_draws (&self->vis);
-  GST_OBJECT_UNLOCK (self);
-  return writes;
+  return gst_cv_flow_vis_draws (GST_OBJECT (filter), &GST_CUDA_BLOCK_MATCH (filter)->vis);
 }
 
 static cc_status

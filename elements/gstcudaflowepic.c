@@ -113,11 +113,7 @@ gst_cuda_flow_epic_setup (GstCvFilter * filter, const GstVideoInfo * info, cc_co
 static gboolean
 gst_cuda_flow_epic_writes_frame (GstCvFilter * filter)
 {
-  GstCudaFlowEpic *self = GST_CUDA_FLOW_EPIC (filter);
-  GST_OBJECT_LOCK (self);
-  gboolean writes = gst_cv_flow_vis_draws (&self->vis);
-  GST_OBJECT_UNLOCK (self);
-  return writes;
+  return gst_cv_flow_vis_draws (GST_OBJECT (filter), &GST_CUDA_FLOW_EPIC (filter)->vis);
 }
 
 static cc_status

@@ -192,11 +192,7 @@ gst_cuda_flow_lk_setup (GstCvFilter * filter, const GstVideoInfo * info, cc_cont
 static gboolean
 gst_cuda_flow_lk_writes_frame (GstCvFilter * filter)
 {
-  GstCudaFlowLk *self = GST_CUDA_FLOW_LK (filter);
-  GST_OBJECT_LOCK (self);
-  gboolean writes = gst_cv_flow_vis_draws (&self->vis);
-  GST_OBJECT_UNLOCK (self);
-  return writes;
+  return gst_cv_flow_vis_draws (GST_OBJECT (filter), &GST_CUDA_FLOW_LK (filter)->vis);
 }
 
 static cc_status

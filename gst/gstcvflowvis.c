@@ -84,9 +84,12 @@ gst_cv_flow_vis_get_property (GstCvFlowVis * v, guint first_id, guint prop_id, G
 }
 
 gboolean
-gst_cv_flow_vis_draws (const GstCvFlowVis * v)
+gst_cv_flow_vis_draws (GstObject * owner, const GstCvFlowVis * v)
 {
-  return v->mode != GST_CV_VISUALIZE_NONE;
+  GST_OBJECT_LOCK (owner);
+  gboolean draws = v->mode != GST_CV_VISUALIZE_NONE;
+  GST_OBJECT_UNLOCK (owner);
+  return draws;
 }
 
 cc_status

@@ -32,8 +32,9 @@ gboolean gst_cv_flow_vis_set_property (GstCvFlowVis * v, guint first_id, guint p
     const GValue * value);
 gboolean gst_cv_flow_vis_get_property (GstCvFlowVis * v, guint first_id, guint prop_id,
     GValue * value);
-/* TRUE when the current mode draws (call under the object lock). */
-gboolean gst_cv_flow_vis_draws (const GstCvFlowVis * v);
+/* TRUE when the current mode draws; takes `owner`'s object lock (the element that
+ * holds `v`), so a subclass's writes_frame is this one call. */
+gboolean gst_cv_flow_vis_draws (GstObject * owner, const GstCvFlowVis * v);
 /* Draws `flow` (+ confidence) into `frame` on `stream` with a snapshot of the
  * settings taken under the lock; min_confidence: cells under it are drawn still. A
  * failure sets *what for the base's frame error (process() returns it). */
