@@ -116,6 +116,16 @@ gst_cv_filter_ref_core (GstCvFilter * filter)
 }
 
 GstCvCoreRef *
+gst_cv_core_ref_new (cc_context * core, gpointer cuda_context)
+{
+  GstCvCoreRef *ref = g_new0 (GstCvCoreRef, 1);
+  ref->refcount = 1;
+  ref->core = core;
+  ref->cuda_ctx = gst_cv_cuda_context_ref (cuda_context);
+  return ref;
+}
+
+GstCvCoreRef *
 gst_cv_core_ref_ref (GstCvCoreRef * ref)
 {
   g_atomic_int_inc (&ref->refcount);
@@ -369,10 +379,7 @@ ensure_core (GstCvFilter * self)
   cc_status st = cc_context_create (backend,
       backend == CC_BACKEND_CUDA ? (pushed ? CC_DEVICE_CURRENT : device_id) : -1, &p->core);
   if (st == CC_SUCCESS) {
-    p->core_ref = g_new0 (GstCvCoreRef, 1);
-    p->core_ref->refcount = 1;
-    p->core_ref->core = p->core;
-    p->core_ref->cuda_ctx = gst_cv_cuda_context_ref (p->cuda_ctx);
+    p->core_ref = gst_cv_core_ref_new (p->core, p->cuda_ctx);
     /* the element's stream: the context's own, or a GstCudaStream of the shared
      * GstCudaContext where libgstcuda has them (other nvcodec elements can then
      * order their work after ours through the memory's stream) */

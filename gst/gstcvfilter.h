@@ -132,6 +132,11 @@ void gst_cv_filter_request_setup (GstCvFilter * filter);
 typedef struct _GstCvCoreRef GstCvCoreRef;
 /* A new reference to the context of the current setup, or NULL before one. */
 GstCvCoreRef *gst_cv_filter_ref_core (GstCvFilter * filter);
+/* A reference that owns `core` (destroyed with the last reference, with
+ * `cuda_context` pushed) and holds a reference of `cuda_context` (a GstCudaContext,
+ * or NULL). The filter makes one per setup; tools that use the gst/ helpers
+ * without an element make their own. */
+GstCvCoreRef *gst_cv_core_ref_new (cc_context * core, gpointer cuda_context);
 GstCvCoreRef *gst_cv_core_ref_ref (GstCvCoreRef * ref);
 void gst_cv_core_ref_unref (GstCvCoreRef * ref);
 cc_context *gst_cv_core_ref_context (GstCvCoreRef * ref);

@@ -52,7 +52,8 @@ pool_free (GstCvFieldPool * pool)
 }
 
 GstCvFieldPool *
-gst_cv_field_pool_new (GstCvFilter * filter, int grid_width, int grid_height)
+gst_cv_field_pool_new_on (GstCvCoreRef * core, cc_location location, int grid_width,
+    int grid_height)
 {
   static gsize once = 0;
   if (g_once_init_enter (&once)) {
@@ -60,21 +61,30 @@ gst_cv_field_pool_new (GstCvFilter * filter, int grid_width, int grid_height)
         "cudavision flow-field pool");
     g_once_init_leave (&once, 1);
   }
+  GstCvFieldPool *pool = g_new0 (GstCvFieldPool, 1);
+  pool->refcount = 1;
+  pool->location = location;
+  pool->core_ref = gst_cv_core_ref_ref (core);
+  pool->core = gst_cv_core_ref_context (core);
+  pool->cuda_context = gst_cv_core_ref_cuda_context (core);
+  pool->grid_width = grid_width;
+  pool->grid_height = grid_height;
+  g_mutex_init (&pool->lock);
+  g_queue_init (&pool->free_fields);
+  return pool;
+}
+
+GstCvFieldPool *
+gst_cv_field_pool_new (GstCvFilter * filter, int grid_width, int grid_height)
+{
   GstCvCoreRef *core_ref = gst_cv_filter_ref_core (filter);
   if (!core_ref) {
     cc_set_error (CC_ERROR_INVALID_ARGUMENT, "flow field pool: the element has no context");
     return NULL;
   }
-  GstCvFieldPool *pool = g_new0 (GstCvFieldPool, 1);
-  pool->refcount = 1;
-  pool->location = gst_cv_filter_get_location (filter);
-  pool->core_ref = core_ref;
-  pool->core = gst_cv_core_ref_context (core_ref);
-  pool->cuda_context = gst_cv_core_ref_cuda_context (core_ref);
-  pool->grid_width = grid_width;
-  pool->grid_height = grid_height;
-  g_mutex_init (&pool->lock);
-  g_queue_init (&pool->free_fields);
+  GstCvFieldPool *pool = gst_cv_field_pool_new_on (core_ref,
+      gst_cv_filter_get_location (filter), grid_width, grid_height);
+  gst_cv_core_ref_unref (core_ref);
   return pool;
 }
 

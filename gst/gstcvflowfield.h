@@ -21,6 +21,10 @@ typedef struct _GstCvFieldPool GstCvFieldPool;
  * setup() (CUDA context pushed). */
 GstCvFieldPool *gst_cv_field_pool_new (GstCvFilter * filter, int grid_width,
     int grid_height);
+/* The same on a given context (the pool takes its own reference of `core`), with
+ * fields at `location`: for tools that use the pool without an element. */
+GstCvFieldPool *gst_cv_field_pool_new_on (GstCvCoreRef * core, cc_location location,
+    int grid_width, int grid_height);
 void gst_cv_field_pool_unref (GstCvFieldPool * pool);
 /* A field (transfer full) whose views are filled by the element; NULL + core message on failure. */
 GstCvFlowField *gst_cv_field_pool_acquire (GstCvFieldPool * pool);

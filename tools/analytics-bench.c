@@ -114,7 +114,8 @@ main (int argc, char **argv)
   gst_segment_init (&segment, GST_FORMAT_TIME);
   cc_context *ctx = NULL;
   cc_context_create (CC_BACKEND_CPU, -1, &ctx);
-  GstCvFieldPool *fields = gst_cv_field_pool_new (CC_BACKEND_CPU, NULL, w / 8, h / 8);
+  GstCvCoreRef *core = gst_cv_core_ref_new (ctx, NULL);       /* owns ctx */
+  GstCvFieldPool *fields = gst_cv_field_pool_new_on (core, CC_LOCATION_HOST, w / 8, h / 8);
 
   printf ("{\"bench\": \"analytics-attach\", \"gstreamer\": \"%s\", \"objects\": %d, "
       "\"width\": %d, \"height\": %d, \"frames\": %d, \"ms_per_frame\": {",
@@ -178,7 +179,7 @@ main (int argc, char **argv)
   }
   printf ("}}\n");
   gst_cv_field_pool_unref (fields);
-  cc_context_destroy (ctx);
+  gst_cv_core_ref_unref (core);
   g_free (objs);
   g_free (res);
   return 0;
