@@ -10,11 +10,17 @@
  * --largest adds the largest size whose matrix fits in the free device memory (at most
  * --cap nodes): an n^3 run, minutes at 100k+ nodes on an H100.
  *
+ * --cpu-method (CPU backend) forces the CPU algorithm (cudacore's internal tuning,
+ * cc_tuning.h); auto is what the library runs: Floyd-Warshall up to 256 nodes, else
+ * repeated Dijkstra.
+ *
  * Usage: apsp-bench [--backend cuda|cpu] [--variant directed|undirected|both]
  *                   [--sizes 5120,20480] [--largest [--cap N]] [--check ROWS]
+ *                   [--cpu-method auto|dijkstra|floyd-warshall]
  *        apsp-bench --version */
 #include "cv_cli.h"
 #include <cudacore/cc_apsp.h>
+#include "cc_tuning.h"   /* cudacore/src: the CPU algorithms it compares */
 
 #include <math.h>
 #include <stdint.h>
@@ -77,6 +83,8 @@ check_rows (cc_apsp *apsp, const cc_apsp_graph *g, cc_apsp_kind kind, int rows)
   return worst;
 }
 
+static cc_apsp_tuning tuning;   /* --cpu-method */
+
 static int
 run (cc_context *ctx, cc_apsp_kind kind, int nodes, int check)
 {
@@ -91,7 +99,9 @@ run (cc_context *ctx, cc_apsp_kind kind, int nodes, int check)
   cc_apsp_stats stats;
   cc_status st = cc_apsp_create (ctx, nodes, &p, &apsp);
   if (st == CC_SUCCESS) {
-    st = cc_apsp_solve (apsp, NULL, &g, &stats);
+    st = cc_apsp_set_tuning (apsp, &tuning);
+    if (st == CC_SUCCESS)
+      st = cc_apsp_solve (apsp, NULL, &g, &stats);
     if (st != CC_SUCCESS)
       cc_apsp_destroy (apsp);
   }
@@ -118,7 +128,8 @@ static void
 usage (void)
 {
   fprintf (stderr, "usage: apsp-bench [--backend cuda|cpu] [--variant directed|undirected|both]\n"
-      "                  [--sizes N,N,...] [--largest [--cap N]] [--check ROWS]\n");
+      "                  [--sizes N,N,...] [--largest [--cap N]] [--check ROWS]\n"
+      "                  [--cpu-method auto|dijkstra|floyd-warshall]\n");
   exit (2);
 }
 
@@ -128,6 +139,7 @@ main (int argc, char **argv)
   cc_backend backend = CC_BACKEND_CUDA;
   const char *sizes = "5120,20480", *variant = "both";
   int largest = 0, check = 4, cap = CC_APSP_MAX_NODES;
+  cc_apsp_tuning_default (&tuning);
   for (int i = 1; i < argc; i++) {
     if (!strcmp (argv[i], "--backend") && i + 1 < argc) {
       i++;
@@ -151,6 +163,19 @@ main (int argc, char **argv)
     } else if (!strcmp (argv[i], "--check") && i + 1 < argc) {
       if (!cv_parse_int ("--check", argv[++i], 0, CC_APSP_MAX_NODES, &check))
         return 2;
+    } else if (!strcmp (argv[i], "--cpu-method") && i + 1 < argc) {
+      i++;
+      if (!strcmp (argv[i], "auto"))
+        tuning.cpu_method = CC_APSP_CPU_AUTO;
+      else if (!strcmp (argv[i], "dijkstra"))
+        tuning.cpu_method = CC_APSP_CPU_DIJKSTRA;
+      else if (!strcmp (argv[i], "floyd-warshall"))
+        tuning.cpu_method = CC_APSP_CPU_FLOYD_WARSHALL;
+      else {
+        fprintf (stderr, "apsp-bench: --cpu-method: '%s' is not auto, dijkstra or "
+            "floyd-warshall\n", argv[i]);
+        return 2;
+      }
     } else if (!strcmp (argv[i], "--version")) {
       cv_print_version ();
       return 0;

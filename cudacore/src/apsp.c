@@ -3,6 +3,7 @@
  * and the CPU reference (repeated Dijkstra on all cores; plain Floyd-Warshall).
  * The CUDA tiled Floyd-Warshall is in kernels/apsp.cu. */
 #include "apsp_internal.h"
+#include "cc_tuning.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -13,20 +14,25 @@ void
 cc_apsp_params_default (cc_apsp_params *p)
 {
   p->kind = CC_APSP_DIRECTED;
-  p->cpu_method = CC_APSP_CPU_AUTO;
-  p->cpu_threads = 0;
   p->next_hop = false;
 }
 
-static cc_status
-params_check (const cc_apsp_params *p)
+void
+cc_apsp_tuning_default (cc_apsp_tuning *t)
 {
-  CC_CHECK_ARG (p->kind == CC_APSP_DIRECTED || p->kind == CC_APSP_UNDIRECTED,
-      "apsp: unknown kind %d", (int) p->kind);
-  CC_CHECK_ARG (p->cpu_method >= CC_APSP_CPU_AUTO && p->cpu_method <= CC_APSP_CPU_FLOYD_WARSHALL,
-      "apsp: unknown cpu_method %d", (int) p->cpu_method);
-  CC_CHECK_ARG (p->cpu_threads >= 0 && p->cpu_threads <= 4096,
-      "apsp: cpu_threads %d out of range 0..4096", p->cpu_threads);
+  t->cpu_method = CC_APSP_CPU_AUTO;
+}
+
+/* *out = *params (the defaults for NULL), checked. */
+static cc_status
+params_resolve (const cc_apsp_params *params, cc_apsp_params *out)
+{
+  if (params)
+    *out = *params;
+  else
+    cc_apsp_params_default (out);
+  CC_CHECK_ARG (out->kind == CC_APSP_DIRECTED || out->kind == CC_APSP_UNDIRECTED,
+      "apsp: unknown kind %d", (int) out->kind);
   return CC_SUCCESS;
 }
 
@@ -166,11 +172,7 @@ cc_apsp_device_bytes (int nodes, const cc_apsp_params *params, size_t *bytes)
   CC_CHECK_ARG (nodes >= 1 && nodes <= CC_APSP_MAX_NODES,
       "cc_apsp_device_bytes: %d nodes out of range 1..%d", nodes, CC_APSP_MAX_NODES);
   cc_apsp_params p;
-  if (params)
-    p = *params;
-  else
-    cc_apsp_params_default (&p);
-  CC_TRY (params_check (&p));
+  CC_TRY (params_resolve (params, &p));
   size_t staging = (size_t) cc_apsp_staging_rows (nodes) * nodes
       * (sizeof (float) + (p.next_hop ? sizeof (int32_t) : 0));
   *bytes = cc_apsp_matrix_bytes (nodes, p.kind) + cc_apsp_table_bytes (nodes, p.kind)
@@ -372,6 +374,7 @@ struct cc_apsp {
   cc_context *ctx;
   int nodes;
   cc_apsp_params params;
+  cc_apsp_tuning tuning;   /* cc_tuning.h: defaults unless a bench or test sets it */
   bool solved;
   /* CPU */
   float *dist;
@@ -416,17 +419,14 @@ cc_apsp_create (cc_context *ctx, int nodes, const cc_apsp_params *params, cc_aps
   CC_CHECK_ARG (nodes >= 1 && nodes <= CC_APSP_MAX_NODES,
       "cc_apsp_create: %d nodes out of range 1..%d", nodes, CC_APSP_MAX_NODES);
   cc_apsp_params p;
-  if (params)
-    p = *params;
-  else
-    cc_apsp_params_default (&p);
-  CC_TRY (params_check (&p));
+  CC_TRY (params_resolve (params, &p));
   cc_apsp *a = calloc (1, sizeof *a);
   if (!a)
     return cc_set_error (CC_ERROR_OUT_OF_MEMORY, "cc_apsp_create: out of host memory");
   a->ctx = ctx;
   a->nodes = nodes;
   a->params = p;
+  cc_apsp_tuning_default (&a->tuning);
   cc_status st = CC_SUCCESS;
   if (ctx->backend == CC_BACKEND_CUDA) {
     st = CC_CUDA_ONLY (cc_cuda_apsp_create (ctx, nodes, &p, &a->cuda));
@@ -465,17 +465,26 @@ cc_apsp_destroy (cc_apsp *a)
 static cc_status
 cpu_solve (cc_apsp *a, const cc_apsp_csr *csr)
 {
-  cc_apsp_cpu_method method = a->params.cpu_method;
+  cc_apsp_cpu_method method = a->tuning.cpu_method;
   if (method == CC_APSP_CPU_AUTO)
     method = a->nodes <= 256 ? CC_APSP_CPU_FLOYD_WARSHALL : CC_APSP_CPU_DIJKSTRA;
-  /* cpu_threads 0: the context's setting */
-  int threads = a->params.cpu_threads > 0 ? a->params.cpu_threads : cc_context_cpu_threads (a->ctx);
+  int threads = cc_context_cpu_threads (a->ctx);
   if (method == CC_APSP_CPU_FLOYD_WARSHALL)
     floyd_warshall (csr, a->dist, threads);
   else
     CC_TRY (dijkstra_rows (csr, NULL, a->nodes, threads, a->dist));
   if (a->params.next_hop)
     next_hops (csr, a->dist, a->next, threads);
+  return CC_SUCCESS;
+}
+
+cc_status
+cc_apsp_set_tuning (cc_apsp *a, const cc_apsp_tuning *t)
+{
+  CC_CHECK_ARG (a != NULL && t != NULL, "cc_apsp_set_tuning: apsp or tuning is NULL");
+  CC_CHECK_ARG (t->cpu_method >= CC_APSP_CPU_AUTO && t->cpu_method <= CC_APSP_CPU_FLOYD_WARSHALL,
+      "apsp: unknown cpu_method %d", (int) t->cpu_method);
+  a->tuning = *t;
   return CC_SUCCESS;
 }
 
@@ -546,24 +555,31 @@ cc_apsp_get_rows (cc_apsp *a, const int32_t *rows, int count, float *dist, int32
 }
 
 cc_status
-cc_apsp_dense (cc_context *ctx, cc_stream stream, const cc_apsp_graph *graph,
-    const cc_apsp_params *params, float *dist, int32_t *next, cc_apsp_stats *stats)
+cc_apsp_dense_tuned (cc_context *ctx, cc_stream stream, const cc_apsp_graph *graph,
+    const cc_apsp_params *params, const cc_apsp_tuning *tuning, float *dist, int32_t *next,
+    cc_apsp_stats *stats)
 {
   CC_CHECK_ARG (graph != NULL, "cc_apsp_dense: graph is NULL");
   CC_CHECK_ARG (dist != NULL, "cc_apsp_dense: dist is NULL");
   cc_apsp_params p;
-  if (params)
-    p = *params;
-  else
-    cc_apsp_params_default (&p);
+  CC_TRY (params_resolve (params, &p));
   p.next_hop = next != NULL;
   cc_apsp *a;
   CC_TRY (cc_apsp_create (ctx, graph->nodes, &p, &a));
-  cc_status st = cc_apsp_solve (a, stream, graph, stats);
+  cc_status st = tuning ? cc_apsp_set_tuning (a, tuning) : CC_SUCCESS;
+  if (st == CC_SUCCESS)
+    st = cc_apsp_solve (a, stream, graph, stats);
   if (st == CC_SUCCESS)
     st = cc_apsp_get_rows (a, NULL, graph->nodes, dist, next);
   cc_apsp_destroy (a);
   return st;
+}
+
+cc_status
+cc_apsp_dense (cc_context *ctx, cc_stream stream, const cc_apsp_graph *graph,
+    const cc_apsp_params *params, float *dist, int32_t *next, cc_apsp_stats *stats)
+{
+  return cc_apsp_dense_tuned (ctx, stream, graph, params, NULL, dist, next, stats);
 }
 
 cc_status

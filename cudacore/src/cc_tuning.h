@@ -8,6 +8,7 @@
 #ifndef CUDACORE_CC_TUNING_H
 #define CUDACORE_CC_TUNING_H
 
+#include <cudacore/cc_apsp.h>
 #include <cudacore/cc_cvd.h>
 #include <cudacore/cc_moct.h>
 #include <cudacore/cc_refine.h>
@@ -15,6 +16,30 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* ---------------------------------------------------------------- apsp */
+
+/* Which CPU algorithm computes the matrix (CUDA: the tiled Floyd-Warshall whatever
+ * the tuning). Both give the same distances up to float rounding (bit for bit on
+ * weights under which every path sum is exact, as meshseg's); next hops follow the
+ * same rule from either. */
+typedef enum cc_apsp_cpu_method {
+  CC_APSP_CPU_AUTO = 0,          /* Floyd-Warshall up to 256 nodes, else Dijkstra */
+  CC_APSP_CPU_DIJKSTRA,          /* repeated Dijkstra, binary heap, one source per task */
+  CC_APSP_CPU_FLOYD_WARSHALL     /* plain triple loop (n^3): the small-graph reference */
+} cc_apsp_cpu_method;
+
+typedef struct cc_apsp_tuning {
+  cc_apsp_cpu_method cpu_method;  /* Default AUTO */
+} cc_apsp_tuning;
+
+void cc_apsp_tuning_default (cc_apsp_tuning *tuning);
+/* Applies to the solves that follow. INVALID_ARGUMENT for an unknown method. */
+cc_status cc_apsp_set_tuning (cc_apsp *apsp, const cc_apsp_tuning *tuning);
+/* cc_apsp_dense with a tuning (NULL: the defaults). */
+cc_status cc_apsp_dense_tuned (cc_context *ctx, cc_stream stream, const cc_apsp_graph *graph,
+    const cc_apsp_params *params, const cc_apsp_tuning *tuning, float *dist, int32_t *next,
+    cc_apsp_stats *stats);
 
 /* ---------------------------------------------------------------- cvd */
 

@@ -5,6 +5,7 @@
  * on random graphs and on a mesh dual graph, at sizes around the tile edge. */
 #include "cv_test.h"
 #include <cudacore/cc_apsp.h>
+#include "cc_tuning.h"   /* cudacore/src: the CPU methods compared */
 
 #include <math.h>
 #include <stdint.h>
@@ -130,7 +131,9 @@ solve_threads (cc_backend backend, int threads, const test_graph *g, cc_apsp_kin
   cc_apsp_params p;
   cc_apsp_params_default (&p);
   p.kind = kind;
-  p.cpu_method = method;
+  cc_apsp_tuning t;
+  cc_apsp_tuning_default (&t);
+  t.cpu_method = method;
   size_t n = (size_t) g->nodes;
   float *d = malloc (sizeof (float) * n * n);
   int32_t *next = next_out ? malloc (sizeof (int32_t) * n * n) : NULL;
@@ -138,7 +141,7 @@ solve_threads (cc_backend backend, int threads, const test_graph *g, cc_apsp_kin
   memset (d, 0xFF, sizeof (float) * n * n);
   cc_apsp_graph gv = view (g);
   cc_apsp_stats stats;
-  CC_ASSERT_OK (cc_apsp_dense (ctx, NULL, &gv, &p, d, next, &stats));
+  CC_ASSERT_OK (cc_apsp_dense_tuned (ctx, NULL, &gv, &p, &t, d, next, &stats));
   ck_assert_msg (stats.memory_bytes > 0, "no memory reported");
   cc_context_destroy (ctx);
   if (next_out)

@@ -14,6 +14,7 @@
 #include "render.h"
 #include "cv_imageio.h"
 #include "cv_mesh_synth.h"
+#include "cc_tuning.h"   /* cudacore/src: the CPU Floyd-Warshall reference */
 
 #include <math.h>
 #include <stdarg.h>
@@ -647,7 +648,7 @@ END_TEST
  * weights are rounded to a power-of-two step under which every path sum is exact, so
  * the plain Floyd-Warshall (the order of the GPU's tiled one: a path split at its
  * highest intermediate face) and Dijkstra rows (left to right along the path) give the
- * same distances bit for bit. With the float weights (--float-weights) they differ in
+ * same distances bit for bit. With the float weights (float_weights) they differ in
  * their last bits on this mesh (counted and printed: the check can fail). */
 static long
 floyd_vs_dijkstra (const ms_dual *dual, float *fw, float *dj, double *seconds)
@@ -662,9 +663,11 @@ floyd_vs_dijkstra (const ms_dual *dual, float *fw, float *dj, double *seconds)
   cc_apsp_params p;
   cc_apsp_params_default (&p);
   p.kind = CC_APSP_UNDIRECTED;
-  p.cpu_method = CC_APSP_CPU_FLOYD_WARSHALL;
+  cc_apsp_tuning t;
+  cc_apsp_tuning_default (&t);
+  t.cpu_method = CC_APSP_CPU_FLOYD_WARSHALL;
   cc_apsp_stats stats;
-  CC_ASSERT_OK (cc_apsp_dense (ctx, NULL, &g, &p, fw, NULL, &stats));
+  CC_ASSERT_OK (cc_apsp_dense_tuned (ctx, NULL, &g, &p, &t, fw, NULL, &stats));
   *seconds = stats.total_ms / 1000;
   CC_ASSERT_OK (cc_apsp_sources (&g, CC_APSP_UNDIRECTED, all, (int) n, 0, dj));
   cc_context_destroy (ctx);

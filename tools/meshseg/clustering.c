@@ -85,7 +85,6 @@ ms_distances_init (ms_distances *d, const ms_dual *dual, cc_context *ctx, ms_aps
   cc_apsp_params p;
   cc_apsp_params_default (&p);
   p.kind = CC_APSP_UNDIRECTED;
-  p.cpu_threads = threads;
   cc_apsp_stats stats;
   if (cuda) {
     /* the matrix stays on the device; the clustering fetches the rows it reads */

@@ -72,16 +72,14 @@ usage (FILE *out)
       "                          concave creases only; 0..1, default 0)\n"
       "      --alpha A           angular share of the face distance, 0..1 (default 0.5)\n"
       "      --eta E             convex-edge angle factor, (0, 1] (default 0.05)\n"
-      "      --float-weights     experiment: keep the float face distances unrounded (by\n"
-      "                          default they are rounded to a power-of-two step that\n"
-      "                          makes every APSP exact, so CPU and CUDA agree bit for bit)\n"
       "      --epsilon E         fuzzy band half-width, [0, 0.5) (default 0.1)\n"
       "      --iterations N      representative updates (0..1000; default 10)\n"
       "      --min-part F        parts under this share of faces merge (0..1; default 0.002)\n"
       "  -b, --backend B         auto | cpu | cuda (APSP backend; default auto)\n"
       "      --apsp M            auto | full | rows: the full APSP matrix (auto on CUDA),\n"
       "                          or rows by CPU Dijkstra on demand (auto on the CPU)\n"
-      "      --threads N         CPU threads for Dijkstra (0..1024, 0 = all; default 0)\n"
+      "      --threads N         CPU threads of the APSP (0..1024, 0 = all, more than 256\n"
+      "                          count as 256; default 0)\n"
       "      --triangulate       split polygons into triangles instead of failing\n"
       "      --allow-nonmanifold join the faces of edges with more than two faces\n"
       "  -o, --seg FILE          write labels (.seg: one per line, one line per face)\n"
@@ -174,11 +172,10 @@ parse (int argc, char **argv, options *o)
 {
   enum { O_MAXSEG = 256, O_ALPHA, O_ETA, O_EPS, O_ITER, O_MINPART, O_APSP, O_THREADS,
     O_TRI, O_NONMAN, O_PLY, O_EVALDIR, O_JSON, O_KTHR, O_FLAT, O_RENDER, O_RSIZE,
-    O_METHOD, O_LEVELSEG, O_DEPTH, O_MINEXT, O_SWEEP, O_MCONVEX, O_MREF, O_MCREASE, O_FLOATW };
+    O_METHOD, O_LEVELSEG, O_DEPTH, O_MINEXT, O_SWEEP, O_MCONVEX, O_MREF, O_MCREASE };
   static const struct option longs[] = {
     { "segments", required_argument, 0, 'k' }, { "max-segments", required_argument, 0, O_MAXSEG },
     { "alpha", required_argument, 0, O_ALPHA }, { "eta", required_argument, 0, O_ETA },
-    { "float-weights", no_argument, 0, O_FLOATW },
     { "epsilon", required_argument, 0, O_EPS }, { "iterations", required_argument, 0, O_ITER },
     { "min-part", required_argument, 0, O_MINPART }, { "backend", required_argument, 0, 'b' },
     { "apsp", required_argument, 0, O_APSP }, { "threads", required_argument, 0, O_THREADS },
@@ -244,7 +241,6 @@ parse (int argc, char **argv, options *o)
         if (ok && o->cluster.k_threshold == 0)
           ok = cv_option_error ("--k-threshold", optarg, "a number in (0, 1]");
         break;
-      case O_FLOATW: o->dual.float_weights = true; break;
       case O_ALPHA: ok = cv_parse_float ("--alpha", optarg, 0, 1, &o->dual.alpha); break;
       case O_ETA:
         ok = cv_parse_float ("--eta", optarg, 0, 1, &o->dual.convex_eta);
@@ -372,7 +368,6 @@ read_sweep (int argc, char **argv, const options *base, sweep_setting **out, int
       fprintf (stderr, "meshseg: in --sweep line '%s'\n", line);
       rc = -1;
     } else if (lo.dual.alpha != base->dual.alpha || lo.dual.convex_eta != base->dual.convex_eta
-        || lo.dual.float_weights != base->dual.float_weights
         || lo.import.triangulate != base->import.triangulate
         || lo.import.allow_nonmanifold != base->import.allow_nonmanifold
         || lo.backend != base->backend || lo.apsp != base->apsp) {
@@ -461,6 +456,11 @@ main (int argc, char **argv)
   }
   cc_context *ctx;
   st = cc_context_create (o.backend, CC_DEVICE_AUTO, &ctx);
+  if (st != CC_SUCCESS)
+    return fail ("creating the context", st);
+  /* the full matrix's CPU threads (the same distances on any count) */
+  st = cc_context_set_threads (ctx, o.threads < CC_CONTEXT_THREADS_MAX ? o.threads
+      : CC_CONTEXT_THREADS_MAX);
   if (st != CC_SUCCESS)
     return fail ("creating the context", st);
   ms_distances dist;

@@ -67,8 +67,8 @@ typedef struct ms_dual_params {
   float alpha;          /* angular share of the distance, 0..1 */
   float convex_eta;     /* eta of convex edges (concave edges: 1) */
   bool float_weights;   /* keep the float weights unrounded: distances then differ
-                           between APSP methods in their last bits (the experiment
-                           meshseg --float-weights; default false) */
+                           between APSP methods in their last bits (tests show it;
+                           not a meshseg option; default false) */
 } ms_dual_params;
 
 void ms_dual_params_default (ms_dual_params *params);
@@ -96,7 +96,9 @@ typedef struct ms_distances {
 
 typedef enum ms_apsp_mode { MS_APSP_AUTO = 0, MS_APSP_FULL, MS_APSP_ROWS } ms_apsp_mode;
 
-/* AUTO: the full matrix on CUDA, rows on demand on the CPU. */
+/* AUTO: the full matrix on CUDA, rows on demand on the CPU. threads: the on-demand
+ * rows' CPU Dijkstra (0 = all cores); the full matrix runs on the context's threads
+ * (cc_context_set_threads). */
 cc_status ms_distances_init (ms_distances *d, const ms_dual *dual, cc_context *ctx,
     ms_apsp_mode mode, int threads);
 void ms_distances_free (ms_distances *d);

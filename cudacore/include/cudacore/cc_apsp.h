@@ -8,8 +8,9 @@
  *    UNDIRECTED keeps only the lower-triangular tiles, each tile contiguous, tiles in
  *    z-order, the dependency tile above the diagonal read transposed from its mirror:
  *    half the memory and about half the work.
- *  - CPU: repeated Dijkstra with a binary heap on all cores, or the plain O(n^3)
- *    Floyd-Warshall for small graphs (the reference both others are tested against).
+ *  - CPU: the plain O(n^3) Floyd-Warshall up to 256 nodes (the reference the others
+ *    are tested against), repeated Dijkstra with a binary heap beyond, on the
+ *    context's threads (cc_context_set_threads; the same bits on any count).
  *
  * Distances are float; an unreachable pair is +INFINITY; the distance from a node
  * to itself is 0. Edge weights must be finite and >= 0. Parallel arcs keep the
@@ -40,12 +41,6 @@ typedef enum cc_apsp_kind {
   CC_APSP_UNDIRECTED      /* every arc also goes the other way: d is symmetric */
 } cc_apsp_kind;
 
-typedef enum cc_apsp_cpu_method {
-  CC_APSP_CPU_AUTO = 0,          /* Floyd-Warshall up to 256 nodes, else Dijkstra */
-  CC_APSP_CPU_DIJKSTRA,          /* repeated Dijkstra, binary heap, one source per task */
-  CC_APSP_CPU_FLOYD_WARSHALL     /* plain triple loop (n^3): the small-graph reference */
-} cc_apsp_cpu_method;
-
 /* A graph as a list of arcs; the arrays are only read during cc_apsp_solve. */
 typedef struct cc_apsp_graph {
   int nodes;                 /* 1..CC_APSP_MAX_NODES */
@@ -56,14 +51,9 @@ typedef struct cc_apsp_graph {
 } cc_apsp_graph;
 
 typedef struct cc_apsp_params {
-  cc_apsp_kind kind;              /* Default DIRECTED */
-  cc_apsp_cpu_method cpu_method;  /* CPU backend only. Default AUTO */
-  int cpu_threads;                /* CPU threads (Dijkstra rows, Floyd-Warshall and next-hop
-                                     rows), 0 = the context's setting
-                                     (cc_context_set_threads: all cores unless set).
-                                     Default 0 */
-  bool next_hop;                  /* also keep the next-hop matrix (n*n int32 more
-                                     memory on either backend). Default false */
+  cc_apsp_kind kind;   /* Default DIRECTED */
+  bool next_hop;       /* also keep the next-hop matrix (n*n int32 more memory on
+                          either backend). Default false */
 } cc_apsp_params;
 
 void cc_apsp_params_default (cc_apsp_params *params);
