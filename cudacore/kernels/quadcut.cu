@@ -615,7 +615,7 @@ grow_leaves (cc_cuda_quadcut *s, int n)
   if (n <= s->leaf_cap)
     return CC_SUCCESS;
   cc_context *ctx = s->ctx;
-  int cap = n + n / 4 + 64;
+  int cap = (int) cc_qc_capacity (n, 64);
   cc_cuda_free (ctx, s->leaves);
   cc_cuda_free (ctx, s->counts);
   cc_cuda_free (ctx, s->offsets);
@@ -637,7 +637,7 @@ grow_nbr (cc_cuda_quadcut *s, long long n)
   if (n <= s->nbr_cap)
     return CC_SUCCESS;
   cc_context *ctx = s->ctx;
-  long long cap = n + n / 4 + 256;
+  long long cap = cc_qc_capacity (n, 256);
   cc_cuda_free (ctx, s->nbr);
   cc_cuda_free (ctx, s->len);
   s->nbr = s->len = NULL;
@@ -655,7 +655,7 @@ grow_graph_buffers (cc_cuda_quadcut *s, size_t bytes)
 {
   if (bytes <= s->gbuf_cap)
     return CC_SUCCESS;
-  size_t cap = bytes + bytes / 4 + 4096;
+  size_t cap = (size_t) cc_qc_capacity ((long long) bytes, 4096);
   cc_cuda_free (s->ctx, s->gbuf);
   s->gbuf = NULL;
   if (s->hbuf)
@@ -863,7 +863,7 @@ cc_cuda_quadcut_back (cc_cuda_quadcut *s, const uint8_t *labels, int n_leaves, i
     cc_cuda_free (s->ctx, s->labels);
     s->labels = NULL;
     s->labels_cap = 0;
-    int cap = n_leaves + n_leaves / 4 + 64;
+    int cap = (int) cc_qc_capacity (n_leaves, 64);
     CC_TRY (cc_cuda_malloc (s->ctx, (size_t) cap, (void **) &s->labels));
     s->labels_cap = cap;
   }

@@ -90,8 +90,7 @@ cc_bm_layout_compute (int width, int height, const cc_blockmatch_params *p, cc_b
 /* ------------------------------------------------------------ CPU reference */
 
 struct cc_blockmatch {
-  cc_context *ctx;
-  int width, height;
+  cc_module mod;            /* ctx, frame size (first: module.c) */
   cc_blockmatch_params params;
   cc_bm_layout layout;
   /* CPU */
@@ -108,17 +107,17 @@ cpu_pyramid (cc_blockmatch *bm, int slot, const cc_image *f)
   const cc_bm_layout *L = &bm->layout;
   uint8_t *l0 = bm->pyr[slot][0];
   int rgbx = f->format == CC_FORMAT_RGBX8, bgrx = f->format == CC_FORMAT_BGRX8;
-#pragma omp parallel for schedule(static) num_threads(cc_context_cpu_threads (bm->ctx))
-  for (int y = 0; y < bm->height; y++) {
+#pragma omp parallel for schedule(static) num_threads(cc_context_cpu_threads (bm->mod.ctx))
+  for (int y = 0; y < bm->mod.height; y++) {
     const uint8_t *row = (const uint8_t *) f->planes[0] + (size_t) y * f->pitch[0];
-    for (int x = 0; x < bm->width; x++)
-      l0[(size_t) y * bm->width + x] = (uint8_t) cc_bm_luma8 (row, x, rgbx, bgrx);
+    for (int x = 0; x < bm->mod.width; x++)
+      l0[(size_t) y * bm->mod.width + x] = (uint8_t) cc_bm_luma8 (row, x, rgbx, bgrx);
   }
   for (int l = 1; l < L->levels; l++) {
     const uint8_t *s = bm->pyr[slot][l - 1];
     uint8_t *d = bm->pyr[slot][l];
     int sw = L->width[l - 1], sh = L->height[l - 1];
-#pragma omp parallel for schedule(static) num_threads(cc_context_cpu_threads (bm->ctx))
+#pragma omp parallel for schedule(static) num_threads(cc_context_cpu_threads (bm->mod.ctx))
     for (int y = 0; y < L->height[l]; y++)
       for (int x = 0; x < L->width[l]; x++) {
         int x0 = 2 * x, y0 = 2 * y;
@@ -157,7 +156,7 @@ cpu_match_level (cc_blockmatch *bm, int l)
   const uint8_t *a = bm->pyr[0][l], *b = bm->pyr[1][l];
   /* blocks are independent (each reads only the coarser level's vectors): rows of
    * blocks are split among the threads, each block scoring into its own keys */
-#pragma omp parallel for schedule(static) num_threads(cc_context_cpu_threads (bm->ctx))
+#pragma omp parallel for schedule(static) num_threads(cc_context_cpu_threads (bm->mod.ctx))
   for (int by = 0; by < L->grid_h[l]; by++)
     for (int bx = 0; bx < L->grid_w[l]; bx++) {
       uint32_t keys[(2 * CC_BLOCKMATCH_RADIUS_MAX + 1) * (2 * CC_BLOCKMATCH_RADIUS_MAX + 1)];
@@ -238,8 +237,8 @@ cpu_compute (cc_blockmatch *bm, cc_image *grid_flow, cc_image *grid_conf, cc_ima
   for (int l = L->levels - 1; l >= 0; l--)
     cpu_match_level (bm, l);
   int gw = L->grid_w[0], gh = L->grid_h[0];
-  float sx = (float) gw / (float) bm->width, sy = (float) gh / (float) bm->height;
-#pragma omp parallel for schedule(static) num_threads(cc_context_cpu_threads (bm->ctx))
+  float sx = (float) gw / (float) bm->mod.width, sy = (float) gh / (float) bm->mod.height;
+#pragma omp parallel for schedule(static) num_threads(cc_context_cpu_threads (bm->mod.ctx))
   for (int y = 0; y < gh; y++) {
     float *row = (float *) ((char *) grid_flow->planes[0] + (size_t) y * grid_flow->pitch[0]);
     for (int x = 0; x < gw; x++) {
@@ -251,10 +250,10 @@ cpu_compute (cc_blockmatch *bm, cc_image *grid_flow, cc_image *grid_conf, cc_ima
           bm->conf + (size_t) y * gw, gw * sizeof (float));
   }
   if (dense) {
-#pragma omp parallel for schedule(static) num_threads(cc_context_cpu_threads (bm->ctx))
-    for (int y = 0; y < bm->height; y++) {
+#pragma omp parallel for schedule(static) num_threads(cc_context_cpu_threads (bm->mod.ctx))
+    for (int y = 0; y < bm->mod.height; y++) {
       float *row = (float *) ((char *) dense->planes[0] + (size_t) y * dense->pitch[0]);
-      for (int x = 0; x < bm->width; x++)
+      for (int x = 0; x < bm->mod.width; x++)
         cc_bm_dense_at (bm->fvec, bm->conf, gw, gh, L->block, x, y, &row[2 * x],
             &row[2 * x + 1]);
     }
@@ -291,7 +290,7 @@ cpu_alloc (cc_blockmatch *bm)
   if (!ok) {
     cpu_free (bm);
     return cc_set_error (CC_ERROR_OUT_OF_MEMORY,
-        "blockmatch: out of host memory for %dx%d scratch", bm->width, bm->height);
+        "blockmatch: out of host memory for %dx%d scratch", bm->mod.width, bm->mod.height);
   }
   return CC_SUCCESS;
 }
@@ -299,17 +298,19 @@ cpu_alloc (cc_blockmatch *bm)
 /* ------------------------------------------------------------------ API */
 
 static cc_status
-bm_alloc (cc_blockmatch *bm)
+bm_alloc (cc_module *mod)
 {
-  cc_bm_layout_compute (bm->width, bm->height, &bm->params, &bm->layout);
-  if (bm->ctx->backend == CC_BACKEND_CUDA)
-    return CC_CUDA_ONLY (cc_cuda_bm_create (bm->ctx, &bm->layout, &bm->cuda));
+  cc_blockmatch *bm = (cc_blockmatch *) mod;
+  cc_bm_layout_compute (bm->mod.width, bm->mod.height, &bm->params, &bm->layout);
+  if (bm->mod.ctx->backend == CC_BACKEND_CUDA)
+    return CC_CUDA_ONLY (cc_cuda_bm_create (bm->mod.ctx, &bm->layout, &bm->cuda));
   return cpu_alloc (bm);
 }
 
 static void
-bm_free (cc_blockmatch *bm)
+bm_free (cc_module *mod)
 {
+  cc_blockmatch *bm = (cc_blockmatch *) mod;
 #if CC_HAVE_CUDA
   if (bm->cuda)
     cc_cuda_bm_destroy (bm->cuda);
@@ -318,57 +319,42 @@ bm_free (cc_blockmatch *bm)
   cpu_free (bm);
 }
 
+/* New params need new scratch when they change the layout. */
+static bool
+bm_params_changing (cc_module *mod, const void *params)
+{
+  cc_blockmatch *bm = (cc_blockmatch *) mod;
+  cc_bm_layout next;
+  cc_bm_layout_compute (bm->mod.width, bm->mod.height, params, &next);
+  return memcmp (&next, &bm->layout, sizeof next) != 0;
+}
+
+CC_MODULE_CLASS (blockmatch_class, cc_blockmatch, cc_blockmatch_params, cc_blockmatch,
+    bm_params_changing, bm_alloc, bm_free);
+
 cc_status
 cc_blockmatch_create (cc_context *ctx, int width, int height,
     const cc_blockmatch_params *params, cc_blockmatch **out)
 {
-  CC_CHECK_CREATE ("cc_blockmatch_create", ctx, width, height, out);
-  cc_blockmatch_params defaults;
-  if (!params) {
-    cc_blockmatch_params_default (&defaults);
-    params = &defaults;
-  }
-  CC_TRY (cc_blockmatch_params_check (params));
-  cc_blockmatch *bm = calloc (1, sizeof *bm);
-  if (!bm)
-    return cc_set_error (CC_ERROR_OUT_OF_MEMORY, "cc_blockmatch_create: out of host memory");
-  bm->ctx = ctx;
-  bm->width = width;
-  bm->height = height;
-  bm->params = *params;
-  cc_status st = bm_alloc (bm);
-  if (st != CC_SUCCESS) {
-    bm_free (bm);
-    free (bm);
-    return st;
-  }
-  *out = bm;
-  return CC_SUCCESS;
+  cc_module *bm = NULL;
+  cc_status st = cc_module_create (&blockmatch_class, ctx, width, height, params,
+      out ? &bm : NULL);
+  if (out)
+    *out = (cc_blockmatch *) bm;
+  return st;
 }
 
 void
 cc_blockmatch_destroy (cc_blockmatch *bm)
 {
-  if (!bm)
-    return;
-  bm_free (bm);
-  free (bm);
+  cc_module_destroy ((cc_module *) bm);
 }
 
 cc_status
 cc_blockmatch_set_params (cc_blockmatch *bm, const cc_blockmatch_params *params)
 {
   CC_CHECK_ARG (bm != NULL, "cc_blockmatch_set_params: bm is NULL");
-  CC_TRY (cc_blockmatch_params_check (params));
-  cc_bm_layout next;
-  cc_bm_layout_compute (bm->width, bm->height, params, &next);
-  bool realloc_needed = memcmp (&next, &bm->layout, sizeof next) != 0;
-  bm->params = *params;
-  if (realloc_needed) {
-    bm_free (bm);
-    return bm_alloc (bm);
-  }
-  return CC_SUCCESS;
+  return cc_module_set_params (&bm->mod, params);
 }
 
 void
@@ -389,18 +375,7 @@ cc_blockmatch_grid_size (const cc_blockmatch *bm, int *gw, int *gh)
 static cc_status
 check_frame (const cc_blockmatch *bm, const cc_image *img, const char *what)
 {
-  CC_CHECK_ARG (img != NULL, "%s is NULL", what);
-  CC_TRY (cc_image_check (img, what));
-  CC_CHECK_ARG (img->format == CC_FORMAT_GRAY8 || img->format == CC_FORMAT_RGBX8
-      || img->format == CC_FORMAT_BGRX8 || img->format == CC_FORMAT_NV12
-      || img->format == CC_FORMAT_I420, "%s: format %s is not a video frame format",
-      what, cc_format_name (img->format));
-  CC_CHECK_ARG (img->width == bm->width && img->height == bm->height,
-      "%s: frame is %dx%d but blockmatch was created for %dx%d", what, img->width,
-      img->height, bm->width, bm->height);
-  CC_CHECK_ARG (img->location == CC_LOCATION_HOST || bm->ctx->backend == CC_BACKEND_CUDA,
-      "%s: device memory needs the CUDA backend", what);
-  return CC_SUCCESS;
+  return cc_module_check_frame (&bm->mod, img, what, "blockmatch", true);
 }
 
 static cc_status
@@ -411,7 +386,7 @@ check_output (const cc_blockmatch *bm, const cc_image *img, cc_format format, in
   CC_CHECK_ARG (img->format == format && img->width == w && img->height == h,
       "%s must be %s %dx%d (is %s %dx%d)", what, cc_format_name (format), w, h,
       cc_format_name (img->format), img->width, img->height);
-  CC_CHECK_ARG (img->location == CC_LOCATION_HOST || bm->ctx->backend == CC_BACKEND_CUDA,
+  CC_CHECK_ARG (img->location == CC_LOCATION_HOST || bm->mod.ctx->backend == CC_BACKEND_CUDA,
       "%s: device memory needs the CUDA backend", what);
   return CC_SUCCESS;
 }
@@ -422,7 +397,7 @@ cc_blockmatch_compute (cc_blockmatch *bm, cc_stream stream, const cc_image *prev
     cc_image *dense_flow)
 {
   CC_CHECK_ARG (bm != NULL, "cc_blockmatch_compute: bm is NULL");
-  stream = cc_stream_resolve (bm->ctx, stream);
+  stream = cc_stream_resolve (bm->mod.ctx, stream);
   CC_TRY (check_frame (bm, prev, "blockmatch: prev frame"));
   CC_TRY (check_frame (bm, next, "blockmatch: next frame"));
   CC_CHECK_ARG (grid_flow != NULL, "blockmatch: grid_flow is NULL");
@@ -432,9 +407,9 @@ cc_blockmatch_compute (cc_blockmatch *bm, cc_stream stream, const cc_image *prev
     CC_TRY (check_output (bm, grid_confidence, CC_FORMAT_F32, gw, gh,
             "blockmatch: grid_confidence"));
   if (dense_flow)
-    CC_TRY (check_output (bm, dense_flow, CC_FORMAT_F32C2, bm->width, bm->height,
+    CC_TRY (check_output (bm, dense_flow, CC_FORMAT_F32C2, bm->mod.width, bm->mod.height,
             "blockmatch: dense_flow"));
-  if (bm->ctx->backend == CC_BACKEND_CUDA)
+  if (bm->mod.ctx->backend == CC_BACKEND_CUDA)
     return CC_CUDA_ONLY (cc_cuda_bm_compute (bm->cuda, stream, &bm->params, prev, next, grid_flow,
             grid_confidence, dense_flow));
   cpu_pyramid (bm, 0, prev);

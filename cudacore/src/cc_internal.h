@@ -6,6 +6,8 @@
 #include "cc_config.h"
 #include "cudacore/cc_core.h"
 
+#include <stddef.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -58,6 +60,63 @@ int cc_pyramid_sizes (int width, int height, int wanted, int min_size, int *widt
         && (height) <= 16384, "%s: size %dx%d out of range 1..16384", fn,          \
         (width), (height));                                                      \
   } while (0)
+
+/* ---- Frame-sized modules (match, blockmatch, flow-lk, refine; module.c): a handle
+ * for frames of one size with its params, and scratch that depends on both, allocated
+ * at create and again when set_params changes what it depends on. The handle's first
+ * member is its cc_module (so a cc_module * converts to the handle and back); the
+ * class says how to check, store and allocate. Messages name the public calls
+ * ("cc_match_create: ..."). */
+typedef struct cc_module cc_module;
+typedef struct cc_module_class {
+  const char *name;        /* the public prefix: "cc_match" */
+  size_t size;             /* sizeof the handle */
+  size_t params_offset;    /* offsetof the handle's params */
+  size_t params_size;      /* sizeof them */
+  void (*params_default) (void *params);
+  cc_status (*params_check) (const void *params);
+  /* set_params, before the checked params are stored: readies the handle for them
+   * and returns true when the scratch must be allocated anew (NULL: never). */
+  bool (*params_changing) (cc_module *m, const void *params);
+  cc_status (*alloc) (cc_module *m);   /* the scratch for the size and the params */
+  void (*release) (cc_module *m);      /* frees it, also a partial one */
+} cc_module_class;
+
+struct cc_module {
+  const cc_module_class *cls;
+  cc_context *ctx;
+  int width, height;
+};
+
+/* Defines `static const cc_module_class cls` for the handle type T (its cc_module
+ * `mod` first, its params `params` of type P) of the public calls PREFIX_...
+ * (PREFIX_params_default and PREFIX_params_check), with the other callbacks named. */
+#define CC_MODULE_CLASS(cls, T, P, PREFIX, changing, alloc, release)                  \
+  static void cls##_params_default (void *p) { PREFIX##_params_default ((P *) p); }  \
+  static cc_status cls##_params_check (const void *p)                                \
+  {                                                                                  \
+    return PREFIX##_params_check ((const P *) p);                                    \
+  }                                                                                  \
+  static const cc_module_class cls = { #PREFIX, sizeof (T), offsetof (T, params),   \
+    sizeof (P), cls##_params_default, cls##_params_check, changing, alloc, release }
+
+/* CC_CHECK_CREATE's checks, the params (NULL: the defaults) checked, a zeroed handle
+ * with ctx, size and params, its scratch allocated; on failure *out is NULL and
+ * nothing is left allocated. out may be NULL (INVALID_ARGUMENT). */
+cc_status cc_module_create (const cc_module_class *cls, cc_context *ctx, int width,
+    int height, const void *params, cc_module **out);
+/* Frees the scratch and the handle; NULL is a no-op. */
+void cc_module_destroy (cc_module *m);
+/* Checks and stores the params (m not NULL: the public call checks it, naming its
+ * argument), allocating the scratch anew when params_changing asks. */
+cc_status cc_module_set_params (cc_module *m, const void *params);
+/* A frame the module reads: a valid image in a video frame format (GRAY8, RGBX8,
+ * BGRX8, NV12, I420) of the module's size (`module` names it in the messages), in
+ * host memory or, on the CUDA backend, device memory (copy_host: the module copies
+ * host frames to the device) or else where the context computes
+ * (cc_image_check_location). */
+cc_status cc_module_check_frame (const cc_module *m, const cc_image *img, const char *what,
+    const char *module, bool copy_host);
 
 /* An image must be where the context computes (device for CUDA, host for CPU),
  * except where a module copies host inputs explicitly. */

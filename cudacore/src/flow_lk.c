@@ -82,8 +82,7 @@ typedef struct {
 } cpu_pyramid;
 
 struct cc_flow_lk {
-  cc_context *ctx;
-  int width, height;
+  cc_module mod;             /* ctx, frame size (first: module.c) */
   cc_flow_lk_params params;
   cc_lk_pyramid_sizes sizes;
   int current_slot;          /* slot holding the last pushed frame */
@@ -138,11 +137,11 @@ static void
 cpu_build_pyramid (cc_flow_lk *lk, int slot, const cc_image *frame)
 {
   cpu_pyramid *p = &lk->pyr[slot];
-  const int nt = cc_context_cpu_threads (lk->ctx);
+  const int nt = cc_context_cpu_threads (lk->mod.ctx);
 #pragma omp parallel for schedule(static) num_threads(nt)
-  for (int y = 0; y < lk->height; y++)
-    for (int x = 0; x < lk->width; x++)
-      p->level[0][y * lk->width + x] = luma_at (frame, x, y);
+  for (int y = 0; y < lk->mod.height; y++)
+    for (int x = 0; x < lk->mod.width; x++)
+      p->level[0][y * lk->mod.width + x] = luma_at (frame, x, y);
   for (int l = 1; l < lk->sizes.levels; l++)
     cpu_blur_down (p->level[l - 1], lk->sizes.width[l - 1], lk->sizes.height[l - 1],
         p->level[l], lk->sizes.width[l], lk->sizes.height[l], lk->products, nt);
@@ -182,7 +181,7 @@ cpu_lk_iteration (cc_flow_lk *lk, const float *I, const float *J, int w, int h,
   float *P[5];
   for (int i = 0; i < 5; i++)
     P[i] = lk->products + i * n;
-#pragma omp parallel for schedule(static) num_threads(cc_context_cpu_threads (lk->ctx))
+#pragma omp parallel for schedule(static) num_threads(cc_context_cpu_threads (lk->mod.ctx))
   for (int y = 0; y < h; y++)
     for (int x = 0; x < w; x++) {
       const float *f = in + 2 * ((size_t) y * w + x);
@@ -192,7 +191,7 @@ cpu_lk_iteration (cc_flow_lk *lk, const float *I, const float *J, int w, int h,
       /* a pixel warped out of J has no data: NAN marks it, and it drops out of the sums */
       dt[y * w + x] = cc_lk_inside (x + f[0], y + f[1], w, h) ? jw - i0 : NAN;
     }
-#pragma omp parallel for schedule(static) num_threads(cc_context_cpu_threads (lk->ctx))
+#pragma omp parallel for schedule(static) num_threads(cc_context_cpu_threads (lk->mod.ctx))
   for (int y = 0; y < h; y++)
     for (int x = 0; x < w; x++) {
       float gx, gy;
@@ -212,7 +211,7 @@ cpu_lk_iteration (cc_flow_lk *lk, const float *I, const float *J, int w, int h,
       P[3][i] = gx * r;
       P[4][i] = gy * r;
     }
-#pragma omp parallel for schedule(static) num_threads(cc_context_cpu_threads (lk->ctx))
+#pragma omp parallel for schedule(static) num_threads(cc_context_cpu_threads (lk->mod.ctx))
   for (int y = 0; y < h; y++)
     for (int x = 0; x < w; x++) {
       size_t i = (size_t) y * w + x;
@@ -283,7 +282,7 @@ cpu_lk_field (cc_flow_lk *lk, const cpu_pyramid *from, const cpu_pyramid *to,
     int w = s->width[l], h = s->height[l];
     if (l < top) {
       cpu_upsample_field (cur, s->width[l + 1], s->height[l + 1], next, w, h,
-          cc_context_cpu_threads (lk->ctx));
+          cc_context_cpu_threads (lk->mod.ctx));
       float *t = cur; cur = next; next = t;
     }
     for (int it = 0; it < lk->params.iterations; it++) {
@@ -300,7 +299,7 @@ static cc_status
 cpu_flow (cc_flow_lk *lk, int slot_prev, int slot_next, const cc_image *mask,
     cc_image *flow, cc_image *confidence)
 {
-  int w = lk->width, h = lk->height;
+  int w = lk->mod.width, h = lk->mod.height;
   float *fwd = cpu_lk_field (lk, &lk->pyr[slot_prev], &lk->pyr[slot_next],
       lk->field_a, lk->field_b, lk->conf, mask);
   if (lk->params.fb_check) {
@@ -308,7 +307,7 @@ cpu_flow (cc_flow_lk *lk, int slot_prev, int slot_next, const cc_image *mask,
     float *other = fwd == lk->field_a ? lk->field_b : lk->field_a;
     float *bwd = cpu_lk_field (lk, &lk->pyr[slot_next], &lk->pyr[slot_prev],
         lk->backward, other, NULL, mask);
-#pragma omp parallel for schedule(static) num_threads(cc_context_cpu_threads (lk->ctx))
+#pragma omp parallel for schedule(static) num_threads(cc_context_cpu_threads (lk->mod.ctx))
     for (int y = 0; y < h; y++)
       for (int x = 0; x < w; x++) {
         size_t i = (size_t) y * w + x;
@@ -371,7 +370,7 @@ cpu_free (cc_flow_lk *lk)
 static cc_status
 cpu_alloc (cc_flow_lk *lk)
 {
-  size_t n = (size_t) lk->width * lk->height;
+  size_t n = (size_t) lk->mod.width * lk->mod.height;
   bool ok = true;
   for (int s = 0; s < 2; s++)
     for (int l = 0; l < lk->sizes.levels; l++)
@@ -387,7 +386,7 @@ cpu_alloc (cc_flow_lk *lk)
   if (!ok) {
     cpu_free (lk);
     return cc_set_error (CC_ERROR_OUT_OF_MEMORY,
-        "flow-lk: out of host memory for %dx%d scratch", lk->width, lk->height);
+        "flow-lk: out of host memory for %dx%d scratch", lk->mod.width, lk->mod.height);
   }
   return CC_SUCCESS;
 }
@@ -395,17 +394,20 @@ cpu_alloc (cc_flow_lk *lk)
 /* ------------------------------------------------------------------ API */
 
 static cc_status
-lk_alloc (cc_flow_lk *lk)
+lk_alloc (cc_module *mod)
 {
-  cc_lk_pyramid_sizes_compute (lk->width, lk->height, lk->params.pyramid_levels, &lk->sizes);
-  if (lk->ctx->backend == CC_BACKEND_CUDA)
-    return CC_CUDA_ONLY (cc_cuda_lk_create (lk->ctx, &lk->sizes, true, &lk->cuda));
+  cc_flow_lk *lk = (cc_flow_lk *) mod;
+  cc_lk_pyramid_sizes_compute (lk->mod.width, lk->mod.height, lk->params.pyramid_levels,
+      &lk->sizes);
+  if (lk->mod.ctx->backend == CC_BACKEND_CUDA)
+    return CC_CUDA_ONLY (cc_cuda_lk_create (lk->mod.ctx, &lk->sizes, true, &lk->cuda));
   return cpu_alloc (lk);
 }
 
 static void
-lk_free (cc_flow_lk *lk)
+lk_free (cc_module *mod)
 {
+  cc_flow_lk *lk = (cc_flow_lk *) mod;
 #if CC_HAVE_CUDA
   if (lk->cuda)
     cc_cuda_lk_destroy (lk->cuda);
@@ -414,56 +416,44 @@ lk_free (cc_flow_lk *lk)
   cpu_free (lk);
 }
 
+/* New scratch when the levels change (the previous frame's pyramid goes with it). */
+static bool
+lk_params_changing (cc_module *mod, const void *params)
+{
+  cc_flow_lk *lk = (cc_flow_lk *) mod;
+  bool realloc_needed =
+      ((const cc_flow_lk_params *) params)->pyramid_levels != lk->params.pyramid_levels;
+  if (realloc_needed)
+    lk->has_previous = false;
+  return realloc_needed;
+}
+
+CC_MODULE_CLASS (flow_lk_class, cc_flow_lk, cc_flow_lk_params, cc_flow_lk,
+    lk_params_changing, lk_alloc, lk_free);
+
 cc_status
 cc_flow_lk_create (cc_context *ctx, int width, int height,
     const cc_flow_lk_params *params, cc_flow_lk **out)
 {
-  CC_CHECK_CREATE ("cc_flow_lk_create", ctx, width, height, out);
-  cc_flow_lk_params defaults;
-  if (!params) {
-    cc_flow_lk_params_default (&defaults);
-    params = &defaults;
-  }
-  CC_TRY (cc_flow_lk_params_check (params));
-  cc_flow_lk *lk = calloc (1, sizeof *lk);
-  if (!lk)
-    return cc_set_error (CC_ERROR_OUT_OF_MEMORY, "cc_flow_lk_create: out of host memory");
-  lk->ctx = ctx;
-  lk->width = width;
-  lk->height = height;
-  lk->params = *params;
-  cc_status st = lk_alloc (lk);
-  if (st != CC_SUCCESS) {
-    lk_free (lk);
-    free (lk);
-    return st;
-  }
-  *out = lk;
-  return CC_SUCCESS;
+  cc_module *lk = NULL;
+  cc_status st = cc_module_create (&flow_lk_class, ctx, width, height, params,
+      out ? &lk : NULL);
+  if (out)
+    *out = (cc_flow_lk *) lk;
+  return st;
 }
 
 void
 cc_flow_lk_destroy (cc_flow_lk *lk)
 {
-  if (!lk)
-    return;
-  lk_free (lk);
-  free (lk);
+  cc_module_destroy ((cc_module *) lk);
 }
 
 cc_status
 cc_flow_lk_set_params (cc_flow_lk *lk, const cc_flow_lk_params *params)
 {
   CC_CHECK_ARG (lk != NULL, "cc_flow_lk_set_params: lk is NULL");
-  CC_TRY (cc_flow_lk_params_check (params));
-  bool realloc_needed = params->pyramid_levels != lk->params.pyramid_levels;
-  lk->params = *params;
-  if (realloc_needed) {
-    lk_free (lk);
-    lk->has_previous = false;
-    return lk_alloc (lk);
-  }
-  return CC_SUCCESS;
+  return cc_module_set_params (&lk->mod, params);
 }
 
 void
@@ -482,17 +472,7 @@ cc_flow_lk_reset (cc_flow_lk *lk)
 static cc_status
 check_frame (const cc_flow_lk *lk, const cc_image *img, const char *what)
 {
-  CC_TRY (cc_image_check (img, what));
-  CC_CHECK_ARG (img->format == CC_FORMAT_GRAY8 || img->format == CC_FORMAT_RGBX8
-      || img->format == CC_FORMAT_BGRX8 || img->format == CC_FORMAT_NV12
-      || img->format == CC_FORMAT_I420, "%s: format %s is not a video frame format",
-      what, cc_format_name (img->format));
-  CC_CHECK_ARG (img->width == lk->width && img->height == lk->height,
-      "%s: frame is %dx%d but flow-lk was created for %dx%d", what, img->width,
-      img->height, lk->width, lk->height);
-  CC_CHECK_ARG (img->location == CC_LOCATION_HOST || lk->ctx->backend == CC_BACKEND_CUDA,
-      "%s: device memory needs the CUDA backend", what);
-  return CC_SUCCESS;
+  return cc_module_check_frame (&lk->mod, img, what, "flow-lk", true);
 }
 
 static cc_status
@@ -500,30 +480,30 @@ check_outputs (const cc_flow_lk *lk, const cc_image *mask, const cc_image *flow,
     const cc_image *confidence)
 {
   CC_TRY (cc_image_check (flow, "flow-lk: flow output"));
-  CC_CHECK_ARG (flow->format == CC_FORMAT_F32C2 && flow->width == lk->width
-      && flow->height == lk->height, "flow-lk: flow output must be F32C2 %dx%d (is %s %dx%d)",
-      lk->width, lk->height, cc_format_name (flow->format), flow->width, flow->height);
-  CC_CHECK_ARG (flow->location == CC_LOCATION_HOST || lk->ctx->backend == CC_BACKEND_CUDA,
+  CC_CHECK_ARG (flow->format == CC_FORMAT_F32C2 && flow->width == lk->mod.width
+      && flow->height == lk->mod.height, "flow-lk: flow output must be F32C2 %dx%d (is %s %dx%d)",
+      lk->mod.width, lk->mod.height, cc_format_name (flow->format), flow->width, flow->height);
+  CC_CHECK_ARG (flow->location == CC_LOCATION_HOST || lk->mod.ctx->backend == CC_BACKEND_CUDA,
       "flow-lk: flow output in device memory needs the CUDA backend");
   if (confidence) {
     CC_TRY (cc_image_check (confidence, "flow-lk: confidence output"));
-    CC_CHECK_ARG (confidence->format == CC_FORMAT_F32 && confidence->width == lk->width
-        && confidence->height == lk->height,
-        "flow-lk: confidence output must be F32 %dx%d", lk->width, lk->height);
+    CC_CHECK_ARG (confidence->format == CC_FORMAT_F32 && confidence->width == lk->mod.width
+        && confidence->height == lk->mod.height,
+        "flow-lk: confidence output must be F32 %dx%d", lk->mod.width, lk->mod.height);
     CC_CHECK_ARG (confidence->location == CC_LOCATION_HOST
-        || lk->ctx->backend == CC_BACKEND_CUDA,
+        || lk->mod.ctx->backend == CC_BACKEND_CUDA,
         "flow-lk: confidence output in device memory needs the CUDA backend");
   }
   if (mask) {
     CC_TRY (cc_image_check (mask, "flow-lk: mask"));
-    CC_CHECK_ARG (mask->format == CC_FORMAT_GRAY8 && mask->width == lk->width
-        && mask->height == lk->height, "flow-lk: mask must be GRAY8 %dx%d",
-        lk->width, lk->height);
-    CC_CHECK_ARG (mask->location == (lk->ctx->backend == CC_BACKEND_CUDA
+    CC_CHECK_ARG (mask->format == CC_FORMAT_GRAY8 && mask->width == lk->mod.width
+        && mask->height == lk->mod.height, "flow-lk: mask must be GRAY8 %dx%d",
+        lk->mod.width, lk->mod.height);
+    CC_CHECK_ARG (mask->location == (lk->mod.ctx->backend == CC_BACKEND_CUDA
             ? CC_LOCATION_DEVICE : CC_LOCATION_HOST),
         "flow-lk: the mask must be in %s memory for the %s backend",
-        lk->ctx->backend == CC_BACKEND_CUDA ? "device" : "host",
-        cc_backend_name (lk->ctx->backend));
+        lk->mod.ctx->backend == CC_BACKEND_CUDA ? "device" : "host",
+        cc_backend_name (lk->mod.ctx->backend));
   }
   return CC_SUCCESS;
 }
@@ -531,7 +511,7 @@ check_outputs (const cc_flow_lk *lk, const cc_image *mask, const cc_image *flow,
 static cc_status
 build_pyramid (cc_flow_lk *lk, cc_stream stream, int slot, const cc_image *frame)
 {
-  if (lk->ctx->backend == CC_BACKEND_CUDA)
+  if (lk->mod.ctx->backend == CC_BACKEND_CUDA)
     return CC_CUDA_ONLY (cc_cuda_lk_build_pyramid (lk->cuda, stream, slot, frame));
   cpu_build_pyramid (lk, slot, frame);
   return CC_SUCCESS;
@@ -541,7 +521,7 @@ static cc_status
 run_flow (cc_flow_lk *lk, cc_stream stream, int slot_prev, int slot_next,
     const cc_image *mask, cc_image *flow, cc_image *confidence)
 {
-  if (lk->ctx->backend == CC_BACKEND_CUDA)
+  if (lk->mod.ctx->backend == CC_BACKEND_CUDA)
     return CC_CUDA_ONLY (cc_cuda_lk_flow (lk->cuda, stream, slot_prev, slot_next, &lk->params,
             mask, flow, confidence));
   return cpu_flow (lk, slot_prev, slot_next, mask, flow, confidence);
@@ -552,7 +532,7 @@ cc_flow_lk_compute (cc_flow_lk *lk, cc_stream stream, const cc_image *prev,
     const cc_image *next, const cc_image *mask, cc_image *flow, cc_image *confidence)
 {
   CC_CHECK_ARG (lk != NULL, "cc_flow_lk_compute: lk is NULL");
-  stream = cc_stream_resolve (lk->ctx, stream);
+  stream = cc_stream_resolve (lk->mod.ctx, stream);
   CC_TRY (check_frame (lk, prev, "flow-lk: prev frame"));
   CC_TRY (check_frame (lk, next, "flow-lk: next frame"));
   CC_TRY (check_outputs (lk, mask, flow, confidence));
@@ -568,7 +548,7 @@ cc_flow_lk_push (cc_flow_lk *lk, cc_stream stream, const cc_image *frame,
     const cc_image *mask, cc_image *flow, cc_image *confidence, bool *has_previous)
 {
   CC_CHECK_ARG (lk != NULL, "cc_flow_lk_push: lk is NULL");
-  stream = cc_stream_resolve (lk->ctx, stream);
+  stream = cc_stream_resolve (lk->mod.ctx, stream);
   CC_TRY (check_frame (lk, frame, "flow-lk: frame"));
   CC_TRY (check_outputs (lk, mask, flow, confidence));
   int slot = lk->has_previous ? 1 - lk->current_slot : lk->current_slot;
@@ -579,9 +559,9 @@ cc_flow_lk_push (cc_flow_lk *lk, cc_stream stream, const cc_image *frame,
   if (!had) {
     lk->current_slot = slot;
     lk->has_previous = true;
-    CC_TRY (cc_image_fill (lk->ctx, stream, flow, 0));
+    CC_TRY (cc_image_fill (lk->mod.ctx, stream, flow, 0));
     if (confidence)
-      CC_TRY (cc_image_fill (lk->ctx, stream, confidence, 0));
+      CC_TRY (cc_image_fill (lk->mod.ctx, stream, confidence, 0));
     return CC_SUCCESS;
   }
   cc_status st = run_flow (lk, stream, lk->current_slot, slot, mask, flow, confidence);

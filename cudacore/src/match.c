@@ -112,8 +112,7 @@ cc_match_view_make (const cc_match_layout *L, int level, int dir, const uint32_t
 /* ------------------------------------------------------------ CPU reference */
 
 struct cc_match {
-  cc_context *ctx;
-  int width, height;
+  cc_module mod;            /* ctx, frame size (first: module.c) */
   cc_match_params params;
   cc_match_layout layout;
   /* CPU */
@@ -132,14 +131,14 @@ static void
 cpu_pyramid (cc_match *m, int slot, const cc_image *f)
 {
   const cc_match_layout *L = &m->layout;
-  const int nt = cc_context_cpu_threads (m->ctx);
+  const int nt = cc_context_cpu_threads (m->mod.ctx);
   uint16_t *l0 = m->luma[slot][0];
   int rgbx = f->format == CC_FORMAT_RGBX8, bgrx = f->format == CC_FORMAT_BGRX8;
 #pragma omp parallel for schedule(static) num_threads(nt)
-  for (int y = 0; y < m->height; y++) {
+  for (int y = 0; y < m->mod.height; y++) {
     const uint8_t *row = (const uint8_t *) f->planes[0] + (size_t) y * f->pitch[0];
-    for (int x = 0; x < m->width; x++)
-      l0[(size_t) y * m->width + x] = cc_match_luma16 (row, x, rgbx, bgrx);
+    for (int x = 0; x < m->mod.width; x++)
+      l0[(size_t) y * m->mod.width + x] = cc_match_luma16 (row, x, rgbx, bgrx);
   }
   for (int l = 1; l < L->levels; l++) {
     const uint16_t *s = m->luma[slot][l - 1];
@@ -174,7 +173,7 @@ static void
 cpu_compute (cc_match *m)
 {
   const cc_match_layout *L = &m->layout;
-  const int nt = cc_context_cpu_threads (m->ctx);
+  const int nt = cc_context_cpu_threads (m->mod.ctx);
   const int n = L->gw * L->gh, gw = L->gw;
   const cc_match_params *p = &m->params;
   for (int l = L->levels - 1; l >= 0; l--) {
@@ -261,7 +260,7 @@ cpu_alloc (cc_match *m)
   if (!ok) {
     cpu_free (m);
     return cc_set_error (CC_ERROR_OUT_OF_MEMORY, "match: out of host memory for %dx%d scratch",
-        m->width, m->height);
+        m->mod.width, m->mod.height);
   }
   return CC_SUCCESS;
 }
@@ -269,17 +268,19 @@ cpu_alloc (cc_match *m)
 /* ------------------------------------------------------------------ API */
 
 static cc_status
-match_alloc (cc_match *m)
+match_alloc (cc_module *mod)
 {
-  cc_match_layout_compute (m->width, m->height, &m->params, &m->layout);
-  if (m->ctx->backend == CC_BACKEND_CUDA)
-    return CC_CUDA_ONLY (cc_cuda_match_create (m->ctx, &m->layout, &m->cuda));
+  cc_match *m = (cc_match *) mod;
+  cc_match_layout_compute (m->mod.width, m->mod.height, &m->params, &m->layout);
+  if (m->mod.ctx->backend == CC_BACKEND_CUDA)
+    return CC_CUDA_ONLY (cc_cuda_match_create (m->mod.ctx, &m->layout, &m->cuda));
   return cpu_alloc (m);
 }
 
 static void
-match_free (cc_match *m)
+match_free (cc_module *mod)
 {
+  cc_match *m = (cc_match *) mod;
 #if CC_HAVE_CUDA
   if (m->cuda)
     cc_cuda_match_destroy (m->cuda);
@@ -288,57 +289,41 @@ match_free (cc_match *m)
   cpu_free (m);
 }
 
+/* New params need new scratch when they change the layout. */
+static bool
+match_params_changing (cc_module *mod, const void *params)
+{
+  cc_match *m = (cc_match *) mod;
+  cc_match_layout next;
+  cc_match_layout_compute (m->mod.width, m->mod.height, params, &next);
+  return memcmp (&next, &m->layout, sizeof next) != 0;
+}
+
+CC_MODULE_CLASS (match_class, cc_match, cc_match_params, cc_match, match_params_changing,
+    match_alloc, match_free);
+
 cc_status
 cc_match_create (cc_context *ctx, int width, int height, const cc_match_params *params,
     cc_match **out)
 {
-  CC_CHECK_CREATE ("cc_match_create", ctx, width, height, out);
-  cc_match_params defaults;
-  if (!params) {
-    cc_match_params_default (&defaults);
-    params = &defaults;
-  }
-  CC_TRY (cc_match_params_check (params));
-  cc_match *m = calloc (1, sizeof *m);
-  if (!m)
-    return cc_set_error (CC_ERROR_OUT_OF_MEMORY, "cc_match_create: out of host memory");
-  m->ctx = ctx;
-  m->width = width;
-  m->height = height;
-  m->params = *params;
-  cc_status st = match_alloc (m);
-  if (st != CC_SUCCESS) {
-    match_free (m);
-    free (m);
-    return st;
-  }
-  *out = m;
-  return CC_SUCCESS;
+  cc_module *m = NULL;
+  cc_status st = cc_module_create (&match_class, ctx, width, height, params, out ? &m : NULL);
+  if (out)
+    *out = (cc_match *) m;
+  return st;
 }
 
 void
 cc_match_destroy (cc_match *m)
 {
-  if (!m)
-    return;
-  match_free (m);
-  free (m);
+  cc_module_destroy ((cc_module *) m);
 }
 
 cc_status
 cc_match_set_params (cc_match *m, const cc_match_params *params)
 {
   CC_CHECK_ARG (m != NULL, "cc_match_set_params: m is NULL");
-  CC_TRY (cc_match_params_check (params));
-  cc_match_layout next;
-  cc_match_layout_compute (m->width, m->height, params, &next);
-  bool realloc_needed = memcmp (&next, &m->layout, sizeof next) != 0;
-  m->params = *params;
-  if (realloc_needed) {
-    match_free (m);
-    return match_alloc (m);
-  }
-  return CC_SUCCESS;
+  return cc_module_set_params (&m->mod, params);
 }
 
 void
@@ -356,16 +341,7 @@ cc_match_capacity (const cc_match *m)
 static cc_status
 check_frame (const cc_match *m, const cc_image *img, const char *what)
 {
-  CC_CHECK_ARG (img != NULL, "%s is NULL", what);
-  CC_TRY (cc_image_check (img, what));
-  CC_CHECK_ARG (img->format == CC_FORMAT_GRAY8 || img->format == CC_FORMAT_RGBX8
-      || img->format == CC_FORMAT_BGRX8 || img->format == CC_FORMAT_NV12
-      || img->format == CC_FORMAT_I420, "%s: format %s is not a video frame format",
-      what, cc_format_name (img->format));
-  CC_CHECK_ARG (img->width == m->width && img->height == m->height,
-      "%s: frame is %dx%d but the matcher was created for %dx%d", what, img->width,
-      img->height, m->width, m->height);
-  return cc_image_check_location (m->ctx, img, what);
+  return cc_module_check_frame (&m->mod, img, what, "the matcher", false);
 }
 
 cc_status
@@ -374,8 +350,8 @@ cc_match_compute (cc_match *m, cc_stream stream, const cc_image *prev, const cc_
   CC_CHECK_ARG (m != NULL, "cc_match_compute: m is NULL");
   CC_TRY (check_frame (m, prev, "match: prev frame"));
   CC_TRY (check_frame (m, next, "match: next frame"));
-  if (m->ctx->backend == CC_BACKEND_CUDA)
-    return CC_CUDA_ONLY (cc_cuda_match_compute (m->cuda, cc_stream_resolve (m->ctx, stream),
+  if (m->mod.ctx->backend == CC_BACKEND_CUDA)
+    return CC_CUDA_ONLY (cc_cuda_match_compute (m->cuda, cc_stream_resolve (m->mod.ctx, stream),
             &m->params, prev, next));
   cpu_pyramid (m, 0, prev);
   cpu_pyramid (m, 1, next);
@@ -407,8 +383,8 @@ cc_match_download_sync (cc_match *m, cc_stream stream, cc_flow_match *out, int m
   if (count)
     *count = 0;
   if (n > 0) {
-    if (m->ctx->backend == CC_BACKEND_CUDA)
-      CC_TRY (CC_CUDA_ONLY (cc_cuda_match_download (m->cuda, cc_stream_resolve (m->ctx,
+    if (m->mod.ctx->backend == CC_BACKEND_CUDA)
+      CC_TRY (CC_CUDA_ONLY (cc_cuda_match_download (m->cuda, cc_stream_resolve (m->mod.ctx,
                   stream), out, n)));
     else
       memcpy (out, m->matches, (size_t) n * sizeof *out);

@@ -537,7 +537,7 @@ grow_neighbours (cc_quadcut *q, long long total)
 {
   if (total <= q->nbr_cap)
     return CC_SUCCESS;
-  long long cap = total + total / 4 + 256;
+  long long cap = cc_qc_capacity (total, 256);
   int *a = realloc (q->nbr, (size_t) cap * sizeof (int));
   if (a)
     q->nbr = a;
@@ -556,7 +556,7 @@ grow_leaves (cc_quadcut *q, int n)
 {
   if (n <= q->leaf_cap)
     return CC_SUCCESS;
-  int cap = n + n / 4 + 64;
+  int cap = (int) cc_qc_capacity (n, 64);
   cc_quadcut_leaf *l = realloc (q->leaves, (size_t) cap * sizeof *l);
   if (l)
     q->leaves = l;
@@ -652,7 +652,7 @@ grow_labels (cc_quadcut *q, int n)
 {
   if (n <= q->labels_cap)
     return CC_SUCCESS;
-  int cap = n + n / 4 + 64;
+  int cap = (int) cc_qc_capacity (n, 64);
   uint8_t *l = realloc (q->labels, (size_t) cap);
   if (!l)
     return cc_set_error (CC_ERROR_OUT_OF_MEMORY, "quadcut: out of host memory for %d "
@@ -666,7 +666,7 @@ static cc_status
 grow_graph (cc_quadcut *q, int nodes, long long edges)
 {
   if (nodes > q->node_cap) {
-    int cap = nodes + nodes / 4 + 64;
+    int cap = (int) cc_qc_capacity (nodes, 64);
     double *a = realloc (q->gfg, (size_t) cap * sizeof (double));
     if (a)
       q->gfg = a;
@@ -679,7 +679,7 @@ grow_graph (cc_quadcut *q, int nodes, long long edges)
     q->node_cap = cap;
   }
   if (edges > q->edge_cap) {
-    long long cap = edges + edges / 4 + 64;
+    long long cap = cc_qc_capacity (edges, 64);
     int *a = realloc (q->ea, (size_t) cap * sizeof (int));
     if (a)
       q->ea = a;

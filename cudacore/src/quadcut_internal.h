@@ -65,6 +65,15 @@ typedef struct cc_qc_host_graph {
   const int *a, *b;
 } cc_qc_host_graph;
 
+/* The capacity a scratch buffer grows to for `need` entries (or bytes): 25 % headroom
+ * plus `slack`, so that buffers that never shrink reallocate rarely as frames vary
+ * (the CPU reference's and the CUDA backend's alike). */
+static inline long long
+cc_qc_capacity (long long need, long long slack)
+{
+  return need + need / 4 + slack;
+}
+
 /* Stratify, histogram (costs made on the host), pyramid, leaves, QuadN4, neighbour
  * lists, then the leaf graph (t-links, n-link weights, compacted) on the device and
  * its one copy to the host (*g: pinned host memory, valid until the next front).

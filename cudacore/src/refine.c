@@ -84,8 +84,7 @@ cc_refine_sizes_compute (int width, int height, int wanted, cc_refine_sizes *out
 /* ------------------------------------------------------------ CPU reference */
 
 struct cc_refine {
-  cc_context *ctx;
-  int width, height;
+  cc_module mod;             /* ctx, frame size (first: module.c) */
   cc_refine_params params;
   cc_refine_tuning tuning;   /* cc_tuning.h: defaults unless a bench or test sets it */
   cc_refine_sizes sizes;
@@ -221,7 +220,7 @@ cpu_refine_level (cc_refine *r, int level, float *field)
   size_t n = (size_t) w * h;
   float *du = r->du, *dv = r->dv, *s = r->smooth, *c = r->coef;
   const float omega = p->omega;
-  const int nt = cc_context_cpu_threads (r->ctx);
+  const int nt = cc_context_cpu_threads (r->mod.ctx);
   cpu_data_terms (r->i0[level], r->i1[level], w, h, field, r->data, nt);
   memset (du, 0, n * sizeof (float));
   memset (dv, 0, n * sizeof (float));
@@ -304,8 +303,8 @@ cpu_run (cc_refine *r, const cc_image *prev, const cc_image *next, const cc_imag
     cc_image *flow_out)
 {
   const cc_refine_sizes *s = &r->sizes;
-  int w = r->width, h = r->height;
-  const int nt = cc_context_cpu_threads (r->ctx);
+  int w = r->mod.width, h = r->mod.height;
+  const int nt = cc_context_cpu_threads (r->mod.ctx);
 #pragma omp parallel for schedule(static) num_threads(nt)
   for (int y = 0; y < h; y++) {
     const float *row = (const float *) ((const char *) flow_in->planes[0]
@@ -360,7 +359,7 @@ cpu_free (cc_refine *r)
 static cc_status
 cpu_alloc (cc_refine *r)
 {
-  size_t n = (size_t) r->width * r->height;
+  size_t n = (size_t) r->mod.width * r->mod.height;
   bool ok = true;
   for (int l = 0; l < r->sizes.levels; l++) {
     size_t ln = (size_t) r->sizes.width[l] * r->sizes.height[l];
@@ -378,7 +377,7 @@ cpu_alloc (cc_refine *r)
   if (!ok) {
     cpu_free (r);
     return cc_set_error (CC_ERROR_OUT_OF_MEMORY,
-        "refine: out of host memory for %dx%d scratch", r->width, r->height);
+        "refine: out of host memory for %dx%d scratch", r->mod.width, r->mod.height);
   }
   return CC_SUCCESS;
 }
@@ -392,22 +391,24 @@ energy_capacity (const cc_refine *r)
 }
 
 static cc_status
-refine_alloc (cc_refine *r)
+refine_alloc (cc_module *mod)
 {
-  cc_refine_sizes_compute (r->width, r->height, r->params.levels, &r->sizes);
+  cc_refine *r = (cc_refine *) mod;
+  cc_refine_sizes_compute (r->mod.width, r->mod.height, r->params.levels, &r->sizes);
   r->energies = calloc ((size_t) CC_REFINE_LEVELS_MAX * (CC_REFINE_OUTER_MAX + 1),
       sizeof (double));
   if (!r->energies)
     return cc_set_error (CC_ERROR_OUT_OF_MEMORY, "refine: out of host memory");
-  if (r->ctx->backend == CC_BACKEND_CUDA)
-    return CC_CUDA_ONLY (cc_cuda_refine_create (r->ctx, &r->sizes, CC_REFINE_OUTER_MAX,
+  if (r->mod.ctx->backend == CC_BACKEND_CUDA)
+    return CC_CUDA_ONLY (cc_cuda_refine_create (r->mod.ctx, &r->sizes, CC_REFINE_OUTER_MAX,
             &r->cuda));
   return cpu_alloc (r);
 }
 
 static void
-refine_free (cc_refine *r)
+refine_free (cc_module *mod)
 {
+  cc_refine *r = (cc_refine *) mod;
 #if CC_HAVE_CUDA
   if (r->cuda)
     cc_cuda_refine_destroy (r->cuda);
@@ -419,42 +420,35 @@ refine_free (cc_refine *r)
   r->energy_count = 0;
 }
 
+/* New params drop the last run's energies; new scratch when the levels change. */
+static bool
+refine_params_changing (cc_module *mod, const void *params)
+{
+  cc_refine *r = (cc_refine *) mod;
+  r->energy_count = 0;
+  return ((const cc_refine_params *) params)->levels != r->params.levels;
+}
+
+CC_MODULE_CLASS (refine_class, cc_refine, cc_refine_params, cc_refine, refine_params_changing,
+    refine_alloc, refine_free);
+
 cc_status
 cc_refine_create (cc_context *ctx, int width, int height, const cc_refine_params *params,
     cc_refine **out)
 {
-  CC_CHECK_CREATE ("cc_refine_create", ctx, width, height, out);
-  cc_refine_params defaults;
-  if (!params) {
-    cc_refine_params_default (&defaults);
-    params = &defaults;
-  }
-  CC_TRY (cc_refine_params_check (params));
-  cc_refine *r = calloc (1, sizeof *r);
-  if (!r)
-    return cc_set_error (CC_ERROR_OUT_OF_MEMORY, "cc_refine_create: out of host memory");
-  r->ctx = ctx;
-  r->width = width;
-  r->height = height;
-  r->params = *params;
-  cc_refine_tuning_default (&r->tuning);
-  cc_status st = refine_alloc (r);
-  if (st != CC_SUCCESS) {
-    refine_free (r);
-    free (r);
-    return st;
-  }
-  *out = r;
-  return CC_SUCCESS;
+  cc_module *r = NULL;
+  cc_status st = cc_module_create (&refine_class, ctx, width, height, params, out ? &r : NULL);
+  if (st == CC_SUCCESS)
+    cc_refine_tuning_default (&((cc_refine *) r)->tuning);
+  if (out)
+    *out = (cc_refine *) r;
+  return st;
 }
 
 void
 cc_refine_destroy (cc_refine *r)
 {
-  if (!r)
-    return;
-  refine_free (r);
-  free (r);
+  cc_module_destroy ((cc_module *) r);
 }
 
 cc_status
@@ -472,15 +466,7 @@ cc_status
 cc_refine_set_params (cc_refine *r, const cc_refine_params *params)
 {
   CC_CHECK_ARG (r != NULL, "cc_refine_set_params: refine is NULL");
-  CC_TRY (cc_refine_params_check (params));
-  bool realloc_needed = params->levels != r->params.levels;
-  r->params = *params;
-  r->energy_count = 0;
-  if (realloc_needed) {
-    refine_free (r);
-    return refine_alloc (r);
-  }
-  return CC_SUCCESS;
+  return cc_module_set_params (&r->mod, params);
 }
 
 void
@@ -492,18 +478,7 @@ cc_refine_get_params (const cc_refine *r, cc_refine_params *params)
 static cc_status
 check_frame (const cc_refine *r, const cc_image *img, const char *what)
 {
-  CC_CHECK_ARG (img != NULL, "%s is NULL", what);
-  CC_TRY (cc_image_check (img, what));
-  CC_CHECK_ARG (img->format == CC_FORMAT_GRAY8 || img->format == CC_FORMAT_RGBX8
-      || img->format == CC_FORMAT_BGRX8 || img->format == CC_FORMAT_NV12
-      || img->format == CC_FORMAT_I420, "%s: format %s is not a video frame format",
-      what, cc_format_name (img->format));
-  CC_CHECK_ARG (img->width == r->width && img->height == r->height,
-      "%s: frame is %dx%d but refine was created for %dx%d", what, img->width,
-      img->height, r->width, r->height);
-  CC_CHECK_ARG (img->location == CC_LOCATION_HOST || r->ctx->backend == CC_BACKEND_CUDA,
-      "%s: device memory needs the CUDA backend", what);
-  return CC_SUCCESS;
+  return cc_module_check_frame (&r->mod, img, what, "refine", true);
 }
 
 static cc_status
@@ -511,10 +486,10 @@ check_field (const cc_refine *r, const cc_image *img, const char *what)
 {
   CC_CHECK_ARG (img != NULL, "%s is NULL", what);
   CC_TRY (cc_image_check (img, what));
-  CC_CHECK_ARG (img->format == CC_FORMAT_F32C2 && img->width == r->width
-      && img->height == r->height, "%s must be F32C2 %dx%d (is %s %dx%d)", what,
-      r->width, r->height, cc_format_name (img->format), img->width, img->height);
-  CC_CHECK_ARG (img->location == CC_LOCATION_HOST || r->ctx->backend == CC_BACKEND_CUDA,
+  CC_CHECK_ARG (img->format == CC_FORMAT_F32C2 && img->width == r->mod.width
+      && img->height == r->mod.height, "%s must be F32C2 %dx%d (is %s %dx%d)", what,
+      r->mod.width, r->mod.height, cc_format_name (img->format), img->width, img->height);
+  CC_CHECK_ARG (img->location == CC_LOCATION_HOST || r->mod.ctx->backend == CC_BACKEND_CUDA,
       "%s: device memory needs the CUDA backend", what);
   return CC_SUCCESS;
 }
@@ -524,13 +499,13 @@ cc_refine_run (cc_refine *r, cc_stream stream, const cc_image *prev,
     const cc_image *next, const cc_image *flow_in, cc_image *flow_out)
 {
   CC_CHECK_ARG (r != NULL, "cc_refine_run: refine is NULL");
-  stream = cc_stream_resolve (r->ctx, stream);
+  stream = cc_stream_resolve (r->mod.ctx, stream);
   CC_TRY (check_frame (r, prev, "refine: prev frame"));
   CC_TRY (check_frame (r, next, "refine: next frame"));
   CC_TRY (check_field (r, flow_in, "refine: flow_in"));
   CC_TRY (check_field (r, flow_out, "refine: flow_out"));
   r->energy_count = 0;
-  if (r->ctx->backend == CC_BACKEND_CUDA) {
+  if (r->mod.ctx->backend == CC_BACKEND_CUDA) {
     CC_TRY (CC_CUDA_ONLY (cc_cuda_refine_run (r->cuda, stream, &r->params, &r->tuning, prev,
             next, flow_in, flow_out)));
     if (r->params.track_energy)
