@@ -304,6 +304,49 @@ START_TEST (test_invalid_parameters)
 }
 END_TEST
 
+/* set_params: a new block size re-lays the grid and gives what a new handle with
+ * those params gives; bad params leave the handle as it was; NULL is refused. */
+START_TEST (test_set_params)
+{
+  cc_context *ctx;
+  CC_ASSERT_OK (cc_context_create (CC_BACKEND_CPU, -1, &ctx));
+  cc_image a, b;
+  CC_ASSERT_OK (cv_synth_translation (64, 48, 3, -2, 4, &a, &b));
+  cc_blockmatch *bm;
+  CC_ASSERT_OK (cc_blockmatch_create (ctx, 64, 48, NULL, &bm));
+  int gw, gh;
+  cc_blockmatch_grid_size (bm, &gw, &gh);
+  ck_assert (gw == 4 && gh == 3);
+  cc_blockmatch_params p;
+  cc_blockmatch_get_params (bm, &p);
+  p.block_size = 8;
+  CC_ASSERT_OK (cc_blockmatch_set_params (bm, &p));
+  cc_blockmatch_grid_size (bm, &gw, &gh);
+  ck_assert (gw == 8 && gh == 6);
+  cc_image g, c, d;
+  cv_image_new (8, 6, CC_FORMAT_F32C2, &g);
+  cv_image_new (8, 6, CC_FORMAT_F32, &c);
+  cv_image_new (64, 48, CC_FORMAT_F32C2, &d);
+  CC_ASSERT_OK (cc_blockmatch_compute (bm, NULL, &a, &b, &g, &c, &d));
+  bm_result fresh;
+  bm_pair (CC_BACKEND_CPU, &p, &a, &b, false, &fresh);
+  ck_assert_int_eq (memcmp (g.planes[0], fresh.grid.planes[0], 8 * 6 * 8), 0);
+  ck_assert_int_eq (memcmp (d.planes[0], fresh.dense.planes[0], 64 * 48 * 8), 0);
+  bm_result_free (&fresh);
+  cc_blockmatch_params bad = p;
+  bad.block_size = 3;
+  ck_assert_int_eq (cc_blockmatch_set_params (bm, &bad), CC_ERROR_INVALID_ARGUMENT);
+  cc_blockmatch_get_params (bm, &bad);
+  ck_assert_int_eq (bad.block_size, 8);
+  ck_assert_int_eq (cc_blockmatch_set_params (NULL, &p), CC_ERROR_INVALID_ARGUMENT);
+  ck_assert_ptr_nonnull (strstr (cc_last_error (), "cc_blockmatch_set_params"));
+  cv_image_free (&a); cv_image_free (&b); cv_image_free (&g); cv_image_free (&c);
+  cv_image_free (&d);
+  cc_blockmatch_destroy (bm);
+  cc_context_destroy (ctx);
+}
+END_TEST
+
 START_TEST (test_odd_and_tiny_sizes)
 {
   const int sizes[][2] = { { 1, 1 }, { 3, 2 }, { 17, 9 }, { 101, 77 }, { 64, 5 } };
@@ -418,6 +461,7 @@ blockmatch_suite (void)
   tcase_add_test (tc, test_large_motion_levels);
   tcase_add_test (tc, test_flat_blocks_flagged);
   tcase_add_test (tc, test_invalid_parameters);
+  tcase_add_test (tc, test_set_params);
   tcase_add_test (tc, test_odd_and_tiny_sizes);
   tcase_add_test (tc, test_cpu_threads_bit_exact);
   tcase_add_test (tc, test_gpu_matches_cpu);

@@ -333,6 +333,53 @@ START_TEST (test_push_streaming)
 }
 END_TEST
 
+/* set_params: other pyramid levels re-allocate, drop the pushed frame and give what
+ * a new handle with those params gives; other changes keep the pushed frame; bad
+ * params leave the handle as it was; NULL is refused. */
+START_TEST (test_set_params)
+{
+  const int w = 96, h = 64;
+  cc_context *ctx;
+  CC_ASSERT_OK (cc_context_create (CC_BACKEND_CPU, -1, &ctx));
+  cc_image a, b, flow, conf, fresh, fconf;
+  CC_ASSERT_OK (cv_synth_translation (w, h, 1.5, -0.5, 4, &a, &b));
+  cv_image_new (w, h, CC_FORMAT_F32C2, &flow);
+  cv_image_new (w, h, CC_FORMAT_F32, &conf);
+  cv_image_new (w, h, CC_FORMAT_F32C2, &fresh);
+  cv_image_new (w, h, CC_FORMAT_F32, &fconf);
+  cc_flow_lk *lk;
+  CC_ASSERT_OK (cc_flow_lk_create (ctx, w, h, NULL, &lk));
+  cc_flow_lk_params p;
+  cc_flow_lk_get_params (lk, &p);
+  bool had = false;
+  CC_ASSERT_OK (cc_flow_lk_push (lk, NULL, &a, NULL, &flow, &conf, &had));
+  p.iterations = p.iterations + 1;   /* same levels: the pushed frame stays */
+  CC_ASSERT_OK (cc_flow_lk_set_params (lk, &p));
+  CC_ASSERT_OK (cc_flow_lk_push (lk, NULL, &b, NULL, &flow, &conf, &had));
+  ck_assert (had);
+  p.pyramid_levels = 2;              /* new pyramids: the pushed frame goes */
+  CC_ASSERT_OK (cc_flow_lk_set_params (lk, &p));
+  CC_ASSERT_OK (cc_flow_lk_push (lk, NULL, &a, NULL, &flow, &conf, &had));
+  ck_assert (!had);
+  CC_ASSERT_OK (cc_flow_lk_push (lk, NULL, &b, NULL, &flow, &conf, &had));
+  ck_assert (had);
+  lk_pair (CC_BACKEND_CPU, &p, &a, &b, NULL, &fresh, &fconf);
+  ck_assert_int_eq (memcmp (flow.planes[0], fresh.planes[0], (size_t) w * h * 8), 0);
+  ck_assert_int_eq (memcmp (conf.planes[0], fconf.planes[0], (size_t) w * h * 4), 0);
+  cc_flow_lk_params bad = p;
+  bad.pyramid_levels = 0;
+  ck_assert_int_eq (cc_flow_lk_set_params (lk, &bad), CC_ERROR_INVALID_ARGUMENT);
+  cc_flow_lk_get_params (lk, &bad);
+  ck_assert_int_eq (bad.pyramid_levels, 2);
+  ck_assert_int_eq (cc_flow_lk_set_params (NULL, &p), CC_ERROR_INVALID_ARGUMENT);
+  ck_assert_ptr_nonnull (strstr (cc_last_error (), "cc_flow_lk_set_params"));
+  cv_image_free (&a); cv_image_free (&b); cv_image_free (&flow); cv_image_free (&conf);
+  cv_image_free (&fresh); cv_image_free (&fconf);
+  cc_flow_lk_destroy (lk);
+  cc_context_destroy (ctx);
+}
+END_TEST
+
 START_TEST (test_invalid_parameters)
 {
   cc_context *ctx;
@@ -504,6 +551,7 @@ flow_lk_suite (void)
   tcase_add_test (tc, test_forward_backward_check);
   tcase_add_test (tc, test_push_streaming);
   tcase_add_test (tc, test_invalid_parameters);
+  tcase_add_test (tc, test_set_params);
   tcase_add_test (tc, test_cpu_threads_bit_exact);
   tcase_add_test (tc, test_explicit_stream);
   tcase_add_test (tc, test_gpu_matches_cpu);

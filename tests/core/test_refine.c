@@ -237,6 +237,52 @@ START_TEST (test_invalid_parameters)
 }
 END_TEST
 
+/* set_params: other levels re-allocate and give what a new handle with those params
+ * gives; any change drops the last run's energies; bad params leave the handle as it
+ * was; NULL is refused. */
+START_TEST (test_set_params)
+{
+  const int w = 128, h = 96;   /* 3 levels of at least 32 x 24 */
+  cc_image a, b;
+  CC_ASSERT_OK (cv_synth_translation (w, h, 0.75, 0.5, 4, &a, &b));
+  cc_image init = cv_test_constant_field (w, h, 0.5f, 0.25f), out, fresh;
+  cv_image_new (w, h, CC_FORMAT_F32C2, &out);
+  cv_image_new (w, h, CC_FORMAT_F32C2, &fresh);
+  cc_context *ctx;
+  CC_ASSERT_OK (cc_context_create (CC_BACKEND_CPU, -1, &ctx));
+  cc_refine_params p;
+  cc_refine_params_default (&p);
+  p.track_energy = true;
+  cc_refine *rf;
+  CC_ASSERT_OK (cc_refine_create (ctx, w, h, &p, &rf));
+  CC_ASSERT_OK (cc_refine_run (rf, NULL, &a, &b, &init, &out));
+  int levels = 0;
+  ck_assert_int_eq (cc_refine_energies (rf, NULL, 0, &levels), 3 * (p.outer_iterations + 1));
+  ck_assert_int_eq (levels, 3);
+  p.inner_iterations = 20;   /* same levels: no re-allocation, the energies go */
+  CC_ASSERT_OK (cc_refine_set_params (rf, &p));
+  ck_assert_int_eq (cc_refine_energies (rf, NULL, 0, NULL), 0);
+  p.levels = 2;
+  CC_ASSERT_OK (cc_refine_set_params (rf, &p));
+  CC_ASSERT_OK (cc_refine_run (rf, NULL, &a, &b, &init, &out));
+  ck_assert_int_eq (cc_refine_energies (rf, NULL, 0, &levels), 2 * (p.outer_iterations + 1));
+  ck_assert_int_eq (levels, 2);
+  refine_pair (CC_BACKEND_CPU, &p, &a, &b, &init, &fresh, NULL, 0, NULL);
+  ck_assert_int_eq (memcmp (out.planes[0], fresh.planes[0], (size_t) w * h * 8), 0);
+  cc_refine_params bad = p;
+  bad.levels = 0;
+  ck_assert_int_eq (cc_refine_set_params (rf, &bad), CC_ERROR_INVALID_ARGUMENT);
+  cc_refine_get_params (rf, &bad);
+  ck_assert_int_eq (bad.levels, 2);
+  ck_assert_int_eq (cc_refine_set_params (NULL, &p), CC_ERROR_INVALID_ARGUMENT);
+  ck_assert_ptr_nonnull (strstr (cc_last_error (), "cc_refine_set_params"));
+  cv_image_free (&a); cv_image_free (&b); cv_image_free (&init); cv_image_free (&out);
+  cv_image_free (&fresh);
+  cc_refine_destroy (rf);
+  cc_context_destroy (ctx);
+}
+END_TEST
+
 START_TEST (test_odd_and_tiny_sizes)
 {
   const int sizes[][2] = { { 1, 1 }, { 2, 3 }, { 7, 5 }, { 33, 17 }, { 65, 47 } };
@@ -538,6 +584,7 @@ refine_suite (void)
   tcase_add_test (tc, test_energy_decreases);
   tcase_add_test (tc, test_pulls_back_to_truth);
   tcase_add_test (tc, test_invalid_parameters);
+  tcase_add_test (tc, test_set_params);
   tcase_add_test (tc, test_odd_and_tiny_sizes);
   tcase_add_test (tc, test_cpu_threads_bit_exact);
   tcase_add_test (tc, test_in_place);
