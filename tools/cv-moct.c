@@ -51,6 +51,8 @@
 #define TOL_MIN 10.0
 #define TOL_MAX 60.0
 #define TOL_CLOTH 0.8         /* tolerance <= this x distance(colour, cloth) */
+#define CLOTH_FILL 80.0       /* billiard region: RGB distance to the cloth's colour */
+#define CLOTH_STEP 12.0       /* billiard region: RGB step between neighbouring pixels */
 #define DEFAULT_TOLERANCE 30.0f
 /* billiard: balls are about 17 px across and move up to about a radius a frame */
 #define DEFAULT_BILLIARD_WINDOW 16
@@ -869,6 +871,8 @@ typedef struct ball_eval {
   int nearest_cls;      /* present: the class of the nearest last-frame box of any
                            class (another class: it ended on another ball), else 0 */
   double iou, err;
+  double nearest_iou, nearest_err;   /* present: against that nearest box (whatever
+                           its class: the ball followed when the labels disagree) */
   bool unique;          /* no other ball shares its colour */
   char shares[256];     /* the balls whose colour this one's shares */
 } ball_eval;
@@ -977,23 +981,77 @@ clip_shares (clip *c)
   }
 }
 
-/* The default region: every first-frame box grown by the margin. */
+/* The default region: the table's cloth in the first frame, grown by the margin. The
+ * cloth is grown from each box's border pixels (the cloth around the balls) over
+ * 4-neighbours that differ by at most CLOTH_STEP (RGB) from the pixel they are
+ * reached from and lie within CLOTH_FILL of the cloth's colour (the median of the
+ * boxes' cloth colours): the fill follows the cloth's light falloff and stops at the
+ * rails, pockets and whatever lies off the table; the balls and the cushions are
+ * inside its bounding box. The first-frame boxes are always inside the region. */
 static region
 clip_region (const clip *c, int margin)
 {
-  int x0 = c->first.width, y0 = c->first.height, x1 = 0, y1 = 0;
+  const int w = c->first.width, h = c->first.height;
+  int x0 = w, y0 = h, x1 = 0, y1 = 0;
   for (int i = 0; i < c->n; i++) {
     const box *b = &c->fb[i];
     x0 = b->x < x0 ? b->x : x0;
     y0 = b->y < y0 ? b->y : y0;
-    x1 = b->x + b->w > x1 ? b->x + b->w : x1;
-    y1 = b->y + b->h > y1 ? b->y + b->h : y1;
+    x1 = b->x + b->w - 1 > x1 ? b->x + b->w - 1 : x1;
+    y1 = b->y + b->h - 1 > y1 ? b->y + b->h - 1 : y1;
   }
+  uint8_t (*cl)[3] = malloc ((c->n ? c->n : 1) * sizeof *cl), cloth[3];
+  uint8_t *seen = calloc ((size_t) w * h, 1);
+  int *stack = malloc ((size_t) w * h * sizeof *stack);
+  if (cl && seen && stack && c->n > 0) {
+    for (int i = 0; i < c->n; i++) {
+      uint8_t col[3];
+      float tol;
+      calibrate_box (&c->first, &c->fb[i], col, &tol, cl[i]);
+    }
+    median_rgb (&cl[0][0], c->n, cloth);
+    const uint8_t *px = c->first.planes[0];
+    const int pitch = c->first.pitch[0];
+    int top = 0;
+    for (int i = 0; i < c->n; i++) {
+      const box *b = &c->fb[i];
+      for (int y = b->y; y < b->y + b->h; y++)
+        for (int x = b->x; x < b->x + b->w; x++) {
+          if (y != b->y && y != b->y + b->h - 1 && x != b->x && x != b->x + b->w - 1)
+            continue;
+          if (rgb_dist (px + y * pitch + 4 * x, cloth) > CLOTH_FILL || seen[y * w + x])
+            continue;
+          seen[y * w + x] = 1;
+          stack[top++] = y * w + x;
+        }
+    }
+    while (top > 0) {
+      int k = stack[--top], x = k % w, y = k / w;
+      const uint8_t *p = px + y * pitch + 4 * x;
+      x0 = x < x0 ? x : x0;
+      y0 = y < y0 ? y : y0;
+      x1 = x > x1 ? x : x1;
+      y1 = y > y1 ? y : y1;
+      const int nx[4] = { x - 1, x + 1, x, x }, ny[4] = { y, y, y - 1, y + 1 };
+      for (int j = 0; j < 4; j++) {
+        if (nx[j] < 0 || ny[j] < 0 || nx[j] >= w || ny[j] >= h || seen[ny[j] * w + nx[j]])
+          continue;
+        const uint8_t *q = px + ny[j] * pitch + 4 * nx[j];
+        if (rgb_dist (q, p) > CLOTH_STEP || rgb_dist (q, cloth) > CLOTH_FILL)
+          continue;
+        seen[ny[j] * w + nx[j]] = 1;
+        stack[top++] = ny[j] * w + nx[j];
+      }
+    }
+  }
+  free (cl);
+  free (seen);
+  free (stack);
   x0 = x0 - margin > 0 ? x0 - margin : 0;
   y0 = y0 - margin > 0 ? y0 - margin : 0;
-  x1 = x1 + margin < c->first.width ? x1 + margin : c->first.width;
-  y1 = y1 + margin < c->first.height ? y1 + margin : c->first.height;
-  return (region) { x0, y0, x1 - x0, y1 - y0 };
+  x1 = x1 + margin < w - 1 ? x1 + margin : w - 1;
+  y1 = y1 + margin < h - 1 ? y1 + margin : h - 1;
+  return (region) { x0, y0, x1 - x0 + 1, y1 - y0 + 1 };
 }
 
 /* Tracks the whole video (each ball seeded at its first-frame box with a window);
@@ -1062,6 +1120,7 @@ clip_evaluate (clip *c)
     const cc_moct_result *r = &c->res[i];
     const cc_moct_object *o = &c->o[i];
     e->nearest_cls = 0;
+    e->nearest_iou = e->nearest_err = 0;
     if (r->present) {
       double best = INFINITY, any = INFINITY;
       for (int j = 0; j < c->nl; j++) {
@@ -1074,6 +1133,8 @@ clip_evaluate (clip *c)
         if (dd < any) {
           any = dd;
           e->nearest_cls = b->cls;
+          e->nearest_err = dd;
+          e->nearest_iou = iou (r, b);
         }
       }
       if (e->box >= 0) {
@@ -1155,11 +1216,12 @@ clip_print_json (const clip *c)
     printf ("%s{\"name\":\"%s\",\"class\":%d,\"colour\":\"#%02x%02x%02x\",\"tolerance\":%.1f,"
         "\"unique\":%s,\"shares\":\"%s\",\"status\":\"%s\",\"present\":%s,\"lost_gate\":%s,"
         "\"cx\":%.3f,\"cy\":%.3f,\"x0\":%d,\"y0\":%d,\"x1\":%d,\"y1\":%d,\"box\":%d,"
-        "\"nearest_class\":%d,\"iou\":%.4f,\"centroid_error\":%.4f}", i ? "," : "",
+        "\"nearest_class\":%d,\"nearest_iou\":%.4f,\"nearest_centroid_error\":%.4f,"
+        "\"iou\":%.4f,\"centroid_error\":%.4f}", i ? "," : "",
         o->name, c->fb[i].cls, o->r,
         o->g, o->b, o->tolerance, e->unique ? "true" : "false", e->shares, e->status,
         r->present ? "true" : "false", r->lost ? "true" : "false", r->cx, r->cy, r->x0, r->y0,
-        r->x1, r->y1, e->box, e->nearest_cls, e->iou, e->err);
+        r->x1, r->y1, e->box, e->nearest_cls, e->nearest_iou, e->nearest_err, e->iou, e->err);
   }
   printf ("]}\n");
 }
@@ -1174,9 +1236,13 @@ clip_print_text (const clip *c)
       "status", "IoU", "centroid", "shares colour with");
   for (int i = 0; i < c->n; i++) {
     const cc_moct_object *o = &c->o[i];
-    printf ("%-8s %-5d #%02x%02x%02x %5.1f  %-8s %6.3f %9.2f  %s\n", o->name, c->fb[i].cls,
-        o->r, o->g, o->b, o->tolerance, c->ev[i].status, c->ev[i].iou, c->ev[i].err,
-        c->ev[i].shares);
+    const ball_eval *e = &c->ev[i];
+    printf ("%-8s %-5d #%02x%02x%02x %5.1f  %-8s %6.3f %9.2f  %s", o->name, c->fb[i].cls,
+        o->r, o->g, o->b, o->tolerance, e->status, e->iou, e->err, e->shares);
+    if (e->nearest_cls && e->nearest_cls != c->fb[i].cls)
+      printf ("  (nearest box: class %d, IoU %.3f, %.2f px)", e->nearest_cls, e->nearest_iou,
+          e->nearest_err);
+    printf ("\n");
   }
   tally u = clip_tally (c, 0);
   printf ("unique colours (cue, eight, unique solids) %d: tracked %d (mean IoU %.3f, min "
