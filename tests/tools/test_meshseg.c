@@ -199,18 +199,17 @@ END_TEST
  * parts; each bound from 2 to 6 gives exactly that many segments, numbered 0.., with
  * and without merging. */
 static int write_body (const char *path, int freq, int32_t **truth);
+static int load_body (const char *name, int freq, int32_t **truth, ms_mesh *m);
+static int load_body_dual (const char *name, int freq, int32_t **truth, ms_mesh *m,
+    ms_dual *dual);
 
 START_TEST (test_max_segments)
 {
   int32_t *truth;
-  const char *path = cv_test_temp_path ("body-max.off");
-  write_body (path, 14, &truth);
-  free (truth);
   ms_mesh m;
-  CC_ASSERT_OK (ms_mesh_load (path, NULL, &m));
   ms_dual dual;
-  ms_dual_params dp = { 0.5f, 0.2f };
-  CC_ASSERT_OK (ms_dual_build (&m, &dp, false, &dual));
+  load_body_dual ("body-max.off", 14, &truth, &m, &dual);
+  free (truth);
   cc_context *ctx;
   CC_ASSERT_OK (cc_context_create (CC_BACKEND_CPU, -1, &ctx));
   ms_distances dist;
@@ -426,6 +425,26 @@ write_body (const char *path, int freq, int32_t **truth)
   return faces;
 }
 
+/* The body written at a temporary path `name` and loaded into m; returns its faces. */
+static int
+load_body (const char *name, int freq, int32_t **truth, ms_mesh *m)
+{
+  const char *path = cv_test_temp_path (name);
+  int faces = write_body (path, freq, truth);
+  CC_ASSERT_OK (ms_mesh_load (path, NULL, m));
+  return faces;
+}
+
+/* The same with its dual graph of the distance parameters { 0.5, 0.2 }. */
+static int
+load_body_dual (const char *name, int freq, int32_t **truth, ms_mesh *m, ms_dual *dual)
+{
+  int faces = load_body (name, freq, truth, m);
+  ms_dual_params dp = { 0.5f, 0.2f };
+  CC_ASSERT_OK (ms_dual_build (m, &dp, false, dual));
+  return faces;
+}
+
 /* Hue in [0, 1) of an RGB colour, -1 when too grey to tell. Segment colours keep their
  * hue through the renderer's shading (a scale) and the paling (a blend with white). */
 static float
@@ -548,10 +567,8 @@ segment (const ms_mesh *m, cc_backend backend, ms_apsp_mode mode,
 START_TEST (test_body_with_cylinders)
 {
   int32_t *truth;
-  const char *path = cv_test_temp_path ("body.off");
-  int faces = write_body (path, 14, &truth);
   ms_mesh m;
-  CC_ASSERT_OK (ms_mesh_load (path, NULL, &m));
+  int faces = load_body ("body.off", 14, &truth, &m);
   ck_assert_int_eq (m.face_count, faces);
   ck_assert_int_eq (m.vertex_count, 10 * 14 * 14 + 2);   /* welded: a closed sphere */
   for (int b = 0; b < cv_test_backend_count (); b++) {
@@ -601,10 +618,8 @@ END_TEST
 START_TEST (test_merge_share)
 {
   int32_t *truth;
-  const char *path = cv_test_temp_path ("body-merge.off");
-  int faces = write_body (path, 14, &truth);
   ms_mesh m;
-  CC_ASSERT_OK (ms_mesh_load (path, NULL, &m));
+  int faces = load_body ("body-merge.off", 14, &truth, &m);
   double error[3];
   int segments[3];
   static const char *rule[] = { "no merge", "merged (salience)", "merged (share of creases)" };
@@ -678,10 +693,8 @@ floyd_vs_dijkstra (const ms_dual *dual, float *fw, float *dj, double *seconds)
 START_TEST (test_exact_distances)
 {
   int32_t *truth;
-  const char *path = cv_test_temp_path ("body-exact.off");
-  write_body (path, 8, &truth);
   ms_mesh m;
-  CC_ASSERT_OK (ms_mesh_load (path, NULL, &m));
+  load_body ("body-exact.off", 8, &truth, &m);
   ms_dual_params dp;
   ms_dual_params_default (&dp);
   ms_dual exact, plain;
@@ -735,13 +748,9 @@ START_TEST (test_gpu_dual_graph_apsp)
   if (cv_test_skip_without_gpu ("meshseg: GPU APSP of a dual graph"))
     return;
   int32_t *truth;
-  const char *path = cv_test_temp_path ("body-gpu.off");
-  write_body (path, cv_test_quick () ? 6 : 10, &truth);
   ms_mesh m;
-  CC_ASSERT_OK (ms_mesh_load (path, NULL, &m));
   ms_dual dual;
-  ms_dual_params dp = { 0.5f, 0.2f };
-  CC_ASSERT_OK (ms_dual_build (&m, &dp, false, &dual));
+  load_body_dual ("body-gpu.off", cv_test_quick () ? 6 : 10, &truth, &m, &dual);
   cc_apsp_graph g = ms_dual_graph (&dual);
   size_t n = (size_t) dual.faces;
   float *cpu = malloc (sizeof (float) * n * n), *gpu = malloc (sizeof (float) * n * n);
@@ -1010,14 +1019,10 @@ END_TEST
 START_TEST (test_row_cache)
 {
   int32_t *truth;
-  const char *path = cv_test_temp_path ("body-cache.off");
-  write_body (path, 6, &truth);
-  free (truth);
   ms_mesh m;
-  CC_ASSERT_OK (ms_mesh_load (path, NULL, &m));
   ms_dual dual;
-  ms_dual_params dp = { 0.5f, 0.2f };
-  CC_ASSERT_OK (ms_dual_build (&m, &dp, false, &dual));
+  load_body_dual ("body-cache.off", 6, &truth, &m, &dual);
+  free (truth);
   cc_context *ctx;
   CC_ASSERT_OK (cc_context_create (CC_BACKEND_CPU, -1, &ctx));
   ms_distances rows, full;
