@@ -312,12 +312,20 @@ cv_pipeline_flow (const gchar * launch, gboolean * on_device, gsize * n_floats)
 }
 
 double
-cv_flow_cuda_vs_cpu (const gchar * gpu_launch, const gchar * cpu_launch)
+cv_flow_cuda_vs_cpu (const gchar * src, const gchar * element)
 {
+  /* the caps filter forces CUDA memory: without it cudaupload and cudadownload would
+   * agree on system memory and pass buffers through */
+  gchar *gpu_launch = g_strdup_printf ("%s ! cudaupload ! video/x-raw(memory:CUDAMemory) ! "
+      "%s name=flow backend=cuda ! cudadownload ! appsink name=sink sync=false", src, element);
+  gchar *cpu_launch = g_strdup_printf ("%s ! %s backend=cpu ! appsink name=sink sync=false",
+      src, element);
   gboolean dev_g, dev_c;
   gsize ng, nc;
   gfloat *fg = cv_pipeline_flow (gpu_launch, &dev_g, &ng);
   gfloat *fc = cv_pipeline_flow (cpu_launch, &dev_c, &nc);
+  g_free (gpu_launch);
+  g_free (cpu_launch);
   ck_assert (dev_g);
   ck_assert (!dev_c);
   ck_assert_uint_eq (ng, nc);

@@ -94,10 +94,11 @@ void cv_pipeline_stop (GstElement * pipe);
  * asserts the meta is valid and, when the pipeline has an element named "flow", that it
  * was given CUDA memory. *on_device: the meta's field was on the device. */
 gfloat *cv_pipeline_flow (const gchar * launch, gboolean * on_device, gsize * n_floats);
-/* The mean |difference| of the vectors of the second frame through `gpu_launch` (the
- * element named "flow" on CUDA memory, its field kept on the device) and through
- * `cpu_launch` (a host field) of the same size (asserted). */
-double cv_flow_cuda_vs_cpu (const gchar * gpu_launch, const gchar * cpu_launch);
+/* The mean |difference| of the vectors of the second frame of `src` (a source and its
+ * caps) through `element` ("cudaflowlk", with properties) on CUDA memory (cudaupload ->
+ * element backend=cuda -> cudadownload: the element must get CUDA memory and keep its
+ * field on the device) and through it on the CPU backend (a host field). */
+double cv_flow_cuda_vs_cpu (const gchar * src, const gchar * element);
 /* Takes `pipe` through `states`: no change may fail, nor its completion within 10 s. */
 void cv_cycle_states (GstElement * pipe, const GstState * states, gsize n_states);
 

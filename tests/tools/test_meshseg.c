@@ -808,6 +808,51 @@ END_TEST
  * CV_TEST_QUICK (compute-sanitizer): CUDA segments only PSB 125 (2,682 faces, the
  * smallest; the CPU all six), so the mean bound is the CPU's alone there. */
 #define PSB_QUICK_ID 125
+
+/* PSB mesh `id` of media/mesh/SET/off loaded into m; false, after a SKIP line naming
+ * it by `label`, when the file is missing. */
+static bool
+load_psb_mesh (const char *media, const char *set, const char *label, int id, ms_mesh *m)
+{
+  char path[1024];
+  snprintf (path, sizeof path, "%s/mesh/%s/off/%d.off", media, set, id);
+  if (access (path, R_OK) != 0) {
+    printf ("SKIP meshseg %s %d: %s missing\n", label, id, path);
+    return false;
+  }
+  CC_ASSERT_OK (ms_mesh_load (path, NULL, m));
+  return true;
+}
+
+/* The Rand Index errors of `labels` (and of `baseline`, when not NULL) against each human
+ * segmentation of PSB mesh `id` (media/mesh/SET/seg/ID/ID_T.seg), summed into *sum (and
+ * *baseline_sum); returns how many there were. */
+static int
+psb_errors (const char *media, const char *set, int id, int faces, const int32_t *labels,
+    const int32_t *baseline, double *sum, double *baseline_sum)
+{
+  char path[1024];
+  int truths = 0;
+  *sum = 0;
+  if (baseline)
+    *baseline_sum = 0;
+  for (int t = 0; t < 64; t++) {
+    snprintf (path, sizeof path, "%s/mesh/%s/seg/%d/%d_%d.seg", media, set, id, id, t);
+    int32_t *truth;
+    if (access (path, R_OK) != 0 || ms_seg_read (path, faces, &truth) != CC_SUCCESS)
+      continue;
+    ms_eval e;
+    ms_evaluate (labels, truth, faces, &e);
+    *sum += e.rand_index_error;
+    if (baseline) {
+      ms_evaluate (baseline, truth, faces, &e);
+      *baseline_sum += e.rand_index_error;
+    }
+    truths++;
+    free (truth);
+  }
+  return truths;
+}
 START_TEST (test_psb)
 {
   const char *media = cv_test_shared_media_with ("meshseg: PSB", "mesh/psb");
@@ -824,33 +869,18 @@ START_TEST (test_psb)
     for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++) {
       if (quick && ids[i] != PSB_QUICK_ID)
         continue;
-      char path[1024];
-      snprintf (path, sizeof path, "%s/mesh/psb/off/%d.off", media, ids[i]);
-      if (access (path, R_OK) != 0) {
-        printf ("SKIP meshseg PSB %d: %s missing\n", ids[i], path);
-        continue;
-      }
       ms_mesh m;
-      CC_ASSERT_OK (ms_mesh_load (path, NULL, &m));
+      if (!load_psb_mesh (media, "psb", "PSB", ids[i], &m))
+        continue;
       ms_segmentation seg;
       ms_dual dual;
       /* CPU: rows on demand keeps the suite fast; CUDA: the full matrix */
       ms_cluster_params cp;
       ms_cluster_params_default (&cp);
       segment (&m, cv_test_backend (b), b ? MS_APSP_FULL : MS_APSP_ROWS, &cp, &seg, &dual);
-      double mesh_sum = 0;
-      int truths = 0;
-      for (int t = 0; t < 64; t++) {
-        snprintf (path, sizeof path, "%s/mesh/psb/seg/%d/%d_%d.seg", media, ids[i], ids[i], t);
-        int32_t *truth;
-        if (access (path, R_OK) != 0 || ms_seg_read (path, m.face_count, &truth) != CC_SUCCESS)
-          continue;
-        ms_eval e;
-        ms_evaluate (seg.label, truth, m.face_count, &e);
-        mesh_sum += e.rand_index_error;
-        truths++;
-        free (truth);
-      }
+      double mesh_sum;
+      int truths = psb_errors (media, "psb", ids[i], m.face_count, seg.label, NULL, &mesh_sum,
+          NULL);
       if (truths) {
         printf ("PSB %d (%d faces) on %s: %d segments, mean Rand Index error %.4f over %d "
             "human segmentations\n", ids[i], m.face_count,
@@ -904,14 +934,9 @@ START_TEST (test_psb_train)
   double sum = 0;
   int meshes = 0;
   for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++) {
-    char path[1024];
-    snprintf (path, sizeof path, "%s/mesh/psb-train/off/%d.off", media, ids[i]);
-    if (access (path, R_OK) != 0) {
-      printf ("SKIP meshseg psb-train %d: %s missing\n", ids[i], path);
-      continue;
-    }
     ms_mesh m;
-    CC_ASSERT_OK (ms_mesh_load (path, NULL, &m));
+    if (!load_psb_mesh (media, "psb-train", "psb-train", ids[i], &m))
+      continue;
     ms_segmentation seg;
     ms_dual dual;
     ms_cluster_params cp;
@@ -920,21 +945,9 @@ START_TEST (test_psb_train)
     ms_dual_params_default (&dp);
     segment_with (&m, &dp, CC_BACKEND_CPU, MS_APSP_ROWS, &cp, &seg, &dual);
     int32_t *one = calloc ((size_t) m.face_count, sizeof (int32_t));
-    double mesh_sum = 0, one_sum = 0;
-    int truths = 0;
-    for (int t = 0; t < 64; t++) {
-      snprintf (path, sizeof path, "%s/mesh/psb-train/seg/%d/%d_%d.seg", media, ids[i], ids[i], t);
-      int32_t *truth;
-      if (access (path, R_OK) != 0 || ms_seg_read (path, m.face_count, &truth) != CC_SUCCESS)
-        continue;
-      ms_eval e, o;
-      ms_evaluate (seg.label, truth, m.face_count, &e);
-      ms_evaluate (one, truth, m.face_count, &o);
-      mesh_sum += e.rand_index_error;
-      one_sum += o.rand_index_error;
-      truths++;
-      free (truth);
-    }
+    double mesh_sum, one_sum;
+    int truths = psb_errors (media, "psb-train", ids[i], m.face_count, seg.label, one,
+        &mesh_sum, &one_sum);
     ck_assert_int_gt (truths, 0);
     printf ("psb-train %d (%d faces): %d segments, mean Rand Index error %.4f (one segment "
         "%.4f) over %d human segmentations\n", ids[i], m.face_count, seg.segments,
