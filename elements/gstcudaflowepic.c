@@ -45,7 +45,7 @@ GST_DEBUG_CATEGORY_STATIC (cudaflowepic_debug);
 
 enum {
   PROP_0, PROP_MATCH_STEP, PROP_MATCH_LEVELS, PROP_MATCH_ITERATIONS, PROP_MAX_DISPLACEMENT,
-  PROP_FB_THRESHOLD, PROP_NEIGHBOURS, PROP_SIGMA, PROP_AFFINE, PROP_FLAT_COST,
+  PROP_FB_THRESHOLD, PROP_NEIGHBOURS, PROP_CELL, PROP_SIGMA, PROP_AFFINE, PROP_FLAT_COST,
   PROP_EDGE_WEIGHT, PROP_REFINE,
   PROP_VIS_FIRST,                                      /* GST_CV_VIS_N_PROPS ids */
 };
@@ -165,6 +165,7 @@ gst_cuda_flow_epic_set_property (GObject * object, guint prop_id, const GValue *
       break;
     case PROP_FB_THRESHOLD: p->match.fb_threshold = (float) g_value_get_double (value); break;
     case PROP_NEIGHBOURS: p->interp.k = g_value_get_int (value); break;
+    case PROP_CELL: p->interp.cell = g_value_get_int (value); break;
     case PROP_SIGMA: p->interp.sigma = (float) g_value_get_double (value); break;
     case PROP_AFFINE: p->interp.affine = g_value_get_boolean (value); break;
     case PROP_FLAT_COST: p->interp.flat_cost = (float) g_value_get_double (value); break;
@@ -193,6 +194,7 @@ gst_cuda_flow_epic_get_property (GObject * object, guint prop_id, GValue * value
     case PROP_MAX_DISPLACEMENT: g_value_set_double (value, p->match.max_displacement); break;
     case PROP_FB_THRESHOLD: g_value_set_double (value, p->match.fb_threshold); break;
     case PROP_NEIGHBOURS: g_value_set_int (value, p->interp.k); break;
+    case PROP_CELL: g_value_set_int (value, p->interp.cell); break;
     case PROP_SIGMA: g_value_set_double (value, p->interp.sigma); break;
     case PROP_AFFINE: g_value_set_boolean (value, p->interp.affine); break;
     case PROP_FLAT_COST: g_value_set_double (value, p->interp.flat_cost); break;
@@ -241,6 +243,10 @@ gst_cuda_flow_epic_class_init (GstCudaFlowEpicClass * klass)
       g_param_spec_int ("neighbours", "Neighbours",
           "Matches (nearest by geodesic distance) each interpolated cell uses", 1, 128,
           d.interp.k, rw));
+  g_object_class_install_property (gobject_class, PROP_CELL,
+      g_param_spec_int ("cell", "Seed cell",
+          "Pixels a side of the blocks that hold at most one seed match each: larger "
+          "cells interpolate from fewer seeds (faster, smoother)", 2, 8, d.interp.cell, rw));
   g_object_class_install_property (gobject_class, PROP_SIGMA,
       g_param_spec_double ("sigma", "Kernel width",
           "A match's weight is exp(-D / sigma) of its geodesic distance D", 0.001, 10000.0,

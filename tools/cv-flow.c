@@ -9,7 +9,7 @@
  *   blockmatch: --block-size N  --search-radius N  --seed-radius N  --bm-levels N
  *               --metric ncc|ssd|sad  --no-subpixel  (the dense field is evaluated)
  *   epic:       --match-step N  --match-levels N  --match-iterations N  --max-motion X
- *               --fb-threshold X  --k N  --sigma X  --flat-cost X  --edge-weight X
+ *               --fb-threshold X  --k N  --cell N  --sigma X  --flat-cost X  --edge-weight X
  *               --nw (Nadaraya-Watson instead of affine); the refinement (one level,
  *               docs/epicflow.md) is part of the method: --refine none turns it off
  *   refinement: --refine [variational|none]  --refine-levels N  --outer N  --inner N
@@ -295,7 +295,7 @@ usage (FILE *out)
       "  blockmatch: --block-size N  --search-radius N  --seed-radius N  --bm-levels N\n"
       "              --metric ncc|ssd|sad  --no-subpixel\n"
       "  epic:       --match-step N  --match-levels N  --match-iterations N  --max-motion X\n"
-      "              --fb-threshold X  --k N  --sigma X  --flat-cost X  --edge-weight X  --nw\n"
+      "              --fb-threshold X  --k N  --cell N  --sigma X  --flat-cost X  --edge-weight X  --nw\n"
       "  refinement: --refine [variational|none]  --refine-levels N  --outer N  --inner N\n"
       "              --omega X  --alpha X  --delta X  --gamma X\n"
       "  --help, --version\n", MAX_REPEAT);
@@ -377,6 +377,7 @@ main (int argc, char **argv)
     else if (FLOAT ("--max-motion", o.epic.match.max_displacement)) ;
     else if (FLOAT ("--fb-threshold", o.epic.match.fb_threshold)) ;
     else if (INT ("--k", o.epic.interp.k)) ;
+    else if (INT ("--cell", o.epic.interp.cell)) ;
     else if (FLOAT ("--sigma", o.epic.interp.sigma)) ;
     else if (FLOAT ("--flat-cost", o.epic.interp.flat_cost)) ;
     else if (FLOAT ("--edge-weight", o.epic.interp.edge_weight)) ;

@@ -100,11 +100,12 @@ interp_owner_fill_kernel (int *owner, int nb)
 }
 
 __global__ void
-interp_claim_kernel (const cc_flow_match *matches, int n, int *owner, int w, int h)
+interp_claim_kernel (const cc_flow_match *matches, int n, int *owner, int w, int h,
+    int cell)
 {
   int i = blockIdx.x * blockDim.x + threadIdx.x, px, py;
   if (i < n && cc_interp_match_pixel (&matches[i], w, h, &px, &py))
-    atomicMin (&owner[(py / 2) * ((w + 1) / 2) + px / 2], i);
+    atomicMin (&owner[(py / cell) * ((w + cell - 1) / cell) + px / cell], i);
 }
 
 __global__ void
@@ -478,7 +479,7 @@ cc_cuda_interp_create (cc_context *ctx, int w, int h, cc_cuda_interp **out)
   st->ctx = ctx;
   st->w = w;
   st->h = h;
-  st->nb = cc_interp_blocks (w, h);
+  st->nb = cc_interp_blocks (w, h, CC_INTERP_MIN_CELL);   // the most seeds: scratch size
   st->table_size = cc_interp_table_size (w, h);
   while ((1 << st->table_bits) < st->table_size)
     st->table_bits++;
@@ -527,7 +528,7 @@ cc_cuda_interp_run (cc_cuda_interp *st, cc_stream stream, const cc_interp_params
     const cc_image *frame, const cc_flow_match *matches, int n, cc_image *flow)
 {
   cudaStream_t cs = (cudaStream_t) stream;   // resolved by the caller
-  const int w = st->w, h = st->h, nb = st->nb, t = st->table_size;
+  const int w = st->w, h = st->h, nb = cc_interp_blocks (w, h, p->cell), t = st->table_size;
   dim3 rows (cc_div_up (w, INTERP_THREADS), h);
   interp_blur_h_kernel<<<rows, INTERP_THREADS, 0, cs>>> (*frame, st->blur_h);
   CC_CUDA_LAUNCHED ("interp_blur_h_kernel");
@@ -544,7 +545,7 @@ cc_cuda_interp_run (cc_cuda_interp *st, cc_stream stream, const cc_interp_params
           cs), "interp: clear keys");
   if (n > 0) {
     interp_claim_kernel<<<cc_div_up (n, INTERP_THREADS), INTERP_THREADS, 0, cs>>> (matches,
-        n, st->owner, w, h);
+        n, st->owner, w, h, p->cell);
     CC_CUDA_LAUNCHED ("interp_claim_kernel");
     interp_seed_kernel<<<cc_div_up (nb, INTERP_THREADS), INTERP_THREADS, 0, cs>>> (matches,
         st->owner, nb, st->keys, w, h);

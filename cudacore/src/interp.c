@@ -36,6 +36,7 @@ cc_interp_params_default (cc_interp_params *p)
   p->k = 32;
   p->sigma = 1.0f;
   p->affine = true;
+  p->cell = 2;
   p->flat_cost = 0.02f;
   p->edge_weight = 0.02f;
 }
@@ -47,6 +48,8 @@ cc_interp_params_check (const cc_interp_params *p)
   CC_CHECK_ARG (p->k >= 1 && p->k <= 128, "interp: k %d out of range 1..128", p->k);
   CC_CHECK_ARG (p->sigma >= 1e-3f && p->sigma <= 1e4f,
       "interp: sigma %g out of range [0.001, 10000]", p->sigma);
+  CC_CHECK_ARG (p->cell >= CC_INTERP_MIN_CELL && p->cell <= 8,
+      "interp: cell %d out of range %d..8", p->cell, CC_INTERP_MIN_CELL);
   CC_CHECK_ARG (p->flat_cost >= 1e-3f && p->flat_cost <= 100.0f,
       "interp: flat_cost %g out of range [0.001, 100]", p->flat_cost);
   CC_CHECK_ARG (p->edge_weight >= 0.0f && p->edge_weight <= 100.0f,
@@ -64,7 +67,7 @@ struct cc_interp {
   float *cost;
   uint64_t *keys;
   int *heap, *heap_pos;          /* pixel Dijkstra: indexed binary heap */
-  int *owner;                    /* per 2x2 block: lowest match index, or INT_MAX */
+  int *owner;                    /* per cell: lowest match index, or INT_MAX */
   uint64_t *table_key;           /* seed-graph edges: (lo << 32 | hi) or NONE */
   float *table_cost;
   int table_size, table_bits;
@@ -101,7 +104,7 @@ static cc_status
 cpu_alloc (cc_interp *ip)
 {
   size_t n = (size_t) ip->width * ip->height;
-  size_t nb = (size_t) cc_interp_blocks (ip->width, ip->height);
+  size_t nb = (size_t) cc_interp_blocks (ip->width, ip->height, CC_INTERP_MIN_CELL);
   size_t t = (size_t) ip->table_size;
   ip->luma = malloc (n);
   ip->blur_h = malloc (n * sizeof (int));
@@ -335,7 +338,7 @@ table_insert (cc_interp *ip, int a, int b, float c)
 static void
 cpu_graph (cc_interp *ip)
 {
-  const int w = ip->width, h = ip->height, nb = cc_interp_blocks (w, h);
+  const int w = ip->width, h = ip->height, nb = cc_interp_blocks (w, h, ip->params.cell);
   for (int s = 0; s < ip->table_size; s++)
     ip->table_key[s] = CC_INTERP_KEY_NONE;
   for (int y = 0; y < h; y++)
@@ -384,7 +387,7 @@ cpu_graph (cc_interp *ip)
 static void
 cpu_fit (cc_interp *ip, const cc_flow_match *matches)
 {
-  const int nb = cc_interp_blocks (ip->width, ip->height);
+  const int nb = cc_interp_blocks (ip->width, ip->height, ip->params.cell);
   const int k = ip->params.k, affine = ip->params.affine;
   const float sigma = ip->params.sigma;
 #pragma omp parallel for schedule(dynamic, 64) num_threads(cc_context_cpu_threads (ip->ctx))
@@ -404,8 +407,8 @@ static cc_status
 cpu_run (cc_interp *ip, const cc_image *frame, const cc_flow_match *matches, int n,
     cc_image *flow)
 {
-  const int w = ip->width, h = ip->height, bw = (w + 1) / 2;
-  const int nb = cc_interp_blocks (w, h);
+  const int w = ip->width, h = ip->height, cell = ip->params.cell;
+  const int bw = (w + cell - 1) / cell, nb = cc_interp_blocks (w, h, cell);
   cpu_cost (ip, frame);
   for (int b = 0; b < nb; b++)
     ip->owner[b] = INT_MAX;
@@ -413,7 +416,7 @@ cpu_run (cc_interp *ip, const cc_image *frame, const cc_flow_match *matches, int
     int px, py;
     if (!cc_interp_match_pixel (&matches[i], w, h, &px, &py))
       continue;
-    int b = (py / 2) * bw + px / 2;
+    int b = (py / cell) * bw + px / cell;
     if (i < ip->owner[b])
       ip->owner[b] = i;
   }

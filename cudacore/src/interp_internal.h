@@ -13,13 +13,17 @@ extern "C" {
 /* Dijkstra candidates kept per seed (cc_interp_knn); beyond, the farthest drop. */
 #define CC_INTERP_CANDIDATES 512
 
-/* Seeds: at most one per 2 x 2 block of pixels (the lowest match index of the
- * block wins), so a frame has at most cc_interp_max_seeds () of them and the seed
+/* The smallest cc_interp_params.cell: scratch is sized for it at create, so any
+ * cell may be set later. */
+#define CC_INTERP_MIN_CELL 2
+
+/* Seeds: at most one per cell x cell block of pixels (the lowest match index of the
+ * block wins), so a frame has at most cc_interp_blocks () of them and the seed
  * graph (planar: at most 3 edges per seed) fits a table allocated at create. */
 static inline int
-cc_interp_blocks (int width, int height)
+cc_interp_blocks (int width, int height, int cell)
 {
-  return ((width + 1) / 2) * ((height + 1) / 2);
+  return ((width + cell - 1) / cell) * ((height + cell - 1) / cell);
 }
 
 /* Global tile rounds of the CUDA geodesic relaxation (each converges its 32 x 32
@@ -29,7 +33,7 @@ cc_interp_blocks (int width, int height)
 static inline int
 cc_interp_table_size (int width, int height)
 {
-  long long need = 4LL * cc_interp_blocks (width, height), t = 64;
+  long long need = 4LL * cc_interp_blocks (width, height, CC_INTERP_MIN_CELL), t = 64;
   while (t < need)
     t <<= 1;
   return (int) t;

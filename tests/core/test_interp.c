@@ -179,6 +179,70 @@ START_TEST (test_piecewise_affine)
 }
 END_TEST
 
+/* Cells: matches every 2 px; with cell c the seeds (the labels of the geodesic
+ * keys) are exactly the lowest-index match of each c x c block, and the affine
+ * field comes back exact away from the edge for every cell size. */
+START_TEST (test_cells)
+{
+  const int w = 96, h = 64, edge = 48;
+  cc_image frame = two_regions (w, h, edge);
+  cc_flow_match m[2048];
+  int n = grid_matches (w, h, 2, edge, m, 2048);
+  static const int cells[] = { 2, 4, 8 };
+  for (unsigned ci = 0; ci < sizeof cells / sizeof cells[0]; ci++) {
+    const int c = cells[ci], bw = (w + c - 1) / c, nb = bw * ((h + c - 1) / c);
+    cc_interp_params p;
+    cc_interp_params_default (&p);
+    p.edge_weight = 1.0f;
+    p.cell = c;
+    cc_image flow;
+    uint64_t *keys = malloc ((size_t) w * h * 8);
+    interp_on (CC_BACKEND_CPU, 0, &p, &frame, m, n, &flow, keys);
+    /* the seed of each block: its lowest match index */
+    int *want = malloc ((size_t) nb * sizeof *want);
+    for (int b = 0; b < nb; b++)
+      want[b] = -1;
+    for (int i = n - 1; i >= 0; i--)
+      want[((int) m[i].y / c) * bw + (int) m[i].x / c] = i;
+    int seeds = 0;
+    for (int b = 0; b < nb; b++)
+      if (want[b] >= 0) {
+        seeds++;
+        size_t px = (size_t) m[want[b]].y * w + (size_t) m[want[b]].x;
+        ck_assert_msg ((keys[px] & 0xFFFFFFFFu) == (uint64_t) b && (keys[px] >> 32) == 0,
+            "cell %d: block %d's seed pixel does not carry its own key", c, b);
+      }
+    int labelled = 0;
+    for (int b = 0; b < nb; b++) {
+      int found = 0;
+      for (size_t q = 0; q < (size_t) w * h && !found; q++)
+        found = (keys[q] & 0xFFFFFFFFu) == (uint64_t) b;
+      labelled += found;
+    }
+    ck_assert_int_eq (labelled, seeds);
+    ck_assert_int_eq (seeds, nb);   /* matches every 2 px reach every block */
+    double worst = 0.0;
+    for (int y = 0; y < h; y++)
+      for (int x = 0; x < w; x++) {
+        if (x >= edge - c - 2 && x < edge + c + 2)
+          continue;   /* cells across the blurred edge */
+        float u, v;
+        if (x < edge)
+          left_model (x, y, &u, &v);
+        else
+          right_model (x, y, &u, &v);
+        const float *f = flow_at (&flow, x, y);
+        worst = fmax (worst, fmax (fabs (f[0] - u), fabs (f[1] - v)));
+      }
+    ck_assert_msg (worst < 1e-3, "cell %d: affine field off by %g px", c, worst);
+    free (want);
+    free (keys);
+    cv_image_free (&flow);
+  }
+  cv_image_free (&frame);
+}
+END_TEST
+
 /* The left region has matches only far from the edge (x < 12); the right region
  * everywhere. With edge costs, the left pixels next to the edge still take the left
  * flow; with edge_weight 0 (Euclidean-like geodesic), they take the right one. */
@@ -327,6 +391,11 @@ START_TEST (test_bad_input)
   q.k = 129;
   ck_assert_int_eq (cc_interp_set_params (ip, &q), CC_ERROR_INVALID_ARGUMENT);
   q = p;
+  q.cell = 1;
+  ck_assert_int_eq (cc_interp_params_check (&q), CC_ERROR_INVALID_ARGUMENT);
+  q.cell = 9;
+  ck_assert_int_eq (cc_interp_set_params (ip, &q), CC_ERROR_INVALID_ARGUMENT);
+  q = p;
   q.sigma = 0.0f;
   ck_assert_int_eq (cc_interp_params_check (&q), CC_ERROR_INVALID_ARGUMENT);
   q = p;
@@ -388,8 +457,10 @@ START_TEST (test_gpu_matches_cpu)
     }
   cc_interp_params p;
   cc_interp_params_default (&p);
-  for (int affine = 0; affine <= 1; affine++) {
+  for (int run = 0; run < 4; run++) {
+    const int affine = run & 1;
     p.affine = affine;
+    p.cell = run < 2 ? 2 : 5;
     cc_image fc, fg;
     uint64_t *kc = malloc ((size_t) w * h * 8), *kg = malloc ((size_t) w * h * 8);
     interp_on (CC_BACKEND_CPU, 0, &p, &frame, m, n, &fc, kc);
@@ -400,7 +471,8 @@ START_TEST (test_gpu_matches_cpu)
       for (int x = 0; x < w; x++)
         for (int c = 0; c < 2; c++)
           worst = fmax (worst, fabs (flow_at (&fc, x, y)[c] - flow_at (&fg, x, y)[c]));
-    ck_assert_msg (worst < 1e-4, "affine %d: CUDA vs CPU differ by %g px", affine, worst);
+    ck_assert_msg (worst < 1e-4, "affine %d, cell %d: CUDA vs CPU differ by %g px", affine,
+        p.cell, worst);
     free (kc);
     free (kg);
     cv_image_free (&fc);
@@ -419,6 +491,7 @@ interp_suite (void)
   TCase *tc = tcase_create ("interp");
   tcase_set_timeout (tc, 120);
   tcase_add_test (tc, test_piecewise_affine);
+  tcase_add_test (tc, test_cells);
   tcase_add_test (tc, test_edges_stop_interpolation);
   tcase_add_test (tc, test_geodesic_fixed_point);
   tcase_add_test (tc, test_bad_input);

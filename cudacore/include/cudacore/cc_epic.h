@@ -74,6 +74,10 @@ typedef struct cc_interp_params {
   int k;                /* nearest matches per pixel, 1..128. Default 32 */
   float sigma;          /* kernel width of the geodesic distance weights. Default 1 */
   bool affine;          /* locally-weighted affine (true) or Nadaraya-Watson (false). Default true */
+  /* Seeds: at most one match per cell x cell block of pixels (the lowest match
+   * index of the block); the k nearest are counted in seeds, so a larger cell with
+   * a smaller k covers the same area with less work. 2..8. Default 2 */
+  int cell;
   /* Edge cost map (a stand-in for EpicFlow's structured edges): per pixel,
    * flat_cost + edge_weight * |gradient of the 5x5-binomial-blurred luma| (luma
    * levels per pixel); a step between 8-neighbours costs the mean of their costs
