@@ -338,6 +338,18 @@ cv_flow_cuda_vs_cpu (const gchar * src, const gchar * element)
 }
 
 void
+cv_check_flow_cuda_vs_cpu (const gchar * name, const gchar * src, const gchar * element,
+    double max_mean_diff)
+{
+  if (!cv_have_cuda_elements (name))
+    return;
+  double diff = cv_flow_cuda_vs_cpu (src, element);
+  g_print ("%s: CUDA memory vs CPU: mean |diff| %.5f px\n", name, diff);
+  ck_assert_msg (diff <= max_mean_diff, "%s: mean |diff| %.5f px > %g", name, diff,
+      max_mean_diff);
+}
+
+void
 cv_cycle_states (GstElement * pipe, const GstState * states, gsize n_states)
 {
   for (gsize i = 0; i < n_states; i++) {

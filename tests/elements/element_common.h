@@ -99,6 +99,11 @@ gfloat *cv_pipeline_flow (const gchar * launch, gboolean * on_device, gsize * n_
  * element backend=cuda -> cudadownload: the element must get CUDA memory and keep its
  * field on the device) and through it on the CPU backend (a host field). */
 double cv_flow_cuda_vs_cpu (const gchar * src, const gchar * element);
+/* A flow element's CUDA-memory test: skips (naming `name`) without a GPU or nvcodec;
+ * else prints the mean |difference| of cv_flow_cuda_vs_cpu and fails above
+ * max_mean_diff px. */
+void cv_check_flow_cuda_vs_cpu (const gchar * name, const gchar * src, const gchar * element,
+    double max_mean_diff);
 /* Takes `pipe` through `states`: no change may fail, nor its completion within 10 s. */
 void cv_cycle_states (GstElement * pipe, const GstState * states, gsize n_states);
 

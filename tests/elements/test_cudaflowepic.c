@@ -78,13 +78,9 @@ GST_END_TEST;
  * the refinement's fp16 sweeps: mean 0.05 px). */
 GST_START_TEST (test_cuda_memory_matches_cpu)
 {
-  if (!cv_have_cuda_elements ("cudaflowepic cuda_memory_matches_cpu"))
-    return;
-  const gchar *src = "videotestsrc pattern=ball motion=sweep num-buffers=4 ! "
-      "video/x-raw,format=NV12,width=642,height=480";
-  double diff = cv_flow_cuda_vs_cpu (src, "cudaflowepic visualize=color");
-  g_print ("cudaflowepic CUDA memory vs CPU: mean |diff| %.5f px\n", diff);
-  ck_assert_msg (diff <= 0.05, "mean |diff| %.5f px", diff);
+  cv_check_flow_cuda_vs_cpu ("cudaflowepic cuda_memory_matches_cpu",
+      "videotestsrc pattern=ball motion=sweep num-buffers=4 ! "
+      "video/x-raw,format=NV12,width=642,height=480", "cudaflowepic visualize=color", 0.05);
 }
 GST_END_TEST;
 

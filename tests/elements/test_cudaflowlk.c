@@ -300,13 +300,9 @@ GST_END_TEST;
 /* cudaupload -> cudaflowlk (CUDA memory, no host copy) equals the CPU backend. */
 GST_START_TEST (test_cuda_memory_matches_cpu)
 {
-  if (!cv_have_cuda_elements ("cuda_memory_matches_cpu"))
-    return;
-  const gchar *src = "videotestsrc pattern=ball num-buffers=4 ! "
-      "video/x-raw,format=NV12,width=642,height=480";
-  double diff = cv_flow_cuda_vs_cpu (src, "cudaflowlk");
-  g_print ("CUDA memory vs CPU: mean |diff| %.5f px\n", diff);
-  ck_assert_msg (diff <= 0.01, "mean |diff| %.5f px", diff);
+  cv_check_flow_cuda_vs_cpu ("cudaflowlk cuda_memory_matches_cpu",
+      "videotestsrc pattern=ball num-buffers=4 ! video/x-raw,format=NV12,width=642,height=480",
+      "cudaflowlk", 0.01);
 }
 GST_END_TEST;
 
