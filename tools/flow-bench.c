@@ -3,7 +3,7 @@
  * and of cc_flow_visualize (COLOR), one JSON object per line.
  *
  *   flow-bench [--fb-check | --no-fb-check] [--runs N] [--no-cpu] [--threads N]
- *   flow-bench --epic [--cell N] [--k N] [--runs N] [--no-cpu] [--threads N]
+ *   flow-bench --epic [--cell N] [--k N] [--inner N] [--runs N] [--no-cpu] [--threads N]
  *   flow-bench --version
  *
  * --epic: the EpicFlow method (cc_epic, default parameters) instead, on a generated
@@ -183,9 +183,10 @@ bench_vis (bench_set *s, int warmup, int runs)
   (cc_timer_start (timer, NULL) == CC_SUCCESS && (call) == CC_SUCCESS \
       && cv_timer_stop_ms ((timer), &(ms_out)) == CC_SUCCESS)
 
-/* --cell / --k: the interpolation's seed cell and neighbour count instead of the
- * defaults (0: cc_epic_params_default's), to compare settings in one run */
-static int epic_cell, epic_k;
+/* --cell / --k / --inner: the interpolation's seed cell and neighbour count and the
+ * refinement's inner iterations instead of the defaults (0: cc_epic_params_default's),
+ * to compare settings in one run */
+static int epic_cell, epic_k, epic_inner;
 
 static int
 bench_epic (cc_backend backend, int w, int h, int warmup, int runs)
@@ -203,6 +204,8 @@ bench_epic (cc_backend backend, int w, int h, int warmup, int runs)
     p.interp.cell = epic_cell;
   if (epic_k)
     p.interp.k = epic_k;
+  if (epic_inner)
+    p.refine_params.inner_iterations = epic_inner;
   cc_epic *epic = NULL;
   cc_match *match = NULL;
   cc_interp *interp = NULL;
@@ -251,10 +254,10 @@ bench_epic (cc_backend backend, int w, int h, int warmup, int runs)
   }
   if (!rc) {
     printf ("{\"algorithm\":\"epic\",\"width\":%d,\"height\":%d,\"backend\":\"%s\","
-        "\"match_step\":%d,\"cell\":%d,\"k\":%d,\"refine\":true,\"confidence\":true,\"runs\":%d,"
+        "\"match_step\":%d,\"cell\":%d,\"k\":%d,\"inner\":%d,\"refine\":true,\"confidence\":true,\"runs\":%d,"
         "\"threads\":%d,\"match_ms\":%.4f,\"interp_ms\":%.4f,\"refine_ms\":%.4f,"
         "\"kernel_ms\":%.4f,\"end_to_end_ms\":%.4f}\n", w, h, cc_backend_name (backend),
-        p.match.step, p.interp.cell, p.interp.k, runs, bench_threads (ctx), cv_median (mt, runs),
+        p.match.step, p.interp.cell, p.interp.k, p.refine_params.inner_iterations, runs, bench_threads (ctx), cv_median (mt, runs),
         cv_median (it, runs), cv_median (rt, runs), cv_median (kt, runs), cv_median (et, runs));
     fflush (stdout);
   }
@@ -318,6 +321,9 @@ main (int argc, char **argv)
     } else if (!strcmp (argv[i], "--k") && i + 1 < argc) {
       if (!cv_parse_int ("--k", argv[++i], 1, 128, &epic_k))
         return 2;
+    } else if (!strcmp (argv[i], "--inner") && i + 1 < argc) {
+      if (!cv_parse_int ("--inner", argv[++i], 1, 1000, &epic_inner))
+        return 2;
     }
     else if (!strcmp (argv[i], "--runs") && i + 1 < argc) {
       if (!cv_parse_int ("--runs", argv[++i], 1, MAX_RUNS, &runs))
@@ -330,7 +336,7 @@ main (int argc, char **argv)
       return 0;
     } else {
       fprintf (stderr, "usage: flow-bench [--fb-check | --no-fb-check | --epic [--cell N] "
-          "[--k N]] [--runs N] [--no-cpu] [--threads N]\n");
+          "[--k N] [--inner N]] [--runs N] [--no-cpu] [--threads N]\n");
       return 2;
     }
   }

@@ -6,10 +6,12 @@
 // Geodesic Voronoi: tiled parallel relaxation. A 32 x 32 block loads its tile and a
 // one-pixel halo of (distance, seed) keys into shared memory and relaxes its pixels
 // against their 8 neighbours in place until no key of the tile changes, then writes
-// the changed keys back. Rounds of this kernel run back to back; a round that
-// changes nothing clears the device flag that makes the remaining rounds return at
-// once (no host synchronisation); create captures the rounds into one CUDA graph, so a
-// run pays one launch for them. Keys only decrease and each is the value of a real
+// the changed keys back. A round is one launch of as many blocks as the device runs
+// at once, each taking tiles in turn (a launch that returns at once then costs one
+// wave of blocks, not one per tile). Rounds of this kernel run back to back; a round
+// that changes nothing clears the device flag that makes the remaining rounds return
+// at once (no host synchronisation); create captures the rounds into one CUDA graph,
+// so a run pays one launch for them. Keys only decrease and each is the value of a real
 // path, so the rounds reach the unique fixed point the CPU's Dijkstra computes,
 // whatever the order of the updates (cc_interp_rounds () rounds at most).
 // Seed graph: an open-addressing table of (cell pair -> least cost) filled with
@@ -34,6 +36,7 @@ static_assert (128 * (sizeof (cc_flow_match) + sizeof (double)) <= 8 * CC_INTERP
 struct cc_cuda_interp {
   cc_context *ctx;
   int w, h, nb, table_size, table_bits, rounds;
+  int round_blocks;              // blocks of a geodesic round: what the device runs at once
   int *blur_h, *blur;
   float *cost;
   unsigned long long *keys;
@@ -121,50 +124,54 @@ interp_seed_kernel (const cc_flow_match *matches, const int *owner, int nb,
 
 __global__ void
 interp_geodesic_round_kernel (unsigned long long *keys, const float *cost, int w, int h,
-    int *flags, int round)
+    int *flags, int round, int tiles_x, int tiles)
 {
   __shared__ volatile unsigned long long sk[INTERP_TILE + 2][INTERP_TILE + 2];
   __shared__ float sc[INTERP_TILE + 2][INTERP_TILE + 2];
   if (flags[round - 1] == 0)
     return;   // converged: the whole grid returns
   const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * INTERP_TILE + tx;
-  const int x0 = blockIdx.x * INTERP_TILE, y0 = blockIdx.y * INTERP_TILE;
-  for (int i = tid; i < (INTERP_TILE + 2) * (INTERP_TILE + 2); i += INTERP_TILE * INTERP_TILE) {
-    int lx = i % (INTERP_TILE + 2), ly = i / (INTERP_TILE + 2);
-    int gx = x0 + lx - 1, gy = y0 + ly - 1;
-    bool in = gx >= 0 && gy >= 0 && gx < w && gy < h;
-    sk[ly][lx] = in ? keys[(size_t) gy * w + gx] : CC_INTERP_KEY_NONE;
-    sc[ly][lx] = in ? cost[(size_t) gy * w + gx] : 0.0f;
-  }
-  __syncthreads ();
-  const int x = x0 + tx, y = y0 + ty;
-  const bool in = x < w && y < h;
-  const unsigned long long orig = sk[ty + 1][tx + 1];
-  const float c = sc[ty + 1][tx + 1];
-  for (int it = 0; it < INTERP_TILE * INTERP_TILE; it++) {
-    int changed = 0;
-    if (in) {
-      unsigned long long own = sk[ty + 1][tx + 1], best = own;
-      for (int dy = -1; dy <= 1; dy++)
-        for (int dx = -1; dx <= 1; dx++) {
-          if (dx == 0 && dy == 0)
-            continue;
-          unsigned long long k = cc_interp_relax (sk[ty + 1 + dy][tx + 1 + dx],
-              cc_interp_step (c, sc[ty + 1 + dy][tx + 1 + dx], dx != 0 && dy != 0));
-          if (k < best)
-            best = k;
-        }
-      if (best < own) {
-        sk[ty + 1][tx + 1] = best;
-        changed = 1;
-      }
+  for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+    const int x0 = (tile % tiles_x) * INTERP_TILE, y0 = (tile / tiles_x) * INTERP_TILE;
+    __syncthreads ();   // the previous tile's keys are written out
+    for (int i = tid; i < (INTERP_TILE + 2) * (INTERP_TILE + 2);
+        i += INTERP_TILE * INTERP_TILE) {
+      int lx = i % (INTERP_TILE + 2), ly = i / (INTERP_TILE + 2);
+      int gx = x0 + lx - 1, gy = y0 + ly - 1;
+      bool in = gx >= 0 && gy >= 0 && gx < w && gy < h;
+      sk[ly][lx] = in ? keys[(size_t) gy * w + gx] : CC_INTERP_KEY_NONE;
+      sc[ly][lx] = in ? cost[(size_t) gy * w + gx] : 0.0f;
     }
-    if (!__syncthreads_or (changed))
-      break;
-  }
-  if (in && sk[ty + 1][tx + 1] != orig) {
-    keys[(size_t) y * w + x] = sk[ty + 1][tx + 1];
-    flags[round] = 1;
+    __syncthreads ();
+    const int x = x0 + tx, y = y0 + ty;
+    const bool in = x < w && y < h;
+    const unsigned long long orig = sk[ty + 1][tx + 1];
+    const float c = sc[ty + 1][tx + 1];
+    for (int it = 0; it < INTERP_TILE * INTERP_TILE; it++) {
+      int changed = 0;
+      if (in) {
+        unsigned long long own = sk[ty + 1][tx + 1], best = own;
+        for (int dy = -1; dy <= 1; dy++)
+          for (int dx = -1; dx <= 1; dx++) {
+            if (dx == 0 && dy == 0)
+              continue;
+            unsigned long long k = cc_interp_relax (sk[ty + 1 + dy][tx + 1 + dx],
+                cc_interp_step (c, sc[ty + 1 + dy][tx + 1 + dx], dx != 0 && dy != 0));
+            if (k < best)
+              best = k;
+          }
+        if (best < own) {
+          sk[ty + 1][tx + 1] = best;
+          changed = 1;
+        }
+      }
+      if (!__syncthreads_or (changed))
+        break;
+    }
+    if (in && sk[ty + 1][tx + 1] != orig) {
+      keys[(size_t) y * w + x] = sk[ty + 1][tx + 1];
+      flags[round] = 1;
+    }
   }
 }
 
@@ -416,11 +423,11 @@ interp_enqueue_geodesic (cc_cuda_interp *st, cudaStream_t cs)
   CC_CUDA_TRY (cudaMemsetAsync (st->flags, 0, (size_t) (st->rounds + 1) * sizeof (int), cs),
       "interp: clear flags");
   CC_CUDA_TRY (cudaMemsetAsync (st->flags, 1, sizeof (int), cs), "interp: set flag");
-  dim3 tiles (cc_div_up (w, INTERP_TILE), cc_div_up (h, INTERP_TILE));
+  const int tiles_x = cc_div_up (w, INTERP_TILE), tiles = tiles_x * cc_div_up (h, INTERP_TILE);
   dim3 tile_threads (INTERP_TILE, INTERP_TILE);
   for (int r = 1; r <= st->rounds; r++) {
-    interp_geodesic_round_kernel<<<tiles, tile_threads, 0, cs>>> (st->keys, st->cost, w, h,
-        st->flags, r);
+    interp_geodesic_round_kernel<<<st->round_blocks, tile_threads, 0, cs>>> (st->keys,
+        st->cost, w, h, st->flags, r, tiles_x, tiles);
     CC_CUDA_LAUNCHED ("interp_geodesic_round_kernel");
   }
   return CC_SUCCESS;
@@ -512,6 +519,21 @@ cc_cuda_interp_create (cc_context *ctx, int w, int h, cc_cuda_interp **out)
       st->scan_tmp_bytes = bytes;
       s = cc_cuda_malloc (ctx, bytes > 0 ? bytes : 1, &st->scan_tmp);
     }
+  }
+  if (s == CC_SUCCESS) {
+    // a round's blocks: as many as the device holds at once, at most one per tile
+    int sms = 0, per_sm = 0;
+    const int tiles = cc_div_up (w, INTERP_TILE) * cc_div_up (h, INTERP_TILE);
+    cudaError_t e = cudaDeviceGetAttribute (&sms, cudaDevAttrMultiProcessorCount, ctx->device);
+    if (e == cudaSuccess)
+      e = cudaOccupancyMaxActiveBlocksPerMultiprocessor (&per_sm,
+          interp_geodesic_round_kernel, INTERP_TILE * INTERP_TILE, 0);
+    if (e != cudaSuccess) {
+      cudaGetLastError ();
+      s = cc_set_error (CC_ERROR_CUDA, "interp: device query: %s", cudaGetErrorString (e));
+    }
+    long long resident = (long long) (sms > 0 ? sms : 1) * (per_sm > 0 ? per_sm : 1);
+    st->round_blocks = (int) (resident < tiles ? resident : tiles);
   }
   if (s == CC_SUCCESS)
     s = interp_capture_geodesic (st);

@@ -38,6 +38,10 @@ cc_epic_params_default (cc_epic_params *p)
    * accurate: better on the generated pairs, a little worse on Sintel) for an
    * eighth of the per-seed work */
   p->interp.affine = false;
+  /* matches every 4 px put one seed in each 4x4 cell on a regular grid: more
+   * accurate than every 3 px (whose cells hold one or two, the first kept) and
+   * 0.56x the matching work */
+  p->match.step = 4;
   p->interp.cell = 4;
   p->interp.k = 32;
   p->interp.sigma = 10.0f;

@@ -248,37 +248,67 @@ START_TEST (test_bad_arguments)
 }
 END_TEST
 
-/* CUDA vs CPU, whole method (fp32 refinement sweeps): matches and interpolation are
- * the same bits, the refinement differs by rounding: flow within 0.01 px mean and
- * 0.5 px anywhere, confidence within 0.01 mean. */
+/* CUDA vs CPU, whole method. Matches and interpolation are the same bits, so without
+ * the refinement the flow agrees within 1e-4 px and the confidence within 1e-4. The
+ * refinement (fp32 sweeps) differs by rounding, which the iterations carry further
+ * at a few unstable pixels (motion boundaries, occlusions): flow within 0.01 px
+ * mean, 99 % of the pixels within 0.1 px and every pixel within 2 px; confidence
+ * within 0.01 mean. */
+static int
+cmp_double (const void *a, const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return x < y ? -1 : x > y;
+}
+
 START_TEST (test_gpu_matches_cpu)
 {
   if (cv_test_skip_without_gpu ("epic: CUDA vs CPU"))
     return;
-  cv_pair_params gp = { 240, 160, 50.0f, 21 };
+  const int w = 240, h = 160;
+  cv_pair_params gp = { w, h, 50.0f, 21 };
   cc_image f1, f2, t, o;
   CC_ASSERT_OK (cv_pair_make (&gp, NULL, 0, &f1, &f2, &t, &o));
-  cc_epic_params p;
-  cc_epic_params_default (&p);
-  run_precision = CC_REFINE_PRECISION_FP32;
-  epic_result rc, rg;
-  epic_on (CC_BACKEND_CPU, &p, &f1, &f2, &rc);
-  epic_on (CC_BACKEND_CUDA, &p, &f1, &f2, &rg);
-  run_precision = CC_REFINE_PRECISION_AUTO;
-  double mean = cv_test_mean_abs_diff (&rc.flow, &rg.flow), worst = 0.0, cdiff = 0.0;
-  for (int y = 0; y < 160; y++)
-    for (int x = 0; x < 240; x++) {
-      for (int c = 0; c < 2; c++)
-        worst = fmax (worst, fabs (px2 (&rc.flow, x, y)[c] - px2 (&rg.flow, x, y)[c]));
-      cdiff += fabs (px1 (&rc.conf, x, y) - px1 (&rg.conf, x, y));
+  double *diff = malloc ((size_t) w * h * sizeof *diff);
+  for (int refine = 0; refine <= 1; refine++) {
+    cc_epic_params p;
+    cc_epic_params_default (&p);
+    p.refine = refine;
+    run_precision = CC_REFINE_PRECISION_FP32;
+    epic_result rc, rg;
+    epic_on (CC_BACKEND_CPU, &p, &f1, &f2, &rc);
+    epic_on (CC_BACKEND_CUDA, &p, &f1, &f2, &rg);
+    run_precision = CC_REFINE_PRECISION_AUTO;
+    double mean = cv_test_mean_abs_diff (&rc.flow, &rg.flow), worst = 0.0, cdiff = 0.0;
+    double cworst = 0.0;
+    for (int y = 0; y < h; y++)
+      for (int x = 0; x < w; x++) {
+        double d = 0.0;
+        for (int c = 0; c < 2; c++)
+          d = fmax (d, fabs (px2 (&rc.flow, x, y)[c] - px2 (&rg.flow, x, y)[c]));
+        diff[(size_t) y * w + x] = d;
+        worst = fmax (worst, d);
+        double cd = fabs (px1 (&rc.conf, x, y) - px1 (&rg.conf, x, y));
+        cdiff += cd;
+        cworst = fmax (cworst, cd);
+      }
+    cdiff /= w * h;
+    qsort (diff, (size_t) w * h, sizeof *diff, cmp_double);
+    double p99 = diff[(size_t) (0.99 * w * h)];
+    printf ("epic CUDA vs CPU, refine %d: flow mean %.5f p99 %.4f max %.4f px, confidence "
+        "mean %.5f max %.5f\n", refine, mean, p99, worst, cdiff, cworst);
+    if (!refine) {
+      ck_assert_msg (worst < 1e-4 && cworst < 1e-4,
+          "interpolated flow differs by %g px, confidence by %g", worst, cworst);
+    } else {
+      ck_assert_msg (mean < 0.01 && p99 < 0.1 && worst < 2.0,
+          "flow differs: mean %g p99 %g max %g", mean, p99, worst);
+      ck_assert_msg (cdiff < 0.01, "confidence differs by %g", cdiff);
     }
-  cdiff /= 240 * 160;
-  printf ("epic CUDA vs CPU: flow mean %.5f max %.4f px, confidence mean %.5f\n", mean,
-      worst, cdiff);
-  ck_assert_msg (mean < 0.01 && worst < 0.5, "flow differs: mean %g max %g", mean, worst);
-  ck_assert_msg (cdiff < 0.01, "confidence differs by %g", cdiff);
-  epic_result_free (&rc);
-  epic_result_free (&rg);
+    epic_result_free (&rc);
+    epic_result_free (&rg);
+  }
+  free (diff);
   cv_image_free (&f1);
   cv_image_free (&f2);
   cv_image_free (&t);
