@@ -27,10 +27,7 @@
  */
 #include "gstcvfilter.h"
 #include "gstcvenum.h"
-#include "gstcvflowfield.h"
-#include "gstcvanalytics.h"
-#include "gstcvflowvis.h"
-#include "gstcvrefine.h"
+#include "gstcvflowelement.h"
 
 #include <cudacore/cc_blockmatch.h>
 
@@ -123,13 +120,10 @@ gst_cuda_block_match_setup (GstCvFilter * filter, const GstVideoInfo * info, cc_
     }
     self->have_grid = TRUE;
   }
-  self->pool = gst_cv_field_pool_new (filter, self->dense_now ? w : gw,
+  self->pool = gst_cv_flow_element_pool_new (filter, self->dense_now ? w : gw,
       self->dense_now ? h : gh);
-  if (!self->pool) {
-    GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT, ("cannot create the flow field pool"),
-        ("%s", cc_last_error ()));
+  if (!self->pool)
     return FALSE;
-  }
   if (!gst_cv_refine_setup (&self->refine, filter, w, h))
     return FALSE;
   GST_INFO_OBJECT (self, "%dx%d, %dx%d blocks of %d px, %s meta", w, h, gw, gh,
@@ -175,44 +169,31 @@ gst_cuda_block_match_process (GstCvFilter * filter, GstBuffer * buffer, cc_image
       return st;
   }
 
-  *what = "allocating a flow field";
-  GstCvFlowField *field = gst_cv_field_pool_acquire (self->pool);
-  if (!field)
-    return CC_ERROR_OUT_OF_MEMORY;
-  cc_image *vectors = gst_cv_flow_field_vectors (field);
-  cc_image *confidence = gst_cv_flow_field_confidence (field);
-  cc_status st = CC_SUCCESS;
+  GstCvFlowFrame f;
+  cc_status st = gst_cv_flow_frame_begin (&f, self->pool, what);
+  if (st != CC_SUCCESS)
+    return st;
   *what = "block matching";
   if (!prev) {
-    st = cc_image_fill (ctx, stream, vectors, 0);
-    if (st == CC_SUCCESS)
-      st = cc_image_fill (ctx, stream, confidence, 0);
+    st = gst_cv_flow_frame_zero (&f, filter, stream);
   } else if (!self->dense_now) {
-    st = cc_blockmatch_compute (self->bm, stream, prev, frame, vectors, confidence, NULL);
+    st = cc_blockmatch_compute (self->bm, stream, prev, frame, f.vectors, f.confidence, NULL);
   } else {
     st = cc_blockmatch_compute (self->bm, stream, prev, frame, &self->grid, &self->grid_conf,
-        vectors);
+        f.vectors);
     if (st == CC_SUCCESS)
-      st = cc_image_resize_nearest (ctx, stream, &self->grid_conf, confidence);
+      st = cc_image_resize_nearest (ctx, stream, &self->grid_conf, f.confidence);
     if (st == CC_SUCCESS)
-      st = gst_cv_refine_apply (&self->refine, filter, stream, prev, frame, vectors, what);
+      st = gst_cv_refine_apply (&self->refine, filter, stream, prev, frame, f.vectors, what);
   }
-  if (st == CC_SUCCESS && !gst_cv_filter_keep_frame (filter, frame)) {
-    *what = NULL;   /* posted */
-    st = CC_ERROR_INTERNAL;
-  }
-  if (st == CC_SUCCESS)
-    st = gst_cv_flow_vis_draw (&self->vis, filter, stream, vectors, confidence, 0.0f, 1.0f,
-        frame, what);
-  if (st != CC_SUCCESS) {
-    gst_cv_flow_field_unref (field);
-    return st;
-  }
-  *what = "block matching";   /* the hand-off's name */
-  guint cell = self->dense_now ? 1 : (guint) params.block_size;
-  gst_cv_flow_attach (filter, buffer, field, cell, cell, GST_CV_FLOW_CONFIDENCE_MATCH,
-      prev != NULL);
-  return CC_SUCCESS;
+  const guint cell = self->dense_now ? 1 : (guint) params.block_size;
+  const GstCvFlowFrameEnd end = {
+    .keep_frame = TRUE, .min_confidence = 0.0f, .quality_scale = 1.0f,
+    .cell_width = cell, .cell_height = cell, .confidence = GST_CV_FLOW_CONFIDENCE_MATCH,
+    .valid = prev != NULL, .name = "block matching",
+  };
+  return gst_cv_flow_frame_finish (&f, st, filter, buffer, stream, frame, &self->vis, &end,
+      what);
 }
 
 /* ------------------------------------------------------------- properties */
@@ -222,13 +203,11 @@ gst_cuda_block_match_set_property (GObject * object, guint prop_id, const GValue
     GParamSpec * pspec)
 {
   GstCudaBlockMatch *self = GST_CUDA_BLOCK_MATCH (object);
+  if (gst_cv_flow_element_set_property (GST_OBJECT (self), &self->vis, PROP_VIS_FIRST,
+          &self->refine, PROP_REFINE_FIRST, prop_id, value))
+    return;
   GST_OBJECT_LOCK (self);
   cc_blockmatch_params *p = &self->params;
-  if (gst_cv_refine_set_property (&self->refine, PROP_REFINE_FIRST, prop_id, value)
-      || gst_cv_flow_vis_set_property (&self->vis, PROP_VIS_FIRST, prop_id, value)) {
-    GST_OBJECT_UNLOCK (self);
-    return;
-  }
   switch (prop_id) {
     case PROP_BLOCK_SIZE: p->block_size = g_value_get_int (value); break;
     case PROP_SEARCH_RADIUS: p->search_radius = g_value_get_int (value); break;
@@ -250,13 +229,11 @@ gst_cuda_block_match_get_property (GObject * object, guint prop_id, GValue * val
     GParamSpec * pspec)
 {
   GstCudaBlockMatch *self = GST_CUDA_BLOCK_MATCH (object);
-  GST_OBJECT_LOCK (self);
-  cc_blockmatch_params *p = &self->params;
-  if (gst_cv_refine_get_property (&self->refine, PROP_REFINE_FIRST, prop_id, value)
-      || gst_cv_flow_vis_get_property (&self->vis, PROP_VIS_FIRST, prop_id, value)) {
-    GST_OBJECT_UNLOCK (self);
+  if (gst_cv_flow_element_get_property (GST_OBJECT (self), &self->vis, PROP_VIS_FIRST,
+          &self->refine, PROP_REFINE_FIRST, prop_id, value))
     return;
-  }
+  GST_OBJECT_LOCK (self);
+  const cc_blockmatch_params *p = &self->params;
   switch (prop_id) {
     case PROP_BLOCK_SIZE: g_value_set_int (value, p->block_size); break;
     case PROP_SEARCH_RADIUS: g_value_set_int (value, p->search_radius); break;

@@ -36,10 +36,7 @@
  *     cudaflowepic backend=cpu visualize=arrows ! videoconvert ! autovideosink
  * ]| The same on the CPU backend, system memory in and out, drawn as arrows.
  */
-#include "gstcvanalytics.h"
-#include "gstcvfilter.h"
-#include "gstcvflowfield.h"
-#include "gstcvflowvis.h"
+#include "gstcvflowelement.h"
 
 #include <cudacore/cc_epic.h>
 
@@ -99,12 +96,9 @@ gst_cuda_flow_epic_setup (GstCvFilter * filter, const GstVideoInfo * info, cc_co
     GST_CV_FILTER_CORE_ERROR (self, st, "creating the EpicFlow method");
     return FALSE;
   }
-  self->pool = gst_cv_field_pool_new (filter, w, h);
-  if (!self->pool) {
-    GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT, ("cannot create the flow field pool"),
-        ("%s", cc_last_error ()));
+  self->pool = gst_cv_flow_element_pool_new (filter, w, h);
+  if (!self->pool)
     return FALSE;
-  }
   GST_INFO_OBJECT (self, "%dx%d on %s, seeds every %d px, k %d", w, h,
       cc_backend_name (cc_context_backend (ctx)), params.match.step, params.interp.k);
   return TRUE;
@@ -121,7 +115,6 @@ gst_cuda_flow_epic_process (GstCvFilter * filter, GstBuffer * buffer, cc_image *
     cc_stream stream, const gchar ** what)
 {
   GstCudaFlowEpic *self = GST_CUDA_FLOW_EPIC (filter);
-  cc_context *ctx = gst_cv_filter_get_context (filter);
   GST_OBJECT_LOCK (self);
   gboolean changed = self->params_changed;
   cc_epic_params params = self->params;
@@ -132,34 +125,23 @@ gst_cuda_flow_epic_process (GstCvFilter * filter, GstBuffer * buffer, cc_image *
   *what = "changing the EpicFlow parameters";
   if (changed && (st = cc_epic_set_params (self->epic, &params)) != CC_SUCCESS)
     return st;
-  *what = "allocating a flow field";
-  GstCvFlowField *field = gst_cv_field_pool_acquire (self->pool);
-  if (!field)
-    return CC_ERROR_OUT_OF_MEMORY;
-  cc_image *vectors = gst_cv_flow_field_vectors (field);
-  cc_image *confidence = gst_cv_flow_field_confidence (field);
+  GstCvFlowFrame f;
+  if ((st = gst_cv_flow_frame_begin (&f, self->pool, what)) != CC_SUCCESS)
+    return st;
   const cc_image *prev = gst_cv_filter_get_previous_frame (filter);
   *what = "optical flow";
   if (prev)
-    st = cc_epic_compute (self->epic, stream, prev, frame, vectors, confidence);
-  else if ((st = cc_image_fill (ctx, stream, vectors, 0)) == CC_SUCCESS)
-    st = cc_image_fill (ctx, stream, confidence, 0);
+    st = cc_epic_compute (self->epic, stream, prev, frame, f.vectors, f.confidence);
+  else
+    st = gst_cv_flow_frame_zero (&f, filter, stream);
   /* the next frame's previous one is this frame before any drawing */
-  if (st == CC_SUCCESS && !gst_cv_filter_keep_frame (filter, frame)) {
-    *what = NULL;   /* posted */
-    st = CC_ERROR_INTERNAL;
-  }
-  if (st == CC_SUCCESS)
-    st = gst_cv_flow_vis_draw (&self->vis, filter, stream, vectors, confidence, 0.0f, 1.0f,
-        frame, what);
-  if (st != CC_SUCCESS) {
-    gst_cv_flow_field_unref (field);
-    return st;
-  }
-  *what = "optical flow";   /* the hand-off's name */
-  gst_cv_flow_attach (filter, buffer, field, 1, 1, GST_CV_FLOW_CONFIDENCE_CONSISTENCY,
-      prev != NULL);
-  return CC_SUCCESS;
+  const GstCvFlowFrameEnd end = {
+    .keep_frame = TRUE, .min_confidence = 0.0f, .quality_scale = 1.0f,
+    .cell_width = 1, .cell_height = 1, .confidence = GST_CV_FLOW_CONFIDENCE_CONSISTENCY,
+    .valid = prev != NULL, .name = "optical flow",
+  };
+  return gst_cv_flow_frame_finish (&f, st, filter, buffer, stream, frame, &self->vis, &end,
+      what);
 }
 
 /* ------------------------------------------------------------- properties */
@@ -169,11 +151,10 @@ gst_cuda_flow_epic_set_property (GObject * object, guint prop_id, const GValue *
     GParamSpec * pspec)
 {
   GstCudaFlowEpic *self = GST_CUDA_FLOW_EPIC (object);
-  GST_OBJECT_LOCK (self);
-  if (gst_cv_flow_vis_set_property (&self->vis, PROP_VIS_FIRST, prop_id, value)) {
-    GST_OBJECT_UNLOCK (self);
+  if (gst_cv_flow_element_set_property (GST_OBJECT (self), &self->vis, PROP_VIS_FIRST, NULL, 0,
+          prop_id, value))
     return;
-  }
+  GST_OBJECT_LOCK (self);
   cc_epic_params *p = &self->params;
   switch (prop_id) {
     case PROP_MATCH_STEP: p->match.step = g_value_get_int (value); break;
@@ -201,11 +182,10 @@ gst_cuda_flow_epic_get_property (GObject * object, guint prop_id, GValue * value
     GParamSpec * pspec)
 {
   GstCudaFlowEpic *self = GST_CUDA_FLOW_EPIC (object);
-  GST_OBJECT_LOCK (self);
-  if (gst_cv_flow_vis_get_property (&self->vis, PROP_VIS_FIRST, prop_id, value)) {
-    GST_OBJECT_UNLOCK (self);
+  if (gst_cv_flow_element_get_property (GST_OBJECT (self), &self->vis, PROP_VIS_FIRST, NULL, 0,
+          prop_id, value))
     return;
-  }
+  GST_OBJECT_LOCK (self);
   const cc_epic_params *p = &self->params;
   switch (prop_id) {
     case PROP_MATCH_STEP: g_value_set_int (value, p->match.step); break;

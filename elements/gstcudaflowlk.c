@@ -30,9 +30,7 @@
 #include "gstcvfilter.h"
 #include "gstcvenum.h"
 #include "gstcvflowfield.h"
-#include "gstcvanalytics.h"
-#include "gstcvrefine.h"
-#include "gstcvflowvis.h"
+#include "gstcvflowelement.h"
 
 #include <cudacore/cc_flow.h>
 #include <stdio.h>
@@ -158,12 +156,9 @@ gst_cuda_flow_lk_setup (GstCvFilter * filter, const GstVideoInfo * info, cc_cont
     GST_CV_FILTER_CORE_ERROR (self, st, "creating Lucas-Kanade");
     return FALSE;
   }
-  self->pool = gst_cv_field_pool_new (filter, w, h);
-  if (!self->pool) {
-    GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT, ("cannot create the flow field pool"),
-        ("%s", cc_last_error ()));
+  self->pool = gst_cv_flow_element_pool_new (filter, w, h);
+  if (!self->pool)
     return FALSE;
-  }
   if (!gst_cv_refine_setup (&self->refine, filter, w, h))
     return FALSE;
   int x0, y0, x1, y1;
@@ -210,35 +205,29 @@ gst_cuda_flow_lk_process (GstCvFilter * filter, GstBuffer * buffer, cc_image * f
   *what = "changing the Lucas-Kanade parameters";
   if (changed && (st = cc_flow_lk_set_params (self->lk, &params)) != CC_SUCCESS)
     return st;
-  *what = "allocating a flow field";
-  GstCvFlowField *field = gst_cv_field_pool_acquire (self->pool);
-  if (!field)
-    return CC_ERROR_OUT_OF_MEMORY;
-  cc_image *vectors = gst_cv_flow_field_vectors (field);
-  cc_image *confidence = gst_cv_flow_field_confidence (field);
+  GstCvFlowFrame f;
+  if ((st = gst_cv_flow_frame_begin (&f, self->pool, what)) != CC_SUCCESS)
+    return st;
   bool had_previous = false;
   *what = "optical flow";
-  st = cc_flow_lk_push (self->lk, stream, frame, self->have_mask ? &self->mask : NULL, vectors,
-      confidence, &had_previous);
+  st = cc_flow_lk_push (self->lk, stream, frame, self->have_mask ? &self->mask : NULL,
+      f.vectors, f.confidence, &had_previous);
   if (st == CC_SUCCESS && had_previous)
     st = gst_cv_refine_apply (&self->refine, filter, stream,
-        gst_cv_filter_get_previous_frame (filter), frame, vectors, what);
-  if (st == CC_SUCCESS && had_previous && !gst_cv_filter_keep_frame (filter, frame)) {
-    *what = NULL;   /* posted */
-    st = CC_ERROR_INTERNAL;
-  }
-  /* flat areas only inherit coarse vectors: drawn as still */
-  if (st == CC_SUCCESS)
-    st = gst_cv_flow_vis_draw (&self->vis, filter, stream, vectors, confidence,
-        params.fb_check ? 0.0f : params.min_eigen_threshold, 1e-3f, frame, what);
-  if (st != CC_SUCCESS) {
-    gst_cv_flow_field_unref (field);
-    return st;
-  }
-  *what = "optical flow";   /* the hand-off's name */
-  gst_cv_flow_attach (filter, buffer, field, 1, 1, params.fb_check
-      ? GST_CV_FLOW_CONFIDENCE_FB_ERROR : GST_CV_FLOW_CONFIDENCE_MIN_EIGENVALUE, had_previous);
-  return CC_SUCCESS;
+        gst_cv_filter_get_previous_frame (filter), frame, f.vectors, what);
+  const GstCvFlowFrameEnd end = {
+    .keep_frame = had_previous,
+    /* flat areas only inherit coarse vectors: drawn as still */
+    .min_confidence = params.fb_check ? 0.0f : params.min_eigen_threshold,
+    .quality_scale = 1e-3f,
+    .cell_width = 1, .cell_height = 1,
+    .confidence = params.fb_check ? GST_CV_FLOW_CONFIDENCE_FB_ERROR
+        : GST_CV_FLOW_CONFIDENCE_MIN_EIGENVALUE,
+    .valid = had_previous,
+    .name = "optical flow",
+  };
+  return gst_cv_flow_frame_finish (&f, st, filter, buffer, stream, frame, &self->vis, &end,
+      what);
 }
 
 /* ------------------------------------------------------------- properties */
@@ -276,12 +265,10 @@ gst_cuda_flow_lk_set_property (GObject * object, guint prop_id, const GValue * v
 {
   GstCudaFlowLk *self = GST_CUDA_FLOW_LK (object);
   gboolean resetup = FALSE;
-  GST_OBJECT_LOCK (self);
-  if (gst_cv_refine_set_property (&self->refine, PROP_REFINE_FIRST, prop_id, value)
-      || gst_cv_flow_vis_set_property (&self->vis, PROP_VIS_FIRST, prop_id, value)) {
-    GST_OBJECT_UNLOCK (self);
+  if (gst_cv_flow_element_set_property (GST_OBJECT (self), &self->vis, PROP_VIS_FIRST,
+          &self->refine, PROP_REFINE_FIRST, prop_id, value))
     return;
-  }
+  GST_OBJECT_LOCK (self);
   cc_flow_lk_params *p = &self->params;
   switch (prop_id) {
     case PROP_PYRAMID_LEVELS: p->pyramid_levels = g_value_get_int (value); break;
@@ -325,13 +312,11 @@ gst_cuda_flow_lk_get_property (GObject * object, guint prop_id, GValue * value,
     GParamSpec * pspec)
 {
   GstCudaFlowLk *self = GST_CUDA_FLOW_LK (object);
-  GST_OBJECT_LOCK (self);
-  cc_flow_lk_params *p = &self->params;
-  if (gst_cv_refine_get_property (&self->refine, PROP_REFINE_FIRST, prop_id, value)
-      || gst_cv_flow_vis_get_property (&self->vis, PROP_VIS_FIRST, prop_id, value)) {
-    GST_OBJECT_UNLOCK (self);
+  if (gst_cv_flow_element_get_property (GST_OBJECT (self), &self->vis, PROP_VIS_FIRST,
+          &self->refine, PROP_REFINE_FIRST, prop_id, value))
     return;
-  }
+  GST_OBJECT_LOCK (self);
+  const cc_flow_lk_params *p = &self->params;
   switch (prop_id) {
     case PROP_PYRAMID_LEVELS: g_value_set_int (value, p->pyramid_levels); break;
     case PROP_ITERATIONS: g_value_set_int (value, p->iterations); break;

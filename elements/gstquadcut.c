@@ -341,6 +341,23 @@ alpha_caps_error (GstQuadCut * self, GstVideoFormat f)
           "output=composite or mask"));
 }
 
+/* Makes `src` (host RGBX8, any size) the segmenter's plate at the frame's size
+ * (plate_img); FALSE after posting an error. */
+static gboolean
+set_plate_image (GstQuadCut * self, cc_context * ctx, const cc_image * src,
+    const GstVideoInfo * info)
+{
+  if (!convert_image (self, ctx, src, info, GST_VIDEO_FORMAT_RGBA, &self->plate_img))
+    return FALSE;
+  self->have_plate_img = TRUE;
+  cc_status st = cc_quadcut_set_plate (self->qc, NULL, &self->plate_img);
+  if (st != CC_SUCCESS) {
+    GST_CV_FILTER_CORE_ERROR (self, st, "setting the plate");
+    return FALSE;
+  }
+  return TRUE;
+}
+
 static gboolean
 gst_quad_cut_setup (GstCvFilter * filter, const GstVideoInfo * info, cc_context * ctx)
 {
@@ -368,15 +385,8 @@ gst_quad_cut_setup (GstCvFilter * filter, const GstVideoInfo * info, cc_context 
       GST_ELEMENT_WARNING (self, STREAM, FORMAT, ("the plate is %dx%d, the frames %dx%d: "
               "the plate is scaled", self->plate_file.width, self->plate_file.height, w, h),
           ("a plate shot with the camera's own resolution segments better"));
-    if (!convert_image (self, ctx, &self->plate_file, info, GST_VIDEO_FORMAT_RGBA,
-            &self->plate_img))
+    if (!set_plate_image (self, ctx, &self->plate_file, info))
       return FALSE;
-    self->have_plate_img = TRUE;
-    st = cc_quadcut_set_plate (self->qc, NULL, &self->plate_img);
-    if (st != CC_SUCCESS) {
-      GST_CV_FILTER_CORE_ERROR (self, st, "setting the plate");
-      return FALSE;
-    }
     GST_OBJECT_LOCK (self);
     /* a relearn asked for before the caps replaces the file's plate too */
     self->plate_state = self->relearn ? PLATE_NONE : PLATE_FILE;
@@ -384,15 +394,8 @@ gst_quad_cut_setup (GstCvFilter * filter, const GstVideoInfo * info, cc_context 
   } else if (params.mode == CC_QUADCUT_MODE_PLATE && self->kept_plate.planes[0]
       && self->kept_plate.width == w && self->kept_plate.height == h) {
     /* the plate learned before this setup, same size: kept */
-    if (!convert_image (self, ctx, &self->kept_plate, info, GST_VIDEO_FORMAT_RGBA,
-            &self->plate_img))
+    if (!set_plate_image (self, ctx, &self->kept_plate, info))
       return FALSE;
-    self->have_plate_img = TRUE;
-    st = cc_quadcut_set_plate (self->qc, NULL, &self->plate_img);
-    if (st != CC_SUCCESS) {
-      GST_CV_FILTER_CORE_ERROR (self, st, "setting the plate");
-      return FALSE;
-    }
     self->plate_state = PLATE_LEARNED;
   } else {
     self->plate_state = PLATE_NONE;   /* a learned plate of another size: learn again */

@@ -40,13 +40,6 @@
 #define TRY(expr) \
   do { cc_status st_ = (expr); if (st_ != CC_SUCCESS) return st_; } while (0)
 
-static int
-fail (const char *what)
-{
-  fprintf (stderr, "blockmatch-refine-bench: %s: %s\n", what, cc_last_error ());
-  return 1;
-}
-
 /* Refinement parameters other than the defaults (--levels, --outer, --inner; 0: default). */
 static int refine_levels, refine_outer, refine_inner;
 static cc_refine_precision refine_precision = CC_REFINE_PRECISION_AUTO;
@@ -98,7 +91,7 @@ bench_one (cc_context *ctx, const char *algorithm, int w, int h, int repeat)
 {
   cc_image a, b, truth;
   if (cv_synth_clip_frame (4, w, h, &a, &truth) || cv_synth_clip_frame (5, w, h, &b, NULL))
-    return fail ("synthetic frames");
+    return cv_fail ("synthetic frames");
   /* refinement start: truth plus a smooth 0.5 px perturbation */
   for (int y = 0; y < h; y++)
     for (int x = 0; x < w; x++) {
@@ -122,7 +115,7 @@ bench_one (cc_context *ctx, const char *algorithm, int w, int h, int repeat)
   bool is_bm = !strcmp (algorithm, "blockmatch");
   if (is_bm ? cc_blockmatch_create (ctx, w, h, &bp, &j.bm)
       : cc_refine_create (ctx, w, h, &rp, &j.rf) || cc_refine_set_tuning (j.rf, &rt))
-    return fail ("create");
+    return cv_fail ("create");
   bool cuda = cc_context_backend (ctx) == CC_BACKEND_CUDA;
   cc_location dev = cuda ? CC_LOCATION_DEVICE : CC_LOCATION_HOST;
   double kernel[MAX_REPEAT], e2e[MAX_REPEAT];
@@ -131,20 +124,20 @@ bench_one (cc_context *ctx, const char *algorithm, int w, int h, int repeat)
   cc_image da = a, db = b;
   if (cuda && (cc_image_alloc (ctx, w, h, a.format, dev, &da) || cc_image_copy (ctx, NULL, &a, &da)
           || cc_image_alloc (ctx, w, h, b.format, dev, &db) || cc_image_copy (ctx, NULL, &b, &db)))
-    return fail ("upload");
+    return cv_fail ("upload");
   if (job_alloc (&j, ctx, dev, w, h, &truth))
-    return fail ("alloc");
+    return cv_fail ("alloc");
   cc_timer *timer;
   if (cc_timer_create (ctx, &timer))
-    return fail ("timer");
+    return cv_fail ("timer");
   for (int i = 0; i < 3; i++)   /* warm-up */
     if (job_run (&j, &da, &db))
-      return fail (algorithm);
+      return cv_fail (algorithm);
   for (int i = 0; i < repeat; i++) {
     float ms;
-    if (cc_timer_start (timer, NULL) || job_run (&j, &da, &db) || cc_timer_stop (timer, NULL)
-        || cc_timer_elapsed_ms (timer, &ms))
-      return fail (algorithm);
+    if (cc_timer_start (timer, NULL) || job_run (&j, &da, &db)
+        || cv_timer_stop_ms (timer, &ms))
+      return cv_fail (algorithm);
     kernel[i] = ms;
   }
   job_free_images (&j, ctx);
@@ -154,13 +147,13 @@ bench_one (cc_context *ctx, const char *algorithm, int w, int h, int repeat)
   }
   /* end to end: host frames in, host results out (the call waits) */
   if (job_alloc (&j, ctx, CC_LOCATION_HOST, w, h, &truth))
-    return fail ("alloc");
+    return cv_fail ("alloc");
   if (job_run (&j, &a, &b))
-    return fail (algorithm);
+    return cv_fail (algorithm);
   for (int i = 0; i < repeat; i++) {
     double t0 = cv_now_ms ();
     if (job_run (&j, &a, &b))
-      return fail (algorithm);
+      return cv_fail (algorithm);
     e2e[i] = cv_now_ms () - t0;
   }
   job_free_images (&j, ctx);
@@ -252,12 +245,8 @@ main (int argc, char **argv)
     nsizes = 3;
   }
   cc_context *ctx;
-  if (cc_context_create (backend, CC_DEVICE_AUTO, &ctx))
-    return fail ("context");
-  if (cc_context_set_threads (ctx, threads)) {
-    cc_context_destroy (ctx);
-    return fail ("--threads");
-  }
+  if (cv_context_new (backend, CC_DEVICE_AUTO, threads, &ctx))
+    return cv_fail ("context");
   const char *algorithms[] = { "blockmatch", "refine" };
   int rc = 0;
   for (int s = 0; s < nsizes && !rc; s++)

@@ -47,13 +47,6 @@ typedef struct {
   int repeat;
 } options;
 
-static int
-fail (const char *what)
-{
-  fprintf (stderr, "cv-flow: %s: %s\n", what, cc_last_error ());
-  return 1;
-}
-
 /* The estimator of one run: LK or block matching (dense), then the refinement. */
 typedef struct {
   cc_flow_lk *lk;
@@ -71,29 +64,29 @@ estimator_create (const options *o, cc_context *ctx, int w, int h, estimator *e)
       ? CC_LOCATION_DEVICE : CC_LOCATION_HOST;
   if (!strcmp (o->method, "lk")) {
     if (cc_flow_lk_create (ctx, w, h, &o->lk, &e->lk))
-      return fail ("lk create");
+      return cv_fail ("lk create");
   } else if (!strcmp (o->method, "blockmatch")) {
     int gw, gh;
     if (cc_blockmatch_create (ctx, w, h, &o->bm, &e->bm))
-      return fail ("blockmatch create");
+      return cv_fail ("blockmatch create");
     cc_blockmatch_grid_size (e->bm, &gw, &gh);
     if (cc_image_alloc (ctx, gw, gh, CC_FORMAT_F32C2, loc, &e->grid))
-      return fail ("alloc");
+      return cv_fail ("alloc");
   } else if (!strcmp (o->method, "epic")) {
     cc_epic_params ep = o->epic;
     ep.refine = o->refine;
     ep.refine_params = o->rf;
     if (cc_epic_create (ctx, w, h, &ep, &e->epic))
-      return fail ("epic create");
+      return cv_fail ("epic create");
   } else {
     fprintf (stderr, "cv-flow: unknown method %s (lk, blockmatch, epic)\n", o->method);
     return 1;
   }
   if (cc_image_alloc (ctx, w, h, CC_FORMAT_F32C2, loc, &e->dense))
-    return fail ("alloc");
+    return cv_fail ("alloc");
   if (o->refine && !e->epic && (cc_refine_create (ctx, w, h, &o->rf, &e->rf)
           || cc_image_alloc (ctx, w, h, CC_FORMAT_F32C2, loc, &e->refined)))
-    return fail ("refine create");
+    return cv_fail ("refine create");
   return 0;
 }
 
@@ -117,15 +110,15 @@ estimator_run (estimator *e, cc_context *ctx, const cc_image *f1, const cc_image
     cc_image *flow)
 {
   if (e->lk && cc_flow_lk_compute (e->lk, NULL, f1, f2, NULL, &e->dense, NULL))
-    return fail ("lk");
+    return cv_fail ("lk");
   if (e->bm && cc_blockmatch_compute (e->bm, NULL, f1, f2, &e->grid, NULL, &e->dense))
-    return fail ("blockmatch");
+    return cv_fail ("blockmatch");
   if (e->epic && cc_epic_compute (e->epic, NULL, f1, f2, &e->dense, NULL))
-    return fail ("epic");
+    return cv_fail ("epic");
   if (e->rf && cc_refine_run (e->rf, NULL, f1, f2, &e->dense, &e->refined))
-    return fail ("refine");
+    return cv_fail ("refine");
   if (cc_image_copy (ctx, NULL, e->rf ? &e->refined : &e->dense, flow))
-    return fail ("download");
+    return cv_fail ("download");
   return 0;
 }
 
@@ -144,7 +137,7 @@ compute_flow (const options *o, cc_context *ctx, const cc_image *f1, const cc_im
   if (dev && (cc_image_alloc (ctx, f1->width, f1->height, f1->format, CC_LOCATION_DEVICE, &d1)
           || cc_image_alloc (ctx, f1->width, f1->height, f1->format, CC_LOCATION_DEVICE, &d2)
           || cc_image_copy (ctx, NULL, f1, &d1) || cc_image_copy (ctx, NULL, f2, &d2)))
-    return fail ("upload");
+    return cv_fail ("upload");
   double times[MAX_REPEAT];
   int n = o->repeat;   /* 1..MAX_REPEAT, checked by main */
   for (int i = 0; i < n; i++) {
@@ -183,19 +176,19 @@ run_pair (const options *o, cc_context *ctx, const char *p1, const char *p2,
 {
   cc_image f1, f2, flow;
   if (cv_png_load (p1, CC_FORMAT_RGBX8, &f1) || cv_png_load (p2, CC_FORMAT_RGBX8, &f2))
-    return fail ("load");
+    return cv_fail ("load");
   if (f1.width != f2.width || f1.height != f2.height) {
     fprintf (stderr, "cv-flow: %s is %dx%d but %s is %dx%d\n", p1, f1.width, f1.height, p2,
         f2.width, f2.height);
     return 1;
   }
   if (cv_image_new (f1.width, f1.height, CC_FORMAT_F32C2, &flow))
-    return fail ("alloc");
+    return cv_fail ("alloc");
   double ms = 0;
   if (compute_flow (o, ctx, &f1, &f2, &flow, &ms))
     return 1;
   if (out_flo && cc_flo_write (out_flo, &flow))
-    return fail ("write");
+    return cv_fail ("write");
   if (vis_png) {
     cc_flow_vis_params vp;
     cc_flow_vis_params_default (&vp);
@@ -204,7 +197,7 @@ run_pair (const options *o, cc_context *ctx, const char *p1, const char *p2,
     cv_image_new (f1.width, f1.height, CC_FORMAT_RGBX8, &vis);
     if (cc_context_create (CC_BACKEND_CPU, -1, &cpu) || cc_flow_visualize (cpu, NULL, &flow, NULL, &vp, &vis)
         || cv_png_save (vis_png, &vis))
-      return fail ("visualize");
+      return cv_fail ("visualize");
     cc_context_destroy (cpu);
     cv_image_free (&vis);
   }
@@ -213,7 +206,7 @@ run_pair (const options *o, cc_context *ctx, const char *p1, const char *p2,
     cc_image gt;
     cc_flow_metrics m;
     if (cc_flo_read (gt_path, &gt) || cc_flow_compare (&flow, &gt, 0, &m))
-      rc = fail ("evaluate");
+      rc = cv_fail ("evaluate");
     else {
       if (!metrics_out)
         print_metrics_header ();
@@ -347,12 +340,8 @@ main (int argc, char **argv)
       o.method = v;
       if (strcmp (v, "lk") && strcmp (v, "blockmatch") && strcmp (v, "epic"))
         ok = cv_option_error ("--method", v, "one of lk, blockmatch, epic");
-    } else if (OPT ("--backend")) {
-      if (!strcmp (v, "cpu")) o.backend = CC_BACKEND_CPU;
-      else if (!strcmp (v, "cuda")) o.backend = CC_BACKEND_CUDA;
-      else if (!strcmp (v, "auto")) o.backend = CC_BACKEND_AUTO;
-      else ok = cv_option_error ("--backend", v, "one of auto, cpu, cuda");
-    }
+    } else if (OPT ("--backend"))
+      ok = cv_parse_backend ("--backend", v, true, &o.backend);
     else if (INT ("--levels", o.lk.pyramid_levels)) ;
     else if (INT ("--iterations", o.lk.iterations)) ;
     else if (INT ("--window", o.lk.window_size)) ;
@@ -416,10 +405,10 @@ main (int argc, char **argv)
       || cc_blockmatch_params_check (&o.bm) != CC_SUCCESS
       || cc_refine_params_check (&o.rf) != CC_SUCCESS
       || cc_epic_params_check (&o.epic) != CC_SUCCESS)
-    return fail ("parameters");
+    return cv_fail ("parameters");
   cc_context *ctx;
   if (cc_context_create (o.backend, CC_DEVICE_AUTO, &ctx) != CC_SUCCESS)
-    return fail ("context");
+    return cv_fail ("context");
   int rc;
   if (eval)
     rc = run_eval (&o, ctx, eval);

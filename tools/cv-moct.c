@@ -75,13 +75,6 @@ typedef struct region {
   int x, y, w, h;     /* w == 0: the whole frame */
 } region;
 
-static int
-fail (const char *what)
-{
-  fprintf (stderr, "cv-moct: %s: %s\n", what, cc_last_error ());
-  return 1;
-}
-
 /* ---------------------------------------------------------------- boxes */
 
 /* Reads `x y w h class` lines; -1 (after a message) on a bad line or file. */
@@ -312,7 +305,7 @@ write_validation (FILE *f, const cc_image *img, const box *b, int n, const cc_mo
   if (cc_context_create (CC_BACKEND_CPU, 1, &ctx) != CC_SUCCESS
       || cc_moct_create (ctx, img->width, img->height, NULL, &m) != CC_SUCCESS
       || cc_moct_set_objects (m, o, n) != CC_SUCCESS) {
-    int rc = fail ("validation");
+    int rc = cv_fail ("validation");
     cc_moct_destroy (m);
     cc_context_destroy (ctx);
     return -rc;
@@ -589,11 +582,11 @@ tracker_init (tracker *t, cc_backend backend, int width, int height, const cc_mo
   p.window = window;
   p.size_ratio = (float) size_ratio;
   if (cc_context_create (backend, 0, &t->ctx) != CC_SUCCESS)
-    return fail ("cc_context_create");
+    return cv_fail ("cc_context_create");
   if (cc_moct_create (t->ctx, width, height, &p, &t->m) != CC_SUCCESS)
-    return fail ("cc_moct_create");
+    return cv_fail ("cc_moct_create");
   if (cc_moct_set_objects (t->m, o, n) != CC_SUCCESS)
-    return fail ("objects");
+    return cv_fail ("objects");
   if (roi->w && find_unmatched (t->m, t->outside)) {
     fprintf (stderr, "cv-moct: --region: every colour matches an object\n");
     return -1;
@@ -601,7 +594,7 @@ tracker_init (tracker *t, cc_backend backend, int width, int height, const cc_mo
   if (backend == CC_BACKEND_CUDA
       && cc_image_alloc (t->ctx, width, height, CC_FORMAT_RGBX8, CC_LOCATION_DEVICE, &t->dev)
           != CC_SUCCESS)
-    return fail ("device frame");
+    return cv_fail ("device frame");
   return 0;
 }
 
@@ -625,11 +618,11 @@ tracker_run (tracker *t, cc_image *frame, cc_moct_result *res)
   const cc_image *in = frame;
   if (t->dev.planes[0]) {
     if (cc_image_copy (t->ctx, NULL, frame, &t->dev) != CC_SUCCESS)
-      return fail ("upload");
+      return cv_fail ("upload");
     in = &t->dev;
   }
   if (cc_moct_run (t->m, NULL, in, res) != CC_SUCCESS)
-    return fail ("cc_moct_run");
+    return cv_fail ("cc_moct_run");
   return 0;
 }
 
@@ -640,9 +633,9 @@ tracker_draw (tracker *t, cc_image *frame, const char *path)
   cc_image *target = t->dev.planes[0] ? &t->dev : frame;
   if (cc_moct_draw (t->m, NULL, target, CC_MOCT_DRAW_ALL) != CC_SUCCESS
       || (target != frame && cc_image_copy (t->ctx, NULL, target, frame) != CC_SUCCESS))
-    return fail ("cc_moct_draw");
+    return cv_fail ("cc_moct_draw");
   if (cv_png_save (path, frame) != CC_SUCCESS)
-    return fail (path);
+    return cv_fail (path);
   return 0;
 }
 
@@ -678,18 +671,6 @@ parse_region (const char *s, region *out)
   if (sscanf (s, "%d,%d,%d,%d%c", &out->x, &out->y, &out->w, &out->h, &extra) != 4
       || out->x < 0 || out->y < 0 || out->w < 1 || out->h < 1)
     return cv_option_error ("--region", s, "x,y,w,h (x, y >= 0; w, h >= 1) or none");
-  return true;
-}
-
-static bool
-parse_backend (const char *s, cc_backend *out)
-{
-  if (!strcmp (s, "cpu"))
-    *out = CC_BACKEND_CPU;
-  else if (!strcmp (s, "cuda"))
-    *out = CC_BACKEND_CUDA;
-  else
-    return cv_option_error ("--backend", s, "one of cpu, cuda");
   return true;
 }
 
@@ -730,7 +711,7 @@ parse_options (int argc, char **argv, const char *mode, options *op)
     else if (!calib && !strcmp (a, "--region") && v)
       ok = parse_region (v, &op->roi), op->have_roi = true, i++;
     else if (!calib && !strcmp (a, "--backend") && v)
-      ok = parse_backend (v, &op->backend), i++;
+      ok = cv_parse_backend (a, v, false, &op->backend), i++;
     else if (!calib && !strcmp (a, "--window") && v)
       ok = cv_parse_int ("--window", v, 0, 4096, &op->window), i++;
     else if (!calib && !strcmp (a, "--size-ratio") && v) {
@@ -781,7 +762,7 @@ cmd_calibrate (const options *op)
     return 1;
   cc_image img;
   if (cv_png_load (op->pos[0], CC_FORMAT_RGBX8, &img) != CC_SUCCESS)
-    return fail (op->pos[0]);
+    return cv_fail (op->pos[0]);
   if (check_boxes (op->pos[1], b, n, img.width, img.height)) {
     cv_image_free (&img);
     return 1;
@@ -945,9 +926,9 @@ clip_load (clip *c, const char *dir)
     return 1;
   }
   if (cv_png_load (path[0], CC_FORMAT_RGBX8, &c->first) != CC_SUCCESS)
-    return fail (path[0]);
+    return cv_fail (path[0]);
   if (cv_png_load (path[3], CC_FORMAT_RGBX8, &c->last) != CC_SUCCESS)
-    return fail (path[3]);
+    return cv_fail (path[3]);
   if (check_boxes (path[1], c->fb, c->n, c->first.width, c->first.height)
       || check_boxes (path[2], c->lb, c->nl, c->last.width, c->last.height))
     return 1;
@@ -1078,7 +1059,7 @@ clip_track (clip *c, const options *op)
       for (int i = 0; !rc && op->window > 0 && i < c->n; i++)
         if (cc_moct_seed (t.m, NULL, i, c->fb[i].x + c->fb[i].w / 2,
                 c->fb[i].y + c->fb[i].h / 2) != CC_SUCCESS)
-          rc = fail ("cc_moct_seed");
+          rc = cv_fail ("cc_moct_seed");
     }
     if (keep.planes[0])
       cv_image_free (&keep);

@@ -36,13 +36,6 @@
 
 #define MAX_RUNS 1000
 
-static int
-fail (const char *what)
-{
-  fprintf (stderr, "cvd-bench: %s: %s\n", what, cc_last_error ());
-  return 1;
-}
-
 /* Median of `runs` timings of one call. what: 0 iterate 1, 1 voronoi, 2 iterate 10,
  * 3 centroid sums (sums: room for the sites). */
 static int
@@ -56,11 +49,9 @@ time_call (cc_cvd *c, cc_timer *timer, int what, int runs, double *median, cc_cv
       st = what == 1 ? cc_cvd_voronoi (c, NULL) : what == 3 ? cc_cvd_centroid_sums (c, NULL, sums)
           : cc_cvd_iterate (c, NULL, what == 2 ? 10 : 1, 0.0, NULL);
     if (st == CC_SUCCESS)
-      st = cc_timer_stop (timer, NULL);
-    if (st == CC_SUCCESS)
-      st = cc_timer_elapsed_ms (timer, &ms);
+      st = cv_timer_stop_ms (timer, &ms);
     if (st != CC_SUCCESS)
-      return fail ("timed call");
+      return cv_fail ("timed call");
     t[i] = what == 2 ? ms / 10.0 : ms;
   }
   *median = cv_median (t, runs);
@@ -77,14 +68,14 @@ bench_one (cc_context *ctx, int w, int h, int n, cc_cvd_voronoi_method voronoi,
   cc_cvd *c;
   cc_timer *timer;
   if (cc_cvd_create (ctx, w, h, NULL, &c) != CC_SUCCESS)
-    return fail ("cc_cvd_create");
+    return cv_fail ("cc_cvd_create");
   if (cc_cvd_set_tuning (c, &t) != CC_SUCCESS)
-    return fail ("cc_cvd_set_tuning");
+    return cv_fail ("cc_cvd_set_tuning");
   if (cc_timer_create (ctx, &timer) != CC_SUCCESS)
-    return fail ("cc_timer_create");
+    return cv_fail ("cc_timer_create");
   cc_cvd_stats st;
   if (cc_cvd_seed (c, NULL, n, 1) != CC_SUCCESS || cc_cvd_iterate (c, NULL, 20, 0.0, &st) != CC_SUCCESS)
-    return fail ("settling");
+    return cv_fail ("settling");
   double lloyd, jfa, centroid = 0.0, lloyd10 = 0.0;
   cc_cvd_sums *sums = malloc ((size_t) n * sizeof *sums);
   if (!sums || time_call (c, timer, 0, runs, &lloyd, sums)
@@ -98,14 +89,14 @@ bench_one (cc_context *ctx, int w, int h, int n, cc_cvd_voronoi_method voronoi,
   if (cuda)
     centroid = lloyd - jfa;
   if (cc_cvd_iterate (c, NULL, 1, 0.0, &st) != CC_SUCCESS)
-    return fail ("cc_cvd_iterate");
+    return cv_fail ("cc_cvd_iterate");
   int warm = st.warm;
   double cold_lloyd, cold_jfa;
   cc_cvd_params p;
   cc_cvd_params_default (&p);
   p.warm_start = 0;
   if (cc_cvd_set_params (c, &p) != CC_SUCCESS)
-    return fail ("cc_cvd_set_params");
+    return cv_fail ("cc_cvd_set_params");
   if (time_call (c, timer, 0, runs, &cold_lloyd, sums)
       || time_call (c, timer, 1, runs, &cold_jfa, sums))
     return 1;
@@ -179,7 +170,7 @@ main (int argc, char **argv)
     cc_context *ctx;
     if (cc_context_create (b ? CC_BACKEND_CUDA : CC_BACKEND_CPU, CC_DEVICE_AUTO, &ctx)
         != CC_SUCCESS)
-      return fail ("cc_context_create");
+      return cv_fail ("cc_context_create");
     for (int k = 0; k < ncases; k++) {
       if (b == 1) {
         for (int m = CC_CVD_CENTROID_PRIVATIZED; m <= CC_CVD_CENTROID_MDRR; m++)

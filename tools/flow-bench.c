@@ -44,21 +44,6 @@
 
 static int cpu_threads = 0;   /* --threads */
 
-static int
-fail (const char *what)
-{
-  fprintf (stderr, "flow-bench: %s: %s\n", what, cc_last_error ());
-  return 1;
-}
-
-/* Stops a timer and reads its time (waits for the stop point). */
-static cc_status
-stop_timer (cc_timer *t, float *ms)
-{
-  cc_status st = cc_timer_stop (t, NULL);
-  return st != CC_SUCCESS ? st : cc_timer_elapsed_ms (t, ms);
-}
-
 typedef struct {
   cc_context *ctx;
   cc_timer *timer;
@@ -88,17 +73,17 @@ set_init (bench_set *s, cc_context *ctx, int w, int h)
   for (int i = 0; i < 2; i++) {
     cc_image host;
     if (cv_synth_clip_frame (3 + i, w, h, &host, NULL) != CC_SUCCESS)
-      return fail ("synthetic frame");
+      return cv_fail ("synthetic frame");
     if (cc_image_alloc (ctx, w, h, host.format, loc, &s->frames[i]) != CC_SUCCESS
         || cc_image_copy (ctx, NULL, &host, &s->frames[i]) != CC_SUCCESS)
-      return fail ("upload");
+      return cv_fail ("upload");
     cv_image_free (&host);
   }
   if (cc_image_alloc (ctx, w, h, CC_FORMAT_F32C2, loc, &s->flow) != CC_SUCCESS
       || cc_image_alloc (ctx, w, h, CC_FORMAT_F32, loc, &s->conf) != CC_SUCCESS)
-    return fail ("output alloc");
+    return cv_fail ("output alloc");
   if (cc_context_synchronize (ctx) != CC_SUCCESS)
-    return fail ("synchronize");
+    return cv_fail ("synchronize");
   return 0;
 }
 
@@ -120,29 +105,29 @@ bench_lk (bench_set *s, bool fb, int warmup, int runs)
   p.fb_check = fb;
   cc_flow_lk *lk;
   if (cc_flow_lk_create (s->ctx, s->w, s->h, &p, &lk) != CC_SUCCESS)
-    return fail ("cc_flow_lk_create");
+    return cv_fail ("cc_flow_lk_create");
   static double kt[MAX_RUNS], et[MAX_RUNS];
   int k = 0;
   for (int i = 0; i < warmup; i++)
     if (cc_flow_lk_push (lk, NULL, &s->frames[k++ & 1], NULL, &s->flow, &s->conf, NULL) != CC_SUCCESS)
-      return fail ("cc_flow_lk_push");
+      return cv_fail ("cc_flow_lk_push");
   if (cc_context_synchronize (s->ctx) != CC_SUCCESS)
-    return fail ("synchronize");
+    return cv_fail ("synchronize");
   for (int i = 0; i < runs; i++) {
     float ms;
     if (cc_timer_start (s->timer, NULL) != CC_SUCCESS)
-      return fail ("timer start");
+      return cv_fail ("timer start");
     if (cc_flow_lk_push (lk, NULL, &s->frames[k++ & 1], NULL, &s->flow, &s->conf, NULL) != CC_SUCCESS)
-      return fail ("cc_flow_lk_push");
-    if (stop_timer (s->timer, &ms) != CC_SUCCESS)
-      return fail ("timer stop");
+      return cv_fail ("cc_flow_lk_push");
+    if (cv_timer_stop_ms (s->timer, &ms) != CC_SUCCESS)
+      return cv_fail ("timer stop");
     kt[i] = ms;
   }
   for (int i = 0; i < runs; i++) {
     double t0 = cv_now_ms ();
     if (cc_flow_lk_push (lk, NULL, &s->frames[k++ & 1], NULL, &s->flow, &s->conf, NULL) != CC_SUCCESS
         || cc_context_synchronize (s->ctx) != CC_SUCCESS)
-      return fail ("cc_flow_lk_push");
+      return cv_fail ("cc_flow_lk_push");
     et[i] = cv_now_ms () - t0;
   }
   printf ("{\"algorithm\":\"flow_lk\",\"width\":%d,\"height\":%d,\"backend\":\"%s\","
@@ -166,22 +151,22 @@ bench_vis (bench_set *s, int warmup, int runs)
   static double kt[MAX_RUNS], et[MAX_RUNS];
   for (int i = 0; i < warmup; i++)
     if (cc_flow_visualize (s->ctx, NULL, &s->flow, NULL, &vp, frame) != CC_SUCCESS)
-      return fail ("cc_flow_visualize");
+      return cv_fail ("cc_flow_visualize");
   if (cc_context_synchronize (s->ctx) != CC_SUCCESS)
-    return fail ("synchronize");
+    return cv_fail ("synchronize");
   for (int i = 0; i < runs; i++) {
     float ms;
     if (cc_timer_start (s->timer, NULL) != CC_SUCCESS
         || cc_flow_visualize (s->ctx, NULL, &s->flow, NULL, &vp, frame) != CC_SUCCESS
-        || stop_timer (s->timer, &ms) != CC_SUCCESS)
-      return fail ("cc_flow_visualize");
+        || cv_timer_stop_ms (s->timer, &ms) != CC_SUCCESS)
+      return cv_fail ("cc_flow_visualize");
     kt[i] = ms;
   }
   for (int i = 0; i < runs; i++) {
     double t0 = cv_now_ms ();
     if (cc_flow_visualize (s->ctx, NULL, &s->flow, NULL, &vp, frame) != CC_SUCCESS
         || cc_context_synchronize (s->ctx) != CC_SUCCESS)
-      return fail ("cc_flow_visualize");
+      return cv_fail ("cc_flow_visualize");
     et[i] = cv_now_ms () - t0;
   }
   printf ("{\"algorithm\":\"flow_vis\",\"mode\":\"color\",\"width\":%d,\"height\":%d,"
@@ -196,7 +181,7 @@ bench_vis (bench_set *s, int warmup, int runs)
 /* One timed call: returns its CUDA-event time. */
 #define TIMED(timer, call, ms_out) \
   (cc_timer_start (timer, NULL) == CC_SUCCESS && (call) == CC_SUCCESS \
-      && stop_timer ((timer), &(ms_out)) == CC_SUCCESS)
+      && cv_timer_stop_ms ((timer), &(ms_out)) == CC_SUCCESS)
 
 /* --cell / --k / --inner: the interpolation's seed cell and neighbour count and the
  * refinement's inner iterations instead of the defaults (0: cc_epic_params_default's),
@@ -207,13 +192,9 @@ static int
 bench_epic (cc_backend backend, int w, int h, int warmup, int runs)
 {
   cc_context *ctx;
-  if (cc_context_create (backend, -1, &ctx) != CC_SUCCESS)
-    return fail ("cc_context_create");
+  if (cv_context_new (backend, CC_DEVICE_AUTO, cpu_threads, &ctx) != CC_SUCCESS)
+    return cv_fail ("cc_context_create");
   int rc = 0;
-  if (cc_context_set_threads (ctx, cpu_threads) != CC_SUCCESS) {
-    cc_context_destroy (ctx);
-    return fail ("--threads");
-  }
   cc_location loc = backend == CC_BACKEND_CUDA ? CC_LOCATION_DEVICE : CC_LOCATION_HOST;
   cv_pair_params gp = { w, h, 100.0f, 1 };
   cc_image host[2], truth, occ, frames[2], flow, conf, tmp;
@@ -231,26 +212,26 @@ bench_epic (cc_backend backend, int w, int h, int warmup, int runs)
   cc_refine *refine = NULL;
   cc_timer *timer = NULL;
   if (cv_pair_make (&gp, NULL, 0, &host[0], &host[1], &truth, &occ) != CC_SUCCESS)
-    return fail ("generated pair");
+    return cv_fail ("generated pair");
   for (int i = 0; i < 2 && !rc; i++)
     if (cc_image_alloc (ctx, w, h, host[i].format, loc, &frames[i]) != CC_SUCCESS
         || cc_image_copy (ctx, NULL, &host[i], &frames[i]) != CC_SUCCESS)
-      rc = fail ("upload");
+      rc = cv_fail ("upload");
   if (!rc && (cc_image_alloc (ctx, w, h, CC_FORMAT_F32C2, loc, &flow) != CC_SUCCESS
           || cc_image_alloc (ctx, w, h, CC_FORMAT_F32C2, loc, &tmp) != CC_SUCCESS
           || cc_image_alloc (ctx, w, h, CC_FORMAT_F32, loc, &conf) != CC_SUCCESS))
-    rc = fail ("output alloc");
+    rc = cv_fail ("output alloc");
   if (!rc && (cc_epic_create (ctx, w, h, &p, &epic) != CC_SUCCESS
           || cc_match_create (ctx, w, h, &p.match, &match) != CC_SUCCESS
           || cc_interp_create (ctx, w, h, &p.interp, &interp) != CC_SUCCESS
           || cc_refine_create (ctx, w, h, &p.refine_params, &refine) != CC_SUCCESS
           || cc_timer_create (ctx, &timer) != CC_SUCCESS))
-    rc = fail ("create");
+    rc = cv_fail ("create");
   static double mt[MAX_RUNS], it[MAX_RUNS], rt[MAX_RUNS], kt[MAX_RUNS], et[MAX_RUNS];
   for (int i = 0; i < warmup && !rc; i++)
     if (cc_epic_compute (epic, NULL, &frames[0], &frames[1], &flow, &conf) != CC_SUCCESS
         || cc_context_synchronize (ctx) != CC_SUCCESS)
-      rc = fail ("cc_epic_compute");
+      rc = cv_fail ("cc_epic_compute");
   for (int i = 0; i < runs && !rc; i++) {
     float m, n, r, k;
     if (!TIMED (timer, cc_match_compute (match, NULL, &frames[0], &frames[1]), m)
@@ -258,7 +239,7 @@ bench_epic (cc_backend backend, int w, int h, int warmup, int runs)
                 cc_match_capacity (match), &tmp), n)
         || !TIMED (timer, cc_refine_run (refine, NULL, &frames[0], &frames[1], &tmp, &tmp), r)
         || !TIMED (timer, cc_epic_compute (epic, NULL, &frames[0], &frames[1], &flow, &conf), k))
-      rc = fail ("timed stages");
+      rc = cv_fail ("timed stages");
     mt[i] = m;
     it[i] = n;
     rt[i] = r;
@@ -268,7 +249,7 @@ bench_epic (cc_backend backend, int w, int h, int warmup, int runs)
     double t0 = cv_now_ms ();
     if (cc_epic_compute (epic, NULL, &frames[0], &frames[1], &flow, &conf) != CC_SUCCESS
         || cc_context_synchronize (ctx) != CC_SUCCESS)
-      rc = fail ("cc_epic_compute");
+      rc = cv_fail ("cc_epic_compute");
     et[i] = cv_now_ms () - t0;
   }
   if (!rc) {
@@ -302,16 +283,12 @@ static int
 bench_size (cc_backend backend, int w, int h, bool fb, int warmup, int runs)
 {
   cc_context *ctx;
-  if (cc_context_create (backend, -1, &ctx) != CC_SUCCESS)
-    return fail ("cc_context_create");
-  if (cc_context_set_threads (ctx, cpu_threads) != CC_SUCCESS) {
-    cc_context_destroy (ctx);
-    return fail ("--threads");
-  }
+  if (cv_context_new (backend, CC_DEVICE_AUTO, cpu_threads, &ctx) != CC_SUCCESS)
+    return cv_fail ("cc_context_create");
   bench_set s;
   int rc = set_init (&s, ctx, w, h);
   if (!rc && cc_timer_create (ctx, &s.timer) != CC_SUCCESS)
-    rc = fail ("cc_timer_create");
+    rc = cv_fail ("cc_timer_create");
   if (!rc)
     rc = bench_lk (&s, false, warmup, runs);
   if (!rc && fb)

@@ -42,34 +42,6 @@
 
 static int cpu_threads = 0;
 
-static int
-fail (const char *what)
-{
-  fprintf (stderr, "match-bench: %s: %s\n", what, cc_last_error ());
-  return 1;
-}
-
-static cc_status
-stop_timer (cc_timer *t, float *ms)
-{
-  cc_status st = cc_timer_stop (t, NULL);
-  return st != CC_SUCCESS ? st : cc_timer_elapsed_ms (t, ms);
-}
-
-static cc_status
-make_context (cc_backend backend, cc_context **ctx)
-{
-  cc_status st = cc_context_create (backend, -1, ctx);
-  if (st != CC_SUCCESS)
-    return st;
-  st = cc_context_set_threads (*ctx, cpu_threads);
-  if (st != CC_SUCCESS) {
-    cc_context_destroy (*ctx);
-    *ctx = NULL;
-  }
-  return st;
-}
-
 /* Runs the matcher on a host pair on a backend; out: host copy of the matches
  * (capacity entries, malloc'd); *ms: wall time of the compute (with its download). */
 static int
@@ -77,8 +49,8 @@ match_pair (cc_backend backend, const cc_match_params *p, const cc_image *a, con
     cc_flow_match **out, int *count, double *ms)
 {
   cc_context *ctx;
-  if (make_context (backend, &ctx) != CC_SUCCESS)
-    return fail ("cc_context_create");
+  if (cv_context_new (backend, CC_DEVICE_AUTO, cpu_threads, &ctx) != CC_SUCCESS)
+    return cv_fail ("cc_context_create");
   int rc = 0;
   cc_match *m = NULL;
   cc_image da = *a, db = *b;
@@ -88,16 +60,16 @@ match_pair (cc_backend backend, const cc_match_params *p, const cc_image *a, con
               CC_LOCATION_DEVICE, &db) != CC_SUCCESS || cc_image_copy (ctx, NULL, a, &da)
           != CC_SUCCESS || cc_image_copy (ctx, NULL, b, &db) != CC_SUCCESS
           || cc_context_synchronize (ctx) != CC_SUCCESS))
-    rc = fail ("upload");
+    rc = cv_fail ("upload");
   if (!rc && cc_match_create (ctx, a->width, a->height, p, &m) != CC_SUCCESS)
-    rc = fail ("cc_match_create");
+    rc = cv_fail ("cc_match_create");
   if (!rc) {
     int n = cc_match_capacity (m);
     *out = malloc ((size_t) n * sizeof **out);
     double t0 = cv_now_ms ();
     if (!*out || cc_match_compute (m, NULL, &da, &db) != CC_SUCCESS
         || cc_match_download_sync (m, NULL, *out, n, count) != CC_SUCCESS)
-      rc = fail ("cc_match_compute");
+      rc = cv_fail ("cc_match_compute");
     *ms = cv_now_ms () - t0;
   }
   cc_match_destroy (m);
@@ -139,13 +111,13 @@ eval_pair (const char *dir, const char *name, cc_backend backend, const cc_match
   cc_image a, b, gt, occ, inv;
   snprintf (path, sizeof path, "%s/frame10.png", dir);
   if (cv_png_load (path, CC_FORMAT_RGBX8, &a) != CC_SUCCESS)
-    return fail (path);
+    return cv_fail (path);
   snprintf (path, sizeof path, "%s/frame11.png", dir);
   if (cv_png_load (path, CC_FORMAT_RGBX8, &b) != CC_SUCCESS)
-    return fail (path);
+    return cv_fail (path);
   snprintf (path, sizeof path, "%s/flow10.flo", dir);
   if (cc_flo_read (path, &gt) != CC_SUCCESS)
-    return fail (path);
+    return cv_fail (path);
   int w = a.width, h = a.height;
   bool has_occ = load_mask (dir, "occlusions.png", w, h, &occ);
   bool has_inv = load_mask (dir, "invalid.png", w, h, &inv);
@@ -213,7 +185,7 @@ eval_pair (const char *dir, const char *name, cc_backend backend, const cc_match
           "\"max_vector_diff\":%g,\"max_conf_diff\":%g,\"other_ms\":%.1f}\n", name,
           cc_backend_name (backend), cc_backend_name (other), n, differ, dv, dc, oms);
       if (on != n)
-        rc = fail ("the backends gave different match counts");
+        rc = cv_fail ("the backends gave different match counts");
     }
     free (o);
   }
@@ -276,8 +248,8 @@ static int
 bench_size (cc_backend backend, const cc_match_params *p, int w, int h, int warmup, int runs)
 {
   cc_context *ctx;
-  if (make_context (backend, &ctx) != CC_SUCCESS)
-    return fail ("cc_context_create");
+  if (cv_context_new (backend, CC_DEVICE_AUTO, cpu_threads, &ctx) != CC_SUCCESS)
+    return cv_fail ("cc_context_create");
   cc_location loc = backend == CC_BACKEND_CUDA ? CC_LOCATION_DEVICE : CC_LOCATION_HOST;
   cc_image frames[2] = { { { 0 } } };
   cc_match *m = NULL;
@@ -286,36 +258,36 @@ bench_size (cc_backend backend, const cc_match_params *p, int w, int h, int warm
   for (int i = 0; i < 2 && !rc; i++) {
     cc_image host;
     if (cv_synth_clip_frame (3 + 4 * i, w, h, &host, NULL) != CC_SUCCESS)
-      rc = fail ("synthetic frame");
+      rc = cv_fail ("synthetic frame");
     else {
       if (cc_image_alloc (ctx, w, h, host.format, loc, &frames[i]) != CC_SUCCESS
           || cc_image_copy (ctx, NULL, &host, &frames[i]) != CC_SUCCESS)
-        rc = fail ("upload");
+        rc = cv_fail ("upload");
       cv_image_free (&host);
     }
   }
   if (!rc && (cc_match_create (ctx, w, h, p, &m) != CC_SUCCESS
           || cc_timer_create (ctx, &timer) != CC_SUCCESS))
-    rc = fail ("create");
+    rc = cv_fail ("create");
   static double kt[MAX_RUNS], et[MAX_RUNS];
   for (int i = 0; i < warmup && !rc; i++)
     if (cc_match_compute (m, NULL, &frames[0], &frames[1]) != CC_SUCCESS)
-      rc = fail ("cc_match_compute");
+      rc = cv_fail ("cc_match_compute");
   if (!rc && cc_context_synchronize (ctx) != CC_SUCCESS)
-    rc = fail ("synchronize");
+    rc = cv_fail ("synchronize");
   for (int i = 0; i < runs && !rc; i++) {
     float ms;
     if (cc_timer_start (timer, NULL) != CC_SUCCESS
         || cc_match_compute (m, NULL, &frames[0], &frames[1]) != CC_SUCCESS
-        || stop_timer (timer, &ms) != CC_SUCCESS)
-      rc = fail ("cc_match_compute");
+        || cv_timer_stop_ms (timer, &ms) != CC_SUCCESS)
+      rc = cv_fail ("cc_match_compute");
     kt[i] = ms;
   }
   for (int i = 0; i < runs && !rc; i++) {
     double t0 = cv_now_ms ();
     if (cc_match_compute (m, NULL, &frames[0], &frames[1]) != CC_SUCCESS
         || cc_context_synchronize (ctx) != CC_SUCCESS)
-      rc = fail ("cc_match_compute");
+      rc = cv_fail ("cc_match_compute");
     et[i] = cv_now_ms () - t0;
   }
   if (!rc)
@@ -370,15 +342,9 @@ main (int argc, char **argv)
       ok = cv_parse_int (a, argv[++i], 0, 4096, &cpu_threads);
     else if (!strcmp (a, "--eval"))
       eval = argv[++i];
-    else if (!strcmp (a, "--backend")) {
-      i++;
-      if (!strcmp (v, "cpu"))
-        backend = CC_BACKEND_CPU;
-      else if (!strcmp (v, "cuda"))
-        backend = CC_BACKEND_CUDA;
-      else
-        ok = cv_option_error (a, v, "one of cpu, cuda");
-    } else if (!strcmp (a, "--step"))
+    else if (!strcmp (a, "--backend"))
+      ok = cv_parse_backend (a, v, false, &backend), i++;
+    else if (!strcmp (a, "--step"))
       ok = cv_parse_int (a, argv[++i], 2, 32, &p.step);
     else if (!strcmp (a, "--levels"))
       ok = cv_parse_int (a, argv[++i], 1, 8, &p.levels);

@@ -34,13 +34,6 @@
 
 #define MAX_RUNS 1000
 
-static int
-fail (const char *what)
-{
-  fprintf (stderr, "moct-bench: %s: %s\n", what, cc_last_error ());
-  return 1;
-}
-
 /* The benchmark frame (RGBX8, host) and its object table. */
 static int
 make_scene (int w, int h, int n, cc_image *frame, cc_moct_object *o)
@@ -73,7 +66,7 @@ make_scene (int w, int h, int n, cc_image *frame, cc_moct_object *o)
   }
   cc_status st = cv_synth_shapes (w, h, s, n, frame, NULL);
   free (s);
-  return st == CC_SUCCESS ? 0 : fail ("cv_synth_shapes");
+  return st == CC_SUCCESS ? 0 : cv_fail ("cv_synth_shapes");
 }
 
 /* NV12 of an RGBX8 frame (cc_image_alloc on the host; free with cc_image_free). */
@@ -82,7 +75,7 @@ to_nv12 (cc_context *cpu, const cc_image *rgb, cc_image *out)
 {
   if (cc_image_alloc (cpu, rgb->width, rgb->height, CC_FORMAT_NV12, CC_LOCATION_HOST, out)
       != CC_SUCCESS)
-    return fail ("nv12 alloc");
+    return cv_fail ("nv12 alloc");
   for (int y = 0; y < rgb->height; y++)
     for (int x = 0; x < rgb->width; x++) {
       const uint8_t *p = (const uint8_t *) rgb->planes[0] + (size_t) y * rgb->pitch[0] + 4 * x;
@@ -115,12 +108,12 @@ time_draw (cc_context *ctx, cc_timer *timer, cc_moct *m, const cc_image *frame,
   cc_image copy;
   if (cc_image_alloc (ctx, frame->width, frame->height, frame->format, frame->location,
           &copy) != CC_SUCCESS || cc_image_copy (ctx, NULL, frame, &copy) != CC_SUCCESS)
-    return fail ("draw frame");
+    return cv_fail ("draw frame");
   for (int i = 0; i < runs; i++) {
     float ms;
     if (cc_timer_start (timer, NULL) != CC_SUCCESS || cc_moct_draw (m, NULL, &copy, flags) != CC_SUCCESS
-        || cc_timer_stop (timer, NULL) != CC_SUCCESS || cc_timer_elapsed_ms (timer, &ms) != CC_SUCCESS)
-      return fail ("timed cc_moct_draw");
+        || cv_timer_stop_ms (timer, &ms) != CC_SUCCESS)
+      return cv_fail ("timed cc_moct_draw");
     dt[i] = ms;
   }
   cc_image_free (ctx, &copy);
@@ -140,31 +133,31 @@ bench_one (cc_context *ctx, cc_timer *timer, const cc_image *frame, const cc_moc
                        .narrow_accumulators = narrow_acc };
   cc_moct *m;
   if (cc_moct_create (ctx, frame->width, frame->height, NULL, &m) != CC_SUCCESS)
-    return fail ("cc_moct_create");
+    return cv_fail ("cc_moct_create");
   if (cc_moct_set_tuning (m, &t) != CC_SUCCESS)
-    return fail ("cc_moct_set_tuning");
+    return cv_fail ("cc_moct_set_tuning");
   double t0 = cv_now_ms ();
   if (cc_moct_set_objects (m, o, n) != CC_SUCCESS)
-    return fail ("cc_moct_set_objects");
+    return cv_fail ("cc_moct_set_objects");
   double build_ms = cv_now_ms () - t0;
   cc_moct_result *res = calloc (n, sizeof *res);
   static double kt[MAX_RUNS], et[MAX_RUNS];
   bool cuda = cc_context_backend (ctx) == CC_BACKEND_CUDA;
   for (int i = 0; i < warmup; i++)
     if (cc_moct_run (m, NULL, frame, res) != CC_SUCCESS)
-      return fail ("cc_moct_run");
+      return cv_fail ("cc_moct_run");
   for (int i = 0; i < runs; i++) {
     float ms;
     if (cc_timer_start (timer, NULL) != CC_SUCCESS
         || cc_moct_run (m, NULL, frame, cuda ? NULL : res) != CC_SUCCESS
-        || cc_timer_stop (timer, NULL) != CC_SUCCESS || cc_timer_elapsed_ms (timer, &ms) != CC_SUCCESS)
-      return fail ("timed cc_moct_run");
+        || cv_timer_stop_ms (timer, &ms) != CC_SUCCESS)
+      return cv_fail ("timed cc_moct_run");
     kt[i] = ms;
   }
   for (int i = 0; i < runs; i++) {
     t0 = cv_now_ms ();
     if (cc_moct_run (m, NULL, frame, res) != CC_SUCCESS)
-      return fail ("cc_moct_run");
+      return cv_fail ("cc_moct_run");
     et[i] = cv_now_ms () - t0;
   }
   int present = 0;
@@ -243,16 +236,16 @@ main (int argc, char **argv)
     fprintf (stderr, "moct-bench: no CUDA device, CPU only\n");
   cc_context *cpu_ctx;
   if (cc_context_create (CC_BACKEND_CPU, -1, &cpu_ctx) != CC_SUCCESS)
-    return fail ("cc_context_create");
+    return cv_fail ("cc_context_create");
   static cc_moct_object objects[CC_MOCT_MAX_OBJECTS];
   int rc = 0;
   for (int b = have_cuda ? 0 : 1; b < (cpu ? 2 : 1) && !rc; b++) {
     cc_context *ctx = cpu_ctx;
     if (b == 0 && cc_context_create (CC_BACKEND_CUDA, -1, &ctx) != CC_SUCCESS)
-      return fail ("cc_context_create");
+      return cv_fail ("cc_context_create");
     cc_timer *timer;
     if (cc_timer_create (ctx, &timer) != CC_SUCCESS)
-      return fail ("cc_timer_create");
+      return cv_fail ("cc_timer_create");
     cc_location loc = b == 0 ? CC_LOCATION_DEVICE : CC_LOCATION_HOST;
     for (int si = 0; si < 2 && !rc; si++)
       for (int ci = 0; ci < 4 && !rc; ci++) {
@@ -269,7 +262,7 @@ main (int argc, char **argv)
         if (cc_image_alloc (ctx, w, h, src->format, loc, &frame) != CC_SUCCESS
             || cc_image_copy (ctx, NULL, src, &frame) != CC_SUCCESS
             || cc_context_synchronize (ctx) != CC_SUCCESS)
-          return fail ("upload");
+          return cv_fail ("upload");
         if (b == 0) {
           for (int l = 0; l < 2 && !rc; l++)
             for (int k = 0; k < 3 && !rc; k++)

@@ -47,13 +47,6 @@
 #define MAX_SIZES 16
 #define MAX_FRAMES 10000
 
-static int
-fail (const char *what)
-{
-  fprintf (stderr, "quadcut-bench: %s: %s\n", what, cc_last_error ());
-  return 1;
-}
-
 static const char *stage_names[CC_QUADCUT_STAGES] = {
   "stratify", "histogram", "pyramid", "leaves", "neighbours", "transfer", "graph",
   "maxflow", "output"
@@ -165,19 +158,19 @@ bench_size (cc_context *ctx, int w, int h, int frames, int warmup, const bench_i
     cc_status st = in->cdnet ? cdnet_frame (in->cdnet, in->frame + t, w, h, &host)
         : cv_synth_fg_frame (3 * t, w, h, CV_SYNTH_FG_PLAIN, 6, &host, NULL);
     if (st != CC_SUCCESS || place (ctx, &host, &clip[t]) != CC_SUCCESS)
-      return fail ("frames");
+      return cv_fail ("frames");
     cv_image_free (&host);
   }
   if ((in->cdnet ? cdnet_plate (in->cdnet, w, h, &plate_host)
       : cv_synth_fg_plate (w, h, &plate_host)) != CC_SUCCESS
       || place (ctx, &plate_host, &plate) != CC_SUCCESS
       || place (ctx, &plate_host, &out) != CC_SUCCESS)
-    return fail ("plate");
+    return cv_fail ("plate");
   cc_quadcut *q;
   if (cc_quadcut_create (ctx, w, h, &p, &q) != CC_SUCCESS
       || cc_quadcut_set_plate (q, NULL, &plate) != CC_SUCCESS
       || cc_context_synchronize (ctx) != CC_SUCCESS)
-    return fail ("create");
+    return cv_fail ("create");
   const cc_quadcut_background bg = { .kind = CC_QUADCUT_BG_COLOR, .r = 0, .g = 177, .b = 64 };
   double *e2e = calloc (frames, sizeof *e2e), *comp = calloc (frames, sizeof *comp);
   double *stage = calloc ((size_t) frames * CC_QUADCUT_STAGES, sizeof *stage);
@@ -186,11 +179,11 @@ bench_size (cc_context *ctx, int w, int h, int frames, int warmup, const bench_i
     const cc_image *f = &clip[i % CLIP_FRAMES];
     double t0 = cv_now_ms ();
     if (cc_quadcut_run (q, NULL, f, NULL) != CC_SUCCESS)
-      return fail ("run");
+      return cv_fail ("run");
     double t1 = cv_now_ms ();
     if (cc_quadcut_composite (q, NULL, f, &bg, &out) != CC_SUCCESS
         || cc_context_synchronize (ctx) != CC_SUCCESS)
-      return fail ("composite");
+      return cv_fail ("composite");
     double t2 = cv_now_ms ();
     if (i < warmup)
       continue;
@@ -251,24 +244,15 @@ main (int argc, char **argv)
   cc_backend backend = CC_BACKEND_AUTO;
   bench_input in = { .cdnet = NULL, .frame = 600, .certain = -1.0f, .max_level = -1 };
   for (int i = 1; i < argc; i++) {
-    const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-    if (!strcmp (o, "--version")) {
-      cv_print_version ();
-      return 0;
-    }
+    const char *o = argv[i], *v = cv_option_value (argc, argv, &i);
     if (!v)
       return usage ();
-    i++;
     bool ok = true;
     if (!strcmp (o, "--size")) {
-      int w, h;
-      if (n_sizes == MAX_SIZES || sscanf (v, "%dx%d", &w, &h) != 2 || w < 1 || h < 1
-          || w > 16384 || h > 16384)
-        ok = cv_option_error (o, v, "a size WxH in 1..16384 (16 sizes at most)");
-      else {
-        sizes[n_sizes][0] = w;
-        sizes[n_sizes++][1] = h;
-      }
+      if (n_sizes == MAX_SIZES)
+        ok = cv_option_error (o, v, "a size WxH (16 sizes at most)");
+      else if ((ok = cv_parse_size (o, v, 16384, &sizes[n_sizes][0], &sizes[n_sizes][1])))
+        n_sizes++;
     } else if (!strcmp (o, "--frames"))
       ok = cv_parse_int (o, v, 1, MAX_FRAMES, &frames);
     else if (!strcmp (o, "--warmup"))
@@ -283,16 +267,9 @@ main (int argc, char **argv)
       ok = cv_parse_int (o, v, 0, CC_QUADCUT_MAX_LEVEL, &in.max_level);
     else if (!strcmp (o, "--threads"))
       ok = cv_parse_int (o, v, 0, 1024, &threads);
-    else if (!strcmp (o, "--backend")) {
-      if (!strcmp (v, "auto"))
-        backend = CC_BACKEND_AUTO;
-      else if (!strcmp (v, "cpu"))
-        backend = CC_BACKEND_CPU;
-      else if (!strcmp (v, "cuda"))
-        backend = CC_BACKEND_CUDA;
-      else
-        ok = cv_option_error (o, v, "one of auto, cpu, cuda");
-    } else
+    else if (!strcmp (o, "--backend"))
+      ok = cv_parse_backend (o, v, true, &backend);
+    else
       return usage ();
     if (!ok)
       return 2;
@@ -305,9 +282,9 @@ main (int argc, char **argv)
   if (backend == CC_BACKEND_AUTO)
     backend = cc_cuda_device_count () > 0 ? CC_BACKEND_CUDA : CC_BACKEND_CPU;
   cc_context *ctx;
-  if (cc_context_create (backend, backend == CC_BACKEND_CUDA ? 0 : -1, &ctx) != CC_SUCCESS
-      || cc_context_set_threads (ctx, threads) != CC_SUCCESS)
-    return fail ("context");
+  if (cv_context_new (backend, backend == CC_BACKEND_CUDA ? 0 : -1, threads, &ctx)
+      != CC_SUCCESS)
+    return cv_fail ("context");
   int rc = 0;
   for (int s = 0; s < n_sizes && rc == 0; s++)
     rc = bench_size (ctx, sizes[s][0], sizes[s][1], frames, warmup, &in);

@@ -38,33 +38,35 @@
 #include "cv_imageio.h"
 #include "cv_synth.h"
 #include "cv_cli.h"
+#include "cv_timing.h"
 #include <cudacore/cc_quadcut.h>
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int
-fail (const char *what)
-{
-  fprintf (stderr, "quadcut-eval: %s: %s\n", what, cc_last_error ());
-  return 1;
-}
-
 /* The backend's images: host images as they are on the CPU; on CUDA, copies in
  * device images (allocated at the first use, one per role). */
 static cc_context *g_ctx;
 static bool g_cuda;
+
+/* The device image of a role, of `host`'s size and format (allocated at the first use). */
+static cc_image *
+dev_image (const cc_image *host, cc_image *dev)
+{
+  if (!dev->planes[0] && cc_image_alloc (g_ctx, host->width, host->height, host->format,
+      CC_LOCATION_DEVICE, dev) != CC_SUCCESS)
+    return NULL;
+  return dev;
+}
 
 static const cc_image *
 up (const cc_image *host, cc_image *dev)
 {
   if (!g_cuda)
     return host;
-  if (!dev->planes[0] && cc_image_alloc (g_ctx, host->width, host->height, host->format,
-      CC_LOCATION_DEVICE, dev) != CC_SUCCESS)
-    return NULL;
-  return cc_image_copy (g_ctx, NULL, host, dev) == CC_SUCCESS ? dev : NULL;
+  cc_image *d = dev_image (host, dev);
+  return d && cc_image_copy (g_ctx, NULL, host, d) == CC_SUCCESS ? d : NULL;
 }
 
 /* Runs get (mask, plate or the leaves drawn) into the backend's image, then to host. */
@@ -79,13 +81,15 @@ down (cc_image *host, cc_image *dev)
 static cc_image *
 where (cc_image *host, cc_image *dev)
 {
-  if (!g_cuda)
-    return host;
-  if (!dev->planes[0] && cc_image_alloc (g_ctx, host->width, host->height, host->format,
-      CC_LOCATION_DEVICE, dev) != CC_SUCCESS)
-    return NULL;
-  return dev;
+  return g_cuda ? dev_image (host, dev) : host;
 }
+
+/* A run's images: the plate and the mask on the host, and the frame's, the plate's and
+ * the mask's copies where the backend computes (CUDA only). */
+typedef struct {
+  cc_image plate, mask;
+  cc_image dframe, dplate, dmask;
+} eval_images;
 
 static void
 free_dev (cc_image *dev)
@@ -94,11 +98,14 @@ free_dev (cc_image *dev)
     cc_image_free (g_ctx, dev);
 }
 
-static int
-cmp_double (const void *a, const void *b)
+static void
+eval_images_free (eval_images *im)
 {
-  double x = *(const double *) a, y = *(const double *) b;
-  return x < y ? -1 : x > y;
+  cv_image_free (&im->mask);
+  cv_image_free (&im->plate);
+  free_dev (&im->dframe);
+  free_dev (&im->dplate);
+  free_dev (&im->dmask);
 }
 
 static const char *stage_names[CC_QUADCUT_STAGES] = {
@@ -115,9 +122,9 @@ print_stages (double ms[][CC_QUADCUT_STAGES], int runs)
   for (int s = 0; s < CC_QUADCUT_STAGES; s++) {
     for (int r = 0; r < runs; r++)
       v[r] = ms[r][s];
-    qsort (v, runs, sizeof *v, cmp_double);
-    printf ("%s\"%s\": %.3f", s ? ", " : "", stage_names[s], v[runs / 2]);
-    total += v[runs / 2];
+    double median = cv_median (v, runs);
+    printf ("%s\"%s\": %.3f", s ? ", " : "", stage_names[s], median);
+    total += median;
   }
   printf ("}, \"total_ms\": %.3f", total);
   free (v);
@@ -130,58 +137,58 @@ run_cdnet (const char *dir, int first, int last, int learn, int learn_step, int 
   char path[4096];
   cc_image f;
   if (cv_cdnet_frame_load (dir, 1, &f) != CC_SUCCESS)
-    return fail ("first frame");
+    return cv_fail ("first frame");
   const int w = f.width, h = f.height;
   cv_image_free (&f);
   size_t n = (size_t) w * h;
   cc_quadcut *q;
   if (cc_quadcut_create (ctx, w, h, p, &q) != CC_SUCCESS)
-    return fail ("create");
-  cc_image plate, dframe = { 0 }, dplate = { 0 }, dmask = { 0 };
+    return cv_fail ("create");
+  eval_images im;
+  memset (&im, 0, sizeof im);
   if (learn_step > 0) {
     /* plate: the first frame, then cc_quadcut_update_plate (approximate median) */
     for (int t = 0; t < learn; t++) {
       if (cv_cdnet_frame_load (dir, t + 1, &f) != CC_SUCCESS)
-        return fail ("plate frame");
-      const cc_image *fd = up (&f, &dframe);
+        return cv_fail ("plate frame");
+      const cc_image *fd = up (&f, &im.dframe);
       if (!fd || (t == 0 ? cc_quadcut_set_plate (q, NULL, fd) : cc_quadcut_update_plate (q, NULL, fd,
           learn_step, false)) != CC_SUCCESS)
-        return fail ("plate");
+        return cv_fail ("plate");
       cv_image_free (&f);
     }
-    cv_image_new (w, h, CC_FORMAT_RGBX8, &plate);
-    if (cc_quadcut_get_plate (q, NULL, where (&plate, &dplate)) != CC_SUCCESS
-        || down (&plate, &dplate) != CC_SUCCESS)
-      return fail ("get plate");
+    cv_image_new (w, h, CC_FORMAT_RGBX8, &im.plate);
+    if (cc_quadcut_get_plate (q, NULL, where (&im.plate, &im.dplate)) != CC_SUCCESS
+        || down (&im.plate, &im.dplate) != CC_SUCCESS)
+      return cv_fail ("get plate");
   } else {
     /* plate: median of the first `learn` frames */
     cc_image *learnt = calloc ((size_t) learn, sizeof *learnt);
     for (int t = 0; t < learn; t++) {
       if (cv_cdnet_frame_load (dir, t + 1, &learnt[t]) != CC_SUCCESS)
-        return fail ("plate frame");
+        return cv_fail ("plate frame");
     }
-    if (cv_median_frames (learnt, learn, &plate) != CC_SUCCESS)
-      return fail ("plate");
+    if (cv_median_frames (learnt, learn, &im.plate) != CC_SUCCESS)
+      return cv_fail ("plate");
     for (int t = 0; t < learn; t++)
       cv_image_free (&learnt[t]);
     free (learnt);
   }
-  const cc_image *pd = up (&plate, &dplate);
+  const cc_image *pd = up (&im.plate, &im.dplate);
   if (!pd || cc_quadcut_set_plate (q, NULL, pd) != CC_SUCCESS)
-    return fail ("plate");
-  cc_image mask;
-  cv_image_new (w, h, CC_FORMAT_GRAY8, &mask);
+    return cv_fail ("plate");
+  cv_image_new (w, h, CC_FORMAT_GRAY8, &im.mask);
   long long tp = 0, fp = 0, fn = 0, tn = 0, leaves = 0;
   int scored = 0, runs = 0;
   double (*ms)[CC_QUADCUT_STAGES] = calloc ((size_t) last, sizeof *ms);
   for (int t = 1; t <= last; t++) {
     if (cv_cdnet_frame_load (dir, t, &f) != CC_SUCCESS)
-      return fail ("frame");
-    const cc_image *fd = up (&f, &dframe);
+      return cv_fail ("frame");
+    const cc_image *fd = up (&f, &im.dframe);
     if (!fd || cc_quadcut_run (q, NULL, fd, NULL) != CC_SUCCESS)
-      return fail ("run");
+      return cv_fail ("run");
     if (update_step > 0 && cc_quadcut_update_plate (q, NULL, fd, update_step, true) != CC_SUCCESS)
-      return fail ("plate update");
+      return cv_fail ("plate update");
     cc_quadcut_graph g;
     cc_quadcut_get_graph (q, &g);
     memcpy (ms[runs++], g.ms, sizeof g.ms);
@@ -192,16 +199,16 @@ run_cdnet (const char *dir, int first, int last, int learn, int learn_step, int 
     cc_image gt;
     snprintf (path, sizeof path, "%s/groundtruth/gt%06d.png", dir, t);
     if (cv_png_load (path, CC_FORMAT_GRAY8, &gt) != CC_SUCCESS)
-      return fail ("ground truth");
-    if (cc_quadcut_get_mask (q, NULL, where (&mask, &dmask)) != CC_SUCCESS
-        || down (&mask, &dmask) != CC_SUCCESS)
-      return fail ("mask");
+      return cv_fail ("ground truth");
+    if (cc_quadcut_get_mask (q, NULL, where (&im.mask, &im.dmask)) != CC_SUCCESS
+        || down (&im.mask, &im.dmask) != CC_SUCCESS)
+      return cv_fail ("mask");
     leaves += g.n_nodes;
     scored++;
     for (int y = 0; y < h; y++)
       for (int x = 0; x < w; x++) {
         int v = ((uint8_t *) gt.planes[0])[y * gt.pitch[0] + x];
-        int m = ((uint8_t *) mask.planes[0])[y * mask.pitch[0] + x] != 0;
+        int m = ((uint8_t *) im.mask.planes[0])[y * im.mask.pitch[0] + x] != 0;
         if (v == 255)
           m ? tp++ : fn++;
         else if (v == 0 || v == 50)
@@ -210,16 +217,16 @@ run_cdnet (const char *dir, int first, int last, int learn, int learn_step, int 
     cv_image_free (&gt);
     if (save) {
       snprintf (path, sizeof path, "%s/mask%06d.png", save, t);
-      if (cv_png_save (path, &mask) != CC_SUCCESS)
-        return fail ("save mask");
+      if (cv_png_save (path, &im.mask) != CC_SUCCESS)
+        return cv_fail ("save mask");
       if (p->nodes == CC_QUADCUT_NODES_LEAVES) {
         /* the debug view over the frame (fd: this frame, still on the backend) */
         if (cc_quadcut_draw_leaves (q, NULL, fd, (cc_image *) fd) != CC_SUCCESS
-            || down (&f, &dframe) != CC_SUCCESS)
-          return fail ("leaves view");
+            || down (&f, &im.dframe) != CC_SUCCESS)
+          return cv_fail ("leaves view");
         snprintf (path, sizeof path, "%s/leaves%06d.png", save, t);
         if (cv_png_save (path, &f) != CC_SUCCESS)
-          return fail ("save leaves view");
+          return cv_fail ("save leaves view");
       }
     }
     cv_image_free (&f);
@@ -235,11 +242,7 @@ run_cdnet (const char *dir, int first, int last, int learn, int learn_step, int 
   print_stages (ms, runs);
   printf ("}\n");
   free (ms);
-  cv_image_free (&mask);
-  cv_image_free (&plate);
-  free_dev (&dframe);
-  free_dev (&dplate);
-  free_dev (&dmask);
+  eval_images_free (&im);
   cc_quadcut_destroy (q);
   return 0;
 }
@@ -247,38 +250,37 @@ run_cdnet (const char *dir, int first, int last, int learn, int learn_step, int 
 static int
 run_synthetic (int w, int h, int frames, cc_context *ctx, const cc_quadcut_params *p)
 {
-  cc_image plate;
-  if (cv_synth_fg_plate (w, h, &plate) != CC_SUCCESS)
-    return fail ("plate");
+  eval_images im;
+  memset (&im, 0, sizeof im);
+  if (cv_synth_fg_plate (w, h, &im.plate) != CC_SUCCESS)
+    return cv_fail ("plate");
   cc_quadcut *q;
   if (cc_quadcut_create (ctx, w, h, p, &q) != CC_SUCCESS)
-    return fail ("create");
-  cc_image dframe = { 0 }, dplate = { 0 }, dmask = { 0 };
-  const cc_image *pd = up (&plate, &dplate);
+    return cv_fail ("create");
+  const cc_image *pd = up (&im.plate, &im.dplate);
   if (!pd || cc_quadcut_set_plate (q, NULL, pd) != CC_SUCCESS)
-    return fail ("plate");
+    return cv_fail ("plate");
   uint8_t *truth = malloc ((size_t) w * h);
-  cc_image mask;
-  cv_image_new (w, h, CC_FORMAT_GRAY8, &mask);
+  cv_image_new (w, h, CC_FORMAT_GRAY8, &im.mask);
   double (*ms)[CC_QUADCUT_STAGES] = calloc ((size_t) frames, sizeof *ms);
   long long wrong = 0, nodes = 0;
   for (int t = 0; t < frames; t++) {
     cc_image f;
     if (cv_synth_fg_frame (t, w, h, CV_SYNTH_FG_PLAIN, 6, &f, truth) != CC_SUCCESS)
-      return fail ("frame");
-    const cc_image *fd = up (&f, &dframe);
+      return cv_fail ("frame");
+    const cc_image *fd = up (&f, &im.dframe);
     if (!fd || cc_quadcut_run (q, NULL, fd, NULL) != CC_SUCCESS)
-      return fail ("run");
+      return cv_fail ("run");
     cc_quadcut_graph g;
     cc_quadcut_get_graph (q, &g);
     memcpy (ms[t], g.ms, sizeof g.ms);
     nodes += g.n_nodes;
-    if (cc_quadcut_get_mask (q, NULL, where (&mask, &dmask)) != CC_SUCCESS
-        || down (&mask, &dmask) != CC_SUCCESS)
-      return fail ("mask");
+    if (cc_quadcut_get_mask (q, NULL, where (&im.mask, &im.dmask)) != CC_SUCCESS
+        || down (&im.mask, &im.dmask) != CC_SUCCESS)
+      return cv_fail ("mask");
     for (int y = 0; y < h; y++)
       for (int x = 0; x < w; x++)
-        wrong += ((uint8_t *) mask.planes[0])[y * mask.pitch[0] + x] != truth[y * w + x];
+        wrong += ((uint8_t *) im.mask.planes[0])[y * im.mask.pitch[0] + x] != truth[y * w + x];
     cv_image_free (&f);
   }
   printf ("{\"synthetic\": \"%dx%d\", \"backend\": \"%s\", \"frames\": %d, \"threads\": %d, "
@@ -290,11 +292,7 @@ run_synthetic (int w, int h, int frames, cc_context *ctx, const cc_quadcut_param
   printf ("}\n");
   free (ms);
   free (truth);
-  cv_image_free (&mask);
-  cv_image_free (&plate);
-  free_dev (&dframe);
-  free_dev (&dplate);
-  free_dev (&dmask);
+  eval_images_free (&im);
   cc_quadcut_destroy (q);
   return 0;
 }
@@ -304,16 +302,16 @@ run_align (const char *plate_path, const char *frame_path, int max_shift, const 
 {
   cc_image plate, frame, moved;
   if (cv_image_load (plate_path, &plate) != CC_SUCCESS)
-    return fail ("plate");
+    return cv_fail ("plate");
   if (cv_image_load (frame_path, &frame) != CC_SUCCESS)
-    return fail ("frame");
+    return cv_fail ("frame");
   int dx, dy;
   double agree, agree0;
   if (cv_align_shift (&plate, &frame, max_shift, &dx, &dy, &agree, &agree0) != CC_SUCCESS)
-    return fail ("align");
+    return cv_fail ("align");
   if (out && (cv_shift_image (&plate, dx, dy, &moved) != CC_SUCCESS
           || cv_png_save (out, &moved) != CC_SUCCESS))
-    return fail ("aligned plate");
+    return cv_fail ("aligned plate");
   if (out)
     cv_image_free (&moved);
   printf ("{\"align\": \"%s\", \"frame\": \"%s\", \"dx\": %d, \"dy\": %d, "
@@ -346,14 +344,9 @@ main (int argc, char **argv)
   cc_quadcut_params p;
   cc_quadcut_params_default (&p);
   for (int i = 1; i < argc; i++) {
-    const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-    if (!strcmp (o, "--version")) {
-      cv_print_version ();
-      return 0;
-    }
+    const char *o = argv[i], *v = cv_option_value (argc, argv, &i);
     if (!v)
       return usage ();
-    i++;
     bool ok = true;
     if (!strcmp (o, "--cdnet"))
       cdnet = v;
@@ -367,10 +360,9 @@ main (int argc, char **argv)
       ok = cv_parse_int (o, v, 0, 4096, &max_shift);
     else if (!strcmp (o, "--save-masks"))
       save = v;
-    else if (!strcmp (o, "--synthetic")) {
-      if (sscanf (v, "%dx%d", &sw, &sh) != 2 || sw < 1 || sh < 1 || sw > 16384 || sh > 16384)
-        ok = cv_option_error (o, v, "a size WxH in 1..16384");
-    } else if (!strcmp (o, "--frames"))
+    else if (!strcmp (o, "--synthetic"))
+      ok = cv_parse_size (o, v, 16384, &sw, &sh);
+    else if (!strcmp (o, "--frames"))
       ok = cv_parse_int (o, v, 1, 100000, &frames);
     else if (!strcmp (o, "--first"))
       ok = cv_parse_int (o, v, 1, 100000, &first);
@@ -384,14 +376,9 @@ main (int argc, char **argv)
       ok = cv_parse_int (o, v, 0, 255, &update_step);
     else if (!strcmp (o, "--threads"))
       ok = cv_parse_int (o, v, 0, 1024, &threads);
-    else if (!strcmp (o, "--backend")) {
-      if (!strcmp (v, "cpu"))
-        backend = CC_BACKEND_CPU;
-      else if (!strcmp (v, "cuda"))
-        backend = CC_BACKEND_CUDA;
-      else
-        ok = cv_option_error (o, v, "one of cpu, cuda");
-    } else if (!strcmp (o, "--nodes")) {
+    else if (!strcmp (o, "--backend"))
+      ok = cv_parse_backend (o, v, false, &backend);
+    else if (!strcmp (o, "--nodes")) {
       if (!strcmp (v, "leaves"))
         p.nodes = CC_QUADCUT_NODES_LEAVES;
       else if (!strcmp (v, "pixels"))
@@ -428,9 +415,9 @@ main (int argc, char **argv)
   if (!cdnet == !sw || first > last)
     return usage ();
   cc_context *ctx;
-  if (cc_context_create (backend, backend == CC_BACKEND_CUDA ? 0 : -1, &ctx) != CC_SUCCESS
-      || cc_context_set_threads (ctx, threads) != CC_SUCCESS)
-    return fail ("context");
+  if (cv_context_new (backend, backend == CC_BACKEND_CUDA ? 0 : -1, threads, &ctx)
+      != CC_SUCCESS)
+    return cv_fail ("context");
   g_ctx = ctx;
   g_cuda = backend == CC_BACKEND_CUDA;
   int rc = cdnet ? run_cdnet (cdnet, first, last, learn, learn_step, update_step, ctx, &p,

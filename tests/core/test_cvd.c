@@ -350,6 +350,22 @@ ramp_frame (int w, int h, cc_image *f)
     }
 }
 
+/* A CVD of `frame`'s size with `density`, n sites seeded by `seed` and the density of
+ * `frame`. */
+static cc_cvd *
+cvd_on_frame (cc_context *ctx, const cc_image *frame, cc_cvd_density density, int n,
+    uint64_t seed)
+{
+  cc_cvd_params p;
+  cc_cvd_params_default (&p);
+  p.density = density;
+  cc_cvd *c = NULL;
+  CC_ASSERT_OK (cc_cvd_create (ctx, frame->width, frame->height, &p, &c));
+  CC_ASSERT_OK (cc_cvd_seed (c, NULL, n, seed));
+  CC_ASSERT_OK (cc_cvd_set_density (c, NULL, frame));
+  return c;
+}
+
 START_TEST (test_density_values)
 {
   const int w = 16, h = 9;
@@ -565,13 +581,7 @@ START_TEST (test_static_convergence)
   cc_image f;
   ramp_frame (w, h, &f);
   cc_context *ctx = cpu_context ();
-  cc_cvd_params p;
-  cc_cvd_params_default (&p);
-  p.density = CC_CVD_DENSITY_DARK;
-  cc_cvd *c = NULL;
-  CC_ASSERT_OK (cc_cvd_create (ctx, w, h, &p, &c));
-  CC_ASSERT_OK (cc_cvd_seed (c, NULL, n, 2));
-  CC_ASSERT_OK (cc_cvd_set_density (c, NULL, &f));
+  cc_cvd *c = cvd_on_frame (ctx, &f, CC_CVD_DENSITY_DARK, n, 2);
   cc_cvd_stats st;
   CC_ASSERT_OK (cc_cvd_iterate (c, NULL, 300, 0.001, &st));
   const int settle = st.iterations;
@@ -867,13 +877,7 @@ START_TEST (test_threads_same)
   for (int t = 0; t < 2; t++) {
     cc_context *ctx = cpu_context ();
     CC_ASSERT_OK (cc_context_set_threads (ctx, t ? 3 : 1));
-    cc_cvd_params p;
-    cc_cvd_params_default (&p);
-    p.density = CC_CVD_DENSITY_GRADIENT;
-    cc_cvd *c = NULL;
-    CC_ASSERT_OK (cc_cvd_create (ctx, w, h, &p, &c));
-    CC_ASSERT_OK (cc_cvd_seed (c, NULL, n, 77));
-    CC_ASSERT_OK (cc_cvd_set_density (c, NULL, &f));
+    cc_cvd *c = cvd_on_frame (ctx, &f, CC_CVD_DENSITY_GRADIENT, n, 77);
     CC_ASSERT_OK (cc_cvd_iterate (c, NULL, 5, 0.0, NULL));
     s[t] = malloc (n * sizeof *s[t]);
     CC_ASSERT_OK (cc_cvd_get_sites (c, s[t]));

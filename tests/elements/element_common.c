@@ -47,6 +47,20 @@ cv_buffer_from_gray (const gchar * format, const guint8 * gray, int width, int h
   return buf;
 }
 
+GstBuffer *
+cv_push_gray (GstHarness * h, const gchar * format, const guint8 * gray, int width, int height)
+{
+  return gst_harness_push_and_pull (h, cv_buffer_from_gray (format, gray, width, height));
+}
+
+GstBuffer *
+cv_push_pair (GstHarness * h, const gchar * format, const guint8 * first,
+    const guint8 * second, int width, int height)
+{
+  gst_buffer_unref (cv_push_gray (h, format, first, width, height));
+  return cv_push_gray (h, format, second, width, height);
+}
+
 void
 cv_translation_pair (int width, int height, double dx, double dy, guint8 ** first,
     guint8 ** second)
@@ -110,11 +124,10 @@ meta_extent (GstCvFlowMeta * meta, double *max_vec, double *max_conf)
   *max_vec = *max_conf = 0;
   for (guint y = 0; y < meta->grid_height; y++)
     for (guint x = 0; x < meta->grid_width; x++) {
-      const gfloat *v = (const gfloat *) ((const guint8 *) uv + y * uv_stride) + 2 * x;
-      const gfloat *c = (const gfloat *) ((const guint8 *) conf + y * conf_stride) + x;
+      const gfloat *v = cv_flow_vector (uv, uv_stride, x, y);
       *max_vec = MAX (*max_vec, MAX (fabs (v[0]) * meta->cell_width,
               fabs (v[1]) * meta->cell_height));
-      *max_conf = MAX (*max_conf, fabs (*c));
+      *max_conf = MAX (*max_conf, fabs (cv_flow_confidence (conf, conf_stride, x, y)));
     }
 }
 
@@ -182,6 +195,169 @@ cv_check_stream_reset (const gchar * launch, CvResetKind kind)
   gst_harness_teardown (h);
   g_free (a);
   g_free (b);
+}
+
+void
+cv_check_stream_resets (const gchar * launch_format)
+{
+  const gchar *backends[] = { "cpu", "cuda" };
+  for (int b = 0; b < 2; b++) {
+    gchar *launch = g_strdup_printf (launch_format, backends[b]);
+    if (b == 1 && cc_cuda_device_count () == 0) {
+      g_print ("SKIP %s reset: no CUDA device\n", launch);
+    } else {
+      cv_check_stream_reset (launch, CV_RESET_FLUSH);
+      cv_check_stream_reset (launch, CV_RESET_DISCONT);
+      cv_check_stream_reset (launch, CV_RESET_SEGMENT);
+    }
+    g_free (launch);
+  }
+}
+
+void
+cv_check_flat_pair (const gchar * launch, int w, int h, gboolean zero_vectors)
+{
+  guint8 *flat = g_malloc (w * h);
+  memset (flat, 120, w * h);
+  GstHarness *hn = cv_harness_new (launch, "GRAY8", w, h);
+  GstBuffer *out = cv_push_pair (hn, "GRAY8", flat, flat, w, h);
+  GstCvFlowMeta *m = gst_buffer_get_cv_flow_meta (out);
+  fail_unless (m != NULL, "%s: no flow meta", launch);
+  ck_assert (m->valid);
+  const gfloat *uv, *conf;
+  gsize us, cs;
+  fail_unless (gst_cv_flow_meta_map_host (m, &uv, &us, &conf, &cs));
+  for (guint y = 0; y < m->grid_height; y++)
+    for (guint x = 0; x < m->grid_width; x++) {
+      const gfloat *v = cv_flow_vector (uv, us, x, y);
+      if (zero_vectors)
+        fail_unless (v[0] == 0.0f && v[1] == 0.0f, "%s: flow at (%u,%u)", launch, x, y);
+      fail_unless (cv_flow_confidence (conf, cs, x, y) == 0.0f, "%s: confidence at (%u,%u)",
+          launch, x, y);
+    }
+  GstMapInfo map;
+  fail_unless (gst_buffer_map (out, &map, GST_MAP_READ));
+  for (int i = 0; i < w * h; i++)
+    ck_assert_int_eq (map.data[i], 0);
+  gst_buffer_unmap (out, &map);
+  gst_buffer_unref (out);
+  gst_harness_teardown (hn);
+  g_free (flat);
+}
+
+gfloat *
+cv_flow_meta_copy (GstCvFlowMeta * meta)
+{
+  const gfloat *uv;
+  gsize stride;
+  fail_unless (gst_cv_flow_meta_map_host (meta, &uv, &stride, NULL, NULL));
+  const guint w = meta->grid_width, h = meta->grid_height;
+  gfloat *out = g_new (gfloat, 2 * (gsize) w * h);
+  for (guint y = 0; y < h; y++)
+    memcpy (out + 2 * (gsize) w * y, (const guint8 *) uv + y * stride, 8 * (gsize) w);
+  return out;
+}
+
+GstSample *
+cv_pipeline_second_sample (const gchar * launch, GstElement ** pipe)
+{
+  *pipe = gst_parse_launch (launch, NULL);
+  fail_unless (*pipe != NULL, "cannot build %s", launch);
+  GstElement *sink = gst_bin_get_by_name (GST_BIN (*pipe), "sink");
+  fail_unless (sink != NULL, "no appsink named sink in %s", launch);
+  gst_element_set_state (*pipe, GST_STATE_PLAYING);
+  GstSample *s = NULL;
+  for (int i = 0; i < 2; i++) {
+    if (s)
+      gst_sample_unref (s);
+    g_signal_emit_by_name (sink, "pull-sample", &s);
+    fail_unless (s != NULL, "no sample from %s", launch);
+  }
+  gst_object_unref (sink);
+  return s;
+}
+
+void
+cv_pipeline_stop (GstElement * pipe)
+{
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  gst_object_unref (pipe);
+}
+
+gfloat *
+cv_pipeline_flow (const gchar * launch, gboolean * on_device, gsize * n_floats)
+{
+  GstElement *pipe;
+  GstSample *s = cv_pipeline_second_sample (launch, &pipe);
+  GstCvFlowMeta *m = gst_buffer_get_cv_flow_meta (gst_sample_get_buffer (s));
+  fail_unless (m && m->valid, "%s: no valid flow meta", launch);
+  GstElement *flow = gst_bin_get_by_name (GST_BIN (pipe), "flow");
+  if (flow) {   /* the element must really have been given CUDA memory */
+    GstPad *pad = gst_element_get_static_pad (flow, "sink");
+    GstCaps *caps = gst_pad_get_current_caps (pad);
+    fail_unless (caps && gst_caps_features_contains (gst_caps_get_features (caps, 0),
+            "memory:CUDAMemory"), "%s got %" GST_PTR_FORMAT,
+        gst_plugin_feature_get_name (gst_element_get_factory (flow)), caps);
+    gst_caps_unref (caps);
+    gst_object_unref (pad);
+    gst_object_unref (flow);
+  }
+  gconstpointer dv;
+  *on_device = gst_cv_flow_meta_get_device (m, &dv, NULL, NULL, NULL);
+  gfloat *out = cv_flow_meta_copy (m);
+  *n_floats = 2 * (gsize) m->grid_width * m->grid_height;
+  gst_sample_unref (s);
+  cv_pipeline_stop (pipe);
+  return out;
+}
+
+double
+cv_flow_cuda_vs_cpu (const gchar * src, const gchar * element)
+{
+  /* the caps filter forces CUDA memory: without it cudaupload and cudadownload would
+   * agree on system memory and pass buffers through */
+  gchar *gpu_launch = g_strdup_printf ("%s ! cudaupload ! video/x-raw(memory:CUDAMemory) ! "
+      "%s name=flow backend=cuda ! cudadownload ! appsink name=sink sync=false", src, element);
+  gchar *cpu_launch = g_strdup_printf ("%s ! %s backend=cpu ! appsink name=sink sync=false",
+      src, element);
+  gboolean dev_g, dev_c;
+  gsize ng, nc;
+  gfloat *fg = cv_pipeline_flow (gpu_launch, &dev_g, &ng);
+  gfloat *fc = cv_pipeline_flow (cpu_launch, &dev_c, &nc);
+  g_free (gpu_launch);
+  g_free (cpu_launch);
+  ck_assert (dev_g);
+  ck_assert (!dev_c);
+  ck_assert_uint_eq (ng, nc);
+  double diff = 0;
+  for (gsize i = 0; i < ng; i++)
+    diff += fabs (fg[i] - fc[i]);
+  g_free (fg);
+  g_free (fc);
+  return diff / ng;
+}
+
+void
+cv_check_flow_cuda_vs_cpu (const gchar * name, const gchar * src, const gchar * element,
+    double max_mean_diff)
+{
+  if (!cv_have_cuda_elements (name))
+    return;
+  double diff = cv_flow_cuda_vs_cpu (src, element);
+  g_print ("%s: CUDA memory vs CPU: mean |diff| %.5f px\n", name, diff);
+  ck_assert_msg (diff <= max_mean_diff, "%s: mean |diff| %.5f px > %g", name, diff,
+      max_mean_diff);
+}
+
+void
+cv_cycle_states (GstElement * pipe, const GstState * states, gsize n_states)
+{
+  for (gsize i = 0; i < n_states; i++) {
+    fail_if (gst_element_set_state (pipe, states[i]) == GST_STATE_CHANGE_FAILURE,
+        "to %s", gst_element_state_get_name (states[i]));
+    fail_if (gst_element_get_state (pipe, NULL, NULL, 10 * GST_SECOND)
+        == GST_STATE_CHANGE_FAILURE, "to %s", gst_element_state_get_name (states[i]));
+  }
 }
 
 /* ------------------------------------------------------------- reliability */

@@ -5,6 +5,7 @@
 #include <gst/check/gstharness.h>
 #include <gst/video/video.h>
 #include <cudacore/cc_core.h>
+#include "gstcvflowmeta.h"
 #include "cv_test_quick.h"   /* tests/common: cv_test_quick (), CV_TEST_QUICK */
 
 /* GLib 2.76+ (Debian trixie has 2.84) refuses an out-of-range property value with a
@@ -39,6 +40,12 @@
 GstHarness *cv_harness_new (const gchar * launch, const gchar * format, int width, int height);
 /* A buffer of `format` whose luma (or RGB) is the given GRAY8 picture (w x h). */
 GstBuffer *cv_buffer_from_gray (const gchar * format, const guint8 * gray, int width, int height);
+/* Pushes `gray` as a `format` buffer and pulls the output (caller unrefs). */
+GstBuffer *cv_push_gray (GstHarness * h, const gchar * format, const guint8 * gray, int width,
+    int height);
+/* Pushes `first`, drops its output, pushes `second` and returns that output. */
+GstBuffer *cv_push_pair (GstHarness * h, const gchar * format, const guint8 * first,
+    const guint8 * second, int width, int height);
 /* Textured GRAY8 pair with a known translation (caller g_free's). */
 void cv_translation_pair (int width, int height, double dx, double dy, guint8 ** first,
     guint8 ** second);
@@ -57,6 +64,49 @@ void cv_harness_interrupt (GstHarness * h, CvResetKind kind, GstBuffer * next);
  * then B again must give a valid, non-zero field (the reset is not permanent).
  * `launch` is a flow element ("cudaflowlk backend=cpu", ...). */
 void cv_check_stream_reset (const gchar * launch, CvResetKind kind);
+/* cv_check_stream_reset for each kind, on the CPU backend and (with a device) the CUDA
+ * one: `launch_format` names the backend with one %s ("cudaflowlk backend=%s"). */
+void cv_check_stream_resets (const gchar * launch_format);
+
+/* Two flat GRAY8 frames (level 120) through `launch` (a flow element drawing
+ * visualize=quality): the second's meta is valid, every confidence 0 (with
+ * zero_vectors, every vector too), and the drawn frame black. */
+void cv_check_flat_pair (const gchar * launch, int width, int height, gboolean zero_vectors);
+/* The vector (u, v) at cell (x, y) of a host view of a flow meta (stride in bytes),
+ * and the confidence. */
+static inline const gfloat *
+cv_flow_vector (const gfloat * vectors, gsize stride, int x, int y)
+{
+  return (const gfloat *) ((const guint8 *) vectors + y * stride) + 2 * x;
+}
+static inline gfloat
+cv_flow_confidence (const gfloat * confidence, gsize stride, int x, int y)
+{
+  return ((const gfloat *) ((const guint8 *) confidence + y * stride))[x];
+}
+/* A packed copy (2 floats a cell, row after row) of the meta's vectors (g_free). */
+gfloat *cv_flow_meta_copy (GstCvFlowMeta * meta);
+/* Plays `launch` (an appsink named "sink") and returns its second sample; stop the
+ * pipeline (*pipe) with cv_pipeline_stop. */
+GstSample *cv_pipeline_second_sample (const gchar * launch, GstElement ** pipe);
+void cv_pipeline_stop (GstElement * pipe);
+/* The vectors of the second frame through `launch` (a packed copy of *n_floats, g_free);
+ * asserts the meta is valid and, when the pipeline has an element named "flow", that it
+ * was given CUDA memory. *on_device: the meta's field was on the device. */
+gfloat *cv_pipeline_flow (const gchar * launch, gboolean * on_device, gsize * n_floats);
+/* The mean |difference| of the vectors of the second frame of `src` (a source and its
+ * caps) through `element` ("cudaflowlk", with properties) on CUDA memory (cudaupload ->
+ * element backend=cuda -> cudadownload: the element must get CUDA memory and keep its
+ * field on the device) and through it on the CPU backend (a host field). */
+double cv_flow_cuda_vs_cpu (const gchar * src, const gchar * element);
+/* A flow element's CUDA-memory test: skips (naming `name`) without a GPU or nvcodec;
+ * else prints the mean |difference| of cv_flow_cuda_vs_cpu and fails above
+ * max_mean_diff px. */
+void cv_check_flow_cuda_vs_cpu (const gchar * name, const gchar * src, const gchar * element,
+    double max_mean_diff);
+/* Takes `pipe` through `states`: no change may fail, nor its completion within 10 s. */
+void cv_cycle_states (GstElement * pipe, const GstState * states, gsize n_states);
+
 /* Gives `e` a bus of its own (returned, unref it and set NULL when done) to read the
  * element messages it posts outside a pipeline. */
 GstBus *cv_watch_bus (GstElement * e);

@@ -234,6 +234,18 @@ tracking_info (GstAnalyticsTrackingMtd * trk, GstClockTime * first, GstClockTime
 
 /* ---------------------------------------------------------------- moctracker */
 
+/* moctracker on the CPU tracking objects 0..n-1 (objects_prop), RGBA W x H. */
+static GstHarness *
+tracker_harness (int n)
+{
+  gchar *objs = objects_prop (n);
+  gchar *launch = g_strdup_printf ("moctracker backend=cpu objects=%s", objs);
+  GstHarness *h = cv_harness_new (launch, "RGBA", W, H);
+  g_free (launch);
+  g_free (objs);
+  return h;
+}
+
 /* Three objects over 7 frames; object 1 leaves on frame 2, is away on 3, returns on
  * frame 4. Ids stay, first seen stays while present, lost is set on the frame it
  * leaves (with its last seen), nothing while away, a new track when it returns. */
@@ -242,9 +254,7 @@ GST_START_TEST (test_tracks_lost_and_return)
   const int n = 3;
   gone_from = 2;
   gone_to = 3;
-  gchar *objs = objects_prop (n);
-  gchar *launch = g_strdup_printf ("moctracker backend=cpu objects=%s", objs);
-  GstHarness *h = cv_harness_new (launch, "RGBA", W, H);
+  GstHarness *h = tracker_harness (n);
   for (int t = 0; t < 7; t++) {
     GstBuffer *out = gst_harness_push_and_pull (h, make_frame (n, t));
     GstAnalyticsRelationMeta *rmeta = rmeta_of (out);
@@ -289,8 +299,6 @@ GST_START_TEST (test_tracks_lost_and_return)
     gst_buffer_unref (out);
   }
   gst_harness_teardown (h);
-  g_free (launch);
-  g_free (objs);
   gone_from = gone_to = -1;
 }
 
@@ -301,9 +309,7 @@ GST_END_TEST;
 GST_START_TEST (test_tracks_reset)
 {
   const int n = 2;
-  gchar *objs = objects_prop (n);
-  gchar *launch = g_strdup_printf ("moctracker backend=cpu objects=%s", objs);
-  GstHarness *h = cv_harness_new (launch, "RGBA", W, H);
+  GstHarness *h = tracker_harness (n);
   for (int t = 0; t < 5; t++) {
     GstBuffer *in = make_frame (n, t);
     if (t == 3)
@@ -323,8 +329,6 @@ GST_START_TEST (test_tracks_reset)
     gst_buffer_unref (out);
   }
   gst_harness_teardown (h);
-  g_free (launch);
-  g_free (objs);
 }
 
 GST_END_TEST;
@@ -334,9 +338,7 @@ GST_END_TEST;
 GST_START_TEST (test_tracks_many_objects)
 {
   const int n = 40;
-  gchar *objs = objects_prop (n);
-  gchar *launch = g_strdup_printf ("moctracker backend=cpu objects=%s", objs);
-  GstHarness *h = cv_harness_new (launch, "RGBA", W, H);
+  GstHarness *h = tracker_harness (n);
   for (int t = 0; t < 2; t++) {
     GstBuffer *out = gst_harness_push_and_pull (h, make_frame (n, t));
     GstAnalyticsRelationMeta *rmeta = rmeta_of (out);
@@ -349,8 +351,6 @@ GST_START_TEST (test_tracks_many_objects)
     gst_buffer_unref (out);
   }
   gst_harness_teardown (h);
-  g_free (launch);
-  g_free (objs);
 }
 
 GST_END_TEST;
@@ -360,9 +360,7 @@ GST_END_TEST;
 GST_START_TEST (test_tracks_append_to_upstream)
 {
   const int n = 40;
-  gchar *objs = objects_prop (n);
-  gchar *launch = g_strdup_printf ("moctracker backend=cpu objects=%s", objs);
-  GstHarness *h = cv_harness_new (launch, "RGBA", W, H);
+  GstHarness *h = tracker_harness (n);
   GQuark car = g_quark_from_string ("car"), wheel = g_quark_from_string ("wheel");
   for (int t = 0; t < 2; t++) {
     GstBuffer *in = make_frame (n, t);
@@ -392,8 +390,6 @@ GST_START_TEST (test_tracks_append_to_upstream)
     gst_buffer_unref (out);
   }
   gst_harness_teardown (h);
-  g_free (launch);
-  g_free (objs);
 }
 
 GST_END_TEST;

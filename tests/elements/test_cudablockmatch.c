@@ -8,15 +8,6 @@
 #include <math.h>
 #include <string.h>
 
-/* Pushes a pair through `launch`, returns the second output (caller unrefs). */
-static GstBuffer *
-push_pair (GstHarness * hn, const gchar * format, const guint8 * a, const guint8 * b, int w,
-    int h)
-{
-  gst_buffer_unref (gst_harness_push_and_pull (hn, cv_buffer_from_gray (format, a, w, h)));
-  return gst_harness_push_and_pull (hn, cv_buffer_from_gray (format, b, w, h));
-}
-
 GST_START_TEST (test_block_grid_meta)
 {
   const int w = 160, h = 96;
@@ -25,7 +16,7 @@ GST_START_TEST (test_block_grid_meta)
   const gchar *formats[] = { "GRAY8", "NV12", "I420", "BGRx" };
   for (gsize f = 0; f < G_N_ELEMENTS (formats); f++) {
     GstHarness *hn = cv_harness_new ("cudablockmatch backend=cpu block-size=16", formats[f], w, h);
-    GstBuffer *out = push_pair (hn, formats[f], a, b, w, h);
+    GstBuffer *out = cv_push_pair (hn, formats[f], a, b, w, h);
     GstCvFlowMeta *m = gst_buffer_get_cv_flow_meta (out);
     fail_unless (m != NULL);
     ck_assert_uint_eq (m->grid_width, 10);
@@ -39,10 +30,10 @@ GST_START_TEST (test_block_grid_meta)
     /* interior blocks: (3, -2) px = (3/16, -2/16) grid cells */
     for (guint y = 1; y < m->grid_height - 1; y++)
       for (guint x = 1; x < m->grid_width - 1; x++) {
-        const gfloat *v = (const gfloat *) ((const guint8 *) uv + y * us) + 2 * x;
+        const gfloat *v = cv_flow_vector (uv, us, x, y);
         fail_unless (fabsf (v[0] * 16 - 3.0f) < 0.25f && fabsf (v[1] * 16 + 2.0f) < 0.25f,
             "%s block (%u,%u): (%.2f, %.2f) px", formats[f], x, y, v[0] * 16, v[1] * 16);
-        gfloat c = ((const gfloat *) ((const guint8 *) conf + y * cs))[x];
+        gfloat c = cv_flow_confidence (conf, cs, x, y);
         fail_unless (c > 0.3f && c <= 1.0f, "block (%u,%u) confidence %.3f", x, y, c);
       }
     gst_buffer_unref (out);
@@ -56,26 +47,7 @@ GST_END_TEST;
 /* A flat frame: every block is unreliable (confidence 0), and quality draws black. */
 GST_START_TEST (test_flat_blocks_quality)
 {
-  const int w = 64, h = 64;
-  guint8 *flat = g_malloc (w * h);
-  memset (flat, 120, w * h);
-  GstHarness *hn = cv_harness_new ("cudablockmatch backend=cpu visualize=quality", "GRAY8", w, h);
-  GstBuffer *out = push_pair (hn, "GRAY8", flat, flat, w, h);
-  const gfloat *conf;
-  gsize cs;
-  GstCvFlowMeta *m = gst_buffer_get_cv_flow_meta (out);
-  fail_unless (gst_cv_flow_meta_map_host (m, NULL, NULL, &conf, &cs));
-  for (guint y = 0; y < m->grid_height; y++)
-    for (guint x = 0; x < m->grid_width; x++)
-      fail_unless (((const gfloat *) ((const guint8 *) conf + y * cs))[x] == 0.0f);
-  GstMapInfo map;
-  gst_buffer_map (out, &map, GST_MAP_READ);
-  for (int i = 0; i < w * h; i++)
-    ck_assert_int_eq (map.data[i], 0);
-  gst_buffer_unmap (out, &map);
-  gst_buffer_unref (out);
-  gst_harness_teardown (hn);
-  g_free (flat);
+  cv_check_flat_pair ("cudablockmatch backend=cpu visualize=quality", 64, 64, FALSE);
 }
 GST_END_TEST;
 
@@ -87,23 +59,23 @@ GST_START_TEST (test_dense_and_block_size_change)
   cv_translation_pair (w, h, 2.0, 1.0, &a, &b);
   GstHarness *hn = cv_harness_new ("cudablockmatch backend=cpu", "I420", w, h);
   GstElement *bm = gst_harness_find_element (hn, "cudablockmatch");
-  GstBuffer *o1 = push_pair (hn, "I420", a, b, w, h);
+  GstBuffer *o1 = cv_push_pair (hn, "I420", a, b, w, h);
   ck_assert_uint_eq (gst_buffer_get_cv_flow_meta (o1)->grid_width, 8);
   g_object_set (bm, "block-size", 8, NULL);
-  GstBuffer *o2 = gst_harness_push_and_pull (hn, cv_buffer_from_gray ("I420", a, w, h));
+  GstBuffer *o2 = cv_push_gray (hn, "I420", a, w, h);
   GstCvFlowMeta *m2 = gst_buffer_get_cv_flow_meta (o2);
   ck_assert_uint_eq (m2->grid_width, 16);
   ck_assert_uint_eq (m2->cell_width, 8);
   ck_assert (m2->valid);   /* the previous frame survives the grid change */
   g_object_set (bm, "dense", TRUE, NULL);
-  GstBuffer *o3 = gst_harness_push_and_pull (hn, cv_buffer_from_gray ("I420", b, w, h));
+  GstBuffer *o3 = cv_push_gray (hn, "I420", b, w, h);
   GstCvFlowMeta *m3 = gst_buffer_get_cv_flow_meta (o3);
   ck_assert_uint_eq (m3->grid_width, w);
   ck_assert_uint_eq (m3->cell_width, 1);
   const gfloat *uv;
   gsize us;
   fail_unless (gst_cv_flow_meta_map_host (m3, &uv, &us, NULL, NULL));
-  const gfloat *c = (const gfloat *) ((const guint8 *) uv + 48 * us) + 2 * 64;
+  const gfloat *c = cv_flow_vector (uv, us, 64, 48);
   fail_unless (fabsf (c[0] - 2.0f) < 0.25f && fabsf (c[1] - 1.0f) < 0.25f,
       "dense centre (%.2f, %.2f)", c[0], c[1]);
   gst_buffer_unref (o1); gst_buffer_unref (o2); gst_buffer_unref (o3);
@@ -171,10 +143,7 @@ GST_START_TEST (test_invalid_values_and_states)
       "video/x-raw,format=NV12,width=1,height=1 ! cudablockmatch visualize=arrows ! fakesink", NULL);
   const GstState states[] = { GST_STATE_PAUSED, GST_STATE_PLAYING, GST_STATE_NULL,
     GST_STATE_PLAYING, GST_STATE_NULL };
-  for (gsize i = 0; i < G_N_ELEMENTS (states); i++) {
-    fail_if (gst_element_set_state (pipe, states[i]) == GST_STATE_CHANGE_FAILURE);
-    fail_if (gst_element_get_state (pipe, NULL, NULL, 10 * GST_SECOND) == GST_STATE_CHANGE_FAILURE);
-  }
+  cv_cycle_states (pipe, states, G_N_ELEMENTS (states));
   gst_object_unref (pipe);
 }
 GST_END_TEST;
@@ -183,22 +152,8 @@ GST_END_TEST;
  * and a not-valid meta on the next frame, block grid and dense (CPU; CUDA with a device). */
 GST_START_TEST (test_reset_on_flush_discont_segment)
 {
-  const gchar *launches[] = { "cudablockmatch backend=%s block-size=8",
-    "cudablockmatch backend=%s dense=true" };
-  const gchar *backends[] = { "cpu", "cuda" };
-  for (int b = 0; b < 2; b++) {
-    if (b == 1 && cc_cuda_device_count () == 0) {
-      g_print ("SKIP cudablockmatch reset on backend=cuda: no CUDA device\n");
-      continue;
-    }
-    for (gsize i = 0; i < G_N_ELEMENTS (launches); i++) {
-      gchar *launch = g_strdup_printf (launches[i], backends[b]);
-      cv_check_stream_reset (launch, CV_RESET_FLUSH);
-      cv_check_stream_reset (launch, CV_RESET_DISCONT);
-      cv_check_stream_reset (launch, CV_RESET_SEGMENT);
-      g_free (launch);
-    }
-  }
+  cv_check_stream_resets ("cudablockmatch backend=%s block-size=8");
+  cv_check_stream_resets ("cudablockmatch backend=%s dense=true");
 }
 GST_END_TEST;
 

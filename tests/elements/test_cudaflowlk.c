@@ -22,7 +22,7 @@ meta_mean (GstCvFlowMeta * meta, int border, double *u, double *v)
   long n = 0;
   for (guint y = border; y < meta->grid_height - border; y++)
     for (guint x = border; x < meta->grid_width - border; x++) {
-      const gfloat *p = (const gfloat *) ((const guint8 *) uv + y * stride) + 2 * x;
+      const gfloat *p = cv_flow_vector (uv, stride, x, y);
       su += p[0];
       sv += p[1];
       n++;
@@ -38,8 +38,8 @@ GST_START_TEST (test_formats_and_meta)
   cv_translation_pair (w, h, 1.0, 0.5, &a, &b);
   for (gsize f = 0; f < G_N_ELEMENTS (formats); f++) {
     GstHarness *hn = cv_harness_new ("cudaflowlk backend=cpu", formats[f], w, h);
-    GstBuffer *out1 = gst_harness_push_and_pull (hn, cv_buffer_from_gray (formats[f], a, w, h));
-    GstBuffer *out2 = gst_harness_push_and_pull (hn, cv_buffer_from_gray (formats[f], b, w, h));
+    GstBuffer *out1 = cv_push_gray (hn, formats[f], a, w, h);
+    GstBuffer *out2 = cv_push_gray (hn, formats[f], b, w, h);
     fail_unless (out1 && out2, "%s: no output", formats[f]);
     GstCaps *caps = gst_pad_get_current_caps (hn->sinkpad);
     GstVideoInfo info;
@@ -77,9 +77,7 @@ GST_START_TEST (test_visualize_color_pixels)
   cv_translation_pair (w, h, 2.0, 0.0, &a, &b);
   GstHarness *hn = cv_harness_new ("cudaflowlk backend=cpu visualize=color max-magnitude=8",
       "RGBA", w, h);
-  gst_buffer_unref (gst_harness_push_and_pull (hn, cv_buffer_from_gray ("RGBA", a, w, h)));
-  GstBuffer *in2 = cv_buffer_from_gray ("RGBA", b, w, h);
-  GstBuffer *out = gst_harness_push_and_pull (hn, in2);
+  GstBuffer *out = cv_push_pair (hn, "RGBA", a, b, w, h);
   GstCvFlowMeta *m = gst_buffer_get_cv_flow_meta (out);
   fail_unless (m != NULL);
   const gfloat *uv, *conf;
@@ -126,14 +124,14 @@ GST_START_TEST (test_property_change_mid_stream)
   cv_translation_pair (w, h, 1.5, 0.0, &a, &b);
   GstHarness *hn = cv_harness_new ("cudaflowlk name=lk backend=cpu", "GRAY8", w, h);
   GstElement *lk = gst_harness_find_element (hn, "cudaflowlk");
-  GstBuffer *o1 = gst_harness_push_and_pull (hn, cv_buffer_from_gray ("GRAY8", a, w, h));
-  GstBuffer *o2 = gst_harness_push_and_pull (hn, cv_buffer_from_gray ("GRAY8", b, w, h));
+  GstBuffer *o1 = cv_push_gray (hn, "GRAY8", a, w, h);
+  GstBuffer *o2 = cv_push_gray (hn, "GRAY8", b, w, h);
   GstMapInfo m2;
   gst_buffer_map (o2, &m2, GST_MAP_READ);
   ck_assert_int_eq (memcmp (m2.data, b, w * h), 0);  /* visualize=none: video unchanged */
   gst_buffer_unmap (o2, &m2);
   g_object_set (lk, "visualize", 1, "window-size", 15, "iterations", 5, NULL);
-  GstBuffer *o3 = gst_harness_push_and_pull (hn, cv_buffer_from_gray ("GRAY8", a, w, h));
+  GstBuffer *o3 = cv_push_gray (hn, "GRAY8", a, w, h);
   GstMapInfo m3;
   gst_buffer_map (o3, &m3, GST_MAP_READ);
   ck_assert_int_ne (memcmp (m3.data, a, w * h), 0);  /* now drawn */
@@ -159,11 +157,11 @@ GST_START_TEST (test_resolution_change_mid_stream)
   cv_translation_pair (128, 96, 1.0, 0.0, &a, &b);
   cv_translation_pair (64, 48, 0.0, 1.0, &c, &d);
   GstHarness *hn = cv_harness_new ("cudaflowlk backend=cpu", "I420", 128, 96);
-  gst_buffer_unref (gst_harness_push_and_pull (hn, cv_buffer_from_gray ("I420", a, 128, 96)));
-  gst_buffer_unref (gst_harness_push_and_pull (hn, cv_buffer_from_gray ("I420", b, 128, 96)));
+  gst_buffer_unref (cv_push_gray (hn, "I420", a, 128, 96));
+  gst_buffer_unref (cv_push_gray (hn, "I420", b, 128, 96));
   gst_harness_set_src_caps_str (hn, "video/x-raw,format=I420,width=64,height=48,framerate=30/1");
-  GstBuffer *o1 = gst_harness_push_and_pull (hn, cv_buffer_from_gray ("I420", c, 64, 48));
-  GstBuffer *o2 = gst_harness_push_and_pull (hn, cv_buffer_from_gray ("I420", d, 64, 48));
+  GstBuffer *o1 = cv_push_gray (hn, "I420", c, 64, 48);
+  GstBuffer *o2 = cv_push_gray (hn, "I420", d, 64, 48);
   GstCvFlowMeta *m1 = gst_buffer_get_cv_flow_meta (o1), *m2 = gst_buffer_get_cv_flow_meta (o2);
   ck_assert_uint_eq (m1->grid_width, 64);
   ck_assert_uint_eq (m1->grid_height, 48);
@@ -188,8 +186,7 @@ GST_START_TEST (test_odd_and_tiny_sizes)
       cv_translation_pair (w, h, 0.5, 0.5, &a, &b);
       GstHarness *hn = cv_harness_new ("cudaflowlk backend=cpu visualize=color",
           formats[f], w, h);
-      gst_buffer_unref (gst_harness_push_and_pull (hn, cv_buffer_from_gray (formats[f], a, w, h)));
-      GstBuffer *o = gst_harness_push_and_pull (hn, cv_buffer_from_gray (formats[f], b, w, h));
+      GstBuffer *o = cv_push_pair (hn, formats[f], a, b, w, h);
       GstCvFlowMeta *m = gst_buffer_get_cv_flow_meta (o);
       fail_unless (m && m->grid_width == (guint) w && m->grid_height == (guint) h);
       const gfloat *uv;
@@ -243,14 +240,13 @@ GST_START_TEST (test_roi_mask)
   guint8 *a, *b;
   cv_translation_pair (w, h, 1.0, 0.0, &a, &b);
   GstHarness *hn = cv_harness_new ("cudaflowlk backend=cpu roi=20,10,40,30", "GRAY8", w, h);
-  gst_buffer_unref (gst_harness_push_and_pull (hn, cv_buffer_from_gray ("GRAY8", a, w, h)));
-  GstBuffer *o = gst_harness_push_and_pull (hn, cv_buffer_from_gray ("GRAY8", b, w, h));
+  GstBuffer *o = cv_push_pair (hn, "GRAY8", a, b, w, h);
   const gfloat *uv;
   gsize st;
   fail_unless (gst_cv_flow_meta_map_host (gst_buffer_get_cv_flow_meta (o), &uv, &st, NULL, NULL));
   for (int y = 0; y < h; y++)
     for (int x = 0; x < w; x++) {
-      const gfloat *p = (const gfloat *) ((const guint8 *) uv + y * st) + 2 * x;
+      const gfloat *p = cv_flow_vector (uv, st, x, y);
       gboolean inside = x >= 20 && x < 60 && y >= 10 && y < 40;
       if (!inside)
         fail_unless (p[0] == 0.0f && p[1] == 0.0f, "flow outside the roi at (%d,%d)", x, y);
@@ -271,10 +267,7 @@ GST_START_TEST (test_states)
   fail_unless (pipe != NULL);
   const GstState states[] = { GST_STATE_READY, GST_STATE_PAUSED, GST_STATE_PLAYING,
     GST_STATE_PAUSED, GST_STATE_READY, GST_STATE_NULL, GST_STATE_PLAYING, GST_STATE_NULL };
-  for (gsize i = 0; i < G_N_ELEMENTS (states); i++) {
-    fail_if (gst_element_set_state (pipe, states[i]) == GST_STATE_CHANGE_FAILURE);
-    fail_if (gst_element_get_state (pipe, NULL, NULL, 10 * GST_SECOND) == GST_STATE_CHANGE_FAILURE);
-  }
+  cv_cycle_states (pipe, states, G_N_ELEMENTS (states));
   gst_object_unref (pipe);
 }
 GST_END_TEST;
@@ -304,72 +297,12 @@ GST_START_TEST (test_cuda_backend_without_device)
 }
 GST_END_TEST;
 
-/* Pulls the flow of the second frame through `launch` (appsink named sink). */
-static void
-pipeline_flow (const gchar * launch, gfloat ** out, int w, int h, gboolean * on_device)
-{
-  GstElement *pipe = gst_parse_launch (launch, NULL);
-  fail_unless (pipe != NULL);
-  GstElement *sink = gst_bin_get_by_name (GST_BIN (pipe), "sink");
-  gst_element_set_state (pipe, GST_STATE_PLAYING);
-  GstSample *s = NULL;
-  for (int i = 0; i < 2; i++) {
-    if (s)
-      gst_sample_unref (s);
-    g_signal_emit_by_name (sink, "pull-sample", &s);
-    fail_unless (s != NULL, "no sample from %s", launch);
-  }
-  GstCvFlowMeta *m = gst_buffer_get_cv_flow_meta (gst_sample_get_buffer (s));
-  fail_unless (m && m->valid);
-  GstElement *flow = gst_bin_get_by_name (GST_BIN (pipe), "flow");
-  if (flow) {   /* the element must really have been given CUDA memory */
-    GstPad *pad = gst_element_get_static_pad (flow, "sink");
-    GstCaps *caps = gst_pad_get_current_caps (pad);
-    fail_unless (caps && gst_caps_features_contains (gst_caps_get_features (caps, 0),
-            "memory:CUDAMemory"), "cudaflowlk got %" GST_PTR_FORMAT, caps);
-    gst_caps_unref (caps);
-    gst_object_unref (pad);
-    gst_object_unref (flow);
-  }
-  gconstpointer dv;
-  *on_device = gst_cv_flow_meta_get_device (m, &dv, NULL, NULL, NULL);
-  const gfloat *uv;
-  gsize st;
-  fail_unless (gst_cv_flow_meta_map_host (m, &uv, &st, NULL, NULL));
-  *out = g_new (gfloat, 2 * w * h);
-  for (int y = 0; y < h; y++)
-    memcpy (*out + 2 * w * y, (const guint8 *) uv + y * st, 8 * w);
-  gst_sample_unref (s);
-  gst_element_set_state (pipe, GST_STATE_NULL);
-  gst_object_unref (sink);
-  gst_object_unref (pipe);
-}
-
 /* cudaupload -> cudaflowlk (CUDA memory, no host copy) equals the CPU backend. */
 GST_START_TEST (test_cuda_memory_matches_cpu)
 {
-  if (!cv_have_cuda_elements ("cuda_memory_matches_cpu"))
-    return;
-  const gchar *src = "videotestsrc pattern=ball num-buffers=4 ! "
-      "video/x-raw,format=NV12,width=642,height=480";
-  /* the caps filter forces CUDA memory: without it cudaupload and cudadownload
-   * would agree on system memory and pass buffers through */
-  gchar *gpu = g_strdup_printf ("%s ! cudaupload ! video/x-raw(memory:CUDAMemory) ! "
-      "cudaflowlk name=flow backend=cuda ! cudadownload ! appsink name=sink sync=false", src);
-  gchar *cpu = g_strdup_printf ("%s ! cudaflowlk backend=cpu ! appsink name=sink sync=false", src);
-  gfloat *fg, *fc;
-  gboolean dev_g, dev_c;
-  pipeline_flow (gpu, &fg, 642, 480, &dev_g);
-  pipeline_flow (cpu, &fc, 642, 480, &dev_c);
-  ck_assert (dev_g);
-  ck_assert (!dev_c);
-  double diff = 0;
-  for (int i = 0; i < 2 * 642 * 480; i++)
-    diff += fabs (fg[i] - fc[i]);
-  diff /= 2 * 642 * 480;
-  g_print ("CUDA memory vs CPU: mean |diff| %.5f px\n", diff);
-  ck_assert_msg (diff <= 0.01, "mean |diff| %.5f px", diff);
-  g_free (fg); g_free (fc); g_free (gpu); g_free (cpu);
+  cv_check_flow_cuda_vs_cpu ("cudaflowlk cuda_memory_matches_cpu",
+      "videotestsrc pattern=ball num-buffers=4 ! video/x-raw,format=NV12,width=642,height=480",
+      "cudaflowlk", 0.01);
 }
 GST_END_TEST;
 
@@ -377,17 +310,8 @@ GST_END_TEST;
 static guint8 *
 pipeline_frame (const gchar * launch, gsize * size)
 {
-  GstElement *pipe = gst_parse_launch (launch, NULL);
-  fail_unless (pipe != NULL);
-  GstElement *sink = gst_bin_get_by_name (GST_BIN (pipe), "sink");
-  gst_element_set_state (pipe, GST_STATE_PLAYING);
-  GstSample *s = NULL;
-  for (int i = 0; i < 2; i++) {
-    if (s)
-      gst_sample_unref (s);
-    g_signal_emit_by_name (sink, "pull-sample", &s);
-    fail_unless (s != NULL, "no sample from %s", launch);
-  }
+  GstElement *pipe;
+  GstSample *s = cv_pipeline_second_sample (launch, &pipe);
   GstVideoInfo info;
   fail_unless (gst_video_info_from_caps (&info, gst_sample_get_caps (s)));
   GstVideoFrame vf;
@@ -400,9 +324,7 @@ pipeline_frame (const gchar * launch, gsize * size)
         + y * GST_VIDEO_FRAME_PLANE_STRIDE (&vf, 0), (gsize) w * 4);
   gst_video_frame_unmap (&vf);
   gst_sample_unref (s);
-  gst_element_set_state (pipe, GST_STATE_NULL);
-  gst_object_unref (sink);
-  gst_object_unref (pipe);
+  cv_pipeline_stop (pipe);
   return out;
 }
 
@@ -468,27 +390,11 @@ GST_END_TEST;
 
 /* Flushing seek, DISCONT and a new segment each reset the stream: the next frame has
  * zero flow and a not-valid meta (CPU, and the CUDA backend when a device exists). */
-static void
-check_resets (const gchar * element)
-{
-  const gchar *backends[] = { "cpu", "cuda" };
-  for (int b = 0; b < 2; b++) {
-    if (b == 1 && cc_cuda_device_count () == 0) {
-      g_print ("SKIP %s reset on backend=cuda: no CUDA device\n", element);
-      continue;
-    }
-    gchar *launch = g_strdup_printf ("%s backend=%s", element, backends[b]);
-    cv_check_stream_reset (launch, CV_RESET_FLUSH);
-    cv_check_stream_reset (launch, CV_RESET_DISCONT);
-    cv_check_stream_reset (launch, CV_RESET_SEGMENT);
-    g_free (launch);
-  }
-}
-
 GST_START_TEST (test_reset_on_flush_discont_segment)
 {
-  check_resets ("cudaflowlk");
-  check_resets ("cudaflowlk refine=variational refine-levels=1 refine-outer-iterations=1");
+  cv_check_stream_resets ("cudaflowlk backend=%s");
+  cv_check_stream_resets ("cudaflowlk refine=variational refine-levels=1 "
+      "refine-outer-iterations=1 backend=%s");
 }
 GST_END_TEST;
 
@@ -526,14 +432,13 @@ GST_START_TEST (test_roi_overflow_and_outside)
   cv_translation_pair (w, h, 1.0, 0.0, &a, &b);
   GstHarness *hn = cv_harness_new ("cudaflowlk backend=cpu roi=10,10,2147483647,2147483647",
       "GRAY8", w, h);
-  gst_buffer_unref (gst_harness_push_and_pull (hn, cv_buffer_from_gray ("GRAY8", a, w, h)));
-  GstBuffer *o = gst_harness_push_and_pull (hn, cv_buffer_from_gray ("GRAY8", b, w, h));
+  GstBuffer *o = cv_push_pair (hn, "GRAY8", a, b, w, h);
   const gfloat *uv;
   gsize st;
   fail_unless (gst_cv_flow_meta_map_host (gst_buffer_get_cv_flow_meta (o), &uv, &st, NULL, NULL));
   for (int y = 0; y < h; y++)
     for (int x = 0; x < w; x++) {
-      const gfloat *p = (const gfloat *) ((const guint8 *) uv + y * st) + 2 * x;
+      const gfloat *p = cv_flow_vector (uv, st, x, y);
       if (x < 10 || y < 10)
         fail_unless (p[0] == 0.0f && p[1] == 0.0f, "flow outside the roi at (%d,%d)", x, y);
       else if (x >= 18 && x < w - 8 && y >= 18 && y < h - 8)
@@ -549,8 +454,7 @@ GST_START_TEST (test_roi_overflow_and_outside)
   gst_element_set_bus (hn->element, bus);
   gst_harness_set_src_caps_str (hn, "video/x-raw,format=GRAY8,width=96,height=64,"
       "framerate=30/1");
-  gst_buffer_unref (gst_harness_push_and_pull (hn, cv_buffer_from_gray ("GRAY8", a, w, h)));
-  o = gst_harness_push_and_pull (hn, cv_buffer_from_gray ("GRAY8", b, w, h));
+  o = cv_push_pair (hn, "GRAY8", a, b, w, h);
   gchar *text = NULL;
   fail_unless (bus_has_message (bus, GST_MESSAGE_WARNING, "roi 200,10,5,5 lies outside", &text),
       "no warning for a roi outside the frame");
@@ -561,18 +465,18 @@ GST_START_TEST (test_roi_overflow_and_outside)
   /* another property that sets up again: no new warning; a new roi outside: one */
   GstElement *lk_e = gst_harness_find_element (hn, "cudaflowlk");
   g_object_set (lk_e, "cpu-threads", 1, NULL);
-  gst_buffer_unref (gst_harness_push_and_pull (hn, cv_buffer_from_gray ("GRAY8", a, w, h)));
+  gst_buffer_unref (cv_push_gray (hn, "GRAY8", a, w, h));
   fail_if (bus_has_message (bus, GST_MESSAGE_WARNING, "lies outside", NULL),
       "the roi warning came again for an unchanged roi");
   g_object_set (lk_e, "roi", "300,10,5,5", NULL);
   gst_object_unref (lk_e);
-  gst_buffer_unref (gst_harness_push_and_pull (hn, cv_buffer_from_gray ("GRAY8", a, w, h)));
+  gst_buffer_unref (cv_push_gray (hn, "GRAY8", a, w, h));
   fail_unless (bus_has_message (bus, GST_MESSAGE_WARNING, "roi 300,10,5,5 lies outside", NULL),
       "no warning for the new roi");
   fail_if (bus_has_message (bus, GST_MESSAGE_WARNING, "lies outside", NULL),
       "the new roi's warning was posted twice");
   fail_unless (gst_cv_flow_meta_map_host (gst_buffer_get_cv_flow_meta (o), &uv, &st, NULL, NULL));
-  const gfloat *mid = (const gfloat *) ((const guint8 *) uv + (h / 2) * st) + 2 * (w / 2);
+  const gfloat *mid = cv_flow_vector (uv, st, w / 2, h / 2);
   fail_unless (fabsf (mid[0] - 1.0f) < 0.1f, "whole-frame flow expected, u %.3f", mid[0]);
   gst_buffer_unref (o);
   gst_element_set_bus (hn->element, NULL);
@@ -614,7 +518,7 @@ GST_START_TEST (test_cpu_fallback_message)
   gst_element_set_bus (hn->element, bus);   /* before the caps: the backend is chosen then */
   gst_harness_set_src_caps_str (hn, "video/x-raw,format=GRAY8,width=32,height=32,framerate=30/1");
   guint8 gray[32 * 32] = { 0 };
-  gst_buffer_unref (gst_harness_push_and_pull (hn, cv_buffer_from_gray ("GRAY8", gray, 32, 32)));
+  gst_buffer_unref (cv_push_gray (hn, "GRAY8", gray, 32, 32));
   /* one INFO message: its text, and its debug part (all gst-launch prints), say it */
   GstMessage *msg = gst_bus_pop_filtered (bus, GST_MESSAGE_INFO);
   fail_unless (msg != NULL, "no INFO message saying the CPU backend runs");
@@ -739,22 +643,16 @@ GST_START_TEST (test_cpu_threads)
     gchar *launch = g_strdup_printf ("cudaflowlk backend=cpu cpu-threads=%d", threads[k]);
     GstHarness *hn = cv_harness_new (launch, "GRAY8", w, h);
     g_free (launch);
-    gst_buffer_unref (gst_harness_push_and_pull (hn, cv_buffer_from_gray ("GRAY8", a, w, h)));
+    gst_buffer_unref (cv_push_gray (hn, "GRAY8", a, w, h));
     GstElement *e = gst_harness_find_element (hn, "cudaflowlk");
     ck_assert_int_eq (cc_context_cpu_threads (gst_cv_filter_get_context (GST_CV_FILTER (e))),
         threads[k]);
-    GstBuffer *o = gst_harness_push_and_pull (hn, cv_buffer_from_gray ("GRAY8", b, w, h));
-    const gfloat *uv;
-    gsize st;
-    fail_unless (gst_cv_flow_meta_map_host (gst_buffer_get_cv_flow_meta (o), &uv, &st, NULL,
-            NULL));
-    fields[k] = g_new (gfloat, 2 * w * h);
-    for (int y = 0; y < h; y++)
-      memcpy (fields[k] + 2 * w * y, (const guint8 *) uv + y * st, 8 * w);
+    GstBuffer *o = cv_push_gray (hn, "GRAY8", b, w, h);
+    fields[k] = cv_flow_meta_copy (gst_buffer_get_cv_flow_meta (o));
     gst_buffer_unref (o);
     /* a change while playing applies from the next frame */
     g_object_set (e, "cpu-threads", 2, NULL);
-    gst_buffer_unref (gst_harness_push_and_pull (hn, cv_buffer_from_gray ("GRAY8", a, w, h)));
+    gst_buffer_unref (cv_push_gray (hn, "GRAY8", a, w, h));
     ck_assert_int_eq (cc_context_cpu_threads (gst_cv_filter_get_context (GST_CV_FILTER (e))),
         MIN (2, cores));
     gst_object_unref (e);

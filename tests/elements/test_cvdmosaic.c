@@ -168,6 +168,36 @@ core_new (cc_context * ctx, int w, int h)
   return c;
 }
 
+/* The element (a harness around the launch line of some Props) beside the core that must
+ * render the same frames (a CPU cvd of the frame's size). */
+typedef struct {
+  cc_context *ctx;
+  gchar *line;
+  GstHarness *hn;
+  cc_cvd *core;
+} Twin;
+
+/* extra: more properties after the Props' launch line, or NULL. */
+static void
+twin_open (Twin * t, const Props * p, const gchar * extra, const gchar * format, int w, int h)
+{
+  CC_ASSERT_OK (cc_context_create (CC_BACKEND_CPU, 0, &t->ctx));
+  gchar *line = launch_line (p);
+  t->line = extra ? g_strdup_printf ("%s %s", line, extra) : g_strdup (line);
+  g_free (line);
+  t->hn = cv_harness_new (t->line, format, w, h);
+  t->core = core_new (t->ctx, w, h);
+}
+
+static void
+twin_close (Twin * t)
+{
+  cc_cvd_destroy (t->core);
+  gst_harness_teardown (t->hn);
+  g_free (t->line);
+  cc_context_destroy (t->ctx);
+}
+
 GST_START_TEST (test_styles_pixels)
 {
   const gchar *formats[] = { "RGBA", "BGRx", "NV12", "I420" };
@@ -199,14 +229,11 @@ GST_END_TEST;
 GST_START_TEST (test_properties_while_playing)
 {
   const int w = 64, h = 48;
-  cc_context *ctx = NULL;
-  CC_ASSERT_OK (cc_context_create (CC_BACKEND_CPU, 0, &ctx));
   Props p = defaults;
-  gchar *line = launch_line (&p);
-  GstHarness *hn = cv_harness_new (line, "RGBA", w, h);
-  GstElement *e = gst_harness_find_element (hn, "cvdmosaic");
-  cc_cvd *c = core_new (ctx, w, h);
-  step (hn, c, "RGBA", w, h, 0, &p, TRUE, "first frame");
+  Twin tw;
+  twin_open (&tw, &p, NULL, "RGBA", w, h);
+  GstElement *e = gst_harness_find_element (tw.hn, "cvdmosaic");
+  step (tw.hn, tw.core, "RGBA", w, h, 0, &p, TRUE, "first frame");
   /* style, border, density and iterations: next frame, sites kept (warm) */
   g_object_set (e, "style", CC_CVD_STYLE_OUTLINE, "border-width", 3, "border-color", 0xFF0000,
       "iterations", 3, NULL);
@@ -216,18 +243,18 @@ GST_START_TEST (test_properties_while_playing)
   p.color = 0xFF0000;
   p.iterations = 3;
   p.density = CC_CVD_DENSITY_DARK;
-  step (hn, c, "RGBA", w, h, 1, &p, FALSE, "style change");
+  step (tw.hn, tw.core, "RGBA", w, h, 1, &p, FALSE, "style change");
   /* sites: re-seeds */
   g_object_set (e, "sites", 100, NULL);
   p.sites = 100;
-  step (hn, c, "RGBA", w, h, 2, &p, TRUE, "sites change");
+  step (tw.hn, tw.core, "RGBA", w, h, 2, &p, TRUE, "sites change");
   /* the same value again does not re-seed; seed does */
   g_object_set (e, "sites", 100, NULL);
-  step (hn, c, "RGBA", w, h, 3, &p, FALSE, "same sites");
+  step (tw.hn, tw.core, "RGBA", w, h, 3, &p, FALSE, "same sites");
   g_object_set (e, "seed", (guint64) 99, NULL);
   p.seed = 99;
-  step (hn, c, "RGBA", w, h, 4, &p, TRUE, "seed change");
-  step (hn, c, "RGBA", w, h, 5, &p, FALSE, "steady");
+  step (tw.hn, tw.core, "RGBA", w, h, 4, &p, TRUE, "seed change");
+  step (tw.hn, tw.core, "RGBA", w, h, 5, &p, FALSE, "steady");
   /* the Voronoi and centroid implementations are the core's tuning (benches compare
    * them), not element properties */
   fail_unless (g_object_class_find_property (G_OBJECT_GET_CLASS (e), "jfa") == NULL);
@@ -239,10 +266,7 @@ GST_START_TEST (test_properties_while_playing)
   ck_assert_int_eq (settle, 30);
   gst_object_unref (fresh);
   gst_object_unref (e);
-  cc_cvd_destroy (c);
-  gst_harness_teardown (hn);
-  g_free (line);
-  cc_context_destroy (ctx);
+  twin_close (&tw);
 }
 GST_END_TEST;
 
@@ -317,51 +341,45 @@ GST_END_TEST;
 GST_START_TEST (test_reset_on_flush_and_discont)
 {
   const int w = 64, h = 48;
-  cc_context *ctx = NULL;
-  CC_ASSERT_OK (cc_context_create (CC_BACKEND_CPU, 0, &ctx));
   Props p = defaults;
   p.iterations = 1;
-  gchar *line = launch_line (&p);
-  GstHarness *hn = cv_harness_new (line, "RGBA", w, h);
-  cc_cvd *c = core_new (ctx, w, h);
-  step (hn, c, "RGBA", w, h, 0, &p, TRUE, "first");
-  step (hn, c, "RGBA", w, h, 1, &p, FALSE, "second");
+  Twin tw;
+  twin_open (&tw, &p, NULL, "RGBA", w, h);
+  step (tw.hn, tw.core, "RGBA", w, h, 0, &p, TRUE, "first");
+  step (tw.hn, tw.core, "RGBA", w, h, 1, &p, FALSE, "second");
   /* what a warm third frame would give, to show the reset changes the output */
   GstBuffer *warm = make_frame ("RGBA", w, h, 1);
-  cc_cvd *cw = core_new (ctx, w, h);
+  cc_cvd *cw = core_new (tw.ctx, w, h);
   for (int t = 0; t < 3; t++) {
     GstBuffer *tmp = make_frame ("RGBA", w, h, t < 2 ? t : 1);
     core_frame (cw, t < 2 ? tmp : warm, "RGBA", w, h, &p, t == 0);
     gst_buffer_unref (tmp);
   }
   cc_cvd_destroy (cw);
-  fail_unless (gst_harness_push_event (hn, gst_event_new_flush_start ()));
-  fail_unless (gst_harness_push_event (hn, gst_event_new_flush_stop (TRUE)));
+  fail_unless (gst_harness_push_event (tw.hn, gst_event_new_flush_start ()));
+  fail_unless (gst_harness_push_event (tw.hn, gst_event_new_flush_stop (TRUE)));
   GstSegment seg;
   gst_segment_init (&seg, GST_FORMAT_TIME);
-  fail_unless (gst_harness_push_event (hn, gst_event_new_segment (&seg)));
+  fail_unless (gst_harness_push_event (tw.hn, gst_event_new_segment (&seg)));
   GstBuffer *in = make_frame ("RGBA", w, h, 1);
-  GstBuffer *out = gst_harness_push_and_pull (hn, in);
+  GstBuffer *out = gst_harness_push_and_pull (tw.hn, in);
   GstBuffer *want = make_frame ("RGBA", w, h, 1);
-  core_frame (c, want, "RGBA", w, h, &p, TRUE);
+  core_frame (tw.core, want, "RGBA", w, h, &p, TRUE);
   assert_same (out, want, "after flush");
   assert_not_same (out, warm, "after flush vs warm");
   gst_buffer_unref (out);
   gst_buffer_unref (want);
   gst_buffer_unref (warm);
-  step (hn, c, "RGBA", w, h, 2, &p, FALSE, "after flush, warm");
+  step (tw.hn, tw.core, "RGBA", w, h, 2, &p, FALSE, "after flush, warm");
   in = make_frame ("RGBA", w, h, 3);
   GST_BUFFER_FLAG_SET (in, GST_BUFFER_FLAG_DISCONT);
-  out = gst_harness_push_and_pull (hn, in);
+  out = gst_harness_push_and_pull (tw.hn, in);
   want = make_frame ("RGBA", w, h, 3);
-  core_frame (c, want, "RGBA", w, h, &p, TRUE);
+  core_frame (tw.core, want, "RGBA", w, h, &p, TRUE);
   assert_same (out, want, "after discont");
   gst_buffer_unref (out);
   gst_buffer_unref (want);
-  cc_cvd_destroy (c);
-  gst_harness_teardown (hn);
-  g_free (line);
-  cc_context_destroy (ctx);
+  twin_close (&tw);
 }
 GST_END_TEST;
 
@@ -415,22 +433,14 @@ GST_START_TEST (test_advect_runs)
   /* advect=flow: the first frame has no flow (equal to no advection), later frames
    * move the sites with the LK flow of a scene that moves */
   const int w = 64, h = 48;
-  cc_context *ctx = NULL;
-  CC_ASSERT_OK (cc_context_create (CC_BACKEND_CPU, 0, &ctx));
   Props p = defaults;
-  gchar *base = launch_line (&p);
-  gchar *line = g_strdup_printf ("%s advect=flow", base);
-  GstHarness *hn = cv_harness_new (line, "RGBA", w, h);
-  cc_cvd *c = core_new (ctx, w, h);
-  step (hn, c, "RGBA", w, h, 0, &p, TRUE, "advect first frame");
-  GstBuffer *out = gst_harness_push_and_pull (hn, make_frame ("RGBA", w, h, 4));
+  Twin tw;
+  twin_open (&tw, &p, "advect=flow", "RGBA", w, h);
+  step (tw.hn, tw.core, "RGBA", w, h, 0, &p, TRUE, "advect first frame");
+  GstBuffer *out = gst_harness_push_and_pull (tw.hn, make_frame ("RGBA", w, h, 4));
   fail_unless (out != NULL);
   gst_buffer_unref (out);
-  cc_cvd_destroy (c);
-  gst_harness_teardown (hn);
-  g_free (line);
-  g_free (base);
-  cc_context_destroy (ctx);
+  twin_close (&tw);
 }
 GST_END_TEST;
 

@@ -200,18 +200,17 @@ END_TEST
  * parts; each bound from 2 to 6 gives exactly that many segments, numbered 0.., with
  * and without merging. */
 static int write_body (const char *path, int freq, int32_t **truth);
+static int load_body (const char *name, int freq, int32_t **truth, ms_mesh *m);
+static int load_body_dual (const char *name, int freq, int32_t **truth, ms_mesh *m,
+    ms_dual *dual);
 
 START_TEST (test_max_segments)
 {
   int32_t *truth;
-  const char *path = cv_test_temp_path ("body-max.off");
-  write_body (path, 14, &truth);
-  free (truth);
   ms_mesh m;
-  CC_ASSERT_OK (ms_mesh_load (path, NULL, &m));
   ms_dual dual;
-  ms_dual_params dp = { 0.5f, 0.2f };
-  CC_ASSERT_OK (ms_dual_build (&m, &dp, false, &dual));
+  load_body_dual ("body-max.off", 14, &truth, &m, &dual);
+  free (truth);
   cc_context *ctx;
   CC_ASSERT_OK (cc_context_create (CC_BACKEND_CPU, -1, &ctx));
   ms_distances dist;
@@ -427,6 +426,26 @@ write_body (const char *path, int freq, int32_t **truth)
   return faces;
 }
 
+/* The body written at a temporary path `name` and loaded into m; returns its faces. */
+static int
+load_body (const char *name, int freq, int32_t **truth, ms_mesh *m)
+{
+  const char *path = cv_test_temp_path (name);
+  int faces = write_body (path, freq, truth);
+  CC_ASSERT_OK (ms_mesh_load (path, NULL, m));
+  return faces;
+}
+
+/* The same with its dual graph of the distance parameters { 0.5, 0.2 }. */
+static int
+load_body_dual (const char *name, int freq, int32_t **truth, ms_mesh *m, ms_dual *dual)
+{
+  int faces = load_body (name, freq, truth, m);
+  ms_dual_params dp = { 0.5f, 0.2f };
+  CC_ASSERT_OK (ms_dual_build (m, &dp, false, dual));
+  return faces;
+}
+
 /* Hue in [0, 1) of an RGB colour, -1 when too grey to tell. Segment colours keep their
  * hue through the renderer's shading (a scale) and the paling (a blend with white). */
 static float
@@ -549,10 +568,8 @@ segment (const ms_mesh *m, cc_backend backend, ms_apsp_mode mode,
 START_TEST (test_body_with_cylinders)
 {
   int32_t *truth;
-  const char *path = cv_test_temp_path ("body.off");
-  int faces = write_body (path, 14, &truth);
   ms_mesh m;
-  CC_ASSERT_OK (ms_mesh_load (path, NULL, &m));
+  int faces = load_body ("body.off", 14, &truth, &m);
   ck_assert_int_eq (m.face_count, faces);
   ck_assert_int_eq (m.vertex_count, 10 * 14 * 14 + 2);   /* welded: a closed sphere */
   for (int b = 0; b < cv_test_backend_count (); b++) {
@@ -602,10 +619,8 @@ END_TEST
 START_TEST (test_merge_share)
 {
   int32_t *truth;
-  const char *path = cv_test_temp_path ("body-merge.off");
-  int faces = write_body (path, 14, &truth);
   ms_mesh m;
-  CC_ASSERT_OK (ms_mesh_load (path, NULL, &m));
+  int faces = load_body ("body-merge.off", 14, &truth, &m);
   double error[3];
   int segments[3];
   static const char *rule[] = { "no merge", "merged (salience)", "merged (share of creases)" };
@@ -681,10 +696,8 @@ floyd_vs_dijkstra (const ms_dual *dual, float *fw, float *dj, double *seconds)
 START_TEST (test_exact_distances)
 {
   int32_t *truth;
-  const char *path = cv_test_temp_path ("body-exact.off");
-  write_body (path, 8, &truth);
   ms_mesh m;
-  CC_ASSERT_OK (ms_mesh_load (path, NULL, &m));
+  load_body ("body-exact.off", 8, &truth, &m);
   ms_dual_params dp;
   ms_dual_params_default (&dp);
   ms_dual exact, plain;
@@ -738,13 +751,9 @@ START_TEST (test_gpu_dual_graph_apsp)
   if (cv_test_skip_without_gpu ("meshseg: GPU APSP of a dual graph"))
     return;
   int32_t *truth;
-  const char *path = cv_test_temp_path ("body-gpu.off");
-  write_body (path, cv_test_quick () ? 6 : 10, &truth);
   ms_mesh m;
-  CC_ASSERT_OK (ms_mesh_load (path, NULL, &m));
   ms_dual dual;
-  ms_dual_params dp = { 0.5f, 0.2f };
-  CC_ASSERT_OK (ms_dual_build (&m, &dp, false, &dual));
+  load_body_dual ("body-gpu.off", cv_test_quick () ? 6 : 10, &truth, &m, &dual);
   cc_apsp_graph g = ms_dual_graph (&dual);
   size_t n = (size_t) dual.faces;
   float *cpu = malloc (sizeof (float) * n * n), *gpu = malloc (sizeof (float) * n * n);
@@ -802,6 +811,51 @@ END_TEST
  * CV_TEST_QUICK (compute-sanitizer): CUDA segments only PSB 125 (2,682 faces, the
  * smallest; the CPU all six), so the mean bound is the CPU's alone there. */
 #define PSB_QUICK_ID 125
+
+/* PSB mesh `id` of media/mesh/SET/off loaded into m; false, after a SKIP line naming
+ * it by `label`, when the file is missing. */
+static bool
+load_psb_mesh (const char *media, const char *set, const char *label, int id, ms_mesh *m)
+{
+  char path[1024];
+  snprintf (path, sizeof path, "%s/mesh/%s/off/%d.off", media, set, id);
+  if (access (path, R_OK) != 0) {
+    printf ("SKIP meshseg %s %d: %s missing\n", label, id, path);
+    return false;
+  }
+  CC_ASSERT_OK (ms_mesh_load (path, NULL, m));
+  return true;
+}
+
+/* The Rand Index errors of `labels` (and of `baseline`, when not NULL) against each human
+ * segmentation of PSB mesh `id` (media/mesh/SET/seg/ID/ID_T.seg), summed into *sum (and
+ * *baseline_sum); returns how many there were. */
+static int
+psb_errors (const char *media, const char *set, int id, int faces, const int32_t *labels,
+    const int32_t *baseline, double *sum, double *baseline_sum)
+{
+  char path[1024];
+  int truths = 0;
+  *sum = 0;
+  if (baseline)
+    *baseline_sum = 0;
+  for (int t = 0; t < 64; t++) {
+    snprintf (path, sizeof path, "%s/mesh/%s/seg/%d/%d_%d.seg", media, set, id, id, t);
+    int32_t *truth;
+    if (access (path, R_OK) != 0 || ms_seg_read (path, faces, &truth) != CC_SUCCESS)
+      continue;
+    ms_eval e;
+    ms_evaluate (labels, truth, faces, &e);
+    *sum += e.rand_index_error;
+    if (baseline) {
+      ms_evaluate (baseline, truth, faces, &e);
+      *baseline_sum += e.rand_index_error;
+    }
+    truths++;
+    free (truth);
+  }
+  return truths;
+}
 START_TEST (test_psb)
 {
   const char *media = cv_test_shared_media_with ("meshseg: PSB", "mesh/psb");
@@ -818,33 +872,18 @@ START_TEST (test_psb)
     for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++) {
       if (quick && ids[i] != PSB_QUICK_ID)
         continue;
-      char path[1024];
-      snprintf (path, sizeof path, "%s/mesh/psb/off/%d.off", media, ids[i]);
-      if (access (path, R_OK) != 0) {
-        printf ("SKIP meshseg PSB %d: %s missing\n", ids[i], path);
-        continue;
-      }
       ms_mesh m;
-      CC_ASSERT_OK (ms_mesh_load (path, NULL, &m));
+      if (!load_psb_mesh (media, "psb", "PSB", ids[i], &m))
+        continue;
       ms_segmentation seg;
       ms_dual dual;
       /* CPU: rows on demand keeps the suite fast; CUDA: the full matrix */
       ms_cluster_params cp;
       ms_cluster_params_default (&cp);
       segment (&m, cv_test_backend (b), b ? MS_APSP_FULL : MS_APSP_ROWS, &cp, &seg, &dual);
-      double mesh_sum = 0;
-      int truths = 0;
-      for (int t = 0; t < 64; t++) {
-        snprintf (path, sizeof path, "%s/mesh/psb/seg/%d/%d_%d.seg", media, ids[i], ids[i], t);
-        int32_t *truth;
-        if (access (path, R_OK) != 0 || ms_seg_read (path, m.face_count, &truth) != CC_SUCCESS)
-          continue;
-        ms_eval e;
-        ms_evaluate (seg.label, truth, m.face_count, &e);
-        mesh_sum += e.rand_index_error;
-        truths++;
-        free (truth);
-      }
+      double mesh_sum;
+      int truths = psb_errors (media, "psb", ids[i], m.face_count, seg.label, NULL, &mesh_sum,
+          NULL);
       if (truths) {
         printf ("PSB %d (%d faces) on %s: %d segments, mean Rand Index error %.4f over %d "
             "human segmentations\n", ids[i], m.face_count,
@@ -898,14 +937,9 @@ START_TEST (test_psb_train)
   double sum = 0;
   int meshes = 0;
   for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++) {
-    char path[1024];
-    snprintf (path, sizeof path, "%s/mesh/psb-train/off/%d.off", media, ids[i]);
-    if (access (path, R_OK) != 0) {
-      printf ("SKIP meshseg psb-train %d: %s missing\n", ids[i], path);
-      continue;
-    }
     ms_mesh m;
-    CC_ASSERT_OK (ms_mesh_load (path, NULL, &m));
+    if (!load_psb_mesh (media, "psb-train", "psb-train", ids[i], &m))
+      continue;
     ms_segmentation seg;
     ms_dual dual;
     ms_cluster_params cp;
@@ -914,21 +948,9 @@ START_TEST (test_psb_train)
     ms_dual_params_default (&dp);
     segment_with (&m, &dp, CC_BACKEND_CPU, MS_APSP_ROWS, &cp, &seg, &dual);
     int32_t *one = calloc ((size_t) m.face_count, sizeof (int32_t));
-    double mesh_sum = 0, one_sum = 0;
-    int truths = 0;
-    for (int t = 0; t < 64; t++) {
-      snprintf (path, sizeof path, "%s/mesh/psb-train/seg/%d/%d_%d.seg", media, ids[i], ids[i], t);
-      int32_t *truth;
-      if (access (path, R_OK) != 0 || ms_seg_read (path, m.face_count, &truth) != CC_SUCCESS)
-        continue;
-      ms_eval e, o;
-      ms_evaluate (seg.label, truth, m.face_count, &e);
-      ms_evaluate (one, truth, m.face_count, &o);
-      mesh_sum += e.rand_index_error;
-      one_sum += o.rand_index_error;
-      truths++;
-      free (truth);
-    }
+    double mesh_sum, one_sum;
+    int truths = psb_errors (media, "psb-train", ids[i], m.face_count, seg.label, one,
+        &mesh_sum, &one_sum);
     ck_assert_int_gt (truths, 0);
     printf ("psb-train %d (%d faces): %d segments, mean Rand Index error %.4f (one segment "
         "%.4f) over %d human segmentations\n", ids[i], m.face_count, seg.segments,
@@ -1013,14 +1035,10 @@ END_TEST
 START_TEST (test_row_cache)
 {
   int32_t *truth;
-  const char *path = cv_test_temp_path ("body-cache.off");
-  write_body (path, 6, &truth);
-  free (truth);
   ms_mesh m;
-  CC_ASSERT_OK (ms_mesh_load (path, NULL, &m));
   ms_dual dual;
-  ms_dual_params dp = { 0.5f, 0.2f };
-  CC_ASSERT_OK (ms_dual_build (&m, &dp, false, &dual));
+  load_body_dual ("body-cache.off", 6, &truth, &m, &dual);
+  free (truth);
   cc_context *ctx;
   CC_ASSERT_OK (cc_context_create (CC_BACKEND_CPU, -1, &ctx));
   ms_distances rows, full;

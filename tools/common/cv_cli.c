@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 bool
 cv_option_error (const char *opt, const char *s, const char *expected)
@@ -54,4 +55,66 @@ void
 cv_print_version (void)
 {
   printf ("%s (cudavision) %s\n", program_invocation_short_name, CV_VERSION);
+}
+
+int
+cv_fail (const char *what)
+{
+  fprintf (stderr, "%s: %s: %s\n", program_invocation_short_name, what, cc_last_error ());
+  return 1;
+}
+
+const char *
+cv_option_value (int argc, char **argv, int *i)
+{
+  if (!strcmp (argv[*i], "--version")) {
+    cv_print_version ();
+    exit (0);
+  }
+  if (*i + 1 >= argc)
+    return NULL;
+  return argv[++*i];
+}
+
+bool
+cv_parse_backend (const char *opt, const char *s, bool allow_auto, cc_backend *out)
+{
+  if (allow_auto && !strcmp (s, "auto"))
+    *out = CC_BACKEND_AUTO;
+  else if (!strcmp (s, "cpu"))
+    *out = CC_BACKEND_CPU;
+  else if (!strcmp (s, "cuda"))
+    *out = CC_BACKEND_CUDA;
+  else
+    return cv_option_error (opt, s, allow_auto ? "one of auto, cpu, cuda" : "one of cpu, cuda");
+  return true;
+}
+
+bool
+cv_parse_size (const char *opt, const char *s, int max, int *width, int *height)
+{
+  int w, h;
+  char end;
+  if (sscanf (s, "%dx%d%c", &w, &h, &end) != 2 || w < 1 || h < 1 || w > max || h > max) {
+    char expected[64];
+    snprintf (expected, sizeof expected, "a size WxH in 1..%d", max);
+    return cv_option_error (opt, s, expected);
+  }
+  *width = w;
+  *height = h;
+  return true;
+}
+
+cc_status
+cv_context_new (cc_backend backend, int device, int threads, cc_context **ctx)
+{
+  cc_status st = cc_context_create (backend, device, ctx);
+  if (st != CC_SUCCESS)
+    return st;
+  st = cc_context_set_threads (*ctx, threads);
+  if (st != CC_SUCCESS) {
+    cc_context_destroy (*ctx);
+    *ctx = NULL;
+  }
+  return st;
 }

@@ -5,6 +5,7 @@
 #ifndef CV_CLI_H
 #define CV_CLI_H
 #include <stdbool.h>
+#include <cudacore/cc_core.h>
 
 /* Parses s (the value of option opt) as a decimal integer in min..max into *out;
  * false, after "TOOL: OPT: 'S' is not a number in MIN..MAX" on stderr, if it is not. */
@@ -14,6 +15,21 @@ bool cv_parse_float (const char *opt, const char *s, double min, double max, flo
 /* "TOOL: OPT: 'S' is not EXPECTED" on stderr (e.g. "one of auto, cpu, cuda", or a
  * range the two above do not express); returns false. */
 bool cv_option_error (const char *opt, const char *s, const char *expected);
+/* "TOOL: WHAT: <the core's last error>" on stderr; returns 1 (the tools' exit status). */
+int cv_fail (const char *what);
+/* One step of a "--option value" command line: the value of the option argv[*i] (*i
+ * then indexes it), or NULL when it has none. --version prints the version and exits
+ * with status 0. */
+const char *cv_option_value (int argc, char **argv, int *i);
+/* Parses s as a backend: "cpu", "cuda" and, with allow_auto, "auto"; false after
+ * "TOOL: OPT: 'S' is not one of ..." otherwise. */
+bool cv_parse_backend (const char *opt, const char *s, bool allow_auto, cc_backend *out);
+/* Parses s as a size "WxH", each in 1..max; false after "... is not a size WxH in
+ * 1..MAX" otherwise. */
+bool cv_parse_size (const char *opt, const char *s, int max, int *width, int *height);
+/* cc_context_create (backend, device) running `threads` CPU threads (0: all cores,
+ * cc_context_set_threads); on failure nothing is left and the status is returned. */
+cc_status cv_context_new (cc_backend backend, int device, int threads, cc_context **ctx);
 /* Prints "TOOL (cudavision) VERSION" on stdout (VERSION: the meson project version). */
 void cv_print_version (void);
 #endif

@@ -12,6 +12,13 @@ cv_now_ms (void)
   return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
+cc_status
+cv_timer_stop_ms (cc_timer *timer, float *ms)
+{
+  cc_status st = cc_timer_stop (timer, NULL);
+  return st != CC_SUCCESS ? st : cc_timer_elapsed_ms (timer, ms);
+}
+
 static int
 cmp_double (const void *a, const void *b)
 {
