@@ -151,10 +151,10 @@ bench_one (cc_context *ctx, const char *algorithm, int w, int h, int repeat)
   if (job_run (&j, &a, &b))
     return cv_fail (algorithm);
   for (int i = 0; i < repeat; i++) {
-    double t0 = cv_now_ms ();
+    double t0 = cc_now_ms ();
     if (job_run (&j, &a, &b))
       return cv_fail (algorithm);
-    e2e[i] = cv_now_ms () - t0;
+    e2e[i] = cc_now_ms () - t0;
   }
   job_free_images (&j, ctx);
   printf ("{\"algorithm\":\"%s\",\"width\":%d,\"height\":%d,\"backend\":\"%s\","

@@ -141,10 +141,10 @@ compute_flow (const options *o, cc_context *ctx, const cc_image *f1, const cc_im
   double times[MAX_REPEAT];
   int n = o->repeat;   /* 1..MAX_REPEAT, checked by main */
   for (int i = 0; i < n; i++) {
-    double t0 = cv_now_ms ();
+    double t0 = cc_now_ms ();
     if (estimator_run (&e, ctx, &d1, &d2, flow))
       return 1;
-    times[i] = cv_now_ms () - t0;
+    times[i] = cc_now_ms () - t0;
   }
   *ms = cv_median (times, n);
   if (dev) {

@@ -76,7 +76,7 @@ bench_one (cc_context *ctx, int w, int h, int n, cc_cvd_voronoi_method voronoi,
   cc_cvd_stats st;
   if (cc_cvd_seed (c, NULL, n, 1) != CC_SUCCESS || cc_cvd_iterate (c, NULL, 20, 0.0, &st) != CC_SUCCESS)
     return cv_fail ("settling");
-  double lloyd, jfa, centroid = 0.0, lloyd10 = 0.0;
+  double lloyd = 0.0, jfa = 0.0, centroid = 0.0, lloyd10 = 0.0;
   cc_cvd_sums *sums = malloc ((size_t) n * sizeof *sums);
   if (!sums || time_call (c, timer, 0, runs, &lloyd, sums)
       || time_call (c, timer, 1, runs, &jfa, sums))
@@ -91,7 +91,7 @@ bench_one (cc_context *ctx, int w, int h, int n, cc_cvd_voronoi_method voronoi,
   if (cc_cvd_iterate (c, NULL, 1, 0.0, &st) != CC_SUCCESS)
     return cv_fail ("cc_cvd_iterate");
   int warm = st.warm;
-  double cold_lloyd, cold_jfa;
+  double cold_lloyd = 0.0, cold_jfa = 0.0;
   cc_cvd_params p;
   cc_cvd_params_default (&p);
   p.warm_start = 0;

@@ -124,11 +124,11 @@ bench_lk (bench_set *s, bool fb, int warmup, int runs)
     kt[i] = ms;
   }
   for (int i = 0; i < runs; i++) {
-    double t0 = cv_now_ms ();
+    double t0 = cc_now_ms ();
     if (cc_flow_lk_push (lk, NULL, &s->frames[k++ & 1], NULL, &s->flow, &s->conf, NULL) != CC_SUCCESS
         || cc_context_synchronize (s->ctx) != CC_SUCCESS)
       return cv_fail ("cc_flow_lk_push");
-    et[i] = cv_now_ms () - t0;
+    et[i] = cc_now_ms () - t0;
   }
   printf ("{\"algorithm\":\"flow_lk\",\"width\":%d,\"height\":%d,\"backend\":\"%s\","
       "\"levels\":%d,\"iterations\":%d,\"window\":%d,\"fb_check\":%s,\"confidence\":true,"
@@ -163,11 +163,11 @@ bench_vis (bench_set *s, int warmup, int runs)
     kt[i] = ms;
   }
   for (int i = 0; i < runs; i++) {
-    double t0 = cv_now_ms ();
+    double t0 = cc_now_ms ();
     if (cc_flow_visualize (s->ctx, NULL, &s->flow, NULL, &vp, frame) != CC_SUCCESS
         || cc_context_synchronize (s->ctx) != CC_SUCCESS)
       return cv_fail ("cc_flow_visualize");
-    et[i] = cv_now_ms () - t0;
+    et[i] = cc_now_ms () - t0;
   }
   printf ("{\"algorithm\":\"flow_vis\",\"mode\":\"color\",\"width\":%d,\"height\":%d,"
       "\"backend\":\"%s\",\"format\":\"%s\",\"runs\":%d,\"threads\":%d,\"kernel_ms\":%.4f,"
@@ -246,11 +246,11 @@ bench_epic (cc_backend backend, int w, int h, int warmup, int runs)
     kt[i] = k;
   }
   for (int i = 0; i < runs && !rc; i++) {
-    double t0 = cv_now_ms ();
+    double t0 = cc_now_ms ();
     if (cc_epic_compute (epic, NULL, &frames[0], &frames[1], &flow, &conf) != CC_SUCCESS
         || cc_context_synchronize (ctx) != CC_SUCCESS)
       rc = cv_fail ("cc_epic_compute");
-    et[i] = cv_now_ms () - t0;
+    et[i] = cc_now_ms () - t0;
   }
   if (!rc) {
     printf ("{\"algorithm\":\"epic\",\"width\":%d,\"height\":%d,\"backend\":\"%s\","

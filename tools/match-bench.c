@@ -66,11 +66,11 @@ match_pair (cc_backend backend, const cc_match_params *p, const cc_image *a, con
   if (!rc) {
     int n = cc_match_capacity (m);
     *out = malloc ((size_t) n * sizeof **out);
-    double t0 = cv_now_ms ();
+    double t0 = cc_now_ms ();
     if (!*out || cc_match_compute (m, NULL, &da, &db) != CC_SUCCESS
         || cc_match_download_sync (m, NULL, *out, n, count) != CC_SUCCESS)
       rc = cv_fail ("cc_match_compute");
-    *ms = cv_now_ms () - t0;
+    *ms = cc_now_ms () - t0;
   }
   cc_match_destroy (m);
   if (dev) {
@@ -284,11 +284,11 @@ bench_size (cc_backend backend, const cc_match_params *p, int w, int h, int warm
     kt[i] = ms;
   }
   for (int i = 0; i < runs && !rc; i++) {
-    double t0 = cv_now_ms ();
+    double t0 = cc_now_ms ();
     if (cc_match_compute (m, NULL, &frames[0], &frames[1]) != CC_SUCCESS
         || cc_context_synchronize (ctx) != CC_SUCCESS)
       rc = cv_fail ("cc_match_compute");
-    et[i] = cv_now_ms () - t0;
+    et[i] = cc_now_ms () - t0;
   }
   if (!rc)
     printf ("{\"algorithm\":\"match\",\"width\":%d,\"height\":%d,\"backend\":\"%s\","

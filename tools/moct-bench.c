@@ -136,10 +136,10 @@ bench_one (cc_context *ctx, cc_timer *timer, const cc_image *frame, const cc_moc
     return cv_fail ("cc_moct_create");
   if (cc_moct_set_tuning (m, &t) != CC_SUCCESS)
     return cv_fail ("cc_moct_set_tuning");
-  double t0 = cv_now_ms ();
+  double t0 = cc_now_ms ();
   if (cc_moct_set_objects (m, o, n) != CC_SUCCESS)
     return cv_fail ("cc_moct_set_objects");
-  double build_ms = cv_now_ms () - t0;
+  double build_ms = cc_now_ms () - t0;
   cc_moct_result *res = calloc (n, sizeof *res);
   static double kt[MAX_RUNS], et[MAX_RUNS];
   bool cuda = cc_context_backend (ctx) == CC_BACKEND_CUDA;
@@ -155,10 +155,10 @@ bench_one (cc_context *ctx, cc_timer *timer, const cc_image *frame, const cc_moc
     kt[i] = ms;
   }
   for (int i = 0; i < runs; i++) {
-    t0 = cv_now_ms ();
+    t0 = cc_now_ms ();
     if (cc_moct_run (m, NULL, frame, res) != CC_SUCCESS)
       return cv_fail ("cc_moct_run");
-    et[i] = cv_now_ms () - t0;
+    et[i] = cc_now_ms () - t0;
   }
   int present = 0;
   for (int i = 0; i < n; i++)

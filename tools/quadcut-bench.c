@@ -177,14 +177,14 @@ bench_size (cc_context *ctx, int w, int h, int frames, int warmup, const bench_i
   double nodes = 0.0, edges = 0.0;
   for (int i = 0; i < warmup + frames; i++) {
     const cc_image *f = &clip[i % CLIP_FRAMES];
-    double t0 = cv_now_ms ();
+    double t0 = cc_now_ms ();
     if (cc_quadcut_run (q, NULL, f, NULL) != CC_SUCCESS)
       return cv_fail ("run");
-    double t1 = cv_now_ms ();
+    double t1 = cc_now_ms ();
     if (cc_quadcut_composite (q, NULL, f, &bg, &out) != CC_SUCCESS
         || cc_context_synchronize (ctx) != CC_SUCCESS)
       return cv_fail ("composite");
-    double t2 = cv_now_ms ();
+    double t2 = cc_now_ms ();
     if (i < warmup)
       continue;
     int k = i - warmup;

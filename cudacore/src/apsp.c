@@ -4,6 +4,7 @@
  * The CUDA tiled Floyd-Warshall is in kernels/apsp.cu. */
 #include "apsp_internal.h"
 #include "cc_tuning.h"
+#include "cudacore/cc_timer.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -35,7 +35,6 @@ cc_stream_resolve (const cc_context *ctx, cc_stream stream)
 
 /* Monotonic wall-clock time in milliseconds (CLOCK_MONOTONIC), for the CPU paths'
  * timers and stage timings (timer.c). */
-double cc_now_ms (void);
 
 /* A pyramid that halves each level, rounding up: level 0 is width x height, level l
  * ((w_{l-1} + 1) / 2, (h_{l-1} + 1) / 2); it stops at `wanted` levels or before a

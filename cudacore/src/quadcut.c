@@ -9,6 +9,7 @@
 #include "quadcut_internal.h"
 #include "quadcut_hostdev.h"
 #include "cudacore/cc_quadcut.h"
+#include "cudacore/cc_timer.h"
 
 #include <float.h>
 #include <stdlib.h>

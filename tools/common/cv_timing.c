@@ -4,14 +4,6 @@
 #include <stdlib.h>
 #include <time.h>
 
-double
-cv_now_ms (void)
-{
-  struct timespec ts;
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
 cc_status
 cv_timer_stop_ms (cc_timer *timer, float *ms)
 {

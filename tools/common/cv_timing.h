@@ -4,8 +4,6 @@
 #define CV_TIMING_H
 #include <cudacore/cc_timer.h>
 
-/* Monotonic clock in milliseconds. */
-double cv_now_ms (void);
 /* Stops `timer` (on the context's stream) and reads its time in ms (waits for the stop
  * point). */
 cc_status cv_timer_stop_ms (cc_timer *timer, float *ms);

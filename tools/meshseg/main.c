@@ -421,7 +421,7 @@ main (int argc, char **argv)
       return 2;
     o.json = o.quiet = true;
   }
-  double t_start = cv_now_ms (), t[8];
+  double t_start = cc_now_ms (), t[8];
   ms_mesh mesh;
   cc_status st = ms_mesh_load (o.input, &o.import, &mesh);
   if (st != CC_SUCCESS)
@@ -438,12 +438,12 @@ main (int argc, char **argv)
       ms_mesh_free (&mesh);
       return 1;
     }
-  t[0] = cv_now_ms ();
+  t[0] = cc_now_ms ();
   ms_dual dual;
   st = ms_dual_build (&mesh, &o.dual, o.import.allow_nonmanifold, &dual);
   if (st != CC_SUCCESS)
     return fail ("building the dual graph", st);
-  t[1] = cv_now_ms ();
+  t[1] = cc_now_ms ();
   if (!o.quiet) {
     printf ("%s: %d faces, %d vertices, %d connected part%s, %d boundary edges\n", o.input,
         mesh.face_count, mesh.vertex_count, dual.components, dual.components == 1 ? "" : "s",
@@ -467,16 +467,16 @@ main (int argc, char **argv)
   st = ms_distances_init (&dist, &dual, ctx, o.apsp, o.threads);
   if (st != CC_SUCCESS)
     return fail ("computing distances", st);
-  t[2] = cv_now_ms ();
+  t[2] = cc_now_ms ();
   const char *backend = cc_backend_name (cc_context_backend (ctx));
   for (int run = 0; run < (settings ? setting_count : 1); run++) {
     const ms_cluster_params *cp = settings ? &settings[run].cluster : &o.cluster;
-    double t_run = cv_now_ms ();
+    double t_run = cc_now_ms ();
     ms_segmentation seg;
     st = ms_segment (&dist, &dual, cp, &seg);
     if (st != CC_SUCCESS)
       return fail ("segmenting", st);
-    t[4] = cv_now_ms ();
+    t[4] = cc_now_ms ();
     if (o.seg_out && (st = ms_seg_write (o.seg_out, seg.label, seg.faces)) != CC_SUCCESS)
       return fail ("writing the .seg file", st);
     if (o.ply_out && (st = ms_ply_write (o.ply_out, &mesh, &seg)) != CC_SUCCESS)
@@ -484,7 +484,7 @@ main (int argc, char **argv)
     if (o.render_out
         && (st = ms_render_png (o.render_out, &mesh, &seg, &o.render)) != CC_SUCCESS)
       return fail ("rendering the picture", st);
-    t[5] = cv_now_ms ();
+    t[5] = cc_now_ms ();
     /* shared stages (import, dual graph, distances) plus this setting's own */
     double total = t[2] - t_start + t[5] - t_run;
     if (!o.quiet) {

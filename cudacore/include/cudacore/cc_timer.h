@@ -22,6 +22,8 @@ cc_status cc_timer_stop (cc_timer *timer, cc_stream stream);
 /* [out] ms: time between the last start and stop; a host result: waits for the stop
  * point. */
 cc_status cc_timer_elapsed_ms (cc_timer *timer, float *ms);
+/* The monotonic wall clock in ms (the CPU backend's timer; tools time whole calls by it). */
+double cc_now_ms (void);
 
 #ifdef __cplusplus
 }
