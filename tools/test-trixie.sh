@@ -18,6 +18,8 @@
 #      element-analytics), the pipeline through objectdetectionoverlay (suite
 #      analytics) and the application kit's examples reading the analytics metas
 #      (suite examples).
+#   5. where the host has the CUDA toolkit: the two glue objects that use libgstcuda's
+#      1.24+ API (GstCudaStream) compiled with CUDA (a compile check: no GPU here).
 #
 # Environment: TRIXIE_DIR (default build-trixie), DEBIAN_MIRROR (default
 # http://deb.debian.org/debian). Do not delete $TRIXIE_DIR while a run is going:
@@ -93,8 +95,13 @@ if [ "$(cat "$root/.cv-packages" 2>/dev/null)" != "$want" ]; then
 fi
 say "$(in_root 'pkg-config --modversion gstreamer-1.0 gstreamer-analytics-1.0' | tr '\n' ' ')"
 
-build=/src/$dir/build
-say "CPU-only build in $dir/build"
+# build folders: in $dir when it is inside the checkout (mounted as /src), else in the root
+case $dir in
+  /*) bdir=/var/tmp/cv-trixie ;;
+  *) bdir=/src/$dir ;;
+esac
+build=$bdir/build
+say "CPU-only build in $build (in the root)"
 in_root "cd /src && { [ -f $build/build.ninja ] || meson setup $build -Dbuildtype=release \
   -Dcuda=disabled >/dev/null; } && ninja -C $build"
 # CV_TEST_QUICK (tests/common/cv_test_quick.h): the same code paths on less data; the
@@ -103,4 +110,20 @@ in_root "cd /src && { [ -f $build/build.ninja ] || meson setup $build -Dbuildtyp
 say "element tests, analytics tests, the pipeline through objectdetectionoverlay, examples"
 in_root "cd /src && CV_TEST_QUICK=1 meson test -C $build --no-rebuild --print-errorlogs \
   --num-processes \$(nproc) --suite elements --suite analytics --suite examples"
+
+# libgstcuda's 1.24+ API (GstCudaStream, the stream-ordered hand-off of CUDA memory):
+# the glue objects that use it, compiled with CUDA against the host's toolkit (mounted
+# in; no GPU and no kernels needed: only those two objects are built)
+nvcc_path=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+cuda=$(dirname "$(dirname "$(readlink -f "$nvcc_path")")")
+if [ -x "$cuda/bin/nvcc" ]; then
+  mount_in "$root/usr/local/cuda" --bind "$cuda"
+  cbuild=$bdir/build-cuda
+  say "libgstcuda 1.26 API: gstcvfilter.c and gstcvcuda.c with CUDA in $cbuild"
+  in_root "cd /src && { [ -f $cbuild/build.ninja ] || meson setup $cbuild -Dbuildtype=release \
+    -Dcuda=enabled -Dcuda-arch=sm_90 >/dev/null; } && ninja -C $cbuild \
+    \$(ninja -C $cbuild -t targets all | grep -oE '^gst/[^:]*/gstcv(filter|cuda)\.c\.o')"
+else
+  say "no CUDA toolkit on the host: libgstcuda's 1.26 API is not compiled"
+fi
 say "done"
