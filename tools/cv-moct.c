@@ -297,6 +297,9 @@ write_objects (FILE *f, const cc_moct_object *o, int n, const char *frame, const
  * classified by the tracker's own table (cc_moct_classify): the share of its pixels
  * that go to its object, and the pixels of other balls' discs its object takes (its
  * look-alikes), as comment lines of the objects file. -1 when the table fails. */
+static int calibrate_offsets (const cc_image *img, const box *b, int n,
+    const cc_moct_object *o, double (*off)[3]);
+
 static int
 write_validation (FILE *f, const cc_image *img, const box *b, int n, const cc_moct_object *o)
 {
@@ -328,8 +331,15 @@ write_validation (FILE *f, const cc_image *img, const box *b, int n, const cc_mo
           takes[id][j]++;
       }
   }
+  static double off[MAX_BOXES][3];
+  if (calibrate_offsets (img, b, n, o, off)) {
+    cc_moct_destroy (m);
+    cc_context_destroy (ctx);
+    return -1;
+  }
   fprintf (f, "# validation on this frame (each box's inscribed disc as the table classifies "
-      "it): own share; pixels taken from other balls\n");
+      "it): own share; pixels taken from other balls; the offset from the centroid of the "
+      "box's pixels it classifies to the box's centre\n");
   for (int i = 0; i < n; i++) {
     int other = 0, balls = 0;
     for (int j = 0; j < n; j++)
@@ -342,11 +352,130 @@ write_validation (FILE *f, const cc_image *img, const box *b, int n, const cc_mo
     for (int j = 0, k = 0; j < n; j++)
       if (j != i && takes[i][j])
         fprintf (f, "%s%s %d", k++ ? ", " : " (", o[j].name, takes[i][j]);
-    fprintf (f, "%s\n", balls ? ")" : "");
+    fprintf (f, "%s; offset (%.2f, %.2f) px\n", balls ? ")" : "", off[i][0], off[i][1]);
   }
   cc_moct_destroy (m);
   cc_context_destroy (ctx);
   return ferror (f) ? -1 : 0;
+}
+
+/* ---------------------------------------------------------------- ball position */
+
+/* A ball's colour blob is not centred on the ball: a shaded sphere's lit side (a
+ * white ball) or its shaded side (a dark one) is what matches its colour, so the
+ * blob's centroid lies off the ball's centre, towards the light or away from it. The
+ * offset is measured where the ball's true box is known: the first frame's box,
+ * `box centre - centroid of the box's pixels that the tracker's table gives to the
+ * object` (cc_moct_classify), in px at the ball's size there (off[i][2]). Fewer than
+ * OFFSET_MIN_PX classified pixels: no offset. -1 when the table fails. */
+#define OFFSET_MIN_PX 8
+static int
+calibrate_offsets (const cc_image *img, const box *b, int n, const cc_moct_object *o,
+    double (*off)[3])
+{
+  cc_context *ctx = NULL;
+  cc_moct *m = NULL;
+  int rc = 0;
+  if (cc_context_create (CC_BACKEND_CPU, 1, &ctx) != CC_SUCCESS
+      || cc_moct_create (ctx, img->width, img->height, NULL, &m) != CC_SUCCESS
+      || cc_moct_set_objects (m, o, n) != CC_SUCCESS)
+    rc = -cv_fail ("offsets");
+  for (int i = 0; i < n; i++) {
+    off[i][0] = off[i][1] = 0;
+    off[i][2] = (b[i].w + b[i].h) / 2.0;
+    double sx = 0, sy = 0;
+    int k = 0;
+    for (int y = b[i].y; !rc && y < b[i].y + b[i].h; y++)
+      for (int x = b[i].x; x < b[i].x + b[i].w; x++) {
+        const uint8_t *p = (const uint8_t *) img->planes[0] + y * img->pitch[0] + 4 * x;
+        if (cc_moct_classify (m, false, p[0], p[1], p[2]) == i) {
+          sx += x;
+          sy += y;
+          k++;
+        }
+      }
+    if (k >= OFFSET_MIN_PX) {
+      off[i][0] = b[i].x + (b[i].w - 1) / 2.0 - sx / k;
+      off[i][1] = b[i].y + (b[i].h - 1) / 2.0 - sy / k;
+    }
+  }
+  cc_moct_destroy (m);
+  cc_context_destroy (ctx);
+  return rc;
+}
+
+/* The balls' apparent size over the table. The balls are one size and the table a
+ * plane: in perspective, 1 / depth is affine in image coordinates, and so is the
+ * apparent diameter, s(x, y) = a x + b y + c, fitted (least squares) to the
+ * first-frame boxes' centres and sizes ((w + h) / 2). With fewer than 3 boxes or a
+ * degenerate fit (centres on a line) the model is flat (ok false): an offset is then
+ * used at its calibrated size. */
+typedef struct size_model {
+  double a, b, c;
+  bool ok;
+} size_model;
+
+static size_model
+fit_sizes (const box *bx, int n)
+{
+  size_model s = { 0, 0, 0, false };
+  double m[3][4] = { { 0 } };
+  for (int i = 0; i < n; i++) {
+    double v[3] = { bx[i].x + (bx[i].w - 1) / 2.0, bx[i].y + (bx[i].h - 1) / 2.0, 1 };
+    double size = (bx[i].w + bx[i].h) / 2.0;
+    for (int r = 0; r < 3; r++) {
+      for (int c = 0; c < 3; c++)
+        m[r][c] += v[r] * v[c];
+      m[r][3] += v[r] * size;
+    }
+  }
+  if (n < 3)
+    return s;
+  /* Gauss-Jordan with partial pivoting; a pivot under 1e-9 of the matrix's scale
+   * (centres on a line) leaves the model flat */
+  double scale = fmax (fmax (m[0][0], m[1][1]), m[2][2]);
+  for (int c = 0; c < 3; c++) {
+    int piv = c;
+    for (int r = c + 1; r < 3; r++)
+      if (fabs (m[r][c]) > fabs (m[piv][c]))
+        piv = r;
+    if (fabs (m[piv][c]) < 1e-9 * scale)
+      return s;
+    for (int k = 0; k < 4; k++) {
+      double t = m[c][k];
+      m[c][k] = m[piv][k];
+      m[piv][k] = t;
+    }
+    for (int r = 0; r < 3; r++)
+      if (r != c) {
+        double f = m[r][c] / m[c][c];
+        for (int k = c; k < 4; k++)
+          m[r][k] -= f * m[c][k];
+      }
+  }
+  s.a = m[0][3] / m[0][0];
+  s.b = m[1][3] / m[1][1];
+  s.c = m[2][3] / m[2][2];
+  s.ok = true;
+  return s;
+}
+
+/* The ball's position from its blob's centroid (cx, cy): the centroid moved by the
+ * calibrated offset off (dx, dy at size off[2]), scaled to the ball's apparent size
+ * at (cx, cy) by the size model (the ratio held to 0.5..2; 1 when the model is flat
+ * or not positive there). */
+static void
+ball_position (const size_model *s, const double off[3], double cx, double cy, double *x,
+    double *y)
+{
+  double ratio = 1;
+  if (s->ok && off[2] > 0) {
+    double size = s->a * cx + s->b * cy + s->c;
+    if (size > 0)
+      ratio = fmin (fmax (size / off[2], 0.5), 2.0);
+  }
+  *x = cx + ratio * off[0];
+  *y = cy + ratio * off[1];
 }
 
 /* ---------------------------------------------------------------- objects file */
@@ -682,6 +811,7 @@ typedef struct options {
   region roi;
   bool have_roi;
   int margin, min_mass, window;
+  bool offset;          /* billiard: positions corrected by the calibrated offsets */
   double size_ratio;
   cc_backend backend;
 } options;
@@ -692,6 +822,7 @@ parse_options (int argc, char **argv, const char *mode, options *op)
 {
   memset (op, 0, sizeof *op);
   op->margin = DEFAULT_MARGIN;
+  op->offset = true;
   op->min_mass = 16;
   op->window = !strcmp (mode, "billiard") ? DEFAULT_BILLIARD_WINDOW : 0;
   op->backend = CC_BACKEND_CPU;
@@ -720,6 +851,12 @@ parse_options (int argc, char **argv, const char *mode, options *op)
       if (*end || end == v || !(op->size_ratio == 0 || (op->size_ratio >= 1
                   && op->size_ratio <= 100)))
         ok = cv_option_error ("--size-ratio", v, "0 (off) or a number in 1..100");
+      i++;
+    } else if (bill && !strcmp (a, "--offset") && v) {
+      if (!strcmp (v, "on") || !strcmp (v, "off"))
+        op->offset = !strcmp (v, "on");
+      else
+        ok = cv_option_error ("--offset", v, "on or off");
       i++;
     } else if (bill && !strcmp (a, "--margin") && v)
       ok = cv_parse_int ("--margin", v, 0, 4096, &op->margin), i++;
@@ -854,6 +991,8 @@ typedef struct ball_eval {
   double iou, err;
   double nearest_iou, nearest_err;   /* present: against that nearest box (whatever
                            its class: the ball followed when the labels disagree) */
+  double x, y;          /* present: the ball's position (ball_position, or the
+                           centroid with --offset off) */
   bool unique;          /* no other ball shares its colour */
   char shares[256];     /* the balls whose colour this one's shares */
 } ball_eval;
@@ -864,6 +1003,8 @@ typedef struct clip {
   char video[1024];
   box fb[MAX_BOXES], lb[MAX_BOXES];
   cc_moct_object o[MAX_BOXES], lo[MAX_BOXES];
+  double off[MAX_BOXES][3];   /* calibrated blob offsets (calibrate_offsets) */
+  size_model sizes;           /* apparent ball size over the table (fit_sizes) */
   ball_eval ev[MAX_BOXES];
   cc_moct_result res[MAX_BOXES];
   int n, nl, frames;
@@ -933,6 +1074,16 @@ clip_load (clip *c, const char *dir)
       || check_boxes (path[2], c->lb, c->nl, c->last.width, c->last.height))
     return 1;
   calibrate (&c->first, c->fb, c->n, NULL, c->o, NULL);
+  if (calibrate_offsets (&c->first, c->fb, c->n, c->o, c->off))
+    return 1;
+  /* offsets are scaled by the size model's ratio between the two positions */
+  c->sizes = fit_sizes (c->fb, c->n);
+  for (int i = 0; c->sizes.ok && i < c->n; i++) {
+    double s0 = c->sizes.a * (c->fb[i].x + (c->fb[i].w - 1) / 2.0)
+        + c->sizes.b * (c->fb[i].y + (c->fb[i].h - 1) / 2.0) + c->sizes.c;
+    if (s0 > 0)
+      c->off[i][2] = s0;
+  }
   /* the last frame's balls, calibrated the same way: which colours are still there */
   calibrate (&c->last, c->lb, c->nl, NULL, c->lo, NULL);
   return 0;
@@ -1094,7 +1245,7 @@ clip_track (clip *c, const options *op)
  * nearest box of its class (tracked when its IoU is > 0, else lost); an absent one
  * is lost while a box of its class has its colour, else pocketed. */
 static void
-clip_evaluate (clip *c)
+clip_evaluate (clip *c, bool offset)
 {
   for (int i = 0; i < c->n; i++) {
     ball_eval *e = &c->ev[i];
@@ -1102,11 +1253,15 @@ clip_evaluate (clip *c)
     const cc_moct_object *o = &c->o[i];
     e->nearest_cls = 0;
     e->nearest_iou = e->nearest_err = 0;
+    e->x = r->cx;
+    e->y = r->cy;
+    if (r->present && offset)
+      ball_position (&c->sizes, c->off[i], r->cx, r->cy, &e->x, &e->y);
     if (r->present) {
       double best = INFINITY, any = INFINITY;
       for (int j = 0; j < c->nl; j++) {
         const box *b = &c->lb[j];
-        double dd = hypot (r->cx - (b->x + (b->w - 1) / 2.0), r->cy - (b->y + (b->h - 1) / 2.0));
+        double dd = hypot (e->x - (b->x + (b->w - 1) / 2.0), e->y - (b->y + (b->h - 1) / 2.0));
         if (b->cls == c->fb[i].cls && dd < best) {
           best = dd;
           e->box = j;
@@ -1195,14 +1350,17 @@ clip_print_json (const clip *c)
     const ball_eval *e = &c->ev[i];
     const cc_moct_object *o = &c->o[i];
     printf ("%s{\"name\":\"%s\",\"class\":%d,\"colour\":\"#%02x%02x%02x\",\"tolerance\":%.1f,"
+        "\"offset_dx\":%.3f,\"offset_dy\":%.3f,"
         "\"unique\":%s,\"shares\":\"%s\",\"status\":\"%s\",\"present\":%s,\"lost_gate\":%s,"
-        "\"cx\":%.3f,\"cy\":%.3f,\"x0\":%d,\"y0\":%d,\"x1\":%d,\"y1\":%d,\"box\":%d,"
+        "\"cx\":%.3f,\"cy\":%.3f,\"blob_cx\":%.3f,\"blob_cy\":%.3f,"
+        "\"x0\":%d,\"y0\":%d,\"x1\":%d,\"y1\":%d,\"box\":%d,"
         "\"nearest_class\":%d,\"nearest_iou\":%.4f,\"nearest_centroid_error\":%.4f,"
         "\"iou\":%.4f,\"centroid_error\":%.4f}", i ? "," : "",
-        o->name, c->fb[i].cls, o->r,
-        o->g, o->b, o->tolerance, e->unique ? "true" : "false", e->shares, e->status,
-        r->present ? "true" : "false", r->lost ? "true" : "false", r->cx, r->cy, r->x0, r->y0,
-        r->x1, r->y1, e->box, e->nearest_cls, e->nearest_iou, e->nearest_err, e->iou, e->err);
+        o->name, c->fb[i].cls, o->r, o->g, o->b, o->tolerance, c->off[i][0], c->off[i][1],
+        e->unique ? "true" : "false", e->shares, e->status,
+        r->present ? "true" : "false", r->lost ? "true" : "false", e->x, e->y, r->cx, r->cy,
+        r->x0, r->y0, r->x1, r->y1, e->box, e->nearest_cls, e->nearest_iou, e->nearest_err,
+        e->iou, e->err);
   }
   printf ("]}\n");
 }
@@ -1244,7 +1402,7 @@ cmd_billiard (const options *op)
     rc = clip_track (&c, op);
   }
   if (!rc) {
-    clip_evaluate (&c);
+    clip_evaluate (&c, op->offset);
     if (op->json)
       clip_print_json (&c);
     else

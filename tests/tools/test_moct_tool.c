@@ -33,10 +33,14 @@ run_ok (const char *const argv[], char **out)
  *  stripe1: a (200, 40, 40) disc with a white (250, 250, 250) band across its middle
  *          (the band is left out: colour exactly (200, 40, 40));
  *  solid2: flat (140, 140, 150): 0.8 x its distance to the cloth (about 19.7) caps
- *          its tolerance, which then stays under the cloth. */
+ *          its tolerance, which then stays under the cloth;
+ *  solid3: flat (60, 60, 200) centred at (160, 100) in a 24x21 box whose centre is
+ *          (158.5, 100): the whole ball is in its box, so the centroid of the box's
+ *          classified pixels is the ball's centre and the offset to the box's centre
+ *          is exactly (-1.50, 0.00); the symmetric balls in centred boxes have none. */
 START_TEST (test_calibrate_synthetic)
 {
-  cv_synth_shape s[9] = {
+  cv_synth_shape s[10] = {
     { 40, 40, 10, 10, 0, 245, 240, 200 },
     { 100, 40, 10, 10, 0, 20, 20, 20 },
     { 100, 40, 3, 3, 0, 250, 250, 250 },
@@ -46,16 +50,17 @@ START_TEST (test_calibrate_synthetic)
     { 40, 100, 10, 10, 0, 200, 40, 40 },
     { 40, 100, 10, 2.5, 0, 250, 250, 250 },
     { 100, 100, 10, 10, 0, 140, 140, 150 },
+    { 160, 100, 10, 10, 0, 60, 60, 200 },
   };
   cc_image frame;
-  CC_ASSERT_OK (cv_synth_shapes (200, 140, s, 9, &frame, NULL));
+  CC_ASSERT_OK (cv_synth_shapes (200, 140, s, 10, &frame, NULL));
   const char *png = cv_test_temp_path ("balls.png");
   CC_ASSERT_OK (cv_png_save (png, &frame));
   cv_image_free (&frame);
   const char *boxes = cv_test_temp_path ("balls.txt");
   FILE *f = fopen (boxes, "w");
   fprintf (f, "30 30 21 21 1\n90 30 21 21 2\n150 30 21 21 3\n30 90 21 21 4\n"
-      "90 90 21 21 3\n");
+      "90 90 21 21 3\n147 90 24 21 3\n");
   fclose (f);
   const char *argv[] = { CV_MOCT_BIN, "calibrate", png, boxes, NULL };
   char *out;
@@ -69,10 +74,21 @@ START_TEST (test_calibrate_synthetic)
   /* solid2: 0.8 x |(140, 140, 150) - (128, 128, 128)| = 0.8 x 27.71 = 22.2 > 10: the
    * cap does not bind here, the minimum does */
   ck_assert_msg (strstr (out, "solid2 #8c8c96 10.0\n"), "%s", out);
+  ck_assert_msg (strstr (out, "solid3 #3c3cc8 10.0\n"), "%s", out);
+  /* each ball's validation line ends with its offset */
+  const char *line_of[2] = { "#   cue: ", "#   solid3: " };
+  const char *offset_of[2] = { "; offset (0.00, 0.00) px", "; offset (-1.50, 0.00) px" };
+  for (int i = 0; i < 2; i++) {
+    const char *l = strstr (out, line_of[i]);
+    ck_assert_ptr_nonnull (l);
+    size_t len = strcspn (l, "\n"), tail = strlen (offset_of[i]);
+    ck_assert_msg (len > tail && !strncmp (l + len - tail, offset_of[i], tail), "%.*s",
+        (int) len, l);
+  }
   free (out);
   /* --names and -o */
   const char *objects = cv_test_temp_path ("balls.objects");
-  const char *named[] = { CV_MOCT_BIN, "calibrate", png, boxes, "--names", "a,b,c,d,e", "-o",
+  const char *named[] = { CV_MOCT_BIN, "calibrate", png, boxes, "--names", "a,b,c,d,e,f", "-o",
     objects, NULL };
   char *named_out;
   run_ok (named, &named_out);
@@ -85,11 +101,11 @@ START_TEST (test_calibrate_synthetic)
     if (line[0] != '#')
       n++;
   fclose (f);
-  ck_assert_int_eq (n, 5);
+  ck_assert_int_eq (n, 6);
   char *err;
   const char *few[] = { CV_MOCT_BIN, "calibrate", png, boxes, "--names", "a,b", NULL };
   ck_assert_int_eq (cv_test_run (few, NULL, NULL, &err), 2);
-  ck_assert_ptr_nonnull (strstr (err, "--names: wanted 5 non-empty names"));
+  ck_assert_ptr_nonnull (strstr (err, "--names: wanted 6 non-empty names"));
   free (err);
 }
 END_TEST
@@ -180,16 +196,17 @@ START_TEST (test_billiard)
   if (!media)
     return;
   static const clip_want want[] = {
-    { "game1_clip1", 187, 2, 2, 0, 0, 0.34, 1.05 },
-    { "game1_clip2", 157, 2, 2, 0, 0, 0.31, 4.7 },
-    { "game2_clip1", 122, 2, 2, 0, 0, 0.61, 2.3 },
+    { "game1_clip1", 187, 2, 2, 0, 0, 0.34, 0.7 },
+    { "game1_clip2", 157, 2, 2, 0, 0, 0.31, 4.1 },
+    { "game2_clip1", 122, 2, 2, 0, 0, 0.61, 2.0 },
     /* the cue ends in the shadow of the right cushion, its lit half classified
-     * (6.45 px); the annotation's first-frame "eight" is a maroon solid and its
-     * last-frame one a purple solid (no black ball on the table): lost by the labels,
-     * followed on the ball it was given (below; docs/moctracker.md) */
-    { "game2_clip2", 133, 2, 1, 1, 0, 0.35, 6.5 },
-    { "game3_clip1", 116, 2, 2, 0, 0, 0.37, 4.9 },
-    { "game3_clip2", 119, 2, 2, 0, 0, 0.62, 2.2 },
+     * (6.45 px from the blob's centroid, 3.98 px once offset); the annotation's
+     * first-frame "eight" is a maroon solid and its last-frame one a purple solid (no
+     * black ball on the table): lost by the labels, followed on the ball it was given
+     * (below; docs/moctracker.md) */
+    { "game2_clip2", 133, 2, 1, 1, 0, 0.35, 4.0 },
+    { "game3_clip1", 116, 2, 2, 0, 0, 0.37, 2.45 },
+    { "game3_clip2", 119, 2, 2, 0, 0, 0.62, 1.4 },
   };
   for (size_t c = 0; c < sizeof want / sizeof want[0]; c++) {
     char dir[1024];
@@ -224,6 +241,19 @@ START_TEST (test_billiard)
         min_iou, want[c].min_iou);
     ck_assert_msg (max_err <= want[c].max_err, "%s: max centroid error %.2f > %.2f",
         want[c].name, max_err, want[c].max_err);
+    /* the cue's position is its blob's centroid moved by its calibrated offset, scaled
+     * by one ratio (0.5..2) on both axes */
+    p = strstr (out, "{\"name\":\"cue\"");
+    ck_assert_ptr_nonnull (p);
+    double odx, ody, cx, cy, bcx, bcy;
+    ck_assert_int_eq (sscanf (strstr (p, "\"offset_dx\":"), "\"offset_dx\":%lf,\"offset_dy\":%lf",
+            &odx, &ody), 2);
+    ck_assert_int_eq (sscanf (strstr (p, "\"cx\":"), "\"cx\":%lf,\"cy\":%lf,\"blob_cx\":%lf,"
+            "\"blob_cy\":%lf", &cx, &cy, &bcx, &bcy), 4);
+    double ratio = hypot (odx, ody) > 0 ? hypot (cx - bcx, cy - bcy) / hypot (odx, ody) : 1;
+    ck_assert_msg (ratio >= 0.5 - 1e-3 && ratio <= 2 + 1e-3 && fabs (cx - bcx - ratio * odx) < 2e-3
+        && fabs (cy - bcy - ratio * ody) < 2e-3, "%s: (%.3f, %.3f) + %.3f (%.3f, %.3f) != "
+        "(%.3f, %.3f)", want[c].name, bcx, bcy, ratio, odx, ody, cx, cy);
     if (!strcmp (want[c].name, "game2_clip2")) {
       /* the "eight" ends on the box of the ball it started on, labelled a solid */
       p = strstr (out, "{\"name\":\"eight\"");
@@ -234,8 +264,20 @@ START_TEST (test_billiard)
       ck_assert_int_eq (sscanf (p, "\"nearest_class\":%d,\"nearest_iou\":%lf,"
               "\"nearest_centroid_error\":%lf", &ncls, &niou, &nerr), 3);
       ck_assert_int_eq (ncls, 3);
-      ck_assert_msg (niou >= 0.47 && nerr <= 2.6, "eight on its ball: IoU %.4f, %.2f px",
+      ck_assert_msg (niou >= 0.47 && nerr <= 1.5, "eight on its ball: IoU %.4f, %.2f px",
           niou, nerr);
+      /* --offset off: the blob's centroid, 6.45 px from the cue's box */
+      const char *raw[] = { CV_MOCT_BIN, "billiard", dir, "--json", "--offset", "off", NULL };
+      char *out_raw;
+      run_ok (raw, &out_raw);
+      p = strstr (out_raw, "\"max_centroid_error\":");
+      ck_assert_int_eq (sscanf (p, "\"max_centroid_error\":%lf", &max_err), 1);
+      ck_assert_msg (max_err > 6.4 && max_err < 6.5, "--offset off: %.2f px", max_err);
+      p = strstr (strstr (out_raw, "{\"name\":\"cue\""), "\"cx\":");
+      ck_assert_int_eq (sscanf (p, "\"cx\":%lf,\"cy\":%lf,\"blob_cx\":%lf,\"blob_cy\":%lf", &cx,
+              &cy, &bcx, &bcy), 4);
+      ck_assert (cx == bcx && cy == bcy);
+      free (out_raw);
     }
     free (out);
   }
@@ -316,6 +358,10 @@ START_TEST (test_options)
   const char *margin[] = { CV_MOCT_BIN, "billiard", "dir", "--margin", "-1", NULL };
   ck_assert_int_eq (cv_test_run (margin, NULL, NULL, &err), 2);
   ck_assert_ptr_nonnull (strstr (err, "cv-moct: --margin: '-1' is not a number in 0..4096"));
+  free (err);
+  const char *offset[] = { CV_MOCT_BIN, "billiard", "dir", "--offset", "maybe", NULL };
+  ck_assert_int_eq (cv_test_run (offset, NULL, NULL, &err), 2);
+  ck_assert_ptr_nonnull (strstr (err, "cv-moct: --offset: 'maybe' is not on or off"));
   free (err);
   const char *backend[] = { CV_MOCT_BIN, "track", "a.txt", "dir", "--backend", "gpu", NULL };
   ck_assert_int_eq (cv_test_run (backend, NULL, NULL, &err), 2);
