@@ -6,7 +6,7 @@
  *   cv-moct track OBJECTS.txt VIDEO|DIR [--json] [--region x,y,w,h] [--backend cpu|cuda]
  *                    [--window PX] [--size-ratio R]
  *   cv-moct billiard CLIP_DIR [--json] [--region x,y,w,h|none] [--margin PX]
- *                    [--backend cpu|cuda] [--window PX] [--size-ratio R]
+ *                    [--backend cpu|cuda] [--window PX] [--size-ratio R] [--offset on|off]
  *
  * calibrate: refuses boxes not inside the frame; one object per box (`x y w h class`
  *   a line; class 1 cue, 2 eight, 3 solid, 4 striped): colour = per-channel median
@@ -17,7 +17,8 @@
  *   clamped to TOL_MIN..TOL_MAX (10..60) and kept under 0.8 x the colour's distance
  *   to the cloth (so the cloth never matches). Then the objects are checked on the
  *   same frame with the tracker's own table (comment lines: each object's share of
- *   its disc, the pixels it takes from other balls).
+ *   its disc, the pixels it takes from other balls, its blob's offset to its box's
+ *   centre: calibrate_offsets).
  * track: cc_moct over every frame of a video (GStreamer: uridecodebin, RGBA) or of a
  *   directory of PNG frames (sorted by name); outside --region the frame copy given
  *   to the core is painted a colour that no object matches. --window PX: the core's
@@ -26,7 +27,9 @@
  *   pipeline error on the bus, or no frame for SOURCE_STALL_S s, ends the run (exit 1).
  * billiard: calibrate on frames/frame_first.png, track the clip (search window 16 px,
  *   each ball seeded at its first-frame box), compare the last frame with
- *   bounding_boxes/frame_last_bbox.txt. */
+ *   bounding_boxes/frame_last_bbox.txt; a ball's position is its blob's centroid
+ *   moved by its calibrated offset at the ball's apparent size there (ball_position;
+ *   --offset off: the centroid). */
 #include "cv_cli.h"
 #include "cv_imageio.h"
 #include "cudacore/cc_moct_objects.h"
@@ -65,6 +68,7 @@ static const char *usage =
     "                     [--draw LAST.png]\n"
     "       cv-moct billiard CLIP_DIR [--json] [--region x,y,w,h|none] [--margin PX]\n"
     "                     [--backend cpu|cuda] [--window PX (default 16)] [--size-ratio R]\n"
+    "                     [--offset on|off (default on)]\n"
     "       cv-moct --help | --version\n";
 
 typedef struct box {
