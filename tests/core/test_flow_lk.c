@@ -341,12 +341,10 @@ START_TEST (test_set_params)
   const int w = 96, h = 64;
   cc_context *ctx;
   CC_ASSERT_OK (cc_context_create (CC_BACKEND_CPU, -1, &ctx));
-  cc_image a, b, flow, conf, fresh, fconf;
+  cc_image a, b, flow, conf, fresh, fconf;   /* fresh, fconf: lk_pair's */
   CC_ASSERT_OK (cv_synth_translation (w, h, 1.5, -0.5, 4, &a, &b));
   cv_image_new (w, h, CC_FORMAT_F32C2, &flow);
   cv_image_new (w, h, CC_FORMAT_F32, &conf);
-  cv_image_new (w, h, CC_FORMAT_F32C2, &fresh);
-  cv_image_new (w, h, CC_FORMAT_F32, &fconf);
   cc_flow_lk *lk;
   CC_ASSERT_OK (cc_flow_lk_create (ctx, w, h, NULL, &lk));
   cc_flow_lk_params p;

@@ -245,9 +245,8 @@ START_TEST (test_set_params)
   const int w = 128, h = 96;   /* 3 levels of at least 32 x 24 */
   cc_image a, b;
   CC_ASSERT_OK (cv_synth_translation (w, h, 0.75, 0.5, 4, &a, &b));
-  cc_image init = cv_test_constant_field (w, h, 0.5f, 0.25f), out, fresh;
+  cc_image init = cv_test_constant_field (w, h, 0.5f, 0.25f), out, fresh;   /* fresh: refine_pair's */
   cv_image_new (w, h, CC_FORMAT_F32C2, &out);
-  cv_image_new (w, h, CC_FORMAT_F32C2, &fresh);
   cc_context *ctx;
   CC_ASSERT_OK (cc_context_create (CC_BACKEND_CPU, -1, &ctx));
   cc_refine_params p;
