@@ -58,8 +58,7 @@ cc_interp_params_check (const cc_interp_params *p)
 }
 
 struct cc_interp {
-  cc_context *ctx;
-  int width, height;
+  cc_module mod;                 /* ctx, frame size (first: module.c) */
   cc_interp_params params;
   /* CPU */
   uint8_t *luma;
@@ -103,8 +102,8 @@ cpu_free (cc_interp *ip)
 static cc_status
 cpu_alloc (cc_interp *ip)
 {
-  size_t n = (size_t) ip->width * ip->height;
-  size_t nb = (size_t) cc_interp_blocks (ip->width, ip->height, CC_INTERP_MIN_CELL);
+  size_t n = (size_t) ip->mod.width * ip->mod.height;
+  size_t nb = (size_t) cc_interp_blocks (ip->mod.width, ip->mod.height, CC_INTERP_MIN_CELL);
   size_t t = (size_t) ip->table_size;
   ip->luma = malloc (n);
   ip->blur_h = malloc (n * sizeof (int));
@@ -125,62 +124,63 @@ cpu_alloc (cc_interp *ip)
       || !ip->heap_pos || !ip->owner || !ip->table_key || !ip->table_cost || !ip->offsets
       || !ip->cursor || !ip->adj_node || !ip->adj_cost || !ip->model)
     return cc_set_error (CC_ERROR_OUT_OF_MEMORY, "cc_interp_create: out of host memory "
-        "for %dx%d", ip->width, ip->height);
+        "for %dx%d", ip->mod.width, ip->mod.height);
   return CC_SUCCESS;
 }
+
+static cc_status
+interp_alloc (cc_module *mod)
+{
+  cc_interp *ip = (cc_interp *) mod;
+  ip->table_size = cc_interp_table_size (mod->width, mod->height);
+  ip->table_bits = 0;
+  while ((1 << ip->table_bits) < ip->table_size)
+    ip->table_bits++;
+  if (mod->ctx->backend == CC_BACKEND_CUDA)
+    return CC_CUDA_ONLY (cc_cuda_interp_create (mod->ctx, mod->width, mod->height,
+            &ip->cuda));
+  return cpu_alloc (ip);
+}
+
+static void
+interp_release (cc_module *mod)
+{
+  cc_interp *ip = (cc_interp *) mod;
+#if CC_HAVE_CUDA
+  if (ip->cuda)
+    cc_cuda_interp_destroy (ip->cuda);
+#endif
+  ip->cuda = NULL;
+  cpu_free (ip);
+}
+
+/* Scratch is sized for the smallest cell at create: no params change needs more. */
+CC_MODULE_CLASS (interp_class, cc_interp, cc_interp_params, cc_interp, NULL, interp_alloc,
+    interp_release);
 
 cc_status
 cc_interp_create (cc_context *ctx, int width, int height, const cc_interp_params *params,
     cc_interp **out)
 {
-  CC_CHECK_CREATE ("cc_interp_create", ctx, width, height, out);
-  cc_interp_params defaults;
-  if (!params) {
-    cc_interp_params_default (&defaults);
-    params = &defaults;
-  }
-  CC_TRY (cc_interp_params_check (params));
-  cc_interp *ip = calloc (1, sizeof *ip);
-  if (!ip)
-    return cc_set_error (CC_ERROR_OUT_OF_MEMORY, "cc_interp_create: out of host memory");
-  ip->ctx = ctx;
-  ip->width = width;
-  ip->height = height;
-  ip->params = *params;
-  ip->table_size = cc_interp_table_size (width, height);
-  while ((1 << ip->table_bits) < ip->table_size)
-    ip->table_bits++;
-  cc_status st = ctx->backend == CC_BACKEND_CUDA
-      ? CC_CUDA_ONLY (cc_cuda_interp_create (ctx, width, height, &ip->cuda))
-      : cpu_alloc (ip);
-  if (st != CC_SUCCESS) {
-    cc_interp_destroy (ip);
-    return st;
-  }
-  *out = ip;
-  return CC_SUCCESS;
+  cc_module *m = NULL;
+  cc_status st = cc_module_create (&interp_class, ctx, width, height, params,
+      out ? &m : NULL);
+  if (out)
+    *out = (cc_interp *) m;
+  return st;
 }
 
 void
 cc_interp_destroy (cc_interp *ip)
 {
-  if (!ip)
-    return;
-#if CC_HAVE_CUDA
-  if (ip->cuda)
-    cc_cuda_interp_destroy (ip->cuda);
-#endif
-  cpu_free (ip);
-  free (ip);
+  cc_module_destroy ((cc_module *) ip);
 }
 
 cc_status
 cc_interp_set_params (cc_interp *ip, const cc_interp_params *params)
 {
   CC_CHECK_ARG (ip != NULL, "cc_interp_set_params: interp is NULL");
-  CC_TRY (cc_interp_params_check (params));
-  ip->params = *params;
-  return CC_SUCCESS;
+  return cc_module_set_params (&ip->mod, params);
 }
 
 /* ------------------------------------------------------------ CPU reference */
@@ -188,9 +188,9 @@ cc_interp_set_params (cc_interp *ip, const cc_interp_params *params)
 static void
 cpu_cost (cc_interp *ip, const cc_image *f)
 {
-  const int w = ip->width, h = ip->height;
+  const int w = ip->mod.width, h = ip->mod.height;
   const int rgbx = f->format == CC_FORMAT_RGBX8, bgrx = f->format == CC_FORMAT_BGRX8;
-  const int threads = cc_context_cpu_threads (ip->ctx);
+  const int threads = cc_context_cpu_threads (ip->mod.ctx);
   const float flat = ip->params.flat_cost, ew = ip->params.edge_weight;
 #pragma omp parallel for schedule(static) num_threads(threads)
   for (int y = 0; y < h; y++) {
@@ -271,7 +271,7 @@ heap_down (cc_interp *ip, int i, int count)
 static void
 cpu_geodesic (cc_interp *ip)
 {
-  const int w = ip->width, h = ip->height;
+  const int w = ip->mod.width, h = ip->mod.height;
   int count = 0;
   for (size_t p = 0; p < (size_t) w * h; p++) {
     ip->heap_pos[p] = -1;
@@ -338,7 +338,7 @@ table_insert (cc_interp *ip, int a, int b, float c)
 static void
 cpu_graph (cc_interp *ip)
 {
-  const int w = ip->width, h = ip->height, nb = cc_interp_blocks (w, h, ip->params.cell);
+  const int w = ip->mod.width, h = ip->mod.height, nb = cc_interp_blocks (w, h, ip->params.cell);
   for (int s = 0; s < ip->table_size; s++)
     ip->table_key[s] = CC_INTERP_KEY_NONE;
   for (int y = 0; y < h; y++)
@@ -378,7 +378,7 @@ cpu_graph (cc_interp *ip)
       ip->adj_node[eb] = a;
       ip->adj_cost[eb] = ip->table_cost[s];
     }
-#pragma omp parallel for schedule(dynamic, 256) num_threads(cc_context_cpu_threads (ip->ctx))
+#pragma omp parallel for schedule(dynamic, 256) num_threads(cc_context_cpu_threads (ip->mod.ctx))
   for (int b = 0; b < nb; b++)
     cc_interp_sort_adjacency (ip->adj_node + ip->offsets[b], ip->adj_cost + ip->offsets[b],
         ip->offsets[b + 1] - ip->offsets[b]);
@@ -387,10 +387,10 @@ cpu_graph (cc_interp *ip)
 static void
 cpu_fit (cc_interp *ip, const cc_flow_match *matches)
 {
-  const int nb = cc_interp_blocks (ip->width, ip->height, ip->params.cell);
+  const int nb = cc_interp_blocks (ip->mod.width, ip->mod.height, ip->params.cell);
   const int k = ip->params.k, affine = ip->params.affine;
   const float sigma = ip->params.sigma;
-#pragma omp parallel for schedule(dynamic, 64) num_threads(cc_context_cpu_threads (ip->ctx))
+#pragma omp parallel for schedule(dynamic, 64) num_threads(cc_context_cpu_threads (ip->mod.ctx))
   for (int b = 0; b < nb; b++) {
     if (ip->owner[b] == INT_MAX)
       continue;
@@ -407,7 +407,7 @@ static cc_status
 cpu_run (cc_interp *ip, const cc_image *frame, const cc_flow_match *matches, int n,
     cc_image *flow)
 {
-  const int w = ip->width, h = ip->height, cell = ip->params.cell;
+  const int w = ip->mod.width, h = ip->mod.height, cell = ip->params.cell;
   const int bw = (w + cell - 1) / cell, nb = cc_interp_blocks (w, h, cell);
   cpu_cost (ip, frame);
   for (int b = 0; b < nb; b++)
@@ -431,7 +431,7 @@ cpu_run (cc_interp *ip, const cc_image *frame, const cc_flow_match *matches, int
   cpu_geodesic (ip);
   cpu_graph (ip);
   cpu_fit (ip, matches);
-#pragma omp parallel for schedule(static) num_threads(cc_context_cpu_threads (ip->ctx))
+#pragma omp parallel for schedule(static) num_threads(cc_context_cpu_threads (ip->mod.ctx))
   for (int y = 0; y < h; y++) {
     float *out = (float *) ((uint8_t *) flow->planes[0] + (size_t) y * flow->pitch[0]);
     for (int x = 0; x < w; x++) {
@@ -456,24 +456,19 @@ cc_interp_run (cc_interp *ip, cc_stream stream, const cc_image *frame,
 {
   CC_CHECK_ARG (ip != NULL, "cc_interp_run: interp is NULL");
   CC_CHECK_ARG (frame != NULL && flow != NULL, "cc_interp_run: frame or flow is NULL");
-  CC_TRY (cc_image_check (frame, "interp: frame"));
+  CC_TRY (cc_module_check_frame (&ip->mod, frame, "interp: frame", "the interpolation",
+      false));
   CC_TRY (cc_image_check (flow, "interp: flow"));
-  CC_CHECK_ARG (frame->format == CC_FORMAT_GRAY8 || frame->format == CC_FORMAT_RGBX8
-      || frame->format == CC_FORMAT_BGRX8 || frame->format == CC_FORMAT_NV12
-      || frame->format == CC_FORMAT_I420, "interp: frame format %s is not a video frame "
-      "format", cc_format_name (frame->format));
   CC_CHECK_ARG (flow->format == CC_FORMAT_F32C2, "interp: flow must be F32C2 (is %s)",
       cc_format_name (flow->format));
-  CC_CHECK_ARG (frame->width == ip->width && frame->height == ip->height
-      && flow->width == ip->width && flow->height == ip->height,
-      "interp: frame %dx%d and flow %dx%d must be %dx%d as created", frame->width,
-      frame->height, flow->width, flow->height, ip->width, ip->height);
-  CC_TRY (cc_image_check_location (ip->ctx, frame, "interp: frame"));
-  CC_TRY (cc_image_check_location (ip->ctx, flow, "interp: flow"));
+  CC_CHECK_ARG (flow->width == ip->mod.width && flow->height == ip->mod.height,
+      "interp: flow %dx%d must be %dx%d as created", flow->width, flow->height,
+      ip->mod.width, ip->mod.height);
+  CC_TRY (cc_image_check_location (ip->mod.ctx, flow, "interp: flow"));
   CC_CHECK_ARG (n >= 0, "interp: match count %d is negative", n);
   CC_CHECK_ARG (n == 0 || matches != NULL, "interp: %d matches but the array is NULL", n);
-  if (ip->ctx->backend == CC_BACKEND_CUDA) {
-    stream = cc_stream_resolve (ip->ctx, stream);
+  if (ip->mod.ctx->backend == CC_BACKEND_CUDA) {
+    stream = cc_stream_resolve (ip->mod.ctx, stream);
     if (ip->last_stream && ip->last_stream != stream)
       CC_TRY (CC_CUDA_ONLY (cc_cuda_stream_synchronize (ip->last_stream)));
     ip->last_stream = stream;
@@ -487,9 +482,9 @@ cc_status
 cc_interp_debug (cc_interp *ip, float *cost, uint64_t *keys)
 {
   CC_CHECK_ARG (ip != NULL, "cc_interp_debug: interp is NULL");
-  if (ip->ctx->backend == CC_BACKEND_CUDA)
+  if (ip->mod.ctx->backend == CC_BACKEND_CUDA)
     return CC_CUDA_ONLY (cc_cuda_interp_debug (ip->cuda, cost, keys));
-  size_t n = (size_t) ip->width * ip->height;
+  size_t n = (size_t) ip->mod.width * ip->mod.height;
   if (cost)
     memcpy (cost, ip->cost, n * sizeof (float));
   if (keys)

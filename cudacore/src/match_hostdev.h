@@ -242,6 +242,24 @@ cc_match_seed_init (const cc_match_view *v, int seed, int scale)
   v->cost[seed] = cc_match_patch_cost (v, patch, x + u, y + w);
 }
 
+/* One candidate flow (u, w) of the seed at (x, y), clamped to the bounds: taken
+ * when its key (cost, then the smaller displacement) beats *best. The current best
+ * itself is not scored again. */
+CC_HOSTDEV void
+cc_match_try (const cc_match_view *v, const uint32_t *patch, int x, int y, int u, int w,
+    unsigned long long *best, int *bu, int *bv)
+{
+  cc_match_clamp (v, x, y, &u, &w);
+  if (u == *bu && w == *bv)
+    return;
+  unsigned long long k = cc_match_key (cc_match_patch_cost (v, patch, x + u, y + w), u, w);
+  if (k < *best) {
+    *best = k;
+    *bu = u;
+    *bv = w;
+  }
+}
+
 /* One propagation + random-search step of a seed: the flows of its 4 grid
  * neighbours, then random candidates around the best so far in windows of
  * radius, radius / 2, ..., 1. The caller updates the seeds in two colours
@@ -263,16 +281,7 @@ cc_match_seed_step (const cc_match_view *v, int seed, int iteration)
     if (qx < 0 || qy < 0 || qx >= v->gw || qy >= v->gh)
       continue;
     int q = qy * v->gw + qx;
-    int u = v->flow[2 * q], w = v->flow[2 * q + 1];
-    cc_match_clamp (v, x, y, &u, &w);
-    if (u == bu && w == bv)
-      continue;
-    unsigned long long k = cc_match_key (cc_match_patch_cost (v, patch, x + u, y + w), u, w);
-    if (k < best) {
-      best = k;
-      bu = u;
-      bv = w;
-    }
+    cc_match_try (v, patch, x, y, v->flow[2 * q], v->flow[2 * q + 1], &best, &bu, &bv);
   }
   int k = 0;
   for (int r = v->radius; r >= 1; r = r > CC_MATCH_FINE_RADIUS ? (v->radius_top ? r >> 1
@@ -280,15 +289,7 @@ cc_match_seed_step (const cc_match_view *v, int seed, int iteration)
     int span = 2 * r + 1;
     int u = bu + (int) (cc_match_rand (seed, v->level, iteration, k, v->dir, 0) % (uint32_t) span) - r;
     int w = bv + (int) (cc_match_rand (seed, v->level, iteration, k, v->dir, 1) % (uint32_t) span) - r;
-    cc_match_clamp (v, x, y, &u, &w);
-    if (u == bu && w == bv)
-      continue;
-    unsigned long long key = cc_match_key (cc_match_patch_cost (v, patch, x + u, y + w), u, w);
-    if (key < best) {
-      best = key;
-      bu = u;
-      bv = w;
-    }
+    cc_match_try (v, patch, x, y, u, w, &best, &bu, &bv);
   }
   v->flow[2 * seed] = bu;
   v->flow[2 * seed + 1] = bv;
