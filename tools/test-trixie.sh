@@ -114,14 +114,24 @@ in_root "cd /src && CV_TEST_QUICK=1 meson test -C $build --no-rebuild --print-er
 # libgstcuda's 1.24+ API (GstCudaStream, the stream-ordered hand-off of CUDA memory):
 # the glue objects that use it, compiled with CUDA against the host's toolkit (mounted
 # in; no GPU and no kernels needed: only those two objects are built)
-nvcc_path=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
-cuda=$(dirname "$(dirname "$(readlink -f "$nvcc_path")")")
-if [ -x "$cuda/bin/nvcc" ]; then
+# The toolkit folder is the one whose bin/nvcc is the real program: an nvcc on PATH may be
+# a wrapper script that execs a path which does not exist inside the root.
+cuda=
+for c in "${CUDA_PATH:-}" "${CUDA_HOME:-}" /usr/local/cuda \
+  "$(dirname "$(dirname "$(readlink -f "$(command -v nvcc || echo /nonexistent)")")")"; do
+  if [ -n "$c" ] && [ -f "$c/bin/nvcc" ] && [ "$(head -c 4 "$c/bin/nvcc" | tr -d '\0')" = $'\x7fELF' ]; then
+    cuda=$(readlink -f "$c")
+    break
+  fi
+done
+if [ -n "$cuda" ]; then
   mount_in "$root/usr/local/cuda" --bind "$cuda"
   cbuild=$bdir/build-cuda
-  say "libgstcuda 1.26 API: gstcvfilter.c and gstcvcuda.c with CUDA in $cbuild"
+  say "libgstcuda 1.26 API: gstcvfilter.c and gstcvcuda.c with CUDA ($cuda) in $cbuild"
+  in_root "/usr/local/cuda/bin/nvcc --version | tail -1"
   in_root "cd /src && { [ -f $cbuild/build.ninja ] || meson setup $cbuild -Dbuildtype=release \
-    -Dcuda=enabled -Dcuda-arch=sm_90 >/dev/null; } && ninja -C $cbuild \
+    -Dcuda=enabled -Dcuda-arch=sm_90 >$bdir/cuda-setup.log 2>&1 \
+    || { tail -30 $bdir/cuda-setup.log; exit 1; }; } && ninja -C $cbuild \
     \$(ninja -C $cbuild -t targets all | grep -oE '^gst/[^:]*/gstcv(filter|cuda)\.c\.o')"
 else
   say "no CUDA toolkit on the host: libgstcuda's 1.26 API is not compiled"
