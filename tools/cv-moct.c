@@ -31,6 +31,7 @@
  *   moved by its calibrated offset at the ball's apparent size there (ball_position;
  *   --offset off: the centroid). */
 #include "cv_cli.h"
+#include "cv_gst.h"
 #include "cv_imageio.h"
 #include "cudacore/cc_moct_objects.h"
 #include <cudacore/cc_moct.h>
@@ -574,42 +575,12 @@ source_open (source *s, const char *path)
 
 /* The next decoded sample of the pipeline: 1, 0 at the end of the stream, -1 after a
  * message when the pipeline posts an error or gives nothing for SOURCE_STALL_S
- * seconds. Never blocks longer than SOURCE_POLL_MS without reading the bus. */
-#define SOURCE_POLL_MS 100
+ * seconds (cv_gst_pull: the bus is read every 100 ms). */
 #define SOURCE_STALL_S 30
 static int
 source_pull (source *s, GstSample **out)
 {
-  GstBus *bus = gst_element_get_bus (s->pipeline);
-  gint64 start = g_get_monotonic_time ();
-  int rc = 0;
-  for (;;) {
-    *out = gst_app_sink_try_pull_sample (GST_APP_SINK (s->sink),
-        SOURCE_POLL_MS * GST_MSECOND);
-    if (*out) {
-      rc = 1;
-      break;
-    }
-    GstMessage *msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
-    if (msg) {
-      GError *err = NULL;
-      gst_message_parse_error (msg, &err, NULL);
-      fprintf (stderr, "cv-moct: decoding: %s\n", err->message);
-      g_error_free (err);
-      gst_message_unref (msg);
-      rc = -1;
-      break;
-    }
-    if (gst_app_sink_is_eos (GST_APP_SINK (s->sink)))
-      break;
-    if (g_get_monotonic_time () - start > SOURCE_STALL_S * G_USEC_PER_SEC) {
-      fprintf (stderr, "cv-moct: decoding: no frame for %d s\n", SOURCE_STALL_S);
-      rc = -1;
-      break;
-    }
-  }
-  gst_object_unref (bus);
-  return rc;
+  return cv_gst_pull (s->pipeline, s->sink, "cv-moct: decoding", SOURCE_STALL_S, out);
 }
 
 /* The next frame as a new RGBX8 host image: 1, 0 at the end, -1 on an error. */

@@ -27,6 +27,7 @@
  * be on GST_PLUGIN_PATH (build/gst). */
 #include "cv_cli.h"
 #include "cv_flicker.h"
+#include "cv_gst.h"
 #include <gst/gst.h>
 #include <gst/app/gstappsink.h>
 #include <gst/video/video.h>
@@ -45,14 +46,22 @@ mark_discont (GstPad *pad, GstPadProbeInfo *info, gpointer data)
   return GST_PAD_PROBE_OK;
 }
 
+/* No frame for this long from either branch ends the run: cvdmosaic's first frame
+ * settles the sites (an 8K frame took 298 s on the loaded 2-core machine). */
+#define FLICKER_STALL_S 600
+
 /* The next RGBA frame of an appsink, copied packed into *out (realloc'd); 0 at the
- * end. */
+ * end, -1 after a message when the pipeline fails (a file that is not a playable
+ * video: cv_gst_pull reads the bus, a blocking pull would wait forever). */
 static int
-pull (GstElement *sink, guint8 **out, int *w, int *h)
+pull (GstElement *pipe, GstElement *sink, const char *path, guint8 **out, int *w, int *h)
 {
-  GstSample *sample = gst_app_sink_pull_sample (GST_APP_SINK (sink));
-  if (!sample)
-    return 0;
+  GstSample *sample = NULL;
+  gchar *prefix = g_strdup_printf ("cvd-flicker: %s", path);
+  int rc = cv_gst_pull (pipe, sink, prefix, FLICKER_STALL_S, &sample);
+  g_free (prefix);
+  if (rc <= 0)
+    return rc;
   GstVideoInfo info;
   GstVideoFrame vf;
   int ok = 0;
@@ -113,10 +122,16 @@ measure (const char *path, const char *mode, int frames, int sites, int iteratio
   int w = 0, h = 0, n = 0;
   double sum = 0.0, sum_any = 0.0;
   long long static_px = 0;
+  int failed = 0;
   for (; n < frames; n++) {
     int cur = n & 1, prev = cur ^ 1;
-    if (!pull (in, &a[cur], &w, &h) || !pull (out, &r[cur], &w, &h))
+    int got = pull (pipe, in, path, &a[cur], &w, &h);
+    if (got > 0)
+      got = pull (pipe, out, path, &r[cur], &w, &h);
+    if (got <= 0) {
+      failed = got < 0;
       break;
+    }
     if (n == 0)
       continue;
     long long still, changed, any;
@@ -131,6 +146,8 @@ measure (const char *path, const char *mode, int frames, int sites, int iteratio
   gst_object_unref (m);
   gst_object_unref (pipe);
   free (a[0]); free (a[1]); free (r[0]); free (r[1]);
+  if (failed)
+    return 1;
   if (n < 2) {
     fprintf (stderr, "cvd-flicker: %s: fewer than 2 frames decoded\n", path);
     return 1;

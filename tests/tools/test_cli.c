@@ -186,6 +186,37 @@ START_TEST (test_other_tools_options)
 }
 END_TEST
 
+#ifdef CVD_FLICKER_BIN
+/* A file that is not a playable video stops cvd-flicker with an error, soon: it pulled
+ * its appsinks without reading the bus and waited forever (killed by timeout after
+ * 15 s on /dev/null, an empty file, a text file, a truncated PNG). */
+START_TEST (test_cvd_flicker_not_a_video)
+{
+  setenv ("GST_PLUGIN_PATH_1_0", CV_PLUGIN_DIR, 1);
+  setenv ("GST_REGISTRY_1_0", cv_test_temp_path ("flicker-registry.bin"), 1);
+  const char *text = cv_test_temp_path ("objects.txt");
+  FILE *f = fopen (text, "w");
+  fprintf (f, "red #ff0000 40\n");
+  fclose (f);
+  const char *inputs[] = { "/dev/null", text };
+  const cv_test_limits limits = { 60, 0 };
+  for (int i = 0; i < 2; i++) {
+    const char *argv[] = { CVD_FLICKER_BIN, "--frames", "3", "--sites", "16", inputs[i], NULL };
+    char *err;
+    cv_test_usage use;
+    int rc = cv_test_run_limited (argv, NULL, NULL, &err, &limits, &use);
+    ck_assert_msg (rc == 1 && use.signal == 0, "%s: exit %d, signal %d, %.1f s; stderr: %s",
+        inputs[i], rc, use.signal, use.seconds, err);
+    char want[600];
+    snprintf (want, sizeof want, "cvd-flicker: %s: ", inputs[i]);
+    ck_assert_msg (strstr (err, want), "%s: stderr '%s' lacks '%s'", inputs[i], err, want);
+    ck_assert_msg (use.seconds < 30.0, "%s: %.1f s", inputs[i], use.seconds);
+    free (err);
+  }
+}
+END_TEST
+#endif
+
 /* cv-mkclip --foreground: plate, frames and masks equal to cv_synth's (plain and
  * active, whose even frames are lit); refused values and combinations. */
 START_TEST (test_cv_mkclip_foreground)
@@ -593,6 +624,9 @@ cli_suite (void)
   tcase_add_test (tc, test_cv_mkmesh);
   tcase_add_test (tc, test_other_tools_options);
   tcase_add_test (tc, test_cv_mkclip_foreground);
+#ifdef CVD_FLICKER_BIN
+  tcase_add_test (tc, test_cvd_flicker_not_a_video);
+#endif
   tcase_add_test (tc, test_flow_bench_no_device);
 #ifdef QUADCUT_EVAL_BIN
   tcase_add_test (tc, test_quadcut_align);

@@ -3,6 +3,7 @@
  * itself does not link GStreamer). */
 #ifndef CV_GST_H
 #define CV_GST_H
+#include <gst/app/gstappsink.h>
 #include <gst/gst.h>
 #include <stdio.h>
 
@@ -28,5 +29,46 @@ cv_gst_play_to_end (GstElement *pipe, const char *prog)
   gst_element_set_state (pipe, GST_STATE_NULL);
   gst_object_unref (bus);
   return ok;
+}
+
+/* The next sample of the appsink `sink` in `pipe`: 1, 0 at the end of the stream, -1
+ * after "PREFIX: MESSAGE" on stderr when the pipeline posts an error or gives no
+ * sample for stall_s seconds. Never blocks longer than CV_GST_POLL_MS without reading
+ * the bus: a blocking pull waits forever when a source or decoder fails (no EOS
+ * comes), e.g. on a file that is not a playable video. */
+#define CV_GST_POLL_MS 100
+static inline int
+cv_gst_pull (GstElement *pipe, GstElement *sink, const char *prefix, int stall_s,
+    GstSample **out)
+{
+  GstBus *bus = gst_element_get_bus (pipe);
+  gint64 start = g_get_monotonic_time ();
+  int rc = 0;
+  for (;;) {
+    *out = gst_app_sink_try_pull_sample (GST_APP_SINK (sink), CV_GST_POLL_MS * GST_MSECOND);
+    if (*out) {
+      rc = 1;
+      break;
+    }
+    GstMessage *msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+    if (msg) {
+      GError *err = NULL;
+      gst_message_parse_error (msg, &err, NULL);
+      fprintf (stderr, "%s: %s\n", prefix, err->message);
+      g_error_free (err);
+      gst_message_unref (msg);
+      rc = -1;
+      break;
+    }
+    if (gst_app_sink_is_eos (GST_APP_SINK (sink)))
+      break;
+    if (g_get_monotonic_time () - start > (gint64) stall_s * G_USEC_PER_SEC) {
+      fprintf (stderr, "%s: no frame for %d s\n", prefix, stall_s);
+      rc = -1;
+      break;
+    }
+  }
+  gst_object_unref (bus);
+  return rc;
 }
 #endif
