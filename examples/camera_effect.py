@@ -73,6 +73,10 @@ def main():
     frames = [0]
 
     def on_buffer(pad, info):
+        # identity's eos-after may let one later frame of a file (decodebin) through
+        # after it returned EOS: --frames N shows N frames
+        if 0 < args.frames <= frames[0]:
+            return Gst.PadProbeReturn.DROP
         frames[0] += 1
         return Gst.PadProbeReturn.OK
 

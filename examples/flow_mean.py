@@ -3,7 +3,7 @@
 """Per-frame mean optical flow, read from cudaflowlk's GstCvFlowMeta through GObject
 introspection (GstCudaVision-1.0.typelib).
 
-  python3 examples/flow_mean.py [--frames N] [--source LAUNCH] [--element cudaflowlk|cudablockmatch] [--analytics]
+  python3 examples/flow_mean.py [--frames N] [--source LAUNCH] [--element cudaflowlk|cudablockmatch|cudaflowepic] [--analytics]
 
 One line a frame: the grid, whether the field is valid (FALSE on the first frame) and
 the mean (u, v) in frame pixels of motion from the previous frame (+x right, +y down)

@@ -654,6 +654,13 @@ GST_START_TEST (test_flow_mtd_blockmatch)
 }
 
 GST_END_TEST;
+
+GST_START_TEST (test_flow_mtd_epic)
+{
+  check_flow_mtd ("cudaflowepic backend=cpu");
+}
+
+GST_END_TEST;
 #endif
 
 static Suite *
@@ -673,6 +680,7 @@ analytics_suite (void)
 #endif
   tcase_add_test (tc, test_flow_mtd_lk);
   tcase_add_test (tc, test_flow_mtd_blockmatch);
+  tcase_add_test (tc, test_flow_mtd_epic);
 #else
   g_print ("SKIP: GStreamer below 1.26: no segmentation or flow mtd tests\n");
 #endif

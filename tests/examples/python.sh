@@ -3,7 +3,8 @@
 # The Python examples on the build tree (GST_PLUGIN_PATH, GI_TYPELIB_PATH and
 # LD_LIBRARY_PATH name build/gst): flow_mean.py's mean flow against tracks.py's
 # velocities, tracks.py on the objects clip against its objects.csv (messages and ROI
-# metas), camera_effect.py in its fallback (no camera) with a frame limit.
+# metas), camera_effect.py in its fallbacks (no camera: --file, else videotestsrc) with
+# a frame limit; flow_mean.py on cudaflowepic.
 # Skips (77) without PyGObject.
 #   tests/examples/python.sh SOURCE_ROOT BUILD_ROOT
 set -euo pipefail
@@ -38,6 +39,18 @@ run_example "$py" "$src/examples/tracks.py" --frames 8 --meta >"$dir/tracks" 2>"
 check_flow_vs_tracks "$dir/flow" "$dir/tracks" \
   || { cat "$dir/flow" "$dir/tracks"; fail "flow_mean.py's mean flow is not the ball's velocity"; }
 ok "flow_mean.py's mean flow = tracks.py's velocity within 0.3 px (frames 1-7)"
+
+# cudaflowepic's meta read the same way (docs/api.md): its mean flow is the ball's
+# velocity too
+run_example "$py" "$src/examples/flow_mean.py" --frames 4 --element cudaflowepic >"$dir/epic" 2>"$dir/err" \
+  || { cat "$dir/epic" "$dir/err"; fail "flow_mean.py --element cudaflowepic failed"; }
+grep -q '^frame 0 grid 160x120 first mean +0.000 +0.000 px (0 confident cells)$' "$dir/epic" \
+  && [ "$(grep -c '^frame [1-3] grid 160x120 valid ' "$dir/epic")" -eq 3 ] \
+  || { cat "$dir/epic"; fail "flow_mean.py --element cudaflowepic: not frame 0 zero, 1-3 valid"; }
+grep '^frame [0-3] ' "$dir/tracks" >"$dir/tracks4"
+check_flow_vs_tracks "$dir/epic" "$dir/tracks4" \
+  || { cat "$dir/epic" "$dir/tracks4"; fail "cudaflowepic's mean flow is not the ball's velocity"; }
+ok "flow_mean.py --element cudaflowepic: frame 0 zero, frames 1-3 = tracks.py's velocity within 0.3 px"
 
 # tracks.py on the generated objects clip: every object of every frame as objects.csv
 clip=$build/media/objects
@@ -139,4 +152,18 @@ for e in "${effects[@]}"; do
     || { cat "$dir/cam"; fail "camera_effect.py --effect $e: not 4 frames of the fallback"; }
   ok "camera_effect.py --effect $e: fallback source, 4 frames"
 done
+
+# without a camera and with --file: the file (a 10-frame AVI made here), 4 frames
+if gst-inspect-1.0 --exists jpegenc && gst-inspect-1.0 --exists avimux; then
+  gst-launch-1.0 -q videotestsrc pattern=ball num-buffers=10 ! video/x-raw,width=160,height=120 \
+    ! jpegenc ! avimux ! filesink location="$dir/ball.avi" >/dev/null 2>&1 || fail "could not write ball.avi"
+  run_example "$py" "$src/examples/camera_effect.py" --no-camera --file "$dir/ball.avi" --effect mosaic \
+    --frames 4 --sink fakesink >"$dir/cam" 2>"$dir/err" || { cat "$dir/cam" "$dir/err"; fail "camera_effect.py --file failed"; }
+  grep -q "^camera_effect: file $dir/ball.avi through cvdmosaic\$" "$dir/cam" \
+    && grep -q '^camera_effect: 4 frames$' "$dir/cam" \
+    || { cat "$dir/cam"; fail "camera_effect.py --file: not 4 frames of the file"; }
+  ok "camera_effect.py --file: the file without a camera, 4 frames"
+else
+  echo "skipped: camera_effect.py --file (no jpegenc or avimux to write the file)"
+fi
 echo "$passed passed, 0 failed"
