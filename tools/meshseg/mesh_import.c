@@ -264,7 +264,8 @@ too_large (const char *path, const char *what, double need, long long size)
 }
 
 /* ASCII OFF: "[ST][C][N][4]OFF" then "V F [E]" (on the magic's line or the next
- * non-comment line). Binary OFF and anything unusual is left to Assimp. */
+ * non-comment lines, F may be on the line after V). Binary OFF and anything unusual
+ * is left to Assimp. */
 static cc_status
 off_check_counts (const char *path, FILE *f, long long size)
 {
@@ -278,8 +279,16 @@ off_check_counts (const char *path, FILE *f, long long size)
   if (!*p && !(p = off_line (f, buf, sizeof buf)))
     return CC_SUCCESS;   /* no counts: Assimp says so */
   double vertices, faces;
-  if (!header_count (p, &end, &vertices) || !header_count (end, &end, &faces))
-    return CC_SUCCESS;   /* not numbers (or absurdly many digits): Assimp refuses them */
+  if (!header_count (p, &end, &vertices))
+    return CC_SUCCESS;   /* not a number (or absurdly many digits): Assimp refuses it */
+  /* Assimp takes the face count from the next token, on a later line too ("V\nF":
+   * 10^9 of each took 18 GB, as on one line) */
+  while (isspace ((unsigned char) *end))
+    end++;
+  if (!*end && !(end = off_line (f, buf, sizeof buf)))
+    return CC_SUCCESS;
+  if (!header_count (end, &end, &faces))
+    return CC_SUCCESS;
   long here = ftell (f);
   double need = vertices * OFF_MIN_VERTEX_BYTES + faces * OFF_MIN_FACE_BYTES;
   if (here < 0 || need > (double) (size - here) + 1) {
