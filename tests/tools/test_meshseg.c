@@ -340,6 +340,9 @@ START_TEST (test_hostile_headers)
   /* the counts on two lines, as Assimp also reads them: 2.7 GB and 5.8 s at 10^8 */
   run_hostile (write_file ("hs.off", "OFF\n100000000\n100000000 0\n0 0 0\n"),
       "declares 100000000 vertices and 100000000 faces");
+  /* 2^52 + 10^8: Assimp reads it modulo 2^32, 10^8 (2.7 GB, 4 s) */
+  run_hostile (write_file ("hw.off", "OFF\n4503599727370496 4503599727370496 0\n0 0 0\n"),
+      "declares a count over 10^15");
   run_hostile (write_file ("h.ply", "ply\nformat ascii 1.0\nelement vertex 100000000\n"
           "property float x\nproperty float y\nproperty float z\nelement face 10\n"
           "property list uchar int vertex_indices\nend_header\n0 0 0\n"), "header declares");

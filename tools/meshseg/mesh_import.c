@@ -263,6 +263,20 @@ too_large (const char *path, const char *what, double need, long long size)
       "bytes of data, but the file has %lld", path, what, need, size);
 }
 
+/* An OFF count that header_count did not take: digits over 10^15 are refused (Assimp
+ * reads a count modulo 2^32: 2^52 + 10^8 became 10^8, 2.7 GB); anything else is left
+ * to Assimp, which refuses what is not a number. */
+static cc_status
+off_bad_count (const char *path, const char *s)
+{
+  while (*s == ' ' || *s == '\t')
+    s++;
+  if (!isdigit ((unsigned char) *s))
+    return CC_SUCCESS;
+  return cc_set_error (CC_ERROR_CORRUPT_DATA, "%s: the header declares a count over 10^15",
+      path);
+}
+
 /* ASCII OFF: "[ST][C][N][4]OFF" then "V F [E]" (on the magic's line or the next
  * non-comment lines, F may be on the line after V). Binary OFF and anything unusual
  * is left to Assimp. */
@@ -280,7 +294,7 @@ off_check_counts (const char *path, FILE *f, long long size)
     return CC_SUCCESS;   /* no counts: Assimp says so */
   double vertices, faces;
   if (!header_count (p, &end, &vertices))
-    return CC_SUCCESS;   /* not a number (or absurdly many digits): Assimp refuses it */
+    return off_bad_count (path, p);
   /* Assimp takes the face count from the next token, on a later line too ("V\nF":
    * 10^9 of each took 18 GB, as on one line) */
   while (isspace ((unsigned char) *end))
@@ -288,7 +302,7 @@ off_check_counts (const char *path, FILE *f, long long size)
   if (!*end && !(end = off_line (f, buf, sizeof buf)))
     return CC_SUCCESS;
   if (!header_count (end, &end, &faces))
-    return CC_SUCCESS;
+    return off_bad_count (path, end);
   long here = ftell (f);
   double need = vertices * OFF_MIN_VERTEX_BYTES + faces * OFF_MIN_FACE_BYTES;
   if (here < 0 || need > (double) (size - here) + 1) {
