@@ -51,15 +51,13 @@ mark_discont (GstPad *pad, GstPadProbeInfo *info, gpointer data)
 #define FLICKER_STALL_S 600
 
 /* The next RGBA frame of an appsink, copied packed into *out (realloc'd); 0 at the
- * end, -1 after a message when the pipeline fails (a file that is not a playable
+ * end, -1 after "PREFIX: MESSAGE" on stderr when the pipeline fails (a file that is not a playable
  * video: cv_gst_pull reads the bus, a blocking pull would wait forever). */
 static int
-pull (GstElement *pipe, GstElement *sink, const char *path, guint8 **out, int *w, int *h)
+pull (GstElement *pipe, GstElement *sink, const char *prefix, guint8 **out, int *w, int *h)
 {
   GstSample *sample = NULL;
-  gchar *prefix = g_strdup_printf ("cvd-flicker: %s", path);
   int rc = cv_gst_pull (pipe, sink, prefix, FLICKER_STALL_S, &sample);
-  g_free (prefix);
   if (rc <= 0)
     return rc;
   GstVideoInfo info;
@@ -123,11 +121,12 @@ measure (const char *path, const char *mode, int frames, int sites, int iteratio
   double sum = 0.0, sum_any = 0.0;
   long long static_px = 0;
   int failed = 0;
+  gchar *prefix = g_strdup_printf ("cvd-flicker: %s", path);   /* cv_gst_pull's messages */
   for (; n < frames; n++) {
     int cur = n & 1, prev = cur ^ 1;
-    int got = pull (pipe, in, path, &a[cur], &w, &h);
+    int got = pull (pipe, in, prefix, &a[cur], &w, &h);
     if (got > 0)
-      got = pull (pipe, out, path, &r[cur], &w, &h);
+      got = pull (pipe, out, prefix, &r[cur], &w, &h);
     if (got <= 0) {
       failed = got < 0;
       break;
@@ -146,6 +145,7 @@ measure (const char *path, const char *mode, int frames, int sites, int iteratio
   gst_object_unref (m);
   gst_object_unref (pipe);
   free (a[0]); free (a[1]); free (r[0]); free (r[1]);
+  g_free (prefix);
   if (failed)
     return 1;
   if (n < 2) {

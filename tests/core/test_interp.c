@@ -53,6 +53,16 @@ right_model (float x, float y, float *u, float *v)
   *v = 4.0f + 0.02f * x - 0.05f * y;
 }
 
+/* The model of the region x lies in: left of edge_x, or right. */
+static void
+region_model (float x, float y, int edge_x, float *u, float *v)
+{
+  if (x < edge_x)
+    left_model (x, y, u, v);
+  else
+    right_model (x, y, u, v);
+}
+
 /* Matches on a grid (step, offset), flow from the region's model. */
 static int
 grid_matches (int w, int h, int step, int edge_x, cc_flow_match *m, int max)
@@ -63,10 +73,7 @@ grid_matches (int w, int h, int step, int edge_x, cc_flow_match *m, int max)
       ck_assert_int_lt (n, max);
       m[n].x = (float) x;
       m[n].y = (float) y;
-      if (x < edge_x)
-        left_model (x, y, &m[n].u, &m[n].v);
-      else
-        right_model (x, y, &m[n].u, &m[n].v);
+      region_model (x, y, edge_x, &m[n].u, &m[n].v);
       m[n].confidence = 1.0f;
       n++;
     }
@@ -139,10 +146,7 @@ START_TEST (test_piecewise_affine)
   for (int y = 0; y < h; y++)
     for (int x = 0; x < w; x++) {
       float u, v;
-      if (x < edge)
-        left_model (x, y, &u, &v);
-      else
-        right_model (x, y, &u, &v);
+      region_model (x, y, edge, &u, &v);
       const float *f = flow_at (&flow, x, y);
       double e = fmax (fabs (f[0] - u), fabs (f[1] - v));
       if (x >= edge - 2 && x < edge + 2) {
@@ -227,10 +231,7 @@ START_TEST (test_cells)
         if (x >= edge - c - 2 && x < edge + c + 2)
           continue;   /* cells across the blurred edge */
         float u, v;
-        if (x < edge)
-          left_model (x, y, &u, &v);
-        else
-          right_model (x, y, &u, &v);
+        region_model (x, y, edge, &u, &v);
         const float *f = flow_at (&flow, x, y);
         worst = fmax (worst, fmax (fabs (f[0] - u), fabs (f[1] - v)));
       }
