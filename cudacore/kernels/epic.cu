@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-// The CUDA steps of cc_epic (src/epic.c describes the method): reversed matches with
-// the count of surviving ones, and the forward-backward confidence (which also zeroes
-// the field when no match survived: decided on the device, no host wait).
+// The CUDA steps of cc_epic (src/epic.c describes the method): the count of surviving
+// matches, and the last step of the confidence (which also zeroes the field when no
+// match survived: decided on the device, no host wait).
 #include "cuda_common.cuh"
 #include "epic_internal.h"
 #include "epic_hostdev.h"
@@ -11,25 +11,18 @@
 #define EPIC_THREADS 256
 
 __global__ void
-epic_reverse_kernel (const cc_flow_match *in, int n, cc_flow_match *out, int *valid)
+epic_count_kernel (const cc_flow_match *in, int n, int *valid)
 {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n)
-    return;
-  cc_flow_match m = in[i], r;
-  r.x = m.x + m.u;
-  r.y = m.y + m.v;
-  r.u = -m.u;
-  r.v = -m.v;
-  r.confidence = m.confidence;
-  out[i] = r;
-  if (m.confidence > 0.0f)
-    atomicAdd (valid, 1);
+  bool ok = i < n && in[i].confidence > 0.0f;
+  unsigned m = __ballot_sync (0xFFFFFFFFu, ok);
+  if ((threadIdx.x & 31) == 0 && m)
+    atomicAdd (valid, __popc (m));
 }
 
 __global__ void
-epic_confidence_kernel (const int *valid, cc_image flow, cc_image back, cc_image conf,
-    int has_conf)
+epic_finish_kernel (const int *valid, cc_image prev, cc_image next, cc_image flow,
+    cc_image conf, int has_conf)
 {
   int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
   if (x >= flow.width)
@@ -43,34 +36,31 @@ epic_confidence_kernel (const int *valid, cc_image flow, cc_image back, cc_image
     if (c)
       c[x] = 0.0f;
   } else if (c)
-    c[x] = cc_epic_consistency (f[2 * x], f[2 * x + 1], x, y, back.planes[0], back.pitch[0],
-        flow.width, flow.height);
+    c[x] = cc_epic_confidence (c[x], f[2 * x], f[2 * x + 1], x, y, &prev, &next);
 }
 
 extern "C" cc_status
-cc_cuda_epic_reverse (cc_stream stream, const cc_flow_match *in, int n, cc_flow_match *out,
-    int *valid)
+cc_cuda_epic_count (cc_stream stream, const cc_flow_match *in, int n, int *valid)
 {
   cudaStream_t cs = (cudaStream_t) stream;
   CC_CUDA_TRY (cudaMemsetAsync (valid, 0, sizeof (int), cs), "epic: clear count");
   if (n > 0) {
-    epic_reverse_kernel<<<cc_div_up (n, EPIC_THREADS), EPIC_THREADS, 0, cs>>> (in, n, out,
-        valid);
-    CC_CUDA_LAUNCHED ("epic_reverse_kernel");
+    epic_count_kernel<<<cc_div_up (n, EPIC_THREADS), EPIC_THREADS, 0, cs>>> (in, n, valid);
+    CC_CUDA_LAUNCHED ("epic_count_kernel");
   }
   return CC_SUCCESS;
 }
 
 extern "C" cc_status
-cc_cuda_epic_confidence (cc_stream stream, const int *valid, cc_image *flow,
-    const cc_image *backward, cc_image *confidence)
+cc_cuda_epic_finish (cc_stream stream, const int *valid, const cc_image *prev,
+    const cc_image *next, cc_image *flow, cc_image *confidence)
 {
   cudaStream_t cs = (cudaStream_t) stream;
   cc_image none;
   memset (&none, 0, sizeof none);
   dim3 rows (cc_div_up (flow->width, EPIC_THREADS), flow->height);
-  epic_confidence_kernel<<<rows, EPIC_THREADS, 0, cs>>> (valid, *flow, *backward,
+  epic_finish_kernel<<<rows, EPIC_THREADS, 0, cs>>> (valid, *prev, *next, *flow,
       confidence ? *confidence : none, confidence != NULL);
-  CC_CUDA_LAUNCHED ("epic_confidence_kernel");
+  CC_CUDA_LAUNCHED ("epic_finish_kernel");
   return CC_SUCCESS;
 }

@@ -385,7 +385,7 @@ interp_fit_kernel (const cc_flow_match *matches, const int *owner, const int *of
   }
   __syncwarp ();
   if (lane == 0)
-    cc_interp_fit_points (pts, weights, count, affine, model + 6 * (size_t) b);
+    cc_interp_fit_points (pts, weights, count, affine, model + CC_INTERP_MODEL * (size_t) b);
 }
 
 __global__ void
@@ -405,9 +405,27 @@ interp_apply_kernel (const unsigned long long *keys, const cc_flow_match *matche
   int b = cc_interp_key_label (k);
   const cc_flow_match *s = &matches[owner[b]];
   float u, v;
-  cc_interp_apply (model + 6 * (size_t) b, s->x, s->y, x, y, &u, &v);
+  cc_interp_apply (model + CC_INTERP_MODEL * (size_t) b, s->x, s->y, x, y, &u, &v);
   out[2 * x] = u;
   out[2 * x + 1] = v;
+}
+
+__global__ void
+interp_confidence_kernel (const unsigned long long *keys, const cc_flow_match *matches,
+    const int *owner, const float *model, cc_image conf)
+{
+  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
+  if (x >= conf.width)
+    return;
+  float *out = (float *) ((uint8_t *) conf.planes[0] + (size_t) y * conf.pitch[0]);
+  unsigned long long k = keys[(size_t) y * conf.width + x];
+  if (k == CC_INTERP_KEY_NONE) {
+    out[x] = 0.0f;
+    return;
+  }
+  int b = cc_interp_key_label (k);
+  const cc_flow_match *s = &matches[owner[b]];
+  out[x] = cc_interp_pixel_confidence (model + CC_INTERP_MODEL * (size_t) b, s->x, s->y, x, y);
 }
 
 // ------------------------------------------------------------------ host side
@@ -508,7 +526,7 @@ cc_cuda_interp_create (cc_context *ctx, int w, int h, cc_cuda_interp **out)
   INTERP_ALLOC (st->cursor, nb * sizeof (int));
   INTERP_ALLOC (st->adj_node, t * sizeof (int));
   INTERP_ALLOC (st->adj_cost, t * sizeof (float));
-  INTERP_ALLOC (st->model, nb * 6 * sizeof (float));
+  INTERP_ALLOC (st->model, nb * CC_INTERP_MODEL * sizeof (float));
 #undef INTERP_ALLOC
   if (s == CC_SUCCESS) {
     size_t bytes = 0;
@@ -607,6 +625,18 @@ cc_cuda_interp_run (cc_cuda_interp *st, cc_stream stream, const cc_interp_params
   interp_apply_kernel<<<rows, INTERP_THREADS, 0, cs>>> (st->keys, matches, st->owner,
       st->model, *flow);
   CC_CUDA_LAUNCHED ("interp_apply_kernel");
+  return CC_SUCCESS;
+}
+
+extern "C" cc_status
+cc_cuda_interp_confidence (cc_cuda_interp *st, cc_stream stream, const cc_flow_match *matches,
+    cc_image *conf)
+{
+  cudaStream_t cs = (cudaStream_t) stream;   // resolved by the caller
+  dim3 rows (cc_div_up (st->w, INTERP_THREADS), st->h);
+  interp_confidence_kernel<<<rows, INTERP_THREADS, 0, cs>>> (st->keys, matches, st->owner,
+      st->model, *conf);
+  CC_CUDA_LAUNCHED ("interp_confidence_kernel");
   return CC_SUCCESS;
 }
 

@@ -6,12 +6,12 @@
  *     checked).
  *  2. EPIC interpolation of the surviving matches on prev's edges into `flow`.
  *  3. The variational refinement (cc_refine) in place, from that field.
- *  4. Confidence (when asked): the matches reversed, (x + u, y + v) -> (-u, -v), are
- *     interpolated on next's edges into a backward field b; the confidence of pixel p
- *     is exp (-|w + b(p + w)|^2 / (0.01 (|w|^2 + |b|^2) + 0.5)) (cc_epic_consistency),
- *     0 where p + w leaves the frame. It is low where the forward and backward
- *     interpolations disagree: occlusions, cells across motion boundaries, areas far
- *     from any match. One interpolation more, no second matching.
+ *  4. Confidence (when asked), from what the interpolation already knows, with no
+ *     second interpolation: per pixel, the mean match confidence of its nearest
+ *     seed's neighbours, lowered with the distance to that seed beyond the seed
+ *     spacing (a field borrowed across a flat area) and with the spread of the
+ *     neighbours' flows (motion boundaries, outliers) (cc_interp_confidence); 0
+ *     where the refined vector leaves the frame.
  *  5. Frames smaller than the matcher's patch (9 px) on a side: zero flow and zero
  *     confidence, without matching. No surviving match (textureless frames): zero flow and zero confidence,
  *     decided on the device (a count of the matches), without waiting for it.
@@ -72,10 +72,7 @@ struct cc_epic {
   cc_match *match;
   cc_interp *interp;
   cc_refine *refine;
-  cc_flow_match *reversed;       /* where the context computes */
-  int reversed_cap;
   int *valid;                    /* surviving matches (device int for CUDA) */
-  cc_image backward;             /* F32C2 */
 };
 
 static void
@@ -83,33 +80,21 @@ scratch_free (cc_epic *e)
 {
   if (e->ctx->backend == CC_BACKEND_CUDA) {
 #if CC_HAVE_CUDA
-    if (e->reversed)
-      cc_cuda_free (e->ctx, e->reversed);
     if (e->valid)
       cc_cuda_free (e->ctx, e->valid);
 #endif
-  } else {
-    free (e->reversed);
+  } else
     free (e->valid);
-  }
-  e->reversed = NULL;
   e->valid = NULL;
-  e->reversed_cap = 0;
 }
 
 static cc_status
 scratch_alloc (cc_epic *e)
 {
-  int cap = cc_match_capacity (e->match);
-  size_t bytes = (size_t) (cap > 0 ? cap : 1) * sizeof (cc_flow_match);
-  e->reversed_cap = cap;
-  if (e->ctx->backend == CC_BACKEND_CUDA) {
-    CC_TRY (CC_CUDA_ONLY (cc_cuda_malloc (e->ctx, bytes, (void **) &e->reversed)));
+  if (e->ctx->backend == CC_BACKEND_CUDA)
     return CC_CUDA_ONLY (cc_cuda_malloc (e->ctx, sizeof (int), (void **) &e->valid));
-  }
-  e->reversed = malloc (bytes);
   e->valid = malloc (sizeof (int));
-  if (!e->reversed || !e->valid)
+  if (!e->valid)
     return cc_set_error (CC_ERROR_OUT_OF_MEMORY, "epic: out of host memory");
   return CC_SUCCESS;
 }
@@ -132,7 +117,6 @@ cc_epic_create (cc_context *ctx, int width, int height, const cc_epic_params *pa
   e->width = width;
   e->height = height;
   e->params = *params;
-  cc_location loc = ctx->backend == CC_BACKEND_CUDA ? CC_LOCATION_DEVICE : CC_LOCATION_HOST;
   cc_status st = cc_match_create (ctx, width, height, &params->match, &e->match);
   if (st == CC_SUCCESS)
     st = cc_interp_create (ctx, width, height, &params->interp, &e->interp);
@@ -140,8 +124,6 @@ cc_epic_create (cc_context *ctx, int width, int height, const cc_epic_params *pa
     st = cc_refine_create (ctx, width, height, &params->refine_params, &e->refine);
   if (st == CC_SUCCESS)
     st = scratch_alloc (e);
-  if (st == CC_SUCCESS)
-    st = cc_image_alloc (ctx, width, height, CC_FORMAT_F32C2, loc, &e->backward);
   if (st != CC_SUCCESS) {
     cc_epic_destroy (e);
     return st;
@@ -156,8 +138,6 @@ cc_epic_destroy (cc_epic *e)
   if (!e)
     return;
   scratch_free (e);
-  if (e->backward.planes[0])
-    cc_image_free (e->ctx, &e->backward);
   cc_refine_destroy (e->refine);
   cc_interp_destroy (e->interp);
   cc_match_destroy (e->match);
@@ -173,10 +153,6 @@ cc_epic_set_params (cc_epic *e, const cc_epic_params *params)
   CC_TRY (cc_interp_set_params (e->interp, &params->interp));
   CC_TRY (cc_refine_set_params (e->refine, &params->refine_params));
   e->params = *params;
-  if (cc_match_capacity (e->match) != e->reversed_cap) {
-    scratch_free (e);
-    return scratch_alloc (e);
-  }
   return CC_SUCCESS;
 }
 
@@ -201,22 +177,17 @@ check_image (const cc_epic *e, const cc_image *img, const char *what, int kind)
 }
 
 static void
-cpu_reverse (const cc_flow_match *in, int n, cc_flow_match *out, int *valid)
+cpu_count (const cc_flow_match *in, int n, int *valid)
 {
   int count = 0;
-  for (int i = 0; i < n; i++) {
-    out[i].x = in[i].x + in[i].u;
-    out[i].y = in[i].y + in[i].v;
-    out[i].u = -in[i].u;
-    out[i].v = -in[i].v;
-    out[i].confidence = in[i].confidence;
+  for (int i = 0; i < n; i++)
     count += in[i].confidence > 0.0f;
-  }
   *valid = count;
 }
 
 static void
-cpu_confidence (cc_epic *e, cc_image *flow, const cc_image *back, cc_image *conf)
+cpu_finish (cc_epic *e, const cc_image *prev, const cc_image *next, cc_image *flow,
+    cc_image *conf)
 {
   const int w = e->width, h = e->height, valid = *e->valid > 0;
 #pragma omp parallel for schedule(static) num_threads(cc_context_cpu_threads (e->ctx))
@@ -230,8 +201,7 @@ cpu_confidence (cc_epic *e, cc_image *flow, const cc_image *back, cc_image *conf
         if (c)
           c[x] = 0.0f;
       } else if (c)
-        c[x] = cc_epic_consistency (f[2 * x], f[2 * x + 1], x, y, back->planes[0],
-            back->pitch[0], w, h);
+        c[x] = cc_epic_confidence (c[x], f[2 * x], f[2 * x + 1], x, y, prev, next);
     }
   }
 }
@@ -257,19 +227,31 @@ cc_epic_compute (cc_epic *e, cc_stream stream, const cc_image *prev, const cc_im
   bool cuda = e->ctx->backend == CC_BACKEND_CUDA;
   cc_stream own = cc_stream_resolve (e->ctx, stream);
   if (cuda)
-    CC_TRY (CC_CUDA_ONLY (cc_cuda_epic_reverse (own, matches, n, e->reversed, e->valid)));
+    CC_TRY (CC_CUDA_ONLY (cc_cuda_epic_count (own, matches, n, e->valid)));
   else
-    cpu_reverse (matches, n, e->reversed, e->valid);
+    cpu_count (matches, n, e->valid);
   CC_TRY (cc_interp_run (e->interp, stream, prev, matches, n, flow));
+  if (confidence)
+    CC_TRY (cc_interp_confidence (e->interp, stream, confidence));
   if (e->params.refine)
     CC_TRY (cc_refine_run (e->refine, stream, prev, next, flow, flow));
-  if (confidence)
-    CC_TRY (cc_interp_run (e->interp, stream, next, e->reversed, n, &e->backward));
   if (cuda)
-    return CC_CUDA_ONLY (cc_cuda_epic_confidence (own, e->valid, flow, &e->backward,
-            confidence));
-  cpu_confidence (e, flow, &e->backward, confidence);
+    return CC_CUDA_ONLY (cc_cuda_epic_finish (own, e->valid, prev, next, flow, confidence));
+  cpu_finish (e, prev, next, flow, confidence);
   return CC_SUCCESS;
+}
+
+cc_status
+cc_epic_compute_video (cc_epic *e, cc_stream stream, const cc_image *prev,
+    const cc_image *next, cc_image *flow, cc_image *confidence)
+{
+  return cc_epic_compute (e, stream, prev, next, flow, confidence);
+}
+
+void
+cc_epic_reset (cc_epic *e)
+{
+  (void) e;
 }
 
 cc_status

@@ -4,41 +4,40 @@
 #define CUDACORE_EPIC_HOSTDEV_H
 
 #include "cc_hostdev.h"
+#include "blockmatch_hostdev.h"
 
-/* Bilinear sample of one component of an interleaved F32C2 field (row pitch in
- * bytes), position clamped to the field. */
-CC_HOSTDEV float
-cc_epic_sample (const void *field, size_t pitch, int w, int h, float x, float y, int c)
+/* Luma (0..255) of frame f at integer pixel (x, y), clamped to the frame. */
+CC_HOSTDEV int
+cc_epic_luma (const cc_image *f, int x, int y)
 {
-  x = cc_clampf (x, 0.0f, (float) (w - 1));
-  y = cc_clampf (y, 0.0f, (float) (h - 1));
-  int x0 = (int) x, y0 = (int) y;
-  int x1 = x0 + 1 < w ? x0 + 1 : x0, y1 = y0 + 1 < h ? y0 + 1 : y0;
-  float fx = x - (float) x0, fy = y - (float) y0;
-  const float *r0 = (const float *) ((const uint8_t *) field + (size_t) y0 * pitch);
-  const float *r1 = (const float *) ((const uint8_t *) field + (size_t) y1 * pitch);
-  float top = r0[2 * x0 + c] + fx * (r0[2 * x1 + c] - r0[2 * x0 + c]);
-  float bot = r1[2 * x0 + c] + fx * (r1[2 * x1 + c] - r1[2 * x0 + c]);
-  return top + fy * (bot - top);
+  x = cc_clampi (x, 0, f->width - 1);
+  y = cc_clampi (y, 0, f->height - 1);
+  const uint8_t *row = (const uint8_t *) f->planes[0] + (size_t) y * f->pitch[0];
+  return cc_bm_luma8 (row, x, f->format == CC_FORMAT_RGBX8, f->format == CC_FORMAT_BGRX8);
 }
 
-/* Forward-backward consistency of the vector (u, v) at pixel (x, y) with the backward
- * field: 0 when the target leaves the frame, else
- * exp (-|w + b|^2 / (0.01 (|w|^2 + |b|^2) + 0.5)), b the backward vector at the
- * target (the occlusion test of Sundaram et al., ECCV 2010, made soft). */
+/* The method's confidence at pixel (x, y) from the interpolation's (c), the refined
+ * vector (u, v) and the two frames: 0 when the vector leaves the frame (nothing there
+ * to agree with), else c * exp (-(r / CC_EPIC_CONF_LUMA)^2), r the luma difference
+ * between prev at the pixel and next at its target (bilinear): what an occluded pixel
+ * (its point hidden in next) or a wrong vector shows. */
+#define CC_EPIC_CONF_LUMA 16.0f
+
 CC_HOSTDEV float
-cc_epic_consistency (float u, float v, int x, int y, const void *back, size_t pitch, int w,
-    int h)
+cc_epic_confidence (float c, float u, float v, int x, int y, const cc_image *prev,
+    const cc_image *next)
 {
+  const int w = prev->width, h = prev->height;
   float tx = (float) x + u, ty = (float) y + v;
   if (!(tx >= 0.0f && ty >= 0.0f && tx <= (float) (w - 1) && ty <= (float) (h - 1)))
     return 0.0f;
-  float bu = cc_epic_sample (back, pitch, w, h, tx, ty, 0);
-  float bv = cc_epic_sample (back, pitch, w, h, tx, ty, 1);
-  float eu = u + bu, ev = v + bv;
-  float e2 = eu * eu + ev * ev;
-  float tol = 0.01f * (u * u + v * v + bu * bu + bv * bv) + 0.5f;
-  return expf (-e2 / tol);
+  int x0 = (int) tx, y0 = (int) ty;
+  float fx = tx - (float) x0, fy = ty - (float) y0;
+  float a = (float) cc_epic_luma (next, x0, y0), b = (float) cc_epic_luma (next, x0 + 1, y0);
+  float d = (float) cc_epic_luma (next, x0, y0 + 1), e = (float) cc_epic_luma (next, x0 + 1, y0 + 1);
+  float top = a + fx * (b - a), bot = d + fx * (e - d);
+  float r = (top + fy * (bot - top) - (float) cc_epic_luma (prev, x, y)) * (1.0f / CC_EPIC_CONF_LUMA);
+  return c * expf (-r * r);
 }
 
 #endif

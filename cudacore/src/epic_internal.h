@@ -11,14 +11,12 @@ extern "C" {
 #endif
 
 /* CUDA steps of the method (kernels/epic.cu); everything on the device, on `stream`.
- * Reversed matches (x + u, y + v) -> (-u, -v) and the count of surviving ones
- * (*valid, a device int). */
-cc_status cc_cuda_epic_reverse (cc_stream stream, const cc_flow_match *in, int n,
-    cc_flow_match *out, int *valid);
-/* Confidence of `flow` against the backward field; flow and confidence become zero
- * when *valid is 0. */
-cc_status cc_cuda_epic_confidence (cc_stream stream, const int *valid, cc_image *flow,
-    const cc_image *backward, cc_image *confidence);
+ * The count of surviving matches (*valid, a device int). */
+cc_status cc_cuda_epic_count (cc_stream stream, const cc_flow_match *in, int n, int *valid);
+/* Confidence (when not NULL: the interpolation's, times the frames' agreement along
+ * the vector, cc_epic_confidence); flow and confidence become zero when *valid is 0. */
+cc_status cc_cuda_epic_finish (cc_stream stream, const int *valid, const cc_image *prev,
+    const cc_image *next, cc_image *flow, cc_image *confidence);
 
 #ifdef __cplusplus
 }

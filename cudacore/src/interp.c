@@ -72,11 +72,13 @@ struct cc_interp {
   int table_size, table_bits;
   int *offsets, *cursor, *adj_node;
   float *adj_cost;
-  float *model;                  /* 6 per block */
+  float *model;                  /* CC_INTERP_MODEL per block */
   /* CUDA */
   cc_cuda_interp *cuda;
   cc_stream last_stream;         /* of the last run: waited for before its scratch is
                                     reused from another stream */
+  const cc_flow_match *matches;  /* of the last run (cc_interp_confidence) */
+  bool ran;
 };
 
 static void
@@ -119,7 +121,7 @@ cpu_alloc (cc_interp *ip)
   ip->cursor = malloc (nb * sizeof (int));
   ip->adj_node = malloc (t * sizeof (int));
   ip->adj_cost = malloc (t * sizeof (float));
-  ip->model = malloc (nb * 6 * sizeof (float));
+  ip->model = malloc (nb * CC_INTERP_MODEL * sizeof (float));
   if (!ip->luma || !ip->blur_h || !ip->blur || !ip->cost || !ip->keys || !ip->heap
       || !ip->heap_pos || !ip->owner || !ip->table_key || !ip->table_cost || !ip->offsets
       || !ip->cursor || !ip->adj_node || !ip->adj_cost || !ip->model)
@@ -399,7 +401,7 @@ cpu_fit (cc_interp *ip, const cc_flow_match *matches)
     int count = cc_interp_knn (ip->offsets, ip->adj_node, ip->adj_cost, b, k, nodes, dists,
         cand_node, cand_dist);
     cc_interp_fit (matches, ip->owner, nodes, dists, count, sigma, affine,
-        ip->model + 6 * (size_t) b);
+        ip->model + CC_INTERP_MODEL * (size_t) b);
   }
 }
 
@@ -443,7 +445,7 @@ cpu_run (cc_interp *ip, const cc_image *frame, const cc_flow_match *matches, int
       }
       int b = cc_interp_key_label (k);
       const cc_flow_match *s = &matches[ip->owner[b]];
-      cc_interp_apply (ip->model + 6 * (size_t) b, s->x, s->y, x, y, &out[2 * x],
+      cc_interp_apply (ip->model + CC_INTERP_MODEL * (size_t) b, s->x, s->y, x, y, &out[2 * x],
           &out[2 * x + 1]);
     }
   }
@@ -467,6 +469,8 @@ cc_interp_run (cc_interp *ip, cc_stream stream, const cc_image *frame,
   CC_TRY (cc_image_check_location (ip->mod.ctx, flow, "interp: flow"));
   CC_CHECK_ARG (n >= 0, "interp: match count %d is negative", n);
   CC_CHECK_ARG (n == 0 || matches != NULL, "interp: %d matches but the array is NULL", n);
+  ip->matches = matches;
+  ip->ran = true;
   if (ip->mod.ctx->backend == CC_BACKEND_CUDA) {
     stream = cc_stream_resolve (ip->mod.ctx, stream);
     if (ip->last_stream && ip->last_stream != stream)
@@ -476,6 +480,46 @@ cc_interp_run (cc_interp *ip, cc_stream stream, const cc_image *frame,
             matches, n, flow));
   }
   return cpu_run (ip, frame, matches, n, flow);
+}
+
+cc_status
+cc_interp_confidence (cc_interp *ip, cc_stream stream, cc_image *confidence)
+{
+  CC_CHECK_ARG (ip != NULL, "cc_interp_confidence: interp is NULL");
+  CC_CHECK_ARG (confidence != NULL, "cc_interp_confidence: confidence is NULL");
+  CC_TRY (cc_image_check (confidence, "interp: confidence"));
+  CC_CHECK_ARG (confidence->format == CC_FORMAT_F32,
+      "interp: confidence must be F32 (is %s)", cc_format_name (confidence->format));
+  CC_CHECK_ARG (confidence->width == ip->mod.width && confidence->height == ip->mod.height,
+      "interp: confidence %dx%d must be %dx%d as created", confidence->width,
+      confidence->height, ip->mod.width, ip->mod.height);
+  CC_TRY (cc_image_check_location (ip->mod.ctx, confidence, "interp: confidence"));
+  CC_CHECK_ARG (ip->ran, "cc_interp_confidence: no cc_interp_run before");
+  if (ip->mod.ctx->backend == CC_BACKEND_CUDA) {
+    stream = cc_stream_resolve (ip->mod.ctx, stream);
+    if (ip->last_stream && ip->last_stream != stream)
+      CC_TRY (CC_CUDA_ONLY (cc_cuda_stream_synchronize (ip->last_stream)));
+    ip->last_stream = stream;
+    return CC_CUDA_ONLY (cc_cuda_interp_confidence (ip->cuda, stream, ip->matches,
+            confidence));
+  }
+  const int w = ip->mod.width, h = ip->mod.height;
+#pragma omp parallel for schedule(static) num_threads(cc_context_cpu_threads (ip->mod.ctx))
+  for (int y = 0; y < h; y++) {
+    float *out = (float *) ((uint8_t *) confidence->planes[0] + (size_t) y * confidence->pitch[0]);
+    for (int x = 0; x < w; x++) {
+      uint64_t k = ip->keys[(size_t) y * w + x];
+      if (k == CC_INTERP_KEY_NONE) {
+        out[x] = 0.0f;
+        continue;
+      }
+      int b = cc_interp_key_label (k);
+      const cc_flow_match *s = &ip->matches[ip->owner[b]];
+      out[x] = cc_interp_pixel_confidence (ip->model + CC_INTERP_MODEL * (size_t) b, s->x,
+          s->y, x, y);
+    }
+  }
+  return CC_SUCCESS;
 }
 
 cc_status

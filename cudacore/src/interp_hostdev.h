@@ -243,8 +243,10 @@ cc_interp_weight (float dist, double inv_sigma)
  * seed's own) and their weights: flow(x, y) = c + a (x - sx) + b (y - sy)
  * per component, a locally-weighted affine fit, or the weighted mean
  * (Nadaraya-Watson) when `affine` is off, fewer than 3 neighbours count, or the fit
- * is ill-conditioned. model: cu, au, bu, cv, av, bv. The sums run in index order on
- * both backends (the CUDA twin gathers pts and weights over a warp first). */
+ * is ill-conditioned. model (CC_INTERP_MODEL floats): cu, au, bu, cv, av, bv, then
+ * the spread and the mean match confidence of the neighbours (for the confidence).
+ * The sums run in index order on both backends (the CUDA twin gathers pts and
+ * weights over a warp first). */
 CC_HOSTDEV void
 cc_interp_fit_points (const cc_flow_match *pts, const double *weights, int count, int affine,
     float *model)
@@ -276,6 +278,17 @@ cc_interp_fit_points (const cc_flow_match *pts, const double *weights, int count
   model[3] = (float) (sv / sw);
   model[4] = 0.0f;
   model[5] = 0.0f;
+  /* what the confidence reads (cc_interp_pixel_confidence): the weighted spread of
+   * the neighbours' flows about their mean (px^2) and their weighted mean match
+   * confidence; a second pass over the points, in index order */
+  double mu = su / sw, mv = sv / sw, ss = 0, sq = 0;
+  for (int i = 0; i < count; i++) {
+    double du = (double) pts[i].u - mu, dv = (double) pts[i].v - mv;
+    ss += weights[i] * (du * du + dv * dv);
+    sq += weights[i] * (double) pts[i].confidence;
+  }
+  model[6] = (float) (ss / sw);
+  model[7] = (float) (sq / sw);
   if (!affine || count < 3)
     return;
   /* normal equations [sxx sxy sx; sxy syy sy; sx sy sw] [a b c] = [sxu syu su] */
@@ -318,6 +331,31 @@ cc_interp_fit (const cc_flow_match *matches, const int *owner, const int *nodes,
     weights[i] = cc_interp_weight (dists[i], inv_sigma);
   }
   cc_interp_fit_points (pts, weights, count, affine, model);
+}
+
+/* Confidence of the interpolated flow at pixel (x, y), whose nearest seed (by
+ * geodesic distance) sits at (sx, sy) with model m (cc_interp_fit_points), in [0, 1]:
+ *   q * exp (-max (0, d - CC_INTERP_CONF_REACH) / CC_INTERP_CONF_FALLOFF)
+ *     * exp (-spread / (CC_INTERP_CONF_SPREAD + CC_INTERP_CONF_SPREAD_REL |f|^2))
+ * q the neighbours' mean match confidence, d the distance to the seed in px (far
+ * from every match, e.g. across a flat background, the field is borrowed: low),
+ * spread the weighted variance of the neighbours' flows about the model's mean
+ * (neighbours that disagree, at motion boundaries and outliers: low), f that mean. */
+#define CC_INTERP_CONF_REACH 4.0f
+#define CC_INTERP_CONF_FALLOFF 6.0f
+#define CC_INTERP_CONF_SPREAD 1.0f
+#define CC_INTERP_CONF_SPREAD_REL 0.01f
+
+CC_HOSTDEV float
+cc_interp_pixel_confidence (const float *m, float sx, float sy, int x, int y)
+{
+  float dx = (float) x - sx, dy = (float) y - sy;
+  float d = sqrtf (dx * dx + dy * dy) - CC_INTERP_CONF_REACH;
+  float f2 = m[0] * m[0] + m[3] * m[3];
+  float e = (d > 0.0f ? d : 0.0f) * (1.0f / CC_INTERP_CONF_FALLOFF)
+      + m[6] / (CC_INTERP_CONF_SPREAD + CC_INTERP_CONF_SPREAD_REL * f2);
+  float c = m[7] * expf (-e);
+  return c < 0.0f ? 0.0f : (c > 1.0f ? 1.0f : c);
 }
 
 /* Flow of pixel (x, y) in the cell of seed s (its match position sx, sy). */

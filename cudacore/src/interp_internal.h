@@ -13,6 +13,10 @@ extern "C" {
 /* Dijkstra candidates kept per seed (cc_interp_knn); beyond, the farthest drop. */
 #define CC_INTERP_CANDIDATES 512
 
+/* Floats per seed model (cc_interp_fit_points): the affine model of u and v, the
+ * neighbours' spread and mean match confidence. */
+#define CC_INTERP_MODEL 8
+
 /* The smallest cc_interp_params.cell: scratch is sized for it at create, so any
  * cell may be set later. */
 #define CC_INTERP_MIN_CELL 2
@@ -54,6 +58,9 @@ void cc_cuda_interp_destroy (cc_cuda_interp *state);
 cc_status cc_cuda_interp_run (cc_cuda_interp *state, cc_stream stream,
     const cc_interp_params *params, const cc_image *frame, const cc_flow_match *matches,
     int n, cc_image *flow);
+/* Per-pixel confidence of the last run (cc_interp_pixel_confidence). */
+cc_status cc_cuda_interp_confidence (cc_cuda_interp *state, cc_stream stream,
+    const cc_flow_match *matches, cc_image *confidence);
 /* Device copies of the last run's cost map (F32) and geodesic keys (for tests,
  * synchronous). Either may be NULL. */
 cc_status cc_cuda_interp_debug (cc_cuda_interp *state, float *cost, uint64_t *keys);

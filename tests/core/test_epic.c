@@ -160,7 +160,7 @@ assert_zero (const epic_result *r, bool zero_conf, const char *what)
 }
 
 /* Textureless, tiny and 1x1 frames: zero flow, zero confidence. Identical textured
- * frames: zero flow, confident (> 0.99) inside. */
+ * frames: zero flow, confidence 1 within 4 px of a match, > 0.5 everywhere inside. */
 START_TEST (test_defined_results)
 {
   cc_epic_params p;
@@ -194,10 +194,22 @@ START_TEST (test_defined_results)
   CC_ASSERT_OK (cv_pair_make (&gp, NULL, 0, &f1, &f2, &t, &o));
   epic_on (CC_BACKEND_CPU, &p, &f1, &f1, &r);
   assert_zero (&r, false, "identical");
+  /* every match is exact (cost 0, forward-backward 0: confidence 1) and the frames
+   * agree along the zero vectors, so only the distance to the nearest seed lowers the
+   * confidence: 1 within CC_INTERP_CONF_REACH (4 px) of a match */
+  double csum = 0;
+  int ones = 0;
   for (int y = 8; y < 72; y++)
-    for (int x = 8; x < 88; x++)
-      ck_assert_msg (px1 (&r.conf, x, y) > 0.99f, "identical: confidence %g at (%d, %d)",
+    for (int x = 8; x < 88; x++) {
+      ck_assert_msg (px1 (&r.conf, x, y) > 0.5f, "identical: confidence %g at (%d, %d)",
           px1 (&r.conf, x, y), x, y);
+      csum += px1 (&r.conf, x, y);
+      ones += px1 (&r.conf, x, y) == 1.0f;
+    }
+  printf ("epic identical frames: mean confidence %.4f, %d of %d pixels at 1\n",
+      csum / (64 * 80), ones, 64 * 80);
+  ck_assert_msg (csum / (64 * 80) > 0.97, "identical: mean confidence %g", csum / (64 * 80));
+  ck_assert_msg (ones > 64 * 80 * 9 / 10, "identical: %d pixels at confidence 1", ones);
   epic_result_free (&r);
   cv_image_free (&f1);
   cv_image_free (&f2);

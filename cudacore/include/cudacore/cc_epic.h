@@ -100,6 +100,12 @@ cc_status cc_interp_set_params (cc_interp *ip, const cc_interp_params *params);
  * steer the geodesic distance). No surviving match: zero flow. */
 cc_status cc_interp_run (cc_interp *ip, cc_stream stream, const cc_image *frame,
     const cc_flow_match *matches, int n, cc_image *flow);
+/* Confidence of the last cc_interp_run's field, per pixel in [0, 1] (F32, width x
+ * height, where the context computes): low far from every match (the field there is
+ * borrowed from distant seeds), where the nearest seeds' matches disagree (motion
+ * boundaries, outliers) or are weak; 0 where no seed reaches. Reads the run's
+ * geodesic labels and per-seed statistics: call it before the next run. */
+cc_status cc_interp_confidence (cc_interp *ip, cc_stream stream, cc_image *confidence);
 
 /* ---------------------------------------------------------------- the method */
 
@@ -124,6 +130,16 @@ cc_status cc_epic_set_params (cc_epic *e, const cc_epic_params *params);
  * identical or tiny frames, or no surviving match: zero flow, zero confidence. */
 cc_status cc_epic_compute (cc_epic *e, cc_stream stream, const cc_image *prev,
     const cc_image *next, cc_image *flow, cc_image *confidence);
+/* Video mode: cc_epic_compute for consecutive pairs of one stream. When the previous
+ * call on this handle was cc_epic_compute_video too (and cc_epic_reset was not called
+ * since), prev must be that call's next frame, unchanged: what was derived from it
+ * (the matcher's pyramid and census codes) is reused instead of computed again. The
+ * results are the bits cc_epic_compute gives for the same pair. */
+cc_status cc_epic_compute_video (cc_epic *e, cc_stream stream, const cc_image *prev,
+    const cc_image *next, cc_image *flow, cc_image *confidence);
+/* Forgets the frame kept by cc_epic_compute_video (a new stream, a seek, a gap): the
+ * next call computes everything. */
+void cc_epic_reset (cc_epic *e);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,317 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* epic-eval: accuracy of cc_epic's flow and how well its confidence ranks its errors
+ * (a development program, not installed; docs/epicflow.md).
+ *
+ *   epic-eval [options] DIR...        every DIR/NAME/{frame10,frame11}.png + flow10.flo
+ *   epic-eval [options] --pair A.png B.png   no ground truth: confidence shares only
+ *
+ * Per pair: EPE over all pixels with ground truth, then the sparsification curve of
+ * the confidence: the mean EPE of the most confident 50 % and 90 % of those pixels
+ * (a confidence that ranks errors well gives numbers well under the EPE of all), the
+ * oracle's (pixels ranked by their true error) for scale, the share of pixels with
+ * confidence > 0.5, and the time of one cc_epic_compute with the confidence.
+ * Options: --backend cpu|cuda|auto (cpu), --threads N, --video (the pair through
+ * cc_epic's video mode: frame10 twice, then frame11, the second call timed),
+ * --no-refine, --preset NAME is not offered: the parameters are cc_epic's defaults. */
+#include "cv_cli.h"
+#include "cv_imageio.h"
+#include "cudacore/cc_epic.h"
+#include "cudacore/cc_flow.h"
+#include "cudacore/cc_timer.h"
+
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+  double epe, top50, top90, oracle50, oracle90, confident, ms;
+  int pixels;
+} pair_result;
+
+typedef struct {
+  float conf, err;
+} ranked;
+
+static int
+by_conf_desc (const void *a, const void *b)
+{
+  const ranked *x = a, *y = b;
+  if (x->conf != y->conf)
+    return x->conf > y->conf ? -1 : 1;
+  return 0;
+}
+
+static int
+by_err_asc (const void *a, const void *b)
+{
+  const ranked *x = a, *y = b;
+  return x->err < y->err ? -1 : x->err > y->err;
+}
+
+static double
+mean_first (const ranked *r, int n, double frac)
+{
+  int k = (int) (frac * n + 0.5);
+  if (k < 1)
+    k = 1;
+  double s = 0;
+  for (int i = 0; i < k; i++)
+    s += r[i].err;
+  return s / k;
+}
+
+static float
+px2 (const cc_image *f, int x, int y, int c)
+{
+  return ((const float *) ((const uint8_t *) f->planes[0] + (size_t) y * f->pitch[0]))[2 * x + c];
+}
+
+static float
+px1 (const cc_image *f, int x, int y)
+{
+  return ((const float *) ((const uint8_t *) f->planes[0] + (size_t) y * f->pitch[0]))[x];
+}
+
+typedef struct {
+  cc_context *ctx;
+  bool refine, video;
+} options;
+
+static int
+run (const options *o, const char *p1, const char *p2, const char *gt_path, pair_result *res)
+{
+  cc_image f1, f2, flow, conf;
+  if (cv_png_load (p1, CC_FORMAT_RGBX8, &f1) || cv_png_load (p2, CC_FORMAT_RGBX8, &f2))
+    return cv_fail ("load");
+  const int w = f1.width, h = f1.height;
+  bool dev = cc_context_backend (o->ctx) == CC_BACKEND_CUDA;
+  cc_location loc = dev ? CC_LOCATION_DEVICE : CC_LOCATION_HOST;
+  cc_image d1, d2, dflow, dconf;
+  if (cc_image_alloc (o->ctx, w, h, CC_FORMAT_RGBX8, loc, &d1)
+      || cc_image_alloc (o->ctx, w, h, CC_FORMAT_RGBX8, loc, &d2)
+      || cc_image_alloc (o->ctx, w, h, CC_FORMAT_F32C2, loc, &dflow)
+      || cc_image_alloc (o->ctx, w, h, CC_FORMAT_F32, loc, &dconf)
+      || cc_image_copy (o->ctx, NULL, &f1, &d1) || cc_image_copy (o->ctx, NULL, &f2, &d2))
+    return cv_fail ("alloc/upload");
+  cc_epic_params p;
+  cc_epic_params_default (&p);
+  p.refine = o->refine;
+  cc_epic *e;
+  if (cc_epic_create (o->ctx, w, h, &p, &e))
+    return cv_fail ("epic create");
+  if (o->video && cc_epic_compute_video (e, NULL, &d1, &d1, &dflow, &dconf))
+    return cv_fail ("epic (video, first pair)");
+  double t0 = cc_now_ms ();
+  if ((o->video ? cc_epic_compute_video : cc_epic_compute) (e, NULL, &d1, &d2, &dflow, &dconf)
+      || cc_context_synchronize (o->ctx))
+    return cv_fail ("epic");
+  res->ms = cc_now_ms () - t0;
+  if (cv_image_new (w, h, CC_FORMAT_F32C2, &flow) || cv_image_new (w, h, CC_FORMAT_F32, &conf)
+      || cc_image_copy (o->ctx, NULL, &dflow, &flow) || cc_image_copy (o->ctx, NULL, &dconf, &conf)
+      || cc_context_synchronize (o->ctx))
+    return cv_fail ("download");
+  int n = 0, confident = 0;
+  ranked *r = malloc ((size_t) w * h * sizeof *r);
+  cc_image gt = { 0 };
+  if (gt_path && cc_flo_read (gt_path, &gt))
+    return cv_fail ("read ground truth");
+  double sum = 0;
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++) {
+      float c = px1 (&conf, x, y);
+      confident += c > 0.5f;
+      if (!gt_path)
+        continue;
+      float gu = px2 (&gt, x, y, 0), gv = px2 (&gt, x, y, 1);
+      if (!(fabsf (gu) < 1e9f && fabsf (gv) < 1e9f))
+        continue;
+      float du = px2 (&flow, x, y, 0) - gu, dv = px2 (&flow, x, y, 1) - gv;
+      r[n].conf = c;
+      r[n].err = sqrtf (du * du + dv * dv);
+      sum += r[n].err;
+      n++;
+    }
+  res->pixels = n;
+  res->confident = (double) confident / ((double) w * h);
+  if (n > 0) {
+    res->epe = sum / n;
+    qsort (r, n, sizeof *r, by_conf_desc);
+    res->top50 = mean_first (r, n, 0.5);
+    res->top90 = mean_first (r, n, 0.9);
+    qsort (r, n, sizeof *r, by_err_asc);
+    res->oracle50 = mean_first (r, n, 0.5);
+    res->oracle90 = mean_first (r, n, 0.9);
+  }
+  free (r);
+  if (gt_path)
+    cc_flo_free (&gt);
+  cc_epic_destroy (e);
+  cc_image_free (o->ctx, &d1);
+  cc_image_free (o->ctx, &d2);
+  cc_image_free (o->ctx, &dflow);
+  cc_image_free (o->ctx, &dconf);
+  cv_image_free (&f1);
+  cv_image_free (&f2);
+  cv_image_free (&flow);
+  cv_image_free (&conf);
+  return 0;
+}
+
+static int
+cmp_str (const void *a, const void *b)
+{
+  return strcmp (*(char *const *) a, *(char *const *) b);
+}
+
+static void
+print_row (const char *name, const pair_result *r)
+{
+  printf ("%-22s %8.3f %8.3f %8.3f %8.3f %8.3f %7.3f %9.1f\n", name, r->epe, r->top50, r->top90,
+      r->oracle50, r->oracle90, r->confident, r->ms);
+}
+
+static int
+eval_dir (const options *o, const char *dir, pair_result *total, int *count)
+{
+  DIR *d = opendir (dir);
+  if (!d) {
+    fprintf (stderr, "epic-eval: cannot open %s\n", dir);
+    return 1;
+  }
+  char *names[256];
+  int nn = 0;
+  struct dirent *de;
+  while ((de = readdir (d)) && nn < 256) {
+    char probe[4096];
+    snprintf (probe, sizeof probe, "%s/%s/flow10.flo", dir, de->d_name);
+    FILE *f = fopen (probe, "rb");
+    if (f) {
+      fclose (f);
+      names[nn++] = strdup (de->d_name);
+    }
+  }
+  closedir (d);
+  qsort (names, nn, sizeof names[0], cmp_str);
+  pair_result sum = { 0 };
+  int rc = 0;
+  for (int i = 0; i < nn; i++) {
+    char p1[4096], p2[4096], gt[4096], label[64];
+    snprintf (p1, sizeof p1, "%s/%s/frame10.png", dir, names[i]);
+    snprintf (p2, sizeof p2, "%s/%s/frame11.png", dir, names[i]);
+    snprintf (gt, sizeof gt, "%s/%s/flow10.flo", dir, names[i]);
+    pair_result r = { 0 };
+    if (run (o, p1, p2, gt, &r)) {
+      rc = 1;
+      continue;
+    }
+    snprintf (label, sizeof label, "%.22s", names[i]);
+    print_row (label, &r);
+    sum.epe += r.epe; sum.top50 += r.top50; sum.top90 += r.top90;
+    sum.oracle50 += r.oracle50; sum.oracle90 += r.oracle90;
+    sum.confident += r.confident; sum.ms += r.ms;
+    total->epe += r.epe; total->top50 += r.top50; total->top90 += r.top90;
+    total->oracle50 += r.oracle50; total->oracle90 += r.oracle90;
+    total->confident += r.confident; total->ms += r.ms;
+    (*count)++;
+    free (names[i]);
+  }
+  if (nn > 0) {
+    sum.epe /= nn; sum.top50 /= nn; sum.top90 /= nn; sum.oracle50 /= nn; sum.oracle90 /= nn;
+    sum.confident /= nn; sum.ms /= nn;
+    print_row ("  mean", &sum);
+  }
+  return rc;
+}
+
+static void
+usage (FILE *out)
+{
+  fprintf (out,
+      "usage: epic-eval [options] DIR...           DIR/NAME/{frame10,frame11}.png + flow10.flo\n"
+      "       epic-eval [options] --pair A.png B.png\n"
+      "Accuracy of cudacore's EpicFlow (cc_epic, default parameters) and the ranking of\n"
+      "its confidence: per pair the EPE of all pixels with ground truth, of the 50 %% and\n"
+      "90 %% most confident, the same for the oracle (pixels ranked by true error), the\n"
+      "share of pixels with confidence > 0.5 and the time of one computation (ms).\n"
+      "  --backend cpu|cuda|auto  where it computes (default cpu)\n"
+      "  --threads N              CPU threads (default: all cores)\n"
+      "  --video                  through cc_epic_compute_video (frame10 first, then the pair)\n"
+      "  --no-refine              without the variational refinement\n"
+      "  -h, --help               this text\n");
+}
+
+int
+main (int argc, char **argv)
+{
+  options o = { .refine = true };
+  cc_backend backend = CC_BACKEND_CPU;
+  int threads = 0, first = argc;
+  const char *pa = NULL, *pb = NULL;
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp (argv[i], "-h") || !strcmp (argv[i], "--help")) {
+      usage (stdout);
+      return 0;
+    } else if (!strcmp (argv[i], "--backend") && i + 1 < argc) {
+      const char *b = argv[++i];
+      if (!strcmp (b, "cpu"))
+        backend = CC_BACKEND_CPU;
+      else if (!strcmp (b, "cuda"))
+        backend = CC_BACKEND_CUDA;
+      else if (!strcmp (b, "auto"))
+        backend = CC_BACKEND_AUTO;
+      else {
+        fprintf (stderr, "epic-eval: --backend %s: want cpu, cuda or auto\n", b);
+        return 2;
+      }
+    } else if (!strcmp (argv[i], "--threads") && i + 1 < argc)
+      threads = atoi (argv[++i]);
+    else if (!strcmp (argv[i], "--video"))
+      o.video = true;
+    else if (!strcmp (argv[i], "--no-refine"))
+      o.refine = false;
+    else if (!strcmp (argv[i], "--pair") && i + 2 < argc) {
+      pa = argv[++i];
+      pb = argv[++i];
+    } else if (argv[i][0] == '-') {
+      fprintf (stderr, "epic-eval: unknown option %s\n", argv[i]);
+      usage (stderr);
+      return 2;
+    } else {
+      first = i;
+      break;
+    }
+  }
+  if (!pa && first >= argc) {
+    usage (stderr);
+    return 2;
+  }
+  if (cc_context_create (backend, -1, &o.ctx))
+    return cv_fail ("context");
+  if (threads > 0)
+    cc_context_set_threads (o.ctx, threads);
+  fprintf (stderr, "epic-eval: backend %s\n", cc_backend_name (cc_context_backend (o.ctx)));
+  printf ("%-22s %8s %8s %8s %8s %8s %7s %9s\n", "pair", "EPE", "top50", "top90", "orc50",
+      "orc90", "conf>.5", "ms");
+  int rc = 0;
+  if (pa) {
+    pair_result r = { 0 };
+    rc = run (&o, pa, pb, NULL, &r);
+    if (!rc)
+      print_row ("pair", &r);
+  } else {
+    pair_result total = { 0 };
+    int count = 0;
+    for (int i = first; i < argc; i++)
+      rc |= eval_dir (&o, argv[i], &total, &count);
+    if (count > 0) {
+      total.epe /= count; total.top50 /= count; total.top90 /= count;
+      total.oracle50 /= count; total.oracle90 /= count; total.confident /= count;
+      total.ms /= count;
+      print_row ("ALL (mean of pairs)", &total);
+    }
+  }
+  cc_context_destroy (o.ctx);
+  return rc;
+}
