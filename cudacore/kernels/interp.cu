@@ -5,27 +5,32 @@
 //
 // Geodesic Voronoi: tiled parallel relaxation. A 32 x 32 block loads its tile and a
 // one-pixel halo of (distance, seed) keys into shared memory and relaxes its pixels
-// against their 8 neighbours in place until no key of the tile changes, then writes
-// the changed keys back. A round is one launch of as many blocks as the device runs
-// at once, each taking tiles in turn (a launch that returns at once then costs one
-// wave of blocks, not one per tile). Rounds of this kernel run back to back; a round
-// that changes nothing clears the device flag that makes the remaining rounds return
-// at once (no host synchronisation); create captures the rounds into one CUDA graph,
-// so a run pays one launch for them. Keys only decrease and each is the value of a real
-// path, so the rounds reach the unique fixed point the CPU's Dijkstra computes,
-// whatever the order of the updates (cc_interp_rounds () rounds at most).
+// against their 8 neighbours by Jacobi steps between two shared buffers until no key
+// of the tile changes, then writes the changed keys back. A round is one launch of as
+// many blocks as the device runs at once, each taking tiles in turn, and relaxes only
+// the tiles next to a tile that changed in the round before. The rounds are a CUDA
+// conditional while node (built once at create: its arguments never change), so a run
+// launches one graph and the device runs as many rounds as the keys need, no host
+// synchronisation (without conditional nodes in the driver: cc_interp_rounds ()
+// rounds unrolled, those after convergence returning at once). Keys only decrease
+// and each is the value of a real path, so the rounds reach the unique fixed point
+// the CPU's Dijkstra computes, whatever the order of the updates
+// (cc_interp_rounds () rounds at most).
 // Seed graph: an open-addressing table of (cell pair -> least cost) filled with
 // atomicCAS / atomicMin (contents independent of the order), then CSR lists by
 // a count, a CUB scan, a fill and a per-node sort by neighbour.
-// Per seed: one warp runs cc_interp_knn's steps with its scans spread over the lanes
-// (candidates in shared memory; the same list, bit for bit), lane 0 cc_interp_fit.
+// Per seed: one warp runs cc_interp_knn's steps, a pop's argmin over the lanes and its
+// edges one per lane, with a table of the nodes met in shared memory (the same list,
+// bit for bit), then lane 0 cc_interp_fit.
 #include "cuda_common.cuh"
 #include "interp_internal.h"
 #include "interp_hostdev.h"
 
 #include <cub/device/device_scan.cuh>
+#include <cuda/atomic>
 #include <limits.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define INTERP_TILE 32
 #define INTERP_THREADS 256
@@ -40,13 +45,16 @@ struct cc_cuda_interp {
   int *blur_h, *blur;
   float *cost;
   unsigned long long *keys;
-  int *flags;                    // rounds + 1: flags[r] = round r changed a key
+  int *geo;                      // GEO_WORDS control words of the geodesic loop
+  int *stamps;                   // 2 x tiles: the round of each tile's last change
+  int tiles_x, tiles_y;
+  bool conditional;              // the loop is a conditional graph node (else: unrolled)
   int *owner;
   unsigned long long *table_key;
   unsigned *table_cost;          // float bits (costs >= 0 order like their bits)
   int *count, *offsets, *cursor, *adj_node;
   float *adj_cost, *model;
-  cudaGraphExec_t geodesic;      // the flag reset and the rounds (fixed arguments)
+  cudaGraphExec_t geodesic;      // the rounds (fixed arguments)
   void *scan_tmp;
   size_t scan_tmp_bytes;
 };
@@ -122,57 +130,119 @@ interp_seed_kernel (const cc_flow_match *matches, const int *owner, int nb,
   keys[(size_t) py * w + px] = cc_interp_key (0.0f, b);
 }
 
+// The geodesic loop's control words (st->geo): the last round run, whether a key
+// changed in the round being run, and done (the rounds that follow return at once).
+enum { GEO_ROUND, GEO_CHANGED, GEO_DONE, GEO_WORDS };
+
+// One round over the tiles. A tile is relaxed when a tile of its 3 x 3 neighbourhood
+// changed a key in the previous round (stamps: the round of a tile's last change, in
+// two arrays by the parity of the round, so that this round's writes never meet its
+// reads), every tile in round 1. Its keys and a one-pixel halo are loaded into shared
+// memory and relaxed against the 8 neighbours by Jacobi steps between two buffers
+// (each step reads one and writes the other: no thread reads what another writes in
+// the same step) until no key changes; the changed keys go back. Keys of other tiles
+// (the halo) may change while they are read: those are relaxed atomic loads and
+// stores, and any value read is the length of a real path, so the fixed point is the
+// same whatever a load sees.
 __global__ void
 interp_geodesic_round_kernel (unsigned long long *keys, const float *cost, int w, int h,
-    int *flags, int round, int tiles_x, int tiles)
+    int *geo, int *stamps, int tiles_x, int tiles_y)
 {
-  __shared__ volatile unsigned long long sk[INTERP_TILE + 2][INTERP_TILE + 2];
+  __shared__ unsigned long long sk[2][INTERP_TILE + 2][INTERP_TILE + 2];
   __shared__ float sc[INTERP_TILE + 2][INTERP_TILE + 2];
-  if (flags[round - 1] == 0)
-    return;   // converged: the whole grid returns
+  __shared__ int s_active;
+  if (geo[GEO_DONE])
+    return;   // converged, or the round cap: the whole grid returns
+  const int r = geo[GEO_ROUND] + 1, tiles = tiles_x * tiles_y;
+  const int *last = stamps + ((r - 1) & 1) * tiles;
+  int *mine = stamps + (r & 1) * tiles;
   const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * INTERP_TILE + tx;
+  bool block_changed = false;
   for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-    const int x0 = (tile % tiles_x) * INTERP_TILE, y0 = (tile / tiles_x) * INTERP_TILE;
-    __syncthreads ();   // the previous tile's keys are written out
+    const int tcx = tile % tiles_x, tcy = tile / tiles_x;
+    __syncthreads ();   // the previous tile is done with the buffers and s_active
+    if (tid == 0) {
+      int active = r == 1;
+      for (int dy = -1; dy <= 1 && !active; dy++)
+        for (int dx = -1; dx <= 1 && !active; dx++) {
+          int nx = tcx + dx, ny = tcy + dy;
+          if (nx >= 0 && ny >= 0 && nx < tiles_x && ny < tiles_y)
+            active = last[ny * tiles_x + nx] == r - 1;
+        }
+      s_active = active;
+    }
+    __syncthreads ();
+    if (!s_active)
+      continue;
+    const int x0 = tcx * INTERP_TILE, y0 = tcy * INTERP_TILE;
     for (int i = tid; i < (INTERP_TILE + 2) * (INTERP_TILE + 2);
         i += INTERP_TILE * INTERP_TILE) {
       int lx = i % (INTERP_TILE + 2), ly = i / (INTERP_TILE + 2);
       int gx = x0 + lx - 1, gy = y0 + ly - 1;
       bool in = gx >= 0 && gy >= 0 && gx < w && gy < h;
-      sk[ly][lx] = in ? keys[(size_t) gy * w + gx] : CC_INTERP_KEY_NONE;
+      unsigned long long k = CC_INTERP_KEY_NONE;
+      if (in)
+        k = cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> (
+            keys[(size_t) gy * w + gx]).load (cuda::memory_order_relaxed);
+      sk[0][ly][lx] = k;
+      sk[1][ly][lx] = k;
       sc[ly][lx] = in ? cost[(size_t) gy * w + gx] : 0.0f;
     }
     __syncthreads ();
     const int x = x0 + tx, y = y0 + ty;
     const bool in = x < w && y < h;
-    const unsigned long long orig = sk[ty + 1][tx + 1];
+    const unsigned long long orig = sk[0][ty + 1][tx + 1];
     const float c = sc[ty + 1][tx + 1];
-    for (int it = 0; it < INTERP_TILE * INTERP_TILE; it++) {
+    int cur = 0;
+    for (int it = 0; it < 2 * INTERP_TILE * INTERP_TILE; it++) {
       int changed = 0;
       if (in) {
-        unsigned long long own = sk[ty + 1][tx + 1], best = own;
+        unsigned long long own = sk[cur][ty + 1][tx + 1], best = own;
         for (int dy = -1; dy <= 1; dy++)
           for (int dx = -1; dx <= 1; dx++) {
             if (dx == 0 && dy == 0)
               continue;
-            unsigned long long k = cc_interp_relax (sk[ty + 1 + dy][tx + 1 + dx],
+            unsigned long long k = cc_interp_relax (sk[cur][ty + 1 + dy][tx + 1 + dx],
                 cc_interp_step (c, sc[ty + 1 + dy][tx + 1 + dx], dx != 0 && dy != 0));
             if (k < best)
               best = k;
           }
-        if (best < own) {
-          sk[ty + 1][tx + 1] = best;
-          changed = 1;
-        }
+        sk[cur ^ 1][ty + 1][tx + 1] = best;
+        changed = best < own;
       }
+      cur ^= 1;
       if (!__syncthreads_or (changed))
         break;
     }
-    if (in && sk[ty + 1][tx + 1] != orig) {
-      keys[(size_t) y * w + x] = sk[ty + 1][tx + 1];
-      flags[round] = 1;
+    const unsigned long long fin = sk[cur][ty + 1][tx + 1];
+    const bool mine_changed = in && fin != orig;
+    if (mine_changed)
+      cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> (
+          keys[(size_t) y * w + x]).store (fin, cuda::memory_order_relaxed);
+    if (__syncthreads_or (mine_changed)) {
+      block_changed = true;
+      if (tid == 0)
+        mine[tile] = r;
     }
   }
+  if (block_changed && tid == 0)
+    atomicOr (&geo[GEO_CHANGED], 1);
+}
+
+// After each round (one thread): counts it, ends the loop when no key changed or at
+// the cap, and with a conditional graph sets the loop's condition.
+__global__ void
+interp_geodesic_control_kernel (int *geo, int max_rounds, cudaGraphConditionalHandle loop,
+    int conditional)
+{
+  const int r = geo[GEO_ROUND] + 1;
+  const int go = geo[GEO_DONE] == 0 && geo[GEO_CHANGED] != 0 && r < max_rounds;
+  geo[GEO_ROUND] = r;
+  geo[GEO_CHANGED] = 0;
+  if (!go)
+    geo[GEO_DONE] = 1;
+  if (conditional)
+    cudaGraphSetConditional (loop, go ? 1u : 0u);
 }
 
 __global__ void
@@ -261,19 +331,61 @@ interp_warp_best (float &d, int &n, int &i, bool want_max)
   }
 }
 
-// cc_interp_knn with the scans of one seed spread over a warp: the same steps in the
-// same order (argmin, swap-remove, settled / candidate look-ups, append, replace the
-// farthest), so the candidate list, nodes and dists are the CPU's, bit for bit.
+// A warp's table of the nodes its search has met (node -> place: an index into the
+// candidates, or INTERP_SETTLED), open addressing in shared memory, so that a lane
+// finds its edge's node in a probe or two instead of scanning the lists.
+#define INTERP_HASH 512
+#define INTERP_HASH_LOAD 384       // more entries: the rest of the search scans
+#define INTERP_SETTLED (-1)
+
+__device__ __forceinline__ int
+interp_hash_find (const int *keys, int v)
+{
+  unsigned s = ((unsigned) v * 2654435761u) >> (32 - 9);
+  for (;;) {
+    int k = keys[s];
+    if (k == v)
+      return (int) s;
+    if (k == -1)
+      return -1;
+    s = (s + 1) & (INTERP_HASH - 1);
+  }
+}
+
+__device__ __forceinline__ void
+interp_hash_insert (int *keys, short *vals, int v, int place)
+{
+  unsigned s = ((unsigned) v * 2654435761u) >> (32 - 9);
+  while (atomicCAS (&keys[s], -1, v) != -1)
+    s = (s + 1) & (INTERP_HASH - 1);
+  vals[s] = (short) place;
+}
+
+// cc_interp_knn over a warp, the same list bit for bit. Each pop: the argmin of the
+// candidates over the lanes (lexicographic (dist, node): unique), the swap-remove.
+// Then u's edges, one lane each: its node's place from the table; a settled node is
+// skipped, a candidate's distance lowered (distinct nodes: no two lanes meet), and
+// the new nodes appended in edge order (a ballot gives each its index), which is the
+// CPU's sequential result whenever no append finds the list full. An edge chunk
+// that would fill the list (or the table) is done the CPU's way instead, edge by
+// edge with scans, and so is the rest of that seed's search.
 __device__ int
 interp_warp_knn (const int *offsets, const int *adj_node, const float *adj_cost, int src,
-    int k, int *nodes, float *dists, int *cand_node, float *cand_dist, int lane)
+    int k, int *nodes, float *dists, int *cand_node, float *cand_dist, int *hkeys,
+    short *hvals, int lane)
 {
   int found = 0, ncand = 1;
+  bool hashed = true;
+  for (int i = lane; i < INTERP_HASH; i += 32)
+    hkeys[i] = -1;
+  __syncwarp ();
   if (lane == 0) {
     cand_node[0] = src;
     cand_dist[0] = 0.0f;
+    interp_hash_insert (hkeys, hvals, src, 0);
   }
   __syncwarp ();
+  const unsigned lt = (1u << lane) - 1u;
   while (found < k && ncand > 0) {
     float bd = INFINITY;
     int bn = INT_MAX, bi = -1;
@@ -291,63 +403,106 @@ interp_warp_knn (const int *offsets, const int *adj_node, const float *adj_cost,
     const float du = bd;
     __syncwarp ();
     if (lane == 0) {
-      cand_node[bi] = cand_node[ncand - 1];
+      const int moved = cand_node[ncand - 1];
+      cand_node[bi] = moved;
       cand_dist[bi] = cand_dist[ncand - 1];
       nodes[found] = u;
       dists[found] = du;
+      if (hashed) {
+        hvals[interp_hash_find (hkeys, u)] = INTERP_SETTLED;
+        if (bi != ncand - 1)
+          hvals[interp_hash_find (hkeys, moved)] = (short) bi;
+      }
     }
     ncand--;
     found++;
     __syncwarp ();
     if (found == k)
       break;
-    const int e1 = offsets[u + 1];
-    for (int e = offsets[u]; e < e1; e++) {
-      const int v = adj_node[e];
-      const float dv = du + adj_cost[e];
-      bool hit = false;
-      for (int i = lane; i < found; i += 32)
-        hit |= nodes[i] == v;
-      if (__any_sync (0xFFFFFFFFu, hit))
-        continue;
-      int at = -1;
-      for (int i = lane; i < ncand; i += 32)
-        if (cand_node[i] == v)
-          at = i;
-      unsigned m = __ballot_sync (0xFFFFFFFFu, at >= 0);
-      if (m) {
-        if (at >= 0 && dv < cand_dist[at])
-          cand_dist[at] = dv;
-        __syncwarp ();
-        continue;
-      }
-      if (ncand < CC_INTERP_CANDIDATES) {
-        if (lane == 0) {
-          cand_node[ncand] = v;
-          cand_dist[ncand] = dv;
+    const int e0 = offsets[u], e1 = offsets[u + 1];
+    for (int base = e0; base < e1; base += 32) {
+      const int end = base + 32 < e1 ? base + 32 : e1;
+      if (hashed) {
+        const int e = base + lane;
+        const bool valid = e < end;
+        int v = 0, place = INTERP_SETTLED;
+        float dv = 0.0f;
+        bool met = false;
+        if (valid) {
+          v = adj_node[e];
+          dv = du + adj_cost[e];
+          int slot = interp_hash_find (hkeys, v);
+          met = slot >= 0;
+          if (met)
+            place = hvals[slot];
         }
-        ncand++;
-        __syncwarp ();
-        continue;
-      }
-      float wd = -INFINITY;
-      int wn = INT_MIN, wi = -1;
-      for (int i = lane; i < ncand; i += 32) {
-        float d = cand_dist[i];
-        int n = cand_node[i];
-        if (wi < 0 || d > wd || (d == wd && n > wn)) {
-          wd = d;
-          wn = n;
-          wi = i;
+        const bool fresh = valid && !met;
+        const unsigned fm = __ballot_sync (0xFFFFFFFFu, fresh);
+        const int nnew = __popc (fm);
+        __syncwarp ();   // every look-up done before the table and lists change
+        if (ncand + nnew <= CC_INTERP_CANDIDATES && found + ncand + nnew <= INTERP_HASH_LOAD) {
+          if (valid && met && place >= 0 && dv < cand_dist[place])
+            cand_dist[place] = dv;
+          if (fresh) {
+            const int at = ncand + __popc (fm & lt);
+            cand_node[at] = v;
+            cand_dist[at] = dv;
+            interp_hash_insert (hkeys, hvals, v, at);
+          }
+          ncand += nnew;
+          __syncwarp ();
+          continue;
         }
+        hashed = false;   // this chunk and the rest of the search: the CPU's way
+        __syncwarp ();
       }
-      interp_warp_best (wd, wn, wi, true);
-      __syncwarp ();
-      if (lane == 0 && (dv < wd || (dv == wd && v < wn))) {
-        cand_node[wi] = v;
-        cand_dist[wi] = dv;
+      for (int e = base; e < end; e++) {
+        const int v = adj_node[e];
+        const float dv = du + adj_cost[e];
+        bool hit = false;
+        for (int i = lane; i < found; i += 32)
+          hit |= nodes[i] == v;
+        if (__any_sync (0xFFFFFFFFu, hit))
+          continue;
+        int at = -1;
+        for (int i = lane; i < ncand; i += 32)
+          if (cand_node[i] == v)
+            at = i;
+        unsigned m = __ballot_sync (0xFFFFFFFFu, at >= 0);
+        if (m) {
+          if (at >= 0 && dv < cand_dist[at])
+            cand_dist[at] = dv;
+          __syncwarp ();
+          continue;
+        }
+        if (ncand < CC_INTERP_CANDIDATES) {
+          if (lane == 0) {
+            cand_node[ncand] = v;
+            cand_dist[ncand] = dv;
+          }
+          ncand++;
+          __syncwarp ();
+          continue;
+        }
+        float wd = -INFINITY;
+        int wn = INT_MIN, wi = -1;
+        for (int i = lane; i < ncand; i += 32) {
+          float d = cand_dist[i];
+          int n = cand_node[i];
+          if (wi < 0 || d > wd || (d == wd && n > wn)) {
+            wd = d;
+            wn = n;
+            wi = i;
+          }
+        }
+        interp_warp_best (wd, wn, wi, true);
+        __syncwarp ();
+        if (lane == 0 && (dv < wd || (dv == wd && v < wn))) {
+          cand_node[wi] = v;
+          cand_dist[wi] = dv;
+        }
+        __syncwarp ();
       }
-      __syncwarp ();
     }
   }
   return found;
@@ -366,6 +521,8 @@ interp_fit_kernel (const cc_flow_match *matches, const int *owner, const int *of
   __shared__ __align__ (16) unsigned char s_buf[INTERP_FIT_WARPS][8 * CC_INTERP_CANDIDATES];
   __shared__ int s_nodes[INTERP_FIT_WARPS][128];
   __shared__ float s_dists[INTERP_FIT_WARPS][128];
+  __shared__ int s_hkeys[INTERP_FIT_WARPS][INTERP_HASH];
+  __shared__ short s_hvals[INTERP_FIT_WARPS][INTERP_HASH];
   const int wid = threadIdx.x >> 5, lane = threadIdx.x & 31;
   int b = blockIdx.x * INTERP_FIT_WARPS + wid;
   if (b >= nb || owner[b] == INT_MAX)
@@ -373,7 +530,7 @@ interp_fit_kernel (const cc_flow_match *matches, const int *owner, const int *of
   int *cand_node = (int *) s_buf[wid];
   float *cand_dist = (float *) (s_buf[wid] + 4 * CC_INTERP_CANDIDATES);
   int count = interp_warp_knn (offsets, adj_node, adj_cost, b, k, s_nodes[wid],
-      s_dists[wid], cand_node, cand_dist, lane);
+      s_dists[wid], cand_node, cand_dist, s_hkeys[wid], s_hvals[wid], lane);
   // the gather of cc_interp_fit over the lanes, then lane 0 sums in index order
   __syncwarp ();
   cc_flow_match *pts = (cc_flow_match *) s_buf[wid];
@@ -430,27 +587,25 @@ interp_confidence_kernel (const unsigned long long *keys, const cc_flow_match *m
 
 // ------------------------------------------------------------------ host side
 
-// The geodesic rounds: the flags reset, then st->rounds launches of the round kernel
-// (most return at once once the keys converge). Their arguments never change, so
-// create captures them into one graph: a run launches it instead of ~100 to ~200
-// kernels, whose launch cost, not their work, dominated the stage.
+// One round and its control step, queued on cs (captured into a graph).
 static cc_status
-interp_enqueue_geodesic (cc_cuda_interp *st, cudaStream_t cs)
+interp_enqueue_round (cc_cuda_interp *st, cudaStream_t cs, cudaGraphConditionalHandle loop,
+    int conditional)
 {
-  const int w = st->w, h = st->h;
-  CC_CUDA_TRY (cudaMemsetAsync (st->flags, 0, (size_t) (st->rounds + 1) * sizeof (int), cs),
-      "interp: clear flags");
-  CC_CUDA_TRY (cudaMemsetAsync (st->flags, 1, sizeof (int), cs), "interp: set flag");
-  const int tiles_x = cc_div_up (w, INTERP_TILE), tiles = tiles_x * cc_div_up (h, INTERP_TILE);
   dim3 tile_threads (INTERP_TILE, INTERP_TILE);
-  for (int r = 1; r <= st->rounds; r++) {
-    interp_geodesic_round_kernel<<<st->round_blocks, tile_threads, 0, cs>>> (st->keys,
-        st->cost, w, h, st->flags, r, tiles_x, tiles);
-    CC_CUDA_LAUNCHED ("interp_geodesic_round_kernel");
-  }
+  interp_geodesic_round_kernel<<<st->round_blocks, tile_threads, 0, cs>>> (st->keys,
+      st->cost, st->w, st->h, st->geo, st->stamps, st->tiles_x, st->tiles_y);
+  CC_CUDA_LAUNCHED ("interp_geodesic_round_kernel");
+  interp_geodesic_control_kernel<<<1, 1, 0, cs>>> (st->geo, st->rounds, loop, conditional);
+  CC_CUDA_LAUNCHED ("interp_geodesic_control_kernel");
   return CC_SUCCESS;
 }
 
+// The geodesic loop as one graph: a conditional while node whose body is a round and
+// its control step, so a run launches as many rounds as the keys need (the control
+// step ends the loop); where the driver has no conditional nodes, st->rounds rounds
+// unrolled, those after convergence returning at once. Their arguments never change,
+// so create builds it once.
 static cc_status
 interp_capture_geodesic (cc_cuda_interp *st)
 {
@@ -458,18 +613,51 @@ interp_capture_geodesic (cc_cuda_interp *st)
   CC_CUDA_TRY (cudaStreamCreateWithFlags (&cs, cudaStreamNonBlocking),
       "interp: capture stream");
   cudaGraph_t g = NULL;
-  cudaError_t e = cudaStreamBeginCapture (cs, cudaStreamCaptureModeThreadLocal);
   cc_status s = CC_SUCCESS;
+  cudaError_t e = cudaGraphCreate (&g, 0);
+  cudaGraphConditionalHandle loop = 0;
+  if (e == cudaSuccess)
+    e = cudaGraphConditionalHandleCreate (&loop, g, 1, cudaGraphCondAssignDefault);
   if (e == cudaSuccess) {
-    s = interp_enqueue_geodesic (st, cs);
-    cudaError_t e2 = cudaStreamEndCapture (cs, &g);
-    if (s == CC_SUCCESS && e2 != cudaSuccess)
-      e = e2;
+    cudaGraphNodeParams cp = { cudaGraphNodeTypeConditional };
+    cp.conditional.handle = loop;
+    cp.conditional.type = cudaGraphCondTypeWhile;
+    cp.conditional.size = 1;
+    cudaGraphNode_t node;
+    e = cudaGraphAddNode (&node, g, NULL, NULL, 0, &cp);
+    if (e == cudaSuccess)
+      e = cudaStreamBeginCaptureToGraph (cs, cp.conditional.phGraph_out[0], NULL, NULL, 0,
+          cudaStreamCaptureModeThreadLocal);
+    if (e == cudaSuccess) {
+      s = interp_enqueue_round (st, cs, loop, 1);
+      cudaError_t e2 = cudaStreamEndCapture (cs, NULL);
+      if (s == CC_SUCCESS && e2 != cudaSuccess)
+        e = e2;
+    }
+    if (s == CC_SUCCESS && e == cudaSuccess)
+      e = cudaGraphInstantiate (&st->geodesic, g, 0);
+    st->conditional = s == CC_SUCCESS && e == cudaSuccess;
   }
-  if (s == CC_SUCCESS && e == cudaSuccess)
-    e = cudaGraphInstantiate (&st->geodesic, g, 0);
   if (g)
     cudaGraphDestroy (g);
+  g = NULL;
+  if (s == CC_SUCCESS && !st->conditional) {
+    // no conditional nodes here: the rounds unrolled
+    cudaGetLastError ();
+    st->geodesic = NULL;
+    e = cudaStreamBeginCapture (cs, cudaStreamCaptureModeThreadLocal);
+    if (e == cudaSuccess) {
+      for (int r = 0; r < st->rounds && s == CC_SUCCESS; r++)
+        s = interp_enqueue_round (st, cs, 0, 0);
+      cudaError_t e2 = cudaStreamEndCapture (cs, &g);
+      if (s == CC_SUCCESS && e2 != cudaSuccess)
+        e = e2;
+    }
+    if (s == CC_SUCCESS && e == cudaSuccess)
+      e = cudaGraphInstantiate (&st->geodesic, g, 0);
+    if (g)
+      cudaGraphDestroy (g);
+  }
   cudaStreamDestroy (cs);
   if (s == CC_SUCCESS && e != cudaSuccess) {
     st->geodesic = NULL;
@@ -485,7 +673,7 @@ cc_cuda_interp_destroy (cc_cuda_interp *st)
     return;
   if (st->geodesic)
     cudaGraphExecDestroy (st->geodesic);
-  void *bufs[] = { st->blur_h, st->blur, st->cost, st->keys, st->flags, st->owner,
+  void *bufs[] = { st->blur_h, st->blur, st->cost, st->keys, st->geo, st->stamps, st->owner,
     st->table_key, st->table_cost, st->count, st->offsets, st->cursor, st->adj_node,
     st->adj_cost, st->model, st->scan_tmp };
   for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
@@ -517,7 +705,10 @@ cc_cuda_interp_create (cc_context *ctx, int w, int h, cc_cuda_interp **out)
   INTERP_ALLOC (st->blur, n * sizeof (int));
   INTERP_ALLOC (st->cost, n * sizeof (float));
   INTERP_ALLOC (st->keys, n * sizeof (unsigned long long));
-  INTERP_ALLOC (st->flags, (size_t) (st->rounds + 1) * sizeof (int));
+  st->tiles_x = cc_div_up (w, INTERP_TILE);
+  st->tiles_y = cc_div_up (h, INTERP_TILE);
+  INTERP_ALLOC (st->geo, GEO_WORDS * sizeof (int));
+  INTERP_ALLOC (st->stamps, 2 * (size_t) st->tiles_x * st->tiles_y * sizeof (int));
   INTERP_ALLOC (st->owner, nb * sizeof (int));
   INTERP_ALLOC (st->table_key, t * sizeof (unsigned long long));
   INTERP_ALLOC (st->table_cost, t * sizeof (unsigned));
@@ -592,6 +783,10 @@ cc_cuda_interp_run (cc_cuda_interp *st, cc_stream stream, const cc_interp_params
     CC_CUDA_LAUNCHED ("interp_seed_kernel");
   }
 
+  CC_CUDA_TRY (cudaMemsetAsync (st->geo, 0, GEO_WORDS * sizeof (int), cs),
+      "interp: clear the geodesic loop");
+  CC_CUDA_TRY (cudaMemsetAsync (st->stamps, 0, 2 * (size_t) st->tiles_x * st->tiles_y
+          * sizeof (int), cs), "interp: clear the tile stamps");
   CC_CUDA_TRY (cudaGraphLaunch (st->geodesic, cs), "interp: geodesic rounds");
 
   CC_CUDA_TRY (cudaMemsetAsync (st->table_key, 0xFF, (size_t) t * sizeof (unsigned long long),

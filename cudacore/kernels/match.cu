@@ -223,13 +223,27 @@ pyramid (cc_cuda_match *st, cudaStream_t stream, int slot, const cc_image *f)
 
 extern "C" cc_status
 cc_cuda_match_compute (cc_cuda_match *st, cc_stream stream_in, const cc_match_params *p,
-    const cc_image *prev, const cc_image *next)
+    const cc_image *prev, const cc_image *next, bool reuse_prev)
 {
   cudaStream_t stream = (cudaStream_t) stream_in;   // resolved by the dispatcher
   st->stream = stream_in;
   const cc_match_layout *L = &st->L;
   const int n = L->gw * L->gh;
-  pyramid (st, stream, 0, prev);
+  if (reuse_prev) {
+    // the last next frame's pyramid becomes prev's: swap the slots
+    for (int l = 0; l < CC_MATCH_LEVELS_MAX; l++) {
+      uint16_t *t = st->luma[0][l];
+      st->luma[0][l] = st->luma[1][l];
+      st->luma[1][l] = t;
+      t = st->smooth[0][l];
+      st->smooth[0][l] = st->smooth[1][l];
+      st->smooth[1][l] = t;
+      uint32_t *c = st->census[0][l];
+      st->census[0][l] = st->census[1][l];
+      st->census[1][l] = c;
+    }
+  } else
+    pyramid (st, stream, 0, prev);
   pyramid (st, stream, 1, next);
   CC_CUDA_LAUNCHED ("match_pyramid");
   const unsigned seed_blocks = cc_div_up (n, MATCH_THREADS);

@@ -22,6 +22,7 @@
 #include "epic_hostdev.h"
 #include "cc_tuning.h"
 #include "match_hostdev.h"
+#include "match_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -73,6 +74,8 @@ struct cc_epic {
   cc_interp *interp;
   cc_refine *refine;
   int *valid;                    /* surviving matches (device int for CUDA) */
+  bool video;                    /* the last call was cc_epic_compute_video: the
+                                    matcher holds its next frame's pyramid */
 };
 
 static void
@@ -206,9 +209,9 @@ cpu_finish (cc_epic *e, const cc_image *prev, const cc_image *next, cc_image *fl
   }
 }
 
-cc_status
-cc_epic_compute (cc_epic *e, cc_stream stream, const cc_image *prev, const cc_image *next,
-    cc_image *flow, cc_image *confidence)
+static cc_status
+epic_compute (cc_epic *e, cc_stream stream, const cc_image *prev, const cc_image *next,
+    cc_image *flow, cc_image *confidence, bool video)
 {
   CC_CHECK_ARG (e != NULL, "cc_epic_compute: epic is NULL");
   CC_TRY (check_image (e, prev, "epic: prev frame", 0));
@@ -217,11 +220,16 @@ cc_epic_compute (cc_epic *e, cc_stream stream, const cc_image *prev, const cc_im
   if (confidence)
     CC_TRY (check_image (e, confidence, "epic: confidence", 2));
   const int min_side = 2 * CC_MATCH_PATCH_RADIUS + 1;
+  /* the matcher keeps the next frame for a following video call; anything else
+   * (a plain call, tiny frames, an error below) ends the chain */
+  const bool reuse = video && e->video && cc_match_has_next (e->match);
+  e->video = false;
   if (e->width < min_side || e->height < min_side) {
     CC_TRY (cc_image_fill (e->ctx, stream, flow, 0));   /* 0 bytes: 0.0f */
     return confidence ? cc_image_fill (e->ctx, stream, confidence, 0) : CC_SUCCESS;
   }
-  CC_TRY (cc_match_compute (e->match, stream, prev, next));
+  CC_TRY (cc_match_compute_sequence (e->match, stream, prev, next, reuse));
+  e->video = video;
   const cc_flow_match *matches = cc_match_matches (e->match);
   int n = cc_match_capacity (e->match);
   bool cuda = e->ctx->backend == CC_BACKEND_CUDA;
@@ -242,16 +250,24 @@ cc_epic_compute (cc_epic *e, cc_stream stream, const cc_image *prev, const cc_im
 }
 
 cc_status
+cc_epic_compute (cc_epic *e, cc_stream stream, const cc_image *prev, const cc_image *next,
+    cc_image *flow, cc_image *confidence)
+{
+  return epic_compute (e, stream, prev, next, flow, confidence, false);
+}
+
+cc_status
 cc_epic_compute_video (cc_epic *e, cc_stream stream, const cc_image *prev,
     const cc_image *next, cc_image *flow, cc_image *confidence)
 {
-  return cc_epic_compute (e, stream, prev, next, flow, confidence);
+  return epic_compute (e, stream, prev, next, flow, confidence, true);
 }
 
 void
 cc_epic_reset (cc_epic *e)
 {
-  (void) e;
+  if (e)
+    e->video = false;
 }
 
 cc_status

@@ -123,6 +123,7 @@ struct cc_match {
   float *fflow[2];
   unsigned char *textured;
   cc_flow_match *matches;
+  bool has_next;            /* slot 1 holds the last compute's next frame (since alloc) */
   /* CUDA */
   cc_cuda_match *cuda;
 };
@@ -272,6 +273,7 @@ match_alloc (cc_module *mod)
 {
   cc_match *m = (cc_match *) mod;
   cc_match_layout_compute (m->mod.width, m->mod.height, &m->params, &m->layout);
+  m->has_next = false;
   if (m->mod.ctx->backend == CC_BACKEND_CUDA)
     return CC_CUDA_ONLY (cc_cuda_match_create (m->mod.ctx, &m->layout, &m->cuda));
   return cpu_alloc (m);
@@ -345,18 +347,48 @@ check_frame (const cc_match *m, const cc_image *img, const char *what)
 }
 
 cc_status
-cc_match_compute (cc_match *m, cc_stream stream, const cc_image *prev, const cc_image *next)
+cc_match_compute_sequence (cc_match *m, cc_stream stream, const cc_image *prev,
+    const cc_image *next, bool reuse_prev)
 {
   CC_CHECK_ARG (m != NULL, "cc_match_compute: m is NULL");
   CC_TRY (check_frame (m, prev, "match: prev frame"));
   CC_TRY (check_frame (m, next, "match: next frame"));
+  CC_CHECK_ARG (!reuse_prev || m->has_next,
+      "match: no previous frame to reuse (new scratch or no compute since)");
+  m->has_next = true;
   if (m->mod.ctx->backend == CC_BACKEND_CUDA)
     return CC_CUDA_ONLY (cc_cuda_match_compute (m->cuda, cc_stream_resolve (m->mod.ctx, stream),
-            &m->params, prev, next));
-  cpu_pyramid (m, 0, prev);
+            &m->params, prev, next, reuse_prev));
+  if (reuse_prev) {
+    /* the last next frame's pyramid becomes prev's: swap the slots */
+    for (int l = 0; l < CC_MATCH_LEVELS_MAX; l++) {
+      uint16_t *t = m->luma[0][l];
+      m->luma[0][l] = m->luma[1][l];
+      m->luma[1][l] = t;
+      t = m->smooth[0][l];
+      m->smooth[0][l] = m->smooth[1][l];
+      m->smooth[1][l] = t;
+      uint32_t *c = m->census[0][l];
+      m->census[0][l] = m->census[1][l];
+      m->census[1][l] = c;
+    }
+  } else
+    cpu_pyramid (m, 0, prev);
   cpu_pyramid (m, 1, next);
   cpu_compute (m);
   return CC_SUCCESS;
+}
+
+bool
+cc_match_has_next (const cc_match *m)
+{
+  return m && m->has_next;
+}
+
+cc_status
+cc_match_compute (cc_match *m, cc_stream stream, const cc_image *prev, const cc_image *next)
+{
+  return cc_match_compute_sequence (m, stream, prev, next, false);
 }
 
 const cc_flow_match *

@@ -35,9 +35,22 @@ typedef struct cc_cuda_match cc_cuda_match;
 cc_status cc_cuda_match_create (cc_context *ctx, const cc_match_layout *layout,
     cc_cuda_match **out);
 void cc_cuda_match_destroy (cc_cuda_match *state);
-/* Device frames; the matches stay on the device. stream: resolved (never NULL). */
+/* Device frames; the matches stay on the device. stream: resolved (never NULL).
+ * reuse_prev: prev is the last compute's next, whose pyramid is kept (slots swap). */
 cc_status cc_cuda_match_compute (cc_cuda_match *state, cc_stream stream,
-    const cc_match_params *params, const cc_image *prev, const cc_image *next);
+    const cc_match_params *params, const cc_image *prev, const cc_image *next,
+    bool reuse_prev);
+
+/* cc_match_compute for consecutive pairs of a stream (cc_epic_compute_video): when
+ * `reuse_prev`, prev is the last compute's next frame, unchanged, and its pyramid and
+ * census codes are reused (the same matches as cc_match_compute). Returns
+ * INVALID_ARGUMENT for reuse_prev when the handle has no such frame (new scratch since,
+ * or no compute yet). */
+cc_status cc_match_compute_sequence (cc_match *m, cc_stream stream, const cc_image *prev,
+    const cc_image *next, bool reuse_prev);
+/* Whether the handle holds the last compute's next frame's pyramid (since its scratch
+ * was made). */
+bool cc_match_has_next (const cc_match *m);
 const cc_flow_match *cc_cuda_match_matches (const cc_cuda_match *state);
 cc_status cc_cuda_match_download (cc_cuda_match *state, cc_stream stream,
     cc_flow_match *out, int count);

@@ -328,6 +328,91 @@ START_TEST (test_gpu_matches_cpu)
 }
 END_TEST
 
+/* Video mode on one backend: three frames of a sequence (two generated pairs sharing
+ * their middle frame) through cc_epic_compute_video give the bits cc_epic_compute
+ * gives for each pair; after cc_epic_reset, and after a call that skips a frame
+ * (prev not the last next: the caller resets), the same. */
+static void
+video_case (cc_backend backend)
+{
+  const int w = 160, h = 112;
+  cv_pair_params gp = { w, h, 20.0f, 31 };
+  cc_image f[4], t, o, g2, t2, o2;
+  CC_ASSERT_OK (cv_pair_make (&gp, NULL, 0, &f[0], &f[1], &t, &o));
+  gp.seed = 32;
+  CC_ASSERT_OK (cv_pair_make (&gp, NULL, 0, &f[2], &g2, &t2, &o2));
+  f[3] = f[0];
+  cc_context *ctx;
+  CC_ASSERT_OK (cc_context_create (backend, -1, &ctx));
+  cc_epic_params p;
+  cc_epic_params_default (&p);
+  cc_epic *plain, *video;
+  CC_ASSERT_OK (cc_epic_create (ctx, w, h, &p, &plain));
+  CC_ASSERT_OK (cc_epic_create (ctx, w, h, &p, &video));
+  cc_location loc = backend == CC_BACKEND_CUDA ? CC_LOCATION_DEVICE : CC_LOCATION_HOST;
+  cc_image d[4], pf, pc, vf, vc;
+  for (int i = 0; i < 4; i++)
+    CC_ASSERT_OK (cv_test_to_backend (ctx, &f[i], &d[i]));
+  CC_ASSERT_OK (cc_image_alloc (ctx, w, h, CC_FORMAT_F32C2, loc, &pf));
+  CC_ASSERT_OK (cc_image_alloc (ctx, w, h, CC_FORMAT_F32, loc, &pc));
+  CC_ASSERT_OK (cc_image_alloc (ctx, w, h, CC_FORMAT_F32C2, loc, &vf));
+  CC_ASSERT_OK (cc_image_alloc (ctx, w, h, CC_FORMAT_F32, loc, &vc));
+  /* pairs (0,1) (1,2) (2,3), a reset, (3,1) after the reset: the order a stream,
+   * a seek and a new start would give */
+  const int seq[][2] = { { 0, 1 }, { 1, 2 }, { 2, 3 }, { 3, 1 }, { 1, 0 } };
+  for (int i = 0; i < 5; i++) {
+    if (i == 3)
+      cc_epic_reset (video);
+    const cc_image *a = &d[seq[i][0]], *b = &d[seq[i][1]];
+    CC_ASSERT_OK (cc_epic_compute (plain, NULL, a, b, &pf, &pc));
+    CC_ASSERT_OK (cc_epic_compute_video (video, NULL, a, b, &vf, &vc));
+    cc_image hp, hv, hpc, hvc;
+    CC_ASSERT_OK (cv_test_to_host (ctx, &pf, &hp));
+    CC_ASSERT_OK (cv_test_to_host (ctx, &vf, &hv));
+    CC_ASSERT_OK (cv_test_to_host (ctx, &pc, &hpc));
+    CC_ASSERT_OK (cv_test_to_host (ctx, &vc, &hvc));
+    for (int y = 0; y < h; y++) {
+      ck_assert_msg (memcmp ((uint8_t *) hp.planes[0] + (size_t) y * hp.pitch[0],
+              (uint8_t *) hv.planes[0] + (size_t) y * hv.pitch[0], (size_t) w * 8) == 0,
+          "%s video mode, pair %d: flow row %d differs from cc_epic_compute",
+          cc_backend_name (backend), i, y);
+      ck_assert_msg (memcmp ((uint8_t *) hpc.planes[0] + (size_t) y * hpc.pitch[0],
+              (uint8_t *) hvc.planes[0] + (size_t) y * hvc.pitch[0], (size_t) w * 4) == 0,
+          "%s video mode, pair %d: confidence row %d differs", cc_backend_name (backend), i,
+          y);
+    }
+    cv_image_free (&hp);
+    cv_image_free (&hv);
+    cv_image_free (&hpc);
+    cv_image_free (&hvc);
+  }
+  for (int i = 0; i < 4; i++)
+    cc_image_free (ctx, &d[i]);
+  cc_image_free (ctx, &pf);
+  cc_image_free (ctx, &pc);
+  cc_image_free (ctx, &vf);
+  cc_image_free (ctx, &vc);
+  cc_epic_destroy (plain);
+  cc_epic_destroy (video);
+  cc_context_destroy (ctx);
+  for (int i = 0; i < 3; i++)
+    cv_image_free (&f[i]);
+  cv_image_free (&g2);
+  cv_image_free (&t);
+  cv_image_free (&o);
+  cv_image_free (&t2);
+  cv_image_free (&o2);
+}
+
+START_TEST (test_video_mode)
+{
+  video_case (CC_BACKEND_CPU);
+  if (cv_test_skip_without_gpu ("epic: video mode on CUDA"))
+    return;
+  video_case (CC_BACKEND_CUDA);
+}
+END_TEST
+
 static Suite *
 epic_suite (void)
 {
@@ -338,6 +423,7 @@ epic_suite (void)
   tcase_add_test (tc, test_defined_results);
   tcase_add_test (tc, test_bad_arguments);
   tcase_add_test (tc, test_gpu_matches_cpu);
+  tcase_add_test (tc, test_video_mode);
   suite_add_tcase (s, tc);
   return s;
 }
