@@ -3,16 +3,18 @@
  * and of cc_flow_visualize (COLOR), one JSON object per line.
  *
  *   flow-bench [--fb-check | --no-fb-check] [--runs N] [--no-cpu] [--threads N]
- *   flow-bench --epic [--cell N] [--k N] [--inner N] [--runs N] [--no-cpu] [--threads N]
+ *   flow-bench --epic [--size WxH] [--cell N] [--k N] [--inner N] [--runs N] [--no-cpu]
+ *              [--threads N]
  *   flow-bench --version
  *
  * --epic: the EpicFlow method (cc_epic, default parameters) instead, on a generated
  * large-motion pair (cv_pair_make, motions up to 100 px, procedural textures) at
- * 1024x436 and 1920x1080 on CUDA, 1024x436 on the CPU (3 runs at most). Stage split
- * (CUDA events, stand-alone cc_match / cc_interp / cc_refine handles run in sequence):
- * match_ms, interp_ms, refine_ms; kernel_ms: events around cc_epic_compute with the
- * confidence (the stages plus the backward interpolation); end_to_end_ms: wall clock
- * around cc_epic_compute + cc_context_synchronize.
+ * 1024x436 and 1920x1080 (or --size alone) on CUDA, 1024x436 on the CPU (3 runs at
+ * most). Stage split (CUDA events, stand-alone cc_match / cc_interp / cc_refine handles
+ * run in sequence): match_ms, interp_ms, refine_ms; kernel_ms: events around
+ * cc_epic_compute with the confidence; video_ms: the same through
+ * cc_epic_compute_video on alternating frames (each call reuses the last next frame);
+ * end_to_end_ms: wall clock around cc_epic_compute + cc_context_synchronize.
  *
  * Sizes 640x480, 1920x1080, 3840x2160 on CUDA (when a device exists); the CPU
  * backend at 640x480 only (fewer runs). LK: 5 levels, 3 iterations, 9x9 window.
@@ -186,7 +188,7 @@ bench_vis (bench_set *s, int warmup, int runs)
 /* --cell / --k / --inner: the interpolation's seed cell and neighbour count and the
  * refinement's inner iterations instead of the defaults (0: cc_epic_params_default's),
  * to compare settings in one run */
-static int epic_cell, epic_k, epic_inner;
+static int epic_cell, epic_k, epic_inner, epic_w, epic_h;
 
 static int
 bench_epic (cc_backend backend, int w, int h, int warmup, int runs)
@@ -227,7 +229,8 @@ bench_epic (cc_backend backend, int w, int h, int warmup, int runs)
           || cc_refine_create (ctx, w, h, &p.refine_params, &refine) != CC_SUCCESS
           || cc_timer_create (ctx, &timer) != CC_SUCCESS))
     rc = cv_fail ("create");
-  static double mt[MAX_RUNS], it[MAX_RUNS], rt[MAX_RUNS], kt[MAX_RUNS], et[MAX_RUNS];
+  static double mt[MAX_RUNS], it[MAX_RUNS], rt[MAX_RUNS], kt[MAX_RUNS], et[MAX_RUNS],
+      vt[MAX_RUNS];
   for (int i = 0; i < warmup && !rc; i++)
     if (cc_epic_compute (epic, NULL, &frames[0], &frames[1], &flow, &conf) != CC_SUCCESS
         || cc_context_synchronize (ctx) != CC_SUCCESS)
@@ -245,6 +248,17 @@ bench_epic (cc_backend backend, int w, int h, int warmup, int runs)
     rt[i] = r;
     kt[i] = k;
   }
+  /* video mode: the pair's frames alternate, so each call's prev is the last call's
+   * next (cc_epic_compute_video reuses its pyramid); the first call is not timed */
+  for (int i = 0; i <= runs && !rc; i++) {
+    float v;
+    const cc_image *a = &frames[i & 1], *b = &frames[(i + 1) & 1];
+    if (!TIMED (timer, cc_epic_compute_video (epic, NULL, a, b, &flow, &conf), v))
+      rc = cv_fail ("cc_epic_compute_video");
+    if (i > 0)
+      vt[i - 1] = v;
+  }
+  cc_epic_reset (epic);
   for (int i = 0; i < runs && !rc; i++) {
     double t0 = cc_now_ms ();
     if (cc_epic_compute (epic, NULL, &frames[0], &frames[1], &flow, &conf) != CC_SUCCESS
@@ -256,9 +270,11 @@ bench_epic (cc_backend backend, int w, int h, int warmup, int runs)
     printf ("{\"algorithm\":\"epic\",\"width\":%d,\"height\":%d,\"backend\":\"%s\","
         "\"match_step\":%d,\"cell\":%d,\"k\":%d,\"inner\":%d,\"refine\":true,\"confidence\":true,\"runs\":%d,"
         "\"threads\":%d,\"match_ms\":%.4f,\"interp_ms\":%.4f,\"refine_ms\":%.4f,"
-        "\"kernel_ms\":%.4f,\"end_to_end_ms\":%.4f}\n", w, h, cc_backend_name (backend),
+        "\"kernel_ms\":%.4f,\"video_ms\":%.4f,\"end_to_end_ms\":%.4f}\n", w, h,
+        cc_backend_name (backend),
         p.match.step, p.interp.cell, p.interp.k, p.refine_params.inner_iterations, runs, bench_threads (ctx), cv_median (mt, runs),
-        cv_median (it, runs), cv_median (rt, runs), cv_median (kt, runs), cv_median (et, runs));
+        cv_median (it, runs), cv_median (rt, runs), cv_median (kt, runs), cv_median (vt, runs),
+        cv_median (et, runs));
     fflush (stdout);
   }
   cc_timer_destroy (timer);
@@ -321,6 +337,12 @@ main (int argc, char **argv)
     } else if (!strcmp (argv[i], "--k") && i + 1 < argc) {
       if (!cv_parse_int ("--k", argv[++i], 1, 128, &epic_k))
         return 2;
+    } else if (!strcmp (argv[i], "--size") && i + 1 < argc) {
+      if (sscanf (argv[++i], "%dx%d", &epic_w, &epic_h) != 2 || epic_w < 16 || epic_h < 16
+          || epic_w > 8192 || epic_h > 8192) {
+        fprintf (stderr, "flow-bench: --size %s: want WxH, 16..8192 each\n", argv[i]);
+        return 2;
+      }
     } else if (!strcmp (argv[i], "--inner") && i + 1 < argc) {
       if (!cv_parse_int ("--inner", argv[++i], 1, 1000, &epic_inner))
         return 2;
@@ -335,15 +357,17 @@ main (int argc, char **argv)
       cv_print_version ();
       return 0;
     } else {
-      fprintf (stderr, "usage: flow-bench [--fb-check | --no-fb-check | --epic [--cell N] "
-          "[--k N] [--inner N]] [--runs N] [--no-cpu] [--threads N]\n");
+      fprintf (stderr, "usage: flow-bench [--fb-check | --no-fb-check | --epic [--size WxH] "
+          "[--cell N] [--k N] [--inner N]] [--runs N] [--no-cpu] [--threads N]\n");
       return 2;
     }
   }
   static const int sizes[][2] = { { 640, 480 }, { 1920, 1080 }, { 3840, 2160 } };
   int rc = 0;
   if (epic) {
-    if (cc_cuda_device_count () > 0) {
+    if (cc_cuda_device_count () > 0 && epic_w > 0)
+      rc = bench_epic (CC_BACKEND_CUDA, epic_w, epic_h, 3, runs);
+    else if (cc_cuda_device_count () > 0) {
       rc = bench_epic (CC_BACKEND_CUDA, 1024, 436, 3, runs);
       if (!rc)
         rc = bench_epic (CC_BACKEND_CUDA, 1920, 1080, 3, runs);

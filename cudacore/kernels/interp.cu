@@ -6,15 +6,13 @@
 // Geodesic Voronoi: tiled parallel relaxation. A 32 x 32 block loads its tile and a
 // one-pixel halo of (distance, seed) keys into shared memory and relaxes its pixels
 // against their 8 neighbours by Jacobi steps between two shared buffers until no key
-// of the tile changes, then writes the changed keys back. A round is one launch of as
-// many blocks as the device runs at once, each taking tiles in turn, and relaxes only
-// the tiles next to a tile that changed in the round before. The rounds are a CUDA
-// conditional while node (built once at create: its arguments never change), so a run
-// launches one graph and the device runs as many rounds as the keys need, no host
-// synchronisation (without conditional nodes in the driver: cc_interp_rounds ()
-// rounds unrolled, those after convergence returning at once). Keys only decrease
-// and each is the value of a real path, so the rounds reach the unique fixed point
-// the CPU's Dijkstra computes, whatever the order of the updates
+// of the tile changes, then writes the changed keys back. The rounds run in one
+// cooperative launch of as many blocks as the device holds at once, each taking
+// tiles in turn, a grid-wide barrier between rounds; a round relaxes only the tiles
+// next to a tile that changed in the round before, and the loop ends at the first
+// round that changes nothing: one launch a run, no host synchronisation. Keys only
+// decrease and each is the value of a real path, so the rounds reach the unique fixed
+// point the CPU's Dijkstra computes, whatever the order of the updates
 // (cc_interp_rounds () rounds at most).
 // Seed graph: an open-addressing table of (cell pair -> least cost) filled with
 // atomicCAS / atomicMin (contents independent of the order), then CSR lists by
@@ -27,7 +25,10 @@
 #include "interp_hostdev.h"
 
 #include <cub/device/device_scan.cuh>
+#include <cooperative_groups.h>
 #include <cuda/atomic>
+
+namespace cg = cooperative_groups;
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,16 +46,14 @@ struct cc_cuda_interp {
   int *blur_h, *blur;
   float *cost;
   unsigned long long *keys;
-  int *geo;                      // GEO_WORDS control words of the geodesic loop
+  int *changed;                  // 3 flags of the geodesic loop (interp_geodesic_kernel)
   int *stamps;                   // 2 x tiles: the round of each tile's last change
   int tiles_x, tiles_y;
-  bool conditional;              // the loop is a conditional graph node (else: unrolled)
   int *owner;
   unsigned long long *table_key;
   unsigned *table_cost;          // float bits (costs >= 0 order like their bits)
   int *count, *offsets, *cursor, *adj_node;
   float *adj_cost, *model;
-  cudaGraphExec_t geodesic;      // the rounds (fixed arguments)
   void *scan_tmp;
   size_t scan_tmp_bytes;
 };
@@ -130,119 +129,113 @@ interp_seed_kernel (const cc_flow_match *matches, const int *owner, int nb,
   keys[(size_t) py * w + px] = cc_interp_key (0.0f, b);
 }
 
-// The geodesic loop's control words (st->geo): the last round run, whether a key
-// changed in the round being run, and done (the rounds that follow return at once).
-enum { GEO_ROUND, GEO_CHANGED, GEO_DONE, GEO_WORDS };
-
-// One round over the tiles. A tile is relaxed when a tile of its 3 x 3 neighbourhood
-// changed a key in the previous round (stamps: the round of a tile's last change, in
-// two arrays by the parity of the round, so that this round's writes never meet its
-// reads), every tile in round 1. Its keys and a one-pixel halo are loaded into shared
-// memory and relaxed against the 8 neighbours by Jacobi steps between two buffers
-// (each step reads one and writes the other: no thread reads what another writes in
-// the same step) until no key changes; the changed keys go back. Keys of other tiles
-// (the halo) may change while they are read: those are relaxed atomic loads and
-// stores, and any value read is the length of a real path, so the fixed point is the
-// same whatever a load sees.
-__global__ void
-interp_geodesic_round_kernel (unsigned long long *keys, const float *cost, int w, int h,
-    int *geo, int *stamps, int tiles_x, int tiles_y)
+// The geodesic loop: one cooperative launch of as many blocks as the device holds at
+// once, rounds separated by grid-wide barriers. In round r each block relaxes its
+// share of the tiles that need it (relax_tile); after the barrier every block reads
+// whether any key changed (changed[r % 3], set by atomicOr) and the loop ends when none
+// did or after max_rounds. Three flags in turn: the one of round r - 1 is cleared after
+// barrier r, when every block has read it, and is next set in round r + 2.
+//
+// A tile is relaxed when a tile of its 3 x 3 neighbourhood changed a key in the
+// previous round (stamps: the round of a tile's last change, in two arrays by the
+// parity of the round, so that a round's writes never meet its reads), every tile in
+// round 1. Its keys and a one-pixel halo are loaded into shared memory and relaxed
+// against the 8 neighbours by Jacobi steps between two buffers (each step reads one
+// and writes the other: no thread reads what another writes in the same step) until
+// no key changes; the changed keys go back. Keys of other tiles (the halo) may change
+// while they are read: those are relaxed atomic loads and stores, and any value read
+// is the length of a real path, so the fixed point is the same whatever a load sees.
+__global__ void __launch_bounds__ (INTERP_TILE * INTERP_TILE, 2)
+interp_geodesic_kernel (unsigned long long *keys, const float *cost, int w, int h,
+    int *changed, int *stamps, int tiles_x, int tiles_y, int max_rounds)
 {
   __shared__ unsigned long long sk[2][INTERP_TILE + 2][INTERP_TILE + 2];
   __shared__ float sc[INTERP_TILE + 2][INTERP_TILE + 2];
   __shared__ int s_active;
-  if (geo[GEO_DONE])
-    return;   // converged, or the round cap: the whole grid returns
-  const int r = geo[GEO_ROUND] + 1, tiles = tiles_x * tiles_y;
-  const int *last = stamps + ((r - 1) & 1) * tiles;
-  int *mine = stamps + (r & 1) * tiles;
+  cg::grid_group grid = cg::this_grid ();
+  const int tiles = tiles_x * tiles_y;
   const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * INTERP_TILE + tx;
-  bool block_changed = false;
-  for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-    const int tcx = tile % tiles_x, tcy = tile / tiles_x;
-    __syncthreads ();   // the previous tile is done with the buffers and s_active
-    if (tid == 0) {
-      int active = r == 1;
-      for (int dy = -1; dy <= 1 && !active; dy++)
-        for (int dx = -1; dx <= 1 && !active; dx++) {
-          int nx = tcx + dx, ny = tcy + dy;
-          if (nx >= 0 && ny >= 0 && nx < tiles_x && ny < tiles_y)
-            active = last[ny * tiles_x + nx] == r - 1;
-        }
-      s_active = active;
-    }
-    __syncthreads ();
-    if (!s_active)
-      continue;
-    const int x0 = tcx * INTERP_TILE, y0 = tcy * INTERP_TILE;
-    for (int i = tid; i < (INTERP_TILE + 2) * (INTERP_TILE + 2);
-        i += INTERP_TILE * INTERP_TILE) {
-      int lx = i % (INTERP_TILE + 2), ly = i / (INTERP_TILE + 2);
-      int gx = x0 + lx - 1, gy = y0 + ly - 1;
-      bool in = gx >= 0 && gy >= 0 && gx < w && gy < h;
-      unsigned long long k = CC_INTERP_KEY_NONE;
-      if (in)
-        k = cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> (
-            keys[(size_t) gy * w + gx]).load (cuda::memory_order_relaxed);
-      sk[0][ly][lx] = k;
-      sk[1][ly][lx] = k;
-      sc[ly][lx] = in ? cost[(size_t) gy * w + gx] : 0.0f;
-    }
-    __syncthreads ();
-    const int x = x0 + tx, y = y0 + ty;
-    const bool in = x < w && y < h;
-    const unsigned long long orig = sk[0][ty + 1][tx + 1];
-    const float c = sc[ty + 1][tx + 1];
-    int cur = 0;
-    for (int it = 0; it < 2 * INTERP_TILE * INTERP_TILE; it++) {
-      int changed = 0;
-      if (in) {
-        unsigned long long own = sk[cur][ty + 1][tx + 1], best = own;
-        for (int dy = -1; dy <= 1; dy++)
-          for (int dx = -1; dx <= 1; dx++) {
-            if (dx == 0 && dy == 0)
-              continue;
-            unsigned long long k = cc_interp_relax (sk[cur][ty + 1 + dy][tx + 1 + dx],
-                cc_interp_step (c, sc[ty + 1 + dy][tx + 1 + dx], dx != 0 && dy != 0));
-            if (k < best)
-              best = k;
+  for (int r = 1; r <= max_rounds; r++) {
+    const int *last = stamps + ((r - 1) & 1) * tiles;
+    int *mine = stamps + (r & 1) * tiles;
+    bool block_changed = false;
+    for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+      const int tcx = tile % tiles_x, tcy = tile / tiles_x;
+      __syncthreads ();   // the previous tile is done with the buffers and s_active
+      if (tid == 0) {
+        int active = r == 1;
+        for (int dy = -1; dy <= 1 && !active; dy++)
+          for (int dx = -1; dx <= 1 && !active; dx++) {
+            int nx = tcx + dx, ny = tcy + dy;
+            if (nx >= 0 && ny >= 0 && nx < tiles_x && ny < tiles_y)
+              active = last[ny * tiles_x + nx] == r - 1;
           }
-        sk[cur ^ 1][ty + 1][tx + 1] = best;
-        changed = best < own;
+        s_active = active;
       }
-      cur ^= 1;
-      if (!__syncthreads_or (changed))
-        break;
+      __syncthreads ();
+      if (!s_active)
+        continue;
+      const int x0 = tcx * INTERP_TILE, y0 = tcy * INTERP_TILE;
+      for (int i = tid; i < (INTERP_TILE + 2) * (INTERP_TILE + 2);
+          i += INTERP_TILE * INTERP_TILE) {
+        int lx = i % (INTERP_TILE + 2), ly = i / (INTERP_TILE + 2);
+        int gx = x0 + lx - 1, gy = y0 + ly - 1;
+        bool in = gx >= 0 && gy >= 0 && gx < w && gy < h;
+        unsigned long long k = CC_INTERP_KEY_NONE;
+        if (in)
+          k = cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> (
+              keys[(size_t) gy * w + gx]).load (cuda::memory_order_relaxed);
+        sk[0][ly][lx] = k;
+        sk[1][ly][lx] = k;
+        sc[ly][lx] = in ? cost[(size_t) gy * w + gx] : 0.0f;
+      }
+      __syncthreads ();
+      const int x = x0 + tx, y = y0 + ty;
+      const bool in = x < w && y < h;
+      const unsigned long long orig = sk[0][ty + 1][tx + 1];
+      const float c = sc[ty + 1][tx + 1];
+      int cur = 0;
+      for (int it = 0; it < 2 * INTERP_TILE * INTERP_TILE; it++) {
+        int step_changed = 0;
+        if (in) {
+          unsigned long long own = sk[cur][ty + 1][tx + 1], best = own;
+          for (int dy = -1; dy <= 1; dy++)
+            for (int dx = -1; dx <= 1; dx++) {
+              if (dx == 0 && dy == 0)
+                continue;
+              unsigned long long k = cc_interp_relax (sk[cur][ty + 1 + dy][tx + 1 + dx],
+                  cc_interp_step (c, sc[ty + 1 + dy][tx + 1 + dx], dx != 0 && dy != 0));
+              if (k < best)
+                best = k;
+            }
+          sk[cur ^ 1][ty + 1][tx + 1] = best;
+          step_changed = best < own;
+        }
+        cur ^= 1;
+        if (!__syncthreads_or (step_changed))
+          break;
+      }
+      const unsigned long long fin = sk[cur][ty + 1][tx + 1];
+      const bool mine_changed = in && fin != orig;
+      if (mine_changed)
+        cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> (
+            keys[(size_t) y * w + x]).store (fin, cuda::memory_order_relaxed);
+      if (__syncthreads_or (mine_changed)) {
+        block_changed = true;
+        if (tid == 0)
+          mine[tile] = r;
+      }
     }
-    const unsigned long long fin = sk[cur][ty + 1][tx + 1];
-    const bool mine_changed = in && fin != orig;
-    if (mine_changed)
-      cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> (
-          keys[(size_t) y * w + x]).store (fin, cuda::memory_order_relaxed);
-    if (__syncthreads_or (mine_changed)) {
-      block_changed = true;
-      if (tid == 0)
-        mine[tile] = r;
-    }
+    if (block_changed && tid == 0)
+      atomicOr (&changed[r % 3], 1);
+    grid.sync ();
+    const int go = cuda::atomic_ref<int, cuda::thread_scope_device> (changed[r % 3]).load (
+        cuda::memory_order_relaxed);
+    if (blockIdx.x == 0 && tid == 0)
+      changed[(r + 2) % 3] = 0;
+    if (!go)
+      break;
   }
-  if (block_changed && tid == 0)
-    atomicOr (&geo[GEO_CHANGED], 1);
-}
-
-// After each round (one thread): counts it, ends the loop when no key changed or at
-// the cap, and with a conditional graph sets the loop's condition.
-__global__ void
-interp_geodesic_control_kernel (int *geo, int max_rounds, cudaGraphConditionalHandle loop,
-    int conditional)
-{
-  const int r = geo[GEO_ROUND] + 1;
-  const int go = geo[GEO_DONE] == 0 && geo[GEO_CHANGED] != 0 && r < max_rounds;
-  geo[GEO_ROUND] = r;
-  geo[GEO_CHANGED] = 0;
-  if (!go)
-    geo[GEO_DONE] = 1;
-  if (conditional)
-    cudaGraphSetConditional (loop, go ? 1u : 0u);
 }
 
 __global__ void
@@ -312,23 +305,38 @@ interp_sort_kernel (const int *offsets, int *adj_node, float *adj_cost, int nb)
         offsets[b + 1] - offsets[b]);
 }
 
-// Warp-wide lexicographic (dist, node) argmin / argmax over a warp's lanes: every lane
-// ends with the winner's (dist, node, index). Nodes are unique in the candidate list,
-// so the winner is unique and the same as the CPU's first-best scan.
-__device__ __forceinline__ void
-interp_warp_best (float &d, int &n, int &i, bool want_max)
+// A candidate as one word: (float bits of its distance) << 32 | node. Distances are
+// >= 0, so the words order like (distance, node) pairs: the smallest is the CPU's
+// argmin (ties to the lower node), the largest its farthest (ties to the higher).
+__device__ __forceinline__ unsigned long long
+knn_key (float d, int n)
 {
-  for (int off = 16; off > 0; off >>= 1) {
-    float od = __shfl_xor_sync (0xFFFFFFFFu, d, off);
-    int on = __shfl_xor_sync (0xFFFFFFFFu, n, off);
-    int oi = __shfl_xor_sync (0xFFFFFFFFu, i, off);
-    bool take = want_max ? (od > d || (od == d && on > n)) : (od < d || (od == d && on < n));
-    if (take) {
-      d = od;
-      n = on;
-      i = oi;
-    }
-  }
+  return ((unsigned long long) __float_as_uint (d) << 32) | (unsigned) n;
+}
+
+__device__ __forceinline__ float
+knn_dist (unsigned long long key)
+{
+  return __uint_as_float ((unsigned) (key >> 32));
+}
+
+// The warp's least (or greatest) word and where it is: two warp reductions (high
+// word, then low word among the lanes that hold the least high word) and a ballot.
+// Nodes are unique, so the winner is unique. `none`: the value of a lane without a
+// candidate (the other extreme).
+__device__ __forceinline__ unsigned long long
+knn_warp_pick (unsigned long long mine, int mine_i, bool want_max, int *at)
+{
+  const unsigned hi = (unsigned) (mine >> 32);
+  const unsigned bhi = want_max ? __reduce_max_sync (0xFFFFFFFFu, hi)
+      : __reduce_min_sync (0xFFFFFFFFu, hi);
+  const unsigned lo = hi == bhi ? (unsigned) mine : (want_max ? 0u : 0xFFFFFFFFu);
+  const unsigned blo = want_max ? __reduce_max_sync (0xFFFFFFFFu, lo)
+      : __reduce_min_sync (0xFFFFFFFFu, lo);
+  const unsigned long long best = ((unsigned long long) bhi << 32) | blo;
+  const unsigned who = __ballot_sync (0xFFFFFFFFu, mine == best);
+  *at = __shfl_sync (0xFFFFFFFFu, mine_i, __ffs (who) - 1);
+  return best;
 }
 
 // A warp's table of the nodes its search has met (node -> place: an index into the
@@ -361,18 +369,18 @@ interp_hash_insert (int *keys, short *vals, int v, int place)
   vals[s] = (short) place;
 }
 
-// cc_interp_knn over a warp, the same list bit for bit. Each pop: the argmin of the
-// candidates over the lanes (lexicographic (dist, node): unique), the swap-remove.
-// Then u's edges, one lane each: its node's place from the table; a settled node is
-// skipped, a candidate's distance lowered (distinct nodes: no two lanes meet), and
-// the new nodes appended in edge order (a ballot gives each its index), which is the
-// CPU's sequential result whenever no append finds the list full. An edge chunk
-// that would fill the list (or the table) is done the CPU's way instead, edge by
-// edge with scans, and so is the rest of that seed's search.
+// cc_interp_knn over a warp, the same list bit for bit. Each pop: the least candidate
+// word over the lanes (knn_warp_pick), the swap-remove. Then u's edges, one lane
+// each: its node's place from the table; a settled node is skipped, a candidate's
+// distance lowered (distinct nodes: no two lanes meet), and the new nodes appended in
+// edge order (a ballot gives each its index), which is the CPU's sequential result
+// whenever no append finds the list full. An edge chunk that would fill the list (or
+// the table) is done the CPU's way instead, edge by edge with scans, and so is the
+// rest of that seed's search.
 __device__ int
-interp_warp_knn (const int *offsets, const int *adj_node, const float *adj_cost, int src,
-    int k, int *nodes, float *dists, int *cand_node, float *cand_dist, int *hkeys,
-    short *hvals, int lane)
+interp_warp_knn (const int *__restrict__ offsets, const int *__restrict__ adj_node,
+    const float *__restrict__ adj_cost, int src, int k, int *nodes, float *dists,
+    unsigned long long *cand, int *hkeys, short *hvals, int lane)
 {
   int found = 0, ncand = 1;
   bool hashed = true;
@@ -380,40 +388,36 @@ interp_warp_knn (const int *offsets, const int *adj_node, const float *adj_cost,
     hkeys[i] = -1;
   __syncwarp ();
   if (lane == 0) {
-    cand_node[0] = src;
-    cand_dist[0] = 0.0f;
+    cand[0] = knn_key (0.0f, src);
     interp_hash_insert (hkeys, hvals, src, 0);
   }
   __syncwarp ();
   const unsigned lt = (1u << lane) - 1u;
   while (found < k && ncand > 0) {
-    float bd = INFINITY;
-    int bn = INT_MAX, bi = -1;
+    unsigned long long mine = ~0ull;
+    int mine_i = -1;
     for (int i = lane; i < ncand; i += 32) {
-      float d = cand_dist[i];
-      int n = cand_node[i];
-      if (bi < 0 || d < bd || (d == bd && n < bn)) {
-        bd = d;
-        bn = n;
-        bi = i;
+      const unsigned long long c = cand[i];
+      if (c < mine) {
+        mine = c;
+        mine_i = i;
       }
     }
-    interp_warp_best (bd, bn, bi, false);
-    const int u = bn;
-    const float du = bd;
+    int bi;
+    const unsigned long long best = knn_warp_pick (mine, mine_i, false, &bi);
+    const int u = (int) (unsigned) best;
+    const float du = knn_dist (best);
+    __syncwarp ();
+    const unsigned long long moved = cand[ncand - 1];
     __syncwarp ();
     if (lane == 0) {
-      const int moved = cand_node[ncand - 1];
-      cand_node[bi] = moved;
-      cand_dist[bi] = cand_dist[ncand - 1];
+      cand[bi] = moved;
       nodes[found] = u;
       dists[found] = du;
-      if (hashed) {
+      if (hashed)
         hvals[interp_hash_find (hkeys, u)] = INTERP_SETTLED;
-        if (bi != ncand - 1)
-          hvals[interp_hash_find (hkeys, moved)] = (short) bi;
-      }
-    }
+    } else if (lane == 1 && hashed && bi != ncand - 1)
+      hvals[interp_hash_find (hkeys, (int) (unsigned) moved)] = (short) bi;
     ncand--;
     found++;
     __syncwarp ();
@@ -441,12 +445,11 @@ interp_warp_knn (const int *offsets, const int *adj_node, const float *adj_cost,
         const int nnew = __popc (fm);
         __syncwarp ();   // every look-up done before the table and lists change
         if (ncand + nnew <= CC_INTERP_CANDIDATES && found + ncand + nnew <= INTERP_HASH_LOAD) {
-          if (valid && met && place >= 0 && dv < cand_dist[place])
-            cand_dist[place] = dv;
+          if (valid && met && place >= 0 && dv < knn_dist (cand[place]))
+            cand[place] = knn_key (dv, v);
           if (fresh) {
             const int at = ncand + __popc (fm & lt);
-            cand_node[at] = v;
-            cand_dist[at] = dv;
+            cand[at] = knn_key (dv, v);
             interp_hash_insert (hkeys, hvals, v, at);
           }
           ncand += nnew;
@@ -466,41 +469,34 @@ interp_warp_knn (const int *offsets, const int *adj_node, const float *adj_cost,
           continue;
         int at = -1;
         for (int i = lane; i < ncand; i += 32)
-          if (cand_node[i] == v)
+          if ((int) (unsigned) cand[i] == v)
             at = i;
         unsigned m = __ballot_sync (0xFFFFFFFFu, at >= 0);
         if (m) {
-          if (at >= 0 && dv < cand_dist[at])
-            cand_dist[at] = dv;
+          if (at >= 0 && dv < knn_dist (cand[at]))
+            cand[at] = knn_key (dv, v);
           __syncwarp ();
           continue;
         }
         if (ncand < CC_INTERP_CANDIDATES) {
-          if (lane == 0) {
-            cand_node[ncand] = v;
-            cand_dist[ncand] = dv;
-          }
+          if (lane == 0)
+            cand[ncand] = knn_key (dv, v);
           ncand++;
           __syncwarp ();
           continue;
         }
-        float wd = -INFINITY;
-        int wn = INT_MIN, wi = -1;
-        for (int i = lane; i < ncand; i += 32) {
-          float d = cand_dist[i];
-          int n = cand_node[i];
-          if (wi < 0 || d > wd || (d == wd && n > wn)) {
-            wd = d;
-            wn = n;
-            wi = i;
+        unsigned long long far = 0ull;
+        int far_i = -1;
+        for (int i = lane; i < ncand; i += 32)
+          if (far_i < 0 || cand[i] > far) {
+            far = cand[i];
+            far_i = i;
           }
-        }
-        interp_warp_best (wd, wn, wi, true);
+        int wi;
+        const unsigned long long worst = knn_warp_pick (far, far_i, true, &wi);
         __syncwarp ();
-        if (lane == 0 && (dv < wd || (dv == wd && v < wn))) {
-          cand_node[wi] = v;
-          cand_dist[wi] = dv;
-        }
+        if (lane == 0 && knn_key (dv, v) < worst)
+          cand[wi] = knn_key (dv, v);
         __syncwarp ();
       }
     }
@@ -516,8 +512,8 @@ interp_fit_kernel (const cc_flow_match *matches, const int *owner, const int *of
     const int *adj_node, const float *adj_cost, int nb, int k, float sigma, int affine,
     float *model)
 {
-  // per warp: the candidates (nodes, then distances), later the gathered matches and
-  // weights of the fit (128 x 20 + 128 x 8 bytes <= 8 x CC_INTERP_CANDIDATES)
+  // per warp: the candidates (knn_key words), later the gathered matches and weights
+  // of the fit (128 x 20 + 128 x 8 bytes <= 8 x CC_INTERP_CANDIDATES)
   __shared__ __align__ (16) unsigned char s_buf[INTERP_FIT_WARPS][8 * CC_INTERP_CANDIDATES];
   __shared__ int s_nodes[INTERP_FIT_WARPS][128];
   __shared__ float s_dists[INTERP_FIT_WARPS][128];
@@ -527,10 +523,8 @@ interp_fit_kernel (const cc_flow_match *matches, const int *owner, const int *of
   int b = blockIdx.x * INTERP_FIT_WARPS + wid;
   if (b >= nb || owner[b] == INT_MAX)
     return;   // whole warp
-  int *cand_node = (int *) s_buf[wid];
-  float *cand_dist = (float *) (s_buf[wid] + 4 * CC_INTERP_CANDIDATES);
   int count = interp_warp_knn (offsets, adj_node, adj_cost, b, k, s_nodes[wid],
-      s_dists[wid], cand_node, cand_dist, s_hkeys[wid], s_hvals[wid], lane);
+      s_dists[wid], (unsigned long long *) s_buf[wid], s_hkeys[wid], s_hvals[wid], lane);
   // the gather of cc_interp_fit over the lanes, then lane 0 sums in index order
   __syncwarp ();
   cc_flow_match *pts = (cc_flow_match *) s_buf[wid];
@@ -587,93 +581,12 @@ interp_confidence_kernel (const unsigned long long *keys, const cc_flow_match *m
 
 // ------------------------------------------------------------------ host side
 
-// One round and its control step, queued on cs (captured into a graph).
-static cc_status
-interp_enqueue_round (cc_cuda_interp *st, cudaStream_t cs, cudaGraphConditionalHandle loop,
-    int conditional)
-{
-  dim3 tile_threads (INTERP_TILE, INTERP_TILE);
-  interp_geodesic_round_kernel<<<st->round_blocks, tile_threads, 0, cs>>> (st->keys,
-      st->cost, st->w, st->h, st->geo, st->stamps, st->tiles_x, st->tiles_y);
-  CC_CUDA_LAUNCHED ("interp_geodesic_round_kernel");
-  interp_geodesic_control_kernel<<<1, 1, 0, cs>>> (st->geo, st->rounds, loop, conditional);
-  CC_CUDA_LAUNCHED ("interp_geodesic_control_kernel");
-  return CC_SUCCESS;
-}
-
-// The geodesic loop as one graph: a conditional while node whose body is a round and
-// its control step, so a run launches as many rounds as the keys need (the control
-// step ends the loop); where the driver has no conditional nodes, st->rounds rounds
-// unrolled, those after convergence returning at once. Their arguments never change,
-// so create builds it once.
-static cc_status
-interp_capture_geodesic (cc_cuda_interp *st)
-{
-  cudaStream_t cs = NULL;
-  CC_CUDA_TRY (cudaStreamCreateWithFlags (&cs, cudaStreamNonBlocking),
-      "interp: capture stream");
-  cudaGraph_t g = NULL;
-  cc_status s = CC_SUCCESS;
-  cudaError_t e = cudaGraphCreate (&g, 0);
-  cudaGraphConditionalHandle loop = 0;
-  if (e == cudaSuccess)
-    e = cudaGraphConditionalHandleCreate (&loop, g, 1, cudaGraphCondAssignDefault);
-  if (e == cudaSuccess) {
-    cudaGraphNodeParams cp = { cudaGraphNodeTypeConditional };
-    cp.conditional.handle = loop;
-    cp.conditional.type = cudaGraphCondTypeWhile;
-    cp.conditional.size = 1;
-    cudaGraphNode_t node;
-    e = cudaGraphAddNode (&node, g, NULL, NULL, 0, &cp);
-    if (e == cudaSuccess)
-      e = cudaStreamBeginCaptureToGraph (cs, cp.conditional.phGraph_out[0], NULL, NULL, 0,
-          cudaStreamCaptureModeThreadLocal);
-    if (e == cudaSuccess) {
-      s = interp_enqueue_round (st, cs, loop, 1);
-      cudaError_t e2 = cudaStreamEndCapture (cs, NULL);
-      if (s == CC_SUCCESS && e2 != cudaSuccess)
-        e = e2;
-    }
-    if (s == CC_SUCCESS && e == cudaSuccess)
-      e = cudaGraphInstantiate (&st->geodesic, g, 0);
-    st->conditional = s == CC_SUCCESS && e == cudaSuccess;
-  }
-  if (g)
-    cudaGraphDestroy (g);
-  g = NULL;
-  if (s == CC_SUCCESS && !st->conditional) {
-    // no conditional nodes here: the rounds unrolled
-    cudaGetLastError ();
-    st->geodesic = NULL;
-    e = cudaStreamBeginCapture (cs, cudaStreamCaptureModeThreadLocal);
-    if (e == cudaSuccess) {
-      for (int r = 0; r < st->rounds && s == CC_SUCCESS; r++)
-        s = interp_enqueue_round (st, cs, 0, 0);
-      cudaError_t e2 = cudaStreamEndCapture (cs, &g);
-      if (s == CC_SUCCESS && e2 != cudaSuccess)
-        e = e2;
-    }
-    if (s == CC_SUCCESS && e == cudaSuccess)
-      e = cudaGraphInstantiate (&st->geodesic, g, 0);
-    if (g)
-      cudaGraphDestroy (g);
-  }
-  cudaStreamDestroy (cs);
-  if (s == CC_SUCCESS && e != cudaSuccess) {
-    st->geodesic = NULL;
-    s = cc_set_error (CC_ERROR_CUDA, "interp: geodesic graph: %s", cudaGetErrorString (e));
-  }
-  return s;
-}
-
 extern "C" void
 cc_cuda_interp_destroy (cc_cuda_interp *st)
 {
   if (!st)
     return;
-  if (st->geodesic)
-    cudaGraphExecDestroy (st->geodesic);
-  void *bufs[] = { st->blur_h, st->blur, st->cost, st->keys, st->geo, st->stamps, st->owner,
+  void *bufs[] = { st->blur_h, st->blur, st->cost, st->keys, st->changed, st->stamps, st->owner,
     st->table_key, st->table_cost, st->count, st->offsets, st->cursor, st->adj_node,
     st->adj_cost, st->model, st->scan_tmp };
   for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
@@ -707,7 +620,7 @@ cc_cuda_interp_create (cc_context *ctx, int w, int h, cc_cuda_interp **out)
   INTERP_ALLOC (st->keys, n * sizeof (unsigned long long));
   st->tiles_x = cc_div_up (w, INTERP_TILE);
   st->tiles_y = cc_div_up (h, INTERP_TILE);
-  INTERP_ALLOC (st->geo, GEO_WORDS * sizeof (int));
+  INTERP_ALLOC (st->changed, 3 * sizeof (int));
   INTERP_ALLOC (st->stamps, 2 * (size_t) st->tiles_x * st->tiles_y * sizeof (int));
   INTERP_ALLOC (st->owner, nb * sizeof (int));
   INTERP_ALLOC (st->table_key, t * sizeof (unsigned long long));
@@ -736,7 +649,12 @@ cc_cuda_interp_create (cc_context *ctx, int w, int h, cc_cuda_interp **out)
     cudaError_t e = cudaDeviceGetAttribute (&sms, cudaDevAttrMultiProcessorCount, ctx->device);
     if (e == cudaSuccess)
       e = cudaOccupancyMaxActiveBlocksPerMultiprocessor (&per_sm,
-          interp_geodesic_round_kernel, INTERP_TILE * INTERP_TILE, 0);
+          interp_geodesic_kernel, INTERP_TILE * INTERP_TILE, 0);
+    int coop = 0;
+    if (e == cudaSuccess)
+      e = cudaDeviceGetAttribute (&coop, cudaDevAttrCooperativeLaunch, ctx->device);
+    if (e == cudaSuccess && !coop)
+      e = cudaErrorNotSupported;
     if (e != cudaSuccess) {
       cudaGetLastError ();
       s = cc_set_error (CC_ERROR_CUDA, "interp: device query: %s", cudaGetErrorString (e));
@@ -744,8 +662,6 @@ cc_cuda_interp_create (cc_context *ctx, int w, int h, cc_cuda_interp **out)
     long long resident = (long long) (sms > 0 ? sms : 1) * (per_sm > 0 ? per_sm : 1);
     st->round_blocks = (int) (resident < tiles ? resident : tiles);
   }
-  if (s == CC_SUCCESS)
-    s = interp_capture_geodesic (st);
   if (s != CC_SUCCESS) {
     cc_cuda_interp_destroy (st);
     return s;
@@ -783,11 +699,18 @@ cc_cuda_interp_run (cc_cuda_interp *st, cc_stream stream, const cc_interp_params
     CC_CUDA_LAUNCHED ("interp_seed_kernel");
   }
 
-  CC_CUDA_TRY (cudaMemsetAsync (st->geo, 0, GEO_WORDS * sizeof (int), cs),
-      "interp: clear the geodesic loop");
+  CC_CUDA_TRY (cudaMemsetAsync (st->changed, 0, 3 * sizeof (int), cs),
+      "interp: clear the geodesic flags");
   CC_CUDA_TRY (cudaMemsetAsync (st->stamps, 0, 2 * (size_t) st->tiles_x * st->tiles_y
           * sizeof (int), cs), "interp: clear the tile stamps");
-  CC_CUDA_TRY (cudaGraphLaunch (st->geodesic, cs), "interp: geodesic rounds");
+  {
+    int max_rounds = st->rounds;
+    void *args[] = { &st->keys, &st->cost, (void *) &w, (void *) &h, &st->changed,
+      &st->stamps, &st->tiles_x, &st->tiles_y, &max_rounds };
+    CC_CUDA_TRY (cudaLaunchCooperativeKernel ((const void *) interp_geodesic_kernel,
+            dim3 (st->round_blocks), dim3 (INTERP_TILE, INTERP_TILE), args, 0, cs),
+        "interp: geodesic rounds");
+  }
 
   CC_CUDA_TRY (cudaMemsetAsync (st->table_key, 0xFF, (size_t) t * sizeof (unsigned long long),
           cs), "interp: clear table");

@@ -13,7 +13,7 @@ rm -rf .devlibs && mkdir -p .devlibs
 grep -qx '/.devlibs/' .git/info/exclude 2>/dev/null || echo '/.devlibs/' >> .git/info/exclude
 # libraries of the base system or of .gstrt stay behind
 skip='linux-vdso|ld-linux|libc\.so|libm\.so|libdl\.so|librt\.so|libpthread|libgcc_s|libstdc\+\+|libgst|libglib|libgobject|libgmodule|libgio|libffi|libpcre2|libz\.so|libpng16|libcuda|libmount|libselinux|libblkid|liborc|libunwind|libdw|libelf|libgudev|libudev|libexpat|libGL|libEGL|libX|libxcb|libwayland|libdrm|libgbm|libbsd|libmd\.so'
-find build-gpu -type f \( -perm -u+x -o -name '*.so*' \) ! -name '*.o' -print0 |
+find build-gpu/ -type f \( -perm -u+x -o -name '*.so*' \) ! -name '*.o' -print0 |
   { xargs -0 ldd 2>/dev/null || true; } | awk '/=> \//{print $3}' | sort -u | grep -Ev "$skip" |
   while read -r lib; do cp -L "$lib" .devlibs/; done || true
 # a slim copy of the build (programs and shared objects, same relative paths so the
