@@ -11,7 +11,10 @@
 #                  display and no SINK: the output is a file), said on stderr, so that a
 #                  headless run of an endless source ends; else none (empty)
 #   cv_limit N     the launch-line fragment that ends a file's stream after N frames
-#                  ("identity eos-after=N+1 !"; empty for an empty N)
+#                  ("identity eos-after=N+1 !"; empty for an empty N): a decoder that
+#                  has more frames ready then may still deliver a few (GStreamer 1.22's
+#                  identity passes what follows the buffer it refused); the totals
+#                  line gives the count
 #   cv_counter     the launch-line fragment that counts the frames (an identity named
 #                  progress), put after the element; for cv_launch
 #   cv_launch ...  gst-launch-1.0 -e (Ctrl-C ends the files cleanly) with the arguments,

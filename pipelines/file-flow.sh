@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Any video file -> decode -> cudaflowlk (colour) -> window; OUT=file.webm (or no
-# display: out/file-flow.webm, or OUT_DIR) to write it; NUM=N: the first N frames.
+# display: out/file-flow.webm, or OUT_DIR) to write it; NUM=N: the first N frames
+# (a decoder with frames ready may add a few: common.sh, cv_limit).
 #   pipelines/file-flow.sh video.mp4
 # Progress on stderr every PROGRESS seconds (default 5; 0: none): frames done, their
 # rate and the stream position ("file-flow: 240 frames, 1.3 fps, at 0:00:08.0"), and
