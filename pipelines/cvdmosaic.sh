@@ -7,7 +7,9 @@
 # Element settings from the environment: SITES (3000), ITERATIONS (2), SETTLE (30: settling
 # iterations on the first frame), DENSITY (gradient),
 # STYLE (cells|stipple|outline), BORDER (1), ADVECT (none|flow), BACKEND (auto|cpu|cuda);
-# NUM=N frames (default 60 for a picture). No display: out/cvdmosaic-NAME.webm (SINK=...).
+# NUM=N frames (default 60 for a picture; the camera: 300 with no display, else until
+# Ctrl-C). No display: out/cvdmosaic-NAME.webm (SINK=...). Frames and rate on stderr
+# every PROGRESS s (5).
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 mosaic="sites=${SITES:-3000} iterations=${ITERATIONS:-2} settle-iterations=${SETTLE:-30} \
@@ -16,8 +18,10 @@ mosaic="sites=${SITES:-3000} iterations=${ITERATIONS:-2} settle-iterations=${SET
 if [ -n "${CAMERA:-}" ]; then
   # the camera line: advection on by default, so the cells follow what moves
   mosaic="$mosaic advect=${ADVECT:-flow}"
-  gst-launch-1.0 v4l2src device=${DEVICE:-/dev/video0} ! videoconvert ! \
-    video/x-raw,format=NV12 ! cvdmosaic $mosaic ! $(cv_sink cvdmosaic-camera)
+  device=$(cv_camera)
+  num=$(cv_frames 300)
+  cv_launch v4l2src device="$device" ${num:+num-buffers=$num} ! videoconvert ! \
+    video/x-raw,format=NV12 ! cvdmosaic $mosaic ! $(cv_counter) ! $(cv_sink cvdmosaic-camera)
   exit
 fi
 image=${1:-fruits}
@@ -30,6 +34,6 @@ if [ ! -f "$path" ]; then
   exit 1
 fi
 name=$(basename "${path%.*}")
-gst-launch-1.0 filesrc location="$path" ! jpegdec ! videoconvert ! \
+cv_launch filesrc location="\"$path\"" ! jpegdec ! videoconvert ! \
   imagefreeze num-buffers=${NUM:-60} ! video/x-raw,format=RGBA,framerate=30/1 ! \
-  cvdmosaic $mosaic ! $(cv_sink cvdmosaic-$name)
+  cvdmosaic $mosaic ! $(cv_counter) ! $(cv_sink cvdmosaic-$name)

@@ -6,19 +6,23 @@
 # moctracker, cvdmosaic and quadcut on the project's clips (out/moctracker.webm,
 # out/cvdmosaic.webm, out/quadcut.webm).
 #   pipelines/demo-clip.sh [BUILD_DIR]      (OUT_DIR=... writes elsewhere than out/)
+# NUM=N: the first N frames of each clip (all 48 by default); frames and rate of each
+# pipeline on stderr every PROGRESS s (5) and at its end.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-build=${1:-build}
-out=${OUT_DIR:-out}
+BUILD_DIR=${1:-${BUILD_DIR:-build}}
+source "$(dirname "$0")/common.sh"
+build=$cv_build
+out=$cv_out
+# the last frame index of a 48-frame clip that NUM allows
+last=$(( ${NUM:-48} < 48 ? ${NUM:-48} - 1 : 47 ))
 clip=$build/media/clip
 [ -f "$clip/frame_000.png" ] || "$build/tools/cv-mkclip" "$clip" --frames 48 --size 640x360
-mkdir -p "$out"
 rm -f "$out"/flow_*.png "$out"/flow.webm
-export GST_PLUGIN_PATH="$PWD/$build/gst${GST_PLUGIN_PATH:+:$GST_PLUGIN_PATH}"
-gst-launch-1.0 -q \
-  imagesequencesrc location="$clip/frame_%03d.png" start-index=0 framerate=12/1 ! pngdec ! \
+cv_launch \
+  imagesequencesrc location="$clip/frame_%03d.png" start-index=0 stop-index=$last \
+  framerate=12/1 ! pngdec ! \
   videoconvert ! video/x-raw,format=RGBA ! cudaflowlk visualize=color max-magnitude=4 ! \
-  tee name=t \
+  $(cv_counter) ! tee name=t \
   t. ! queue ! videoconvert ! vp8enc deadline=1 ! webmmux ! filesink location="$out"/flow.webm \
   t. ! queue ! videoconvert ! pngenc ! multifilesink location="$out"/flow_%03d.png
 echo "demo: wrote $out/flow.webm and $(ls "$out"/flow_*.png | wc -l) PNGs"
@@ -34,19 +38,23 @@ if [ -f "$objs/objects.csv" ]; then
   # the objects line from the first frame's colours in the ground truth
   line=$(awk -F, 'NR > 1 && $1 == 0 { printf "%sball%d:#%02x%02x%02x:30", (n++ ? ";" : ""), $2, $3, $4, $5 }' \
     "$objs/objects.csv")
-  gst-launch-1.0 -q \
-    imagesequencesrc location="$objs/frame_%03d.png" start-index=0 framerate=12/1 ! pngdec ! \
-    videoconvert ! video/x-raw,format=RGBA ! moctracker objects="$line" draw=all ! \
-    tee name=m \
+  cv_launch \
+    imagesequencesrc location="$objs/frame_%03d.png" start-index=0 stop-index=$last \
+    framerate=12/1 ! pngdec ! \
+    videoconvert ! video/x-raw,format=RGBA ! moctracker objects="\"$line\"" draw=all ! \
+    $(cv_counter) ! tee name=m \
     m. ! queue ! videoconvert ! vp8enc deadline=1 ! webmmux ! filesink location="$out"/moctracker.webm \
     m. ! queue ! videoconvert ! pngenc ! multifilesink location="$out"/moctracker_last.png
   echo "demo: wrote $out/moctracker.webm and $out/moctracker_last.png"
 fi
-# cvdmosaic on the flow clip: 2000 cells that follow the content, to out/cvdmosaic.webm
+# cvdmosaic on the flow clip: 2000 cells that follow the content (advect=flow: each
+# frame the sites first move with the clip's Lucas-Kanade flow), to out/cvdmosaic.webm
 rm -f "$out"/cvdmosaic.webm
-gst-launch-1.0 -q \
-  imagesequencesrc location="$clip/frame_%03d.png" start-index=0 framerate=12/1 ! pngdec ! \
-  videoconvert ! video/x-raw,format=RGBA ! cvdmosaic sites=2000 iterations=2 density=gradient ! \
+cv_launch \
+  imagesequencesrc location="$clip/frame_%03d.png" start-index=0 stop-index=$last \
+  framerate=12/1 ! pngdec ! \
+  videoconvert ! video/x-raw,format=RGBA ! \
+  cvdmosaic sites=2000 iterations=2 density=gradient advect=flow ! $(cv_counter) ! \
   videoconvert ! vp8enc deadline=1 ! webmmux ! filesink location="$out"/cvdmosaic.webm
 echo "demo: wrote $out/cvdmosaic.webm"
 # quadcut (plugin cudavisiongpl, when built): the project's foreground clip segmented
@@ -56,9 +64,10 @@ fg=$build/media/foreground
 if [ -f "$build/gst/libgstcudavisiongpl.so" ] && [ -f "$fg/plate.png" ]; then
   rm -f "$out"/quadcut_mask_*.png "$out"/quadcut.webm
   qc="quadcut plate-location=$fg/plate.png shadow-depth=0.6 feather=1"
-  gst-launch-1.0 -q \
-    imagesequencesrc location="$fg/frame_%03d.png" start-index=0 framerate=12/1 ! pngdec ! \
-    videoconvert ! video/x-raw,format=RGBA ! tee name=q \
+  cv_launch \
+    imagesequencesrc location="$fg/frame_%03d.png" start-index=0 stop-index=$last \
+    framerate=12/1 ! pngdec ! \
+    videoconvert ! video/x-raw,format=RGBA ! $(cv_counter) ! tee name=q \
     q. ! queue ! $qc output=mask ! videoconvert ! pngenc ! \
       multifilesink location="$out"/quadcut_mask_%03d.png \
     q. ! queue ! $qc background-color=0x2040ff ! videoconvert ! vp8enc deadline=1 ! webmmux ! \

@@ -19,7 +19,9 @@
 # camera:    stay out of the picture for the first 60 frames (the plate is learned),
 #            then the background is blurred (BACKGROUND=FILE: replaced by an image).
 # Without the shared media a part prints why and is skipped (exit 0). Files go to
-# out/, or to OUT_DIR when set.
+# out/, or to OUT_DIR when set. NUM=N: the first N frames of cdnet and active (LAST:
+# the last frame's index), of the camera (300 with no display, else until Ctrl-C);
+# frames and rate on stderr every PROGRESS s (5).
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 [ -f "$cv_build/gst/libgstcudavisiongpl.so" ] || {
@@ -30,9 +32,10 @@ if [ -n "${CAMERA:-}" ]; then
   if [ -n "${BACKGROUND:-}" ]; then bg="background-location=$BACKGROUND"; else
     bg="background=blur blur-radius=25"; fi
   device=$(cv_camera)
-  gst-launch-1.0 v4l2src device="$device" ! videoconvert ! \
+  num=$(cv_frames 300)
+  cv_launch v4l2src device="$device" ${num:+num-buffers=$num} ! videoconvert ! \
     video/x-raw,format=RGBA ! quadcut learn-frames=60 plate-update-rate=1 $bg ! \
-    $(cv_sink quadcut-camera)
+    $(cv_counter) ! $(cv_sink quadcut-camera)
   exit
 fi
 media=${CV_SHARED_MEDIA:-../shared/media}/segmentation
@@ -46,14 +49,14 @@ for part in "${parts[@]}"; do
         echo "quadcut.sh: $clip not found: CDnet part skipped" >&2; continue
       fi
       # the mask (right) beside the frame (left)
-      gst-launch-1.0 imagesequencesrc location="$clip/input/in%06d.jpg" start-index=1 \
-        stop-index=${LAST:-699} framerate=30/1 ! jpegdec ! videoconvert ! \
+      cv_launch imagesequencesrc location="$clip/input/in%06d.jpg" start-index=1 \
+        stop-index=${LAST:-${NUM:-699}} framerate=30/1 ! jpegdec ! videoconvert ! \
         video/x-raw,format=RGBA ! tee name=t \
         t. ! queue ! comp.sink_0 \
         t. ! queue ! quadcut learn-frames=200 learn-step=1 plate-update-rate=1 \
           output=mask ! comp.sink_1 \
         compositor name=comp sink_1::xpos=320 ! video/x-raw,width=640,height=240 ! \
-        $(cv_sink quadcut-cdnet)
+        $(cv_counter) ! $(cv_sink quadcut-cdnet)
       ;;
     bgmatting)
       dir=$media/bgmatting
@@ -80,13 +83,13 @@ for part in "${parts[@]}"; do
       clip=$cv_build/media/foreground-active
       [ -f "$clip/frame_000.png" ] || "$cv_build/tools/cv-mkclip" "$clip" --frames 48 \
         --size 640x360 --foreground active
-      gst-launch-1.0 imagesequencesrc location="$clip/frame_%03d.png" start-index=0 \
-        stop-index=${LAST:-47} framerate=12/1 ! pngdec ! videoconvert ! \
+      cv_launch imagesequencesrc location="$clip/frame_%03d.png" start-index=0 \
+        stop-index=${LAST:-$(( ${NUM:-48} - 1 ))} framerate=12/1 ! pngdec ! videoconvert ! \
         video/x-raw,format=RGBA ! tee name=t \
         t. ! queue ! comp.sink_0 \
         t. ! queue ! quadcut mode=active-illumination sigma-l=4 output=mask ! comp.sink_1 \
         compositor name=comp sink_1::xpos=640 ! video/x-raw,width=1280,height=360 ! \
-        $(cv_sink quadcut-active)
+        $(cv_counter) ! $(cv_sink quadcut-active)
       ;;
     *)
       echo "quadcut.sh: unknown part '$part' (cdnet, bgmatting, active)" >&2; exit 2 ;;

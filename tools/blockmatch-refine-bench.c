@@ -179,6 +179,27 @@ bench_one (cc_context *ctx, const char *algorithm, int w, int h, int repeat)
   return 0;
 }
 
+static const char help[] =
+"usage: blockmatch-refine-bench [--backend cuda|cpu] [--size WxH]... [--repeat N]\n"
+"         [--algorithm blockmatch|refine] [--levels N] [--outer N] [--inner N]\n"
+"         [--precision auto|fp32] [--threads N]\n"
+"Times block matching (16x16 blocks, radius 16, 4 levels) and the variational\n"
+"refinement on the synthetic clip; one JSON line per algorithm and size: kernel_ms\n"
+"(frames on the device, median after warm-up) and end_to_end_ms (host in and out).\n"
+"  --backend cuda|cpu        the backend (default cuda)\n"
+"  --size WxH                a size to time (16..8192 a side; up to 8 times; default\n"
+"                            640x480, 1920x1080 and 3840x2160)\n"
+"  --repeat N                timed runs, the median kept (default 20)\n"
+"  --algorithm NAME          blockmatch or refine only (default both)\n"
+"  --levels N                refinement pyramid levels (1..16; default the library's)\n"
+"  --outer N                 refinement outer iterations (1..10000; default 5)\n"
+"  --inner N                 refinement inner iterations (1..10000; default 30)\n"
+"  --precision auto|fp32     CUDA sweeps: fp16 where the weights allow (auto, the\n"
+"                            default) or always fp32\n"
+"  --threads N               CPU threads (0..256; 0, the default: all cores)\n"
+"  -h, --help                this text\n"
+"  --version                 the program's version\n";
+
 int
 main (int argc, char **argv)
 {
@@ -190,6 +211,9 @@ main (int argc, char **argv)
     bool ok = true;
     if (!strcmp (argv[i], "--version")) {
       cv_print_version ();
+      return 0;
+    } else if (cv_is_help (argv[i])) {
+      fputs (help, stdout);
       return 0;
     } else if (!strcmp (argv[i], "--backend") && v) {
       if (!strcmp (v, "cpu") || !strcmp (v, "cuda"))

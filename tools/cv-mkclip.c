@@ -28,6 +28,21 @@
 #include <string.h>
 #include <sys/stat.h>
 
+static const char help[] =
+"usage: cv-mkclip DIR [--frames N] [--size WxH] [--objects N | --foreground plain|active]\n"
+"Writes the project's synthetic clip with exact ground truth into DIR (created):\n"
+"frame_NNN.png and flow_NNN.flo, the true flow from frame N to N+1.\n"
+"  --frames N       frames to write (2..10000; default 24)\n"
+"  --size WxH       frame size (16..8192 a side; default 640x360)\n"
+"  --objects N      the moving-objects clip instead (1..16 discs and ellipses of\n"
+"                   palette colours on grey, for moctracker), with objects.csv: per\n"
+"                   frame and object the exact mass, centroid and box\n"
+"  --foreground M   the foreground clip instead (plain: one light, with the object's\n"
+"                   shadow; active: even frames lit, odd frames unlit), with\n"
+"                   plate.png (the empty plate) and mask_NNN.png (exact masks)\n"
+"  -h, --help       this text\n"
+"  --version        the program's version\n";
+
 /* The moving-objects clip and its truth table. */
 static int
 write_objects_clip (const char *dir, int frames, int w, int h, int n)
@@ -149,6 +164,9 @@ main (int argc, char **argv)
       }
     } else if (!strcmp (argv[i], "--version")) {
       cv_print_version ();
+      return 0;
+    } else if (cv_is_help (argv[i])) {
+      fputs (help, stdout);
       return 0;
     } else if (argv[i][0] != '-' && !dir)
       dir = argv[i];

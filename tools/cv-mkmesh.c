@@ -21,9 +21,14 @@ static void
 usage (FILE *out)
 {
   fprintf (out, "usage: cv-mkmesh OUT.off [--seg OUT.seg] [--freq N (1..200, default 14)]"
-      " [--fingers]\n"
-      "Writes a sphere with five arms (20 N^2 faces) and, with --seg, its exact parts;\n"
-      "--fingers puts a finger on the end of each arm (11 parts, nested two deep).\n");
+      " [--fingers]\n");
+  if (out == stdout)
+    fprintf (out, "Writes a mesh with exact parts (OFF): a sphere with five arms.\n"
+        "  --seg OUT.seg  also its parts, one label a face (the PSB .seg layout)\n"
+        "  --freq N       subdivision: 20 N^2 faces (1..200; default 14)\n"
+        "  --fingers      a finger on the end of each arm (11 parts, nested two deep)\n"
+        "  -h, --help     this text\n"
+        "  --version      the program's version\n");
 }
 
 int

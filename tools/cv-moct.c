@@ -71,6 +71,35 @@ static const char *usage =
     "                     [--backend cpu|cuda] [--window PX (default 16)] [--size-ratio R]\n"
     "                     [--offset on|off (default on)]\n"
     "       cv-moct --help | --version\n";
+static const char *help =
+    "Calibration and evaluation of the multi-object colour tracker (moctracker's core).\n"
+    "calibrate  one object per box of BOXES.txt (`x y w h class` a line) on FRAME.png:\n"
+    "           its colour and tolerance from the box's disc, checked on the same frame;\n"
+    "           the objects list on stdout or in -o, for moctracker's objects-file\n"
+    "  --names a,b,...     the objects' names (default: from the classes)\n"
+    "  -o OBJECTS.txt      write the list there\n"
+    "track      the objects of OBJECTS.txt over every frame of VIDEO (uridecodebin) or of\n"
+    "           DIR's PNG frames (by name); one line per frame and object\n"
+    "  --json              JSON lines instead of text\n"
+    "  --region x,y,w,h    only this part of the frame is searched\n"
+    "  --backend cpu|cuda  the backend (default cpu)\n"
+    "  --min-mass N        pixels an object needs to be present (default 16)\n"
+    "  --window PX         search window around the last position (0, the default: the\n"
+    "                      whole frame)\n"
+    "  --size-ratio R      refuse a blob R times larger or smaller than the last one\n"
+    "                      (0: off, or 1..100; default 3)\n"
+    "  --draw LAST.png     the last frame with the boxes drawn\n"
+    "billiard   calibrate on CLIP_DIR/frames/frame_first.png, track the clip, compare\n"
+    "           the last frame with bounding_boxes/frame_last_bbox.txt (pixel errors)\n"
+    "  --json, --backend, --window (default 16), --size-ratio: as for track\n"
+    "  --region x,y,w,h|none  the searched part (default: the cloth, found from its\n"
+    "                      colour; none: the whole frame)\n"
+    "  --margin PX         the cloth region grown by PX (default 16)\n"
+    "  --offset on|off     a ball's position: its blob's centroid moved by the offset\n"
+    "                      calibrated on the first frame (on, the default), or the\n"
+    "                      centroid\n"
+    "  -h, --help          this text\n"
+    "  --version           the program's version\n";
 
 typedef struct box {
   int x, y, w, h, cls;
@@ -1397,10 +1426,11 @@ main (int argc, char **argv)
     cv_print_version ();
     return 0;
   }
-  if (argc >= 2 && (!strcmp (argv[1], "--help") || !strcmp (argv[1], "-h"))) {
-    printf ("%s", usage);
-    return 0;
-  }
+  for (int i = 1; i < argc; i++)
+    if (cv_is_help (argv[i])) {
+      printf ("%s%s", usage, help);
+      return 0;
+    }
   if (argc < 2 || (strcmp (argv[1], "calibrate") && strcmp (argv[1], "track")
           && strcmp (argv[1], "billiard"))) {
     fprintf (stderr, "%s", usage);

@@ -18,6 +18,19 @@
 #define WARMUP 30
 #define MAX_FRAMES 100000
 
+static const char help[] =
+"usage: cv-pipeline-bench \"LAUNCH\" [LABEL]\n"
+"Steady-state throughput of a gst-launch pipeline and the time one of its elements\n"
+"holds each buffer; prints one JSON line (LABEL names it; default: the pipeline).\n"
+"  LAUNCH      a gst-launch-1.0 line whose last element is \"fakesink name=sink\": the\n"
+"              fps over the frames after the first " G_STRINGIFY (WARMUP) " (the warm-up); an element\n"
+"              named e (optional) is timed from its sink pad to its src pad\n"
+"              (at most " G_STRINGIFY (MAX_FRAMES) " frames)\n"
+"  -h, --help  this text\n"
+"  --version   the program's version\n"
+"example: cv-pipeline-bench \"videotestsrc num-buffers=300 ! video/x-raw,format=I420,\n"
+"         width=1920,height=1080 ! cudaflowlk name=e ! fakesink name=sink\"\n";
+
 static gint64 entered;             /* element sink pad, current buffer */
 static double element_us[MAX_FRAMES];
 static int n_element;
@@ -73,9 +86,14 @@ main (int argc, char **argv)
     cv_print_version ();
     return 0;
   }
+  if (argc >= 2 && cv_is_help (argv[1])) {
+    fputs (help, stdout);
+    return 0;
+  }
   gst_init (&argc, &argv);
-  if (argc < 2) {
-    fprintf (stderr, "usage: cv-pipeline-bench \"LAUNCH with name=e and fakesink name=sink\" [label]\n");
+  if (argc < 2 || argc > 3 || argv[1][0] == '-') {
+    fprintf (stderr, "usage: cv-pipeline-bench \"LAUNCH with name=e and fakesink name=sink\" [label]"
+        " (--help: more)\n");
     return 2;
   }
   GError *err = NULL;

@@ -31,6 +31,26 @@ typedef struct {
 } Sample;
 
 static Sample samples[MAX_SAMPLES];
+
+static const char help[] =
+"usage: cv-soak [--frames N] [--size WxH] [--format F] [--memory system|cuda]\n"
+"               [--every K] [--warmup W] [--limit-kb L] \"ELEMENT [PROPERTIES]\"\n"
+"Memory growth of one element over a long stream: videotestsrc (the ball) through\n"
+"the element into fakesink; every K frames the process's RSS and, on a GPU machine,\n"
+"the device memory it holds (nvidia-smi), then a JSON summary of the growth after\n"
+"the warm-up. Exit 1 when a growth passes the limit, 2 on usage errors, 3 when the\n"
+"pipeline fails.\n"
+"  --frames N           frames to run (default 10000)\n"
+"  --size WxH           frame size (default 1920x1080)\n"
+"  --format F           video format of the frames (default NV12)\n"
+"  --memory system|cuda system memory, or CUDA memory through cudaupload (needs a\n"
+"                       GPU and GStreamer's nvcodec; default system)\n"
+"  --every K            sample every K frames (default 1000)\n"
+"  --warmup W           growth counted from the first sample at or after frame W\n"
+"                       (default 2000)\n"
+"  --limit-kb L         the growth allowed, in kB (default 1024)\n"
+"  -h, --help           this text\n"
+"  --version            the program's version\n";
 static int n_samples;
 static guint64 frames;
 static int every = 1000;
@@ -87,6 +107,11 @@ main (int argc, char **argv)
     cv_print_version ();
     return 0;
   }
+  for (int i = 1; i < argc; i++)
+    if (cv_is_help (argv[i])) {
+      fputs (help, stdout);
+      return 0;
+    }
   gst_init (&argc, &argv);
   int n = 10000, warmup = 2000, width = 1920, height = 1080, limit_kb = 1024;
   const char *format = "NV12", *memory = "system", *element = NULL;

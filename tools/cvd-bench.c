@@ -120,6 +120,19 @@ bench_one (cc_context *ctx, int w, int h, int n, cc_cvd_voronoi_method voronoi,
 int
 main (int argc, char **argv)
 {
+  static const char help[] =
+    "usage: cvd-bench [--runs N] [--no-cpu] [--quick] [--voronoi jfa|1+jfa|1+jfa+2]\n"
+    "Times one Lloyd iteration of the centroidal Voronoi diagram (cc_cvd) at 1920x1080\n"
+    "with 2k and 20k sites and 3840x2160 with 2k and 100k, settled sites, uniform\n"
+    "density; one JSON line per case and method: lloyd_ms, jfa_ms, centroid_ms,\n"
+    "lloyd10_ms (10 queued iterations / 10), warm and cold (medians).\n"
+    "  --runs N        timed runs, the median kept (1..%d; default 50; the CPU fewer)\n"
+    "  --no-cpu        CUDA only\n"
+    "  --quick         1920x1080 with 2k sites only\n"
+    "  --voronoi V     the CUDA Voronoi method: jfa, 1+jfa or 1+jfa+2 (default 1+jfa+2,\n"
+    "                  the library's)\n"
+    "  -h, --help      this text\n"
+    "  --version       the program's version\n";
   bool cpu = true, quick = false;
   int runs = 50;
   cc_cvd_tuning defaults;
@@ -128,6 +141,9 @@ main (int argc, char **argv)
   for (int i = 1; i < argc; i++) {
     if (!strcmp (argv[i], "--version")) {
       cv_print_version ();
+      return 0;
+    } else if (cv_is_help (argv[i])) {
+      printf (help, MAX_RUNS);
       return 0;
     } else if (!strcmp (argv[i], "--no-cpu")) {
       cpu = false;

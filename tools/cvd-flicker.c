@@ -161,6 +161,23 @@ measure (const char *path, const char *mode, int frames, int sites, int iteratio
   return 0;
 }
 
+static const char help[] =
+"usage: cvd-flicker [--frames N] [--sites N] [--iterations K] [--settle K]\n"
+"                   [--density uniform|dark|bright|gradient] [--backend cpu|cuda|auto] CLIP\n"
+"Temporal coherence of cvdmosaic on a video file (decoded by uridecodebin): the share\n"
+"of static input pixels whose rendered colour changes between frames (flicker; the\n"
+"lower, the steadier) and flicker_any (every change), one JSON line per mode: cold\n"
+"(sites re-seeded every frame), warm (kept, the element's default), advect (warm and\n"
+"moved by the flow). The cudavision plugin must be on GST_PLUGIN_PATH (build/gst).\n"
+"  --frames N        frames of the clip (2..100000; default 60)\n"
+"  --sites N         the mosaic's sites (16..1000000; default 2000)\n"
+"  --iterations K    Lloyd iterations a frame (1..100; default 2)\n"
+"  --settle K        settling iterations on the first frame (0..1000; default 30)\n"
+"  --density D       uniform, dark, bright or gradient (default uniform)\n"
+"  --backend B       cpu, cuda or auto (default auto)\n"
+"  -h, --help        this text\n"
+"  --version         the program's version\n";
+
 int
 main (int argc, char **argv)
 {
@@ -170,6 +187,9 @@ main (int argc, char **argv)
   for (int i = 1; i < argc; i++) {
     if (!strcmp (argv[i], "--version")) {
       cv_print_version ();
+      return 0;
+    } else if (cv_is_help (argv[i])) {
+      fputs (help, stdout);
       return 0;
     } else if (!strcmp (argv[i], "--frames") && i + 1 < argc) {
       if (!cv_parse_int ("--frames", argv[++i], 2, 100000, &frames))

@@ -317,13 +317,38 @@ bench_size (cc_backend backend, int w, int h, bool fb, int warmup, int runs)
   return rc;
 }
 
+static const char help[] =
+"usage: flow-bench [--fb-check | --no-fb-check] [--runs N] [--no-cpu] [--threads N]\n"
+"       flow-bench --epic [--cell N] [--k N] [--inner N] [--runs N] [--no-cpu] [--threads N]\n"
+"Times dense Lucas-Kanade flow (5 levels, 3 iterations, 9x9 window) and its colour\n"
+"drawing on the synthetic clip: 640x480, 1920x1080, 3840x2160 on CUDA when a device\n"
+"exists, 640x480 on the CPU; one JSON line each: kernel_ms (CUDA events, median) and\n"
+"end_to_end_ms (wall clock with the synchronisation, median).\n"
+"  --fb-check      add an LK line with the forward-backward check (the default)\n"
+"  --no-fb-check   leave that line out\n"
+"  --epic          EpicFlow instead, on a generated large-motion pair at 1024x436 and\n"
+"                  1920x1080 (CUDA) and 1024x436 (CPU, 3 runs at most), with the\n"
+"                  stages' split (match_ms, interp_ms, refine_ms)\n"
+"  --cell N        --epic: the interpolation's cell size (2..8; default the library's)\n"
+"  --k N           --epic: the neighbours each pixel's interpolation uses (1..128;\n"
+"                  default the library's)\n"
+"  --inner N       --epic: refinement inner iterations (1..1000; default the library's)\n"
+"  --runs N        timed runs, the median kept (1..%d; default 50; the CPU fewer)\n"
+"  --no-cpu        CUDA only\n"
+"  --threads N     CPU threads (0..256; 0, the default: all cores)\n"
+"  -h, --help      this text\n"
+"  --version       the program's version\n";
+
 int
 main (int argc, char **argv)
 {
   bool fb = true, cpu = true, epic = false;
   int runs = 50;
   for (int i = 1; i < argc; i++) {
-    if (!strcmp (argv[i], "--fb-check"))
+    if (cv_is_help (argv[i])) {
+      printf (help, MAX_RUNS);
+      return 0;
+    } else if (!strcmp (argv[i], "--fb-check"))
       fb = true;
     else if (!strcmp (argv[i], "--no-fb-check"))
       fb = false;

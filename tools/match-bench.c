@@ -306,6 +306,32 @@ bench_size (cc_backend backend, const cc_match_params *p, int w, int h, int warm
   return rc;
 }
 
+static const char help[] =
+"usage: match-bench [--runs N] [--no-cpu] [--threads N] [PARAMS]\n"
+"       match-bench --eval DIR [--backend cpu|cuda] [--threads N] [--compare] [PARAMS]\n"
+"The sparse matcher (cc_match) timed on the synthetic clip (1024x436 and 1920x1080\n"
+"on CUDA, 1024x436 on the CPU: kernel_ms and end_to_end_ms, medians), or scored on\n"
+"pairs with ground truth; one JSON line per case or pair.\n"
+"  --runs N                timed runs, the median kept (1..%d; default 20)\n"
+"  --no-cpu                timing: CUDA only\n"
+"  --threads N             CPU threads (0: all cores, the default)\n"
+"  --eval DIR              score every pair folder under DIR (two deep: frame10.png,\n"
+"                          frame11.png, flow10.flo; the Sintel layout, cv-mkpairs'):\n"
+"                          accuracy (confident valid matches within 3 px), acc1,\n"
+"                          survival, and the same for motions of 40, 100, 200+ px\n"
+"  --backend cpu|cuda      --eval: the backend (default cpu)\n"
+"  --compare               --eval: also run the other backend, count the matches\n"
+"                          that differ\n"
+"PARAMS, the matcher's parameters:\n"
+"  --step N                seed spacing in pixels (2..32; default 3)\n"
+"  --levels N              pyramid levels (1..8; default 5)\n"
+"  --iterations N          propagation iterations a level (1..32; default 4)\n"
+"  --max-displacement PX   the largest motion searched (8..1024; default 400)\n"
+"  --fb-threshold PX       forward-backward agreement for a confident match\n"
+"                          (0.01..1024; default 3)\n"
+"  -h, --help              this text\n"
+"  --version               the program's version\n";
+
 static int
 usage (void)
 {
@@ -333,6 +359,9 @@ main (int argc, char **argv)
       compare = true;
     else if (!strcmp (a, "--version")) {
       cv_print_version ();
+      return 0;
+    } else if (cv_is_help (a)) {
+      printf (help, MAX_RUNS);
       return 0;
     } else if (!v)
       return usage ();

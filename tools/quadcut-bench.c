@@ -230,6 +230,34 @@ bench_size (cc_context *ctx, int w, int h, int frames, int warmup, const bench_i
 }
 
 static int
+help (void)
+{
+  cc_quadcut_params d;
+  cc_quadcut_params_default (&d);
+  printf ("usage: quadcut-bench [--size WxH]... [--backend auto|cpu|cuda] [--threads T]\n"
+      "                     [--frames N] [--warmup N] [--cdnet DIR [--frame N]] [--certain X]\n"
+      "                     [--max-level N]\n"
+      "End-to-end time of Quad-Cut segmentation (cc_quadcut) and a composite, frames on\n"
+      "the backend, with the split of its stages; one JSON line per size (medians).\n"
+      "  --size WxH           a size to time (up to %d times; default 1920x1080 and\n"
+      "                       3840x2160)\n"
+      "  --backend B          auto, cpu or cuda (default auto: CUDA when a device exists)\n"
+      "  --threads T          CPU threads (0: all cores, the default)\n"
+      "  --frames N           timed frames (default 20)\n"
+      "  --warmup N           frames before the timing (0..1000; default 3)\n"
+      "  --cdnet DIR          a CDnet 2014 category folder as input (camera frames scaled\n"
+      "                       to the size, the plate their median of frames 1..100);\n"
+      "                       default: the project's synthetic foreground clip\n"
+      "  --frame N            --cdnet: the first of the 8 frames cycled (default 600)\n"
+      "  --certain X          the grouping of sure nodes (0..100, 0: off; default %g)\n"
+      "  --max-level N        largest leaf side 2^N px (0..%d; default %d)\n"
+      "  -h, --help           this text\n"
+      "  --version            the program's version\n",
+      MAX_SIZES, d.certain, CC_QUADCUT_MAX_LEVEL, d.max_level);
+  return 0;
+}
+
+static int
 usage (void)
 {
   fprintf (stderr, "usage: quadcut-bench [--size WxH]... [--backend auto|cpu|cuda] [--threads T] "
@@ -244,6 +272,8 @@ main (int argc, char **argv)
   cc_backend backend = CC_BACKEND_AUTO;
   bench_input in = { .cdnet = NULL, .frame = 600, .certain = -1.0f, .max_level = -1 };
   for (int i = 1; i < argc; i++) {
+    if (cv_is_help (argv[i]))
+      return help ();
     const char *o = argv[i], *v = cv_option_value (argc, argv, &i);
     if (!v)
       return usage ();

@@ -322,6 +322,68 @@ run_align (const char *plate_path, const char *frame_path, int max_shift, const 
   return 0;
 }
 
+/* --help: the defaults printed are cc_quadcut_params_default's */
+static int
+help (void)
+{
+  cc_quadcut_params d;
+  cc_quadcut_params_default (&d);
+  printf ("usage: quadcut-eval --cdnet DIR [--first N] [--last N] [--learn N] [--learn-step S]\n"
+      "                    [--update-step U] [--save-masks DIR] [OPTIONS] [PARAMS]\n"
+      "       quadcut-eval --synthetic WxH [--frames N] [OPTIONS] [PARAMS]\n"
+      "       quadcut-eval --align PLATE --frame FRAME [--max-shift N] [--aligned OUT.png]\n"
+      "       OPTIONS: [--threads T] [--backend cpu|cuda] [--nodes leaves|pixels]\n"
+      "       PARAMS: [--sigma-l X] [--shadow-depth X] [--seed-threshold X] [--bins N]\n"
+      "               [--sigma-c X] [--lambda X] [--similarity X] [--certain X]\n"
+      "               [--max-level N] [--temporal X]\n"
+      "Accuracy and CPU timing of Quad-Cut foreground segmentation (cc_quadcut), one JSON\n"
+      "line per run; or the global shift between a plate photo and a frame.\n"
+      "  --cdnet DIR          a CDnet 2014 category folder (input/, groundtruth/): the plate\n"
+      "                       learned from the first frames, frames 1..--last segmented in\n"
+      "                       order, --first..--last scored by CDnet's rules (precision,\n"
+      "                       recall, F-measure)\n"
+      "  --first N            the first scored frame (default 470)\n"
+      "  --last N             the last (default 699)\n"
+      "  --learn N            frames the plate is learned from (per-pixel median; default 100)\n"
+      "  --learn-step S       learn the plate by moving the first frame towards each of the\n"
+      "                       next N - 1 by at most S levels (0..255; 0, the default: median)\n"
+      "  --update-step U      after each frame, move the plate by at most U where the alpha\n"
+      "                       is 0 (0..255; default 0: off)\n"
+      "  --save-masks DIR     the masks and leaf views of the scored frames, as PNG\n"
+      "  --synthetic WxH      the project's foreground clip of that size instead: mismatches\n"
+      "                       against its exact masks and the stages' median times\n"
+      "  --frames N           --synthetic: frames (1..100000; default 20)\n"
+      "  --threads T          CPU threads (0: all cores, the default)\n"
+      "  --backend cpu|cuda   the backend (default cpu)\n"
+      "  --nodes leaves|pixels  graph nodes: quadtree leaves (Quad-Cut, the default) or\n"
+      "                       one per pixel (the reference)\n"
+      "  --align PLATE        the shift that best lays the plate photo PLATE on a frame\n"
+      "  --frame FRAME        --align: the frame (PNG or JPEG, PLATE's size)\n"
+      "  --max-shift N        --align: the largest shift searched, px (0..4096; default 64)\n"
+      "  --aligned OUT.png    --align: the plate moved onto the frame, for quadcut's\n"
+      "                       plate-location\n"
+      "PARAMS (the element's properties of the same names):\n"
+      "  --sigma-l X          background distance std, Lab units; raise for noisy or\n"
+      "                       changing light (0.1..100; default %g)\n"
+      "  --shadow-depth X     darkest shadow kept as background, share of the plate's\n"
+      "                       lightness (0..1; default %g)\n"
+      "  --seed-threshold X   foreground seed where the background probability is below X\n"
+      "                       (0..1; default %g)\n"
+      "  --bins N             colour histogram bins per axis (2..256; default %d)\n"
+      "  --sigma-c X          boundary colour std, Lab units (0.1..100; default %g)\n"
+      "  --lambda X           boundary weight: raise for smoother cuts (0..1000; default %g)\n"
+      "  --similarity X       largest colour range inside a leaf (0..1000; default %g)\n"
+      "  --certain X          group surely background / foreground nodes whatever their\n"
+      "                       texture (0..100, 0: off; default %g)\n"
+      "  --max-level N        largest leaf side 2^N px (0..%d; default %d)\n"
+      "  --temporal X         temporal prior per pixel (0..100; default %g)\n"
+      "  -h, --help           this text\n"
+      "  --version            the program's version\n",
+      d.sigma_l, d.shadow_depth, d.seed_threshold, d.bins, d.sigma_c, d.lambda,
+      d.similarity, d.certain, CC_QUADCUT_MAX_LEVEL, d.max_level, d.temporal);
+  return 0;
+}
+
 static int
 usage (void)
 {
@@ -344,6 +406,8 @@ main (int argc, char **argv)
   cc_quadcut_params p;
   cc_quadcut_params_default (&p);
   for (int i = 1; i < argc; i++) {
+    if (cv_is_help (argv[i]))
+      return help ();
     const char *o = argv[i], *v = cv_option_value (argc, argv, &i);
     if (!v)
       return usage ();

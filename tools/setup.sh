@@ -17,18 +17,43 @@
 #                         build there, the element, analytics and overlay pipeline
 #                         tests (tools/test-trixie.sh; needs root and the network)
 # Idempotent; needs root or sudo for apt-get (skipped when everything is installed).
-# Environment: BUILD_DIR (default build), CUDA_ARCH (meson cuda-arch; default: the
-# project's full list), MESON_ARGS (extra meson setup arguments), ASAN=0 (test: skip
+# Environment: BUILD_DIR (default build), CUDA_ARCH (meson cuda-arch; default auto:
+# this machine's GPU, or one architecture plus PTX without one), MESON_ARGS (extra meson setup arguments), ASAN=0 (test: skip
 # the sanitizer build BUILD_DIR-asan that runs after the normal suite), PREFIX (install).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-usage="usage: tools/setup.sh [build|test|test-trixie|demo|install|uninstall]   (default build; -h, --help: this text)"
+usage="usage: tools/setup.sh [build|test|test-trixie|demo|install|uninstall]   (default build; -h, --help: what each does)"
+help="$usage
+Installs the Debian packages the project needs (apt-get, with sudo when not root;
+skipped when all are there), configures BUILD_DIR with meson (once) and builds it,
+then:
+  build        nothing more (the default)
+  demo         pipelines/demo-clip.sh: optical flow of the project's clip to out/flow.webm
+               and out/flow_NNN.png with its accuracy, moctracker, cvdmosaic and quadcut
+               to out/*.webm
+  test         the whole test suite (meson test), then the AddressSanitizer + UBSan
+               build BUILD_DIR-asan of the CPU paths under the CI setup (ASAN=0: not)
+  test-trixie  CI's second leg: a Debian trixie root (GStreamer 1.26) by debootstrap in
+               build-trixie/, a CPU build and the element, analytics and pipeline tests
+               there (needs root and the network; no host build)
+  install      install into PREFIX: library, headers, cudavision-1.0.pc, typelib and
+               cv-* tools; the plugins into GStreamer's own folder, so that
+               gst-inspect-1.0 finds them with no variable; then ldconfig
+  uninstall    remove what install installed
+Environment:
+  BUILD_DIR    the build folder (default build)
+  CUDA_ARCH    meson's cuda-arch: auto (the default: this machine's GPU, or one
+               architecture plus PTX without one), all (the distribution list), or a
+               list such as sm_86,compute_86
+  MESON_ARGS   more meson setup arguments
+  ASAN=0       test: leave out the sanitizer build
+  PREFIX       install: where (default /usr/local)"
 mode=${1:-build}
 # the mode is checked before anything is installed
 case "$mode" in
   build|test|demo|install|uninstall) ;;
   test-trixie) exec bash tools/test-trixie.sh ;;   # its own root: no host build
-  -h|--help) echo "$usage"; exit 0 ;;
+  -h|--help) echo "$help"; exit 0 ;;
   *) echo "$usage" >&2; exit 2 ;;
 esac
 build=${BUILD_DIR:-build}

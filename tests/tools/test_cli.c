@@ -59,6 +59,93 @@ START_TEST (test_version)
 }
 END_TEST
 
+/* Every tool but cv-flow (test_cv_flow_options): --help and -h exit 0 with nothing on
+ * stderr and, on stdout, "usage: NAME" and a description of each option its usage
+ * lines name: every "--option" of the lines before the first line that does not
+ * start with "usage:" or spaces (the synopsis) is at the start of a later line
+ * (after spaces, possibly after another option and a comma) or is described with
+ * others ("--json, --backend, ..."); an unknown option is refused (exit 2). */
+START_TEST (test_help)
+{
+  const char *bins[] = { CV_MKCLIP_BIN, CV_MKMESH_BIN, FLOW_BENCH_BIN, BM_BENCH_BIN,
+    APSP_BENCH_BIN, MOCT_BENCH_BIN, CVD_BENCH_BIN, CV_MKPAIRS_BIN, MATCH_BENCH_BIN,
+#ifdef QUADCUT_EVAL_BIN
+    QUADCUT_EVAL_BIN, QUADCUT_BENCH_BIN,
+#endif
+#ifdef PIPELINE_BENCH_BIN
+    PIPELINE_BENCH_BIN, CV_SOAK_BIN, ANALYTICS_BENCH_BIN,
+#endif
+#ifdef CV_MOCT_BIN
+    CV_MOCT_BIN, CVD_FLICKER_BIN,
+#endif
+#ifdef MESHSEG_BIN
+    MESHSEG_BIN,
+#endif
+  };
+  for (size_t i = 0; i < sizeof bins / sizeof bins[0]; i++) {
+    const char *name = strrchr (bins[i], '/') + 1;
+    for (int h = 0; h < 2; h++) {
+      const char *argv[] = { bins[i], h ? "-h" : "--help", NULL };
+      char *out, *err, want[256];
+      int rc = cv_test_run (argv, NULL, &out, &err);
+      ck_assert_msg (rc == 0, "%s %s: exit %d; stderr: %s", name, argv[1], rc, err);
+      ck_assert_msg (err[0] == '\0', "%s %s: stderr '%s'", name, argv[1], err);
+      snprintf (want, sizeof want, "usage: %s", name);
+      ck_assert_msg (!strncmp (out, want, strlen (want)), "%s: help starts '%.60s'", name,
+          out);
+      /* the synopsis: the first lines, up to one that is neither "usage:" nor indented */
+      const char *body = out;
+      while (*body && (!strncmp (body, "usage:", 6) || body[0] == ' ')) {
+        const char *nl = strchr (body, '\n');
+        body = nl ? nl + 1 : body + strlen (body);
+      }
+      ck_assert_msg (*body, "%s: no text after the synopsis", name);
+      int options = 0;
+      for (const char *p = out; p < body; p++) {
+        if (p[0] != '-' || p[1] != '-' || (p > out && p[-1] != '[' && p[-1] != ' '
+                && p[-1] != '|'))
+          continue;
+        size_t n = 2;
+        while (p[n] && (p[n] == '-' || (p[n] >= 'a' && p[n] <= 'z') || (p[n] >= '0'
+                    && p[n] <= '9')))
+          n++;
+        char opt[64];
+        snprintf (opt, sizeof opt, "%.*s", (int) n, p);
+        if (!strcmp (opt, "--help") || !strcmp (opt, "--version"))
+          continue;
+        /* described: at a line's start after spaces, or after "-x, " or in a list "A, B" */
+        bool described = false;
+        for (const char *q = strstr (body, opt); q && !described; q = strstr (q + 1, opt)) {
+          char next = q[n];
+          if (next != ' ' && next != ',' && next != '\n' && next != '=')
+            continue;
+          const char *b = q;
+          while (b > body && b[-1] != '\n')
+            b--;
+          bool lead = true;   /* only spaces, options and ", " before it on its line */
+          for (const char *c = b; c < q && lead; c++)
+            lead = *c == ' ' || *c == ',' || *c == '-' || (*c >= 'a' && *c <= 'z')
+                || (*c >= '0' && *c <= '9');
+          described = lead && (q == b || q[-1] == ' ');
+        }
+        ck_assert_msg (described, "%s --help: %s is in the synopsis but not described",
+            name, opt);
+        options++;
+      }
+      if (h == 0)
+        printf ("%s --help: %d options in the synopsis, each described\n", name, options);
+      free (out);
+      free (err);
+    }
+    const char *bogus[] = { bins[i], "--no-such-option", NULL };
+    char *err;
+    int rc = cv_test_run (bogus, NULL, NULL, &err);
+    ck_assert_msg (rc == 2, "%s --no-such-option: exit %d, want 2; stderr: %s", name, rc, err);
+    free (err);
+  }
+}
+END_TEST
+
 #ifdef CV_SOAK_BIN
 /* cv-soak: samples every K frames from the warm-up on, the JSON summary; usage errors
  * exit 2, a pipeline that cannot be built 3. */
@@ -512,6 +599,12 @@ START_TEST (test_setup_bad_mode)
   char *out;
   ck_assert_int_eq (cv_test_run (help, path_env, &out, NULL), 0);
   ck_assert_ptr_nonnull (strstr (out, "usage: tools/setup.sh"));
+  /* each mode and variable described on its own line */
+  const char *described[] = { "\n  build ", "\n  demo ", "\n  test ", "\n  test-trixie ",
+    "\n  install ", "\n  uninstall ", "\n  BUILD_DIR ", "\n  CUDA_ARCH ", "\n  MESON_ARGS ",
+    "\n  ASAN=0 ", "\n  PREFIX " };
+  for (size_t i = 0; i < sizeof described / sizeof described[0]; i++)
+    ck_assert_msg (strstr (out, described[i]), "setup.sh --help lacks '%s'", described[i] + 1);
   ck_assert_int_ne (access (marker, F_OK), 0);
   free (out);
 }
@@ -622,6 +715,7 @@ cli_suite (void)
   TCase *tc = tcase_create ("cli");
   tcase_set_timeout (tc, 120);
   tcase_add_test (tc, test_version);
+  tcase_add_test (tc, test_help);
   tcase_add_test (tc, test_cv_flow_options);
   tcase_add_test (tc, test_cv_flow_epic);
   tcase_add_test (tc, test_cv_mkmesh);

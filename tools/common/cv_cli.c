@@ -57,6 +57,12 @@ cv_print_version (void)
   printf ("%s (cudavision) %s\n", program_invocation_short_name, CV_VERSION);
 }
 
+bool
+cv_is_help (const char *arg)
+{
+  return !strcmp (arg, "--help") || !strcmp (arg, "-h");
+}
+
 int
 cv_fail (const char *what)
 {

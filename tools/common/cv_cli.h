@@ -32,4 +32,7 @@ bool cv_parse_size (const char *opt, const char *s, int max, int *width, int *he
 cc_status cv_context_new (cc_backend backend, int device, int threads, cc_context **ctx);
 /* Prints "TOOL (cudavision) VERSION" on stdout (VERSION: the meson project version). */
 void cv_print_version (void);
+/* True for "-h" and "--help": every tool then prints its help (what it does, each
+ * option with its range and default) on stdout and exits with status 0. */
+bool cv_is_help (const char *arg);
 #endif
