@@ -141,6 +141,8 @@ cpu_pyramid (cc_match *m, int slot, const cc_image *f)
       l0[(size_t) y * m->mod.width + x] = cc_match_luma16 (row, x, rgbx, bgrx);
   }
   for (int l = 1; l < L->levels; l++) {
+    if (cc_cancel_requested (m->mod.ctx))
+      return;   /* cc_match_compute reports it */
     const uint16_t *s = m->luma[slot][l - 1];
     uint16_t *d = m->luma[slot][l];
     int sw = L->width[l - 1], sh = L->height[l - 1];
@@ -154,6 +156,8 @@ cpu_pyramid (cc_match *m, int slot, const cc_image *f)
       }
   }
   for (int l = 0; l < L->levels; l++) {
+    if (cc_cancel_requested (m->mod.ctx))
+      return;
     int w = L->width[l], h = L->height[l], pw = w + 2 * CC_MATCH_PAD, ph = h + 2 * CC_MATCH_PAD;
     const uint16_t *luma = m->luma[slot][l];
     uint16_t *img = m->smooth[slot][l];
@@ -177,6 +181,8 @@ cpu_compute (cc_match *m)
   const int n = L->gw * L->gh, gw = L->gw;
   const cc_match_params *p = &m->params;
   for (int l = L->levels - 1; l >= 0; l--) {
+    if (cc_cancel_requested (m->mod.ctx))
+      return;
     cc_match_view v[2];
     for (int d = 0; d < 2; d++)
       v[d] = cc_match_view_make (L, l, d, m->census[d][l], m->census[1 - d][l], m->flow[d],
@@ -190,6 +196,8 @@ cpu_compute (cc_match *m)
     for (int it = 0; it < p->iterations; it++)
       for (int colour = 0; colour < 2; colour++)
         for (int d = 0; d < 2; d++) {
+          if (cc_cancel_requested (m->mod.ctx))
+            return;   /* cc_match_compute reports it */
           /* one colour of the checkerboard: seeds that read only the other colour */
 #pragma omp parallel for schedule(dynamic, 4) num_threads(nt)
           for (int gy = 0; gy < L->gh; gy++)
@@ -356,6 +364,8 @@ cc_match_compute (cc_match *m, cc_stream stream, const cc_image *prev, const cc_
   cpu_pyramid (m, 0, prev);
   cpu_pyramid (m, 1, next);
   cpu_compute (m);
+  if (cc_cancel_requested (m->mod.ctx))
+    return cc_cancelled_error ("cc_match_compute");
   return CC_SUCCESS;
 }
 
