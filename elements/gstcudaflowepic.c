@@ -46,9 +46,17 @@ GST_DEBUG_CATEGORY_STATIC (cudaflowepic_debug);
 enum {
   PROP_0, PROP_MATCH_STEP, PROP_MATCH_LEVELS, PROP_MATCH_ITERATIONS, PROP_MAX_DISPLACEMENT,
   PROP_FB_THRESHOLD, PROP_NEIGHBOURS, PROP_CELL, PROP_SIGMA, PROP_AFFINE, PROP_FLAT_COST,
-  PROP_EDGE_WEIGHT, PROP_REFINE,
+  PROP_EDGE_WEIGHT,
   PROP_VIS_FIRST,                                      /* GST_CV_VIS_N_PROPS ids */
+  PROP_REFINE_FIRST = PROP_VIS_FIRST + GST_CV_VIS_N_PROPS, /* GST_CV_REFINE_N_PROPS ids */
 };
+
+/* CPU time of one frame (the whole method with its confidence, default parameters):
+ * about 4 s per megapixel on 2 threads of the 2-core dev machine, idle (1024x436:
+ * 1.89 s, docs/epicflow.md, 2026-11-25; 3840x2160: 28 s and 7680x4320: 137 s, issue
+ * 32, 2026-11-27). The CPU-time warning of setup() is scaled from it. */
+#define EPIC_CPU_SECONDS_PER_MEGAPIXEL 4.0
+#define EPIC_CPU_MEASURED_THREADS 2
 
 struct _GstCudaFlowEpic {
   GstCvFilter parent;
@@ -101,6 +109,8 @@ gst_cuda_flow_epic_setup (GstCvFilter * filter, const GstVideoInfo * info, cc_co
     return FALSE;
   GST_INFO_OBJECT (self, "%dx%d on %s, seeds every %d px, k %d", w, h,
       cc_backend_name (cc_context_backend (ctx)), params.match.step, params.interp.k);
+  gst_cv_filter_warn_cpu_time (filter, EPIC_CPU_SECONDS_PER_MEGAPIXEL,
+      EPIC_CPU_MEASURED_THREADS, "EpicFlow optical flow");
   return TRUE;
 }
 
@@ -156,6 +166,15 @@ gst_cuda_flow_epic_set_property (GObject * object, guint prop_id, const GValue *
     return;
   GST_OBJECT_LOCK (self);
   cc_epic_params *p = &self->params;
+  /* refine, refine-*: the shared properties (gstcvrefine) over the method's own */
+  GstCvRefine r = { .enabled = p->refine, .params = p->refine_params };
+  if (gst_cv_refine_set_property (&r, PROP_REFINE_FIRST, prop_id, value)) {
+    p->refine = r.enabled;
+    p->refine_params = r.params;
+    self->params_changed = TRUE;
+    GST_OBJECT_UNLOCK (self);
+    return;
+  }
   switch (prop_id) {
     case PROP_MATCH_STEP: p->match.step = g_value_get_int (value); break;
     case PROP_MATCH_LEVELS: p->match.levels = g_value_get_int (value); break;
@@ -170,7 +189,6 @@ gst_cuda_flow_epic_set_property (GObject * object, guint prop_id, const GValue *
     case PROP_AFFINE: p->interp.affine = g_value_get_boolean (value); break;
     case PROP_FLAT_COST: p->interp.flat_cost = (float) g_value_get_double (value); break;
     case PROP_EDGE_WEIGHT: p->interp.edge_weight = (float) g_value_get_double (value); break;
-    case PROP_REFINE: p->refine = g_value_get_boolean (value); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec); break;
   }
   self->params_changed = TRUE;
@@ -187,6 +205,11 @@ gst_cuda_flow_epic_get_property (GObject * object, guint prop_id, GValue * value
     return;
   GST_OBJECT_LOCK (self);
   const cc_epic_params *p = &self->params;
+  GstCvRefine r = { .enabled = p->refine, .params = p->refine_params };
+  if (gst_cv_refine_get_property (&r, PROP_REFINE_FIRST, prop_id, value)) {
+    GST_OBJECT_UNLOCK (self);
+    return;
+  }
   switch (prop_id) {
     case PROP_MATCH_STEP: g_value_set_int (value, p->match.step); break;
     case PROP_MATCH_LEVELS: g_value_set_int (value, p->match.levels); break;
@@ -199,7 +222,6 @@ gst_cuda_flow_epic_get_property (GObject * object, guint prop_id, GValue * value
     case PROP_AFFINE: g_value_set_boolean (value, p->interp.affine); break;
     case PROP_FLAT_COST: g_value_set_double (value, p->interp.flat_cost); break;
     case PROP_EDGE_WEIGHT: g_value_set_double (value, p->interp.edge_weight); break;
-    case PROP_REFINE: g_value_set_boolean (value, p->refine); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec); break;
   }
   GST_OBJECT_UNLOCK (self);
@@ -262,11 +284,12 @@ gst_cuda_flow_epic_class_init (GstCudaFlowEpicClass * klass)
       g_param_spec_double ("edge-weight", "Edge weight",
           "Geodesic cost per luma level of gradient (image edges stop the interpolation)",
           0.0, 100.0, d.interp.edge_weight, rw));
-  g_object_class_install_property (gobject_class, PROP_REFINE,
-      g_param_spec_boolean ("refine", "Variational refinement",
-          "Refine the interpolated field by the variational energy (one level)", d.refine, rw));
 
   gst_cv_flow_vis_install_properties (gobject_class, PROP_VIS_FIRST, TRUE);
+  /* the refinement's properties as on cudaflowlk and cudablockmatch, with the method's
+   * defaults (refine=variational, one level) */
+  gst_cv_refine_install_properties_full (gobject_class, PROP_REFINE_FIRST, &d.refine_params,
+      d.refine);
 
   gst_element_class_set_static_metadata (element_class, "CUDA EpicFlow optical flow",
       "Filter/Analyzer/Video",
