@@ -661,12 +661,9 @@ main (int argc, char **argv)
   if (cv_context_new (o.backend, CC_DEVICE_AUTO, threads, &ctx) != CC_SUCCESS)
     return cv_fail ("context");
   /* the backend used, on stderr (stdout keeps the results) */
-  const char *why = cc_cuda_unavailable_reason ();
-  fprintf (stderr, "cv-flow: method %s on the %s backend%s%s%s\n", o.method,
-      cc_backend_name (cc_context_backend (ctx)),
-      o.backend == CC_BACKEND_AUTO && why ? " (backend auto: no CUDA device: " : "",
-      o.backend == CC_BACKEND_AUTO && why ? why : "",
-      o.backend == CC_BACKEND_AUTO && why ? ")" : "");
+  char what[64];
+  snprintf (what, sizeof what, "method %s", o.method);
+  cv_report_backend (ctx, o.backend, what);
   int rc;
   if (eval)
     rc = run_eval (&o, ctx, eval);
