@@ -244,45 +244,63 @@ gst_cuda_flow_epic_class_init (GstCudaFlowEpicClass * klass)
 
   g_object_class_install_property (gobject_class, PROP_MATCH_STEP,
       g_param_spec_int ("match-step", "Match step",
-          "Spacing of the matcher's seed grid, px (smaller: more matches, slower)",
+          "Spacing of the matches, px: lower it to catch smaller moving objects, raise it "
+          "for speed (the matching work goes as 1 / step^2: 8 is a quarter of 4's)",
           2, 32, d.match.step, rw));
   g_object_class_install_property (gobject_class, PROP_MATCH_LEVELS,
       g_param_spec_int ("match-levels", "Match levels",
-          "Pyramid levels of the coarse-to-fine matcher (fewer when a level would drop "
-          "under 32 px)", 1, 8, d.match.levels, rw));
+          "Pyramid levels of the coarse-to-fine matcher: each level doubles the motion it "
+          "can find; fewer are a little faster (levels under 32 px are skipped)", 1, 8,
+          d.match.levels, rw));
   g_object_class_install_property (gobject_class, PROP_MATCH_ITERATIONS,
       g_param_spec_int ("match-iterations", "Match iterations",
-          "Propagation and random-search rounds per level", 1, 32, d.match.iterations, rw));
+          "Search rounds per level: more find matches in hard areas (repeated texture, "
+          "large motion); the matcher's time grows in proportion", 1, 32,
+          d.match.iterations, rw));
   g_object_class_install_property (gobject_class, PROP_MAX_DISPLACEMENT,
       g_param_spec_double ("max-displacement", "Maximum displacement",
-          "Largest motion searched per axis, px at full resolution", 8.0, 1024.0,
+          "Largest motion searched per axis, px at full resolution: lower it when motions "
+          "are known to be small, to rule out wrong long-range matches", 8.0, 1024.0,
           d.match.max_displacement, rw));
   g_object_class_install_property (gobject_class, PROP_FB_THRESHOLD,
       g_param_spec_double ("fb-threshold", "Forward-backward threshold",
-          "A match whose backward match misses it by more (px) is dropped", 0.01, 1024.0,
+          "A match whose backward match lands further than this (px) from its start is "
+          "dropped: lower keeps only reliable matches (the interpolation fills the holes), "
+          "higher keeps more in blurred or occluded areas", 0.01, 1024.0,
           d.match.fb_threshold, rw));
   g_object_class_install_property (gobject_class, PROP_NEIGHBOURS,
       g_param_spec_int ("neighbours", "Neighbours",
-          "Matches (nearest by geodesic distance) each interpolated cell uses", 1, 128,
+          "Matches each seed's motion is interpolated from (the nearest along the image): "
+          "more give a smoother field that fills holes from further away, fewer keep small "
+          "moving objects apart; the interpolation's time grows in proportion", 1, 128,
           d.interp.k, rw));
   g_object_class_install_property (gobject_class, PROP_CELL,
       g_param_spec_int ("cell", "Seed cell",
-          "Pixels a side of the blocks that hold at most one seed match each: larger "
-          "cells interpolate from fewer seeds (faster, smoother)", 2, 8, d.interp.cell, rw));
+          "Pixels a side of the blocks that keep one match each as a seed: larger cells "
+          "mean fewer seeds (faster and smoother; objects under about a cell get lost), "
+          "smaller follow finer detail (2 has 4x the seeds of 4)", 2, 8, d.interp.cell, rw));
   g_object_class_install_property (gobject_class, PROP_SIGMA,
       g_param_spec_double ("sigma", "Kernel width",
-          "A match's weight is exp(-D / sigma) of its geodesic distance D", 0.001, 10000.0,
+          "How far a match's influence reaches, in edge-weighted distance: raise for "
+          "smoother fields over uniform areas, lower to keep neighbouring motions apart; "
+          "no effect on the time", 0.001, 10000.0,
           d.interp.sigma, rw));
   g_object_class_install_property (gobject_class, PROP_AFFINE,
       g_param_spec_boolean ("affine", "Affine interpolation",
-          "Locally-weighted affine fit per cell (TRUE) or a weighted mean "
-          "(Nadaraya-Watson, FALSE)", d.interp.affine, rw));
+          "TRUE: each seed fits a local affine motion (follows rotation, zoom and "
+          "perspective, but overshoots where matches are sparse); FALSE: a weighted mean "
+          "of its neighbours (more accurate on fast or blurred motion, docs/epicflow.md); "
+          "the same time", d.interp.affine, rw));
   g_object_class_install_property (gobject_class, PROP_FLAT_COST,
       g_param_spec_double ("flat-cost", "Flat cost",
-          "Geodesic cost of one pixel of a flat region", 0.001, 100.0, d.interp.flat_cost, rw));
+          "Distance cost of crossing one pixel of flat image: raise to keep each match's "
+          "influence local, lower to spread it across uniform regions; no effect on the "
+          "time", 0.001, 100.0, d.interp.flat_cost, rw));
   g_object_class_install_property (gobject_class, PROP_EDGE_WEIGHT,
       g_param_spec_double ("edge-weight", "Edge weight",
-          "Geodesic cost per luma level of gradient (image edges stop the interpolation)",
+          "Extra distance cost per luma level of image edge: raise so motion stops at object "
+          "outlines (texture stops it too), lower to interpolate across textured areas (0: "
+          "edges ignored); no effect on the time",
           0.0, 100.0, d.interp.edge_weight, rw));
 
   gst_cv_flow_vis_install_properties (gobject_class, PROP_VIS_FIRST, TRUE);
@@ -293,8 +311,16 @@ gst_cuda_flow_epic_class_init (GstCudaFlowEpicClass * klass)
 
   gst_element_class_set_static_metadata (element_class, "CUDA EpicFlow optical flow",
       "Filter/Analyzer/Video",
-      "Large-displacement optical flow (sparse matches, edge-preserving interpolation, "
-      "variational refinement), attached as GstCvFlowMeta and optionally drawn",
+      "Optical flow that follows large motions (100+ px: fast pans, sport, driving), "
+      "where cudaflowlk and cudablockmatch follow a few tens of pixels, at a higher cost "
+      "per frame. Every frame leaves with a GstCvFlowMeta of one vector per pixel (the "
+      "motion from the previous frame) and a confidence in 0..1 (low at occlusions); "
+      "the first frame of a stream carries zero flow marked not valid. visualize draws "
+      "the motion (color, arrows) or the confidence (quality) into the video. The method "
+      "is EpicFlow: sparse matches, interpolated along the image's edges, then the "
+      "variational refinement (refine). On the CPU backend a frame takes seconds (about "
+      "4 s per megapixel on 2 cores; a warning gives the estimate); CUDA memory stays on "
+      "the GPU. active-backend says where it runs. Design and figures: docs/epicflow.md",
       "cudavision developers");
   gst_cv_filter_class_add_pad_templates (filter_class);
 

@@ -4,15 +4,19 @@
 
 /* One type for every element's `refine`. `false` and `true` are accepted for none
  * and variational (cudaflowepic's refine was a boolean until 2026-11-27: its launch
- * lines keep working); reading the property gives none or variational. */
+ * lines keep working); values of their own, so that reading the property (and
+ * gst-inspect's default) gives none or variational. */
+enum { REFINE_NONE, REFINE_VARIATIONAL, REFINE_FALSE, REFINE_TRUE };
 GType
 gst_cv_refine_mode_get_type (void)
 GST_CV_ENUM_BODY ("GstCvRefineMode",
-    { 0, "No refinement", "none" },
-    { 1, "Variational refinement (colour + gradient constancy, Charbonnier "
-          "smoothness, red-black SOR)", "variational" },
-    { 0, "Same as none (the former boolean refine=false)", "false" },
-    { 1, "Same as variational (the former boolean refine=true)", "true" })
+    { REFINE_NONE, "No refinement", "none" },
+    { REFINE_VARIATIONAL, "Variational refinement (colour + gradient constancy, "
+          "Charbonnier smoothness, red-black SOR)", "variational" },
+    { REFINE_FALSE, "Accepted for none (the former boolean refine=false); reads none",
+          "false" },
+    { REFINE_TRUE, "Accepted for variational (the former boolean refine=true); reads "
+          "variational", "true" })
 
 void
 gst_cv_refine_init (GstCvRefine * r)
@@ -42,7 +46,7 @@ gst_cv_refine_install_properties_full (GObjectClass * klass, guint id,
           "variational: a variational energy minimisation smooths the dense field and "
           "sharpens it at motion edges (costs about as much as the flow itself on the "
           "CPU); none: the field as estimated. false/true are accepted for none/variational",
-          GST_TYPE_CV_REFINE_MODE, enabled ? 1 : 0, rw));
+          GST_TYPE_CV_REFINE_MODE, enabled ? REFINE_VARIATIONAL : REFINE_NONE, rw));
   g_object_class_install_property (klass, id + GST_CV_REFINE_PROP_LEVELS,
       g_param_spec_int ("refine-levels", "Refine levels",
           "Pyramid levels refined, coarse to fine, each half the size of the one above: "
@@ -95,7 +99,11 @@ gst_cv_refine_set_property (GstCvRefine * r, guint first_id, guint prop_id,
     return FALSE;
   cc_refine_params *p = &r->params;
   switch (prop_id - first_id) {
-    case GST_CV_REFINE_PROP_MODE: r->enabled = g_value_get_enum (value) != 0; break;
+    case GST_CV_REFINE_PROP_MODE: {
+      gint v = g_value_get_enum (value);
+      r->enabled = v == REFINE_VARIATIONAL || v == REFINE_TRUE;
+      break;
+    }
     case GST_CV_REFINE_PROP_LEVELS: p->levels = g_value_get_int (value); break;
     case GST_CV_REFINE_PROP_OUTER: p->outer_iterations = g_value_get_int (value); break;
     case GST_CV_REFINE_PROP_INNER: p->inner_iterations = g_value_get_int (value); break;
@@ -115,7 +123,9 @@ gst_cv_refine_get_property (GstCvRefine * r, guint first_id, guint prop_id, GVal
     return FALSE;
   cc_refine_params *p = &r->params;
   switch (prop_id - first_id) {
-    case GST_CV_REFINE_PROP_MODE: g_value_set_enum (value, r->enabled ? 1 : 0); break;
+    case GST_CV_REFINE_PROP_MODE:
+      g_value_set_enum (value, r->enabled ? REFINE_VARIATIONAL : REFINE_NONE);
+      break;
     case GST_CV_REFINE_PROP_LEVELS: g_value_set_int (value, p->levels); break;
     case GST_CV_REFINE_PROP_OUTER: g_value_set_int (value, p->outer_iterations); break;
     case GST_CV_REFINE_PROP_INNER: g_value_set_int (value, p->inner_iterations); break;

@@ -31,7 +31,8 @@ typedef struct {
   cc_refine *refine;
 } GstCvRefine;
 
-/* The `refine` enum: none (0), variational (1); nicks false/true accepted for them. */
+/* The `refine` enum: none (0), variational (1); false (2) and true (3) are accepted for
+ * them and read back as none and variational. */
 #define GST_TYPE_CV_REFINE_MODE (gst_cv_refine_mode_get_type ())
 GType gst_cv_refine_mode_get_type (void);
 

@@ -464,6 +464,17 @@ values_equal (GParamSpec * ps, const GValue * a, const GValue * b)
   return g_param_values_cmp (ps, a, b) == 0;
 }
 
+/* An enum value kept for old launch lines that reads back as its canonical value (its
+ * description starts "Accepted for": GstCvRefineMode's false and true). */
+static gboolean
+is_alias_value (GParamSpec * ps, const GValue * v)
+{
+  if (!G_IS_PARAM_SPEC_ENUM (ps))
+    return FALSE;
+  GEnumValue *ev = g_enum_get_value (((GParamSpecEnum *) ps)->enum_class, g_value_get_enum (v));
+  return ev && g_str_has_prefix (ev->value_name, "Accepted for");
+}
+
 static gboolean
 skip_property (GParamSpec * ps)
 {
@@ -533,7 +544,7 @@ GST_START_TEST (test_properties_while_playing)
         fail_unless (values_equal (ps, &before, &after),
             "%s: %s refused with a warning, but the value changed", c->name, ps->name);
       else
-        fail_unless (values_equal (ps, &v, &after),
+        fail_unless (values_equal (ps, &v, &after) || is_alias_value (ps, &v),
             "%s: %s was accepted, but reads back another value", c->name, ps->name);
       _gst_check_raised_warning = FALSE;
       _gst_check_raised_critical = FALSE;
