@@ -271,10 +271,12 @@ gst_cuda_block_match_class_init (GstCudaBlockMatchClass * klass)
           CC_BLOCKMATCH_RADIUS_MIN, CC_BLOCKMATCH_RADIUS_MAX, d.search_radius, rw));
   g_object_class_install_property (gobject_class, PROP_SEED_RADIUS,
       g_param_spec_int ("seed-radius", "Seed radius",
-          "Search radius around the coarser level's vector at finer levels",
+          "How far (px) each finer level searches around the coarser level's vector: "
+          "raise if motion edges come out blocky or wrong, at more work per level",
           CC_BLOCKMATCH_SEED_RADIUS_MIN, CC_BLOCKMATCH_SEED_RADIUS_MAX, d.seed_radius, rw));
   g_object_class_install_property (gobject_class, PROP_LEVELS,
-      g_param_spec_int ("levels", "Levels", "Pyramid levels (multi-scale search)",
+      g_param_spec_int ("levels", "Levels", "Pyramid levels of the search: each level "
+          "doubles the motion found for little more time",
           CC_BLOCKMATCH_LEVELS_MIN, CC_BLOCKMATCH_LEVELS_MAX, d.levels, rw));
   g_object_class_install_property (gobject_class, PROP_METRIC,
       g_param_spec_enum ("metric", "Metric", "Block similarity", GST_TYPE_CV_MATCH_METRIC,
@@ -295,7 +297,12 @@ gst_cuda_block_match_class_init (GstCudaBlockMatchClass * klass)
 
   gst_element_class_set_static_metadata (element_class, "CUDA block-matching optical flow",
       "Filter/Analyzer/Video",
-      "Multi-scale NCC block matching with confidence, attached as GstCvFlowMeta",
+      "Optical flow by block matching: one vector per block-size block (or, with dense "
+      "or refine=variational, per pixel) and a confidence in 0..1 (0 on flat blocks), "
+      "robust to brightness changes with the default metric (ncc); attached as a "
+      "GstCvFlowMeta, the first frame of a stream marked not valid. visualize draws the "
+      "motion (color, arrows) or the confidence (quality). CUDA memory stays on the GPU; "
+      "active-backend says where it runs",
       "cudavision developers");
   gst_cv_filter_class_add_pad_templates (filter_class);
 

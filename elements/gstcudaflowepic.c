@@ -46,9 +46,17 @@ GST_DEBUG_CATEGORY_STATIC (cudaflowepic_debug);
 enum {
   PROP_0, PROP_MATCH_STEP, PROP_MATCH_LEVELS, PROP_MATCH_ITERATIONS, PROP_MAX_DISPLACEMENT,
   PROP_FB_THRESHOLD, PROP_NEIGHBOURS, PROP_CELL, PROP_SIGMA, PROP_AFFINE, PROP_FLAT_COST,
-  PROP_EDGE_WEIGHT, PROP_REFINE,
+  PROP_EDGE_WEIGHT,
   PROP_VIS_FIRST,                                      /* GST_CV_VIS_N_PROPS ids */
+  PROP_REFINE_FIRST = PROP_VIS_FIRST + GST_CV_VIS_N_PROPS, /* GST_CV_REFINE_N_PROPS ids */
 };
+
+/* CPU time of one frame (the whole method with its confidence, default parameters):
+ * about 4 s per megapixel on 2 threads of the 2-core dev machine, idle (1024x436:
+ * 1.89 s, docs/epicflow.md, 2026-11-25; 3840x2160: 28 s and 7680x4320: 137 s, issue
+ * 32, 2026-11-27). The CPU-time warning of setup() is scaled from it. */
+#define EPIC_CPU_SECONDS_PER_MEGAPIXEL 4.0
+#define EPIC_CPU_MEASURED_THREADS 2
 
 struct _GstCudaFlowEpic {
   GstCvFilter parent;
@@ -101,6 +109,8 @@ gst_cuda_flow_epic_setup (GstCvFilter * filter, const GstVideoInfo * info, cc_co
     return FALSE;
   GST_INFO_OBJECT (self, "%dx%d on %s, seeds every %d px, k %d", w, h,
       cc_backend_name (cc_context_backend (ctx)), params.match.step, params.interp.k);
+  gst_cv_filter_warn_cpu_time (filter, EPIC_CPU_SECONDS_PER_MEGAPIXEL,
+      EPIC_CPU_MEASURED_THREADS, "EpicFlow optical flow");
   return TRUE;
 }
 
@@ -156,6 +166,15 @@ gst_cuda_flow_epic_set_property (GObject * object, guint prop_id, const GValue *
     return;
   GST_OBJECT_LOCK (self);
   cc_epic_params *p = &self->params;
+  /* refine, refine-*: the shared properties (gstcvrefine) over the method's own */
+  GstCvRefine r = { .enabled = p->refine, .params = p->refine_params };
+  if (gst_cv_refine_set_property (&r, PROP_REFINE_FIRST, prop_id, value)) {
+    p->refine = r.enabled;
+    p->refine_params = r.params;
+    self->params_changed = TRUE;
+    GST_OBJECT_UNLOCK (self);
+    return;
+  }
   switch (prop_id) {
     case PROP_MATCH_STEP: p->match.step = g_value_get_int (value); break;
     case PROP_MATCH_LEVELS: p->match.levels = g_value_get_int (value); break;
@@ -170,7 +189,6 @@ gst_cuda_flow_epic_set_property (GObject * object, guint prop_id, const GValue *
     case PROP_AFFINE: p->interp.affine = g_value_get_boolean (value); break;
     case PROP_FLAT_COST: p->interp.flat_cost = (float) g_value_get_double (value); break;
     case PROP_EDGE_WEIGHT: p->interp.edge_weight = (float) g_value_get_double (value); break;
-    case PROP_REFINE: p->refine = g_value_get_boolean (value); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec); break;
   }
   self->params_changed = TRUE;
@@ -187,6 +205,11 @@ gst_cuda_flow_epic_get_property (GObject * object, guint prop_id, GValue * value
     return;
   GST_OBJECT_LOCK (self);
   const cc_epic_params *p = &self->params;
+  GstCvRefine r = { .enabled = p->refine, .params = p->refine_params };
+  if (gst_cv_refine_get_property (&r, PROP_REFINE_FIRST, prop_id, value)) {
+    GST_OBJECT_UNLOCK (self);
+    return;
+  }
   switch (prop_id) {
     case PROP_MATCH_STEP: g_value_set_int (value, p->match.step); break;
     case PROP_MATCH_LEVELS: g_value_set_int (value, p->match.levels); break;
@@ -199,7 +222,6 @@ gst_cuda_flow_epic_get_property (GObject * object, guint prop_id, GValue * value
     case PROP_AFFINE: g_value_set_boolean (value, p->interp.affine); break;
     case PROP_FLAT_COST: g_value_set_double (value, p->interp.flat_cost); break;
     case PROP_EDGE_WEIGHT: g_value_set_double (value, p->interp.edge_weight); break;
-    case PROP_REFINE: g_value_set_boolean (value, p->refine); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec); break;
   }
   GST_OBJECT_UNLOCK (self);
@@ -222,56 +244,83 @@ gst_cuda_flow_epic_class_init (GstCudaFlowEpicClass * klass)
 
   g_object_class_install_property (gobject_class, PROP_MATCH_STEP,
       g_param_spec_int ("match-step", "Match step",
-          "Spacing of the matcher's seed grid, px (smaller: more matches, slower)",
+          "Spacing of the matches, px: lower it to catch smaller moving objects, raise it "
+          "for speed (the matching work goes as 1 / step^2: 8 is a quarter of 4's)",
           2, 32, d.match.step, rw));
   g_object_class_install_property (gobject_class, PROP_MATCH_LEVELS,
       g_param_spec_int ("match-levels", "Match levels",
-          "Pyramid levels of the coarse-to-fine matcher (fewer when a level would drop "
-          "under 32 px)", 1, 8, d.match.levels, rw));
+          "Pyramid levels of the coarse-to-fine matcher: each level doubles the motion it "
+          "can find; fewer are a little faster (levels under 32 px are skipped)", 1, 8,
+          d.match.levels, rw));
   g_object_class_install_property (gobject_class, PROP_MATCH_ITERATIONS,
       g_param_spec_int ("match-iterations", "Match iterations",
-          "Propagation and random-search rounds per level", 1, 32, d.match.iterations, rw));
+          "Search rounds per level: more find matches in hard areas (repeated texture, "
+          "large motion); the matcher's time grows in proportion", 1, 32,
+          d.match.iterations, rw));
   g_object_class_install_property (gobject_class, PROP_MAX_DISPLACEMENT,
       g_param_spec_double ("max-displacement", "Maximum displacement",
-          "Largest motion searched per axis, px at full resolution", 8.0, 1024.0,
+          "Largest motion searched per axis, px at full resolution: lower it when motions "
+          "are known to be small, to rule out wrong long-range matches", 8.0, 1024.0,
           d.match.max_displacement, rw));
   g_object_class_install_property (gobject_class, PROP_FB_THRESHOLD,
       g_param_spec_double ("fb-threshold", "Forward-backward threshold",
-          "A match whose backward match misses it by more (px) is dropped", 0.01, 1024.0,
+          "A match whose backward match lands further than this (px) from its start is "
+          "dropped: lower keeps only reliable matches (the interpolation fills the holes), "
+          "higher keeps more in blurred or occluded areas", 0.01, 1024.0,
           d.match.fb_threshold, rw));
   g_object_class_install_property (gobject_class, PROP_NEIGHBOURS,
       g_param_spec_int ("neighbours", "Neighbours",
-          "Matches (nearest by geodesic distance) each interpolated cell uses", 1, 128,
+          "Matches each seed's motion is interpolated from (the nearest along the image): "
+          "more give a smoother field that fills holes from further away, fewer keep small "
+          "moving objects apart; the interpolation's time grows in proportion", 1, 128,
           d.interp.k, rw));
   g_object_class_install_property (gobject_class, PROP_CELL,
       g_param_spec_int ("cell", "Seed cell",
-          "Pixels a side of the blocks that hold at most one seed match each: larger "
-          "cells interpolate from fewer seeds (faster, smoother)", 2, 8, d.interp.cell, rw));
+          "Pixels a side of the blocks that keep one match each as a seed: larger cells "
+          "mean fewer seeds (faster and smoother; objects under about a cell get lost), "
+          "smaller follow finer detail (2 has 4x the seeds of 4)", 2, 8, d.interp.cell, rw));
   g_object_class_install_property (gobject_class, PROP_SIGMA,
       g_param_spec_double ("sigma", "Kernel width",
-          "A match's weight is exp(-D / sigma) of its geodesic distance D", 0.001, 10000.0,
+          "How far a match's influence reaches, in edge-weighted distance: raise for "
+          "smoother fields over uniform areas, lower to keep neighbouring motions apart; "
+          "no effect on the time", 0.001, 10000.0,
           d.interp.sigma, rw));
   g_object_class_install_property (gobject_class, PROP_AFFINE,
       g_param_spec_boolean ("affine", "Affine interpolation",
-          "Locally-weighted affine fit per cell (TRUE) or a weighted mean "
-          "(Nadaraya-Watson, FALSE)", d.interp.affine, rw));
+          "TRUE: each seed fits a local affine motion (follows rotation, zoom and "
+          "perspective, but overshoots where matches are sparse); FALSE: a weighted mean "
+          "of its neighbours (more accurate on fast or blurred motion, docs/epicflow.md); "
+          "the same time", d.interp.affine, rw));
   g_object_class_install_property (gobject_class, PROP_FLAT_COST,
       g_param_spec_double ("flat-cost", "Flat cost",
-          "Geodesic cost of one pixel of a flat region", 0.001, 100.0, d.interp.flat_cost, rw));
+          "Distance cost of crossing one pixel of flat image: raise to keep each match's "
+          "influence local, lower to spread it across uniform regions; no effect on the "
+          "time", 0.001, 100.0, d.interp.flat_cost, rw));
   g_object_class_install_property (gobject_class, PROP_EDGE_WEIGHT,
       g_param_spec_double ("edge-weight", "Edge weight",
-          "Geodesic cost per luma level of gradient (image edges stop the interpolation)",
+          "Extra distance cost per luma level of image edge: raise so motion stops at object "
+          "outlines (texture stops it too), lower to interpolate across textured areas (0: "
+          "edges ignored); no effect on the time",
           0.0, 100.0, d.interp.edge_weight, rw));
-  g_object_class_install_property (gobject_class, PROP_REFINE,
-      g_param_spec_boolean ("refine", "Variational refinement",
-          "Refine the interpolated field by the variational energy (one level)", d.refine, rw));
 
   gst_cv_flow_vis_install_properties (gobject_class, PROP_VIS_FIRST, TRUE);
+  /* the refinement's properties as on cudaflowlk and cudablockmatch, with the method's
+   * defaults (refine=variational, one level) */
+  gst_cv_refine_install_properties_full (gobject_class, PROP_REFINE_FIRST, &d.refine_params,
+      d.refine);
 
   gst_element_class_set_static_metadata (element_class, "CUDA EpicFlow optical flow",
       "Filter/Analyzer/Video",
-      "Large-displacement optical flow (sparse matches, edge-preserving interpolation, "
-      "variational refinement), attached as GstCvFlowMeta and optionally drawn",
+      "Optical flow that follows large motions (100+ px: fast pans, sport, driving), "
+      "where cudaflowlk and cudablockmatch follow a few tens of pixels, at a higher cost "
+      "per frame. Every frame leaves with a GstCvFlowMeta of one vector per pixel (the "
+      "motion from the previous frame) and a confidence in 0..1 (low at occlusions); "
+      "the first frame of a stream carries zero flow marked not valid. visualize draws "
+      "the motion (color, arrows) or the confidence (quality) into the video. The method "
+      "is EpicFlow: sparse matches, interpolated along the image's edges, then the "
+      "variational refinement (refine). On the CPU backend a frame takes seconds (about "
+      "4 s per megapixel on 2 cores; a warning gives the estimate); CUDA memory stays on "
+      "the GPU. active-backend says where it runs. Design and figures: docs/epicflow.md",
       "cudavision developers");
   gst_cv_filter_class_add_pad_templates (filter_class);
 

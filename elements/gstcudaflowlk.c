@@ -351,22 +351,29 @@ gst_cuda_flow_lk_class_init (GstCudaFlowLkClass * klass)
 
   g_object_class_install_property (gobject_class, PROP_PYRAMID_LEVELS,
       g_param_spec_int ("pyramid-levels", "Pyramid levels",
-          "Gaussian pyramid levels (coarser levels follow larger motion; levels under 8 px are skipped)",
+          "Gaussian pyramid levels: each level doubles the motion followed, for little more "
+          "time (a level costs a quarter of the one above; levels under 8 px are skipped)",
           CC_FLOW_LK_LEVELS_MIN, CC_FLOW_LK_LEVELS_MAX, 5, rw));
   g_object_class_install_property (gobject_class, PROP_ITERATIONS,
-      g_param_spec_int ("iterations", "Iterations", "Warp-and-solve iterations per level",
+      g_param_spec_int ("iterations", "Iterations", "Refinement steps per pyramid level: "
+          "more converge further on large or fast motion, the time grows in proportion",
           CC_FLOW_LK_ITERATIONS_MIN, CC_FLOW_LK_ITERATIONS_MAX, 3, rw));
   g_object_class_install_property (gobject_class, PROP_WINDOW_SIZE,
       g_param_spec_int ("window-size", "Window size",
-          "Side of the square integration window, odd (even values are refused)",
+          "Side of the square window each vector is estimated over, odd (even values are "
+          "refused): larger is smoother and copes with weaker texture, smaller keeps "
+          "small moving objects apart",
           CC_FLOW_LK_WINDOW_MIN, CC_FLOW_LK_WINDOW_MAX, 9, rw));
   g_object_class_install_property (gobject_class, PROP_MIN_EIGEN_THRESHOLD,
       g_param_spec_double ("min-eigen-threshold", "Minimum eigenvalue",
-          "Pixels whose structure tensor's smallest eigenvalue (per window pixel, "
-          "intensities in [0,1]) is below this keep the coarser estimate",
+          "How much texture a pixel needs for its own vector (the window's smallest "
+          "gradient eigenvalue per pixel, intensities in 0..1); below it the coarser "
+          "level's vector is kept: raise to suppress noise in flat areas, lower to trust "
+          "weak texture",
           0.0, 0.99, 1e-6, rw));
   g_object_class_install_property (gobject_class, PROP_GRADIENT,
-      g_param_spec_enum ("gradient", "Gradient", "Spatial derivative filter",
+      g_param_spec_enum ("gradient", "Gradient", "Spatial derivative filter: scharr "
+          "(more accurate on rotated texture) or sobel; the same time",
           GST_TYPE_CV_GRADIENT, CC_GRADIENT_SCHARR, rw));
   g_object_class_install_property (gobject_class, PROP_FB_CHECK,
       g_param_spec_boolean ("fb-check", "Forward-backward check",
@@ -387,7 +394,14 @@ gst_cuda_flow_lk_class_init (GstCudaFlowLkClass * klass)
 
   gst_element_class_set_static_metadata (element_class, "CUDA Lucas-Kanade optical flow",
       "Filter/Analyzer/Video",
-      "Dense pyramidal Lucas-Kanade optical flow, attached as GstCvFlowMeta and optionally drawn",
+      "Dense optical flow for motions of up to a few tens of pixels, fast enough for live "
+      "video on the GPU. Every frame leaves with a GstCvFlowMeta of one vector per pixel "
+      "(the motion from the previous frame) and a confidence (texture strength, or with "
+      "fb-check the forward-backward error in pixels); the first frame of a stream "
+      "carries zero flow marked not valid. visualize draws the motion (color, arrows); "
+      "refine=variational smooths and sharpens the field; roi restricts it to a "
+      "rectangle. CUDA memory (cudaupload, nvh264dec) stays on the GPU; active-backend "
+      "says where it runs. The method is pyramidal Lucas-Kanade",
       "cudavision developers");
   gst_cv_filter_class_add_pad_templates (filter_class);
 

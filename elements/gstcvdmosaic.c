@@ -319,7 +319,9 @@ gst_cvd_mosaic_class_init (GstCvdMosaicClass * klass)
           "Voronoi sites (cells); a change re-seeds. More than the frame's pixels is "
           "refused with a warning", 16, CC_CVD_MAX_SITES, DEFAULT_SITES, rw));
   g_object_class_install_property (gobject_class, PROP_ITERATIONS,
-      g_param_spec_int ("iterations", "Iterations", "Lloyd iterations per frame", 1, 100,
+      g_param_spec_int ("iterations", "Iterations", "Relaxation steps per frame: more "
+          "make steadier, more regular cells on each frame; the time grows in proportion",
+          1, 100,
           DEFAULT_ITERATIONS, rw));
   g_object_class_install_property (gobject_class, PROP_SETTLE_ITERATIONS,
       g_param_spec_int ("settle-iterations", "Settle iterations",
@@ -327,7 +329,8 @@ gst_cvd_mosaic_class_init (GstCvdMosaicClass * klass)
           "the frame's own; they stop once the sites move less than 0.01 px on average "
           "(0: none)", 0, 1000, DEFAULT_SETTLE_ITERATIONS, rw));
   g_object_class_install_property (gobject_class, PROP_DENSITY,
-      g_param_spec_enum ("density", "Density", "What weights the centroids",
+      g_param_spec_enum ("density", "Density", "Where the cells gather: dark parts "
+          "(stippling), bright parts, edges (gradient: mosaics) or evenly (uniform)",
           gst_cv_cvd_density_get_type (), d.density, rw));
   g_object_class_install_property (gobject_class, PROP_STYLE,
       g_param_spec_enum ("style", "Style", "What is drawn", gst_cv_cvd_style_get_type (),
@@ -348,8 +351,12 @@ gst_cvd_mosaic_class_init (GstCvdMosaicClass * klass)
 
   gst_element_class_set_static_metadata (element_class, "Centroidal Voronoi mosaic",
       "Filter/Effect/Video",
-      "Mosaic and stippling effect: Lloyd's algorithm (jump flooding and a regional "
-      "reduction) relaxes temporally coherent Voronoi cells weighted by the image",
+      "A mosaic or stippling effect: the picture is cut into `sites` cells that gather "
+      "where density says (dark parts, edges ...), drawn as cells of their mean colour, "
+      "dots sized by darkness, or outlines (style). The cells carry over from frame to "
+      "frame (advect=flow moves them with the motion), so the effect does not flicker. "
+      "CUDA memory stays on the GPU; active-backend says where it runs. The method is "
+      "Lloyd's relaxation of a centroidal Voronoi diagram (docs/cvdmosaic.md)",
       "cudavision developers");
   gst_cv_filter_class_add_pad_templates_full (filter_class, GST_CV_COLOR_FORMATS,
       GST_CV_CUDA_FORMATS);

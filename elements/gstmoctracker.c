@@ -495,11 +495,14 @@ gst_moct_tracker_class_init (GstMoctTrackerClass * klass)
           GST_TYPE_CV_MOCT_SPACE, d.space, rw));
   g_object_class_install_property (gobject_class, PROP_TOLERANCE,
       g_param_spec_double ("tolerance", "Tolerance",
-          "Largest colour distance, for objects that give none", 0.1, 1000.0,
+          "How far a pixel's colour may be from an object's and still count as it (for "
+          "objects that give no tolerance): raise when the lighting varies, lower when "
+          "other things have similar colours", 0.1, 1000.0,
           DEFAULT_TOLERANCE, rw));
   g_object_class_install_property (gobject_class, PROP_HUE_WEIGHT,
       g_param_spec_double ("hue-weight", "Hue weight",
-          "color-space=hsv: how many times the hue difference counts", 0.0, 100.0,
+          "color-space=hsv: how much hue differences count against saturation and value: "
+          "raise to tell objects apart by hue under changing light", 0.0, 100.0,
           d.hue_weight, rw));
   g_object_class_install_property (gobject_class, PROP_MIN_MASS,
       g_param_spec_int ("min-mass", "Minimum mass",
@@ -531,8 +534,13 @@ gst_moct_tracker_class_init (GstMoctTrackerClass * klass)
 
   gst_element_class_set_static_metadata (element_class, "Multi-object chromatic tracker",
       "Filter/Analyzer/Video",
-      "Tracks objects of distinct colours by a multiple parallel reduction: region-of-"
-      "interest metas, messages and drawing", "cudavision developers");
+      "Tracks several objects, each of a distinct colour (objects or objects-file), in "
+      "every frame: each present object gets a GstVideoRegionOfInterestMeta (name, box, "
+      "centroid, orientation, velocity), optionally a moctracker element message "
+      "(post-messages) and drawing (draw: boxes, centroids, trajectories, mask, labels). "
+      "One pass over the pixels whatever the number of objects; CUDA memory stays on the "
+      "GPU; active-backend says where it runs (docs/moctracker.md)",
+      "cudavision developers");
   gst_cv_filter_class_add_pad_templates_full (filter_class, GST_CV_COLOR_FORMATS,
       GST_CV_CUDA_FORMATS);
 

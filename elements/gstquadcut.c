@@ -808,8 +808,10 @@ gst_quad_cut_class_init (GstQuadCutClass * klass)
           DEFAULT_BLUR_RADIUS, rw));
   g_object_class_install_property (gobject_class, PROP_SIGMA_L,
       g_param_spec_float ("sigma-l", "Sigma L",
-          "Standard deviation of the background distance (Lab units): p_B = exp (-d^2 / "
-          "(2 sigma-l^2))", 0.1f, 100.0f, d.sigma_l, rw));
+          "How far (Lab units) a pixel may differ from the background and still count as "
+          "background: raise under noise or lighting changes (parts of the subject may be "
+          "lost), lower for subjects close to the background's colour", 0.1f, 100.0f,
+          d.sigma_l, rw));
   g_object_class_install_property (gobject_class, PROP_SHADOW_DEPTH,
       g_param_spec_float ("shadow-depth", "Shadow depth",
           "mode=plate: the darkest shadow counted as background, as a share of the "
@@ -820,18 +822,25 @@ gst_quad_cut_class_init (GstQuadCutClass * klass)
           d.seed_threshold, rw));
   g_object_class_install_property (gobject_class, PROP_BINS,
       g_param_spec_int ("bins", "Histogram bins",
-          "Bins per axis of the object's a/b colour histogram", 2, 256, d.bins, rw));
+          "Bins per axis of the subject's colour histogram: more tell similar subject and "
+          "background colours apart, but need more certain subject pixels", 2, 256, d.bins,
+          rw));
   g_object_class_install_property (gobject_class, PROP_SIGMA_C,
       g_param_spec_float ("sigma-c", "Sigma C",
-          "Colour standard deviation of the boundary term (Lab units)", 0.1f, 100.0f,
+          "Colour difference (Lab units) at which the mask's edge prefers to run between "
+          "two areas: lower to follow fine colour edges, raise to follow only strong ones",
+          0.1f, 100.0f,
           d.sigma_c, rw));
   g_object_class_install_property (gobject_class, PROP_LAMBDA,
-      g_param_spec_float ("lambda", "Lambda", "Weight of the boundary term", 0.0f, 1000.0f,
+      g_param_spec_float ("lambda", "Lambda", "Smoothness of the mask: raise for fewer, "
+          "smoother shapes (thin parts may vanish), lower to keep thin parts (more "
+          "speckle); no effect on the time", 0.0f, 1000.0f,
           d.lambda, rw));
   g_object_class_install_property (gobject_class, PROP_SIMILARITY,
       g_param_spec_float ("similarity", "Similarity",
-          "Quadtree criterion: largest range of Lab a, b and the background distance "
-          "inside a leaf (Lab units; 0: leaves of identical pixels)", 0.0f, 1000.0f,
+          "How different (Lab units) pixels may be and still be decided together as one "
+          "block: raise for fewer, bigger blocks (faster, blockier edges), lower for finer "
+          "edges at more cost (0: only identical pixels)", 0.0f, 1000.0f,
           d.similarity, rw));
   g_object_class_install_property (gobject_class, PROP_CERTAIN,
       g_param_spec_float ("certain", "Certain",
@@ -864,9 +873,14 @@ gst_quad_cut_class_init (GstQuadCutClass * klass)
 
   gst_element_class_set_static_metadata (element_class, "Quad-Cut background replacement",
       "Filter/Effect/Video",
-      "Foreground segmentation by a minimum graph cut on quadtree leaves (QuadN4tree "
-      "neighbours) against a background plate or active illumination, and background "
-      "replacement", "cudavision developers");
+      "Live background removal or replacement: the subject is told from a background "
+      "plate (mode=plate: an image file, or learned from the first frames of a static "
+      "camera) or from active illumination, and output writes the mask, the alpha, or a "
+      "composite over a colour, an image, or the blurred background. Edges follow the "
+      "picture's colour edges and are feathered; temporal keeps the mask steady. CUDA "
+      "memory stays on the GPU; active-backend says where it runs. The method is a "
+      "minimum graph cut on quadtree blocks (Quad-Cut, docs/quadcut.md); GPL plugin",
+      "cudavision developers");
   gst_cv_filter_class_add_pad_templates_full (filter_class, GST_CV_COLOR_FORMATS,
       GST_CV_CUDA_FORMATS);
 

@@ -24,7 +24,9 @@
 GST_DEBUG_CATEGORY_STATIC (cv_filter_debug);
 #define GST_CAT_DEFAULT cv_filter_debug
 
-enum { PROP_0, PROP_BACKEND, PROP_CUDA_DEVICE_ID, PROP_CPU_THREADS };
+enum { PROP_0, PROP_BACKEND, PROP_CUDA_DEVICE_ID, PROP_CPU_THREADS, PROP_ACTIVE_BACKEND,
+  N_PROPS };
+static GParamSpec *properties[N_PROPS];
 #define DEFAULT_BACKEND CC_BACKEND_AUTO
 #define DEFAULT_CUDA_DEVICE_ID (-1)
 
@@ -49,6 +51,8 @@ typedef struct {
   gint cpu_threads_prop;
   gboolean setup_requested;
   gboolean reset_pending;    /* a stream event asked for a reset before the next frame */
+  cc_backend active;         /* active-backend: the core's, AUTO (none) without one */
+  gint warned_size[2];       /* the frame size gst_cv_filter_warn_cpu_time last warned of */
 
   /* streaming state */
   GstVideoInfo info;
@@ -81,6 +85,46 @@ GST_CV_ENUM_BODY ("GstCvBackend",
     { CC_BACKEND_AUTO, "CUDA when a device is present, else CPU", "auto" },
     { CC_BACKEND_CPU, "CPU reference implementation", "cpu" },
     { CC_BACKEND_CUDA, "CUDA kernels (fails without a device)", "cuda" })
+
+/* active-backend: the cc_backend values, AUTO standing for none. */
+#define GST_TYPE_CV_ACTIVE_BACKEND (gst_cv_active_backend_get_type ())
+GST_CV_DEFINE_ENUM (gst_cv_active_backend_get_type, "GstCvActiveBackend",
+    { CC_BACKEND_AUTO, "Not running (no stream since the element left READY)", "none" },
+    { CC_BACKEND_CPU, "The CPU backend", "cpu" },
+    { CC_BACKEND_CUDA, "The CUDA backend", "cuda" })
+
+/* Sets active-backend (notified when it changes: gst-launch-1.0 -v prints it). */
+static void
+set_active_backend (GstCvFilter * self, cc_backend backend)
+{
+  GstCvFilterPrivate *p = PRIV (self);
+  GST_OBJECT_LOCK (self);
+  gboolean changed = p->active != backend;
+  p->active = backend;
+  GST_OBJECT_UNLOCK (self);
+  if (changed)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ACTIVE_BACKEND]);
+}
+
+/* Marks (or clears) the cancellation of the core's CPU work in flight, from any
+ * thread: the streaming thread's process() then returns CC_ERROR_CANCELLED, which the
+ * base turns into FLUSHING without an error (frame_error). */
+static void
+cancel_core (GstCvFilter * self, gboolean cancel)
+{
+  GstCvFilterPrivate *p = PRIV (self);
+  GST_OBJECT_LOCK (self);
+  GstCvCoreRef *ref = p->core_ref ? gst_cv_core_ref_ref (p->core_ref) : NULL;
+  GST_OBJECT_UNLOCK (self);
+  if (!ref)
+    return;
+  if (cancel)
+    cc_context_cancel (gst_cv_core_ref_context (ref));
+  else
+    cc_context_resume (gst_cv_core_ref_context (ref));
+  GST_DEBUG_OBJECT (self, "%s the core's work", cancel ? "cancelling" : "resuming");
+  gst_cv_core_ref_unref (ref);
+}
 
 /* ------------------------------------------------------------- helpers */
 
@@ -157,6 +201,29 @@ gst_cv_core_ref_cuda_context (GstCvCoreRef * ref)
   return ref->cuda_ctx;
 }
 
+void
+gst_cv_filter_warn_cpu_time (GstCvFilter * filter, double seconds_per_megapixel,
+    int measured_threads, const gchar * what)
+{
+  GstCvFilterPrivate *p = PRIV (filter);
+  if (!p->core || cc_context_backend (p->core) != CC_BACKEND_CPU)
+    return;
+  int w = GST_VIDEO_INFO_WIDTH (&p->info), h = GST_VIDEO_INFO_HEIGHT (&p->info);
+  int threads = cc_context_cpu_threads (p->core);
+  double seconds = (double) w * h / 1e6 * seconds_per_megapixel * measured_threads
+      / MAX (threads, 1);
+  if (seconds < 1.0 || (p->warned_size[0] == w && p->warned_size[1] == h))
+    return;
+  p->warned_size[0] = w;
+  p->warned_size[1] = h;
+  GST_ELEMENT_WARNING (filter, RESOURCE, SETTINGS,
+      ("%s on the CPU backend: about %.0f s per %dx%d frame", what, seconds, w, h),
+      ("expected from %.1f s per megapixel on %d threads (measured on a 2-core machine), "
+          "here %d threads; a GPU (backend=cuda) or a smaller frame (videoscale) is "
+          "faster; setting the pipeline to NULL stops a frame in flight",
+          seconds_per_megapixel, measured_threads, threads));
+}
+
 guint64
 gst_cv_filter_get_frame_number (GstCvFilter * filter)
 {
@@ -214,6 +281,11 @@ wait_for_stream (GstCvFilter * self)
 static GstFlowReturn
 frame_error (GstCvFilter * self, cc_status st, const gchar * what)
 {
+  if (st == CC_ERROR_CANCELLED) {
+    /* cancel_core: the element is leaving PAUSED or flushing; no error */
+    GST_INFO_OBJECT (self, "frame %" G_GUINT64_FORMAT " cancelled", PRIV (self)->frame_number);
+    return GST_FLOW_FLUSHING;
+  }
   if (what)
     GST_ELEMENT_ERROR (self, LIBRARY, FAILED, ("%s failed on frame %" G_GUINT64_FORMAT, what,
             PRIV (self)->frame_number), ("%s: %s", cc_status_name (st), cc_last_error ()));
@@ -311,11 +383,16 @@ release (GstCvFilter * self, gboolean all)
     gst_cv_cuda_context_pop ();
   if (all) {
     /* the flow-field pool may hold the context longer (fields out downstream) */
-    gst_cv_core_ref_unref (p->core_ref);
-    p->core_ref = NULL;
+    GST_OBJECT_LOCK (self);
+    GstCvCoreRef *ref = p->core_ref;
+    p->core_ref = NULL;   /* cancel_core reads it under the lock */
+    GST_OBJECT_UNLOCK (self);
+    gst_cv_core_ref_unref (ref);
     p->core = NULL;
     gst_cv_cuda_context_unref (p->cuda_ctx);
     p->cuda_ctx = NULL;
+    p->warned_size[0] = p->warned_size[1] = 0;
+    set_active_backend (self, CC_BACKEND_AUTO);
   }
 }
 
@@ -379,7 +456,10 @@ ensure_core (GstCvFilter * self)
   cc_status st = cc_context_create (backend,
       backend == CC_BACKEND_CUDA ? (pushed ? CC_DEVICE_CURRENT : device_id) : -1, &p->core);
   if (st == CC_SUCCESS) {
-    p->core_ref = gst_cv_core_ref_new (p->core, p->cuda_ctx);
+    GstCvCoreRef *ref = gst_cv_core_ref_new (p->core, p->cuda_ctx);
+    GST_OBJECT_LOCK (self);
+    p->core_ref = ref;
+    GST_OBJECT_UNLOCK (self);
     /* the element's stream: the context's own, or a GstCudaStream of the shared
      * GstCudaContext where libgstcuda has them (other nvcodec elements can then
      * order their work after ours through the memory's stream) */
@@ -400,6 +480,7 @@ ensure_core (GstCvFilter * self)
   }
   GST_INFO_OBJECT (self, "backend %s, device %d, GstCudaContext %p, stream %p",
       cc_backend_name (backend), cc_context_device (p->core), p->cuda_ctx, (void *) p->stream);
+  set_active_backend (self, cc_context_backend (p->core));
   return TRUE;
 }
 
@@ -505,7 +586,12 @@ static gboolean
 gst_cv_filter_sink_event (GstBaseTransform * trans, GstEvent * event)
 {
   switch (GST_EVENT_TYPE (event)) {
+    case GST_EVENT_FLUSH_START:
+      cancel_core (GST_CV_FILTER (trans), TRUE);   /* the frame in flight is dropped */
+      break;
     case GST_EVENT_FLUSH_STOP:
+      cancel_core (GST_CV_FILTER (trans), FALSE);   /* the streaming thread is idle */
+      /* fall through */
     case GST_EVENT_STREAM_START:
     case GST_EVENT_SEGMENT:
       GST_OBJECT_LOCK (trans);
@@ -531,6 +617,21 @@ gst_cv_filter_stop (GstBaseTransform * trans)
   release (GST_CV_FILTER (trans), TRUE);
   PRIV (trans)->have_info = FALSE;
   return TRUE;
+}
+
+/* Leaving PAUSED (to READY or NULL) while a frame is in flight: the pads' deactivation
+ * waits for the streaming thread, so the core's CPU work is cancelled first (a 4K
+ * EpicFlow frame takes tens of seconds on the CPU); stop() then destroys the context.
+ * A context kept past a failed deactivation is resumed on the way back up. */
+static GstStateChangeReturn
+gst_cv_filter_change_state (GstElement * element, GstStateChange transition)
+{
+  GstCvFilter *self = GST_CV_FILTER (element);
+  if (transition == GST_STATE_CHANGE_PAUSED_TO_READY)
+    cancel_core (self, TRUE);
+  else if (transition == GST_STATE_CHANGE_READY_TO_PAUSED)
+    cancel_core (self, FALSE);
+  return GST_ELEMENT_CLASS (gst_cv_filter_parent_class)->change_state (element, transition);
 }
 
 static void
@@ -885,6 +986,7 @@ gst_cv_filter_get_property (GObject * object, guint prop_id, GValue * value,
     case PROP_BACKEND: g_value_set_enum (value, p->backend_prop); break;
     case PROP_CUDA_DEVICE_ID: g_value_set_int (value, p->device_id_prop); break;
     case PROP_CPU_THREADS: g_value_set_int (value, p->cpu_threads_prop); break;
+    case PROP_ACTIVE_BACKEND: g_value_set_enum (value, p->active); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec); break;
   }
   GST_OBJECT_UNLOCK (object);
@@ -926,6 +1028,14 @@ gst_cv_filter_class_init (GstCvFilterClass * klass)
           0, CC_CONTEXT_THREADS_MAX, 0,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING));
 
+  properties[PROP_ACTIVE_BACKEND] = g_param_spec_enum ("active-backend", "Active backend",
+      "The backend the element runs on: none until its first caps, then cpu or cuda "
+      "(what backend=auto resolved to); none again after it leaves PAUSED",
+      GST_TYPE_CV_ACTIVE_BACKEND, CC_BACKEND_AUTO, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_property (gobject_class, PROP_ACTIVE_BACKEND,
+      properties[PROP_ACTIVE_BACKEND]);
+
+  element_class->change_state = GST_DEBUG_FUNCPTR (gst_cv_filter_change_state);
   element_class->set_context = GST_DEBUG_FUNCPTR (gst_cv_filter_set_context);
   trans_class->set_caps = GST_DEBUG_FUNCPTR (gst_cv_filter_set_caps);
   trans_class->start = GST_DEBUG_FUNCPTR (gst_cv_filter_start);
@@ -938,6 +1048,7 @@ gst_cv_filter_class_init (GstCvFilterClass * klass)
   trans_class->transform_ip_on_passthrough = FALSE;
 
   gst_type_mark_as_plugin_api (GST_TYPE_CV_BACKEND, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_CV_ACTIVE_BACKEND, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CV_FILTER, 0);
 }
 
@@ -947,4 +1058,5 @@ gst_cv_filter_init (GstCvFilter * self)
   GstCvFilterPrivate *p = PRIV (self);
   p->backend_prop = DEFAULT_BACKEND;
   p->device_id_prop = DEFAULT_CUDA_DEVICE_ID;
+  p->active = CC_BACKEND_AUTO;
 }

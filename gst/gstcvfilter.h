@@ -11,9 +11,17 @@
  *   CUDA     cuda     the device frame itself (GstCudaContext pushed around the call)
  *   CUDA     cpu      a host mapping made by GstCudaMemory (slow; said once in the log)
  *
- * It owns the `backend`, `cuda-device-id` and `cpu-threads` properties, shares the
- * GstCudaContext with cudaupload/nvh264dec (context query / set_context), creates the
- * cudacore context, and calls the subclass's setup() on each caps or backend change.
+ * It owns the `backend`, `cuda-device-id` and `cpu-threads` properties and the
+ * read-only `active-backend` (none, then the cpu or cuda that `backend` resolved to),
+ * shares the GstCudaContext with cudaupload/nvh264dec (context query / set_context),
+ * creates the cudacore context, and calls the subclass's setup() on each caps or
+ * backend change.
+ *
+ * Cancellation: leaving PAUSED (towards READY or NULL) and FLUSH_START mark the
+ * cudacore context cancelled (cc_context_cancel) before the streaming thread is waited
+ * for, so that long CPU work in flight (cc_epic_compute) returns CC_ERROR_CANCELLED
+ * within a second; process() returns that status and the base drops the frame
+ * (GST_FLOW_FLUSHING, no error). FLUSH_STOP clears the mark.
  *
  * Frame lifecycle: one stream per element (the cudacore context's own stream; on
  * GStreamer 1.24+ a GstCudaStream of the shared GstCudaContext), handed to process().
@@ -118,6 +126,13 @@ cc_stream gst_cv_filter_get_stream (GstCvFilter * filter);
  * on the CUDA backend, host memory on the CPU backend. Derived once per negotiation
  * (valid in setup/process). */
 cc_location gst_cv_filter_get_location (GstCvFilter * filter);
+/* For setup() of a method that is slow on the CPU: when the backend is the CPU and a
+ * frame of the negotiated size is expected to take a second or more (the pixel count
+ * times `seconds_per_megapixel`, measured on `measured_threads` threads, scaled to the
+ * context's threads), posts one element warning with the expected time, once per
+ * frame size. `what` names the work ("EpicFlow optical flow"). */
+void gst_cv_filter_warn_cpu_time (GstCvFilter * filter, double seconds_per_megapixel,
+    int measured_threads, const gchar * what);
 /* Frame counter since the last setup or stream reset (for messages). */
 guint64 gst_cv_filter_get_frame_number (GstCvFilter * filter);
 /* The GstCudaContext in use, or NULL (transfer none). */

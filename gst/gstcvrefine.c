@@ -2,11 +2,21 @@
 #include "gstcvrefine.h"
 #include "gstcvenum.h"
 
-#define GST_TYPE_CV_REFINE_MODE (gst_cv_refine_mode_get_type ())
-GST_CV_DEFINE_ENUM (gst_cv_refine_mode_get_type, "GstCvRefineMode",
-    { 0, "No refinement", "none" },
-    { 1, "Variational refinement (colour + gradient constancy, Charbonnier "
-          "smoothness, red-black SOR)", "variational" })
+/* One type for every element's `refine`. `false` and `true` are accepted for none
+ * and variational (cudaflowepic's refine was a boolean until 2026-11-27: its launch
+ * lines keep working); values of their own, so that reading the property (and
+ * gst-inspect's default) gives none or variational. */
+enum { REFINE_NONE, REFINE_VARIATIONAL, REFINE_FALSE, REFINE_TRUE };
+GType
+gst_cv_refine_mode_get_type (void)
+GST_CV_ENUM_BODY ("GstCvRefineMode",
+    { REFINE_NONE, "No refinement", "none" },
+    { REFINE_VARIATIONAL, "Variational refinement (colour + gradient constancy, "
+          "Charbonnier smoothness, red-black SOR)", "variational" },
+    { REFINE_FALSE, "Accepted for none (the former boolean refine=false); reads none",
+          "false" },
+    { REFINE_TRUE, "Accepted for variational (the former boolean refine=true); reads "
+          "variational", "true" })
 
 void
 gst_cv_refine_init (GstCvRefine * r)
@@ -20,38 +30,63 @@ gst_cv_refine_init (GstCvRefine * r)
 void
 gst_cv_refine_install_properties (GObjectClass * klass, guint id)
 {
-  const GParamFlags rw = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING;
   cc_refine_params d;
   cc_refine_params_default (&d);
+  gst_cv_refine_install_properties_full (klass, id, &d, FALSE);
+}
+
+void
+gst_cv_refine_install_properties_full (GObjectClass * klass, guint id,
+    const cc_refine_params * defaults, gboolean enabled)
+{
+  const GParamFlags rw = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING;
+  const cc_refine_params d = *defaults;
   g_object_class_install_property (klass, id + GST_CV_REFINE_PROP_MODE,
-      g_param_spec_enum ("refine", "Refine", "Refinement applied to the dense field",
-          GST_TYPE_CV_REFINE_MODE, 0, rw));
+      g_param_spec_enum ("refine", "Refine",
+          "variational: a variational energy minimisation smooths the dense field and "
+          "sharpens it at motion edges (costs about as much as the flow itself on the "
+          "CPU); none: the field as estimated. false/true are accepted for none/variational",
+          GST_TYPE_CV_REFINE_MODE, enabled ? REFINE_VARIATIONAL : REFINE_NONE, rw));
   g_object_class_install_property (klass, id + GST_CV_REFINE_PROP_LEVELS,
       g_param_spec_int ("refine-levels", "Refine levels",
-          "Pyramid levels refined, coarse to fine", CC_REFINE_LEVELS_MIN, CC_REFINE_LEVELS_MAX,
+          "Pyramid levels refined, coarse to fine, each half the size of the one above: "
+          "more levels correct larger errors of the input field (a few pixels per level) "
+          "for little more time (a level costs a quarter of the one above)",
+          CC_REFINE_LEVELS_MIN, CC_REFINE_LEVELS_MAX,
           d.levels, rw));
   g_object_class_install_property (klass, id + GST_CV_REFINE_PROP_OUTER,
       g_param_spec_int ("refine-outer-iterations", "Refine outer iterations",
-          "Fixed-point iterations per level", CC_REFINE_OUTER_MIN, CC_REFINE_OUTER_MAX,
+          "Re-linearisations per level: more follow larger corrections and sharper motion "
+          "edges; the refinement's time grows in proportion", CC_REFINE_OUTER_MIN,
+          CC_REFINE_OUTER_MAX,
           d.outer_iterations, rw));
   g_object_class_install_property (klass, id + GST_CV_REFINE_PROP_INNER,
       g_param_spec_int ("refine-inner-iterations", "Refine inner iterations",
-          "Red-black SOR sweeps per outer iteration", CC_REFINE_INNER_MIN, CC_REFINE_INNER_MAX,
+          "Solver sweeps per outer iteration: more converge further (a smoother, more exact "
+          "field), fewer are faster; the refinement's time grows in proportion",
+          CC_REFINE_INNER_MIN, CC_REFINE_INNER_MAX,
           d.inner_iterations, rw));
   g_object_class_install_property (klass, id + GST_CV_REFINE_PROP_OMEGA,
-      g_param_spec_double ("refine-omega", "Refine omega", "SOR relaxation factor",
+      g_param_spec_double ("refine-omega", "Refine omega", "Over-relaxation of the solver: 1 is plain Gauss-Seidel, up to about 1.9 "
+          "converges in fewer sweeps, near 2 it oscillates; no effect on the time per sweep",
           0.01, 1.99, d.omega, rw));
   g_object_class_install_property (klass, id + GST_CV_REFINE_PROP_SMOOTHNESS,
       g_param_spec_double ("refine-smoothness", "Refine smoothness weight",
-          "Weight of the Charbonnier smoothness term (alpha)", 0.001, 10000.0,
+          "How strongly neighbouring vectors are pulled together (alpha): raise for smoother "
+          "fields and less noise in flat areas, lower to keep small moving details; no "
+          "effect on the time", 0.001, 10000.0,
           d.smoothness_weight, rw));
   g_object_class_install_property (klass, id + GST_CV_REFINE_PROP_COLOR,
       g_param_spec_double ("refine-color-weight", "Refine colour weight",
-          "Weight of the normalised brightness-constancy term (delta)", 0.0, 10000.0,
+          "How strongly the field is pulled to match brightness between the frames (delta): "
+          "raise for a closer fit on textured areas, lower when the lighting changes "
+          "between frames; no effect on the time", 0.0, 10000.0,
           d.color_weight, rw));
   g_object_class_install_property (klass, id + GST_CV_REFINE_PROP_GRADIENT,
       g_param_spec_double ("refine-gradient-weight", "Refine gradient weight",
-          "Weight of the normalised gradient-constancy term (gamma)", 0.0, 10000.0,
+          "How strongly the field is pulled to match image gradients (gamma), which lighting "
+          "changes leave alone: raise under changing light, lower on noisy video; no "
+          "effect on the time", 0.0, 10000.0,
           d.gradient_weight, rw));
   gst_type_mark_as_plugin_api (GST_TYPE_CV_REFINE_MODE, 0);
 }
@@ -64,7 +99,11 @@ gst_cv_refine_set_property (GstCvRefine * r, guint first_id, guint prop_id,
     return FALSE;
   cc_refine_params *p = &r->params;
   switch (prop_id - first_id) {
-    case GST_CV_REFINE_PROP_MODE: r->enabled = g_value_get_enum (value) != 0; break;
+    case GST_CV_REFINE_PROP_MODE: {
+      gint v = g_value_get_enum (value);
+      r->enabled = v == REFINE_VARIATIONAL || v == REFINE_TRUE;
+      break;
+    }
     case GST_CV_REFINE_PROP_LEVELS: p->levels = g_value_get_int (value); break;
     case GST_CV_REFINE_PROP_OUTER: p->outer_iterations = g_value_get_int (value); break;
     case GST_CV_REFINE_PROP_INNER: p->inner_iterations = g_value_get_int (value); break;
@@ -84,7 +123,9 @@ gst_cv_refine_get_property (GstCvRefine * r, guint first_id, guint prop_id, GVal
     return FALSE;
   cc_refine_params *p = &r->params;
   switch (prop_id - first_id) {
-    case GST_CV_REFINE_PROP_MODE: g_value_set_enum (value, r->enabled ? 1 : 0); break;
+    case GST_CV_REFINE_PROP_MODE:
+      g_value_set_enum (value, r->enabled ? REFINE_VARIATIONAL : REFINE_NONE);
+      break;
     case GST_CV_REFINE_PROP_LEVELS: g_value_set_int (value, p->levels); break;
     case GST_CV_REFINE_PROP_OUTER: g_value_set_int (value, p->outer_iterations); break;
     case GST_CV_REFINE_PROP_INNER: g_value_set_int (value, p->inner_iterations); break;

@@ -31,8 +31,18 @@ typedef struct {
   cc_refine *refine;
 } GstCvRefine;
 
+/* The `refine` enum: none (0), variational (1); false (2) and true (3) are accepted for
+ * them and read back as none and variational. */
+#define GST_TYPE_CV_REFINE_MODE (gst_cv_refine_mode_get_type ())
+GType gst_cv_refine_mode_get_type (void);
+
 void gst_cv_refine_init (GstCvRefine * r);
+/* Installs refine and refine-* (ids first_id + GST_CV_REFINE_PROP_*) with the
+ * cc_refine_params_default defaults, refine=none. */
 void gst_cv_refine_install_properties (GObjectClass * klass, guint first_id);
+/* The same with the element's own defaults (cudaflowepic: one level, refine on). */
+void gst_cv_refine_install_properties_full (GObjectClass * klass, guint first_id,
+    const cc_refine_params * defaults, gboolean enabled);
 /* TRUE when prop_id belonged to the refinement (call under the object lock). */
 gboolean gst_cv_refine_set_property (GstCvRefine * r, guint first_id, guint prop_id,
     const GValue * value);

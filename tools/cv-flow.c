@@ -4,19 +4,14 @@
  *   cv-flow [options] FRAME1.png FRAME2.png [-o OUT.flo] [--truth GT.flo] [--vis OUT.png]
  *   cv-flow [options] --eval DIR     every DIR/NAME/{frame10,frame11}.png + flow10.flo
  *
- * Options: --method lk|blockmatch|epic  --backend auto|cpu|cuda  --repeat N (timing)
- *   LK:         --levels N  --iterations N  --window N  --min-eigen X  --sobel  --fb-check
- *   blockmatch: --block-size N  --search-radius N  --seed-radius N  --bm-levels N
- *               --metric ncc|ssd|sad  --no-subpixel  (the dense field is evaluated)
- *   epic:       --match-step N  --match-levels N  --match-iterations N  --max-motion X
- *               --fb-threshold X  --k N  --cell N  --sigma X  --flat-cost X  --edge-weight X
- *               --nw (Nadaraya-Watson instead of affine); the refinement (one level,
- *               docs/epicflow.md) is part of the method: --refine none turns it off
- *   refinement: --refine [variational|none]  --refine-levels N  --outer N  --inner N
- *               --omega X  --alpha X (smoothness)  --delta X (colour)  --gamma X (gradient)
- *   other:      --help  --version
- * Numbers must parse whole (--repeat: 1..64; the others as the core's parameter checks
- * allow). Prints EPE, angular error, % of pixels off by > 1/3/5 px, and time per pair.
+ * The options are the elements' property names (cudaflowlk, cudablockmatch,
+ * cudaflowepic and the refine-* they share), each tied to the methods it applies to
+ * (opt_defs): one of another --method is refused; --help lists them all with their
+ * defaults; older names (--levels for lk, --window, --min-eigen, --bm-levels,
+ * --max-motion, --k, --nw, --outer, --inner, --omega, --alpha, --delta, --gamma) stay
+ * accepted. Numbers must parse whole (--repeat: 1..64; the others as the core's
+ * parameter checks allow). Prints EPE, angular error, % of pixels off by > 1/3/5 px,
+ * and time per pair; one line on stderr names the method and the backend used.
  * --vis writes the flow in the Middlebury colours as an opaque RGB PNG. */
 #include "cv_cli.h"
 #include "cv_imageio.h"
@@ -27,6 +22,7 @@
 #include <cudacore/cc_refine.h>
 
 #include <dirent.h>
+#include <stddef.h>
 #include <math.h>
 #include <limits.h>
 #include <stdio.h>
@@ -284,21 +280,283 @@ run_eval (const options *o, cc_context *ctx, const char *dir)
   return rc;
 }
 
+/* ------------------------------------------------------------ options
+ * The names are the elements' property names (cudaflowlk, cudablockmatch, cudaflowepic,
+ * the refine-* they share), each option tied to the methods it applies to: one given
+ * with another --method is refused. Older names stay accepted as aliases. */
+
+enum { M_LK = 1, M_BM = 2, M_EPIC = 4, M_ALL = 7 };
+
+typedef enum {
+  T_INT,        /* int field, a number */
+  T_FLOAT,      /* float field, a number */
+  T_BOOL,       /* bool field, true|false */
+  T_SET_BOOL,   /* no value: bool field = value */
+  T_SET_INT,    /* no value: int/enum field = value */
+  T_GRADIENT,   /* scharr|sobel */
+  T_METRIC,     /* ncc|ssd|sad */
+} opt_type;
+
+typedef struct {
+  const char *name, *alias;   /* alias: an older name, or NULL */
+  int methods;
+  opt_type type;
+  size_t offset;              /* into options */
+  int value;                  /* T_SET_*: the value set */
+  const char *arg, *help;
+} opt_def;
+
+#define F(field) offsetof (options, field)
+static const opt_def opt_defs[] = {
+  /* cudaflowlk */
+  { "--pyramid-levels", "--levels", M_LK, T_INT, F (lk.pyramid_levels), 0, "N",
+    "pyramid levels: more follow larger motions, each costs a quarter of the one above" },
+  { "--iterations", NULL, M_LK, T_INT, F (lk.iterations), 0, "N",
+    "warp-and-solve iterations per level: more converge further, time in proportion" },
+  { "--window-size", "--window", M_LK, T_INT, F (lk.window_size), 0, "N",
+    "side of the odd integration window: larger is smoother and more robust, slower" },
+  { "--min-eigen-threshold", "--min-eigen", M_LK, T_FLOAT, F (lk.min_eigen_threshold), 0,
+    "X", "pixels with less texture than this keep the coarser level's vector" },
+  { "--gradient", NULL, M_LK, T_GRADIENT, F (lk.gradient), 0, "scharr|sobel",
+    "spatial derivative filter" },
+  { "--sobel", NULL, M_LK, T_SET_INT, F (lk.gradient), CC_GRADIENT_SOBEL, NULL,
+    "the same as --gradient sobel" },
+  { "--fb-check", NULL, M_LK, T_SET_BOOL, F (lk.fb_check), 1, NULL,
+    "also compute the backward flow and mark vectors that disagree (twice the work)" },
+  { "--fb-threshold", NULL, M_LK, T_FLOAT, F (lk.fb_threshold), 0, "X",
+    "with --fb-check: forward-backward error (px) above which a vector is invalid" },
+  /* cudablockmatch */
+  { "--block-size", NULL, M_BM, T_INT, F (bm.block_size), 0, "N",
+    "side of the square blocks (px): larger is more robust, coarser" },
+  { "--search-radius", NULL, M_BM, T_INT, F (bm.search_radius), 0, "N",
+    "largest motion searched (px at full resolution): larger costs more" },
+  { "--seed-radius", NULL, M_BM, T_INT, F (bm.seed_radius), 0, "N",
+    "search radius around the coarser level's vector at finer levels" },
+  { "--levels", "--bm-levels", M_BM, T_INT, F (bm.levels), 0, "N",
+    "pyramid levels of the multi-scale search" },
+  { "--metric", NULL, M_BM, T_METRIC, F (bm.metric), 0, "ncc|ssd|sad",
+    "block similarity (ncc copes with brightness changes)" },
+  { "--subpixel", NULL, M_BM, T_BOOL, F (bm.subpixel), 0, "true|false",
+    "parabola fit around the best match" },
+  { "--no-subpixel", NULL, M_BM, T_SET_BOOL, F (bm.subpixel), 0, NULL,
+    "the same as --subpixel false" },
+  { "--flat-threshold", NULL, M_BM, T_FLOAT, F (bm.flat_threshold), 0, "X",
+    "blocks whose luma standard deviation (0-255) is below this get confidence 0" },
+  /* cudaflowepic */
+  { "--match-step", NULL, M_EPIC, T_INT, F (epic.match.step), 0, "N",
+    "spacing of the matches (px): smaller gives more matches, slower" },
+  { "--match-levels", NULL, M_EPIC, T_INT, F (epic.match.levels), 0, "N",
+    "pyramid levels of the coarse-to-fine matcher" },
+  { "--match-iterations", NULL, M_EPIC, T_INT, F (epic.match.iterations), 0, "N",
+    "propagation and random-search rounds per level" },
+  { "--max-displacement", "--max-motion", M_EPIC, T_FLOAT, F (epic.match.max_displacement),
+    0, "X", "largest motion searched per axis (px at full resolution)" },
+  { "--fb-threshold", NULL, M_EPIC, T_FLOAT, F (epic.match.fb_threshold), 0, "X",
+    "a match whose backward match misses it by more (px) is dropped" },
+  { "--neighbours", "--k", M_EPIC, T_INT, F (epic.interp.k), 0, "N",
+    "matches each seed's motion is interpolated from: more are smoother and slower" },
+  { "--cell", NULL, M_EPIC, T_INT, F (epic.interp.cell), 0, "N",
+    "pixels a side of the blocks holding one seed: larger is faster and smoother" },
+  { "--sigma", NULL, M_EPIC, T_FLOAT, F (epic.interp.sigma), 0, "X",
+    "how far (in edge-weighted distance) a match's influence reaches: larger is smoother" },
+  { "--affine", NULL, M_EPIC, T_BOOL, F (epic.interp.affine), 0, "true|false",
+    "true: a local affine fit (follows rotation and zoom, can overshoot where matches are "
+    "sparse); false: a weighted mean (Nadaraya-Watson)" },
+  { "--nw", NULL, M_EPIC, T_SET_BOOL, F (epic.interp.affine), 0, NULL,
+    "the same as --affine false" },
+  { "--flat-cost", NULL, M_EPIC, T_FLOAT, F (epic.interp.flat_cost), 0, "X",
+    "distance cost of a pixel of a flat region: larger keeps matches more local" },
+  { "--edge-weight", NULL, M_EPIC, T_FLOAT, F (epic.interp.edge_weight), 0, "X",
+    "extra cost per luma level of edge: larger stops motion more at image edges" },
+  /* the refinement (refine-* of every flow element) */
+  { "--refine-levels", NULL, M_ALL, T_INT, F (rf.levels), 0, "N",
+    "pyramid levels refined: more correct larger errors of the input field" },
+  { "--refine-outer-iterations", "--outer", M_ALL, T_INT, F (rf.outer_iterations), 0, "N",
+    "re-linearisations per level: time in proportion" },
+  { "--refine-inner-iterations", "--inner", M_ALL, T_INT, F (rf.inner_iterations), 0, "N",
+    "solver sweeps per outer iteration: time in proportion" },
+  { "--refine-omega", "--omega", M_ALL, T_FLOAT, F (rf.omega), 0, "X",
+    "over-relaxation of the solver (1..1.9: fewer sweeps needed)" },
+  { "--refine-smoothness", "--alpha", M_ALL, T_FLOAT, F (rf.smoothness_weight), 0, "X",
+    "pull between neighbouring vectors: larger is smoother" },
+  { "--refine-color-weight", "--delta", M_ALL, T_FLOAT, F (rf.color_weight), 0, "X",
+    "weight of brightness constancy: lower it under changing light" },
+  { "--refine-gradient-weight", "--gamma", M_ALL, T_FLOAT, F (rf.gradient_weight), 0, "X",
+    "weight of gradient constancy (robust to lighting changes)" },
+};
+#undef F
+
+static const char *
+method_name (int m)
+{
+  return m == M_LK ? "lk" : m == M_BM ? "blockmatch" : "epic";
+}
+
+static int
+method_bit (const char *name)
+{
+  return !strcmp (name, "lk") ? M_LK : !strcmp (name, "blockmatch") ? M_BM
+      : !strcmp (name, "epic") ? M_EPIC : 0;
+}
+
+/* The definition of option `a` for `method`; NULL when `a` names none for it (*other:
+ * the methods it names one for, for the refusal). */
+static const opt_def *
+find_opt (const char *a, int method, int *other)
+{
+  *other = 0;
+  for (size_t i = 0; i < sizeof opt_defs / sizeof opt_defs[0]; i++) {
+    const opt_def *d = &opt_defs[i];
+    if (strcmp (a, d->name) && (!d->alias || strcmp (a, d->alias)))
+      continue;
+    if (d->methods & method)
+      return d;
+    *other |= d->methods;
+  }
+  return NULL;
+}
+
+/* "lk, blockmatch" for a methods mask. */
 static void
-usage (FILE *out)
+methods_text (int methods, char *buf, size_t size)
+{
+  buf[0] = '\0';
+  for (int m = M_LK; m <= M_EPIC; m <<= 1)
+    if (methods & m)
+      snprintf (buf + strlen (buf), size - strlen (buf), "%s%s", buf[0] ? ", " : "",
+          method_name (m));
+}
+
+static bool
+apply_opt (const opt_def *d, const char *typed, const char *v, options *o)
+{
+  char *field = (char *) o + d->offset;
+  switch (d->type) {
+    case T_INT: return cv_parse_int (typed, v, INT_MIN, INT_MAX, (int *) field);
+    case T_FLOAT: return cv_parse_float (typed, v, -INFINITY, INFINITY, (float *) field);
+    case T_BOOL:
+      if (strcmp (v, "true") && strcmp (v, "false"))
+        return cv_option_error (typed, v, "true or false");
+      *(bool *) field = !strcmp (v, "true");
+      return true;
+    case T_SET_BOOL: *(bool *) field = d->value != 0; return true;
+    case T_SET_INT: *(int *) field = d->value; return true;
+    case T_GRADIENT:
+      if (!strcmp (v, "scharr")) *(int *) field = CC_GRADIENT_SCHARR;
+      else if (!strcmp (v, "sobel")) *(int *) field = CC_GRADIENT_SOBEL;
+      else return cv_option_error (typed, v, "one of scharr, sobel");
+      return true;
+    case T_METRIC:
+      if (!strcmp (v, "ncc")) *(int *) field = CC_MATCH_NCC;
+      else if (!strcmp (v, "ssd")) *(int *) field = CC_MATCH_SSD;
+      else if (!strcmp (v, "sad")) *(int *) field = CC_MATCH_SAD;
+      else return cv_option_error (typed, v, "one of ncc, ssd, sad");
+      return true;
+  }
+  return false;
+}
+
+static void
+format_default (char *buf, size_t size, const opt_def *d, const options *o)
+{
+  const char *field = (const char *) o + d->offset;
+  const int i = *(const int *) field;
+  switch (d->type) {
+    case T_INT: snprintf (buf, size, "%d", i); break;
+    case T_FLOAT: snprintf (buf, size, "%g", *(const float *) field); break;
+    case T_BOOL: snprintf (buf, size, "%s", *(const bool *) field ? "true" : "false"); break;
+    case T_GRADIENT: snprintf (buf, size, "%s", i == CC_GRADIENT_SOBEL ? "sobel" : "scharr");
+      break;
+    case T_METRIC: snprintf (buf, size, "%s", i == CC_MATCH_SSD ? "ssd" : i == CC_MATCH_SAD
+        ? "sad" : "ncc"); break;
+    default: buf[0] = '\0'; break;
+  }
+}
+
+/* "  LEFT  TEXT" with TEXT wrapped under itself at 79 columns (\001: a space that does
+ * not break). */
+static void
+print_wrapped (FILE *out, const char *left, const char *text)
+{
+  const int indent = 31, width = 79;
+  fprintf (out, "  %-28s ", left);
+  int col = indent;
+  if ((int) strlen (left) > 28) {
+    fprintf (out, "\n%*s", indent, "");
+  }
+  while (*text) {
+    int word = (int) strcspn (text, " ");
+    if (col > indent && col + 1 + word > width) {
+      fprintf (out, "\n%*s", indent, "");
+      col = indent;
+    } else if (col > indent) {
+      fputc (' ', out);
+      col++;
+    }
+    for (int c = 0; c < word; c++)
+      fputc (text[c] == '\001' ? ' ' : text[c], out);   /* \001: a space kept whole */
+    col += word;
+    text += word;
+    while (*text == ' ')
+      text++;
+  }
+  fputc ('\n', out);
+}
+
+static void
+usage (FILE *out, const options *defaults, const options *epic_defaults)
 {
   fprintf (out,
-      "usage: cv-flow [options] FRAME1.png FRAME2.png [-o OUT.flo] [--truth GT.flo] [--vis OUT.png]\n"
-      "       cv-flow [options] --eval DIR   (DIR/NAME/{frame10,frame11}.png + flow10.flo)\n"
-      "  --method lk|blockmatch|epic  --backend auto|cpu|cuda  --repeat N (timing runs, 1..%d)\n"
-      "  LK:         --levels N  --iterations N  --window N  --min-eigen X  --sobel  --fb-check\n"
-      "  blockmatch: --block-size N  --search-radius N  --seed-radius N  --bm-levels N\n"
-      "              --metric ncc|ssd|sad  --no-subpixel\n"
-      "  epic:       --match-step N  --match-levels N  --match-iterations N  --max-motion X\n"
-      "              --fb-threshold X  --k N  --cell N  --sigma X  --flat-cost X  --edge-weight X  --nw\n"
-      "  refinement: --refine [variational|none]  --refine-levels N  --outer N  --inner N\n"
-      "              --omega X  --alpha X  --delta X  --gamma X\n"
+      "usage: cv-flow [options] FRAME1.png FRAME2.png [-o OUT.flo] [--truth GT.flo]\n"
+      "               [--vis OUT.png]\n"
+      "       cv-flow [options] --eval DIR\n"
+      "Optical flow between two PNG frames (written as .flo with -o, drawn with\n"
+      "--vis), or evaluated against ground truth: --truth for one pair, --eval DIR for\n"
+      "every DIR/NAME/{frame10,frame11}.png + flow10.flo. Prints the time per pair\n"
+      "(median of --repeat runs) and, with ground truth, EPE, angular error and the\n"
+      "share of pixels off by more than 1, 3 and 5 px; stderr names the backend used.\n"
+      "Option names are the elements' property names (cudaflowlk, cudablockmatch,\n"
+      "cudaflowepic); an option of another method than --method is refused.\n\n"
+      "  --method lk|blockmatch|epic  estimator (default lk)\n"
+      "  --backend auto|cpu|cuda      where it runs (default auto: CUDA when a device\n"
+      "                               exists, else the CPU)\n"
+      "  --cpu-threads N              CPU backend threads (default 0: all cores)\n"
+      "  --repeat N                   timing runs per pair, 1..%d (default 1)\n"
+      "  -o OUT.flo                   write the flow (Middlebury .flo)\n"
+      "  --truth GT.flo               compare with a ground-truth field\n"
+      "  --vis OUT.png                draw the flow in the Middlebury colours (opaque\n"
+      "                               RGB PNG)\n"
+      "  --eval DIR                   evaluate every pair under DIR\n"
+      "  --refine [variational|none]  variational refinement of the field (bare:\n"
+      "                               variational; true/false accepted); default none,\n"
+      "                               epic: variational\n"
       "  --help, --version\n", MAX_REPEAT);
+  const char *heads[] = { "lk (cudaflowlk)", "blockmatch (cudablockmatch; the dense field "
+      "is evaluated)", "epic (cudaflowepic)", "the refinement (any method, with --refine)" };
+  const int groups[] = { M_LK, M_BM, M_EPIC, M_ALL };
+  for (int g = 0; g < 4; g++) {
+    fprintf (out, "\n%s:\n", heads[g]);
+    for (size_t i = 0; i < sizeof opt_defs / sizeof opt_defs[0]; i++) {
+      const opt_def *d = &opt_defs[i];
+      if (d->methods != groups[g])
+        continue;
+      char line[512], left[64];
+      snprintf (left, sizeof left, "%s%s%s", d->name, d->arg ? " " : "", d->arg ? d->arg : "");
+      int n = snprintf (line, sizeof line, "%s", d->help);
+      if (d->type != T_SET_BOOL && d->type != T_SET_INT) {
+        char def[64], epic_def[64] = "";
+        format_default (def, sizeof def, d, defaults);
+        if (d->methods == M_ALL)
+          format_default (epic_def, sizeof epic_def, d, epic_defaults);
+        n += snprintf (line + n, sizeof line - n, " (default %s%s%s)", def,
+            epic_def[0] && strcmp (def, epic_def) ? "; epic " : "",
+            epic_def[0] && strcmp (def, epic_def) ? epic_def : "");
+      }
+      if (d->alias)
+        snprintf (line + n, sizeof line - n, " [also\001%s]", d->alias);   /* kept whole */
+      print_wrapped (out, left, line);
+    }
+  }
 }
 
 int
@@ -313,93 +571,86 @@ main (int argc, char **argv)
   cc_blockmatch_params_default (&o.bm);
   cc_refine_params_default (&o.rf);
   cc_epic_params_default (&o.epic);
-  /* epic: its refinement (on unless --refine none) starts from the method's own
-   * parameters, whatever the order of the options */
+  const options defaults = o;   /* for --help, whatever options come before it */
+  options epic_defaults = o;     /* the refinement's defaults under epic */
+  epic_defaults.rf = o.epic.refine_params;
+  /* the method first, whatever the order of the options: each option is checked
+   * against it, and epic's refinement (on unless --refine none) starts from the
+   * method's own parameters */
   for (int i = 1; i + 1 < argc; i++)
-    if (!strcmp (argv[i], "--method") && !strcmp (argv[i + 1], "epic")) {
-      o.rf = o.epic.refine_params;
-      o.refine = true;
-    }
+    if (!strcmp (argv[i], "--method"))
+      o.method = argv[++i];
+  int method = method_bit (o.method);
+  if (method == M_EPIC) {
+    o.rf = o.epic.refine_params;
+    o.refine = true;
+  }
   const char *in[2] = { NULL, NULL }, *out = NULL, *truth = NULL, *vis = NULL, *eval = NULL;
-  int nin = 0;
+  const char *refine_opt = NULL;   /* the first refine-* option given */
+  int threads = 0, nin = 0;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
     bool ok = true;
 #define OPT(name) (!strcmp (a, name) && v && ++i)
-#define INT(name, field) (OPT (name) && ((ok = cv_parse_int (name, v, INT_MIN, INT_MAX, &(field))), 1))
-#define FLOAT(name, field) (OPT (name) && ((ok = cv_parse_float (name, v, -INFINITY, INFINITY, &(field))), 1))
+    const opt_def *d;
+    int other;
     if (!strcmp (a, "--help")) {
-      usage (stdout);
+      usage (stdout, &defaults, &epic_defaults);
       return 0;
     } else if (!strcmp (a, "--version")) {
       cv_print_version ();
       return 0;
     }
     else if (OPT ("--method")) {
-      o.method = v;
-      if (strcmp (v, "lk") && strcmp (v, "blockmatch") && strcmp (v, "epic"))
+      if (!method_bit (v))
         ok = cv_option_error ("--method", v, "one of lk, blockmatch, epic");
     } else if (OPT ("--backend"))
       ok = cv_parse_backend ("--backend", v, true, &o.backend);
-    else if (INT ("--levels", o.lk.pyramid_levels)) ;
-    else if (INT ("--iterations", o.lk.iterations)) ;
-    else if (INT ("--window", o.lk.window_size)) ;
-    else if (FLOAT ("--min-eigen", o.lk.min_eigen_threshold)) ;
     else if (OPT ("--repeat")) ok = cv_parse_int ("--repeat", v, 1, MAX_REPEAT, &o.repeat);
-    else if (INT ("--block-size", o.bm.block_size)) ;
-    else if (INT ("--search-radius", o.bm.search_radius)) ;
-    else if (INT ("--seed-radius", o.bm.seed_radius)) ;
-    else if (INT ("--bm-levels", o.bm.levels)) ;
-    else if (OPT ("--metric")) {
-      if (!strcmp (v, "ssd")) o.bm.metric = CC_MATCH_SSD;
-      else if (!strcmp (v, "sad")) o.bm.metric = CC_MATCH_SAD;
-      else if (!strcmp (v, "ncc")) o.bm.metric = CC_MATCH_NCC;
-      else ok = cv_option_error ("--metric", v, "one of ncc, ssd, sad");
-    }
-    else if (INT ("--refine-levels", o.rf.levels)) ;
-    else if (INT ("--outer", o.rf.outer_iterations)) ;
-    else if (INT ("--inner", o.rf.inner_iterations)) ;
-    else if (FLOAT ("--omega", o.rf.omega)) ;
-    else if (FLOAT ("--alpha", o.rf.smoothness_weight)) ;
-    else if (FLOAT ("--delta", o.rf.color_weight)) ;
-    else if (FLOAT ("--gamma", o.rf.gradient_weight)) ;
+    else if (OPT ("--cpu-threads"))
+      ok = cv_parse_int ("--cpu-threads", v, 0, CC_CONTEXT_THREADS_MAX, &threads);
     else if (!strcmp (a, "--refine")) {
       o.refine = true;
-      if (v && (!strcmp (v, "variational") || !strcmp (v, "none"))) {
-        o.refine = !strcmp (v, "variational");
+      if (v && (!strcmp (v, "variational") || !strcmp (v, "none") || !strcmp (v, "true")
+              || !strcmp (v, "false"))) {
+        o.refine = !strcmp (v, "variational") || !strcmp (v, "true");
         i++;
       }
     }
-    else if (INT ("--match-step", o.epic.match.step)) ;
-    else if (INT ("--match-levels", o.epic.match.levels)) ;
-    else if (INT ("--match-iterations", o.epic.match.iterations)) ;
-    else if (FLOAT ("--max-motion", o.epic.match.max_displacement)) ;
-    else if (FLOAT ("--fb-threshold", o.epic.match.fb_threshold)) ;
-    else if (INT ("--k", o.epic.interp.k)) ;
-    else if (INT ("--cell", o.epic.interp.cell)) ;
-    else if (FLOAT ("--sigma", o.epic.interp.sigma)) ;
-    else if (FLOAT ("--flat-cost", o.epic.interp.flat_cost)) ;
-    else if (FLOAT ("--edge-weight", o.epic.interp.edge_weight)) ;
-    else if (!strcmp (a, "--nw")) o.epic.interp.affine = false;
-    else if (!strcmp (a, "--no-subpixel")) o.bm.subpixel = false;
     else if (OPT ("-o")) out = v;
     else if (OPT ("--truth")) truth = v;
     else if (OPT ("--vis")) vis = v;
     else if (OPT ("--eval")) eval = v;
-    else if (!strcmp (a, "--sobel")) o.lk.gradient = CC_GRADIENT_SOBEL;
-    else if (!strcmp (a, "--fb-check")) o.lk.fb_check = true;
+    else if ((d = find_opt (a, method ? method : M_ALL, &other))) {
+      bool takes_value = d->type != T_SET_BOOL && d->type != T_SET_INT;
+      if (takes_value && !v) {
+        fprintf (stderr, "cv-flow: %s needs a value (%s)\n", a, d->arg);
+        return 2;
+      }
+      ok = apply_opt (d, a, takes_value ? argv[++i] : NULL, &o);
+      if (d->methods == M_ALL && !refine_opt)
+        refine_opt = a;
+    } else if (other) {
+      char m[64];
+      methods_text (other, m, sizeof m);
+      fprintf (stderr, "cv-flow: %s applies to --method %s, not %s\n", a, m, o.method);
+      return 2;
+    }
     else if (a[0] != '-' && nin < 2) in[nin++] = a;
     else {
-      fprintf (stderr, "cv-flow: unknown or incomplete argument %s\n", a);
-      usage (stderr);
+      fprintf (stderr, "cv-flow: unknown or incomplete argument %s (cv-flow --help lists "
+          "the options)\n", a);
       return 2;
     }
     if (!ok)
       return 2;
-#undef FLOAT
-#undef INT
 #undef OPT
+  }
+  if (refine_opt && !o.refine) {
+    fprintf (stderr, "cv-flow: %s applies to the refinement, which is off (--refine "
+        "variational turns it on)\n", refine_opt);
+    return 2;
   }
   if (cc_flow_lk_params_check (&o.lk) != CC_SUCCESS
       || cc_blockmatch_params_check (&o.bm) != CC_SUCCESS
@@ -407,8 +658,12 @@ main (int argc, char **argv)
       || cc_epic_params_check (&o.epic) != CC_SUCCESS)
     return cv_fail ("parameters");
   cc_context *ctx;
-  if (cc_context_create (o.backend, CC_DEVICE_AUTO, &ctx) != CC_SUCCESS)
+  if (cv_context_new (o.backend, CC_DEVICE_AUTO, threads, &ctx) != CC_SUCCESS)
     return cv_fail ("context");
+  /* the backend used, on stderr (stdout keeps the results) */
+  char what[64];
+  snprintf (what, sizeof what, "method %s", o.method);
+  cv_report_backend (ctx, o.backend, what);
   int rc;
   if (eval)
     rc = run_eval (&o, ctx, eval);

@@ -716,6 +716,10 @@ tracker_init (tracker *t, cc_backend backend, int width, int height, const cc_mo
   p.size_ratio = (float) size_ratio;
   if (cc_context_create (backend, 0, &t->ctx) != CC_SUCCESS)
     return cv_fail ("cc_context_create");
+  static bool said_backend;   /* once a run: a clip per tracker in calibrate */
+  if (!said_backend)
+    cv_report_backend (t->ctx, backend, "tracking");
+  said_backend = true;
   if (cc_moct_create (t->ctx, width, height, &p, &t->m) != CC_SUCCESS)
     return cv_fail ("cc_moct_create");
   if (cc_moct_set_objects (t->m, o, n) != CC_SUCCESS)

@@ -105,6 +105,7 @@ main (int argc, char **argv)
   probe (pipe, "e", "sink", on_enter);
   probe (pipe, "e", "src", on_leave);
   probe (pipe, "sink", "sink", on_sink);
+  cv_gst_report_backends (pipe, "cv-pipeline-bench");
   int rc = cv_gst_play_to_end (pipe, "cv-pipeline-bench") ? 0 : 1;
   gst_object_unref (pipe);
   if (rc)

@@ -174,6 +174,7 @@ main (int argc, char **argv)
   printf ("cv-soak: %s\n", desc);
   g_free (desc);
   gint64 t0 = g_get_monotonic_time ();
+  cv_gst_report_backends (pipe, "cv-soak");
   int rc = cv_gst_play_to_end (pipe, "cv-soak") ? 0 : 3;
   gst_object_unref (pipe);
   double seconds = (g_get_monotonic_time () - t0) / 1e6;

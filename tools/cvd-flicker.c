@@ -112,6 +112,7 @@ measure (const char *path, const char *mode, int frames, int sites, int iteratio
     gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, mark_discont, NULL, NULL);
     gst_object_unref (pad);
   }
+  cv_gst_report_backends (pipe, "cvd-flicker");
   if (gst_element_set_state (pipe, GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE) {
     fprintf (stderr, "cvd-flicker: %s: the pipeline does not start\n", path);
     return 1;

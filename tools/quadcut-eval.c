@@ -482,6 +482,7 @@ main (int argc, char **argv)
   if (cv_context_new (backend, backend == CC_BACKEND_CUDA ? 0 : -1, threads, &ctx)
       != CC_SUCCESS)
     return cv_fail ("context");
+  cv_report_backend (ctx, backend, "quadcut");
   g_ctx = ctx;
   g_cuda = backend == CC_BACKEND_CUDA;
   int rc = cdnet ? run_cdnet (cdnet, first, last, learn, learn_step, update_step, ctx, &p,

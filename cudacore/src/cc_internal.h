@@ -17,7 +17,18 @@ struct cc_context {
   int device;           /* CUDA device ordinal, -1 for CPU */
   cc_stream stream;     /* owned CUDA stream, NULL for CPU */
   int threads;          /* CPU threads as set (0 = all cores) */
+  int cancel;           /* cc_context_cancel's mark (atomic loads and stores) */
 };
+
+/* True once cc_context_cancel marked ctx (until cc_context_resume): the CPU paths that
+ * can run for seconds check it between passes and return CC_ERROR_CANCELLED
+ * (cc_cancelled_error sets the message). Cheap enough for every row of a pass. */
+static inline bool
+cc_cancel_requested (const cc_context *ctx)
+{
+  return ctx && __atomic_load_n (&ctx->cancel, __ATOMIC_RELAXED) != 0;
+}
+#define cc_cancelled_error(fn) cc_set_error (CC_ERROR_CANCELLED, "%s: cancelled", (fn))
 
 /* Bytes per pixel of plane p (chroma of NV12 = 2, of I420 = 1). */
 int cc_format_plane_bpp (cc_format format, int plane);

@@ -27,6 +27,7 @@ cc_status_name (cc_status status)
     case CC_ERROR_IO: return "CC_ERROR_IO";
     case CC_ERROR_CORRUPT_DATA: return "CC_ERROR_CORRUPT_DATA";
     case CC_ERROR_INTERNAL: return "CC_ERROR_INTERNAL";
+    case CC_ERROR_CANCELLED: return "CC_ERROR_CANCELLED";
   }
   return "CC_ERROR_UNKNOWN";
 }
@@ -255,4 +256,24 @@ cc_context_cpu_threads (const cc_context *ctx)
   (void) ctx;
   return 1;
 #endif
+}
+
+void
+cc_context_cancel (cc_context *ctx)
+{
+  if (ctx)
+    __atomic_store_n (&ctx->cancel, 1, __ATOMIC_RELAXED);
+}
+
+void
+cc_context_resume (cc_context *ctx)
+{
+  if (ctx)
+    __atomic_store_n (&ctx->cancel, 0, __ATOMIC_RELAXED);
+}
+
+bool
+cc_context_cancelled (const cc_context *ctx)
+{
+  return cc_cancel_requested (ctx);
 }

@@ -284,7 +284,9 @@ cpu_geodesic (cc_interp *ip)
       count++;
     }
   }
-  while (count > 0) {
+  for (unsigned pops = 1; count > 0; pops++) {
+    if ((pops & 0xFFFF) == 0 && cc_cancel_requested (ip->mod.ctx))
+      return;   /* cpu_run reports it */
     int p = ip->heap[0];
     ip->heap_pos[p] = -2;   /* settled */
     count--;
@@ -394,7 +396,7 @@ cpu_fit (cc_interp *ip, const cc_flow_match *matches)
   const float sigma = ip->params.sigma;
 #pragma omp parallel for schedule(dynamic, 64) num_threads(cc_context_cpu_threads (ip->mod.ctx))
   for (int b = 0; b < nb; b++) {
-    if (ip->owner[b] == INT_MAX)
+    if (ip->owner[b] == INT_MAX || cc_cancel_requested (ip->mod.ctx))
       continue;
     int nodes[128], cand_node[CC_INTERP_CANDIDATES];
     float dists[128], cand_dist[CC_INTERP_CANDIDATES];
@@ -431,8 +433,12 @@ cpu_run (cc_interp *ip, const cc_image *frame, const cc_flow_match *matches, int
       ip->keys[(size_t) py * w + px] = cc_interp_key (0.0f, b);
     }
   cpu_geodesic (ip);
+  if (cc_cancel_requested (ip->mod.ctx))
+    return cc_cancelled_error ("cc_interp_run");
   cpu_graph (ip);
   cpu_fit (ip, matches);
+  if (cc_cancel_requested (ip->mod.ctx))
+    return cc_cancelled_error ("cc_interp_run");
 #pragma omp parallel for schedule(static) num_threads(cc_context_cpu_threads (ip->mod.ctx))
   for (int y = 0; y < h; y++) {
     float *out = (float *) ((uint8_t *) flow->planes[0] + (size_t) y * flow->pitch[0]);

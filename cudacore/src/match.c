@@ -142,6 +142,8 @@ cpu_pyramid (cc_match *m, int slot, const cc_image *f)
       l0[(size_t) y * m->mod.width + x] = cc_match_luma16 (row, x, rgbx, bgrx);
   }
   for (int l = 1; l < L->levels; l++) {
+    if (cc_cancel_requested (m->mod.ctx))
+      return;   /* cc_match_compute reports it */
     const uint16_t *s = m->luma[slot][l - 1];
     uint16_t *d = m->luma[slot][l];
     int sw = L->width[l - 1], sh = L->height[l - 1];
@@ -155,6 +157,8 @@ cpu_pyramid (cc_match *m, int slot, const cc_image *f)
       }
   }
   for (int l = 0; l < L->levels; l++) {
+    if (cc_cancel_requested (m->mod.ctx))
+      return;
     int w = L->width[l], h = L->height[l], pw = w + 2 * CC_MATCH_PAD, ph = h + 2 * CC_MATCH_PAD;
     const uint16_t *luma = m->luma[slot][l];
     uint16_t *img = m->smooth[slot][l];
@@ -178,6 +182,8 @@ cpu_compute (cc_match *m)
   const int n = L->gw * L->gh, gw = L->gw;
   const cc_match_params *p = &m->params;
   for (int l = L->levels - 1; l >= 0; l--) {
+    if (cc_cancel_requested (m->mod.ctx))
+      return;
     cc_match_view v[2];
     for (int d = 0; d < 2; d++)
       v[d] = cc_match_view_make (L, l, d, m->census[d][l], m->census[1 - d][l], m->flow[d],
@@ -191,6 +197,8 @@ cpu_compute (cc_match *m)
     for (int it = 0; it < p->iterations; it++)
       for (int colour = 0; colour < 2; colour++)
         for (int d = 0; d < 2; d++) {
+          if (cc_cancel_requested (m->mod.ctx))
+            return;   /* cc_match_compute reports it */
           /* one colour of the checkerboard: seeds that read only the other colour */
 #pragma omp parallel for schedule(dynamic, 4) num_threads(nt)
           for (int gy = 0; gy < L->gh; gy++)
@@ -355,10 +363,14 @@ cc_match_compute_sequence (cc_match *m, cc_stream stream, const cc_image *prev,
   CC_TRY (check_frame (m, next, "match: next frame"));
   CC_CHECK_ARG (!reuse_prev || m->has_next,
       "match: no previous frame to reuse (new scratch or no compute since)");
-  m->has_next = true;
-  if (m->mod.ctx->backend == CC_BACKEND_CUDA)
-    return CC_CUDA_ONLY (cc_cuda_match_compute (m->cuda, cc_stream_resolve (m->mod.ctx, stream),
-            &m->params, prev, next, reuse_prev));
+  /* slot 1 holds next only once a compute has finished (or been queued) in full */
+  m->has_next = false;
+  if (m->mod.ctx->backend == CC_BACKEND_CUDA) {
+    CC_TRY (CC_CUDA_ONLY (cc_cuda_match_compute (m->cuda, cc_stream_resolve (m->mod.ctx,
+                stream), &m->params, prev, next, reuse_prev)));
+    m->has_next = true;
+    return CC_SUCCESS;
+  }
   if (reuse_prev) {
     /* the last next frame's pyramid becomes prev's: swap the slots */
     for (int l = 0; l < CC_MATCH_LEVELS_MAX; l++) {
@@ -376,6 +388,9 @@ cc_match_compute_sequence (cc_match *m, cc_stream stream, const cc_image *prev,
     cpu_pyramid (m, 0, prev);
   cpu_pyramid (m, 1, next);
   cpu_compute (m);
+  if (cc_cancel_requested (m->mod.ctx))
+    return cc_cancelled_error ("cc_match_compute");
+  m->has_next = true;
   return CC_SUCCESS;
 }
 

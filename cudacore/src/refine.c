@@ -221,12 +221,16 @@ cpu_refine_level (cc_refine *r, int level, float *field)
   float *du = r->du, *dv = r->dv, *s = r->smooth, *c = r->coef;
   const float omega = p->omega;
   const int nt = cc_context_cpu_threads (r->mod.ctx);
+  if (cc_cancel_requested (r->mod.ctx))
+    return;   /* cpu_run reports it */
   cpu_data_terms (r->i0[level], r->i1[level], w, h, field, r->data, nt);
   memset (du, 0, n * sizeof (float));
   memset (dv, 0, n * sizeof (float));
   if (p->track_energy)
     r->energies[r->energy_count++] = cpu_energy (r, field, w, h);
   for (int outer = 0; outer < p->outer_iterations; outer++) {
+    if (cc_cancel_requested (r->mod.ctx))
+      break;   /* cpu_run reports it */
     /* freeze the Charbonnier weights at the current increment */
 #pragma omp parallel for schedule(static) num_threads(nt)
     for (int y = 0; y < h; y++)
@@ -268,6 +272,8 @@ cpu_refine_level (cc_refine *r, int level, float *field)
       for (int colour = 0; colour < 2; colour++) {
 #pragma omp for schedule(static)
         for (int y = 0; y < h; y++) {
+          if (cc_cancel_requested (r->mod.ctx))
+            continue;   /* cpu_run reports it */
           bool edge_row = y == 0 || y + 1 == h;
           for (int x = (y + colour) & 1; x < w; x += 2) {
             size_t i = (size_t) y * w + x;
@@ -307,6 +313,8 @@ cpu_run (cc_refine *r, const cc_image *prev, const cc_image *next, const cc_imag
   const int nt = cc_context_cpu_threads (r->mod.ctx);
 #pragma omp parallel for schedule(static) num_threads(nt)
   for (int y = 0; y < h; y++) {
+    if (cc_cancel_requested (r->mod.ctx))
+      continue;   /* reported after the levels */
     const float *row = (const float *) ((const char *) flow_in->planes[0]
         + (size_t) y * flow_in->pitch[0]);
     for (int x = 0; x < w; x++) {
@@ -336,6 +344,8 @@ cpu_run (cc_refine *r, const cc_image *prev, const cc_image *next, const cc_imag
           s->width[l], s->height[l], nt);
     }
     cpu_refine_level (r, l, r->field[l]);
+    if (cc_cancel_requested (r->mod.ctx))
+      return cc_cancelled_error ("cc_refine_run");
   }
   for (int y = 0; y < h; y++) {
     float *row = (float *) ((char *) flow_out->planes[0] + (size_t) y * flow_out->pitch[0]);

@@ -369,7 +369,7 @@ const CvElementCase cv_element_cases[] = {
   { "cudablockmatch", "cudablockmatch backend=cpu block-size=8 visualize=color",
     "block-size=64 search-radius=1 levels=1", { "I420", "BGRx" } },
   { "cudaflowepic", "cudaflowepic backend=cpu visualize=color",
-    "match-step=8 neighbours=8 refine=false", { "NV12", "RGBA" } },
+    "match-step=8 neighbours=8 refine=none", { "NV12", "RGBA" } },
   { "moctracker", "moctracker backend=cpu objects=box:#ffffff:60 draw=all",
     "draw=0", { "NV12", "RGBA" } },
   { "cvdmosaic", "cvdmosaic backend=cpu sites=40 iterations=2 seed=7",

@@ -84,6 +84,139 @@ GST_START_TEST (test_cuda_memory_matches_cpu)
 }
 GST_END_TEST;
 
+/* refine is the shared GstCvRefineMode of cudaflowlk and cudablockmatch: none and
+ * variational, with false and true still accepted (the former boolean); refine-* are
+ * there with the method's defaults (one level). */
+GST_START_TEST (test_refine_vocabulary)
+{
+  const gchar *lines[][2] = {
+    { "cudaflowepic", "variational" },
+    { "cudaflowepic refine=none", "none" },
+    { "cudaflowepic refine=variational", "variational" },
+    { "cudaflowepic refine=false", "none" },
+    { "cudaflowepic refine=true", "variational" },
+    { "cudaflowlk refine=true", "variational" },
+    { "cudaflowlk", "none" },
+    { "cudablockmatch refine=variational", "variational" },
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS (lines); i++) {
+    GError *err = NULL;
+    GstElement *e = gst_parse_launch (lines[i][0], &err);
+    fail_unless (e != NULL && err == NULL, "%s: %s", lines[i][0], err ? err->message : "");
+    GParamSpec *ps = g_object_class_find_property (G_OBJECT_GET_CLASS (e), "refine");
+    fail_unless (ps != NULL);
+    ck_assert_str_eq (g_type_name (ps->value_type), "GstCvRefineMode");
+    gint v;
+    g_object_get (e, "refine", &v, NULL);
+    GEnumValue *ev = g_enum_get_value (G_ENUM_CLASS (g_type_class_peek (ps->value_type)), v);
+    ck_assert_str_eq (ev->value_nick, lines[i][1]);
+    gst_object_unref (e);
+  }
+  GstElement *e = gst_element_factory_make ("cudaflowepic", NULL);
+  gint levels, outer, inner;
+  g_object_get (e, "refine-levels", &levels, "refine-outer-iterations", &outer,
+      "refine-inner-iterations", &inner, NULL);
+  ck_assert_int_eq (levels, 1);
+  ck_assert_int_eq (outer, 5);
+  ck_assert_int_eq (inner, 30);
+  gst_object_unref (e);
+}
+GST_END_TEST;
+
+static gint second_buffer_in;
+
+static GstBusSyncReply
+count_errors (GstBus * bus, GstMessage * m, gpointer data)
+{
+  if (GST_MESSAGE_TYPE (m) == GST_MESSAGE_ERROR)
+    g_atomic_int_inc ((gint *) data);
+  return GST_BUS_PASS;
+}
+
+static GstPadProbeReturn
+count_in (GstPad * pad, GstPadProbeInfo * info, gpointer data)
+{
+  gint *n = data;
+  if (g_atomic_int_add (n, 1) == 1)
+    g_atomic_int_set (&second_buffer_in, 1);
+  return GST_PAD_PROBE_OK;
+}
+
+/* A 1920x1080 stream on the CPU (about 8 s a frame expected on the dev machine): one
+ * warning with the expected time at the start, and a state change to NULL while the
+ * second frame (the first with a flow to compute) is in flight returns within a second,
+ * with no error and that frame never reaching the sink. */
+GST_START_TEST (test_cpu_frame_warned_and_cancelled)
+{
+  const gchar *desc = "videotestsrc pattern=snow ! video/x-raw,format=GRAY8,width=1920,"
+      "height=1080,framerate=30/1 ! cudaflowepic name=flow backend=cpu ! "
+      "fakesink name=sink sync=false signal-handoffs=true";
+  GError *err = NULL;
+  GstElement *pipe = gst_parse_launch (desc, &err);
+  fail_unless (pipe != NULL && err == NULL, "%s", err ? err->message : "");
+  GstElement *flow = gst_bin_get_by_name (GST_BIN (pipe), "flow");
+  GstPad *sinkpad = gst_element_get_static_pad (flow, "sink");
+  gint in = 0;
+  g_atomic_int_set (&second_buffer_in, 0);
+  gst_pad_add_probe (sinkpad, GST_PAD_PROBE_TYPE_BUFFER, count_in, &in, NULL);
+  GstBus *bus = gst_element_get_bus (pipe);
+  gint errors = 0;   /* also those posted on the way to NULL (the bus then flushes) */
+  gst_bus_set_sync_handler (bus, count_errors, &errors, NULL);
+  gint active_backend;
+  g_object_get (flow, "active-backend", &active_backend, NULL);
+  ck_assert_int_eq (active_backend, CC_BACKEND_AUTO);   /* none before the stream */
+  fail_if (gst_element_set_state (pipe, GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE);
+  for (int waited = 0; !g_atomic_int_get (&second_buffer_in) && waited < 3000; waited++)
+    g_usleep (10000);
+  fail_unless (g_atomic_int_get (&second_buffer_in), "the second frame never came");
+  g_usleep (300000);   /* well inside its computation */
+  g_object_get (flow, "active-backend", &active_backend, NULL);
+  ck_assert_int_eq (active_backend, CC_BACKEND_CPU);
+  /* the bus is flushed on the way to NULL: its messages first */
+  GstMessage *m;
+  gboolean warned = FALSE;
+  while ((m = gst_bus_pop (bus))) {
+    fail_if (GST_MESSAGE_TYPE (m) == GST_MESSAGE_ERROR, "an error was posted");
+    if (GST_MESSAGE_TYPE (m) == GST_MESSAGE_WARNING) {
+      GError *w = NULL;
+      gchar *dbg = NULL;
+      gst_message_parse_warning (m, &w, &dbg);
+      g_print ("warning: %s (%s)\n", w->message, dbg);
+      fail_unless (g_pattern_match_simple ("EpicFlow optical flow on the CPU backend: about "
+              "* s per 1920x1080 frame", w->message), "warning \"%s\"", w->message);
+      fail_if (warned, "warned twice");
+      warned = TRUE;
+      g_error_free (w);
+      g_free (dbg);
+    }
+    gst_message_unref (m);
+  }
+  fail_unless (warned, "no warning of the CPU time");
+  gint64 t0 = g_get_monotonic_time ();
+  fail_if (gst_element_set_state (pipe, GST_STATE_NULL) == GST_STATE_CHANGE_FAILURE);
+  double ms = (g_get_monotonic_time () - t0) / 1000.0;
+  g_print ("cudaflowepic 1920x1080 on the CPU: set_state (NULL) returned in %.1f ms with "
+      "the second frame in flight\n", ms);
+  fail_unless (ms < 1000.0, "NULL took %.0f ms", ms);
+  g_object_get (flow, "active-backend", &active_backend, NULL);
+  ck_assert_int_eq (active_backend, CC_BACKEND_AUTO);   /* none */
+  ck_assert_int_eq (g_atomic_int_get (&errors), 0);
+  gst_bus_set_sync_handler (bus, NULL, NULL, NULL);
+  GstElement *sink = gst_bin_get_by_name (GST_BIN (pipe), "sink");
+  guint64 rendered = 0;
+  GstStructure *stats = NULL;
+  g_object_get (sink, "stats", &stats, NULL);
+  gst_structure_get_uint64 (stats, "rendered", &rendered);
+  gst_structure_free (stats);
+  ck_assert_uint_le (rendered, 1);   /* the second frame was cut short */
+  gst_object_unref (sink);
+  gst_object_unref (bus);
+  gst_object_unref (sinkpad);
+  gst_object_unref (flow);
+  gst_object_unref (pipe);
+}
+GST_END_TEST;
+
 static Suite *
 cudaflowepic_suite (void)
 {
@@ -94,6 +227,8 @@ cudaflowepic_suite (void)
   tcase_add_test (tc, test_flat_frames);
   tcase_add_test (tc, test_reset_on_flush_discont_segment);
   tcase_add_test (tc, test_cuda_memory_matches_cpu);
+  tcase_add_test (tc, test_refine_vocabulary);
+  tcase_add_test (tc, test_cpu_frame_warned_and_cancelled);
   suite_add_tcase (s, tc);
   return s;
 }

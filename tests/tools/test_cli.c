@@ -214,7 +214,37 @@ START_TEST (test_cv_flow_options)
   ck_assert_int_eq (cv_test_run (help, NULL, &out, NULL), 0);
   ck_assert_ptr_nonnull (strstr (out, "usage: cv-flow"));
   ck_assert_ptr_nonnull (strstr (out, "--backend auto|cpu|cuda"));
+  /* every option under the elements' property names, with its default where it has one */
+  const char *names[] = { "--pyramid-levels N", "--iterations N", "--window-size N",
+    "--min-eigen-threshold X", "--gradient scharr|sobel", "--fb-check", "--fb-threshold X",
+    "--block-size N", "--search-radius N", "--seed-radius N", "--levels N",
+    "--metric ncc|ssd|sad", "--subpixel true|false", "--flat-threshold X", "--match-step N",
+    "--match-levels N", "--match-iterations N", "--max-displacement X", "--neighbours N",
+    "--cell N", "--sigma X", "--affine true|false", "--flat-cost X", "--edge-weight X",
+    "--refine [variational|none]", "--refine-levels N", "--refine-outer-iterations N",
+    "--refine-inner-iterations N", "--refine-omega X", "--refine-smoothness X",
+    "--refine-color-weight X", "--refine-gradient-weight X", "--cpu-threads N",
+    "[also --k]", "[also --max-motion]", "[also --levels]", "epic 1)" };
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+    ck_assert_msg (strstr (out, names[i]), "cv-flow --help lacks '%s'", names[i]);
   free (out);
+  /* options of another method, and the refinement's while it is off */
+  const char *lk_k[] = { CV_FLOW_BIN, "--neighbours", "8", "a.png", "b.png", NULL };
+  expect (lk_k, 2, "cv-flow: --neighbours applies to --method epic, not lk");
+  const char *bm_epic[] = { CV_FLOW_BIN, "--block-size", "8", "--method", "epic", "a.png",
+    "b.png", NULL };
+  expect (bm_epic, 2, "cv-flow: --block-size applies to --method blockmatch, not epic");
+  const char *levels_epic[] = { CV_FLOW_BIN, "--method", "epic", "--levels", "2", "a.png",
+    "b.png", NULL };
+  expect (levels_epic, 2, "cv-flow: --levels applies to --method lk, blockmatch, not epic");
+  const char *rf_off[] = { CV_FLOW_BIN, "--refine-levels", "2", "a.png", "b.png", NULL };
+  expect (rf_off, 2, "cv-flow: --refine-levels applies to the refinement, which is off");
+  const char *rf_epic_off[] = { CV_FLOW_BIN, "--method", "epic", "--refine", "none",
+    "--outer", "2", "a.png", "b.png", NULL };
+  expect (rf_epic_off, 2, "cv-flow: --outer applies to the refinement, which is off");
+  const char *affine[] = { CV_FLOW_BIN, "--method", "epic", "--affine", "yes", "a.png",
+    "b.png", NULL };
+  expect (affine, 2, "cv-flow: --affine: 'yes' is not true or false");
   /* refused before any frame is read (the frames do not exist) */
   const char *backend[] = { CV_FLOW_BIN, "--backend", "gpu", "a.png", "b.png", NULL };
   expect (backend, 2, "cv-flow: --backend: 'gpu' is not one of auto, cpu, cuda");
@@ -703,8 +733,38 @@ START_TEST (test_cv_flow_epic)
   free (out);
   const char *method[] = { CV_FLOW_BIN, "--method", "epicflow", "a.png", "b.png", NULL };
   expect (method, 2, "one of lk, blockmatch, epic");
-  const char *k[] = { CV_FLOW_BIN, "--method", "epic", "--k", "0", "a.png", "b.png", NULL };
+  const char *k[] = { CV_FLOW_BIN, "--method", "epic", "--neighbours", "0", "a.png", "b.png",
+    NULL };
   expect (k, 1, "k 0 out of range");
+  const char *k_alias[] = { CV_FLOW_BIN, "--method", "epic", "--k", "0", "a.png", "b.png", NULL };
+  expect (k_alias, 1, "k 0 out of range");
+  /* the interpolation's model is selectable (--affine), and the backend is named on
+   * stderr: the affine fit and the weighted mean (the default, --nw) give different
+   * fields; --nw gives the default's */
+  char p1[600], p2[600], gt[600];
+  snprintf (p1, sizeof p1, "%s/pair_000/frame10.png", dir);
+  snprintf (p2, sizeof p2, "%s/pair_000/frame11.png", dir);
+  snprintf (gt, sizeof gt, "%s/pair_000/flow10.flo", dir);
+  const char *models[3][2] = { { "--affine", "true" }, { "--affine", "false" }, { "--nw", NULL } };
+  double model_epe[3];
+  for (int i = 0; i < 3; i++) {
+    const char *run[] = { CV_FLOW_BIN, "--method", "epic", "--backend", "auto", p1, p2,
+      "--truth", gt, models[i][0], models[i][1], NULL };
+    char *err;
+    ck_assert_int_eq (cv_test_run (run, NULL, &out, &err), 0);
+    const char *row = strstr (out, "\npair");
+    ck_assert_ptr_nonnull (row);
+    model_epe[i] = strtod (row + 5, NULL);
+    const char *expected = cc_cuda_device_count () > 0 ? "cv-flow: method epic on the cuda "
+        "backend" : "cv-flow: method epic on the cpu backend (backend auto: no CUDA device";
+    ck_assert_msg (strstr (err, expected), "stderr '%s' lacks '%s'", err, expected);
+    free (out);
+    free (err);
+  }
+  printf ("cv-flow --method epic pair_000: EPE --affine true %.3f, false %.3f, --nw %.3f\n",
+      model_epe[0], model_epe[1], model_epe[2]);
+  ck_assert (model_epe[0] != model_epe[1]);
+  ck_assert (model_epe[1] == model_epe[2]);
 }
 END_TEST
 

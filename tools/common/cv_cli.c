@@ -124,3 +124,12 @@ cv_context_new (cc_backend backend, int device, int threads, cc_context **ctx)
   }
   return st;
 }
+
+void
+cv_report_backend (const cc_context *ctx, cc_backend asked, const char *what)
+{
+  const char *why = asked == CC_BACKEND_AUTO ? cc_cuda_unavailable_reason () : NULL;
+  fprintf (stderr, "%s: %s on the %s backend%s%s%s\n", program_invocation_short_name, what,
+      cc_backend_name (cc_context_backend (ctx)), why ? " (backend auto: no CUDA device: " : "",
+      why ? why : "", why ? ")" : "");
+}

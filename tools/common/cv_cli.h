@@ -30,6 +30,10 @@ bool cv_parse_size (const char *opt, const char *s, int max, int *width, int *he
 /* cc_context_create (backend, device) running `threads` CPU threads (0: all cores,
  * cc_context_set_threads); on failure nothing is left and the status is returned. */
 cc_status cv_context_new (cc_backend backend, int device, int threads, cc_context **ctx);
+/* "TOOL: WHAT on the cpu backend" on stderr: the backend `ctx` runs on, and why it is
+ * not CUDA when `asked` was auto and no device is usable. Every tool that computes
+ * says it once. */
+void cv_report_backend (const cc_context *ctx, cc_backend asked, const char *what);
 /* Prints "TOOL (cudavision) VERSION" on stdout (VERSION: the meson project version). */
 void cv_print_version (void);
 /* True for "-h" and "--help": every tool then prints its help (what it does, each

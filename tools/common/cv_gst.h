@@ -6,6 +6,39 @@
 #include <gst/app/gstappsink.h>
 #include <gst/gst.h>
 #include <stdio.h>
+#include <string.h>
+
+/* Says on stderr, once per element, the backend each cudavision element of `pipe` runs
+ * on ("PROG: NAME runs on the cpu backend"), when its active-backend property leaves
+ * none (call before PLAYING). */
+static inline void
+cv_gst_backend_notified (GObject *e, GParamSpec *ps, gpointer prog)
+{
+  gint v = 0;
+  g_object_get (e, "active-backend", &v, NULL);
+  GEnumValue *ev = g_enum_get_value (G_ENUM_CLASS (g_type_class_peek (ps->value_type)), v);
+  if (!ev || !strcmp (ev->value_nick, "none") || g_object_get_data (e, "cv-said-backend"))
+    return;
+  g_object_set_data (e, "cv-said-backend", GINT_TO_POINTER (1));
+  fprintf (stderr, "%s: %s runs on the %s backend\n", (const char *) prog,
+      GST_OBJECT_NAME (e), ev->value_nick);
+}
+
+static inline void
+cv_gst_report_backends (GstElement *pipe, const char *prog)
+{
+  GstIterator *it = gst_bin_iterate_recurse (GST_BIN (pipe));
+  GValue item = G_VALUE_INIT;
+  while (gst_iterator_next (it, &item) == GST_ITERATOR_OK) {
+    GObject *e = g_value_get_object (&item);
+    if (g_object_class_find_property (G_OBJECT_GET_CLASS (e), "active-backend"))
+      g_signal_connect (e, "notify::active-backend", G_CALLBACK (cv_gst_backend_notified),
+          (gpointer) prog);
+    g_value_reset (&item);
+  }
+  g_value_unset (&item);
+  gst_iterator_free (it);
+}
 
 /* Sets pipe PLAYING, waits for EOS or an error (printed as "PROG: error: ..."), then
  * sets it to NULL. TRUE at EOS. The caller keeps its reference to pipe. */

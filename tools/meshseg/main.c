@@ -463,6 +463,7 @@ main (int argc, char **argv)
       : CC_CONTEXT_THREADS_MAX);
   if (st != CC_SUCCESS)
     return fail ("creating the context", st);
+  cv_report_backend (ctx, o.backend, "APSP");
   ms_distances dist;
   st = ms_distances_init (&dist, &dual, ctx, o.apsp, o.threads);
   if (st != CC_SUCCESS)

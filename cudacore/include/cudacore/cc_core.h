@@ -54,7 +54,8 @@ typedef enum cc_status {
   CC_ERROR_CUDA,              /* a CUDA runtime call or kernel launch failed */
   CC_ERROR_IO,                /* a file could not be read or written */
   CC_ERROR_CORRUPT_DATA,      /* a file or buffer is malformed */
-  CC_ERROR_INTERNAL
+  CC_ERROR_INTERNAL,
+  CC_ERROR_CANCELLED          /* cc_context_cancel stopped the call (CPU backend) */
 } cc_status;
 
 /* "CC_ERROR_INVALID_ARGUMENT" etc. Never NULL. */
@@ -143,6 +144,19 @@ int cc_context_threads (const cc_context *ctx);
 int cc_context_cpu_threads (const cc_context *ctx);
 /* True when this build runs the CPU paths on several threads (OpenMP). */
 bool cc_built_with_openmp (void);
+
+/* Cancellation of long CPU work, from another thread (a GStreamer element going to
+ * READY while a frame is in flight). cc_context_cancel marks the context: the CPU
+ * paths of cc_epic_compute, cc_match_compute, cc_interp_run and cc_refine_run look at
+ * the mark between their stages and passes (each pass well under a second apart for
+ * a 3840x2160 frame on the dev machine, 2 cores) and return CC_ERROR_CANCELLED, their
+ * outputs undefined; so does every such call until cc_context_resume clears the mark.
+ * Other modules and the CUDA backend (submitted work completes) do not look at it.
+ * Both are safe to call from any thread while a call runs on the context; NULL is
+ * ignored. cc_context_cancelled says whether the mark is set. */
+void cc_context_cancel (cc_context *ctx);
+void cc_context_resume (cc_context *ctx);
+bool cc_context_cancelled (const cc_context *ctx);
 
 /* ---------------------------------------------------------------- images */
 
