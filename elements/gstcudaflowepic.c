@@ -84,6 +84,13 @@ gst_cuda_flow_epic_teardown (GstCvFilter * filter)
   self->pool = NULL;
 }
 
+static void
+gst_cuda_flow_epic_reset (GstCvFilter * filter)
+{
+  GstCudaFlowEpic *self = GST_CUDA_FLOW_EPIC (filter);
+  cc_epic_reset (self->epic);
+}
+
 static gboolean
 gst_cuda_flow_epic_wants_previous_frame (GstCvFilter * filter)
 {
@@ -140,10 +147,17 @@ gst_cuda_flow_epic_process (GstCvFilter * filter, GstBuffer * buffer, cc_image *
     return st;
   const cc_image *prev = gst_cv_filter_get_previous_frame (filter);
   *what = "optical flow";
+  /* video mode: prev is the copy of the last frame computed on, so the method reuses
+   * what it derived from it (the same results as cc_epic_compute); a frame without
+   * a previous one, or a failed one, ends the chain */
   if (prev)
-    st = cc_epic_compute (self->epic, stream, prev, frame, f.vectors, f.confidence);
-  else
+    st = cc_epic_compute_video (self->epic, stream, prev, frame, f.vectors, f.confidence);
+  else {
+    cc_epic_reset (self->epic);
     st = gst_cv_flow_frame_zero (&f, filter, stream);
+  }
+  if (st != CC_SUCCESS)
+    cc_epic_reset (self->epic);
   /* the next frame's previous one is this frame before any drawing */
   const GstCvFlowFrameEnd end = {
     .keep_frame = TRUE, .min_confidence = 0.0f, .quality_scale = 1.0f,
@@ -329,8 +343,9 @@ gst_cuda_flow_epic_class_init (GstCudaFlowEpicClass * klass)
   filter_class->writes_frame = gst_cuda_flow_epic_writes_frame;
   filter_class->process = gst_cuda_flow_epic_process;
   filter_class->wants_previous_frame = gst_cuda_flow_epic_wants_previous_frame;
-  /* no reset(): the method keeps nothing across frames but the previous frame,
-   * which the base class drops */
+  /* the base class drops the previous frame; the method forgets what it derived
+   * from it (video mode) */
+  filter_class->reset = gst_cuda_flow_epic_reset;
 }
 
 static void

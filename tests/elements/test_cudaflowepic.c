@@ -73,6 +73,42 @@ GST_START_TEST (test_reset_on_flush_discont_segment)
 }
 GST_END_TEST;
 
+/* Video mode: in a stream A, B, C the third frame's field (computed from what the
+ * method kept of B) is the field a fresh element gives for B, C, bit for bit. */
+GST_START_TEST (test_video_mode_matches_fresh)
+{
+  const int w = 128, hgt = 96;
+  guint8 *a, *b, *c, *d;
+  cv_translation_pair (w, hgt, 3.0, -2.0, &a, &b);
+  cv_translation_pair (w, hgt, 6.0, 1.0, &c, &d);   /* d: the scene moved by (6, 1) */
+  GstHarness *h = cv_harness_new ("cudaflowepic backend=cpu", "GRAY8", w, hgt);
+  gst_buffer_unref (cv_push_pair (h, "GRAY8", a, b, w, hgt));
+  GstBuffer *third = cv_push_gray (h, "GRAY8", d, w, hgt);
+  GstHarness *fresh = cv_harness_new ("cudaflowepic backend=cpu", "GRAY8", w, hgt);
+  GstBuffer *pair = cv_push_pair (fresh, "GRAY8", b, d, w, hgt);
+  GstCvFlowMeta *m3 = gst_buffer_get_cv_flow_meta (third), *mp = gst_buffer_get_cv_flow_meta (pair);
+  fail_unless (m3 && mp && m3->valid && mp->valid, "video mode: metas missing or not valid");
+  gfloat *v3 = cv_flow_meta_copy (m3), *vp = cv_flow_meta_copy (mp);
+  gsize n = 2 * (gsize) m3->grid_width * m3->grid_height;
+  double extent = 0;
+  for (gsize i = 0; i < n; i++)
+    extent = MAX (extent, fabs (vp[i]));
+  fail_unless (extent > 0.5, "video mode: the pair B, D has no flow (max %.3f)", extent);
+  fail_unless (memcmp (v3, vp, n * sizeof (gfloat)) == 0,
+      "video mode: the third frame's field differs from a fresh element's");
+  g_free (v3);
+  g_free (vp);
+  gst_buffer_unref (third);
+  gst_buffer_unref (pair);
+  gst_harness_teardown (h);
+  gst_harness_teardown (fresh);
+  g_free (a);
+  g_free (b);
+  g_free (c);
+  g_free (d);
+}
+GST_END_TEST;
+
 /* cudaupload -> cudaflowepic visualize=color -> cudadownload: the field stays on the
  * device and equals the CPU backend's (matches and interpolation are the same bits;
  * the refinement's fp16 sweeps: mean 0.05 px). */
@@ -226,6 +262,7 @@ cudaflowepic_suite (void)
   tcase_add_test (tc, test_large_translation_meta);
   tcase_add_test (tc, test_flat_frames);
   tcase_add_test (tc, test_reset_on_flush_discont_segment);
+  tcase_add_test (tc, test_video_mode_matches_fresh);
   tcase_add_test (tc, test_cuda_memory_matches_cpu);
   tcase_add_test (tc, test_refine_vocabulary);
   tcase_add_test (tc, test_cpu_frame_warned_and_cancelled);
