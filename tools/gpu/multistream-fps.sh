@@ -65,6 +65,7 @@ branches cudablockmatch "cudablockmatch"
 branches moctracker "moctracker objects-file=$OBJ128"
 branches cvdmosaic "cvdmosaic backend=cuda" 2
 branches quadcut "quadcut"
+branches cudaflowepic "cudaflowepic" 10
 ${EXTRA_BRANCHES:+branches extra "$EXTRA_BRANCHES"}
 chain chain-identity "identity ! identity"
 chain chain-cudaflowlk "cudaflowlk"

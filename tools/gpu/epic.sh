@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# On the GPU machine (device `run`), from the checkout root, carrying .devpack and
+# .gstrt (tools/gpu/build-for-gpu.sh):  bash tools/gpu/epic.sh
+# The EpicFlow checks of docs/epicflow.md in one run: its four test programs
+# (core-match, core-interp, core-epic, element-cudaflowepic), each under
+# compute-sanitizer memcheck, racecheck and synccheck (CV_TEST_QUICK=1, 12 at once) with
+# a CUDA-memory cudaflowepic pipeline under each tool, flow-bench --epic, and the
+# pipeline rates: a moving 1080p clip (cv-mkclip, raw NV12 through filesrc), one
+# repeated frame, and 8 branches in one process. Logs and JSON under $OUT.
+set -uo pipefail
+OUT=${OUT:-/tmp/out}
+mkdir -p "$OUT"
+source tools/gpu/env.sh
+export OMP_WAIT_POLICY=passive CK_FORK=no
+cm="video/x-raw(memory:CUDAMemory)"
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+progs="core-match core-interp core-epic element-cudaflowepic"
+echo "=== tests"
+for p in $progs; do
+  t0=$(date +%s.%N)
+  bin=$B/tests/test-$p; [ -x "$bin" ] || bin=$B/tests/elements/test-$p
+  if timeout 300 "$bin" > "$OUT/test-$p.log" 2>&1; then r=PASS; else r=FAIL; fi
+  printf '%-24s %s %6.1fs  %s\n' "$p" "$r" "$(awk "BEGIN{print $(date +%s.%N) - $t0}")" "$(grep -E '^[0-9]+%: Checks' "$OUT/test-$p.log" | tail -1)"
+  grep -hE "CUDA vs CPU|:F:|:E:|SKIP" "$OUT/test-$p.log" | head -6
+done
+echo "=== compute-sanitizer (quick variants)"
+cs=$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer 2>/dev/null | head -1)
+( export CV_TEST_QUICK=1
+  for tool in memcheck racecheck synccheck; do
+    for p in $progs; do
+      bin=$B/tests/test-$p; [ -x "$bin" ] || bin=$B/tests/elements/test-$p
+      ( timeout 420 "$cs" --tool $tool --error-exitcode 99 --print-limit 20 "$bin" > "$OUT/san-$tool-$p.log" 2>&1
+        echo "$tool $p rc $? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/san-$tool-$p.log" | tail -1)" > "$OUT/san-$tool-$p.line" ) &
+    done
+    ( timeout 420 "$cs" --tool $tool --error-exitcode 99 --print-limit 20 gst-launch-1.0 -q videotestsrc pattern=ball num-buffers=20 ! \
+        video/x-raw,format=NV12,width=640,height=480 ! cudaupload ! "$cm" ! cudaflowepic ! cudadownload ! fakesink > "$OUT/san-$tool-pipeline.log" 2>&1
+      echo "$tool pipeline-cudaflowepic rc $? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/san-$tool-pipeline.log" | tail -1)" > "$OUT/san-$tool-pipeline.line" ) &
+  done
+  wait ) &
+san=$!
+echo "=== flow-bench --epic"
+timeout 200 "$B/tools/flow-bench" --epic --no-cpu --runs 30 2>&1 | tee "$OUT/bench-epic.json"
+echo "=== pipelines (1080p NV12)"
+clip=/tmp/epic-clip
+"$B/tools/cv-mkclip" $clip --frames 60 --size 1920x1080 > /dev/null
+gst-launch-1.0 -q multifilesrc location=$clip/frame_%03d.png index=0 stop-index=59 caps=image/png,framerate=30/1 ! pngdec ! videoconvert ! \
+  video/x-raw,format=NV12 ! filesink location=$clip/one.nv12
+for i in $(seq 10); do cat $clip/one.nv12; done > $clip/clip.nv12
+raw="filesrc location=$clip/clip.nv12 ! rawvideoparse width=1920 height=1080 format=nv12 framerate=1000/1"
+pb () { "$B/tools/cv-pipeline-bench" "$2 ! fakesink name=sink sync=false" "$1" || echo "{\"pipeline\":\"$1\",\"error\":true}"; }
+{
+  pb "moving clip: upload ! identity ! download" "$raw ! cudaupload ! $cm ! identity name=e ! cudadownload"
+  pb "moving clip: upload ! cudaflowepic ! download" "$raw ! cudaupload ! $cm ! cudaflowepic name=e ! cudadownload"
+  pb "moving clip: upload ! cudaflowepic visualize=color ! download" "$raw ! cudaupload ! $cm ! cudaflowepic name=e visualize=color ! cudadownload"
+  ONLY=cudaflowepic FRAMES=600 bash tools/gpu/pipeline-fps.sh
+  ONLY='^(identity|cudaflowepic)$' bash tools/gpu/multistream-fps.sh
+} 2>&1 | tee "$OUT/pipelines.json"
+wait $san
+echo "=== sanitizer"
+cat "$OUT"/san-*.line
