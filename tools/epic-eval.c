@@ -12,7 +12,8 @@
  * confidence > 0.5, and the time of one cc_epic_compute with the confidence.
  * Options: --backend cpu|cuda|auto (cpu), --threads N, --video (the pair through
  * cc_epic's video mode: frame10 twice, then frame11, the second call timed),
- * --no-refine, --preset NAME is not offered: the parameters are cc_epic's defaults. */
+ * --no-refine, and --k / --cell / --inner / --outer / --iterations / --step in place of
+ * cc_epic_params_default's to compare settings. */
 #include "cv_cli.h"
 #include "cv_imageio.h"
 #include "cudacore/cc_epic.h"
@@ -77,6 +78,7 @@ px1 (const cc_image *f, int x, int y)
 typedef struct {
   cc_context *ctx;
   bool refine, video;
+  int k, cell, inner, outer, iterations, step;   /* 0: cc_epic_params_default's */
 } options;
 
 static int
@@ -98,6 +100,18 @@ run (const options *o, const char *p1, const char *p2, const char *gt_path, pair
   cc_epic_params p;
   cc_epic_params_default (&p);
   p.refine = o->refine;
+  if (o->k)
+    p.interp.k = o->k;
+  if (o->cell)
+    p.interp.cell = o->cell;
+  if (o->inner)
+    p.refine_params.inner_iterations = o->inner;
+  if (o->outer)
+    p.refine_params.outer_iterations = o->outer;
+  if (o->iterations)
+    p.match.iterations = o->iterations;
+  if (o->step)
+    p.match.step = o->step;
   cc_epic *e;
   if (cc_epic_create (o->ctx, w, h, &p, &e))
     return cv_fail ("epic create");
@@ -239,6 +253,10 @@ usage (FILE *out)
       "  --threads N              CPU threads (default: all cores)\n"
       "  --video                  through cc_epic_compute_video (frame10 first, then the pair)\n"
       "  --no-refine              without the variational refinement\n"
+      "  --k N, --cell N          the interpolation's neighbours and seed cell\n"
+      "  --inner N, --outer N     the refinement's inner and outer iterations\n"
+      "  --iterations N, --step N the matcher's rounds per level and seed spacing\n"
+      "                           (each 0 or absent: cc_epic_params_default's)\n"
       "  -h, --help               this text\n");
 }
 
@@ -271,6 +289,18 @@ main (int argc, char **argv)
       o.video = true;
     else if (!strcmp (argv[i], "--no-refine"))
       o.refine = false;
+    else if (!strcmp (argv[i], "--k") && i + 1 < argc)
+      o.k = atoi (argv[++i]);
+    else if (!strcmp (argv[i], "--cell") && i + 1 < argc)
+      o.cell = atoi (argv[++i]);
+    else if (!strcmp (argv[i], "--inner") && i + 1 < argc)
+      o.inner = atoi (argv[++i]);
+    else if (!strcmp (argv[i], "--outer") && i + 1 < argc)
+      o.outer = atoi (argv[++i]);
+    else if (!strcmp (argv[i], "--iterations") && i + 1 < argc)
+      o.iterations = atoi (argv[++i]);
+    else if (!strcmp (argv[i], "--step") && i + 1 < argc)
+      o.step = atoi (argv[++i]);
     else if (!strcmp (argv[i], "--pair") && i + 2 < argc) {
       pa = argv[++i];
       pb = argv[++i];

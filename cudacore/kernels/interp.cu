@@ -6,14 +6,15 @@
 // Geodesic Voronoi: tiled parallel relaxation. A 32 x 32 block loads its tile and a
 // one-pixel halo of (distance, seed) keys into shared memory and relaxes its pixels
 // against their 8 neighbours by Jacobi steps between two shared buffers until no key
-// of the tile changes, then writes the changed keys back. The rounds run in one
-// cooperative launch of as many blocks as the device holds at once, each taking
-// tiles in turn, a grid-wide barrier between rounds; a round relaxes only the tiles
-// next to a tile that changed in the round before, and the loop ends at the first
-// round that changes nothing: one launch a run, no host synchronisation. Keys only
-// decrease and each is the value of a real path, so the rounds reach the unique fixed
-// point the CPU's Dijkstra computes, whatever the order of the updates
-// (cc_interp_rounds () rounds at most).
+// of the tile changes, then writes the changed keys back. A round is one launch of as
+// many blocks as the device runs at once, each taking tiles in turn, and relaxes only
+// the tiles next to a tile that changed in the round before. Rounds run back to
+// back; a round that changes nothing leaves its flag clear, which makes the remaining
+// rounds return at once (no host synchronisation); create captures the rounds into
+// one CUDA graph, so a run pays one launch for them. Keys only decrease and each is
+// the value of a real path, so the rounds reach the unique fixed point the CPU's
+// Dijkstra computes, whatever the order of the updates (cc_interp_rounds () rounds at
+// most).
 // Seed graph: an open-addressing table of (cell pair -> least cost) filled with
 // atomicCAS / atomicMin (contents independent of the order), then CSR lists by
 // a count, a CUB scan, a fill and a per-node sort by neighbour.
@@ -25,10 +26,7 @@
 #include "interp_hostdev.h"
 
 #include <cub/device/device_scan.cuh>
-#include <cooperative_groups.h>
 #include <cuda/atomic>
-
-namespace cg = cooperative_groups;
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +34,8 @@ namespace cg = cooperative_groups;
 #define INTERP_TILE 32
 #define INTERP_THREADS 256
 #define INTERP_FIT_WARPS 4
+#define INTERP_WIDE_ROUNDS 4       // geodesic rounds launched with every resident block
+#define INTERP_LATE_BLOCKS 32      // blocks of the later rounds
 static_assert (128 * (sizeof (cc_flow_match) + sizeof (double)) <= 8 * CC_INTERP_CANDIDATES,
     "interp: fit gather does not fit the candidate buffer");
 
@@ -46,9 +46,10 @@ struct cc_cuda_interp {
   int *blur_h, *blur;
   float *cost;
   unsigned long long *keys;
-  int *changed;                  // 3 flags of the geodesic loop (interp_geodesic_kernel)
+  int *flags;                    // rounds + 1: flags[r] = round r changed a key
   int *stamps;                   // 2 x tiles: the round of each tile's last change
   int tiles_x, tiles_y;
+  cudaGraphExec_t geodesic;      // the flags and stamps cleared, then the rounds
   int *owner;
   unsigned long long *table_key;
   unsigned *table_cost;          // float bits (costs >= 0 order like their bits)
@@ -129,12 +130,10 @@ interp_seed_kernel (const cc_flow_match *matches, const int *owner, int nb,
   keys[(size_t) py * w + px] = cc_interp_key (0.0f, b);
 }
 
-// The geodesic loop: one cooperative launch of as many blocks as the device holds at
-// once, rounds separated by grid-wide barriers. In round r each block relaxes its
-// share of the tiles that need it (relax_tile); after the barrier every block reads
-// whether any key changed (changed[r % 3], set by atomicOr) and the loop ends when none
-// did or after max_rounds. Three flags in turn: the one of round r - 1 is cleared after
-// barrier r, when every block has read it, and is next set in round r + 2.
+// One geodesic round, r (1-based), of as many blocks as the device holds at once, each
+// taking tiles in turn. flags[r] is set when the round changes a key; a round whose
+// predecessor changed nothing returns at once (the rounds after convergence cost a
+// launch each, no work).
 //
 // A tile is relaxed when a tile of its 3 x 3 neighbourhood changed a key in the
 // previous round (stamps: the round of a tile's last change, in two arrays by the
@@ -146,96 +145,88 @@ interp_seed_kernel (const cc_flow_match *matches, const int *owner, int nb,
 // while they are read: those are relaxed atomic loads and stores, and any value read
 // is the length of a real path, so the fixed point is the same whatever a load sees.
 __global__ void __launch_bounds__ (INTERP_TILE * INTERP_TILE, 2)
-interp_geodesic_kernel (unsigned long long *keys, const float *cost, int w, int h,
-    int *changed, int *stamps, int tiles_x, int tiles_y, int max_rounds)
+interp_geodesic_round_kernel (unsigned long long *keys, const float *cost, int w, int h,
+    int *flags, int *stamps, int tiles_x, int tiles_y, int r)
 {
   __shared__ unsigned long long sk[2][INTERP_TILE + 2][INTERP_TILE + 2];
   __shared__ float sc[INTERP_TILE + 2][INTERP_TILE + 2];
   __shared__ int s_active;
-  cg::grid_group grid = cg::this_grid ();
+  if (r > 1 && flags[r - 1] == 0)
+    return;   // converged: the whole grid returns
   const int tiles = tiles_x * tiles_y;
   const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * INTERP_TILE + tx;
-  for (int r = 1; r <= max_rounds; r++) {
-    const int *last = stamps + ((r - 1) & 1) * tiles;
-    int *mine = stamps + (r & 1) * tiles;
-    bool block_changed = false;
-    for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-      const int tcx = tile % tiles_x, tcy = tile / tiles_x;
-      __syncthreads ();   // the previous tile is done with the buffers and s_active
-      if (tid == 0) {
-        int active = r == 1;
-        for (int dy = -1; dy <= 1 && !active; dy++)
-          for (int dx = -1; dx <= 1 && !active; dx++) {
-            int nx = tcx + dx, ny = tcy + dy;
-            if (nx >= 0 && ny >= 0 && nx < tiles_x && ny < tiles_y)
-              active = last[ny * tiles_x + nx] == r - 1;
-          }
-        s_active = active;
-      }
-      __syncthreads ();
-      if (!s_active)
-        continue;
-      const int x0 = tcx * INTERP_TILE, y0 = tcy * INTERP_TILE;
-      for (int i = tid; i < (INTERP_TILE + 2) * (INTERP_TILE + 2);
-          i += INTERP_TILE * INTERP_TILE) {
-        int lx = i % (INTERP_TILE + 2), ly = i / (INTERP_TILE + 2);
-        int gx = x0 + lx - 1, gy = y0 + ly - 1;
-        bool in = gx >= 0 && gy >= 0 && gx < w && gy < h;
-        unsigned long long k = CC_INTERP_KEY_NONE;
-        if (in)
-          k = cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> (
-              keys[(size_t) gy * w + gx]).load (cuda::memory_order_relaxed);
-        sk[0][ly][lx] = k;
-        sk[1][ly][lx] = k;
-        sc[ly][lx] = in ? cost[(size_t) gy * w + gx] : 0.0f;
-      }
-      __syncthreads ();
-      const int x = x0 + tx, y = y0 + ty;
-      const bool in = x < w && y < h;
-      const unsigned long long orig = sk[0][ty + 1][tx + 1];
-      const float c = sc[ty + 1][tx + 1];
-      int cur = 0;
-      for (int it = 0; it < 2 * INTERP_TILE * INTERP_TILE; it++) {
-        int step_changed = 0;
-        if (in) {
-          unsigned long long own = sk[cur][ty + 1][tx + 1], best = own;
-          for (int dy = -1; dy <= 1; dy++)
-            for (int dx = -1; dx <= 1; dx++) {
-              if (dx == 0 && dy == 0)
-                continue;
-              unsigned long long k = cc_interp_relax (sk[cur][ty + 1 + dy][tx + 1 + dx],
-                  cc_interp_step (c, sc[ty + 1 + dy][tx + 1 + dx], dx != 0 && dy != 0));
-              if (k < best)
-                best = k;
-            }
-          sk[cur ^ 1][ty + 1][tx + 1] = best;
-          step_changed = best < own;
+  const int *last = stamps + ((r - 1) & 1) * tiles;
+  int *mine = stamps + (r & 1) * tiles;
+  bool block_changed = false;
+  for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+    const int tcx = tile % tiles_x, tcy = tile / tiles_x;
+    __syncthreads ();   // the previous tile is done with the buffers and s_active
+    if (tid == 0) {
+      int active = r == 1;
+      for (int dy = -1; dy <= 1 && !active; dy++)
+        for (int dx = -1; dx <= 1 && !active; dx++) {
+          int nx = tcx + dx, ny = tcy + dy;
+          if (nx >= 0 && ny >= 0 && nx < tiles_x && ny < tiles_y)
+            active = last[ny * tiles_x + nx] == r - 1;
         }
-        cur ^= 1;
-        if (!__syncthreads_or (step_changed))
-          break;
-      }
-      const unsigned long long fin = sk[cur][ty + 1][tx + 1];
-      const bool mine_changed = in && fin != orig;
-      if (mine_changed)
-        cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> (
-            keys[(size_t) y * w + x]).store (fin, cuda::memory_order_relaxed);
-      if (__syncthreads_or (mine_changed)) {
-        block_changed = true;
-        if (tid == 0)
-          mine[tile] = r;
-      }
+      s_active = active;
     }
-    if (block_changed && tid == 0)
-      atomicOr (&changed[r % 3], 1);
-    grid.sync ();
-    const int go = cuda::atomic_ref<int, cuda::thread_scope_device> (changed[r % 3]).load (
-        cuda::memory_order_relaxed);
-    if (blockIdx.x == 0 && tid == 0)
-      changed[(r + 2) % 3] = 0;
-    if (!go)
-      break;
+    __syncthreads ();
+    if (!s_active)
+      continue;
+    const int x0 = tcx * INTERP_TILE, y0 = tcy * INTERP_TILE;
+    for (int i = tid; i < (INTERP_TILE + 2) * (INTERP_TILE + 2);
+        i += INTERP_TILE * INTERP_TILE) {
+      int lx = i % (INTERP_TILE + 2), ly = i / (INTERP_TILE + 2);
+      int gx = x0 + lx - 1, gy = y0 + ly - 1;
+      bool in = gx >= 0 && gy >= 0 && gx < w && gy < h;
+      unsigned long long k = CC_INTERP_KEY_NONE;
+      if (in)
+        k = cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> (
+            keys[(size_t) gy * w + gx]).load (cuda::memory_order_relaxed);
+      sk[0][ly][lx] = k;
+      sk[1][ly][lx] = k;
+      sc[ly][lx] = in ? cost[(size_t) gy * w + gx] : 0.0f;
+    }
+    __syncthreads ();
+    const int x = x0 + tx, y = y0 + ty;
+    const bool in = x < w && y < h;
+    const unsigned long long orig = sk[0][ty + 1][tx + 1];
+    const float c = sc[ty + 1][tx + 1];
+    int cur = 0;
+    for (int it = 0; it < 2 * INTERP_TILE * INTERP_TILE; it++) {
+      int step_changed = 0;
+      if (in) {
+        unsigned long long own = sk[cur][ty + 1][tx + 1], best = own;
+        for (int dy = -1; dy <= 1; dy++)
+          for (int dx = -1; dx <= 1; dx++) {
+            if (dx == 0 && dy == 0)
+              continue;
+            unsigned long long k = cc_interp_relax (sk[cur][ty + 1 + dy][tx + 1 + dx],
+                cc_interp_step (c, sc[ty + 1 + dy][tx + 1 + dx], dx != 0 && dy != 0));
+            if (k < best)
+              best = k;
+          }
+        sk[cur ^ 1][ty + 1][tx + 1] = best;
+        step_changed = best < own;
+      }
+      cur ^= 1;
+      if (!__syncthreads_or (step_changed))
+        break;
+    }
+    const unsigned long long fin = sk[cur][ty + 1][tx + 1];
+    const bool mine_changed = in && fin != orig;
+    if (mine_changed)
+      cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> (
+          keys[(size_t) y * w + x]).store (fin, cuda::memory_order_relaxed);
+    if (__syncthreads_or (mine_changed)) {
+      block_changed = true;
+      if (tid == 0)
+        mine[tile] = r;
+    }
   }
+  if (block_changed && tid == 0)
+    atomicOr (&flags[r], 1);
 }
 
 __global__ void
@@ -581,12 +572,58 @@ interp_confidence_kernel (const unsigned long long *keys, const cc_flow_match *m
 
 // ------------------------------------------------------------------ host side
 
+// The geodesic rounds: the flags and stamps cleared, then st->rounds launches of the
+// round kernel (those after convergence return at once). Their arguments never
+// change, so create captures them into one graph: a run launches it instead of ~100
+// to ~200 kernels, whose launch cost, not their work, would dominate.
+static cc_status
+interp_capture_geodesic (cc_cuda_interp *st)
+{
+  cudaStream_t cs = NULL;
+  CC_CUDA_TRY (cudaStreamCreateWithFlags (&cs, cudaStreamNonBlocking),
+      "interp: capture stream");
+  cudaGraph_t g = NULL;
+  cc_status s = CC_SUCCESS;
+  cudaError_t e = cudaStreamBeginCapture (cs, cudaStreamCaptureModeThreadLocal);
+  if (e == cudaSuccess) {
+    e = cudaMemsetAsync (st->flags, 0, (size_t) (st->rounds + 1) * sizeof (int), cs);
+    if (e == cudaSuccess)
+      e = cudaMemsetAsync (st->stamps, 0, 2 * (size_t) st->tiles_x * st->tiles_y * sizeof (int),
+          cs);
+    dim3 tile_threads (INTERP_TILE, INTERP_TILE);
+    for (int r = 1; r <= st->rounds && e == cudaSuccess; r++) {
+      // the first rounds relax most tiles; later ones a front of a few, or nothing once
+      // converged, where the launch of fewer blocks is what they cost
+      const int blocks = r <= INTERP_WIDE_ROUNDS || st->round_blocks < INTERP_LATE_BLOCKS
+          ? st->round_blocks : INTERP_LATE_BLOCKS;
+      interp_geodesic_round_kernel<<<blocks, tile_threads, 0, cs>>> (st->keys,
+          st->cost, st->w, st->h, st->flags, st->stamps, st->tiles_x, st->tiles_y, r);
+      e = cudaGetLastError ();
+    }
+    cudaError_t e2 = cudaStreamEndCapture (cs, &g);
+    if (e == cudaSuccess)
+      e = e2;
+  }
+  if (e == cudaSuccess)
+    e = cudaGraphInstantiate (&st->geodesic, g, 0);
+  if (g)
+    cudaGraphDestroy (g);
+  cudaStreamDestroy (cs);
+  if (e != cudaSuccess) {
+    st->geodesic = NULL;
+    s = cc_set_error (CC_ERROR_CUDA, "interp: geodesic graph: %s", cudaGetErrorString (e));
+  }
+  return s;
+}
+
 extern "C" void
 cc_cuda_interp_destroy (cc_cuda_interp *st)
 {
   if (!st)
     return;
-  void *bufs[] = { st->blur_h, st->blur, st->cost, st->keys, st->changed, st->stamps, st->owner,
+  if (st->geodesic)
+    cudaGraphExecDestroy (st->geodesic);
+  void *bufs[] = { st->blur_h, st->blur, st->cost, st->keys, st->flags, st->stamps, st->owner,
     st->table_key, st->table_cost, st->count, st->offsets, st->cursor, st->adj_node,
     st->adj_cost, st->model, st->scan_tmp };
   for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
@@ -620,7 +657,7 @@ cc_cuda_interp_create (cc_context *ctx, int w, int h, cc_cuda_interp **out)
   INTERP_ALLOC (st->keys, n * sizeof (unsigned long long));
   st->tiles_x = cc_div_up (w, INTERP_TILE);
   st->tiles_y = cc_div_up (h, INTERP_TILE);
-  INTERP_ALLOC (st->changed, 3 * sizeof (int));
+  INTERP_ALLOC (st->flags, (size_t) (st->rounds + 1) * sizeof (int));
   INTERP_ALLOC (st->stamps, 2 * (size_t) st->tiles_x * st->tiles_y * sizeof (int));
   INTERP_ALLOC (st->owner, nb * sizeof (int));
   INTERP_ALLOC (st->table_key, t * sizeof (unsigned long long));
@@ -649,12 +686,7 @@ cc_cuda_interp_create (cc_context *ctx, int w, int h, cc_cuda_interp **out)
     cudaError_t e = cudaDeviceGetAttribute (&sms, cudaDevAttrMultiProcessorCount, ctx->device);
     if (e == cudaSuccess)
       e = cudaOccupancyMaxActiveBlocksPerMultiprocessor (&per_sm,
-          interp_geodesic_kernel, INTERP_TILE * INTERP_TILE, 0);
-    int coop = 0;
-    if (e == cudaSuccess)
-      e = cudaDeviceGetAttribute (&coop, cudaDevAttrCooperativeLaunch, ctx->device);
-    if (e == cudaSuccess && !coop)
-      e = cudaErrorNotSupported;
+          interp_geodesic_round_kernel, INTERP_TILE * INTERP_TILE, 0);
     if (e != cudaSuccess) {
       cudaGetLastError ();
       s = cc_set_error (CC_ERROR_CUDA, "interp: device query: %s", cudaGetErrorString (e));
@@ -662,6 +694,8 @@ cc_cuda_interp_create (cc_context *ctx, int w, int h, cc_cuda_interp **out)
     long long resident = (long long) (sms > 0 ? sms : 1) * (per_sm > 0 ? per_sm : 1);
     st->round_blocks = (int) (resident < tiles ? resident : tiles);
   }
+  if (s == CC_SUCCESS)
+    s = interp_capture_geodesic (st);
   if (s != CC_SUCCESS) {
     cc_cuda_interp_destroy (st);
     return s;
@@ -699,18 +733,7 @@ cc_cuda_interp_run (cc_cuda_interp *st, cc_stream stream, const cc_interp_params
     CC_CUDA_LAUNCHED ("interp_seed_kernel");
   }
 
-  CC_CUDA_TRY (cudaMemsetAsync (st->changed, 0, 3 * sizeof (int), cs),
-      "interp: clear the geodesic flags");
-  CC_CUDA_TRY (cudaMemsetAsync (st->stamps, 0, 2 * (size_t) st->tiles_x * st->tiles_y
-          * sizeof (int), cs), "interp: clear the tile stamps");
-  {
-    int max_rounds = st->rounds;
-    void *args[] = { &st->keys, &st->cost, (void *) &w, (void *) &h, &st->changed,
-      &st->stamps, &st->tiles_x, &st->tiles_y, &max_rounds };
-    CC_CUDA_TRY (cudaLaunchCooperativeKernel ((const void *) interp_geodesic_kernel,
-            dim3 (st->round_blocks), dim3 (INTERP_TILE, INTERP_TILE), args, 0, cs),
-        "interp: geodesic rounds");
-  }
+  CC_CUDA_TRY (cudaGraphLaunch (st->geodesic, cs), "interp: geodesic rounds");
 
   CC_CUDA_TRY (cudaMemsetAsync (st->table_key, 0xFF, (size_t) t * sizeof (unsigned long long),
           cs), "interp: clear table");

@@ -33,8 +33,8 @@ cs=$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer 2
       ( timeout 420 "$cs" --tool $tool --error-exitcode 99 --print-limit 20 "$bin" > "$OUT/san-$tool-$p.log" 2>&1
         echo "$tool $p rc $? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/san-$tool-$p.log" | tail -1)" > "$OUT/san-$tool-$p.line" ) &
     done
-    ( timeout 420 "$cs" --tool $tool --error-exitcode 99 --print-limit 20 gst-launch-1.0 -q videotestsrc pattern=ball num-buffers=20 ! \
-        video/x-raw,format=NV12,width=640,height=480 ! cudaupload ! "$cm" ! cudaflowepic ! cudadownload ! fakesink > "$OUT/san-$tool-pipeline.log" 2>&1
+    ( timeout 420 "$cs" --tool $tool --error-exitcode 99 --print-limit 20 gst-launch-1.0 -q videotestsrc pattern=ball num-buffers=${SAN_FRAMES:-6} ! \
+        video/x-raw,format=NV12,width=320,height=240 ! cudaupload ! "$cm" ! cudaflowepic ! cudadownload ! fakesink > "$OUT/san-$tool-pipeline.log" 2>&1
       echo "$tool pipeline-cudaflowepic rc $? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/san-$tool-pipeline.log" | tail -1)" > "$OUT/san-$tool-pipeline.line" ) &
   done
   wait ) &
