@@ -3,11 +3,12 @@
 # On the GPU machine (device `run`), from the checkout root, carrying .devpack and
 # .gstrt (tools/gpu/build-for-gpu.sh):  bash tools/gpu/epic.sh
 # The EpicFlow checks of docs/epicflow.md in one run: its four test programs
-# (core-match, core-interp, core-epic, element-cudaflowepic), each under
-# compute-sanitizer memcheck, racecheck and synccheck (CV_TEST_QUICK=1, 12 at once) with
-# a CUDA-memory cudaflowepic pipeline under each tool, flow-bench --epic, and the
-# pipeline rates: a moving 1080p clip (cv-mkclip, raw NV12 through filesrc), one
-# repeated frame, and 8 branches in one process. Logs and JSON under $OUT.
+# (core-match, core-interp, core-epic, element-cudaflowepic), then
+# flow-bench --epic, the pipeline rates (a moving 1080p clip: cv-mkclip, raw NV12
+# through filesrc; one repeated frame; 8 branches in one process), then, once nothing
+# is timed any more, compute-sanitizer memcheck, racecheck and synccheck over the four
+# programs (CV_TEST_QUICK=1, 15 at once) and a CUDA-memory cudaflowepic pipeline under
+# each tool. Logs and JSON under $OUT.
 set -uo pipefail
 OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
@@ -24,23 +25,9 @@ for p in $progs; do
   printf '%-24s %s %6.1fs  %s\n' "$p" "$r" "$(awk "BEGIN{print $(date +%s.%N) - $t0}")" "$(grep -E '^[0-9]+%: Checks' "$OUT/test-$p.log" | tail -1)"
   grep -hE "CUDA vs CPU|:F:|:E:|SKIP" "$OUT/test-$p.log" | head -6
 done
-echo "=== compute-sanitizer (quick variants)"
-cs=$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer 2>/dev/null | head -1)
-( export CV_TEST_QUICK=1
-  for tool in memcheck racecheck synccheck; do
-    for p in $progs; do
-      bin=$B/tests/test-$p; [ -x "$bin" ] || bin=$B/tests/elements/test-$p
-      ( timeout 420 "$cs" --tool $tool --error-exitcode 99 --print-limit 20 "$bin" > "$OUT/san-$tool-$p.log" 2>&1
-        echo "$tool $p rc $? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/san-$tool-$p.log" | tail -1)" > "$OUT/san-$tool-$p.line" ) &
-    done
-    ( timeout 420 "$cs" --tool $tool --error-exitcode 99 --print-limit 20 gst-launch-1.0 -q videotestsrc pattern=ball num-buffers=${SAN_FRAMES:-6} ! \
-        video/x-raw,format=NV12,width=320,height=240 ! cudaupload ! "$cm" ! cudaflowepic ! cudadownload ! fakesink > "$OUT/san-$tool-pipeline.log" 2>&1
-      echo "$tool pipeline-cudaflowepic rc $? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/san-$tool-pipeline.log" | tail -1)" > "$OUT/san-$tool-pipeline.line" ) &
-  done
-  wait ) &
-san=$!
 echo "=== flow-bench --epic"
 timeout 200 "$B/tools/flow-bench" --epic --no-cpu --runs 30 2>&1 | tee "$OUT/bench-epic.json"
+[ -n "${EPIC_BENCH_EXTRA:-}" ] && timeout 200 "$B/tools/flow-bench" --epic --no-cpu --runs 30 $EPIC_BENCH_EXTRA 2>&1 | tee -a "$OUT/bench-epic.json"
 echo "=== pipelines (1080p NV12)"
 clip=/tmp/epic-clip
 "$B/tools/cv-mkclip" $clip --frames 60 --size 1920x1080 > /dev/null
@@ -56,6 +43,19 @@ pb () { "$B/tools/cv-pipeline-bench" "$2 ! fakesink name=sink sync=false" "$1" |
   ONLY=cudaflowepic FRAMES=600 bash tools/gpu/pipeline-fps.sh
   ONLY='^(identity|cudaflowepic)$' bash tools/gpu/multistream-fps.sh
 } 2>&1 | tee "$OUT/pipelines.json"
-wait $san
+echo "=== compute-sanitizer (quick variants)"
+cs=$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer 2>/dev/null | head -1)
+( export CV_TEST_QUICK=1
+  for tool in memcheck racecheck synccheck; do
+    for p in $progs; do
+      bin=$B/tests/test-$p; [ -x "$bin" ] || bin=$B/tests/elements/test-$p
+      ( timeout 420 "$cs" --tool $tool --error-exitcode 99 --print-limit 20 "$bin" > "$OUT/san-$tool-$p.log" 2>&1
+        echo "$tool $p rc $? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/san-$tool-$p.log" | tail -1)" > "$OUT/san-$tool-$p.line" ) &
+    done
+    ( timeout 420 "$cs" --tool $tool --error-exitcode 99 --print-limit 20 gst-launch-1.0 -q videotestsrc pattern=ball num-buffers=${SAN_FRAMES:-6} ! \
+        video/x-raw,format=NV12,width=320,height=240 ! cudaupload ! "$cm" ! cudaflowepic ! cudadownload ! fakesink > "$OUT/san-$tool-pipeline.log" 2>&1
+      echo "$tool pipeline-cudaflowepic rc $? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/san-$tool-pipeline.log" | tail -1)" > "$OUT/san-$tool-pipeline.line" ) &
+  done
+  wait )
 echo "=== sanitizer"
 cat "$OUT"/san-*.line
