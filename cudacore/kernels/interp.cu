@@ -34,8 +34,6 @@
 #define INTERP_TILE 32
 #define INTERP_THREADS 256
 #define INTERP_FIT_WARPS 4
-#define INTERP_WIDE_ROUNDS 4       // geodesic rounds launched with every resident block
-#define INTERP_LATE_BLOCKS 32      // blocks of the later rounds
 static_assert (128 * (sizeof (cc_flow_match) + sizeof (double)) <= 8 * CC_INTERP_CANDIDATES,
     "interp: fit gather does not fit the candidate buffer");
 
@@ -592,11 +590,7 @@ interp_capture_geodesic (cc_cuda_interp *st)
           cs);
     dim3 tile_threads (INTERP_TILE, INTERP_TILE);
     for (int r = 1; r <= st->rounds && e == cudaSuccess; r++) {
-      // the first rounds relax most tiles; later ones a front of a few, or nothing once
-      // converged, where the launch of fewer blocks is what they cost
-      const int blocks = r <= INTERP_WIDE_ROUNDS || st->round_blocks < INTERP_LATE_BLOCKS
-          ? st->round_blocks : INTERP_LATE_BLOCKS;
-      interp_geodesic_round_kernel<<<blocks, tile_threads, 0, cs>>> (st->keys,
+      interp_geodesic_round_kernel<<<st->round_blocks, tile_threads, 0, cs>>> (st->keys,
           st->cost, st->w, st->h, st->flags, st->stamps, st->tiles_x, st->tiles_y, r);
       e = cudaGetLastError ();
     }
