@@ -452,4 +452,4 @@ robustness_suite (void)
   return s;
 }
 
-GST_CHECK_MAIN (robustness);
+CV_CHECK_MAIN (robustness);
