@@ -9,10 +9,12 @@
 #     and the mean flow inside the ball's box equal to its tracked velocity;
 #   - the installed typelib reads the flow meta from Python (flow_mean.py), when
 #     PyGObject is there;
-#   - the cv-* tools are in bin/ and run.
-#   tests/examples/install.sh SOURCE_ROOT BUILD_ROOT CC MESON
+#   - bin/ holds the programs users run (BINS, from tools/meson.build), no others: no
+#     benchmark, evaluation, cv-soak or cv-pipeline-bench; they run, and meshseg, when
+#     installed, answers --help and segments a generated mesh.
+#   tests/examples/install.sh SOURCE_ROOT BUILD_ROOT CC MESON "BINS"
 set -euo pipefail
-src=$1 build=$2 cc=$3 meson=$4
+src=$1 build=$2 cc=$3 meson=$4 bins=$5
 source "$src/tests/examples/common.sh"
 dest=$(mktemp -d)
 trap 'rm -rf "$dest"' EXIT
@@ -83,11 +85,41 @@ else
   fi
 fi
 
-for t in cv-flow cv-mkclip cv-mkmesh; do
-  exe=$(find "$dest" -path "*/bin/$t")
-  [ -n "$exe" ] && "$exe" --version >/dev/null || fail "bin/$t missing or --version fails"
+# bin/: the programs users run, each answering --version, and nothing else
+bindir=$(dirname "$(find "$dest" -path "*/bin/cv-flow")")
+[ -d "$bindir" ] || fail "no bin/cv-flow installed"
+have=$(ls "$bindir" | sort | tr '\n' ' ')
+want=$(tr ' ' '\n' <<<"$bins" | grep . | sort | tr '\n' ' ')
+[ "$have" = "$want" ] || fail "bin/ holds '$have', want '$want'"
+for t in $bins; do
+  "$bindir/$t" --version >/dev/null || fail "bin/$t --version fails"
 done
-ok "bin/cv-flow, cv-mkclip, cv-mkmesh run"
+for t in cv-soak cv-pipeline-bench flow-bench quadcut-eval cvd-flicker; do
+  [ ! -e "$bindir/$t" ] || fail "development program bin/$t is installed"
+done
+ok "bin/ holds $bins (each runs --version); no cv-soak, cv-pipeline-bench, benchmark or evaluation"
+
+# meshseg (GPL, with the GPL parts): its manual (--help, exit 0) and a segmentation of
+# cv-mkmesh's sphere with five arms (320 faces, 6 parts; Rand Index error 0.0135
+# against the exact parts on 2026-11-27)
+case " $bins " in
+  *" meshseg "*)
+    "$bindir/meshseg" --help >"$dest/help" 2>&1 || fail "meshseg --help: exit $?"
+    for o in --segments --max-segments --backend --seg --eval --json --quiet; do
+      grep -q -- "$o" "$dest/help" || fail "meshseg --help does not describe $o"
+    done
+    "$bindir/cv-mkmesh" "$dest/arms.off" --seg "$dest/arms.seg" --freq 4 >/dev/null \
+      || fail "cv-mkmesh failed"
+    "$bindir/meshseg" -q --json --eval "$dest/arms.seg" "$dest/arms.off" >"$dest/ms.json" \
+      || { cat "$dest/ms.json"; fail "installed meshseg failed on a generated mesh"; }
+    awk -F'"rand_index_error":' 'NF == 2 { split($2, v, /[,}]/); e = v[1] + 0; found = 1 }
+        END { exit !(found && e <= 0.05) }' "$dest/ms.json" \
+      || { cat "$dest/ms.json"; fail "meshseg: no Rand Index error <= 0.05"; }
+    grep -q '"faces":320,' "$dest/ms.json" || { cat "$dest/ms.json"; fail "meshseg: not 320 faces"; }
+    ok "bin/meshseg: --help describes its options; segments a 320-face mesh (Rand Index error <= 0.05)"
+    ;;
+  *) echo "skipped: meshseg (not built, or built with -Dgpl=disabled)" ;;
+esac
 
 # Python through the installed typelib
 typelib=$(find "$dest" -name GstCudaVision-1.0.typelib)
