@@ -108,6 +108,9 @@ case " $bins " in
     for o in --segments --max-segments --backend --seg --eval --json --quiet; do
       grep -q -- "$o" "$dest/help" || fail "meshseg --help does not describe $o"
     done
+    for s in NAME SYNOPSIS DESCRIPTION OPTIONS "EXIT STATUS" EXAMPLES LICENCE; do
+      grep -qx "$s" "$dest/help" || fail "meshseg --help has no $s section"
+    done
     "$bindir/cv-mkmesh" "$dest/arms.off" --seg "$dest/arms.seg" --freq 4 >/dev/null \
       || fail "cv-mkmesh failed"
     "$bindir/meshseg" -q --json --eval "$dest/arms.seg" "$dest/arms.off" >"$dest/ms.json" \
@@ -116,7 +119,7 @@ case " $bins " in
         END { exit !(found && e <= 0.05) }' "$dest/ms.json" \
       || { cat "$dest/ms.json"; fail "meshseg: no Rand Index error <= 0.05"; }
     grep -q '"faces":320,' "$dest/ms.json" || { cat "$dest/ms.json"; fail "meshseg: not 320 faces"; }
-    ok "bin/meshseg: --help describes its options; segments a 320-face mesh (Rand Index error <= 0.05)"
+    ok "bin/meshseg: --help is its manual (sections, options); segments a 320-face mesh (Rand Index error <= 0.05)"
     ;;
   *) echo "skipped: meshseg (not built, or built with -Dgpl=disabled)" ;;
 esac
