@@ -67,7 +67,7 @@ ok "flow_tracks on the installed plugins: 6 frames, flow in the ball's box = its
 # was built with gstreamer-analytics-1.0 (GStreamer 1.24+): boxes, names and ids of the
 # ROI metas, no track lost; on 1.26+ the flow mtd's grid and mean = the flow meta's
 if grep -q '^flow_tracks: analytics metas not read' "$dest/out"; then
-  echo "skipped: analytics read-out (cudavision-1.0 built without gstreamer-analytics-1.0)"
+  skip "built without gstreamer-analytics-1.0" "analytics read-out"
 else
   grep '^frame [0-9]* track ' "$dest/out" | awk '{ print $2, $4, $6, $8, $9, "no" }' >"$dest/roi"
   grep '^frame [0-9]* analytics track ' "$dest/out" | awk '{ print $2, $5, $7, $9, $10, $12 }' >"$dest/od"
@@ -81,7 +81,7 @@ else
       || { cat "$dest/out"; fail "flow_tracks: the flow mtd is not the flow meta"; }
     ok "flow_tracks: GstCvFlowMtd grid, cell, validity and mean = GstCvFlowMeta's on 6 frames"
   else
-    echo "skipped: the flow mtd (GStreamer below 1.26)"
+    skip "GStreamer too old" "the flow mtd (GStreamer 1.26)"
   fi
 fi
 
@@ -121,7 +121,7 @@ case " $bins " in
     grep -q '"faces":320,' "$dest/ms.json" || { cat "$dest/ms.json"; fail "meshseg: not 320 faces"; }
     ok "bin/meshseg: --help is its manual (sections, options); segments a 320-face mesh (Rand Index error <= 0.05)"
     ;;
-  *) echo "skipped: meshseg (not built, or built with -Dgpl=disabled)" ;;
+  *) skip "meshseg not installed (not built, or -Dgpl=disabled)" "bin/meshseg" ;;
 esac
 
 # Python through the installed typelib
@@ -135,6 +135,6 @@ if [ -n "$typelib" ] && [ -n "$py" ]; then
     || { cat "$dest/py"; fail "flow_mean.py on the installation: no valid frames"; }
   ok "flow_mean.py reads the flow meta through the installed typelib"
 else
-  echo "skipped: Python through the installed typelib (no typelib or no PyGObject)"
+  skip "no typelib or no PyGObject" "Python through the installed typelib"
 fi
-echo "$passed passed, 0 failed"
+summary examples-install
