@@ -20,7 +20,7 @@ import re
 import sys
 
 LINE = re.compile(r"^cv-test (\S+): (?:(\d+) of (\d+) cases skipped(.*)|all cases skipped(.*))$")
-PART = re.compile(r"; (\d+) partly (\([^)]*\))")
+PART = re.compile(r"; (\d+) parts? of (?:a case|cases) skipped (\([^)]*\))")
 
 
 def find_log(arg):
@@ -76,7 +76,7 @@ def main():
     width = max((len(r[0]) for r in rows), default=10)
     for name, _, _, text in sorted(rows):
         print(f"  {name:<{width}}  {text}")
-    print(f"total: {n_skipped} of {n_cases} Check cases skipped, {n_partly} ran in part; "
+    print(f"total: {n_skipped} of {n_cases} cases skipped, and {n_partly} parts of cases; "
           f"{n_whole} of {n_programs} test programs skipped whole")
     return 0
 

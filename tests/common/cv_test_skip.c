@@ -148,7 +148,7 @@ cv_test_skip_finish (const char *name, int n_run, int n_failed)
   if (whole.n)
     tally_print (&whole);
   if (part.n) {
-    printf ("; %d partly", part.n);
+    printf ("; %d %s skipped", part.n, part.n == 1 ? "part of a case" : "parts of cases");
     tally_print (&part);
   }
   if (n_failed)

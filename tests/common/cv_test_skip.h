@@ -12,7 +12,7 @@
  *
  * A part of a case that cannot run while the rest does (the CUDA half of a case, one
  * missing clip of several) is recorded with CV_SKIP_PART: the case still counts as run,
- * and the line adds "N partly (...)".
+ * and the line adds "; N parts of cases skipped (...)".
  *
  * Check runs each case in a child process (CK_FORK, the default): the records go to a
  * file that the runner makes before the run and reads after it, so they survive the
