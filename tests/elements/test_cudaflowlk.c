@@ -444,8 +444,8 @@ GST_START_TEST (test_roi_overflow_and_outside)
   gst_buffer_unref (o);
   gst_harness_teardown (hn);
 
-  /* wholly outside: one warning naming the roi (not one per setup: it was posted
-   * twice), and flow over the whole frame */
+  /* wholly outside: one warning naming the roi (once, not once per setup), and flow
+   * over the whole frame */
   hn = gst_harness_new_parse ("cudaflowlk backend=cpu roi=200,10,5,5");
   GstBus *bus = gst_bus_new ();
   gst_element_set_bus (hn->element, bus);

@@ -333,7 +333,7 @@ START_TEST (test_quadcut_align)
   cv_test_assert_same_bits (&aligned, &moved, "aligned plate");
   const char *one[] = { QUADCUT_EVAL_BIN, "--align", pp, NULL };
   expect (one, 2, "usage");
-  /* a truncated JPEG frame is an error (it was aligned against half-grey rows) */
+  /* a truncated JPEG frame is an error (not aligned against half-grey rows) */
   char src[1024], tp[512];
   snprintf (src, sizeof src, "%s/tests/fuzz/corpus/jpeg/rgb-8x8.jpg", getenv ("CV_SOURCE_ROOT"));
   snprintf (tp, sizeof tp, "%s", cv_test_temp_path ("align-truncated.jpg"));

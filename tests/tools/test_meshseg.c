@@ -373,8 +373,8 @@ START_TEST (test_hostile_headers)
 END_TEST
 
 /* --eval with a ground truth that is missing or does not match the mesh: an error
- * (exit 1) naming it, before the segmentation runs; it used to print "ground truth
- * skipped" and exit 0. */
+ * (exit 1) naming it, before the segmentation runs (not a "ground truth skipped" and
+ * exit 0). */
 START_TEST (test_eval_ground_truth)
 {
   char cube[512], gt[512];
