@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Regenerates the README's pictures (CPU backend), by section:
 #   tools/readme-images.sh [BUILD_DIR [SECTION...]]   SECTION: flowlk epic quadcut
-#                                                     moctracker cvdmosaic (default: all)
+#                                                     meshseg moctracker cvdmosaic
+#                                                     (default: all)
 # flowlk: the cudaflowlk pictures from the project's own clip (frames 19 -> 20 of
 # build/media/clip):
 #   docs/images/cudaflowlk-color.png   visualize=color max-magnitude=4
@@ -87,6 +88,31 @@ elif [ -f "$seg/bgmatting/back.png" ] && [ -d "$seg/cdnet-highway/input" ]; then
   echo "wrote docs/images/quadcut-cdnet.png"
 else
   echo "readme-images.sh: $seg absent: quadcut pictures not made" >&2
+fi
+
+# meshseg with its defaults on the CPU backend, drawn by --render at 480x360 (a colour a
+# segment; the paler a face, the less certain its membership before the minimum cut):
+#   docs/images/meshseg-{ant,hand,octopus}.png  PSB 92, 200 and 125 of
+#                                               ../shared/media/mesh/psb (skipped when absent)
+#   docs/images/meshseg-body.png               the project's body (build/media/body.off),
+#                                               its JSON line (segments, Rand Index error
+#                                               against the exact parts) printed
+psb=${CV_SHARED_MEDIA:-../shared/media}/mesh/psb/off
+if ! want meshseg; then
+  :
+elif [ -d "$psb" ]; then
+  for m in ant:92 hand:200 octopus:125; do
+    "$build/tools/meshseg" -q -b cpu "$psb/${m#*:}.off" --render-size 480x360 \
+      --render "docs/images/meshseg-${m%%:*}.png"
+    echo "wrote docs/images/meshseg-${m%%:*}.png"
+  done
+else
+  echo "readme-images.sh: $psb absent: meshseg PSB pictures not made" >&2
+fi
+if want meshseg; then
+  "$build/tools/meshseg" -q --json -b cpu "$build/media/body.off" --eval "$build/media/body.seg" \
+    --render-size 480x360 --render docs/images/meshseg-body.png
+  echo "wrote docs/images/meshseg-body.png"
 fi
 
 # moctracker: frame 5 of the project's objects clip (build/media/objects), one object

@@ -22,6 +22,7 @@ export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
 elements=(
   "cudaflowlk backend=$backend visualize=color"
   "cudablockmatch backend=$backend refine=variational visualize=color"
+  "cudaflowepic backend=$backend visualize=color"
   "moctracker backend=$backend objects=ball:#ffffff:60 draw=all trajectory-length=64"
   "cvdmosaic backend=$backend advect=flow"
 )

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+#define _GNU_SOURCE   /* program_invocation_name */
 #include "cv_test.h"
 #include "cv_imageio.h"
 
@@ -8,6 +9,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <errno.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -23,16 +25,6 @@ cv_test_backend (int index)
   return index == 0 ? CC_BACKEND_CPU : CC_BACKEND_CUDA;
 }
 
-int
-cv_test_skip_without_gpu (const char *name)
-{
-  if (cc_cuda_device_count () > 0)
-    return 0;
-  printf ("SKIP %s: no CUDA device (built with CUDA: %s)\n", name,
-      cc_built_with_cuda () ? "yes" : "no");
-  return 1;
-}
-
 const char *
 cv_test_shared_media_with (const char *name, const char *subdir)
 {
@@ -46,7 +38,7 @@ cv_test_shared_media_with (const char *name, const char *subdir)
   snprintf (want, sizeof want, "%s/%s", path, subdir ? subdir : "");
   struct stat st;
   if (stat (want, &st) != 0 || !S_ISDIR (st.st_mode)) {
-    printf ("SKIP %s: no shared media at %s\n", name, want);
+    printf ("%s: no shared media at %s\n", name, want);
     return NULL;
   }
   return path;
@@ -232,6 +224,17 @@ cv_test_assert_same_bits (const cc_image *a, const cc_image *b, const char *what
   }
 }
 
+int
+cv_test_run_suite (Suite *suite)
+{
+  SRunner *sr = srunner_create (suite);
+  cv_test_skip_begin ();
+  srunner_run_all (sr, CK_NORMAL);
+  int run = srunner_ntests_run (sr), failed = srunner_ntests_failed (sr);
+  srunner_free (sr);
+  return cv_test_skip_finish (cv_test_skip_program_name (program_invocation_name), run, failed);
+}
+
 static char test_tmpdir[256];
 
 const char *
@@ -259,13 +262,10 @@ cv_test_main_with_tmpdir (Suite *suite, const char *prefix)
     perror ("mkdtemp");
     return EXIT_FAILURE;
   }
-  SRunner *sr = srunner_create (suite);
-  srunner_run_all (sr, CK_NORMAL);
-  int failed = srunner_ntests_failed (sr);
-  srunner_free (sr);
+  int status = cv_test_run_suite (suite);
   char cmd[600];
   snprintf (cmd, sizeof cmd, "rm -rf '%s'", test_tmpdir);
   if (system (cmd) != 0)
     fprintf (stderr, "could not remove %s\n", test_tmpdir);
-  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+  return status;
 }

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "cv_test_quick.h"   /* cv_test_quick (): CV_TEST_QUICK */
+#include "cv_test_skip.h"    /* CV_SKIP, CV_SKIP_PART: cases that cannot run */
 
 /* Fails the test with the core's message when a cc_ call does not succeed. */
 #define CC_ASSERT_OK(expr)                                                        \
@@ -20,11 +21,10 @@
  * Loop with for (int b = 0; b < cv_test_backend_count (); b++). */
 int cv_test_backend_count (void);
 cc_backend cv_test_backend (int index);
-/* Skips (returns true and prints why) when no CUDA device: for GPU-only tests. */
-int cv_test_skip_without_gpu (const char *test_name);
 /* ../shared/media, found from the source tree (CV_SHARED_MEDIA env overrides), when
  * its folder SUBDIR (NULL: the root) is there, as on a partial copy on the GPU
- * machine; NULL (after printing a skip message) when absent. Returns the media root. */
+ * machine; NULL (after printing the path it looked for) when absent: the caller
+ * then ends with CV_SKIP (test_name, CV_SKIP_NO_MEDIA). Returns the media root. */
 const char *cv_test_shared_media_with (const char *test_name, const char *subdir);
 
 /* Uploads a host image to a new device image on a CUDA context (copy for CPU). */
@@ -60,8 +60,11 @@ int cv_test_run_limited (const char *const argv[], const char *env_path, char **
  * in every plane (pitch padding ignored); names the first differing row. */
 void cv_test_assert_same_bits (const cc_image *a, const cc_image *b, const char *what);
 
-/* Runs a suite's tests with a fresh temporary folder ($TMPDIR or /tmp, named
- * PREFIX-XXXXXX), removed afterwards; returns main's exit status. */
+/* Runs a suite's tests and returns main's exit status: 1 when a case failed, 77 when
+ * none ran (all skipped: cv_test_skip.h), else 0; prints the program's skip line. */
+int cv_test_run_suite (Suite *suite);
+/* cv_test_run_suite with a fresh temporary folder ($TMPDIR or /tmp, named
+ * PREFIX-XXXXXX), removed afterwards. */
 int cv_test_main_with_tmpdir (Suite *suite, const char *prefix);
 /* That folder, and a path in it (four rotating buffers: up to four in use at once). */
 const char *cv_test_tmpdir (void);

@@ -393,8 +393,7 @@ END_TEST
  * fewer tile products per kind (sum of tiles^3: 5990 -> 418). */
 START_TEST (test_gpu_matches_cpu_dijkstra)
 {
-  if (cv_test_skip_without_gpu ("apsp: gpu matches cpu"))
-    return;
+  CV_SKIP_WITHOUT_GPU ("apsp: gpu matches cpu");
   const int quick = cv_test_quick ();
   const int big = quick ? 330 : 600, grid_w = quick ? 17 : 31, grid_h = quick ? 9 : 17;
   for (size_t s = 0; s < sizeof sizes / sizeof sizes[0] + 2; s++) {
@@ -419,8 +418,7 @@ END_TEST
 
 START_TEST (test_gpu_rows_and_out_of_memory)
 {
-  if (cv_test_skip_without_gpu ("apsp: gpu rows and out of memory"))
-    return;
+  CV_SKIP_WITHOUT_GPU ("apsp: gpu rows and out of memory");
   cc_context *ctx;
   CC_ASSERT_OK (cc_context_create (CC_BACKEND_CUDA, -1, &ctx));
   cc_apsp_params p;
@@ -477,9 +475,5 @@ apsp_suite (void)
 int
 main (void)
 {
-  SRunner *sr = srunner_create (apsp_suite ());
-  srunner_run_all (sr, CK_NORMAL);
-  int failed = srunner_ntests_failed (sr);
-  srunner_free (sr);
-  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+  return cv_test_run_suite (apsp_suite ());
 }

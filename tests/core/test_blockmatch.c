@@ -402,8 +402,7 @@ END_TEST
  * frames and outputs on the CUDA backend give the same result as device ones. */
 START_TEST (test_gpu_matches_cpu)
 {
-  if (cv_test_skip_without_gpu ("blockmatch gpu_matches_cpu"))
-    return;
+  CV_SKIP_WITHOUT_GPU ("blockmatch gpu_matches_cpu");
   cc_image f0, f1;
   CC_ASSERT_OK (cv_synth_clip_frame (2, 641, 359, &f0, NULL));
   CC_ASSERT_OK (cv_synth_clip_frame (3, 641, 359, &f1, NULL));
@@ -472,9 +471,5 @@ blockmatch_suite (void)
 int
 main (void)
 {
-  SRunner *sr = srunner_create (blockmatch_suite ());
-  srunner_run_all (sr, CK_NORMAL);
-  int failed = srunner_ntests_failed (sr);
-  srunner_free (sr);
-  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+  return cv_test_run_suite (blockmatch_suite ());
 }

@@ -68,8 +68,9 @@ START_TEST (test_fence)
   cc_fence_destroy (NULL);
   ck_assert_int_eq (cc_fence_record (cpu, NULL, NULL), CC_ERROR_INVALID_ARGUMENT);
   cc_context_destroy (cpu);
-  if (cc_cuda_device_count () == 0) {
-    printf ("SKIP fence on CUDA: no device\n");
+  const char *no_gpu = cv_test_gpu_missing ();
+  if (no_gpu) {
+    CV_SKIP_PART ("fence on CUDA", no_gpu);
     return;
   }
   cc_context *a = NULL, *b = NULL;
@@ -444,9 +445,5 @@ core_suite (void)
 int
 main (void)
 {
-  SRunner *sr = srunner_create (core_suite ());
-  srunner_run_all (sr, CK_NORMAL);
-  int failed = srunner_ntests_failed (sr);
-  srunner_free (sr);
-  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+  return cv_test_run_suite (core_suite ());
 }

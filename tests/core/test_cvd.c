@@ -1030,8 +1030,7 @@ compare_backends (int w, int h, int n, cc_cvd_voronoi_method v, cc_cvd_centroid_
  * fewer pixel-steps (docs/reliability.md, "GPU work per program"). */
 START_TEST (test_gpu_matches_cpu)
 {
-  if (cv_test_skip_without_gpu ("cvd GPU == CPU"))
-    return;
+  CV_SKIP_WITHOUT_GPU ("cvd GPU == CPU");
   const cc_format fmts[4] = { CC_FORMAT_RGBX8, CC_FORMAT_BGRX8, CC_FORMAT_NV12, CC_FORMAT_I420 };
   const cc_cvd_voronoi_method vs[3] = { CC_CVD_VORONOI_JFA_1PLUS_2, CC_CVD_VORONOI_JFA_1PLUS,
                                         CC_CVD_VORONOI_JFA };
@@ -1082,9 +1081,5 @@ cvd_suite (void)
 int
 main (void)
 {
-  SRunner *sr = srunner_create (cvd_suite ());
-  srunner_run_all (sr, CK_NORMAL);
-  int failed = srunner_ntests_failed (sr);
-  srunner_free (sr);
-  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+  return cv_test_run_suite (cvd_suite ());
 }

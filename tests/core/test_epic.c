@@ -277,8 +277,7 @@ cmp_double (const void *a, const void *b)
 
 START_TEST (test_gpu_matches_cpu)
 {
-  if (cv_test_skip_without_gpu ("epic: CUDA vs CPU"))
-    return;
+  CV_SKIP_WITHOUT_GPU ("epic: CUDA vs CPU");
   const int w = 240, h = 160;
   cv_pair_params gp = { w, h, 50.0f, 21 };
   cc_image f1, f2, t, o;
@@ -584,9 +583,5 @@ epic_suite (void)
 int
 main (void)
 {
-  SRunner *sr = srunner_create (epic_suite ());
-  srunner_run_all (sr, CK_NORMAL);
-  int failed = srunner_ntests_failed (sr);
-  srunner_free (sr);
-  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+  return cv_test_run_suite (epic_suite ());
 }

@@ -473,8 +473,7 @@ END_TEST
 /* The same pairs on CUDA and CPU agree within 0.01 px mean. */
 START_TEST (test_gpu_matches_cpu)
 {
-  if (cv_test_skip_without_gpu ("gpu_matches_cpu"))
-    return;
+  CV_SKIP_WITHOUT_GPU ("gpu_matches_cpu");
   cc_flow_lk_params p;
   cc_flow_lk_params_default (&p);
   for (int fb = 0; fb < 2; fb++) {
@@ -498,7 +497,7 @@ START_TEST (test_middlebury)
 {
   const char *media = cv_test_shared_media_with ("middlebury", "optflow/middlebury");
   if (!media)
-    return;
+    CV_SKIP ("middlebury", CV_SKIP_NO_MEDIA);
   /* CPU reference figures measured at the defaults (5 levels, 3 iterations, 9x9):
    * Dimetrodon 0.227, Grove2 0.381, RubberWhale 0.266, Venus 0.629; bounds leave ~15% */
   struct { const char *name; double bound; } seq[] = {
@@ -561,9 +560,5 @@ flow_lk_suite (void)
 int
 main (void)
 {
-  SRunner *sr = srunner_create (flow_lk_suite ());
-  srunner_run_all (sr, CK_NORMAL);
-  int failed = srunner_ntests_failed (sr);
-  srunner_free (sr);
-  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+  return cv_test_run_suite (flow_lk_suite ());
 }

@@ -87,8 +87,7 @@ END_TEST
  * a few pixels: atan2f of the device and of the host libm can differ by an ulp). */
 START_TEST (test_gpu_matches_cpu)
 {
-  if (cv_test_skip_without_gpu ("vis gpu_matches_cpu"))
-    return;
+  CV_SKIP_WITHOUT_GPU ("vis gpu_matches_cpu");
   cc_context *cpu, *gpu;
   CC_ASSERT_OK (cc_context_create (CC_BACKEND_CPU, -1, &cpu));
   CC_ASSERT_OK (cc_context_create (CC_BACKEND_CUDA, -1, &gpu));
@@ -233,9 +232,5 @@ flow_vis_suite (void)
 int
 main (void)
 {
-  SRunner *sr = srunner_create (flow_vis_suite ());
-  srunner_run_all (sr, CK_NORMAL);
-  int failed = srunner_ntests_failed (sr);
-  srunner_free (sr);
-  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+  return cv_test_run_suite (flow_vis_suite ());
 }

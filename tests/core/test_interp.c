@@ -431,8 +431,7 @@ END_TEST
  * frame with a smooth field plus a few outliers, RGBX8 input. */
 START_TEST (test_gpu_matches_cpu)
 {
-  if (cv_test_skip_without_gpu ("interp: CUDA vs CPU"))
-    return;
+  CV_SKIP_WITHOUT_GPU ("interp: CUDA vs CPU");
   const int w = 203, h = 117;
   cc_image gray = textured (w, h, 11), frame;
   CC_ASSERT_OK (cv_image_new (w, h, CC_FORMAT_RGBX8, &frame));
@@ -504,9 +503,5 @@ interp_suite (void)
 int
 main (void)
 {
-  SRunner *sr = srunner_create (interp_suite ());
-  srunner_run_all (sr, CK_NORMAL);
-  int failed = srunner_ntests_failed (sr);
-  srunner_free (sr);
-  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+  return cv_test_run_suite (interp_suite ());
 }

@@ -444,8 +444,7 @@ END_TEST
  * argument: a NULL stream and the context's own stream give the same. */
 START_TEST (test_gpu_matches_cpu)
 {
-  if (cv_test_skip_without_gpu ("test_gpu_matches_cpu"))
-    return;
+  CV_SKIP_WITHOUT_GPU ("test_gpu_matches_cpu");
   cv_pair_params gp = { 333, 211, 70.0f, 3 };
   cc_image f1, f2, flow, occ;
   CC_ASSERT_OK (cv_pair_make (&gp, NULL, 0, &f1, &f2, &flow, &occ));
@@ -527,9 +526,5 @@ match_suite (void)
 int
 main (void)
 {
-  SRunner *sr = srunner_create (match_suite ());
-  srunner_run_all (sr, CK_NORMAL);
-  int failed = srunner_ntests_failed (sr);
-  srunner_free (sr);
-  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+  return cv_test_run_suite (match_suite ());
 }

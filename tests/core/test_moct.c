@@ -982,8 +982,7 @@ END_TEST
  * test_draw_labels_cpu (edges, tiny sizes) and overlapping labels of many objects. */
 START_TEST (test_gpu_labels_match_cpu)
 {
-  if (cv_test_skip_without_gpu ("moct labels GPU == CPU"))
-    return;
+  CV_SKIP_WITHOUT_GPU ("moct labels GPU == CPU");
   const cc_format formats[] = { CC_FORMAT_RGBX8, CC_FORMAT_BGRX8, CC_FORMAT_NV12, CC_FORMAT_I420 };
   const struct { int w, h, x0, y0, x1, y1; } cases[] = {
     { 64, 48, 20, 30, 35, 45 }, { 64, 48, 56, 0, 63, 3 }, { 13, 7, 8, 0, 11, 1 },
@@ -1163,8 +1162,7 @@ compare_backends (const cc_image *frames, int nframes, const cc_moct_object *o, 
 
 START_TEST (test_gpu_matches_cpu)
 {
-  if (cv_test_skip_without_gpu ("moct GPU == CPU"))
-    return;
+  CV_SKIP_WITHOUT_GPU ("moct GPU == CPU");
   /* the moving clip (8 objects, a large one covering much of the frame) */
   const int nf = 6, w = 317, h = 181;
   cc_image frames[6];
@@ -1458,8 +1456,7 @@ START_TEST (test_size_gate)
   p.size_ratio = 101.0f;
   ck_assert_int_eq (cc_moct_params_check (&p), CC_ERROR_INVALID_ARGUMENT);
   cv_image_free (&f);
-  if (cv_test_skip_without_gpu ("moct size gate GPU == CPU"))
-    return;
+  CV_SKIP_WITHOUT_GPU ("moct size gate GPU == CPU");
   cc_moct_result g[9];
   run_gate (CC_BACKEND_CUDA, 3.0f, g);
   for (int t = 0; t < 9; t++)
@@ -1615,9 +1612,5 @@ moct_suite (void)
 int
 main (void)
 {
-  SRunner *sr = srunner_create (moct_suite ());
-  srunner_run_all (sr, CK_NORMAL);
-  int failed = srunner_ntests_failed (sr);
-  srunner_free (sr);
-  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+  return cv_test_run_suite (moct_suite ());
 }

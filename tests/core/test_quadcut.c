@@ -609,8 +609,11 @@ START_TEST (test_errors)
   cv_image_free (&small);
   cc_context_destroy (ctx);
   /* the pixel-level reference is CPU only: a clear NOT_SUPPORTED on CUDA */
-  if (cv_test_skip_without_gpu ("quadcut pixel nodes on CUDA"))
+  const char *no_gpu = cv_test_gpu_missing ();
+  if (no_gpu) {
+    CV_SKIP_PART ("quadcut pixel nodes on CUDA", no_gpu);
     return;
+  }
   CC_ASSERT_OK (cc_context_create (CC_BACKEND_CUDA, 0, &ctx));
   p.nodes = CC_QUADCUT_NODES_PIXELS;
   ck_assert_int_eq (cc_quadcut_create (ctx, 16, 16, &p, &q), CC_ERROR_NOT_SUPPORTED);
@@ -627,7 +630,7 @@ START_TEST (test_cdnet_highway)
 {
   const char *media = cv_test_shared_media_with ("quadcut CDnet highway", "segmentation/cdnet-highway");
   if (!media)
-    return;
+    CV_SKIP ("quadcut CDnet highway", CV_SKIP_NO_MEDIA);
   char dir[4096], path[4096];
   snprintf (dir, sizeof dir, "%s/segmentation/cdnet-highway", media);
   enum { LEARN = 100 };
@@ -1247,8 +1250,7 @@ compare_backends (int w, int h, int active, cc_format format)
 
 START_TEST (test_gpu_matches_cpu)
 {
-  if (cv_test_skip_without_gpu ("quadcut CUDA == CPU"))
-    return;
+  CV_SKIP_WITHOUT_GPU ("quadcut CUDA == CPU");
   compare_backends (1, 1, 0, CC_FORMAT_RGBX8);
   compare_backends (37, 23, 0, CC_FORMAT_RGBX8);
   compare_backends (200, 150, 0, CC_FORMAT_BGRX8);
@@ -1288,9 +1290,5 @@ quadcut_suite (void)
 int
 main (void)
 {
-  SRunner *sr = srunner_create (quadcut_suite ());
-  srunner_run_all (sr, CK_NORMAL);
-  int failed = srunner_ntests_failed (sr);
-  srunner_free (sr);
-  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+  return cv_test_run_suite (quadcut_suite ());
 }

@@ -359,8 +359,7 @@ END_TEST
  * (CC_REFINE_PRECISION_FP32, rf_sor_regs_kernel), which differ by <= 0.005 px. */
 START_TEST (test_gpu_matches_cpu)
 {
-  if (cv_test_skip_without_gpu ("refine gpu_matches_cpu"))
-    return;
+  CV_SKIP_WITHOUT_GPU ("refine gpu_matches_cpu");
   const int w = 321, h = 181;
   clip_case cc = clip_case_new (5, w, h, 0.5f);
   cc_refine_params p;
@@ -403,8 +402,7 @@ END_TEST
  * instead (the same field bit for bit). */
 START_TEST (test_gpu_half_large_increments)
 {
-  if (cv_test_skip_without_gpu ("refine gpu_half_large_increments"))
-    return;
+  CV_SKIP_WITHOUT_GPU ("refine gpu_half_large_increments");
   const int w = 257, h = 193;
   clip_case cc = clip_case_new (7, w, h, 6.0f);
   static const float weights[3][3] = { { 0, 0, 0 }, { 600, 150, 300 }, { 5000, 5, 10 } };
@@ -455,8 +453,7 @@ END_TEST
  * sweep work. */
 START_TEST (test_gpu_graph_replay)
 {
-  if (cv_test_skip_without_gpu ("refine gpu_graph_replay"))
-    return;
+  CV_SKIP_WITHOUT_GPU ("refine gpu_graph_replay");
   const int quick = cv_test_quick ();
   const int w = quick ? 503 : 1001, h = quick ? 499 : 603, runs = quick ? 2 : 3;
   clip_case cc = clip_case_new (3, w, h, 0.7f);
@@ -531,7 +528,7 @@ START_TEST (test_middlebury)
 {
   const char *media = cv_test_shared_media_with ("refine middlebury", "optflow/middlebury");
   if (!media)
-    return;
+    CV_SKIP ("refine middlebury", CV_SKIP_NO_MEDIA);
   const char *seq[] = { "Dimetrodon", "Grove2", "RubberWhale", "Venus" };
   cc_refine_params p;
   cc_refine_params_default (&p);
@@ -598,9 +595,5 @@ refine_suite (void)
 int
 main (void)
 {
-  SRunner *sr = srunner_create (refine_suite ());
-  srunner_run_all (sr, CK_NORMAL);
-  int failed = srunner_ntests_failed (sr);
-  srunner_free (sr);
-  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+  return cv_test_run_suite (refine_suite ());
 }

@@ -98,20 +98,33 @@ cv_assert_warning (GstBus * bus, const gchar * pattern)
   gst_message_unref (m);
 }
 
-gboolean
-cv_have_cuda_elements (const gchar * name)
+const gchar *
+cv_cuda_elements_missing (void)
 {
-  if (cc_cuda_device_count () == 0) {
-    g_print ("SKIP %s: no CUDA device\n", name);
-    return FALSE;
-  }
+  const char *why = cv_test_gpu_missing ();
+  if (why)
+    return why;
   GstElementFactory *f = gst_element_factory_find ("cudaupload");
-  if (!f) {
-    g_print ("SKIP %s: nvcodec's cudaupload is not installed\n", name);
-    return FALSE;
-  }
+  if (!f)
+    return CV_SKIP_NO_CUDA_ELEMENTS;
   gst_object_unref (f);
-  return TRUE;
+  return NULL;
+}
+
+int
+cv_check_run_suite (Suite * suite, const gchar * argv0)
+{
+  SRunner *sr = srunner_create (suite);
+  cv_test_skip_begin ();
+  GTimer *timer = g_timer_new ();
+  srunner_run_all (sr, CK_NORMAL);
+  int run = srunner_ntests_run (sr), failed = srunner_ntests_failed (sr);
+  const char *name = cv_test_skip_program_name (argv0);
+  g_print ("Check suite %s ran in %.3fs (tests failed: %d)\n", name,
+      g_timer_elapsed (timer, NULL), failed);
+  g_timer_destroy (timer);
+  srunner_free (sr);
+  return cv_test_skip_finish (name, run, failed);
 }
 
 /* Largest |component| of the meta's vectors (in frame pixels) and confidence. */
@@ -203,8 +216,11 @@ cv_check_stream_resets (const gchar * launch_format)
   const gchar *backends[] = { "cpu", "cuda" };
   for (int b = 0; b < 2; b++) {
     gchar *launch = g_strdup_printf (launch_format, backends[b]);
-    if (b == 1 && cc_cuda_device_count () == 0) {
-      g_print ("SKIP %s reset: no CUDA device\n", launch);
+    const char *no_gpu = b == 1 ? cv_test_gpu_missing () : NULL;
+    if (no_gpu) {
+      gchar *what = g_strdup_printf ("%s reset", launch);
+      CV_SKIP_PART (what, no_gpu);
+      g_free (what);
     } else {
       cv_check_stream_reset (launch, CV_RESET_FLUSH);
       cv_check_stream_reset (launch, CV_RESET_DISCONT);
@@ -341,8 +357,6 @@ void
 cv_check_flow_cuda_vs_cpu (const gchar * name, const gchar * src, const gchar * element,
     double max_mean_diff)
 {
-  if (!cv_have_cuda_elements (name))
-    return;
   double diff = cv_flow_cuda_vs_cpu (src, element);
   g_print ("%s: CUDA memory vs CPU: mean |diff| %.5f px\n", name, diff);
   ck_assert_msg (diff <= max_mean_diff, "%s: mean |diff| %.5f px > %g", name, diff,

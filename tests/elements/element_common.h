@@ -7,6 +7,7 @@
 #include <cudacore/cc_core.h>
 #include "gstcvflowmeta.h"
 #include "cv_test_quick.h"   /* tests/common: cv_test_quick (), CV_TEST_QUICK */
+#include "cv_test_skip.h"    /* tests/common: CV_SKIP, CV_SKIP_PART, CV_SKIP_WITHOUT_GPU */
 
 /* GLib 2.76+ (Debian trixie has 2.84) refuses an out-of-range property value with a
  * g_critical where 2.74 (bookworm) gave a g_warning: there, ASSERT_WARNING accepts
@@ -99,8 +100,8 @@ gfloat *cv_pipeline_flow (const gchar * launch, gboolean * on_device, gsize * n_
  * element backend=cuda -> cudadownload: the element must get CUDA memory and keep its
  * field on the device) and through it on the CPU backend (a host field). */
 double cv_flow_cuda_vs_cpu (const gchar * src, const gchar * element);
-/* A flow element's CUDA-memory test: skips (naming `name`) without a GPU or nvcodec;
- * else prints the mean |difference| of cv_flow_cuda_vs_cpu and fails above
+/* A flow element's CUDA-memory test (after CV_SKIP_WITHOUT_CUDA_ELEMENTS): prints the
+ * mean |difference| of cv_flow_cuda_vs_cpu, naming `name`, and fails above
  * max_mean_diff px. */
 void cv_check_flow_cuda_vs_cpu (const gchar * name, const gchar * src, const gchar * element,
     double max_mean_diff);
@@ -114,8 +115,27 @@ GstBus *cv_watch_bus (GstElement * e);
  * (g_pattern_match_simple). */
 void cv_assert_warning (GstBus * bus, const gchar * pattern);
 
-/* Skips when the GPU or nvcodec's cudaupload is missing. */
-gboolean cv_have_cuda_elements (const gchar * test_name);
+/* Why CUDA-memory pipelines cannot run here (no device, or no nvcodec cudaupload): a
+ * cv_test_skip.h reason; NULL when they can. */
+const gchar *cv_cuda_elements_missing (void);
+/* Ends a CUDA-memory case as skipped when they cannot run. */
+#define CV_SKIP_WITHOUT_CUDA_ELEMENTS(what)                                       \
+  G_STMT_START {                                                                  \
+    const gchar *why_ = cv_cuda_elements_missing ();                              \
+    if (why_)                                                                     \
+      CV_SKIP ((what), why_);                                                     \
+  } G_STMT_END
+
+/* GST_CHECK_MAIN with skipped cases counted (cv_test_skip.h): prints the program's skip
+ * line and exits 1 when a case failed, 77 when none ran, else 0. */
+int cv_check_run_suite (Suite * suite, const gchar * argv0);
+#define CV_CHECK_MAIN(name)                                                       \
+  int                                                                             \
+  main (int argc, char **argv)                                                    \
+  {                                                                               \
+    gst_check_init (&argc, &argv);                                                \
+    return cv_check_run_suite (name ## _suite (), argv[0]);                       \
+  }
 
 /* ------------------------------------------------------------- reliability
  * The generic checks every element goes through (tests/elements/test_generic.c):

@@ -16,6 +16,10 @@ main (void)
 {
   g_print ("SKIP: built without gstreamer-analytics-1.0 (GStreamer 1.24+): no analytics "
       "mtds to test\n");
+  /* the line of cv_test_skip_finish (tests/common/cv_test_skip.h), for a program whose
+   * cases are not even built */
+  g_print ("cv-test element-analytics: all cases skipped (built without "
+      "gstreamer-analytics-1.0)\n");
   return 77;
 }
 #else
@@ -400,11 +404,9 @@ GST_END_TEST;
 GST_START_TEST (test_objectdetectionoverlay_draws_boxes)
 {
   GstElementFactory *f = gst_element_factory_find ("objectdetectionoverlay");
-  if (!f) {
-    g_print ("SKIP test_objectdetectionoverlay_draws_boxes: no objectdetectionoverlay "
-        "(gst-plugins-bad 1.26)\n");
-    return;
-  }
+  if (!f)
+    CV_SKIP ("objectdetectionoverlay_draws_boxes: no objectdetectionoverlay "
+        "(gst-plugins-bad 1.26)", CV_SKIP_NO_ELEMENT);
   gst_object_unref (f);
   const int n = 2;
   gchar *objs = objects_prop (n);
@@ -682,11 +684,16 @@ analytics_suite (void)
   tcase_add_test (tc, test_flow_mtd_blockmatch);
   tcase_add_test (tc, test_flow_mtd_epic);
 #else
-  g_print ("SKIP: GStreamer below 1.26: no segmentation or flow mtd tests\n");
+  /* the segmentation mtd (with quadcut) and the three flow mtd cases */
+#ifdef CV_HAVE_QUADCUT
+  cv_test_skip_cases (4, "segmentation and flow mtds (GStreamer 1.26)", CV_SKIP_OLD_GSTREAMER);
+#else
+  cv_test_skip_cases (3, "flow mtds (GStreamer 1.26)", CV_SKIP_OLD_GSTREAMER);
+#endif
 #endif
   suite_add_tcase (s, tc);
   return s;
 }
 
-GST_CHECK_MAIN (analytics);
+CV_CHECK_MAIN (analytics);
 #endif

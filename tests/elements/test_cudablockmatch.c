@@ -173,4 +173,4 @@ cudablockmatch_suite (void)
   return s;
 }
 
-GST_CHECK_MAIN (cudablockmatch);
+CV_CHECK_MAIN (cudablockmatch);

@@ -114,6 +114,7 @@ GST_END_TEST;
  * the refinement's fp16 sweeps: mean 0.05 px). */
 GST_START_TEST (test_cuda_memory_matches_cpu)
 {
+  CV_SKIP_WITHOUT_CUDA_ELEMENTS ("cudaflowepic cuda_memory_matches_cpu");
   cv_check_flow_cuda_vs_cpu ("cudaflowepic cuda_memory_matches_cpu",
       "videotestsrc pattern=ball motion=sweep num-buffers=4 ! "
       "video/x-raw,format=NV12,width=642,height=480", "cudaflowepic visualize=color", 0.05);
@@ -270,4 +271,4 @@ cudaflowepic_suite (void)
   return s;
 }
 
-GST_CHECK_MAIN (cudaflowepic);
+CV_CHECK_MAIN (cudaflowepic);

@@ -275,10 +275,8 @@ GST_END_TEST;
 /* backend=cuda without a device: a clear element error, not a crash. */
 GST_START_TEST (test_cuda_backend_without_device)
 {
-  if (cc_cuda_device_count () > 0) {
-    g_print ("SKIP cuda_backend_without_device: a device is present\n");
-    return;
-  }
+  if (cc_cuda_device_count () > 0)
+    CV_SKIP ("cuda_backend_without_device", CV_SKIP_HAS_DEVICE);
   GstElement *pipe = gst_parse_launch ("videotestsrc num-buffers=3 ! "
       "video/x-raw,format=GRAY8,width=32,height=32 ! cudaflowlk backend=cuda ! fakesink", NULL);
   GstBus *bus = gst_element_get_bus (pipe);
@@ -300,6 +298,7 @@ GST_END_TEST;
 /* cudaupload -> cudaflowlk (CUDA memory, no host copy) equals the CPU backend. */
 GST_START_TEST (test_cuda_memory_matches_cpu)
 {
+  CV_SKIP_WITHOUT_CUDA_ELEMENTS ("cudaflowlk cuda_memory_matches_cpu");
   cv_check_flow_cuda_vs_cpu ("cudaflowlk cuda_memory_matches_cpu",
       "videotestsrc pattern=ball num-buffers=4 ! video/x-raw,format=NV12,width=642,height=480",
       "cudaflowlk", 0.01);
@@ -332,8 +331,7 @@ pipeline_frame (const gchar * launch, gsize * size)
  * CPU backend's pixels (device atan2f may move a colour by one level). */
 GST_START_TEST (test_cuda_memory_visualize_matches_cpu)
 {
-  if (!cv_have_cuda_elements ("cuda_memory_visualize_matches_cpu"))
-    return;
+  CV_SKIP_WITHOUT_CUDA_ELEMENTS ("cuda_memory_visualize_matches_cpu");
   const gchar *src = "videotestsrc pattern=ball num-buffers=3 ! "
       "video/x-raw,format=RGBA,width=641,height=361";
   gchar *gpu = g_strdup_printf ("%s ! cudaupload ! video/x-raw(memory:CUDAMemory) ! "
@@ -364,8 +362,7 @@ GST_END_TEST;
  * between them (the first then waits for its stream before the push). */
 GST_START_TEST (test_cuda_memory_chain_handoff)
 {
-  if (!cv_have_cuda_elements ("cuda_memory_chain_handoff"))
-    return;
+  CV_SKIP_WITHOUT_CUDA_ELEMENTS ("cuda_memory_chain_handoff");
   const gchar *src = "videotestsrc pattern=ball num-buffers=3 ! "
       "video/x-raw,format=RGBA,width=641,height=361 ! cudaupload ! "
       "video/x-raw(memory:CUDAMemory)";
@@ -447,8 +444,8 @@ GST_START_TEST (test_roi_overflow_and_outside)
   gst_buffer_unref (o);
   gst_harness_teardown (hn);
 
-  /* wholly outside: one warning naming the roi (not one per setup: it was posted
-   * twice), and flow over the whole frame */
+  /* wholly outside: one warning naming the roi (once, not once per setup), and flow
+   * over the whole frame */
   hn = gst_harness_new_parse ("cudaflowlk backend=cpu roi=200,10,5,5");
   GstBus *bus = gst_bus_new ();
   gst_element_set_bus (hn->element, bus);
@@ -509,10 +506,8 @@ GST_END_TEST;
  * say that the CPU backend runs and why. */
 GST_START_TEST (test_cpu_fallback_message)
 {
-  if (cc_cuda_device_count () > 0) {
-    g_print ("SKIP cpu_fallback_message: a device is present\n");
-    return;
-  }
+  if (cc_cuda_device_count () > 0)
+    CV_SKIP ("cpu_fallback_message", CV_SKIP_HAS_DEVICE);
   GstHarness *hn = gst_harness_new_parse ("cudaflowlk");
   GstBus *bus = gst_bus_new ();
   gst_element_set_bus (hn->element, bus);   /* before the caps: the backend is chosen then */
@@ -695,4 +690,4 @@ cudaflowlk_suite (void)
   return s;
 }
 
-GST_CHECK_MAIN (cudaflowlk);
+CV_CHECK_MAIN (cudaflowlk);

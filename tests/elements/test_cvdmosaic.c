@@ -389,8 +389,7 @@ GST_END_TEST;
  * (core-cvd), so the element must too. Skips without a GPU. */
 GST_START_TEST (test_cuda_memory_matches_cpu)
 {
-  if (!cv_have_cuda_elements ("cvdmosaic cuda_memory_matches_cpu"))
-    return;
+  CV_SKIP_WITHOUT_CUDA_ELEMENTS ("cvdmosaic cuda_memory_matches_cpu");
   const int w = 96, h = 72;
   const gchar *formats[] = { "RGBA", "NV12" };
   for (gsize f = 0; f < G_N_ELEMENTS (formats); f++)
@@ -568,4 +567,4 @@ cvdmosaic_suite (void)
   return s;
 }
 
-GST_CHECK_MAIN (cvdmosaic);
+CV_CHECK_MAIN (cvdmosaic);

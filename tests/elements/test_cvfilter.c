@@ -214,8 +214,9 @@ GST_START_TEST (test_location_per_negotiation)
 {
   const gchar *backends[] = { "cpu", "cuda" };
   for (int b = 0; b < 2; b++) {
-    if (b == 1 && cc_cuda_device_count () == 0) {
-      g_print ("SKIP location on backend=cuda: no CUDA device\n");
+    const char *no_gpu = b == 1 ? cv_test_gpu_missing () : NULL;
+    if (no_gpu) {
+      CV_SKIP_PART ("location on backend=cuda", no_gpu);
       continue;
     }
     cc_location want = b == 0 ? CC_LOCATION_HOST : CC_LOCATION_DEVICE;
@@ -245,4 +246,4 @@ cvfilter_suite (void)
   return s;
 }
 
-GST_CHECK_MAIN (cvfilter);
+CV_CHECK_MAIN (cvfilter);

@@ -120,4 +120,4 @@ flowmeta_api_suite (void)
   return s;
 }
 
-GST_CHECK_MAIN (flowmeta_api);
+CV_CHECK_MAIN (flowmeta_api);

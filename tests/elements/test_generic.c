@@ -311,8 +311,9 @@ GST_START_TEST (test_cuda_memory_without_device)
 {
   const CvElementCase *c = CASE;
   if (cc_cuda_device_count () > 0) {
-    g_print ("SKIP cuda_memory_without_device (%s): a device is present\n", c->name);
-    return;
+    gchar what[96];
+    g_snprintf (what, sizeof what, "cuda_memory_without_device (%s)", c->name);
+    CV_SKIP (what, CV_SKIP_HAS_DEVICE);
   }
   /* the first of the row's formats that the sink template takes in CUDA memory
    * (cudaflowlk: GRAY8 only in system memory, as nvcodec has no GRAY8 CUDA memory) */
@@ -637,7 +638,7 @@ generic_suite (void)
   return s;
 }
 
-/* GST_CHECK_MAIN, and a CK_RUN_CASE that names no row is an error (meson runs one
+/* CV_CHECK_MAIN, and a CK_RUN_CASE that names no row is an error (meson runs one
  * test per row by that name: a renamed row must not pass by running nothing). */
 int
 main (int argc, char **argv)
@@ -651,5 +652,5 @@ main (int argc, char **argv)
     g_printerr ("CK_RUN_CASE=%s: no such row in cv_element_cases\n", only);
     return 1;
   }
-  return gst_check_run_suite (generic_suite (), "generic", __FILE__);
+  return cv_check_run_suite (generic_suite (), argv[0]);
 }

@@ -607,8 +607,7 @@ GST_END_TEST;
  * pixels as the CPU backend. */
 GST_START_TEST (test_cuda_memory_matches_cpu)
 {
-  if (!cv_have_cuda_elements ("moctracker cuda_memory_matches_cpu"))
-    return;
+  CV_SKIP_WITHOUT_CUDA_ELEMENTS ("moctracker cuda_memory_matches_cpu");
   const int w = 128, h = 96;
   GstBuffer *outs[2];
   const gchar *launches[2] = {
@@ -663,4 +662,4 @@ moctracker_suite (void)
   return s;
 }
 
-GST_CHECK_MAIN (moctracker);
+CV_CHECK_MAIN (moctracker);

@@ -885,8 +885,7 @@ GST_END_TEST;
  * backend, every output. */
 GST_START_TEST (test_cuda_memory_matches_cpu)
 {
-  if (!cv_have_cuda_elements ("quadcut cuda_memory_matches_cpu"))
-    return;
+  CV_SKIP_WITHOUT_CUDA_ELEMENTS ("quadcut cuda_memory_matches_cpu");
   gchar *plate = save_plate (W, H);
   const gchar *outputs[] = { "composite", "alpha", "mask", "debug" };
   const gchar *formats[] = { "RGBA", "NV12" };
@@ -960,4 +959,4 @@ quadcut_suite (void)
   return s;
 }
 
-GST_CHECK_MAIN (quadcut);
+CV_CHECK_MAIN (quadcut);

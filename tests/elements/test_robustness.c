@@ -1,16 +1,16 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* What a hostile or careless user can do to the elements, each a regression test:
+/* What a hostile or careless user can do to the elements:
  *  - every GST_PARAM_MUTABLE_PLAYING property of every element changed from other
  *    threads while frames stream (gst_harness_stress_property_start_full, as
  *    gst-plugins-good's videoflip test), under ASan in CI;
  *  - moctracker's objects-file naming /dev/zero, a FIFO, a folder or a huge file:
- *    refused at once, without reading it (it grew to 20 GB on /dev/zero);
- *  - refused object lists reach the bus: an error at the start, a warning while
- *    running with the previous list kept (they were only g_warnings on stderr);
- *  - moctracker's instances are named moctracker0, ... (they were mocttracker0);
- *  - cpu-threads is capped at the machine's cores (4096 threads were started);
+ *    refused at once, without reading it;
+ *  - refused object lists reach the bus (not only a g_warning on stderr): an error at
+ *    the start, a warning while running with the previous list kept;
+ *  - moctracker's instances are named moctracker0, ...;
+ *  - cpu-threads is capped at the machine's cores;
  *  - quadcut's plate-location or background-location naming a truncated JPEG is an
- *    element error (it was used half-decoded). */
+ *    element error, not a half-decoded picture. */
 #include "element_common.h"
 #include "gstcvfilter.h"
 #include <cudacore/cc_moct_objects.h>
@@ -287,8 +287,8 @@ run_pipeline (const gchar * launch, gchar ** src)
   return text;
 }
 
-/* A list refused before the start fails the start with an error naming it (the run
- * used to track nothing and exit 0); while running, a refused change is a warning on
+/* A list refused before the start fails the start with an error naming it (not a run
+ * that tracks nothing and exits 0); while running, a refused change is a warning on
  * the bus and the previous list keeps tracking. */
 GST_START_TEST (test_objects_refused_on_the_bus)
 {
@@ -364,7 +364,7 @@ GST_START_TEST (test_instance_names)
 GST_END_TEST;
 
 /* cpu-threads above the machine's cores reads back as set, and the context runs on
- * the cores (4096 threads made 4 frames of 160x120 take 13.7 s on 2 cores). */
+ * the cores (docs/architecture.md, "cudacore", says what more threads cost). */
 GST_START_TEST (test_cpu_threads_capped)
 {
   const gint cores = (gint) g_get_num_processors ();
@@ -452,4 +452,4 @@ robustness_suite (void)
   return s;
 }
 
-GST_CHECK_MAIN (robustness);
+CV_CHECK_MAIN (robustness);

@@ -3,6 +3,21 @@
 fail () { echo "FAIL: $*"; exit 1; }
 passed=0
 ok () { passed=$((passed + 1)); echo "ok: $*"; }
+# skip REASON WHAT: a check that cannot run here, counted as skipped
+skipped=0
+skip_reasons=()
+skip () { skipped=$((skipped + 1)); skip_reasons+=("$1"); echo "SKIP $2: $1"; }
+# summary NAME: the totals, and the line of tests/common/cv_test_skip.h that
+# tests/skip-summary.py reads ("cv-test NAME: S of T cases skipped (N reason, ...)")
+summary () {
+  echo "$passed passed, 0 failed"
+  local line="cv-test $1: $skipped of $((passed + skipped)) cases skipped"
+  if [ "$skipped" -gt 0 ]; then
+    line+=" ($(printf '%s\n' "${skip_reasons[@]}" | sort | uniq -c |
+      awk '{ c = $1; sub(/^ *[0-9]+ /, ""); printf "%s%d %s", (n++ ? ", " : ""), c, $0 }'))"
+  fi
+  echo "$line"
+}
 
 # run_example CMD...: runs an example (python3 or the C program), with ASan's runtime
 # preloaded and leak detection off in a sanitizer build (tests/examples/meson.build)

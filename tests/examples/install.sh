@@ -9,10 +9,12 @@
 #     and the mean flow inside the ball's box equal to its tracked velocity;
 #   - the installed typelib reads the flow meta from Python (flow_mean.py), when
 #     PyGObject is there;
-#   - the cv-* tools are in bin/ and run.
-#   tests/examples/install.sh SOURCE_ROOT BUILD_ROOT CC MESON
+#   - bin/ holds the programs users run (BINS, from tools/meson.build), no others: no
+#     benchmark, evaluation, cv-soak or cv-pipeline-bench; they run, and meshseg, when
+#     installed, answers --help and segments a generated mesh.
+#   tests/examples/install.sh SOURCE_ROOT BUILD_ROOT CC MESON "BINS"
 set -euo pipefail
-src=$1 build=$2 cc=$3 meson=$4
+src=$1 build=$2 cc=$3 meson=$4 bins=$5
 source "$src/tests/examples/common.sh"
 dest=$(mktemp -d)
 trap 'rm -rf "$dest"' EXIT
@@ -65,7 +67,7 @@ ok "flow_tracks on the installed plugins: 6 frames, flow in the ball's box = its
 # was built with gstreamer-analytics-1.0 (GStreamer 1.24+): boxes, names and ids of the
 # ROI metas, no track lost; on 1.26+ the flow mtd's grid and mean = the flow meta's
 if grep -q '^flow_tracks: analytics metas not read' "$dest/out"; then
-  echo "skipped: analytics read-out (cudavision-1.0 built without gstreamer-analytics-1.0)"
+  skip "built without gstreamer-analytics-1.0" "analytics read-out"
 else
   grep '^frame [0-9]* track ' "$dest/out" | awk '{ print $2, $4, $6, $8, $9, "no" }' >"$dest/roi"
   grep '^frame [0-9]* analytics track ' "$dest/out" | awk '{ print $2, $5, $7, $9, $10, $12 }' >"$dest/od"
@@ -79,15 +81,48 @@ else
       || { cat "$dest/out"; fail "flow_tracks: the flow mtd is not the flow meta"; }
     ok "flow_tracks: GstCvFlowMtd grid, cell, validity and mean = GstCvFlowMeta's on 6 frames"
   else
-    echo "skipped: the flow mtd (GStreamer below 1.26)"
+    skip "GStreamer too old" "the flow mtd (GStreamer 1.26)"
   fi
 fi
 
-for t in cv-flow cv-mkclip cv-mkmesh; do
-  exe=$(find "$dest" -path "*/bin/$t")
-  [ -n "$exe" ] && "$exe" --version >/dev/null || fail "bin/$t missing or --version fails"
+# bin/: the programs users run, each answering --version, and nothing else
+bindir=$(dirname "$(find "$dest" -path "*/bin/cv-flow")")
+[ -d "$bindir" ] || fail "no bin/cv-flow installed"
+have=$(ls "$bindir" | sort | tr '\n' ' ')
+want=$(tr ' ' '\n' <<<"$bins" | grep . | sort | tr '\n' ' ')
+[ "$have" = "$want" ] || fail "bin/ holds '$have', want '$want'"
+for t in $bins; do
+  "$bindir/$t" --version >/dev/null || fail "bin/$t --version fails"
 done
-ok "bin/cv-flow, cv-mkclip, cv-mkmesh run"
+for t in cv-soak cv-pipeline-bench flow-bench quadcut-eval cvd-flicker; do
+  [ ! -e "$bindir/$t" ] || fail "development program bin/$t is installed"
+done
+ok "bin/ holds $bins (each runs --version); no cv-soak, cv-pipeline-bench, benchmark or evaluation"
+
+# meshseg (GPL, with the GPL parts): its manual (--help, exit 0) and a segmentation of
+# cv-mkmesh's sphere with five arms (320 faces, 6 parts; Rand Index error 0.0135
+# against the exact parts on 2026-11-27)
+case " $bins " in
+  *" meshseg "*)
+    "$bindir/meshseg" --help >"$dest/help" 2>&1 || fail "meshseg --help: exit $?"
+    for o in --segments --max-segments --backend --seg --eval --json --quiet; do
+      grep -q -- "$o" "$dest/help" || fail "meshseg --help does not describe $o"
+    done
+    for s in NAME SYNOPSIS DESCRIPTION OPTIONS "EXIT STATUS" EXAMPLES LICENCE; do
+      grep -qx "$s" "$dest/help" || fail "meshseg --help has no $s section"
+    done
+    "$bindir/cv-mkmesh" "$dest/arms.off" --seg "$dest/arms.seg" --freq 4 >/dev/null \
+      || fail "cv-mkmesh failed"
+    "$bindir/meshseg" -q --json --eval "$dest/arms.seg" "$dest/arms.off" >"$dest/ms.json" \
+      || { cat "$dest/ms.json"; fail "installed meshseg failed on a generated mesh"; }
+    awk -F'"rand_index_error":' 'NF == 2 { split($2, v, /[,}]/); e = v[1] + 0; found = 1 }
+        END { exit !(found && e <= 0.05) }' "$dest/ms.json" \
+      || { cat "$dest/ms.json"; fail "meshseg: no Rand Index error <= 0.05"; }
+    grep -q '"faces":320,' "$dest/ms.json" || { cat "$dest/ms.json"; fail "meshseg: not 320 faces"; }
+    ok "bin/meshseg: --help is its manual (sections, options); segments a 320-face mesh (Rand Index error <= 0.05)"
+    ;;
+  *) skip "meshseg not installed (not built, or -Dgpl=disabled)" "bin/meshseg" ;;
+esac
 
 # Python through the installed typelib
 typelib=$(find "$dest" -name GstCudaVision-1.0.typelib)
@@ -100,6 +135,6 @@ if [ -n "$typelib" ] && [ -n "$py" ]; then
     || { cat "$dest/py"; fail "flow_mean.py on the installation: no valid frames"; }
   ok "flow_mean.py reads the flow meta through the installed typelib"
 else
-  echo "skipped: Python through the installed typelib (no typelib or no PyGObject)"
+  skip "no typelib or no PyGObject" "Python through the installed typelib"
 fi
-echo "$passed passed, 0 failed"
+summary examples-install

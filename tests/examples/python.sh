@@ -88,9 +88,9 @@ done
 # id is the object's index (the ROI meta's id), and a lost track on the frame after an
 # object leaves; flow_mean.py --analytics finds the cv-flow mtd on every frame (1.26+)
 if ! grep -q '^#define CV_HAVE_ANALYTICS 1' "$build/gst/gstcvconfig.h"; then
-  echo "skipped: analytics read-out (built without gstreamer-analytics-1.0: GStreamer below 1.24)"
+  skip "built without gstreamer-analytics-1.0" "analytics read-out"
 elif ! "$py" -c 'import gi; gi.require_version("GstAnalytics", "1.0")' 2>/dev/null; then
-  echo "skipped: analytics read-out (no GstAnalytics-1.0 typelib: gir1.2-gst-plugins-bad-1.0)"
+  skip "no GstAnalytics-1.0 typelib (gir1.2-gst-plugins-bad-1.0)" "analytics read-out"
 else
   run_example "$py" "$src/examples/tracks.py" --frames 6 --clip "$clip" --analytics \
     >"$dir/clip-analytics" 2>"$dir/err" \
@@ -137,7 +137,7 @@ else
       || { cat "$dir/flow-an"; fail "flow_mean.py --analytics: not one cv-flow mtd on each of 8 frames"; }
     ok "flow_mean.py --analytics: one cv-flow mtd on each of 8 frames (vectors: GstCvFlowMeta)"
   else
-    echo "skipped: the cv-flow mtd (GStreamer below 1.26)"
+    skip "GStreamer too old" "the cv-flow mtd (GStreamer 1.26)"
   fi
 fi
 
@@ -164,6 +164,6 @@ if gst-inspect-1.0 --exists jpegenc && gst-inspect-1.0 --exists avimux; then
     || { cat "$dir/cam"; fail "camera_effect.py --file: not 4 frames of the file"; }
   ok "camera_effect.py --file: the file without a camera, 4 frames"
 else
-  echo "skipped: camera_effect.py --file (no jpegenc or avimux to write the file)"
+  skip "a GStreamer element is missing" "camera_effect.py --file (jpegenc, avimux)"
 fi
-echo "$passed passed, 0 failed"
+summary examples-python

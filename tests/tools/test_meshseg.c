@@ -373,8 +373,8 @@ START_TEST (test_hostile_headers)
 END_TEST
 
 /* --eval with a ground truth that is missing or does not match the mesh: an error
- * (exit 1) naming it, before the segmentation runs; it used to print "ground truth
- * skipped" and exit 0. */
+ * (exit 1) naming it, before the segmentation runs (not a "ground truth skipped" and
+ * exit 0). */
 START_TEST (test_eval_ground_truth)
 {
   char cube[512], gt[512];
@@ -754,8 +754,7 @@ END_TEST
  * CV_TEST_QUICK (compute-sanitizer) 720. */
 START_TEST (test_gpu_dual_graph_apsp)
 {
-  if (cv_test_skip_without_gpu ("meshseg: GPU APSP of a dual graph"))
-    return;
+  CV_SKIP_WITHOUT_GPU ("meshseg: GPU APSP of a dual graph");
   int32_t *truth;
   ms_mesh m;
   ms_dual dual;
@@ -818,15 +817,18 @@ END_TEST
  * smallest; the CPU all six), so the mean bound is the CPU's alone there. */
 #define PSB_QUICK_ID 125
 
-/* PSB mesh `id` of media/mesh/SET/off loaded into m; false, after a SKIP line naming
- * it by `label`, when the file is missing. */
+/* PSB mesh `id` of media/mesh/SET/off loaded into m; false, after recording a skipped
+ * part naming it by `label`, when the file is missing. */
 static bool
 load_psb_mesh (const char *media, const char *set, const char *label, int id, ms_mesh *m)
 {
   char path[1024];
   snprintf (path, sizeof path, "%s/mesh/%s/off/%d.off", media, set, id);
   if (access (path, R_OK) != 0) {
-    printf ("SKIP meshseg %s %d: %s missing\n", label, id, path);
+    printf ("meshseg %s %d: %s missing\n", label, id, path);
+    char what[64];
+    snprintf (what, sizeof what, "meshseg %s %d", label, id);
+    CV_SKIP_PART (what, CV_SKIP_NO_MEDIA);
     return false;
   }
   CC_ASSERT_OK (ms_mesh_load (path, NULL, m));
@@ -866,7 +868,7 @@ START_TEST (test_psb)
 {
   const char *media = cv_test_shared_media_with ("meshseg: PSB", "mesh/psb");
   if (!media)
-    return;
+    CV_SKIP ("meshseg: PSB", CV_SKIP_NO_MEDIA);
   static const int ids[] = { 9, 74, 92, 125, 200, 293 };
   double sum = 0;
   int meshes = 0;
@@ -938,7 +940,7 @@ START_TEST (test_psb_train)
 {
   const char *media = cv_test_shared_media_with ("meshseg: psb-train", "mesh/psb-train");
   if (!media)
-    return;
+    CV_SKIP ("meshseg: psb-train", CV_SKIP_NO_MEDIA);
   static const int ids[] = { 341, 58, 386, 185 };   /* bearing, glasses, fourleg, hand */
   double sum = 0;
   int meshes = 0;

@@ -131,8 +131,8 @@ void cc_fence_destroy (cc_fence *fence);
  * Negative or too large: INVALID_ARGUMENT. Set it between calls, not while a module
  * runs on the context.
  * The maximum is 256: past the cores every thread only adds its start and its share of
- * each barrier (4096 threads made 4 frames of 160x120 take 13.7 s instead of 0.1 s on
- * 2 cores); machines with more cores than that use 0 (all cores). */
+ * each barrier (docs/architecture.md has the figure); machines with more cores than
+ * that use 0 (all cores). */
 #define CC_CONTEXT_THREADS_MAX 256
 cc_status cc_context_set_threads (cc_context *ctx, int threads);
 /* The setting as given (0 = all cores); 0 for a NULL context. */
