@@ -97,6 +97,7 @@ case "$mode" in
   build) ;;
   test)
     meson test -C "$build" --print-errorlogs --num-processes "$(nproc)"
+    python3 tests/skip-summary.py "$build"   # the cases that could not run, per program
     # then the AddressSanitizer + UBSan build of the CPU paths (-Dcuda=disabled: no
     # nvcc, and ASan does not see device code anyway) under the CI setup `asanci`
     # (tests/meson.build; docs/reliability.md: what it runs and leaves out). ASAN=0
@@ -109,6 +110,7 @@ case "$mode" in
       fi
       ninja -C "$asan"
       meson test -C "$asan" --setup asanci --print-errorlogs --num-processes "$(nproc)"
+      python3 tests/skip-summary.py "$asan"
     fi
     ;;
   demo)

@@ -408,8 +408,11 @@ video_case (cc_backend backend)
 START_TEST (test_video_mode)
 {
   video_case (CC_BACKEND_CPU);
-  if (cv_test_skip_without_gpu ("epic: video mode on CUDA"))
+  const char *why = cv_test_gpu_missing ();
+  if (why) {
+    CV_SKIP_PART ("epic: video mode on CUDA", why);
     return;
+  }
   video_case (CC_BACKEND_CUDA);
 }
 END_TEST
