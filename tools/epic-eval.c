@@ -4,6 +4,8 @@
  *
  *   epic-eval [options] DIR...        every DIR/NAME/{frame10,frame11}.png + flow10.flo
  *   epic-eval [options] --pair A.png B.png   no ground truth: confidence shares only
+ *   epic-eval [options] --sequence F1.png F2.png ...   a clip through the video mode:
+ *                                    per pair the time and the confident share
  *
  * Per pair: EPE over all pixels with ground truth, then the sparsification curve of
  * the confidence: the mean EPE of the most confident 50 % and 90 % of those pixels
@@ -173,6 +175,65 @@ run (const options *o, const char *p1, const char *p2, const char *gt_path, pair
   return 0;
 }
 
+/* A clip's frames in order through cc_epic_compute_video (no ground truth): per pair
+ * the time and the share of confident pixels, then their means. */
+static int
+run_sequence (const options *o, char **paths, int n)
+{
+  cc_image host[2], dev[2], dflow, dconf, conf;
+  if (cv_png_load (paths[0], CC_FORMAT_RGBX8, &host[0]))
+    return cv_fail ("load");
+  const int w = host[0].width, h = host[0].height;
+  cc_location loc = cc_context_backend (o->ctx) == CC_BACKEND_CUDA ? CC_LOCATION_DEVICE
+      : CC_LOCATION_HOST;
+  cc_epic_params p;
+  cc_epic_params_default (&p);
+  p.refine = o->refine;
+  cc_epic *e;
+  if (cc_image_alloc (o->ctx, w, h, CC_FORMAT_RGBX8, loc, &dev[0])
+      || cc_image_alloc (o->ctx, w, h, CC_FORMAT_RGBX8, loc, &dev[1])
+      || cc_image_alloc (o->ctx, w, h, CC_FORMAT_F32C2, loc, &dflow)
+      || cc_image_alloc (o->ctx, w, h, CC_FORMAT_F32, loc, &dconf)
+      || cv_image_new (w, h, CC_FORMAT_F32, &conf)
+      || cc_image_copy (o->ctx, NULL, &host[0], &dev[0]) || cc_epic_create (o->ctx, w, h, &p, &e))
+    return cv_fail ("alloc");
+  double tsum = 0, csum = 0;
+  for (int i = 1; i < n; i++) {
+    int cur = i & 1, prv = cur ^ 1;
+    if (cv_png_load (paths[i], CC_FORMAT_RGBX8, &host[cur]) || host[cur].width != w
+        || host[cur].height != h || cc_image_copy (o->ctx, NULL, &host[cur], &dev[cur]))
+      return cv_fail ("load (frames must share a size)");
+    cc_context_synchronize (o->ctx);
+    double t0 = cc_now_ms ();
+    if (cc_epic_compute_video (e, NULL, &dev[prv], &dev[cur], &dflow, &dconf)
+        || cc_context_synchronize (o->ctx))
+      return cv_fail ("epic");
+    double ms = cc_now_ms () - t0;
+    if (cc_image_copy (o->ctx, NULL, &dconf, &conf) || cc_context_synchronize (o->ctx))
+      return cv_fail ("download");
+    long confident = 0;
+    for (int y = 0; y < h; y++)
+      for (int x = 0; x < w; x++)
+        confident += px1 (&conf, x, y) > 0.5f;
+    double share = (double) confident / ((double) w * h);
+    printf ("%-22d %8s %8s %8s %8s %8s %7.3f %9.1f\n", i, "-", "-", "-", "-", "-", share, ms);
+    tsum += ms;
+    csum += share;
+    cv_image_free (&host[prv]);
+  }
+  if (n > 1)
+    printf ("%-22s %8s %8s %8s %8s %8s %7.3f %9.1f\n", "mean", "-", "-", "-", "-", "-",
+        csum / (n - 1), tsum / (n - 1));
+  cv_image_free (&host[(n - 1) & 1]);
+  cc_epic_destroy (e);
+  cc_image_free (o->ctx, &dev[0]);
+  cc_image_free (o->ctx, &dev[1]);
+  cc_image_free (o->ctx, &dflow);
+  cc_image_free (o->ctx, &dconf);
+  cv_image_free (&conf);
+  return 0;
+}
+
 static int
 cmp_str (const void *a, const void *b)
 {
@@ -245,6 +306,7 @@ usage (FILE *out)
   fprintf (out,
       "usage: epic-eval [options] DIR...           DIR/NAME/{frame10,frame11}.png + flow10.flo\n"
       "       epic-eval [options] --pair A.png B.png\n"
+      "       epic-eval [options] --sequence F1.png F2.png ...  (a clip, video mode)\n"
       "Accuracy of cudacore's EpicFlow (cc_epic, default parameters) and the ranking of\n"
       "its confidence: per pair the EPE of all pixels with ground truth, of the 50 %% and\n"
       "90 %% most confident, the same for the oracle (pixels ranked by true error), the\n"
@@ -267,6 +329,7 @@ main (int argc, char **argv)
   cc_backend backend = CC_BACKEND_CPU;
   int threads = 0, first = argc;
   const char *pa = NULL, *pb = NULL;
+  int seq_first = 0;
   for (int i = 1; i < argc; i++) {
     if (!strcmp (argv[i], "-h") || !strcmp (argv[i], "--help")) {
       usage (stdout);
@@ -304,6 +367,9 @@ main (int argc, char **argv)
     else if (!strcmp (argv[i], "--pair") && i + 2 < argc) {
       pa = argv[++i];
       pb = argv[++i];
+    } else if (!strcmp (argv[i], "--sequence") && i + 2 < argc) {
+      seq_first = i + 1;
+      break;
     } else if (argv[i][0] == '-') {
       fprintf (stderr, "epic-eval: unknown option %s\n", argv[i]);
       usage (stderr);
@@ -313,7 +379,7 @@ main (int argc, char **argv)
       break;
     }
   }
-  if (!pa && first >= argc) {
+  if (!pa && !seq_first && first >= argc) {
     usage (stderr);
     return 2;
   }
@@ -325,7 +391,9 @@ main (int argc, char **argv)
   printf ("%-22s %8s %8s %8s %8s %8s %7s %9s\n", "pair", "EPE", "top50", "top90", "orc50",
       "orc90", "conf>.5", "ms");
   int rc = 0;
-  if (pa) {
+  if (seq_first)
+    rc = run_sequence (&o, argv + seq_first, argc - seq_first);
+  else if (pa) {
     pair_result r = { 0 };
     rc = run (&o, pa, pb, NULL, &r);
     if (!rc)

@@ -59,12 +59,41 @@ START_TEST (test_version)
 }
 END_TEST
 
-/* Every tool but cv-flow (test_cv_flow_options): --help and -h exit 0 with nothing on
+/* Every tool but cv-flow (test_cv_flow_options) and meshseg (a manual page,
+ * tools-meshseg): --help and -h exit 0 with nothing on
  * stderr and, on stdout, "usage: NAME" and a description of each option its usage
  * lines name: every "--option" of the lines before the first line that does not
  * start with "usage:" or spaces (the synopsis) is at the start of a later line
  * (after spaces, possibly after another option and a comma) or is described with
  * others ("--json, --backend, ..."); an unknown option is refused (exit 2). */
+#ifdef MESHSEG_BIN
+/* meshseg --help and -h: a manual page on stdout (NAME, SYNOPSIS, OPTIONS, EXIT STATUS),
+ * exit 0, nothing on stderr; an unknown option is refused. */
+START_TEST (test_meshseg_manual)
+{
+  for (int h = 0; h < 2; h++) {
+    const char *argv[] = { MESHSEG_BIN, h ? "-h" : "--help", NULL };
+    char *out, *err;
+    int rc = cv_test_run (argv, NULL, &out, &err);
+    ck_assert_msg (rc == 0, "meshseg %s: exit %d", argv[1], rc);
+    ck_assert_msg (err[0] == '\0', "meshseg %s: stderr '%s'", argv[1], err);
+    ck_assert_msg (!strncmp (out, "NAME\n  meshseg", 14), "meshseg: manual starts '%.40s'", out);
+    const char *sections[] = { "\nSYNOPSIS\n", "\nDESCRIPTION\n", "\nOPTIONS\n",
+      "\nEXIT STATUS\n" };
+    for (size_t k = 0; k < 4; k++)
+      ck_assert_msg (strstr (out, sections[k]) != NULL, "meshseg manual: no%s", sections[k]);
+    free (out);
+    free (err);
+  }
+  const char *bad[] = { MESHSEG_BIN, "--no-such-option", NULL };
+  char *out, *err;
+  ck_assert_int_ne (cv_test_run (bad, NULL, &out, &err), 0);
+  free (out);
+  free (err);
+}
+END_TEST
+#endif
+
 START_TEST (test_help)
 {
   const char *bins[] = { CV_MKCLIP_BIN, CV_MKMESH_BIN, FLOW_BENCH_BIN, BM_BENCH_BIN,
@@ -78,10 +107,8 @@ START_TEST (test_help)
 #ifdef CV_MOCT_BIN
     CV_MOCT_BIN, CVD_FLICKER_BIN,
 #endif
-#ifdef MESHSEG_BIN
-    MESHSEG_BIN,
-#endif
   };
+  /* meshseg answers with a manual page (NAME, SYNOPSIS, ... EXIT STATUS): tools-meshseg */
   for (size_t i = 0; i < sizeof bins / sizeof bins[0]; i++) {
     const char *name = strrchr (bins[i], '/') + 1;
     for (int h = 0; h < 2; h++) {
@@ -776,6 +803,9 @@ cli_suite (void)
   tcase_set_timeout (tc, 120);
   tcase_add_test (tc, test_version);
   tcase_add_test (tc, test_help);
+#ifdef MESHSEG_BIN
+  tcase_add_test (tc, test_meshseg_manual);
+#endif
   tcase_add_test (tc, test_cv_flow_options);
   tcase_add_test (tc, test_cv_flow_epic);
   tcase_add_test (tc, test_cv_mkmesh);
