@@ -43,6 +43,13 @@ pb () { "$B/tools/cv-pipeline-bench" "$2 ! fakesink name=sink sync=false" "$1" |
   ONLY=cudaflowepic FRAMES=600 bash tools/gpu/pipeline-fps.sh
   ONLY='^(identity|cudaflowepic)$' bash tools/gpu/multistream-fps.sh
 } 2>&1 | tee "$OUT/pipelines.json"
+# real clips (no ground truth), as PNG frames under CLIPS (default .devclips/NAME/*.png):
+# per pair the time and the share of confident pixels, through the video mode
+for d in "${CLIPS:-.devclips}"/*/; do
+  [ -d "$d" ] || continue
+  echo "=== clip $(basename "$d")"
+  timeout 120 "$B/tools/epic-eval" --backend cuda --sequence "$d"*.png 2>&1 | tail -3
+done
 [ "${SANITIZE:-1}" = 1 ] || exit 0   # SANITIZE=0: the timings alone
 echo "=== compute-sanitizer (quick variants)"
 cs=$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer 2>/dev/null | head -1)
