@@ -17,8 +17,10 @@
  * where the backend computes). Every frame passes through with a #GstCvFlowMeta (and,
  * on GStreamer 1.26+, the flow analytics mtd sharing it; docs/analytics.md) of
  * one vector per pixel (previous frame to this one) and a confidence in [0, 1]
- * (GST_CV_FLOW_CONFIDENCE_CONSISTENCY: agreement of the forward field with the
- * backward one interpolated from the reversed matches; low at occlusions). The
+ * (GST_CV_FLOW_CONFIDENCE_CONSISTENCY: low far from every match, where the nearest
+ * matches disagree and where the frames differ along the vector, as at occlusions;
+ * docs/epicflow.md). The method runs in video mode: what it derived from a frame is
+ * reused when that frame becomes the previous one (the same results). The
  * first frame, and the first after a caps change, a flushing seek, a new segment or
  * a DISCONT buffer, carries zero flow with confidence 0 (meta field `valid` =
  * FALSE). Frames in CUDA memory are processed on the GPU with no host copy;
@@ -328,7 +330,7 @@ gst_cuda_flow_epic_class_init (GstCudaFlowEpicClass * klass)
       "Optical flow that follows large motions (100+ px: fast pans, sport, driving), "
       "where cudaflowlk and cudablockmatch follow a few tens of pixels, at a higher cost "
       "per frame. Every frame leaves with a GstCvFlowMeta of one vector per pixel (the "
-      "motion from the previous frame) and a confidence in 0..1 (low at occlusions); "
+      "motion from the previous frame) and a confidence in 0..1 (low far from matches, at motion boundaries and occlusions); "
       "the first frame of a stream carries zero flow marked not valid. visualize draws "
       "the motion (color, arrows) or the confidence (quality) into the video. The method "
       "is EpicFlow: sparse matches, interpolated along the image's edges, then the "

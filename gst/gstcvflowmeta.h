@@ -21,7 +21,9 @@ typedef enum {
   GST_CV_FLOW_CONFIDENCE_MIN_EIGENVALUE = 0,  /* LK: structure tensor's smallest eigenvalue */
   GST_CV_FLOW_CONFIDENCE_FB_ERROR = 1,        /* LK + fb check: px error, -1 = invalid */
   GST_CV_FLOW_CONFIDENCE_MATCH = 2,           /* block matching: NCC peak x distinctiveness */
-  GST_CV_FLOW_CONFIDENCE_CONSISTENCY = 3      /* cudaflowepic: forward-backward agreement in [0, 1] */
+  /* cudaflowepic: support of the interpolated vector and the frames' agreement along
+   * it, in [0, 1] */
+  GST_CV_FLOW_CONFIDENCE_CONSISTENCY = 3
 } GstCvFlowConfidence;
 
 typedef struct _GstCvFlowField GstCvFlowField;   /* opaque, refcounted storage */
