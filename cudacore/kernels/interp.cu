@@ -34,6 +34,13 @@
 #define INTERP_TILE 32
 #define INTERP_THREADS 256
 #define INTERP_FIT_WARPS 4
+// Two geodesic blocks (2 x 1,024 threads) an SM where the SM holds 2,048 threads (sm_80,
+// sm_90): at most 32 registers a thread; one elsewhere.
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 800 || __CUDA_ARCH__ >= 900)
+#define INTERP_ROUND_MIN_BLOCKS 2
+#else
+#define INTERP_ROUND_MIN_BLOCKS 1
+#endif
 static_assert (128 * (sizeof (cc_flow_match) + sizeof (double)) <= 8 * CC_INTERP_CANDIDATES,
     "interp: fit gather does not fit the candidate buffer");
 
@@ -142,7 +149,7 @@ interp_seed_kernel (const cc_flow_match *matches, const int *owner, int nb,
 // no key changes; the changed keys go back. Keys of other tiles (the halo) may change
 // while they are read: those are relaxed atomic loads and stores, and any value read
 // is the length of a real path, so the fixed point is the same whatever a load sees.
-__global__ void __launch_bounds__ (INTERP_TILE * INTERP_TILE, 2)
+__global__ void __launch_bounds__ (INTERP_TILE * INTERP_TILE, INTERP_ROUND_MIN_BLOCKS)
 interp_geodesic_round_kernel (unsigned long long *keys, const float *cost, int w, int h,
     int *flags, int *stamps, int tiles_x, int tiles_y, int r)
 {
@@ -309,6 +316,31 @@ knn_dist (unsigned long long key)
   return __uint_as_float ((unsigned) (key >> 32));
 }
 
+// Warp-wide min / max of a 32-bit word: one instruction from sm_80, shuffles before.
+__device__ __forceinline__ unsigned
+knn_warp_min (unsigned v)
+{
+#if __CUDA_ARCH__ >= 800
+  return __reduce_min_sync (0xFFFFFFFFu, v);
+#else
+  for (int off = 16; off > 0; off >>= 1)
+    v = min (v, __shfl_xor_sync (0xFFFFFFFFu, v, off));
+  return v;
+#endif
+}
+
+__device__ __forceinline__ unsigned
+knn_warp_max (unsigned v)
+{
+#if __CUDA_ARCH__ >= 800
+  return __reduce_max_sync (0xFFFFFFFFu, v);
+#else
+  for (int off = 16; off > 0; off >>= 1)
+    v = max (v, __shfl_xor_sync (0xFFFFFFFFu, v, off));
+  return v;
+#endif
+}
+
 // The warp's least (or greatest) word and where it is: two warp reductions (high
 // word, then low word among the lanes that hold the least high word) and a ballot.
 // Nodes are unique, so the winner is unique. `none`: the value of a lane without a
@@ -317,11 +349,9 @@ __device__ __forceinline__ unsigned long long
 knn_warp_pick (unsigned long long mine, int mine_i, bool want_max, int *at)
 {
   const unsigned hi = (unsigned) (mine >> 32);
-  const unsigned bhi = want_max ? __reduce_max_sync (0xFFFFFFFFu, hi)
-      : __reduce_min_sync (0xFFFFFFFFu, hi);
+  const unsigned bhi = want_max ? knn_warp_max (hi) : knn_warp_min (hi);
   const unsigned lo = hi == bhi ? (unsigned) mine : (want_max ? 0u : 0xFFFFFFFFu);
-  const unsigned blo = want_max ? __reduce_max_sync (0xFFFFFFFFu, lo)
-      : __reduce_min_sync (0xFFFFFFFFu, lo);
+  const unsigned blo = want_max ? knn_warp_max (lo) : knn_warp_min (lo);
   const unsigned long long best = ((unsigned long long) bhi << 32) | blo;
   const unsigned who = __ballot_sync (0xFFFFFFFFu, mine == best);
   *at = __shfl_sync (0xFFFFFFFFu, mine_i, __ffs (who) - 1);
