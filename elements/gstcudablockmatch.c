@@ -42,7 +42,7 @@ GST_CV_DEFINE_ENUM (gst_cv_match_metric_get_type, "GstCvMatchMetric",
 
 enum {
   PROP_0, PROP_BLOCK_SIZE, PROP_SEARCH_RADIUS, PROP_SEED_RADIUS, PROP_LEVELS, PROP_METRIC,
-  PROP_SUBPIXEL, PROP_FLAT_THRESHOLD, PROP_DENSE,
+  PROP_SUBPIXEL, PROP_FLAT_THRESHOLD, PROP_PYRAMID_LEVELS, PROP_DENSE,
   PROP_VIS_FIRST,
   PROP_REFINE_FIRST = PROP_VIS_FIRST + GST_CV_VIS_N_PROPS,
 };
@@ -212,14 +212,15 @@ gst_cuda_block_match_set_property (GObject * object, guint prop_id, const GValue
     case PROP_BLOCK_SIZE: p->block_size = g_value_get_int (value); break;
     case PROP_SEARCH_RADIUS: p->search_radius = g_value_get_int (value); break;
     case PROP_SEED_RADIUS: p->seed_radius = g_value_get_int (value); break;
-    case PROP_LEVELS: p->levels = g_value_get_int (value); break;
+    case PROP_LEVELS:
+    case PROP_PYRAMID_LEVELS: p->levels = g_value_get_int (value); break;
     case PROP_METRIC: p->metric = g_value_get_enum (value); break;
     case PROP_SUBPIXEL: p->subpixel = g_value_get_boolean (value); break;
     case PROP_FLAT_THRESHOLD: p->flat_threshold = (float) g_value_get_double (value); break;
     case PROP_DENSE: self->dense = g_value_get_boolean (value); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec); break;
   }
-  if (prop_id >= PROP_BLOCK_SIZE && prop_id <= PROP_FLAT_THRESHOLD)
+  if (prop_id >= PROP_BLOCK_SIZE && prop_id <= PROP_PYRAMID_LEVELS)
     self->params_changed = TRUE;
   GST_OBJECT_UNLOCK (self);
 }
@@ -238,7 +239,8 @@ gst_cuda_block_match_get_property (GObject * object, guint prop_id, GValue * val
     case PROP_BLOCK_SIZE: g_value_set_int (value, p->block_size); break;
     case PROP_SEARCH_RADIUS: g_value_set_int (value, p->search_radius); break;
     case PROP_SEED_RADIUS: g_value_set_int (value, p->seed_radius); break;
-    case PROP_LEVELS: g_value_set_int (value, p->levels); break;
+    case PROP_LEVELS:
+    case PROP_PYRAMID_LEVELS: g_value_set_int (value, p->levels); break;
     case PROP_METRIC: g_value_set_enum (value, p->metric); break;
     case PROP_SUBPIXEL: g_value_set_boolean (value, p->subpixel); break;
     case PROP_FLAT_THRESHOLD: g_value_set_double (value, p->flat_threshold); break;
@@ -274,10 +276,16 @@ gst_cuda_block_match_class_init (GstCudaBlockMatchClass * klass)
           "How far (px) each finer level searches around the coarser level's vector: "
           "raise if motion edges come out blocky or wrong, at more work per level",
           CC_BLOCKMATCH_SEED_RADIUS_MIN, CC_BLOCKMATCH_SEED_RADIUS_MAX, d.seed_radius, rw));
-  g_object_class_install_property (gobject_class, PROP_LEVELS,
-      g_param_spec_int ("levels", "Levels", "Pyramid levels of the search: each level "
-          "doubles the motion found for little more time",
+  g_object_class_install_property (gobject_class, PROP_PYRAMID_LEVELS,
+      g_param_spec_int ("pyramid-levels", "Pyramid levels", "Pyramid levels of the "
+          "search (cudaflowlk's name for the same): each level doubles the motion found "
+          "for little more time",
           CC_BLOCKMATCH_LEVELS_MIN, CC_BLOCKMATCH_LEVELS_MAX, d.levels, rw));
+  /* the name before the flow elements shared one vocabulary: kept for launch lines */
+  g_object_class_install_property (gobject_class, PROP_LEVELS,
+      g_param_spec_int ("levels", "Levels", "Deprecated: the same as pyramid-levels",
+          CC_BLOCKMATCH_LEVELS_MIN, CC_BLOCKMATCH_LEVELS_MAX, d.levels,
+          rw | G_PARAM_DEPRECATED));
   g_object_class_install_property (gobject_class, PROP_METRIC,
       g_param_spec_enum ("metric", "Metric", "Block similarity", GST_TYPE_CV_MATCH_METRIC,
           d.metric, rw));
