@@ -782,8 +782,9 @@ START_TEST (test_cv_mkpairs_driving)
     cc_image f1, f2, flow, occ;
     cv_driving_camera c;
     CC_ASSERT_OK (cv_pair_make_driving (&gp, NULL, 0, &f1, &f2, &flow, &occ, &c));
-    ck_assert (c.focal >= 0.55 * w && c.focal <= 0.75 * w && c.forward >= 0.5
-        && c.forward <= 2.0 && fabs (c.yaw) <= 1.5 * M_PI / 180 && c.wall >= 25);
+    double nearest = c.focal * c.height / (h - 1 - c.cy);
+    ck_assert (c.focal >= 0.55 * w && c.focal <= 0.75 * w && c.forward >= 0.15 * nearest
+        && c.forward <= 0.4 * nearest && fabs (c.yaw) <= 1.5 * M_PI / 180 && c.wall >= 25);
     double co = cos (c.yaw), si = sin (c.yaw);
     double K[9] = { c.focal, 0, c.cx, 0, c.focal, c.cy, 0, 0, 1 };
     double Ki[9] = { 1 / c.focal, 0, -c.cx / c.focal, 0, 1 / c.focal, -c.cy / c.focal, 0, 0, 1 };

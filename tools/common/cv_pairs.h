@@ -39,10 +39,12 @@ cc_status cv_pair_make (const cv_pair_params *params, const cc_image *textures, 
  * Every pixel of a frame averages a grid of rays over its area (more rays where the
  * ground's texture is compressed, up to 32 per axis); the flow of pixel p is its
  * centre ray's point projected into camera 2, minus p; occluded (255) where that
- * point leaves frame 2 or is behind camera 2 (the scene has no other occlusion: every surface point
- * visible from camera 1 is visible from camera 2). Deterministic from params->seed
+ * point leaves frame 2 or is behind camera 2 (the scene has no other occlusion:
+ * every surface point visible from camera 1 is visible from camera 2). Deterministic from params->seed
  * (max_motion does not apply). The camera drawn from the seed: focal 0.55..0.75
- * width, horizon at 0.35..0.5 height, height 1.2..1.8 m, forward 0.5..2 m, yaw
+ * width, horizon at 0.35..0.5 height, height 1.2..1.8 m, forward 0.15..0.4 of the
+ * distance to the nearest ground point seen (the bottom row: 2 to 6.5 m away in 2:1 to
+ * 2.35:1 frames, so 0.3..2.6 m; it moves 18 % to 67 % further from the horizon), yaw
  * -1.5..1.5 degrees, wall at 25..60 m; the ground's texels 1.5..3 cm, the wall's
  * about one pixel. Textures as cv_pair_make's (n = 0: procedural). */
 typedef struct cv_driving_camera {
