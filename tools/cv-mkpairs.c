@@ -3,8 +3,9 @@
  * textured background and 2..4 textured foreground layers, each moved by its own
  * random affine motion, occluding each other).
  *
- *   cv-mkpairs DIR [--count N] [--size WxH] [--max-motion PX] [--seed N]
+ *   cv-mkpairs DIR [--count N] [--size WxH] [--max-motion PX | --driving] [--seed N]
  *                  [--media DIR | --procedural]
+ *   (--driving: forward camera motion over a textured ground plane, cv_pair_make_driving)
  *   cv-mkpairs --version
  *   (count 1..1000, default 8; size 16..8192 a side, default 1024x436; max-motion
  *    0..4096 px, default 150; seed default 1; media default ../shared/media)
@@ -93,14 +94,17 @@ make_dir (const char *path)
 }
 
 static int
-write_pair (const char *dir, int index, const cv_pair_params *p, const cc_image *tex, int ntex)
+write_pair (const char *dir, int index, const cv_pair_params *p, const cc_image *tex, int ntex,
+    bool driving)
 {
   char sub[4096], path[8192];
   snprintf (sub, sizeof sub, "%s/pair_%03d", dir, index);
   if (make_dir (sub))
     return 1;
   cc_image f1, f2, flow, occ;
-  if (cv_pair_make (p, tex, ntex, &f1, &f2, &flow, &occ) != CC_SUCCESS) {
+  cc_status made = driving ? cv_pair_make_driving (p, tex, ntex, &f1, &f2, &flow, &occ, NULL)
+      : cv_pair_make (p, tex, ntex, &f1, &f2, &flow, &occ);
+  if (made != CC_SUCCESS) {
     fprintf (stderr, "cv-mkpairs: %s\n", cc_last_error ());
     return 1;
   }
@@ -129,8 +133,8 @@ write_pair (const char *dir, int index, const cv_pair_params *p, const cc_image 
 }
 
 static const char help[] =
-"usage: cv-mkpairs DIR [--count N] [--size WxH] [--max-motion PX] [--seed N]\n"
-"                  [--media DIR | --procedural]\n"
+"usage: cv-mkpairs DIR [--count N] [--size WxH] [--max-motion PX | --driving]\n"
+"                  [--seed N] [--media DIR | --procedural]\n"
 "Writes synthetic large-motion pairs with exact ground truth: DIR/pair_NNN/ with\n"
 "frame10.png, frame11.png, flow10.flo (true flow) and occlusions.png (white: the\n"
 "pixel leaves the frame or is covered), the Sintel layout that match-bench --eval\n"
@@ -138,6 +142,12 @@ static const char help[] =
 "  --count N        pairs to write (1..1000; default 8)\n"
 "  --size WxH       frame size (16..8192 a side; default 1024x436)\n"
 "  --max-motion PX  the largest motion of a layer, in pixels (0..4096; default 150)\n"
+"  --driving        driving pairs instead of layers: a pinhole camera 1.2..1.8 m\n"
+"                   above a textured ground plane with a textured far wall (25..60 m),\n"
+"                   moving forward 0.15..0.4 of the distance to the nearest ground\n"
+"                   point seen and turning -1.5..1.5 degrees; flow exact\n"
+"                   from the two camera poses, occluded where a point leaves frame 2\n"
+"                   (--max-motion does not apply)\n"
 "  --seed N         pair i uses seed N + i (default 1)\n"
 "  --media DIR      the textures' folder: DIR/mosaic/*.jpg and the Middlebury frames\n"
 "                   (default ../shared/media)\n"
@@ -149,7 +159,7 @@ static int
 usage (void)
 {
   fprintf (stderr, "usage: cv-mkpairs DIR [--count 1..1000] [--size WxH, 16..8192]"
-      " [--max-motion 0..4096] [--seed N] [--media DIR | --procedural]\n");
+      " [--max-motion 0..4096 | --driving] [--seed N] [--media DIR | --procedural]\n");
   return 2;
 }
 
@@ -159,7 +169,7 @@ main (int argc, char **argv)
   const char *dir = NULL, *media = "../shared/media";
   int count = 8, w = 1024, h = 436, seed = 1;
   float max_motion = 150.0f;
-  bool procedural = false, media_given = false;
+  bool procedural = false, media_given = false, driving = false, motion_given = false;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     bool ok = true;
@@ -171,6 +181,8 @@ main (int argc, char **argv)
       return 0;
     } else if (!strcmp (a, "--procedural"))
       procedural = true;
+    else if (!strcmp (a, "--driving"))
+      driving = true;
     else if (a[0] == '-' && i + 1 >= argc)
       return usage ();
     else if (!strcmp (a, "--count"))
@@ -178,7 +190,10 @@ main (int argc, char **argv)
     else if (!strcmp (a, "--seed"))
       ok = cv_parse_int (a, argv[++i], 0, 2147483647L, &seed);
     else if (!strcmp (a, "--max-motion"))
+    {
       ok = cv_parse_float (a, argv[++i], 0, 4096, &max_motion);
+      motion_given = true;
+    }
     else if (!strcmp (a, "--media")) {
       media = argv[++i];
       media_given = true;
@@ -197,6 +212,10 @@ main (int argc, char **argv)
   }
   if (!dir)
     return usage ();
+  if (driving && motion_given) {
+    fprintf (stderr, "cv-mkpairs: --max-motion does not apply to --driving\n");
+    return 2;
+  }
   static cc_image tex[MAX_TEXTURES];
   int ntex = 0;
   if (!procedural) {
@@ -214,11 +233,14 @@ main (int argc, char **argv)
   int rc = 0;
   for (int i = 0; i < count && !rc; i++) {
     cv_pair_params p = { w, h, max_motion, (unsigned) seed + (unsigned) i };
-    rc = write_pair (dir, i, &p, tex, ntex);
+    rc = write_pair (dir, i, &p, tex, ntex, driving);
   }
   for (int i = 0; i < ntex; i++)
     cv_image_free (&tex[i]);
-  if (!rc)
+  if (!rc && driving)
+    printf ("cv-mkpairs: %d driving pair%s %dx%d, %s textures in %s\n", count,
+        count == 1 ? "" : "s", w, h, ntex ? "media" : "procedural", dir);
+  else if (!rc)
     printf ("cv-mkpairs: %d pair%s %dx%d, max motion %g px, %s textures in %s\n", count,
         count == 1 ? "" : "s", w, h, max_motion, ntex ? "media" : "procedural", dir);
   return rc;

@@ -11,6 +11,7 @@
 #include "cv_pairs.h"
 #include <cudacore/cc_flow.h>
 
+#include <math.h>
 #include <png.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -736,6 +737,156 @@ START_TEST (test_cv_mkpairs)
 }
 END_TEST
 
+/* cv-mkpairs --driving (cv_pair_make_driving): every pixel's flow against the
+ * homography its plane induces between the two cameras, K R^T (I - C n^T / d) K^-1
+ * (ground n = (0, 1, 0), d = height; wall n = (0, 0, 1), d = wall), computed here;
+ * occlusion = the point leaving frame 2; the expansion pattern (x2 on the ray from the
+ * focus of expansion through the derotated point x_inf2, farther out); |flow| growing
+ * down the centre column on the ground; frame 2 sampled at x + flow gives frame 1
+ * back; the files of the tool are the function's bits. */
+static void
+mat3_mul (const double a[9], const double b[9], double r[9])
+{
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++)
+      r[3 * i + j] = a[3 * i] * b[j] + a[3 * i + 1] * b[3 + j] + a[3 * i + 2] * b[6 + j];
+}
+
+static void
+mat3_apply (const double m[9], double x, double y, double *ox, double *oy)
+{
+  double z = m[6] * x + m[7] * y + m[8];
+  *ox = (m[0] * x + m[1] * y + m[2]) / z;
+  *oy = (m[3] * x + m[4] * y + m[5]) / z;
+}
+
+static double
+grey_at (const cc_image *im, double x, double y)
+{
+  int x0 = (int) floor (x), y0 = (int) floor (y);
+  double fx = x - x0, fy = y - y0, v[2][2];
+  for (int j = 0; j < 2; j++)
+    for (int i = 0; i < 2; i++) {
+      const uint8_t *p = (const uint8_t *) im->planes[0] + (size_t) (y0 + j) * im->pitch[0]
+          + 4 * (x0 + i);
+      v[j][i] = (p[0] + p[1] + p[2]) / 3.0;
+    }
+  return (1 - fy) * ((1 - fx) * v[0][0] + fx * v[0][1]) + fy * ((1 - fx) * v[1][0] + fx * v[1][1]);
+}
+
+START_TEST (test_cv_mkpairs_driving)
+{
+  const int w = 160, h = 96;
+  for (unsigned seed = 7; seed < 10; seed++) {
+    cv_pair_params gp = { w, h, 0.0f, seed };
+    cc_image f1, f2, flow, occ;
+    cv_driving_camera c;
+    CC_ASSERT_OK (cv_pair_make_driving (&gp, NULL, 0, &f1, &f2, &flow, &occ, &c));
+    double nearest = c.focal * c.height / (h - 1 - c.cy);
+    ck_assert (c.focal >= 0.55 * w && c.focal <= 0.75 * w && c.forward >= 0.15 * nearest
+        && c.forward <= 0.4 * nearest && fabs (c.yaw) <= 1.5 * M_PI / 180 && c.wall >= 25);
+    double co = cos (c.yaw), si = sin (c.yaw);
+    double K[9] = { c.focal, 0, c.cx, 0, c.focal, c.cy, 0, 0, 1 };
+    double Ki[9] = { 1 / c.focal, 0, -c.cx / c.focal, 0, 1 / c.focal, -c.cy / c.focal, 0, 0, 1 };
+    double Rt[9] = { co, 0, -si, 0, 1, 0, si, 0, co };
+    /* I - C n^T / d with C = (0, 0, forward) */
+    double Gg[9] = { 1, 0, 0, 0, 1, 0, 0, -c.forward / c.height, 1 };
+    double Gw[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 - c.forward / c.wall };
+    double t1[9], t2[9], Hg[9], Hw[9], Hinf[9];
+    mat3_mul (Rt, Gg, t1);
+    mat3_mul (K, t1, t2);
+    mat3_mul (t2, Ki, Hg);
+    mat3_mul (Rt, Gw, t1);
+    mat3_mul (K, t1, t2);
+    mat3_mul (t2, Ki, Hw);
+    mat3_mul (K, Rt, t1);
+    mat3_mul (t1, Ki, Hinf);
+    /* focus of expansion in frame 2: K R^T C */
+    double ex = c.cx - c.focal * si / co, ey = c.cy;
+    double worst = 0, warp_err = 0, still_err = 0, prev = -1;
+    long visible = 0, ground = 0, checked = 0;
+    for (int y = 0; y < h; y++) {
+      const float *f = (const float *) ((const char *) flow.planes[0] + (size_t) y * flow.pitch[0]);
+      const uint8_t *o = (const uint8_t *) occ.planes[0] + (size_t) y * occ.pitch[0];
+      for (int x = 0; x < w; x++) {
+        int on_ground = y > c.cy && c.focal * c.height / (y - c.cy) < c.wall;
+        double x2, y2, xi, yi;
+        mat3_apply (on_ground ? Hg : Hw, x, y, &x2, &y2);
+        worst = fmax (worst, hypot (f[2 * x] - (x2 - x), f[2 * x + 1] - (y2 - y)));
+        int inside = x2 >= -0.5 && y2 >= -0.5 && x2 < w - 0.5 && y2 < h - 0.5;
+        ck_assert_int_eq (o[x], inside ? 0 : 255);
+        if (!inside)
+          continue;
+        visible++;
+        ground += on_ground;
+        mat3_apply (Hinf, x, y, &xi, &yi);
+        double rx = xi - ex, ry = yi - ey, dx = x2 - ex, dy = y2 - ey;
+        double r = hypot (rx, ry), d = hypot (dx, dy);
+        if (r > 2) {
+          ck_assert_msg (fabs (rx * dy - ry * dx) < 1e-6 * r * d && d > r,
+              "pixel (%d, %d): not expanding from the focus (%g, %g)", x, y, ex, ey);
+          checked++;
+        }
+        if (x >= 2 && y >= 2 && x < w - 3 && y < h - 3 && x2 >= 0 && y2 >= 0 && x2 < w - 1
+            && y2 < h - 1) {
+          warp_err += fabs (grey_at (&f2, x2, y2) - grey_at (&f1, x, y));
+          still_err += fabs (grey_at (&f2, x, y) - grey_at (&f1, x, y));
+        }
+        if (x == w / 2 && on_ground) {
+          double m = hypot (f[2 * x], f[2 * x + 1]);
+          ck_assert_msg (m > prev && f[2 * x + 1] > 0, "centre column row %d: |flow| %g after %g",
+              y, m, prev);
+          prev = m;
+        }
+      }
+    }
+    printf ("driving pair seed %u: focal %.1f horizon %.1f height %.2f forward %.2f yaw %.2f deg "
+        "wall %.1f; flow vs homography max %.2e px; %ld visible (%ld ground, %ld checked for "
+        "expansion); |f2(x + flow) - f1(x)| %.2f, |f2(x) - f1(x)| %.2f grey levels\n", seed,
+        c.focal, c.cy, c.height, c.forward, c.yaw * 180 / M_PI, c.wall, worst, visible, ground,
+        checked, warp_err / visible, still_err / visible);
+    ck_assert_msg (worst < 1e-3, "flow off the homography by %g px", worst);
+    fflush (stdout);
+    ck_assert (visible > w * h / 3 && ground > w * h / 8 && checked > visible - 20);
+    ck_assert_msg (warp_err < 0.35 * still_err, "warp %g still %g", warp_err, still_err);
+    ck_assert_msg (prev > 5, "bottom of the centre column moves %g px", prev);
+    cv_image_free (&f1);
+    cv_image_free (&f2);
+    cv_image_free (&flow);
+    cv_image_free (&occ);
+  }
+  /* the tool writes the function's pairs; --max-motion is refused with it */
+  char dir[512], path[600];
+  snprintf (dir, sizeof dir, "%s", cv_test_temp_path ("driving"));
+  const char *argv[] = { CV_MKPAIRS_BIN, dir, "--driving", "--count", "2", "--size", "64x48",
+                         "--seed", "5", "--procedural", NULL };
+  expect (argv, 0, NULL);
+  for (int i = 0; i < 2; i++) {
+    cv_pair_params gp = { 64, 48, 0.0f, 5u + (unsigned) i };
+    cc_image f1, f2, flow, occ, got;
+    CC_ASSERT_OK (cv_pair_make_driving (&gp, NULL, 0, &f1, &f2, &flow, &occ, NULL));
+    static const char *names[] = { "frame10.png", "frame11.png", "occlusions.png" };
+    const cc_image *want[] = { &f1, &f2, &occ };
+    for (int k = 0; k < 3; k++) {
+      snprintf (path, sizeof path, "%s/pair_%03d/%s", dir, i, names[k]);
+      CC_ASSERT_OK (cv_png_load (path, k == 2 ? CC_FORMAT_GRAY8 : CC_FORMAT_RGBX8, &got));
+      cv_test_assert_same_bits (&got, want[k], names[k]);
+      cv_image_free (&got);
+    }
+    snprintf (path, sizeof path, "%s/pair_%03d/flow10.flo", dir, i);
+    CC_ASSERT_OK (cc_flo_read (path, &got));
+    cv_test_assert_same_bits (&got, &flow, "flow10.flo");
+    cc_flo_free (&got);
+    cv_image_free (&f1);
+    cv_image_free (&f2);
+    cv_image_free (&flow);
+    cv_image_free (&occ);
+  }
+  const char *both[] = { CV_MKPAIRS_BIN, dir, "--driving", "--max-motion", "20", NULL };
+  expect (both, 2, "does not apply");
+}
+END_TEST
+
 /* cv-flow --method epic --eval on two generated 96x64 pairs (20 px motions): a table
  * with both pairs and a mean EPE under 3 px (zero flow: about 8); bad epic options. */
 START_TEST (test_cv_flow_epic)
@@ -808,6 +959,7 @@ cli_suite (void)
 #endif
   tcase_add_test (tc, test_cv_flow_options);
   tcase_add_test (tc, test_cv_flow_epic);
+  tcase_add_test (tc, test_cv_mkpairs_driving);
   tcase_add_test (tc, test_cv_mkmesh);
   tcase_add_test (tc, test_other_tools_options);
   tcase_add_test (tc, test_cv_mkclip_foreground);

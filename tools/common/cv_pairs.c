@@ -324,3 +324,185 @@ cv_pair_make (const cv_pair_params *p, const cc_image *textures, int ntex, cc_im
   }
   return st;
 }
+
+/* ------------------------------------------------------------ driving pairs */
+
+typedef struct {
+  cv_driving_camera cam;
+  double co, si;              /* cos, sin of the yaw */
+  layer ground, wall;         /* textures only (tex_* and noise_seed) */
+} driving_scene;
+
+/* The ray of image point (x, y) of camera t (0, 1) in camera 1's coordinates hits the
+ * ground (returns 0) or the wall (1) at P. */
+static int
+driving_hit (const driving_scene *S, int t, double x, double y, double P[3])
+{
+  const cv_driving_camera *c = &S->cam;
+  double dx = (x - c->cx) / c->focal, dy = (y - c->cy) / c->focal, dz = 1.0;
+  double ox = 0, oz = 0;
+  if (t == 1) {               /* d = R d2, origin (0, 0, forward) */
+    double rx = S->co * dx + S->si * dz, rz = -S->si * dx + S->co * dz;
+    dx = rx;
+    dz = rz;
+    oz = c->forward;
+  }
+  double tw = (c->wall - oz) / dz;
+  double tg = dy > 0 ? c->height / dy : INFINITY;
+  double s = tg < tw ? tg : tw;
+  P[0] = ox + s * dx;
+  P[1] = s * dy;
+  P[2] = oz + s * dz;
+  if (tg < tw)
+    P[1] = c->height;         /* exactly on the plane */
+  else
+    P[2] = c->wall;
+  return tg < tw ? 0 : 1;
+}
+
+/* Texture coordinates (layer units: metres) of a hit point. */
+static void
+driving_texcoord (int surface, const double P[3], double *u, double *v)
+{
+  *u = P[0];
+  *v = surface == 0 ? P[2] : P[1];
+}
+
+static void
+driving_project (const driving_scene *S, const double P[3], double *x2, double *y2, double *z2)
+{
+  const cv_driving_camera *c = &S->cam;
+  double X = P[0], Y = P[1], Z = P[2] - c->forward;
+  double X2 = S->co * X - S->si * Z, Z2 = S->si * X + S->co * Z;
+  *x2 = c->cx + c->focal * X2 / Z2;
+  *y2 = c->cy + c->focal * Y / Z2;
+  *z2 = Z2;
+}
+
+static void
+driving_render (const driving_scene *S, const cc_image *textures, int t, cc_image *frame)
+{
+  const layer *Ls[2] = { &S->ground, &S->wall };
+  for (int y = 0; y < frame->height; y++) {
+    uint8_t *row = (uint8_t *) frame->planes[0] + (size_t) y * frame->pitch[0];
+    for (int x = 0; x < frame->width; x++) {
+      /* the pixel's footprint in texels along each image axis, from its centre ray and
+       * its neighbours' (on the centre's surface) */
+      double P[3], Q[3], u0, v0, u1, v1;
+      int s0 = driving_hit (S, t, x, y, P);
+      driving_texcoord (s0, P, &u0, &v0);
+      double span[2];
+      for (int axis = 0; axis < 2; axis++) {
+        int s1 = driving_hit (S, t, x + (axis == 0), y + (axis == 1), Q);
+        driving_texcoord (s0, Q, &u1, &v1);
+        span[axis] = s1 == s0 ? hypot (u1 - u0, v1 - v0) * Ls[s0]->tex_scale : 32.0;
+      }
+      int nx = (int) fmin (32.0, fmax (2.0, ceil (span[0])));
+      int ny = (int) fmin (32.0, fmax (2.0, ceil (span[1])));
+      double acc[3] = { 0, 0, 0 };
+      for (int j = 0; j < ny; j++)
+        for (int i = 0; i < nx; i++) {
+          double sx = x - 0.5 + (i + 0.5) / nx, sy = y - 0.5 + (j + 0.5) / ny, u, v, rgb[3];
+          int s = driving_hit (S, t, sx, sy, Q);
+          driving_texcoord (s, Q, &u, &v);
+          const layer *L = Ls[s];
+          texture_sample (L, L->texture >= 0 ? &textures[L->texture] : NULL, u, v, rgb);
+          for (int c = 0; c < 3; c++)
+            acc[c] += rgb[c];
+        }
+      for (int c = 0; c < 3; c++)
+        row[4 * x + c] = (uint8_t) lrint (fmin (255.0, fmax (0.0, acc[c] / (nx * ny))));
+      row[4 * x + 3] = 255;
+    }
+  }
+}
+
+static void
+driving_scene_make (const cv_pair_params *p, int ntex, driving_scene *S)
+{
+  /* the state is a hash of the seed: a state of seed * constant would make the draws
+   * of consecutive seeds correlated */
+  uint64_t s = (uint64_t) p->seed ^ 0xD81F0000ull;
+  s = next_u64 (&s);
+  memset (S, 0, sizeof *S);
+  cv_driving_camera *c = &S->cam;
+  c->focal = p->width * uniform (&s, 0.55, 0.75);
+  c->cx = 0.5 * p->width;
+  c->cy = p->height * uniform (&s, 0.35, 0.5);
+  c->height = uniform (&s, 1.2, 1.8);
+  /* forward: a share of the distance to the nearest ground point seen (the bottom
+   * row's), so that no point seen passes behind camera 2 and the bottom rows move
+   * 18 % to 67 % further from the horizon */
+  double nearest = c->focal * c->height / (p->height - 1 - c->cy);
+  c->forward = nearest * uniform (&s, 0.15, 0.4);
+  c->yaw = uniform (&s, -1.5, 1.5) * M_PI / 180;
+  c->wall = uniform (&s, 25, 60);
+  S->co = cos (c->yaw);
+  S->si = sin (c->yaw);
+  layer *Ls[2] = { &S->ground, &S->wall };
+  for (int k = 0; k < 2; k++) {
+    layer *L = Ls[k];
+    L->texture = ntex > 0 ? (int) (next_u64 (&s) % (uint64_t) ntex) : -1;
+    L->noise_seed = (unsigned) (next_u64 (&s) & 0xFFFFFF);
+    double texel = k == 0 ? uniform (&s, 0.015, 0.03)
+        : c->wall / c->focal * uniform (&s, 0.7, 1.4);
+    L->tex_scale = 1.0 / texel;
+    L->tex_ox = uniform (&s, 0, 1000);
+    L->tex_oy = uniform (&s, 0, 1000);
+  }
+}
+
+cc_status
+cv_pair_make_driving (const cv_pair_params *p, const cc_image *textures, int ntex,
+    cc_image *frame1, cc_image *frame2, cc_image *flow, cc_image *occlusion,
+    cv_driving_camera *camera)
+{
+  if (!p || p->width < 16 || p->height < 16 || p->width > 8192 || p->height > 8192
+      || ntex < 0 || (ntex > 0 && !textures))
+    return cc_set_error (CC_ERROR_INVALID_ARGUMENT,
+        "cv_pair_make_driving: size 16..8192 and textures when n > 0");
+  for (int i = 0; i < ntex; i++)
+    if (textures[i].format != CC_FORMAT_RGBX8 || textures[i].width < 2
+        || textures[i].height < 2)
+      return cc_set_error (CC_ERROR_INVALID_ARGUMENT,
+          "cv_pair_make_driving: texture %d is not an RGBX8 image of 2x2 or more", i);
+  const int w = p->width, h = p->height;
+  driving_scene S;
+  driving_scene_make (p, ntex, &S);
+  if (camera)
+    *camera = S.cam;
+  memset (frame1, 0, sizeof *frame1);
+  memset (frame2, 0, sizeof *frame2);
+  memset (flow, 0, sizeof *flow);
+  memset (occlusion, 0, sizeof *occlusion);
+  cc_status st = cv_image_new (w, h, CC_FORMAT_RGBX8, frame1);
+  if (st == CC_SUCCESS)
+    st = cv_image_new (w, h, CC_FORMAT_RGBX8, frame2);
+  if (st == CC_SUCCESS)
+    st = cv_image_new (w, h, CC_FORMAT_F32C2, flow);
+  if (st == CC_SUCCESS)
+    st = cv_image_new (w, h, CC_FORMAT_GRAY8, occlusion);
+  if (st != CC_SUCCESS) {
+    cv_image_free (frame1);
+    cv_image_free (frame2);
+    cv_image_free (flow);
+    cv_image_free (occlusion);
+    return st;
+  }
+  driving_render (&S, textures, 0, frame1);
+  driving_render (&S, textures, 1, frame2);
+  for (int y = 0; y < h; y++) {
+    float *f = (float *) ((char *) flow->planes[0] + (size_t) y * flow->pitch[0]);
+    uint8_t *o = (uint8_t *) occlusion->planes[0] + (size_t) y * occlusion->pitch[0];
+    for (int x = 0; x < w; x++) {
+      double P[3], x2, y2, z2;
+      driving_hit (&S, 0, x, y, P);
+      driving_project (&S, P, &x2, &y2, &z2);
+      f[2 * x] = (float) (x2 - x);
+      f[2 * x + 1] = (float) (y2 - y);
+      int inside = z2 > 0 && x2 >= -0.5 && y2 >= -0.5 && x2 < w - 0.5 && y2 < h - 0.5;
+      o[x] = inside ? 0 : 255;
+    }
+  }
+  return CC_SUCCESS;
+}
