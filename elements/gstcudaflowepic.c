@@ -321,7 +321,7 @@ gst_cuda_flow_epic_class_init (GstCudaFlowEpicClass * klass)
 
   gst_cv_flow_vis_install_properties (gobject_class, PROP_VIS_FIRST, TRUE);
   /* the refinement's properties as on cudaflowlk and cudablockmatch, with the method's
-   * defaults (refine=variational, one level) */
+   * defaults (refine=variational, two levels of 5 x 15) */
   gst_cv_refine_install_properties_full (gobject_class, PROP_REFINE_FIRST, &d.refine_params,
       d.refine);
 

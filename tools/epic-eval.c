@@ -14,7 +14,8 @@
  * confidence > 0.5, and the time of one cc_epic_compute with the confidence.
  * Options: --backend cpu|cuda|auto (cpu), --threads N, --video (the pair through
  * cc_epic's video mode: frame10 twice, then frame11, the second call timed),
- * --no-refine, and --k / --cell / --inner / --outer / --iterations / --step in place of
+ * --no-refine, and --k / --cell / --inner / --outer / --iterations / --step /
+ * --refine-levels / --alpha / --gamma / --delta in place of
  * cc_epic_params_default's to compare settings. */
 #include "cv_cli.h"
 #include "cv_imageio.h"
@@ -80,7 +81,8 @@ px1 (const cc_image *f, int x, int y)
 typedef struct {
   cc_context *ctx;
   bool refine, video;
-  int k, cell, inner, outer, iterations, step;   /* 0: cc_epic_params_default's */
+  int k, cell, inner, outer, iterations, step, rlevels;   /* 0: cc_epic_params_default's */
+  float alpha, gamma, delta;                           /* 0: the same */
 } options;
 
 static int
@@ -114,6 +116,14 @@ run (const options *o, const char *p1, const char *p2, const char *gt_path, pair
     p.match.iterations = o->iterations;
   if (o->step)
     p.match.step = o->step;
+  if (o->rlevels)
+    p.refine_params.levels = o->rlevels;
+  if (o->alpha > 0)
+    p.refine_params.smoothness_weight = o->alpha;
+  if (o->gamma > 0)
+    p.refine_params.gradient_weight = o->gamma;
+  if (o->delta > 0)
+    p.refine_params.color_weight = o->delta;
   cc_epic *e;
   if (cc_epic_create (o->ctx, w, h, &p, &e))
     return cv_fail ("epic create");
@@ -318,6 +328,8 @@ usage (FILE *out)
       "  --k N, --cell N          the interpolation's neighbours and seed cell\n"
       "  --inner N, --outer N     the refinement's inner and outer iterations\n"
       "  --iterations N, --step N the matcher's rounds per level and seed spacing\n"
+      "  --refine-levels N        the refinement's pyramid levels (coarse to fine)\n"
+      "  --alpha A, --gamma G, --delta D  its smoothness, gradient and colour weights\n"
       "                           (each 0 or absent: cc_epic_params_default's)\n"
       "  -h, --help               this text\n");
 }
@@ -364,6 +376,14 @@ main (int argc, char **argv)
       o.iterations = atoi (argv[++i]);
     else if (!strcmp (argv[i], "--step") && i + 1 < argc)
       o.step = atoi (argv[++i]);
+    else if (!strcmp (argv[i], "--refine-levels") && i + 1 < argc)
+      o.rlevels = atoi (argv[++i]);
+    else if (!strcmp (argv[i], "--alpha") && i + 1 < argc)
+      o.alpha = (float) atof (argv[++i]);
+    else if (!strcmp (argv[i], "--gamma") && i + 1 < argc)
+      o.gamma = (float) atof (argv[++i]);
+    else if (!strcmp (argv[i], "--delta") && i + 1 < argc)
+      o.delta = (float) atof (argv[++i]);
     else if (!strcmp (argv[i], "--pair") && i + 2 < argc) {
       pa = argv[++i];
       pb = argv[++i];

@@ -5,6 +5,7 @@
  * cudaflowepic -> cudadownload (CUDA memory) against the CPU backend. */
 #include "element_common.h"
 #include "gstcvflowmeta.h"
+#include <cudacore/cc_epic.h>
 #include <math.h>
 #include <string.h>
 
@@ -153,9 +154,14 @@ GST_START_TEST (test_refine_vocabulary)
   gint levels, outer, inner;
   g_object_get (e, "refine-levels", &levels, "refine-outer-iterations", &outer,
       "refine-inner-iterations", &inner, NULL);
-  ck_assert_int_eq (levels, 1);
-  ck_assert_int_eq (outer, 5);
-  ck_assert_int_eq (inner, 30);
+  /* the method's own refinement defaults (cc_epic_params_default), not cudaflowlk's */
+  cc_epic_params d;
+  cc_epic_params_default (&d);
+  ck_assert_int_eq (levels, d.refine_params.levels);
+  ck_assert_int_eq (outer, d.refine_params.outer_iterations);
+  ck_assert_int_eq (inner, d.refine_params.inner_iterations);
+  ck_assert_int_eq (levels, 2);
+  ck_assert_int_eq (inner, 15);
   gst_object_unref (e);
 }
 GST_END_TEST;
