@@ -85,7 +85,7 @@ def rows(t):
 
     def epic(size):
         return t.val("epicflow", "kernel_ms", algorithm="epic", match_step=4, cell=4, k=32,
-                     inner=30, geodesic="jacobi rounds", **size)
+                     inner=15, refine_levels=2, geodesic="jacobi rounds", **size)
 
     def apsp(variant):
         return t.val("apsp", "kernel_ms", variant=variant, nodes=20480)
