@@ -10,6 +10,7 @@
 #include "cv_align.h"
 #include "cv_pairs.h"
 #include <cudacore/cc_flow.h>
+#include <cudacore/cc_epic.h>
 
 #include <math.h>
 #include <png.h>
@@ -252,9 +253,17 @@ START_TEST (test_cv_flow_options)
     "--refine [variational|none]", "--refine-levels N", "--refine-outer-iterations N",
     "--refine-inner-iterations N", "--refine-omega X", "--refine-smoothness X",
     "--refine-color-weight X", "--refine-gradient-weight X", "--cpu-threads N",
-    "[also --k]", "[also --max-motion]", "[also --levels]", "epic 1)" };
+    "[also --k]", "[also --max-motion]", "[also --levels]" };
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
     ck_assert_msg (strstr (out, names[i]), "cv-flow --help lacks '%s'", names[i]);
+  /* the EpicFlow defaults named beside the others, as cc_epic_params_default has them */
+  cc_epic_params ep;
+  cc_epic_params_default (&ep);
+  char want[64];
+  snprintf (want, sizeof want, "epic %d)", ep.refine_params.levels);
+  ck_assert_msg (strstr (out, want), "cv-flow --help lacks '%s'", want);
+  snprintf (want, sizeof want, "epic %d)", ep.refine_params.inner_iterations);
+  ck_assert_msg (strstr (out, want), "cv-flow --help lacks '%s'", want);
   free (out);
   /* options of another method, and the refinement's while it is off */
   const char *lk_k[] = { CV_FLOW_BIN, "--neighbours", "8", "a.png", "b.png", NULL };
