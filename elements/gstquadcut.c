@@ -552,9 +552,9 @@ gst_quad_cut_process (GstCvFilter * filter, GstBuffer * buffer, cc_image * frame
           "%.2f, previous %.2f)", gst_cv_filter_get_frame_number (filter),
           l >= self->previous_l ? "lit" : "unlit", l, self->previous_l);
       /* Only the foreground gets the light: on the project's 640x360 clip the mean L
-       * of a lit and an unlit frame differ by 0.9 (a threshold of 1.0 warned there,
-       * wrongly). Frames that do not alternate have the same mean L (noise averages
-       * out over the frame), or change it the same way twice in a row. */
+       * of a lit and an unlit frame differ by 0.9, so the threshold sits under it.
+       * Frames that do not alternate have the same mean L (noise averages out over
+       * the frame), or change it the same way twice in a row. */
       gdouble dl = l - self->previous_l;
       guint64 n = gst_cv_filter_get_frame_number (filter);
       if (!self->warned_pair && (ABS (dl) < ACTIVE_SAME_L

@@ -494,8 +494,8 @@ do_setup (GstCvFilter * self)
   if (!ensure_core (self))
     return FALSE;
   GST_OBJECT_LOCK (self);
-  /* more threads than cores only slow the CPU path down (4096 of them made 4 frames
-   * of 160x120 take 13.7 s instead of 0.1 s on 2 cores): capped at the cores */
+  /* more threads than cores only slow the CPU path down (docs/architecture.md has the
+   * figure): capped at the cores */
   gint threads = MIN (p->cpu_threads_prop, (gint) g_get_num_processors ());
   /* this setup reads every property set so far: a request made before it (a property
    * set before the caps) must not run the setup a second time on the first frame */
