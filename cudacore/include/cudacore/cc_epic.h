@@ -9,7 +9,8 @@
  *   cc_interp  EPIC: edge cost map, k nearest matches by geodesic distance,
  *              locally-weighted affine (or Nadaraya-Watson) interpolation.
  *   cc_epic    the whole method: cc_match + cc_interp + cc_refine, with a
- *              forward-backward confidence on the result.
+ *              confidence on the result (cc_interp_confidence and the frames'
+ *              agreement along the refined vector); a video mode for streams.
  *
  * Every submit call takes the stream it runs on (NULL: the context's own stream;
  * ignored by the CPU backend) and does not wait unless its name ends in _sync or
@@ -116,6 +117,9 @@ typedef struct cc_epic_params {
   cc_refine_params refine_params;
 } cc_epic_params;
 
+/* The method's own defaults, which differ from its parts' (docs/epicflow.md says why):
+ * match.step 4; interp.cell 4, k 32, sigma 10, affine false, edge_weight 0.01;
+ * refine true with refine_params.levels 2, outer 5, inner 15. */
 void cc_epic_params_default (cc_epic_params *params);
 cc_status cc_epic_params_check (const cc_epic_params *params);
 
@@ -126,8 +130,11 @@ cc_status cc_epic_create (cc_context *ctx, int width, int height,
 void cc_epic_destroy (cc_epic *e);
 cc_status cc_epic_set_params (cc_epic *e, const cc_epic_params *params);
 /* Dense flow prev -> next (F32C2) and, when confidence is not NULL, an F32
- * confidence in [0, 1] (forward-backward consistency of the result). Textureless,
- * identical or tiny frames, or no surviving match: zero flow, zero confidence. */
+ * confidence in [0, 1]: the interpolation's (cc_interp_confidence) times
+ * exp (-(r / 16)^2), r the luma difference of prev at the pixel and next at its
+ * target; 0 where the target leaves the frame. Textureless or tiny frames, or no
+ * surviving match: zero flow, zero confidence. Identical textured frames: zero flow,
+ * confidence 1 within 4 px of a match. */
 cc_status cc_epic_compute (cc_epic *e, cc_stream stream, const cc_image *prev,
     const cc_image *next, cc_image *flow, cc_image *confidence);
 /* Video mode: cc_epic_compute for consecutive pairs of one stream. When the previous
