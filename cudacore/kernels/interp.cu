@@ -316,27 +316,17 @@ knn_dist (unsigned long long key)
   return __uint_as_float ((unsigned) (key >> 32));
 }
 
-// Warp-wide min / max of a 32-bit word: one instruction from sm_80, shuffles before.
+// Warp-wide min (or max) of a 32-bit word: one instruction from sm_80, shuffles before.
 __device__ __forceinline__ unsigned
-knn_warp_min (unsigned v)
+knn_warp_extreme (unsigned v, bool want_max)
 {
 #if __CUDA_ARCH__ >= 800
-  return __reduce_min_sync (0xFFFFFFFFu, v);
+  return want_max ? __reduce_max_sync (0xFFFFFFFFu, v) : __reduce_min_sync (0xFFFFFFFFu, v);
 #else
-  for (int off = 16; off > 0; off >>= 1)
-    v = min (v, __shfl_xor_sync (0xFFFFFFFFu, v, off));
-  return v;
-#endif
-}
-
-__device__ __forceinline__ unsigned
-knn_warp_max (unsigned v)
-{
-#if __CUDA_ARCH__ >= 800
-  return __reduce_max_sync (0xFFFFFFFFu, v);
-#else
-  for (int off = 16; off > 0; off >>= 1)
-    v = max (v, __shfl_xor_sync (0xFFFFFFFFu, v, off));
+  for (int off = 16; off > 0; off >>= 1) {
+    const unsigned o = __shfl_xor_sync (0xFFFFFFFFu, v, off);
+    v = want_max ? max (v, o) : min (v, o);
+  }
   return v;
 #endif
 }
@@ -349,9 +339,9 @@ __device__ __forceinline__ unsigned long long
 knn_warp_pick (unsigned long long mine, int mine_i, bool want_max, int *at)
 {
   const unsigned hi = (unsigned) (mine >> 32);
-  const unsigned bhi = want_max ? knn_warp_max (hi) : knn_warp_min (hi);
+  const unsigned bhi = knn_warp_extreme (hi, want_max);
   const unsigned lo = hi == bhi ? (unsigned) mine : (want_max ? 0u : 0xFFFFFFFFu);
-  const unsigned blo = want_max ? knn_warp_max (lo) : knn_warp_min (lo);
+  const unsigned blo = knn_warp_extreme (lo, want_max);
   const unsigned long long best = ((unsigned long long) bhi << 32) | blo;
   const unsigned who = __ballot_sync (0xFFFFFFFFu, mine == best);
   *at = __shfl_sync (0xFFFFFFFFu, mine_i, __ffs (who) - 1);

@@ -230,18 +230,7 @@ cc_cuda_match_compute (cc_cuda_match *st, cc_stream stream_in, const cc_match_pa
   const cc_match_layout *L = &st->L;
   const int n = L->gw * L->gh;
   if (reuse_prev) {
-    // the last next frame's pyramid becomes prev's: swap the slots
-    for (int l = 0; l < CC_MATCH_LEVELS_MAX; l++) {
-      uint16_t *t = st->luma[0][l];
-      st->luma[0][l] = st->luma[1][l];
-      st->luma[1][l] = t;
-      t = st->smooth[0][l];
-      st->smooth[0][l] = st->smooth[1][l];
-      st->smooth[1][l] = t;
-      uint32_t *c = st->census[0][l];
-      st->census[0][l] = st->census[1][l];
-      st->census[1][l] = c;
-    }
+    cc_match_swap_slots (st->luma, st->smooth, st->census);
   } else
     pyramid (st, stream, 0, prev);
   pyramid (st, stream, 1, next);

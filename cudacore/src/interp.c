@@ -458,6 +458,18 @@ cpu_run (cc_interp *ip, const cc_image *frame, const cc_flow_match *matches, int
   return CC_SUCCESS;
 }
 
+/* The stream a CUDA call runs on (NULL: the context's); the last call's stream is
+ * waited for first when it differs, since its scratch is reused. */
+static cc_status
+cuda_stream (cc_interp *ip, cc_stream *stream)
+{
+  *stream = cc_stream_resolve (ip->mod.ctx, *stream);
+  if (ip->last_stream && ip->last_stream != *stream)
+    CC_TRY (CC_CUDA_ONLY (cc_cuda_stream_synchronize (ip->last_stream)));
+  ip->last_stream = *stream;
+  return CC_SUCCESS;
+}
+
 cc_status
 cc_interp_run (cc_interp *ip, cc_stream stream, const cc_image *frame,
     const cc_flow_match *matches, int n, cc_image *flow)
@@ -475,17 +487,18 @@ cc_interp_run (cc_interp *ip, cc_stream stream, const cc_image *frame,
   CC_TRY (cc_image_check_location (ip->mod.ctx, flow, "interp: flow"));
   CC_CHECK_ARG (n >= 0, "interp: match count %d is negative", n);
   CC_CHECK_ARG (n == 0 || matches != NULL, "interp: %d matches but the array is NULL", n);
+  /* the keys and models cc_interp_confidence reads: valid once a run went through */
+  ip->ran = false;
   ip->matches = matches;
-  ip->ran = true;
+  cc_status st;
   if (ip->mod.ctx->backend == CC_BACKEND_CUDA) {
-    stream = cc_stream_resolve (ip->mod.ctx, stream);
-    if (ip->last_stream && ip->last_stream != stream)
-      CC_TRY (CC_CUDA_ONLY (cc_cuda_stream_synchronize (ip->last_stream)));
-    ip->last_stream = stream;
-    return CC_CUDA_ONLY (cc_cuda_interp_run (ip->cuda, stream, &ip->params, frame,
-            matches, n, flow));
-  }
-  return cpu_run (ip, frame, matches, n, flow);
+    CC_TRY (cuda_stream (ip, &stream));
+    st = CC_CUDA_ONLY (cc_cuda_interp_run (ip->cuda, stream, &ip->params, frame, matches, n,
+            flow));
+  } else
+    st = cpu_run (ip, frame, matches, n, flow);
+  ip->ran = st == CC_SUCCESS;
+  return st;
 }
 
 cc_status
@@ -502,10 +515,7 @@ cc_interp_confidence (cc_interp *ip, cc_stream stream, cc_image *confidence)
   CC_TRY (cc_image_check_location (ip->mod.ctx, confidence, "interp: confidence"));
   CC_CHECK_ARG (ip->ran, "cc_interp_confidence: no cc_interp_run before");
   if (ip->mod.ctx->backend == CC_BACKEND_CUDA) {
-    stream = cc_stream_resolve (ip->mod.ctx, stream);
-    if (ip->last_stream && ip->last_stream != stream)
-      CC_TRY (CC_CUDA_ONLY (cc_cuda_stream_synchronize (ip->last_stream)));
-    ip->last_stream = stream;
+    CC_TRY (cuda_stream (ip, &stream));
     return CC_CUDA_ONLY (cc_cuda_interp_confidence (ip->cuda, stream, ip->matches,
             confidence));
   }

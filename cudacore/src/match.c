@@ -371,20 +371,9 @@ cc_match_compute_sequence (cc_match *m, cc_stream stream, const cc_image *prev,
     m->has_next = true;
     return CC_SUCCESS;
   }
-  if (reuse_prev) {
-    /* the last next frame's pyramid becomes prev's: swap the slots */
-    for (int l = 0; l < CC_MATCH_LEVELS_MAX; l++) {
-      uint16_t *t = m->luma[0][l];
-      m->luma[0][l] = m->luma[1][l];
-      m->luma[1][l] = t;
-      t = m->smooth[0][l];
-      m->smooth[0][l] = m->smooth[1][l];
-      m->smooth[1][l] = t;
-      uint32_t *c = m->census[0][l];
-      m->census[0][l] = m->census[1][l];
-      m->census[1][l] = c;
-    }
-  } else
+  if (reuse_prev)
+    cc_match_swap_slots (m->luma, m->smooth, m->census);
+  else
     cpu_pyramid (m, 0, prev);
   cpu_pyramid (m, 1, next);
   cpu_compute (m);

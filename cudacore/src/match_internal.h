@@ -30,6 +30,25 @@ void cc_match_layout_compute (int width, int height, const cc_match_params *para
 cc_match_view cc_match_view_make (const cc_match_layout *layout, int level, int dir,
     const uint32_t *from, const uint32_t *to, int *flow, int *cost);
 
+/* The last compute's next frame becomes prev (cc_match_compute_sequence): its
+ * pyramid, smoothed levels and census codes swap slots with prev's (both backends). */
+static inline void
+cc_match_swap_slots (uint16_t *luma[2][CC_MATCH_LEVELS_MAX],
+    uint16_t *smooth[2][CC_MATCH_LEVELS_MAX], uint32_t *census[2][CC_MATCH_LEVELS_MAX])
+{
+  for (int l = 0; l < CC_MATCH_LEVELS_MAX; l++) {
+    uint16_t *t = luma[0][l];
+    luma[0][l] = luma[1][l];
+    luma[1][l] = t;
+    t = smooth[0][l];
+    smooth[0][l] = smooth[1][l];
+    smooth[1][l] = t;
+    uint32_t *c = census[0][l];
+    census[0][l] = census[1][l];
+    census[1][l] = c;
+  }
+}
+
 /* CUDA backend (kernels/match.cu). */
 typedef struct cc_cuda_match cc_cuda_match;
 cc_status cc_cuda_match_create (cc_context *ctx, const cc_match_layout *layout,
