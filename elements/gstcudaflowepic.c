@@ -150,14 +150,13 @@ gst_cuda_flow_epic_process (GstCvFilter * filter, GstBuffer * buffer, cc_image *
   const cc_image *prev = gst_cv_filter_get_previous_frame (filter);
   *what = "optical flow";
   /* video mode: prev is the copy of the last frame computed on, so the method reuses
-   * what it derived from it (the same results as cc_epic_compute); a frame without
-   * a previous one, or a failed one, ends the chain */
+   * what it derived from it (the same results as cc_epic_compute). A frame without a
+   * previous one follows a setup or reset(), where the chain is already new; a
+   * failed frame ends it */
   if (prev)
     st = cc_epic_compute_video (self->epic, stream, prev, frame, f.vectors, f.confidence);
-  else {
-    cc_epic_reset (self->epic);
+  else
     st = gst_cv_flow_frame_zero (&f, filter, stream);
-  }
   if (st != CC_SUCCESS)
     cc_epic_reset (self->epic);
   /* the next frame's previous one is this frame before any drawing */

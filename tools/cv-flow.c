@@ -21,7 +21,6 @@
 #include <cudacore/cc_flow.h>
 #include <cudacore/cc_refine.h>
 
-#include <dirent.h>
 #include <stddef.h>
 #include <math.h>
 #include <limits.h>
@@ -224,33 +223,12 @@ run_pair (const options *o, cc_context *ctx, const char *p1, const char *p2,
 }
 
 static int
-cmp_str (const void *a, const void *b)
-{
-  return strcmp (*(char *const *) a, *(char *const *) b);
-}
-
-static int
 run_eval (const options *o, cc_context *ctx, const char *dir)
 {
-  DIR *d = opendir (dir);
-  if (!d) {
-    fprintf (stderr, "cv-flow: cannot open %s\n", dir);
-    return 1;
-  }
   char *names[256];
-  int count = 0;
-  struct dirent *e;
-  while ((e = readdir (d)) && count < 256) {
-    char probe[4096];
-    snprintf (probe, sizeof probe, "%s/%s/flow10.flo", dir, e->d_name);
-    FILE *f = fopen (probe, "rb");
-    if (f) {
-      fclose (f);
-      names[count++] = strdup (e->d_name);
-    }
-  }
-  closedir (d);
-  qsort (names, count, sizeof names[0], cmp_str);
+  int count = cv_list_pairs (dir, names, 256);
+  if (count < 0)
+    return 1;
   if (count == 0) {
     fprintf (stderr, "cv-flow: no NAME/flow10.flo under %s\n", dir);
     return 1;

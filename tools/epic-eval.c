@@ -23,7 +23,6 @@
 #include "cudacore/cc_flow.h"
 #include "cudacore/cc_timer.h"
 
-#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,6 +84,67 @@ typedef struct {
   float alpha, gamma, delta;                           /* 0: the same */
 } options;
 
+/* cc_epic_params_default's, with the settings the command line changed. */
+static void
+params_of (const options *o, cc_epic_params *p)
+{
+  cc_epic_params_default (p);
+  p->refine = o->refine;
+  if (o->k)
+    p->interp.k = o->k;
+  if (o->cell)
+    p->interp.cell = o->cell;
+  if (o->inner)
+    p->refine_params.inner_iterations = o->inner;
+  if (o->outer)
+    p->refine_params.outer_iterations = o->outer;
+  if (o->iterations)
+    p->match.iterations = o->iterations;
+  if (o->step)
+    p->match.step = o->step;
+  if (o->rlevels)
+    p->refine_params.levels = o->rlevels;
+  if (o->alpha > 0)
+    p->refine_params.smoothness_weight = o->alpha;
+  if (o->gamma > 0)
+    p->refine_params.gradient_weight = o->gamma;
+  if (o->delta > 0)
+    p->refine_params.color_weight = o->delta;
+}
+
+/* A running mean of pair results. */
+typedef struct {
+  pair_result sum;
+  int n;
+} mean_of;
+
+static void
+mean_add (mean_of *m, const pair_result *r)
+{
+  m->sum.epe += r->epe;
+  m->sum.top50 += r->top50;
+  m->sum.top90 += r->top90;
+  m->sum.oracle50 += r->oracle50;
+  m->sum.oracle90 += r->oracle90;
+  m->sum.confident += r->confident;
+  m->sum.ms += r->ms;
+  m->n++;
+}
+
+static void print_row (const char *name, const pair_result *r);
+
+static void
+mean_print (const char *name, const mean_of *m)
+{
+  if (m->n == 0)
+    return;
+  pair_result r = m->sum;
+  double k = 1.0 / m->n;
+  r.epe *= k; r.top50 *= k; r.top90 *= k; r.oracle50 *= k; r.oracle90 *= k;
+  r.confident *= k; r.ms *= k;
+  print_row (name, &r);
+}
+
 static int
 run (const options *o, const char *p1, const char *p2, const char *gt_path, pair_result *res)
 {
@@ -102,28 +162,7 @@ run (const options *o, const char *p1, const char *p2, const char *gt_path, pair
       || cc_image_copy (o->ctx, NULL, &f1, &d1) || cc_image_copy (o->ctx, NULL, &f2, &d2))
     return cv_fail ("alloc/upload");
   cc_epic_params p;
-  cc_epic_params_default (&p);
-  p.refine = o->refine;
-  if (o->k)
-    p.interp.k = o->k;
-  if (o->cell)
-    p.interp.cell = o->cell;
-  if (o->inner)
-    p.refine_params.inner_iterations = o->inner;
-  if (o->outer)
-    p.refine_params.outer_iterations = o->outer;
-  if (o->iterations)
-    p.match.iterations = o->iterations;
-  if (o->step)
-    p.match.step = o->step;
-  if (o->rlevels)
-    p.refine_params.levels = o->rlevels;
-  if (o->alpha > 0)
-    p.refine_params.smoothness_weight = o->alpha;
-  if (o->gamma > 0)
-    p.refine_params.gradient_weight = o->gamma;
-  if (o->delta > 0)
-    p.refine_params.color_weight = o->delta;
+  params_of (o, &p);
   cc_epic *e;
   if (cc_epic_create (o->ctx, w, h, &p, &e))
     return cv_fail ("epic create");
@@ -197,8 +236,7 @@ run_sequence (const options *o, char **paths, int n)
   cc_location loc = cc_context_backend (o->ctx) == CC_BACKEND_CUDA ? CC_LOCATION_DEVICE
       : CC_LOCATION_HOST;
   cc_epic_params p;
-  cc_epic_params_default (&p);
-  p.refine = o->refine;
+  params_of (o, &p);
   cc_epic *e;
   if (cc_image_alloc (o->ctx, w, h, CC_FORMAT_RGBX8, loc, &dev[0])
       || cc_image_alloc (o->ctx, w, h, CC_FORMAT_RGBX8, loc, &dev[1])
@@ -244,12 +282,6 @@ run_sequence (const options *o, char **paths, int n)
   return 0;
 }
 
-static int
-cmp_str (const void *a, const void *b)
-{
-  return strcmp (*(char *const *) a, *(char *const *) b);
-}
-
 static void
 print_row (const char *name, const pair_result *r)
 {
@@ -258,28 +290,13 @@ print_row (const char *name, const pair_result *r)
 }
 
 static int
-eval_dir (const options *o, const char *dir, pair_result *total, int *count)
+eval_dir (const options *o, const char *dir, mean_of *all)
 {
-  DIR *d = opendir (dir);
-  if (!d) {
-    fprintf (stderr, "epic-eval: cannot open %s\n", dir);
-    return 1;
-  }
   char *names[256];
-  int nn = 0;
-  struct dirent *de;
-  while ((de = readdir (d)) && nn < 256) {
-    char probe[4096];
-    snprintf (probe, sizeof probe, "%s/%s/flow10.flo", dir, de->d_name);
-    FILE *f = fopen (probe, "rb");
-    if (f) {
-      fclose (f);
-      names[nn++] = strdup (de->d_name);
-    }
-  }
-  closedir (d);
-  qsort (names, nn, sizeof names[0], cmp_str);
-  pair_result sum = { 0 };
+  int nn = cv_list_pairs (dir, names, 256);
+  if (nn < 0)
+    return 1;
+  mean_of here = { 0 };
   int rc = 0;
   for (int i = 0; i < nn; i++) {
     char p1[4096], p2[4096], gt[4096], label[64];
@@ -287,26 +304,16 @@ eval_dir (const options *o, const char *dir, pair_result *total, int *count)
     snprintf (p2, sizeof p2, "%s/%s/frame11.png", dir, names[i]);
     snprintf (gt, sizeof gt, "%s/%s/flow10.flo", dir, names[i]);
     pair_result r = { 0 };
-    if (run (o, p1, p2, gt, &r)) {
+    if (run (o, p1, p2, gt, &r) == 0) {
+      snprintf (label, sizeof label, "%.22s", names[i]);
+      print_row (label, &r);
+      mean_add (&here, &r);
+      mean_add (all, &r);
+    } else
       rc = 1;
-      continue;
-    }
-    snprintf (label, sizeof label, "%.22s", names[i]);
-    print_row (label, &r);
-    sum.epe += r.epe; sum.top50 += r.top50; sum.top90 += r.top90;
-    sum.oracle50 += r.oracle50; sum.oracle90 += r.oracle90;
-    sum.confident += r.confident; sum.ms += r.ms;
-    total->epe += r.epe; total->top50 += r.top50; total->top90 += r.top90;
-    total->oracle50 += r.oracle50; total->oracle90 += r.oracle90;
-    total->confident += r.confident; total->ms += r.ms;
-    (*count)++;
     free (names[i]);
   }
-  if (nn > 0) {
-    sum.epe /= nn; sum.top50 /= nn; sum.top90 /= nn; sum.oracle50 /= nn; sum.oracle90 /= nn;
-    sum.confident /= nn; sum.ms /= nn;
-    print_row ("  mean", &sum);
-  }
+  mean_print ("  mean", &here);
   return rc;
 }
 
@@ -339,75 +346,74 @@ main (int argc, char **argv)
 {
   options o = { .refine = true };
   cc_backend backend = CC_BACKEND_CPU;
-  int threads = 0, first = argc;
+  int threads = 0, first = argc, seq_first = 0;
   const char *pa = NULL, *pb = NULL;
-  int seq_first = 0;
-  for (int i = 1; i < argc; i++) {
-    if (!strcmp (argv[i], "-h") || !strcmp (argv[i], "--help")) {
+  for (int i = 1; i < argc && first == argc && !seq_first; i++) {
+    const char *a = argv[i];
+    const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+    bool ok = true, takes = v != NULL;
+    if (cv_is_help (a)) {
       usage (stdout);
       return 0;
-    } else if (!strcmp (argv[i], "--backend") && i + 1 < argc) {
-      const char *b = argv[++i];
-      if (!strcmp (b, "cpu"))
-        backend = CC_BACKEND_CPU;
-      else if (!strcmp (b, "cuda"))
-        backend = CC_BACKEND_CUDA;
-      else if (!strcmp (b, "auto"))
-        backend = CC_BACKEND_AUTO;
-      else {
-        fprintf (stderr, "epic-eval: --backend %s: want cpu, cuda or auto\n", b);
-        return 2;
-      }
-    } else if (!strcmp (argv[i], "--threads") && i + 1 < argc)
-      threads = atoi (argv[++i]);
-    else if (!strcmp (argv[i], "--video"))
-      o.video = true;
-    else if (!strcmp (argv[i], "--no-refine"))
-      o.refine = false;
-    else if (!strcmp (argv[i], "--k") && i + 1 < argc)
-      o.k = atoi (argv[++i]);
-    else if (!strcmp (argv[i], "--cell") && i + 1 < argc)
-      o.cell = atoi (argv[++i]);
-    else if (!strcmp (argv[i], "--inner") && i + 1 < argc)
-      o.inner = atoi (argv[++i]);
-    else if (!strcmp (argv[i], "--outer") && i + 1 < argc)
-      o.outer = atoi (argv[++i]);
-    else if (!strcmp (argv[i], "--iterations") && i + 1 < argc)
-      o.iterations = atoi (argv[++i]);
-    else if (!strcmp (argv[i], "--step") && i + 1 < argc)
-      o.step = atoi (argv[++i]);
-    else if (!strcmp (argv[i], "--refine-levels") && i + 1 < argc)
-      o.rlevels = atoi (argv[++i]);
-    else if (!strcmp (argv[i], "--alpha") && i + 1 < argc)
-      o.alpha = (float) atof (argv[++i]);
-    else if (!strcmp (argv[i], "--gamma") && i + 1 < argc)
-      o.gamma = (float) atof (argv[++i]);
-    else if (!strcmp (argv[i], "--delta") && i + 1 < argc)
-      o.delta = (float) atof (argv[++i]);
-    else if (!strcmp (argv[i], "--pair") && i + 2 < argc) {
+    } else if (!strcmp (a, "--video"))
+      o.video = true, takes = false;
+    else if (!strcmp (a, "--no-refine"))
+      o.refine = false, takes = false;
+    else if (!strcmp (a, "--pair") && i + 2 < argc) {
       pa = argv[++i];
       pb = argv[++i];
-    } else if (!strcmp (argv[i], "--sequence") && i + 2 < argc) {
-      seq_first = i + 1;
-      break;
-    } else if (argv[i][0] == '-') {
-      fprintf (stderr, "epic-eval: unknown option %s\n", argv[i]);
+      takes = false;
+    } else if (!strcmp (a, "--sequence") && i + 2 < argc)
+      seq_first = i + 1, takes = false;
+    else if (!v || a[0] != '-') {
+      if (a[0] == '-') {
+        fprintf (stderr, "epic-eval: %s needs a value\n", a);
+        usage (stderr);
+        return 2;
+      }
+      first = i;
+      takes = false;
+    } else if (!strcmp (a, "--backend"))
+      ok = cv_parse_backend (a, v, true, &backend);
+    else if (!strcmp (a, "--threads"))
+      ok = cv_parse_int (a, v, 0, 1024, &threads);
+    else if (!strcmp (a, "--k"))
+      ok = cv_parse_int (a, v, 0, 128, &o.k);
+    else if (!strcmp (a, "--cell"))
+      ok = cv_parse_int (a, v, 0, 8, &o.cell);
+    else if (!strcmp (a, "--inner"))
+      ok = cv_parse_int (a, v, 0, 500, &o.inner);
+    else if (!strcmp (a, "--outer"))
+      ok = cv_parse_int (a, v, 0, 50, &o.outer);
+    else if (!strcmp (a, "--iterations"))
+      ok = cv_parse_int (a, v, 0, 32, &o.iterations);
+    else if (!strcmp (a, "--step"))
+      ok = cv_parse_int (a, v, 0, 32, &o.step);
+    else if (!strcmp (a, "--refine-levels"))
+      ok = cv_parse_int (a, v, 0, 6, &o.rlevels);
+    else if (!strcmp (a, "--alpha"))
+      ok = cv_parse_float (a, v, 0.0, 1e4, &o.alpha);
+    else if (!strcmp (a, "--gamma"))
+      ok = cv_parse_float (a, v, 0.0, 1e4, &o.gamma);
+    else if (!strcmp (a, "--delta"))
+      ok = cv_parse_float (a, v, 0.0, 1e4, &o.delta);
+    else {
+      fprintf (stderr, "epic-eval: unknown option %s\n", a);
       usage (stderr);
       return 2;
-    } else {
-      first = i;
-      break;
     }
+    if (!ok)
+      return 2;
+    if (takes)
+      i++;
   }
   if (!pa && !seq_first && first >= argc) {
     usage (stderr);
     return 2;
   }
-  if (cc_context_create (backend, -1, &o.ctx))
+  if (cv_context_new (backend, -1, threads, &o.ctx))
     return cv_fail ("context");
-  if (threads > 0)
-    cc_context_set_threads (o.ctx, threads);
-  fprintf (stderr, "epic-eval: backend %s\n", cc_backend_name (cc_context_backend (o.ctx)));
+  cv_report_backend (o.ctx, backend, "EpicFlow");
   printf ("%-22s %8s %8s %8s %8s %8s %7s %9s\n", "pair", "EPE", "top50", "top90", "orc50",
       "orc90", "conf>.5", "ms");
   int rc = 0;
@@ -419,16 +425,10 @@ main (int argc, char **argv)
     if (!rc)
       print_row ("pair", &r);
   } else {
-    pair_result total = { 0 };
-    int count = 0;
+    mean_of all = { 0 };
     for (int i = first; i < argc; i++)
-      rc |= eval_dir (&o, argv[i], &total, &count);
-    if (count > 0) {
-      total.epe /= count; total.top50 /= count; total.top90 /= count;
-      total.oracle50 /= count; total.oracle90 /= count; total.confident /= count;
-      total.ms /= count;
-      print_row ("ALL (mean of pairs)", &total);
-    }
+      rc |= eval_dir (&o, argv[i], &all);
+    mean_print ("ALL (mean of pairs)", &all);
   }
   cc_context_destroy (o.ctx);
   return rc;

@@ -679,6 +679,32 @@ END_TEST
 
 /* cv-mkpairs: the Sintel layout, the pairs of cv_pair_make bit for bit, the same
  * files for the same seed, refused values; match-bench --eval scores them. */
+/* The files cv-mkpairs wrote for pair i under dir are the bits of the pair made in
+ * memory (f1, f2, flow, occ: freed here). */
+static void
+assert_pair_files (const char *dir, int i, cc_image *f1, cc_image *f2, cc_image *flow,
+    cc_image *occ)
+{
+  static const char *names[] = { "frame10.png", "frame11.png", "occlusions.png" };
+  const cc_image *want[] = { f1, f2, occ };
+  char path[4096];
+  cc_image got;
+  for (int k = 0; k < 3; k++) {
+    snprintf (path, sizeof path, "%s/pair_%03d/%s", dir, i, names[k]);
+    CC_ASSERT_OK (cv_png_load (path, k == 2 ? CC_FORMAT_GRAY8 : CC_FORMAT_RGBX8, &got));
+    cv_test_assert_same_bits (&got, want[k], names[k]);
+    cv_image_free (&got);
+  }
+  snprintf (path, sizeof path, "%s/pair_%03d/flow10.flo", dir, i);
+  CC_ASSERT_OK (cc_flo_read (path, &got));
+  cv_test_assert_same_bits (&got, flow, "flow10.flo");
+  cc_flo_free (&got);
+  cv_image_free (f1);
+  cv_image_free (f2);
+  cv_image_free (flow);
+  cv_image_free (occ);
+}
+
 START_TEST (test_cv_mkpairs)
 {
   char dir[512], dir2[512], path[600];
@@ -689,24 +715,9 @@ START_TEST (test_cv_mkpairs)
   expect (argv, 0, NULL);
   for (int i = 0; i < 2; i++) {
     cv_pair_params gp = { 64, 48, 20.0f, 5u + (unsigned) i };
-    cc_image f1, f2, flow, occ, got;
+    cc_image f1, f2, flow, occ;
     CC_ASSERT_OK (cv_pair_make (&gp, NULL, 0, &f1, &f2, &flow, &occ));
-    static const char *names[] = { "frame10.png", "frame11.png", "occlusions.png" };
-    const cc_image *want[] = { &f1, &f2, &occ };
-    for (int k = 0; k < 3; k++) {
-      snprintf (path, sizeof path, "%s/pair_%03d/%s", dir, i, names[k]);
-      CC_ASSERT_OK (cv_png_load (path, k == 2 ? CC_FORMAT_GRAY8 : CC_FORMAT_RGBX8, &got));
-      cv_test_assert_same_bits (&got, want[k], names[k]);
-      cv_image_free (&got);
-    }
-    snprintf (path, sizeof path, "%s/pair_%03d/flow10.flo", dir, i);
-    CC_ASSERT_OK (cc_flo_read (path, &got));
-    cv_test_assert_same_bits (&got, &flow, "flow10.flo");
-    cc_flo_free (&got);
-    cv_image_free (&f1);
-    cv_image_free (&f2);
-    cv_image_free (&flow);
-    cv_image_free (&occ);
+    assert_pair_files (dir, i, &f1, &f2, &flow, &occ);
   }
   /* another seed: other frames */
   const char *other[] = { CV_MKPAIRS_BIN, dir2, "--count", "1", "--size", "64x48",
@@ -865,31 +876,16 @@ START_TEST (test_cv_mkpairs_driving)
     cv_image_free (&occ);
   }
   /* the tool writes the function's pairs; --max-motion is refused with it */
-  char dir[512], path[600];
+  char dir[512];
   snprintf (dir, sizeof dir, "%s", cv_test_temp_path ("driving"));
   const char *argv[] = { CV_MKPAIRS_BIN, dir, "--driving", "--count", "2", "--size", "64x48",
                          "--seed", "5", "--procedural", NULL };
   expect (argv, 0, NULL);
   for (int i = 0; i < 2; i++) {
     cv_pair_params gp = { 64, 48, 0.0f, 5u + (unsigned) i };
-    cc_image f1, f2, flow, occ, got;
+    cc_image f1, f2, flow, occ;
     CC_ASSERT_OK (cv_pair_make_driving (&gp, NULL, 0, &f1, &f2, &flow, &occ, NULL));
-    static const char *names[] = { "frame10.png", "frame11.png", "occlusions.png" };
-    const cc_image *want[] = { &f1, &f2, &occ };
-    for (int k = 0; k < 3; k++) {
-      snprintf (path, sizeof path, "%s/pair_%03d/%s", dir, i, names[k]);
-      CC_ASSERT_OK (cv_png_load (path, k == 2 ? CC_FORMAT_GRAY8 : CC_FORMAT_RGBX8, &got));
-      cv_test_assert_same_bits (&got, want[k], names[k]);
-      cv_image_free (&got);
-    }
-    snprintf (path, sizeof path, "%s/pair_%03d/flow10.flo", dir, i);
-    CC_ASSERT_OK (cc_flo_read (path, &got));
-    cv_test_assert_same_bits (&got, &flow, "flow10.flo");
-    cc_flo_free (&got);
-    cv_image_free (&f1);
-    cv_image_free (&f2);
-    cv_image_free (&flow);
-    cv_image_free (&occ);
+    assert_pair_files (dir, i, &f1, &f2, &flow, &occ);
   }
   const char *both[] = { CV_MKPAIRS_BIN, dir, "--driving", "--max-motion", "20", NULL };
   expect (both, 2, "does not apply");

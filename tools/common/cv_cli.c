@@ -3,6 +3,7 @@
 #include "cv_cli.h"
 #include "cv_config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <float.h>
 #include <math.h>
@@ -132,4 +133,34 @@ cv_report_backend (const cc_context *ctx, cc_backend asked, const char *what)
   fprintf (stderr, "%s: %s on the %s backend%s%s%s\n", program_invocation_short_name, what,
       cc_backend_name (cc_context_backend (ctx)), why ? " (backend auto: no CUDA device: " : "",
       why ? why : "", why ? ")" : "");
+}
+
+static int
+cmp_name (const void *a, const void *b)
+{
+  return strcmp (*(char *const *) a, *(char *const *) b);
+}
+
+int
+cv_list_pairs (const char *dir, char **names, int max)
+{
+  DIR *d = opendir (dir);
+  if (!d) {
+    fprintf (stderr, "%s: cannot open %s\n", program_invocation_short_name, dir);
+    return -1;
+  }
+  int count = 0;
+  struct dirent *e;
+  while ((e = readdir (d)) && count < max) {
+    char probe[4096];
+    snprintf (probe, sizeof probe, "%s/%s/flow10.flo", dir, e->d_name);
+    FILE *f = fopen (probe, "rb");
+    if (f) {
+      fclose (f);
+      names[count++] = strdup (e->d_name);
+    }
+  }
+  closedir (d);
+  qsort (names, count, sizeof names[0], cmp_name);
+  return count;
 }

@@ -34,6 +34,11 @@ cc_status cv_context_new (cc_backend backend, int device, int threads, cc_contex
  * not CUDA when `asked` was auto and no device is usable. Every tool that computes
  * says it once. */
 void cv_report_backend (const cc_context *ctx, cc_backend asked, const char *what);
+/* The NAME folders under dir that hold a pair with ground truth (NAME/flow10.flo
+ * beside frame10.png and frame11.png: the Sintel and Middlebury layout, cv-mkpairs'),
+ * sorted by name, at most max of them into names (free each): their count, or -1
+ * after "TOOL: cannot open DIR" on stderr. */
+int cv_list_pairs (const char *dir, char **names, int max);
 /* Prints "TOOL (cudavision) VERSION" on stdout (VERSION: the meson project version). */
 void cv_print_version (void);
 /* True for "-h" and "--help": every tool then prints its help (what it does, each

@@ -261,6 +261,49 @@ render (const layer *layers, int n, const cc_image *textures, int t, cc_image *f
   return CC_SUCCESS;
 }
 
+/* The textures of a pair: RGBX8 images of 2x2 or more. */
+static cc_status
+check_textures (const cc_image *textures, int ntex, const char *fn)
+{
+  for (int i = 0; i < ntex; i++)
+    if (textures[i].format != CC_FORMAT_RGBX8 || textures[i].width < 2
+        || textures[i].height < 2)
+      return cc_set_error (CC_ERROR_INVALID_ARGUMENT,
+          "%s: texture %d is not an RGBX8 image of 2x2 or more", fn, i);
+  return CC_SUCCESS;
+}
+
+static void
+outputs_free (cc_image *frame1, cc_image *frame2, cc_image *flow, cc_image *occlusion)
+{
+  cv_image_free (frame1);
+  cv_image_free (frame2);
+  cv_image_free (flow);
+  cv_image_free (occlusion);
+}
+
+/* The four outputs of a pair, w x h: both frames RGBX8, flow F32C2, occlusion GRAY8;
+ * none on failure. */
+static cc_status
+outputs_new (int w, int h, cc_image *frame1, cc_image *frame2, cc_image *flow,
+    cc_image *occlusion)
+{
+  memset (frame1, 0, sizeof *frame1);
+  memset (frame2, 0, sizeof *frame2);
+  memset (flow, 0, sizeof *flow);
+  memset (occlusion, 0, sizeof *occlusion);
+  cc_status st = cv_image_new (w, h, CC_FORMAT_RGBX8, frame1);
+  if (st == CC_SUCCESS)
+    st = cv_image_new (w, h, CC_FORMAT_RGBX8, frame2);
+  if (st == CC_SUCCESS)
+    st = cv_image_new (w, h, CC_FORMAT_F32C2, flow);
+  if (st == CC_SUCCESS)
+    st = cv_image_new (w, h, CC_FORMAT_GRAY8, occlusion);
+  if (st != CC_SUCCESS)
+    outputs_free (frame1, frame2, flow, occlusion);
+  return st;
+}
+
 cc_status
 cv_pair_make (const cv_pair_params *p, const cc_image *textures, int ntex, cc_image *frame1,
     cc_image *frame2, cc_image *flow, cc_image *occlusion)
@@ -270,30 +313,18 @@ cv_pair_make (const cv_pair_params *p, const cc_image *textures, int ntex, cc_im
       || (ntex > 0 && !textures))
     return cc_set_error (CC_ERROR_INVALID_ARGUMENT,
         "cv_pair_make: size 16..8192, max_motion 0..4096 and textures when n > 0");
-  for (int i = 0; i < ntex; i++)
-    if (textures[i].format != CC_FORMAT_RGBX8 || textures[i].width < 2
-        || textures[i].height < 2)
-      return cc_set_error (CC_ERROR_INVALID_ARGUMENT,
-          "cv_pair_make: texture %d is not an RGBX8 image of 2x2 or more", i);
+  if (check_textures (textures, ntex, "cv_pair_make") != CC_SUCCESS)
+    return CC_ERROR_INVALID_ARGUMENT;
   const int w = p->width, h = p->height;
   layer layers[MAX_LAYERS];
   int n;
   make_layers (p, ntex, layers, &n);
-  memset (frame1, 0, sizeof *frame1);
-  memset (frame2, 0, sizeof *frame2);
-  memset (flow, 0, sizeof *flow);
-  memset (occlusion, 0, sizeof *occlusion);
+  cc_status st = outputs_new (w, h, frame1, frame2, flow, occlusion);
+  if (st != CC_SUCCESS)
+    return st;
   int *own1 = malloc (sizeof (int) * w * h), *own2 = malloc (sizeof (int) * w * h);
-  cc_status st = own1 && own2 ? CC_SUCCESS
-      : cc_set_error (CC_ERROR_OUT_OF_MEMORY, "cv_pair_make: out of memory");
-  if (st == CC_SUCCESS)
-    st = cv_image_new (w, h, CC_FORMAT_RGBX8, frame1);
-  if (st == CC_SUCCESS)
-    st = cv_image_new (w, h, CC_FORMAT_RGBX8, frame2);
-  if (st == CC_SUCCESS)
-    st = cv_image_new (w, h, CC_FORMAT_F32C2, flow);
-  if (st == CC_SUCCESS)
-    st = cv_image_new (w, h, CC_FORMAT_GRAY8, occlusion);
+  if (!own1 || !own2)
+    st = cc_set_error (CC_ERROR_OUT_OF_MEMORY, "cv_pair_make: out of memory");
   if (st == CC_SUCCESS)
     st = render (layers, n, textures, 0, frame1, own1);
   if (st == CC_SUCCESS)
@@ -316,12 +347,8 @@ cv_pair_make (const cv_pair_params *p, const cc_image *textures, int ntex, cc_im
   }
   free (own1);
   free (own2);
-  if (st != CC_SUCCESS) {
-    cv_image_free (frame1);
-    cv_image_free (frame2);
-    cv_image_free (flow);
-    cv_image_free (occlusion);
-  }
+  if (st != CC_SUCCESS)
+    outputs_free (frame1, frame2, flow, occlusion);
   return st;
 }
 
@@ -461,34 +488,16 @@ cv_pair_make_driving (const cv_pair_params *p, const cc_image *textures, int nte
       || ntex < 0 || (ntex > 0 && !textures))
     return cc_set_error (CC_ERROR_INVALID_ARGUMENT,
         "cv_pair_make_driving: size 16..8192 and textures when n > 0");
-  for (int i = 0; i < ntex; i++)
-    if (textures[i].format != CC_FORMAT_RGBX8 || textures[i].width < 2
-        || textures[i].height < 2)
-      return cc_set_error (CC_ERROR_INVALID_ARGUMENT,
-          "cv_pair_make_driving: texture %d is not an RGBX8 image of 2x2 or more", i);
+  if (check_textures (textures, ntex, "cv_pair_make_driving") != CC_SUCCESS)
+    return CC_ERROR_INVALID_ARGUMENT;
   const int w = p->width, h = p->height;
   driving_scene S;
   driving_scene_make (p, ntex, &S);
   if (camera)
     *camera = S.cam;
-  memset (frame1, 0, sizeof *frame1);
-  memset (frame2, 0, sizeof *frame2);
-  memset (flow, 0, sizeof *flow);
-  memset (occlusion, 0, sizeof *occlusion);
-  cc_status st = cv_image_new (w, h, CC_FORMAT_RGBX8, frame1);
-  if (st == CC_SUCCESS)
-    st = cv_image_new (w, h, CC_FORMAT_RGBX8, frame2);
-  if (st == CC_SUCCESS)
-    st = cv_image_new (w, h, CC_FORMAT_F32C2, flow);
-  if (st == CC_SUCCESS)
-    st = cv_image_new (w, h, CC_FORMAT_GRAY8, occlusion);
-  if (st != CC_SUCCESS) {
-    cv_image_free (frame1);
-    cv_image_free (frame2);
-    cv_image_free (flow);
-    cv_image_free (occlusion);
+  cc_status st = outputs_new (w, h, frame1, frame2, flow, occlusion);
+  if (st != CC_SUCCESS)
     return st;
-  }
   driving_render (&S, textures, 0, frame1);
   driving_render (&S, textures, 1, frame2);
   for (int y = 0; y < h; y++) {
