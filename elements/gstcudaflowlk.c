@@ -134,7 +134,8 @@ make_roi_mask (GstCudaFlowLk * self, cc_context * ctx, int w, int h, int x0, int
           && x < x1 && y < y1 ? 255 : 0;
   cc_location loc = gst_cv_filter_get_location (GST_CV_FILTER (self));
   gboolean ok = cc_image_alloc (ctx, w, h, CC_FORMAT_GRAY8, loc, &self->mask) == CC_SUCCESS
-      && cc_image_copy (ctx, NULL, &host, &self->mask) == CC_SUCCESS;
+      && cc_image_copy (ctx, gst_cv_filter_get_stream (GST_CV_FILTER (self)), &host,
+          &self->mask) == CC_SUCCESS;
   self->have_mask = ok;
   cc_image_free (ctx, &host);
   return ok;

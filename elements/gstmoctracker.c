@@ -145,7 +145,7 @@ gst_moct_tracker_reset (GstCvFilter * filter)
 {
   GstMoctTracker *self = GST_MOCT_TRACKER (filter);
   if (self->moct)
-    cc_moct_reset (self->moct, NULL);
+    cc_moct_reset (self->moct, gst_cv_filter_get_stream (GST_CV_FILTER (self)));
   gst_cv_tracks_reset (self->tracks);
 }
 
@@ -171,7 +171,7 @@ apply_objects (GstMoctTracker * self)
   }
   if (n != self->n_table || (n > 0 && memcmp (table, self->table, n * sizeof *table))) {
     /* ids may mean other objects now: their trajectories restart */
-    cc_moct_reset (self->moct, NULL);
+    cc_moct_reset (self->moct, gst_cv_filter_get_stream (GST_CV_FILTER (self)));
   }
   g_free (self->table);
   self->table = table;

@@ -241,7 +241,8 @@ gst_cv_mask_out_finish (GstCvMaskOut * out, GstBuffer * buffer, gboolean ok,
   if (!out || !out->buffer)
     return FALSE;
   if (ok && out->have_scratch)
-    ok = cc_image_copy (out->ctx, NULL, &out->scratch, &out->host) == CC_SUCCESS;
+    ok = cc_image_copy (out->ctx, cc_context_stream (out->ctx), &out->scratch,
+        &out->host) == CC_SUCCESS;
   gst_video_frame_unmap (&out->frame);
   GstBuffer *mask = out->buffer;
   out->buffer = NULL;

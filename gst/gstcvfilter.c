@@ -4,6 +4,7 @@
 #include "gstcvconfig.h"
 #include "gstcvcuda.h"
 #include "gstcvenum.h"
+#include "gstcvhandoff.h"
 
 #if CV_HAVE_GST_CUDA
 #ifndef GST_USE_UNSTABLE_API
@@ -62,7 +63,7 @@ typedef struct {
   cc_location location;      /* where process() frames and scratch live, at setup */
   GstCvCoreRef *core_ref;    /* owns core (and a ref of cuda_ctx) */
   cc_context *core;
-  cc_stream stream;          /* the element's stream (NULL on the CPU) */
+  cc_stream stream;          /* the element's stream, adopted by `core` (NULL on the CPU) */
 #if CV_HAVE_GST_CUDA_STREAM
   GstCudaStream *gst_stream; /* the GstCudaStream behind `stream`, or NULL */
 #endif
@@ -74,6 +75,8 @@ typedef struct {
   gboolean subclass_ready;
   guint64 frame_number;
   gboolean said_fallback;
+  gboolean downstream_waits; /* the allocation query's answer (object lock): every
+                              * consumer downstream waits for a fence (gstcvhandoff.h) */
 } GstCvFilterPrivate;
 
 G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (GstCvFilter, gst_cv_filter, GST_TYPE_BASE_TRANSFORM);
@@ -258,22 +261,11 @@ gst_cv_filter_keep_frame (GstCvFilter * filter, const cc_image * frame)
   return TRUE;
 }
 
-/* Waits on the host for the element's stream (through the context's own stream when
- * the element's is a GstCudaStream). */
+/* Waits on the host for the element's stream (the context's, adopted). */
 static cc_status
 wait_for_stream (GstCvFilter * self)
 {
-  GstCvFilterPrivate *p = PRIV (self);
-  if (p->stream != cc_context_stream (p->core)) {
-    cc_fence *fence = NULL;
-    cc_status st = cc_fence_record (p->core, p->stream, &fence);
-    if (st == CC_SUCCESS)
-      st = cc_fence_wait (p->core, NULL, fence);
-    cc_fence_destroy (fence);
-    if (st != CC_SUCCESS)
-      return st;
-  }
-  return cc_context_synchronize (p->core);
+  return cc_context_synchronize (PRIV (self)->core);
 }
 
 /* Posts "<what> failed on frame N" for a failed process() or hand-off (what NULL:
@@ -372,8 +364,12 @@ release (GstCvFilter * self, gboolean all)
     cc_image_free (p->core, &p->previous);
   p->have_previous_buffer = p->previous_valid = FALSE;
   if (all) {
-    if (p->core)
+    if (p->core) {
       wait_for_stream (self);   /* our frames in flight are done */
+      /* the flow-field pool may keep the context: back to its own stream before
+       * the GstCudaStream goes */
+      cc_context_adopt_stream (p->core, NULL);
+    }
 #if CV_HAVE_GST_CUDA_STREAM
     gst_clear_cuda_stream (&p->gst_stream);
 #endif
@@ -460,17 +456,18 @@ ensure_core (GstCvFilter * self)
     GST_OBJECT_LOCK (self);
     p->core_ref = ref;
     GST_OBJECT_UNLOCK (self);
-    /* the element's stream: the context's own, or a GstCudaStream of the shared
-     * GstCudaContext where libgstcuda has them (other nvcodec elements can then
-     * order their work after ours through the memory's stream) */
-    p->stream = cc_context_stream (p->core);
+    /* the element's stream: a GstCudaStream of the shared GstCudaContext where
+     * libgstcuda has them, adopted by the context, else the context's own; the
+     * context computes on it and nothing else */
 #if CV_HAVE_GST_CUDA_STREAM
     if (backend == CC_BACKEND_CUDA && p->cuda_ctx) {
       p->gst_stream = gst_cuda_stream_new (GST_CUDA_CONTEXT (p->cuda_ctx));
       if (p->gst_stream)
-        p->stream = (cc_stream) gst_cuda_stream_get_handle (p->gst_stream);
+        st = cc_context_adopt_stream (p->core,
+            (cc_stream) gst_cuda_stream_get_handle (p->gst_stream));
     }
 #endif
+    p->stream = cc_context_stream (p->core);
   }
   if (pushed)
     gst_cv_cuda_context_pop ();
@@ -663,10 +660,26 @@ static gboolean
 gst_cv_filter_propose_allocation (GstBaseTransform * trans, GstQuery * decide_query,
     GstQuery * query)
 {
-  if (!GST_BASE_TRANSFORM_CLASS (gst_cv_filter_parent_class)->propose_allocation (trans,
-          decide_query, query))
-    return FALSE;
-  gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
+  GstCvFilterPrivate *p = PRIV (trans);
+  /* in place: the parent forwards the query downstream (decide_query is NULL), whose
+   * answer says whether every consumer there waits for a fence (gstcvhandoff.h) */
+  GST_BASE_TRANSFORM_CLASS (gst_cv_filter_parent_class)->propose_allocation (trans,
+      decide_query, query);
+  gboolean waits = gst_query_find_allocation_meta (query, GST_CV_FENCE_META_API_TYPE, NULL);
+  GST_OBJECT_LOCK (trans);
+  p->downstream_waits = waits;
+  GST_OBJECT_UNLOCK (trans);
+  GST_DEBUG_OBJECT (trans, "downstream %s for a fence", waits ? "waits" : "does not wait");
+  /* our own answer to upstream: we wait for fences when we read CUDA memory on the
+   * device (not on the CPU backend, whose host mapping does not see them) */
+  guint index;
+  gboolean found = gst_query_find_allocation_meta (query, GST_CV_FENCE_META_API_TYPE, &index);
+  if (p->path == PATH_CUDA && !found)
+    gst_query_add_allocation_meta (query, GST_CV_FENCE_META_API_TYPE, NULL);
+  else if (p->path != PATH_CUDA && found)
+    gst_query_remove_nth_allocation_meta (query, index);
+  if (!gst_query_find_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL))
+    gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
   return TRUE;
 }
 
@@ -688,125 +701,6 @@ gst_cv_video_frame_view (const GstVideoFrame * vf, cc_location loc)
 }
 
 #if CV_HAVE_GST_CUDA
-/* The hand-off between two cudavision elements on one GstCudaContext: the producer
- * leaves a fence on the frame's memory, the consumer's stream waits for it on the
- * device (qdata of the GstMemory, which travels with the frame). */
-typedef struct {
-  cc_fence *fence;
-  gpointer cuda_ctx;   /* GstCudaContext (ref): current around the fence's destroy */
-} CvFrameFence;
-
-static GQuark
-frame_fence_quark (void)
-{
-  static GQuark q = 0;
-  if (!q)
-    q = g_quark_from_static_string ("GstCvFilter.fence");
-  return q;
-}
-
-static void
-frame_fence_free (gpointer data)
-{
-  CvFrameFence *f = data;
-  gboolean pushed = gst_cv_cuda_context_push (f->cuda_ctx);
-  cc_fence_destroy (f->fence);
-  if (pushed)
-    gst_cv_cuda_context_pop ();
-  gst_cv_cuda_context_unref (f->cuda_ctx);
-  g_free (f);
-}
-
-/* TRUE when the element our src pad feeds is a cudavision filter that reads this
- * CUDA memory on the device in the same GstCudaContext: it waits for a fence. */
-static gboolean
-next_takes_fence (GstCvFilter * self)
-{
-  GstCvFilterPrivate *p = PRIV (self);
-  GstPad *peer = gst_pad_get_peer (GST_BASE_TRANSFORM_SRC_PAD (self));
-  if (!peer)
-    return FALSE;
-  GstObject *next = gst_pad_get_parent (peer);
-  gboolean yes = FALSE;
-  if (next && GST_IS_CV_FILTER (next)) {
-    GstCvFilterPrivate *q = PRIV (next);
-    yes = q->subclass_ready && q->path == PATH_CUDA && q->cuda_ctx == p->cuda_ctx;
-  }
-  if (next)
-    gst_object_unref (next);
-  gst_object_unref (peer);
-  return yes;
-}
-
-/* Orders our stream after the work that produced the frame: a fence left by a
- * cudavision element upstream, or (1.24+) the memory's stream when flagged NEED_SYNC. */
-static cc_status
-wait_for_producer (GstCvFilter * self, GstMemory * mem)
-{
-  GstCvFilterPrivate *p = PRIV (self);
-  cc_status st = CC_SUCCESS;
-  CvFrameFence *f = gst_mini_object_steal_qdata (GST_MINI_OBJECT (mem), frame_fence_quark ());
-  if (f) {
-    st = cc_fence_wait (p->core, p->stream, f->fence);
-    frame_fence_free (f);
-  }
-#if CV_HAVE_GST_CUDA_STREAM
-  GstCudaStream *ms = gst_cuda_memory_get_stream (GST_CUDA_MEMORY_CAST (mem));
-  if (st == CC_SUCCESS && ms && GST_MEMORY_FLAG_IS_SET (mem, GST_CUDA_MEMORY_TRANSFER_NEED_SYNC)
-      && (cc_stream) gst_cuda_stream_get_handle (ms) != p->stream) {
-    cc_fence *fence = NULL;
-    st = cc_fence_record (p->core, (cc_stream) gst_cuda_stream_get_handle (ms), &fence);
-    if (st == CC_SUCCESS)
-      st = cc_fence_wait (p->core, p->stream, fence);
-    cc_fence_destroy (fence);
-  }
-#endif
-  return st;
-}
-
-/* The end-of-frame hand-off for CUDA memory that stays on the device: downstream
- * work is ordered after our stream without blocking this thread where the consumer
- * can wait on the device; otherwise the stream is waited for before the push. */
-static cc_status
-hand_off_cuda_memory (GstCvFilter * self, GstMemory * mem)
-{
-  GstCvFilterPrivate *p = PRIV (self);
-  cc_fence *fence = NULL;
-  cc_status st;
-#if CV_HAVE_GST_CUDA_STREAM
-  /* nvcodec's contract: consumers gst_cuda_memory_sync () a NEED_SYNC memory, which
-   * waits for the memory's stream; that stream waits for ours on the device */
-  GstCudaStream *ms = gst_cuda_memory_get_stream (GST_CUDA_MEMORY_CAST (mem));
-  if (ms) {
-    cc_stream handle = (cc_stream) gst_cuda_stream_get_handle (ms);
-    st = CC_SUCCESS;
-    if (handle != p->stream) {
-      st = cc_fence_record (p->core, p->stream, &fence);
-      if (st == CC_SUCCESS)
-        st = cc_fence_wait (p->core, handle, fence);
-      /* the flow-field downloads run on the context's own stream: after ours too */
-      if (st == CC_SUCCESS && p->stream != cc_context_stream (p->core))
-        st = cc_fence_wait (p->core, NULL, fence);
-      cc_fence_destroy (fence);
-    }
-    if (st == CC_SUCCESS)
-      GST_MINI_OBJECT_FLAG_SET (mem, GST_CUDA_MEMORY_TRANSFER_NEED_SYNC);
-    return st;
-  }
-#endif
-  if (!next_takes_fence (self))
-    return wait_for_stream (self);
-  st = cc_fence_record (p->core, p->stream, &fence);
-  if (st == CC_SUCCESS && fence) {
-    CvFrameFence *f = g_new0 (CvFrameFence, 1);
-    f->fence = fence;
-    f->cuda_ctx = gst_cv_cuda_context_ref (p->cuda_ctx);
-    gst_mini_object_set_qdata (GST_MINI_OBJECT (mem), frame_fence_quark (), f,
-        frame_fence_free);
-  }
-  return st;
-}
-
 /* CUDA memory on the CUDA backend: the device planes, no copy. */
 static GstFlowReturn
 process_cuda_memory (GstCvFilter * self, GstBuffer * buf, gboolean writes)
@@ -846,12 +740,16 @@ process_cuda_memory (GstCvFilter * self, GstBuffer * buf, gboolean writes)
   GstFlowReturn ret = GST_FLOW_ERROR;
   if (gst_cv_cuda_context_push (p->cuda_ctx)) {
     const gchar *what = "waiting for the frame's producer";
-    cc_status st = wait_for_producer (self, mem);
+    cc_status st = gst_cv_cuda_memory_wait (p->core, mem);
     if (st != CC_SUCCESS)
       ret = frame_error (self, st, what);
     else
       ret = run_process (self, buf, &img, &what);
-    if (ret == GST_FLOW_OK && (st = hand_off_cuda_memory (self, mem)) != CC_SUCCESS)
+    GST_OBJECT_LOCK (self);
+    gboolean downstream_waits = p->downstream_waits;
+    GST_OBJECT_UNLOCK (self);
+    if (ret == GST_FLOW_OK && (st = gst_cv_cuda_memory_hand_off (p->core, p->cuda_ctx, mem,
+                downstream_waits)) != CC_SUCCESS)
       ret = frame_error (self, st, what);
     gst_cv_cuda_context_pop ();
   } else {

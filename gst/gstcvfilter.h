@@ -23,14 +23,15 @@
  * within a second; process() returns that status and the base drops the frame
  * (GST_FLOW_FLUSHING, no error). FLUSH_STOP clears the mark.
  *
- * Frame lifecycle: one stream per element (the cudacore context's own stream; on
- * GStreamer 1.24+ a GstCudaStream of the shared GstCudaContext), handed to process().
- * After process() the base hands the frame off: host outputs wait for the stream;
- * CUDA memory that a cudavision element on the same GstCudaContext reads next carries
- * a fence its stream waits on (no host wait between the two); on 1.24+ the memory's
- * own stream is ordered after ours and the memory flagged NEED_SYNC, nvcodec's
- * contract; elsewhere the base waits for the stream before the buffer leaves.
- *
+ * Frame lifecycle: one stream per element, on which its cudacore context computes
+ * (cc_context_adopt_stream: on GStreamer 1.24+ a GstCudaStream of the shared
+ * GstCudaContext, else the context's own), handed to process(). After process() the
+ * base hands the frame off: host outputs wait for the stream; CUDA memory goes on by
+ * the one rule of gstcvhandoff.h (nvcodec's NEED_SYNC where the memory has a
+ * GstCudaStream; else a fence when every consumer downstream answered the
+ * allocation query that it waits for one, a host wait otherwise). Each element
+ * answers that query for itself: it waits for fences when it reads CUDA memory on
+ * the device.
  * Per-stream state: on FLUSH_STOP (a flushing seek), STREAM_START, a new SEGMENT and a
  * buffer flagged DISCONT, the base drops the previous frame and the frame counter and
  * calls the subclass's reset() before the next frame, so that frame behaves like the

@@ -175,8 +175,11 @@ gst_cv_flow_field_map_host (GstCvFlowField * f, const gfloat ** vectors,
     cc_image hc = cc_image_view (f->host_confidence, (size_t) w * 4, w, h, CC_FORMAT_F32,
         CC_LOCATION_HOST);
     gboolean pushed = gst_cv_cuda_context_push (f->pool->cuda_context);
-    ok = cc_image_copy (f->pool->core, NULL, &f->vectors, &hv) == CC_SUCCESS
-        && cc_image_copy (f->pool->core, NULL, &f->confidence, &hc) == CC_SUCCESS;
+    /* on the stream the element's context computes on (adopted), which produced
+     * the field: the copies wait for it */
+    cc_stream stream = cc_context_stream (f->pool->core);
+    ok = cc_image_copy (f->pool->core, stream, &f->vectors, &hv) == CC_SUCCESS
+        && cc_image_copy (f->pool->core, stream, &f->confidence, &hc) == CC_SUCCESS;
     if (pushed)
       gst_cv_cuda_context_pop ();
     if (!ok)

@@ -53,18 +53,20 @@ cc_cuda_context_init (cc_context *ctx, int device_id)
   }
   cudaStream_t stream;
   CC_CUDA_TRY (cudaStreamCreateWithFlags (&stream, cudaStreamNonBlocking), "cudaStreamCreate");
-  ctx->stream = (cc_stream) stream;
+  ctx->stream = ctx->own_stream = (cc_stream) stream;
   return CC_SUCCESS;
 }
 
 extern "C" void
 cc_cuda_context_fini (cc_context *ctx)
 {
-  if (ctx->stream) {
+  if (ctx->stream && ctx->stream != ctx->own_stream)
     cudaStreamSynchronize ((cudaStream_t) ctx->stream);
-    cudaStreamDestroy ((cudaStream_t) ctx->stream);
-    ctx->stream = NULL;
+  if (ctx->own_stream) {
+    cudaStreamSynchronize ((cudaStream_t) ctx->own_stream);
+    cudaStreamDestroy ((cudaStream_t) ctx->own_stream);
   }
+  ctx->stream = ctx->own_stream = NULL;
 }
 
 extern "C" cc_status

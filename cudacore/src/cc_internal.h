@@ -15,7 +15,8 @@ extern "C" {
 struct cc_context {
   cc_backend backend;   /* CPU or CUDA, never AUTO */
   int device;           /* CUDA device ordinal, -1 for CPU */
-  cc_stream stream;     /* owned CUDA stream, NULL for CPU */
+  cc_stream stream;     /* the stream NULL stands for: own_stream or an adopted one */
+  cc_stream own_stream; /* the context's CUDA stream (owned), NULL for CPU */
   int threads;          /* CPU threads as set (0 = all cores) */
   int cancel;           /* cc_context_cancel's mark (atomic loads and stores) */
 };

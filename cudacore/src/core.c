@@ -165,6 +165,17 @@ cc_context_stream (const cc_context *ctx)
 }
 
 cc_status
+cc_context_adopt_stream (cc_context *ctx, cc_stream stream)
+{
+  CC_CHECK_ARG (ctx != NULL, "cc_context_adopt_stream: ctx is NULL");
+  if (ctx->backend != CC_BACKEND_CUDA)
+    return stream ? cc_set_error (CC_ERROR_INVALID_ARGUMENT,
+        "cc_context_adopt_stream: a CPU context has no stream") : CC_SUCCESS;
+  ctx->stream = stream ? stream : ctx->own_stream;
+  return CC_SUCCESS;
+}
+
+cc_status
 cc_context_synchronize (cc_context *ctx)
 {
   CC_CHECK_ARG (ctx != NULL, "cc_context_synchronize: ctx is NULL");

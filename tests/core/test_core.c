@@ -105,6 +105,57 @@ START_TEST (test_fence)
 }
 END_TEST
 
+/* Adopting a stream: a CPU context refuses one (and accepts NULL); a CUDA context
+ * that adopts another's stream reports it, runs its NULL-stream calls there (a fill
+ * then a copy on the other context's stream see each other's order with no fence)
+ * and goes back to its own stream with NULL. */
+START_TEST (test_adopt_stream)
+{
+  cc_context *cpu = NULL;
+  CC_ASSERT_OK (cc_context_create (CC_BACKEND_CPU, -1, &cpu));
+  CC_ASSERT_OK (cc_context_adopt_stream (cpu, NULL));
+  ck_assert_int_eq (cc_context_adopt_stream (cpu, (cc_stream) 0x1), CC_ERROR_INVALID_ARGUMENT);
+  ck_assert_ptr_null (cc_context_stream (cpu));
+  ck_assert_int_eq (cc_context_adopt_stream (NULL, NULL), CC_ERROR_INVALID_ARGUMENT);
+  cc_context_destroy (cpu);
+  const char *no_gpu = cv_test_gpu_missing ();
+  if (no_gpu) {
+    CV_SKIP_PART ("adopted stream on CUDA", no_gpu);
+    return;
+  }
+  cc_context *a = NULL, *b = NULL;
+  CC_ASSERT_OK (cc_context_create (CC_BACKEND_CUDA, 0, &a));
+  CC_ASSERT_OK (cc_context_create (CC_BACKEND_CUDA, 0, &b));
+  cc_stream own = cc_context_stream (b);
+  ck_assert_ptr_nonnull (own);
+  ck_assert_ptr_ne (own, cc_context_stream (a));
+  CC_ASSERT_OK (cc_context_adopt_stream (b, cc_context_stream (a)));
+  ck_assert_ptr_eq (cc_context_stream (b), cc_context_stream (a));
+  const int w = 8192, h = 4096;
+  cc_image src, dst, host;
+  CC_ASSERT_OK (cc_image_alloc (a, w, h, CC_FORMAT_GRAY8, CC_LOCATION_DEVICE, &src));
+  CC_ASSERT_OK (cc_image_alloc (a, w, h, CC_FORMAT_GRAY8, CC_LOCATION_DEVICE, &dst));
+  CC_ASSERT_OK (cc_image_alloc (a, w, h, CC_FORMAT_GRAY8, CC_LOCATION_HOST, &host));
+  for (int round = 1; round <= 3; round++) {
+    CC_ASSERT_OK (cc_image_fill (b, NULL, &src, (uint8_t) (50 * round)));
+    CC_ASSERT_OK (cc_image_copy (a, NULL, &src, &dst));
+    CC_ASSERT_OK (cc_context_synchronize (b));   /* waits for a's stream */
+    CC_ASSERT_OK (cc_image_copy (b, own, &dst, &host));
+    const uint8_t *p = host.planes[0];
+    for (int y = 0; y < h; y += 509)
+      for (int x = 0; x < w; x += 101)
+        ck_assert_uint_eq (p[(size_t) y * host.pitch[0] + x], 50 * round);
+  }
+  CC_ASSERT_OK (cc_context_adopt_stream (b, NULL));
+  ck_assert_ptr_eq (cc_context_stream (b), own);
+  cc_image_free (a, &src);
+  cc_image_free (a, &dst);
+  cc_image_free (a, &host);
+  cc_context_destroy (b);
+  cc_context_destroy (a);
+}
+END_TEST
+
 /* The CPU thread setting: 0 (all cores) by default, any count up to the maximum
  * (more than the cores too), per context; negative or too large is refused with a
  * message and leaves the setting as it was. */
@@ -431,6 +482,7 @@ core_suite (void)
   tcase_add_test (tc, test_context_threads);
   tcase_add_test (tc, test_backend_resolve);
   tcase_add_test (tc, test_fence);
+  tcase_add_test (tc, test_adopt_stream);
   tcase_add_test (tc, test_image_checks);
   tcase_add_test (tc, test_image_copy_roundtrip);
   tcase_add_test (tc, test_resize_nearest);

@@ -12,9 +12,10 @@
  *  - streams: every submit call takes the stream it runs on as its argument right
  *    after the handle (after ctx for context-level calls such as cc_image_copy),
  *    as CV-CUDA's cvcudaFlipSubmit (handle, stream, in, out). NULL means the
- *    context's own stream (cc_context_stream); the CPU backend ignores it. create,
- *    destroy, set_params and get_params take no stream; a create that initialises
- *    device memory waits for it, so that a first call on any stream finds it done;
+ *    context's stream (cc_context_stream: its own, or one it adopted); the CPU
+ *    backend ignores it. create, destroy, set_params and get_params take no
+ *    stream; a create that initialises device memory waits for it, so that a first
+ *    call on any stream finds it done;
  *  - nothing waits unless its name ends in _sync or it returns results in host
  *    memory (a host output image, a host array, a value such as a timer's): those
  *    copy on the call's stream and wait for it. A call whose inputs are in host
@@ -105,8 +106,18 @@ void cc_context_destroy (cc_context *ctx);
 cc_backend cc_context_backend (const cc_context *ctx);   /* never AUTO */
 int cc_context_device (const cc_context *ctx);           /* -1 for CPU */
 cc_stream cc_context_stream (const cc_context *ctx);     /* NULL for CPU */
-/* Waits for all work submitted on the context's own stream (not on other streams
- * the caller passed). */
+/* Makes `stream` the context's stream: what cc_context_stream returns, what a NULL
+ * stream argument stands for and what cc_context_synchronize waits for, from now on
+ * (a GStreamer element's GstCudaStream, so that the context computes on one stream).
+ * The context does not own it: the caller keeps it alive until it adopts another or
+ * destroys the context. NULL goes back to the context's own stream. Call it between
+ * frames: work already queued stays on the stream it was queued on.
+ * [in,out] ctx; [in] stream: a CUDA stream of the context's device, or NULL.
+ * Returns CC_SUCCESS, or CC_ERROR_INVALID_ARGUMENT (ctx NULL; a non-NULL stream for a
+ * CPU context). Does not wait. */
+cc_status cc_context_adopt_stream (cc_context *ctx, cc_stream stream);
+/* Waits for all work submitted on the context's stream (cc_context_stream; not on
+ * other streams the caller passed). */
 cc_status cc_context_synchronize (cc_context *ctx);
 
 /* A point in a stream's work, to order another stream after it without a host wait
