@@ -35,6 +35,7 @@ main (void)
 #include "cv_imageio.h"
 #include <glib/gstdio.h>
 #endif
+#include <math.h>
 #include <string.h>
 
 /* ---------------------------------------------------------------- frames */
@@ -557,6 +558,82 @@ GST_START_TEST (test_quadcut_segmentation_mtd)
 }
 
 GST_END_TEST;
+
+/* The masks of quadcut's segmentation mtd over the moving-foreground clip (feather 0),
+ * packed, one per frame, from `launch_prefix` + quadcut on `backend` (RGBA input). */
+static guint8 *
+segmentation_masks (const gchar * launch_prefix, const gchar * backend,
+    const gchar * plate_path, int w, int h, int frames)
+{
+  gchar *launch = g_strdup_printf ("%squadcut backend=%s shadow-depth=0.6 output=mask "
+      "feather=0 plate-location=%s", launch_prefix, backend, plate_path);
+  GstHarness *hs = cv_harness_new (launch, "RGBA", w, h);
+  guint8 *masks = g_malloc ((gsize) frames * w * h), *truth = g_malloc ((gsize) w * h);
+  for (int t = 0; t < frames; t++) {
+    cc_image img;
+    fail_unless (cv_synth_fg_frame (t, w, h, 0, 6, &img, truth) == CC_SUCCESS);
+    GstBuffer *in = rgbx_buffer (&img);
+    cv_image_free (&img);
+    GST_BUFFER_PTS (in) = pts_of (t);
+    GstBuffer *out = gst_harness_push_and_pull (hs, in);
+    fail_unless (out != NULL, "%s: no frame %d", launch, t);
+    GstAnalyticsRelationMeta *rmeta = rmeta_of (out);
+    gpointer state = NULL;
+    GstAnalyticsMtd seg;
+    fail_unless (gst_analytics_relation_meta_iterate (rmeta, &state,
+            gst_analytics_segmentation_mtd_get_mtd_type (), &seg), "%s: no mtd", launch);
+    gint lx, ly;
+    guint lw, lh;
+    GstBuffer *mask = gst_analytics_segmentation_mtd_get_mask (&seg, &lx, &ly, &lw, &lh);
+    GstVideoMeta *vm = gst_buffer_get_video_meta (mask);
+    fail_unless (vm != NULL);
+    GstMapInfo mm;
+    fail_unless (gst_buffer_map (mask, &mm, GST_MAP_READ));
+    for (int y = 0; y < h; y++)
+      memcpy (masks + ((gsize) t * h + y) * w, mm.data + vm->offset[0] + y * vm->stride[0], w);
+    gst_buffer_unmap (mask, &mm);
+    gst_buffer_unref (mask);
+    gst_buffer_unref (out);
+  }
+  g_free (truth);
+  gst_harness_teardown (hs);
+  g_free (launch);
+  return masks;
+}
+
+/* From CUDA-memory frames (cudaupload, CUDA backend) the segmentation mtd's masks
+ * equal the CPU backend's, byte for byte, on every frame. */
+GST_START_TEST (test_quadcut_segmentation_mtd_cuda_memory)
+{
+  CV_SKIP_WITHOUT_CUDA_ELEMENTS ("quadcut segmentation mtd from CUDA memory");
+  const int w = 96, h = 64, frames = 4;
+  cc_image plate;
+  fail_unless (cv_synth_fg_plate (w, h, &plate) == CC_SUCCESS);
+  gchar *dir = g_dir_make_tmp ("analytics-XXXXXX", NULL);
+  gchar *path = g_build_filename (dir, "plate.png", NULL);
+  fail_unless (cv_png_save (path, &plate) == CC_SUCCESS);
+  cv_image_free (&plate);
+  guint8 *cpu = segmentation_masks ("", "cpu", path, w, h, frames);
+  guint8 *cuda = segmentation_masks ("cudaupload ! video/x-raw(memory:CUDAMemory) ! ", "cuda",
+      path, w, h, frames);
+  long differ = 0, fg = 0;
+  for (gsize i = 0; i < (gsize) frames * w * h; i++) {
+    differ += cpu[i] != cuda[i];
+    fg += cpu[i] == 255;
+  }
+  g_print ("quadcut segmentation mtd, CUDA memory vs CPU: %ld of %d mask bytes differ "
+      "(%ld foreground)\n", differ, frames * w * h, fg);
+  ck_assert_int_eq (differ, 0);
+  fail_unless (fg > 100);
+  g_free (cpu);
+  g_free (cuda);
+  g_unlink (path);
+  g_rmdir (dir);
+  g_free (path);
+  g_free (dir);
+}
+
+GST_END_TEST;
 #endif
 
 /* ---------------------------------------------------------------- flow */
@@ -643,6 +720,85 @@ check_flow_mtd (const gchar * launch)
   g_free (b);
 }
 
+/* The flow mtd of `element` on the CUDA backend from CUDA-memory frames (cudaupload):
+ * the field stays on the device (the mtd gives its device pointer) and its host copy
+ * equals the CPU backend's mtd within `max_mean_diff` px (mean |difference| of the
+ * vector components), on the second and third frames of a translation pair. */
+static void
+check_flow_mtd_cuda_memory (const gchar * element, double max_mean_diff)
+{
+  const int w = 128, h = 96;
+  guint8 *a, *b;
+  cv_translation_pair (w, h, 2.0, 1.0, &a, &b);
+  gchar *launch[2] = {
+    g_strdup_printf ("%s backend=cpu", element),
+    g_strdup_printf ("cudaupload ! video/x-raw(memory:CUDAMemory) ! %s backend=cuda", element),
+  };
+  GstHarness *hs[2];
+  for (int k = 0; k < 2; k++)
+    hs[k] = cv_harness_new (launch[k], "NV12", w, h);
+  for (int t = 0; t < 3; t++) {
+    GstBuffer *out[2];
+    GstCvFlowMtd mtd[2];
+    const gfloat *v[2];
+    gsize vs[2];
+    guint gw = 0, gh = 0;
+    for (int k = 0; k < 2; k++) {
+      out[k] = gst_harness_push_and_pull (hs[k], cv_buffer_from_gray ("NV12",
+              t == 1 ? b : a, w, h));
+      fail_unless (out[k] != NULL);
+      GstAnalyticsRelationMeta *rmeta = rmeta_of (out[k]);
+      gpointer state = NULL;
+      fail_unless (gst_analytics_relation_meta_iterate (rmeta, &state,
+              gst_cv_flow_mtd_get_mtd_type (), &mtd[k]), "%s: no flow mtd", launch[k]);
+      guint kw, kh;
+      fail_unless (gst_cv_flow_mtd_get_grid (&mtd[k], &kw, &kh, NULL, NULL));
+      if (k == 1)
+        fail_unless (kw == gw && kh == gh, "%s: grid %ux%u, CPU %ux%u", element, kw, kh, gw, gh);
+      gw = kw;
+      gh = kh;
+      GstCvFlowConfidence kind;
+      gboolean valid;
+      fail_unless (gst_cv_flow_mtd_get_info (&mtd[k], &kind, &valid));
+      ck_assert_int_eq (valid, t >= 1);
+      fail_unless (gst_cv_flow_mtd_map_host (&mtd[k], &v[k], &vs[k], NULL, NULL));
+    }
+    gconstpointer dv = NULL;
+    fail_unless (gst_cv_flow_mtd_get_device (&mtd[1], &dv, NULL, NULL, NULL) && dv != NULL,
+        "%s: the CUDA-memory field is not on the device", element);
+    double diff = 0;
+    for (guint y = 0; y < gh; y++)
+      for (guint x = 0; x < 2 * gw; x++)
+        diff += fabs (((const gfloat *) ((const guint8 *) v[0] + y * vs[0]))[x]
+            - ((const gfloat *) ((const guint8 *) v[1] + y * vs[1]))[x]);
+    diff /= 2.0 * gw * gh;
+    g_print ("%s flow mtd frame %d, CUDA memory vs CPU: mean |diff| %.5f px\n", element, t,
+        diff);
+    ck_assert_msg (diff <= max_mean_diff, "%s frame %d: mean |diff| %.5f px > %g", element, t,
+        diff, max_mean_diff);
+    gst_buffer_unref (out[0]);
+    gst_buffer_unref (out[1]);
+  }
+  for (int k = 0; k < 2; k++) {
+    gst_harness_teardown (hs[k]);
+    g_free (launch[k]);
+  }
+  g_free (a);
+  g_free (b);
+}
+
+/* LK and block matching: the same arithmetic on both (0.01 px, as the elements'
+ * own CUDA-memory tests); EpicFlow: the refinement's fp16 sweeps (0.05 px). */
+GST_START_TEST (test_flow_mtd_cuda_memory)
+{
+  CV_SKIP_WITHOUT_CUDA_ELEMENTS ("flow mtds from CUDA memory");
+  check_flow_mtd_cuda_memory ("cudaflowlk", 0.01);
+  check_flow_mtd_cuda_memory ("cudablockmatch", 0.01);
+  check_flow_mtd_cuda_memory ("cudaflowepic", 0.05);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_flow_mtd_lk)
 {
   check_flow_mtd ("cudaflowlk backend=cpu");
@@ -679,16 +835,18 @@ analytics_suite (void)
 #if GST_CHECK_VERSION(1, 26, 0)
 #ifdef CV_HAVE_QUADCUT
   tcase_add_test (tc, test_quadcut_segmentation_mtd);
+  tcase_add_test (tc, test_quadcut_segmentation_mtd_cuda_memory);
 #endif
   tcase_add_test (tc, test_flow_mtd_lk);
   tcase_add_test (tc, test_flow_mtd_blockmatch);
   tcase_add_test (tc, test_flow_mtd_epic);
+  tcase_add_test (tc, test_flow_mtd_cuda_memory);
 #else
-  /* the segmentation mtd (with quadcut) and the three flow mtd cases */
+  /* the segmentation mtd cases (with quadcut) and the four flow mtd cases */
 #ifdef CV_HAVE_QUADCUT
-  cv_test_skip_cases (4, "segmentation and flow mtds (GStreamer 1.26)", CV_SKIP_OLD_GSTREAMER);
+  cv_test_skip_cases (6, "segmentation and flow mtds (GStreamer 1.26)", CV_SKIP_OLD_GSTREAMER);
 #else
-  cv_test_skip_cases (3, "flow mtds (GStreamer 1.26)", CV_SKIP_OLD_GSTREAMER);
+  cv_test_skip_cases (4, "flow mtds (GStreamer 1.26)", CV_SKIP_OLD_GSTREAMER);
 #endif
 #endif
   suite_add_tcase (s, tc);

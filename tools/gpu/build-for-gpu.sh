@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # On this (GPU-less) machine: build for the H100 (sm_90 SASS + PTX) into build-gpu/
 # and collect the shared libraries the GPU machine lacks into .devlibs/, so that
-# one device `run` can carry build-gpu, .devlibs and .gstrt.
+# one device `run` can carry .devpack (build, libraries, the GStreamer 1.22 bundle)
+# and .gstrt126 (the 1.26 root, tools/gpu/trixie-prepare.sh).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 export PATH=/usr/local/cuda/bin:$PATH
@@ -33,6 +34,11 @@ mkdir -p .devpack
 grep -qx '/.devpack/' .git/info/exclude 2>/dev/null || echo '/.devpack/' >> .git/info/exclude
 tar -C .devlibs -cJf .devpack/libs.tar.xz .
 tar -cJf .devpack/build.tar.xz .devbuild
+# the GStreamer 1.22 bundle (../shared/device/prepare-gst-runtime.sh) packed too (23 MB
+# loose, 7 MB packed): .devpack and .gstrt126 then fit one run's 64 MiB; env.sh unpacks it
+if [ -f .gstrt/env.sh ] && { [ ! -f .devpack/gstrt.tar.xz ] || [ -n "$(find .gstrt -newer .devpack/gstrt.tar.xz -print -quit)" ]; }; then
+  tar -cJf .devpack/gstrt.tar.xz .gstrt
+fi
 du -sh .devbuild .devpack .gstrt 2>/dev/null
 # third-party evaluation media the tests read (never committed: .devmedia is ignored)
 rm -rf .devmedia && mkdir -p .devmedia/optflow .devmedia/mesh

@@ -3,7 +3,16 @@
 # + libraries, from tools/gpu/build-for-gpu.sh) and .gstrt (the GStreamer runtime):
 # unpacks the build into .devbuild and the libraries into /tmp/devlibs, and sets the
 # library, plugin and test paths. tools/gpu/suite.sh and tools/soak.sh .devbuild
-# source it.
+# source it. In the trixie root (tools/gpu/trixie-run.sh sets CV_TRIXIE_ROOT=1) the
+# build is the 1.26 one at /src/build-trixie/build126 and GStreamer is the root's.
+if [ "${CV_TRIXIE_ROOT:-0}" = 1 ]; then
+  B=/src/build-trixie/build126
+  export GST_PLUGIN_PATH="$B/gst" GST_PLUGIN_PATH_1_0="$B/gst"
+  export CV_SOURCE_ROOT="$PWD" CV_SHARED_MEDIA="$PWD/.devmedia"
+  return 0 2>/dev/null || exit 0
+fi
+# .gstrt travels packed (tools/gpu/build-for-gpu.sh): unpacked here once
+[ -f .gstrt/env.sh ] || { [ -f .devpack/gstrt.tar.xz ] && tar -xJf .devpack/gstrt.tar.xz; }
 source .gstrt/env.sh
 # once: tar rewrites a file in place, so extracting again under a running program
 # (a second script that sources this) truncates the libraries it has mapped (SIGBUS)
