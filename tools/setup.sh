@@ -63,6 +63,8 @@ packages=(
   libglib2.0-dev libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev
   libgstreamer-plugins-bad1.0-dev gstreamer1.0-tools gstreamer1.0-plugins-base
   gstreamer1.0-plugins-good gstreamer1.0-plugins-bad
+  # x264enc: the build encodes media/objects.h264 for the hardware-decode tests
+  gstreamer1.0-plugins-ugly
   gstreamer1.0-libav check libpng-dev libassimp-dev libigraph-dev libmaxflow-dev
   libjpeg-dev
   # GObject introspection (GstCudaVision-1.0.typelib) and the Python examples

@@ -37,7 +37,7 @@ packages=(
   meson ninja-build pkg-config gcc g++ libc6-dev libglib2.0-dev
   libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev libgstreamer-plugins-bad1.0-dev
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
-  gstreamer1.0-plugins-bad check libpng-dev libjpeg-dev libmaxflow-dev
+  gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly check libpng-dev libjpeg-dev libmaxflow-dev
   python3-gi python3-gst-1.0 gobject-introspection libgirepository1.0-dev
   gir1.2-gst-plugins-bad-1.0
 )

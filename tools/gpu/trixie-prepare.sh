@@ -46,7 +46,7 @@ sort -u $list | while read -r f; do
 done
 mkdir -p $O/dev $O/proc $O/tmp $O/out $O/srcroot $O/usr/local/nvidia $O/usr/local/cuda $O/etc
 cp $R/etc/passwd $R/etc/group $O/etc/
-mkdir -p $O$B/media && cp -r $R$B/media/objects $R$B/media/body.* $O$B/media/ 2>/dev/null || true   # the small media the tests name
+mkdir -p $O$B/media && cp -r $R$B/media/objects $R$B/media/objects.h264 $R$B/media/body.* $O$B/media/ 2>/dev/null || true   # the small media the tests name
 find $O -type f \( -name '*.so*' -o -perm -u+x \) -exec strip --strip-debug {} \; 2>/dev/null || true
 mkdir -p $C/.gstrt126; tar -C $O -cJf $C/.gstrt126/root126.tar.xz .; rm -rf $O $list
 grep -qx '/.gstrt126/' $C/.git/info/exclude 2>/dev/null || echo '/.gstrt126/' >> $C/.git/info/exclude
