@@ -76,11 +76,11 @@ interp_blur_h_kernel (cc_image f, int *blur_h)
   const uint8_t *row = (const uint8_t *) f.planes[0] + (size_t) y * f.pitch[0];
   int rgbx = f.format == CC_FORMAT_RGBX8, bgrx = f.format == CC_FORMAT_BGRX8;
   blur_h[(size_t) y * w + x] = cc_interp_binomial5 (
-      cc_bm_luma8 (row, cc_clampi (x - 2, 0, w - 1), rgbx, bgrx),
-      cc_bm_luma8 (row, cc_clampi (x - 1, 0, w - 1), rgbx, bgrx),
-      cc_bm_luma8 (row, x, rgbx, bgrx),
-      cc_bm_luma8 (row, cc_clampi (x + 1, 0, w - 1), rgbx, bgrx),
-      cc_bm_luma8 (row, cc_clampi (x + 2, 0, w - 1), rgbx, bgrx));
+      cc_row_luma8 (row, cc_clampi (x - 2, 0, w - 1), rgbx, bgrx),
+      cc_row_luma8 (row, cc_clampi (x - 1, 0, w - 1), rgbx, bgrx),
+      cc_row_luma8 (row, x, rgbx, bgrx),
+      cc_row_luma8 (row, cc_clampi (x + 1, 0, w - 1), rgbx, bgrx),
+      cc_row_luma8 (row, cc_clampi (x + 2, 0, w - 1), rgbx, bgrx));
 }
 
 __global__ void

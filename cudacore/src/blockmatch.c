@@ -111,7 +111,7 @@ cpu_pyramid (cc_blockmatch *bm, int slot, const cc_image *f)
   for (int y = 0; y < bm->mod.height; y++) {
     const uint8_t *row = (const uint8_t *) f->planes[0] + (size_t) y * f->pitch[0];
     for (int x = 0; x < bm->mod.width; x++)
-      l0[(size_t) y * bm->mod.width + x] = (uint8_t) cc_bm_luma8 (row, x, rgbx, bgrx);
+      l0[(size_t) y * bm->mod.width + x] = (uint8_t) cc_row_luma8 (row, x, rgbx, bgrx);
   }
   for (int l = 1; l < L->levels; l++) {
     const uint8_t *s = bm->pyr[slot][l - 1];

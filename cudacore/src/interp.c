@@ -198,7 +198,7 @@ cpu_cost (cc_interp *ip, const cc_image *f)
   for (int y = 0; y < h; y++) {
     const uint8_t *row = (const uint8_t *) f->planes[0] + (size_t) y * f->pitch[0];
     for (int x = 0; x < w; x++)
-      ip->luma[(size_t) y * w + x] = (uint8_t) cc_bm_luma8 (row, x, rgbx, bgrx);
+      ip->luma[(size_t) y * w + x] = (uint8_t) cc_row_luma8 (row, x, rgbx, bgrx);
   }
 #pragma omp parallel for schedule(static) num_threads(threads)
   for (int y = 0; y < h; y++) {

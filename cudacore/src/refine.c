@@ -172,7 +172,7 @@ cpu_data_terms (const float *i0, const float *i1, int w, int h, const float *fie
           n0[dy + 1][dx + 1] = i0[cc_clampi (y + dy, 0, h - 1) * w + cc_clampi (x + dx, 0, w - 1)];
           n1[dy + 1][dx + 1] = cc_bilinear (i1, w, h, qx + dx, qy + dy);
         }
-      int valid = qx >= 0.0f && qy >= 0.0f && qx <= (float) (w - 1) && qy <= (float) (h - 1);
+      int valid = cc_inside (qx, qy, w, h);
       cc_refine_data_terms (n0, n1, valid, &data[i]);
     }
 }
