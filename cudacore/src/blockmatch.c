@@ -320,13 +320,14 @@ bm_free (cc_module *mod)
 }
 
 /* New params need new scratch when they change the layout. */
-static bool
-bm_params_changing (cc_module *mod, const void *params)
+static cc_status
+bm_params_changing (cc_module *mod, const void *params, bool *realloc)
 {
   cc_blockmatch *bm = (cc_blockmatch *) mod;
   cc_bm_layout next;
   cc_bm_layout_compute (bm->mod.width, bm->mod.height, params, &next);
-  return memcmp (&next, &bm->layout, sizeof next) != 0;
+  *realloc = memcmp (&next, &bm->layout, sizeof next) != 0;
+  return CC_SUCCESS;
 }
 
 CC_MODULE_CLASS (blockmatch_class, cc_blockmatch, cc_blockmatch_params, cc_blockmatch,

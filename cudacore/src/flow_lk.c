@@ -386,15 +386,14 @@ lk_free (cc_module *mod)
 }
 
 /* New scratch when the levels change (the previous frame's pyramid goes with it). */
-static bool
-lk_params_changing (cc_module *mod, const void *params)
+static cc_status
+lk_params_changing (cc_module *mod, const void *params, bool *realloc)
 {
   cc_flow_lk *lk = (cc_flow_lk *) mod;
-  bool realloc_needed =
-      ((const cc_flow_lk_params *) params)->pyramid_levels != lk->params.pyramid_levels;
-  if (realloc_needed)
+  *realloc = ((const cc_flow_lk_params *) params)->pyramid_levels != lk->params.pyramid_levels;
+  if (*realloc)
     lk->has_previous = false;
-  return realloc_needed;
+  return CC_SUCCESS;
 }
 
 CC_MODULE_CLASS (flow_lk_class, cc_flow_lk, cc_flow_lk_params, cc_flow_lk,

@@ -300,13 +300,14 @@ match_free (cc_module *mod)
 }
 
 /* New params need new scratch when they change the layout. */
-static bool
-match_params_changing (cc_module *mod, const void *params)
+static cc_status
+match_params_changing (cc_module *mod, const void *params, bool *realloc)
 {
   cc_match *m = (cc_match *) mod;
   cc_match_layout next;
   cc_match_layout_compute (m->mod.width, m->mod.height, params, &next);
-  return memcmp (&next, &m->layout, sizeof next) != 0;
+  *realloc = memcmp (&next, &m->layout, sizeof next) != 0;
+  return CC_SUCCESS;
 }
 
 CC_MODULE_CLASS (match_class, cc_match, cc_match_params, cc_match, match_params_changing,

@@ -431,12 +431,13 @@ refine_free (cc_module *mod)
 }
 
 /* New params drop the last run's energies; new scratch when the levels change. */
-static bool
-refine_params_changing (cc_module *mod, const void *params)
+static cc_status
+refine_params_changing (cc_module *mod, const void *params, bool *realloc)
 {
   cc_refine *r = (cc_refine *) mod;
   r->energy_count = 0;
-  return ((const cc_refine_params *) params)->levels != r->params.levels;
+  *realloc = ((const cc_refine_params *) params)->levels != r->params.levels;
+  return CC_SUCCESS;
 }
 
 CC_MODULE_CLASS (refine_class, cc_refine, cc_refine_params, cc_refine, refine_params_changing,
