@@ -73,12 +73,12 @@ load_field (const IterArgs &a, int x, int y)
   if (a.mode == FIELD_ZERO)
     return make_float2 (0.0f, 0.0f);
   const int cw = a.cw;
-  cc_bilinear_taps t = cc_lk_upsample_taps (x, y, cw, a.ch);
+  cc_bilinear_taps t = cc_upsample2_taps (x, y, cw, a.ch);
   float2 A = __ldg (a.fin + (size_t) t.y0 * cw + t.x0), B = __ldg (a.fin + (size_t) t.y0 * cw + t.x1);
   float2 C = __ldg (a.fin + (size_t) t.y1 * cw + t.x0), D = __ldg (a.fin + (size_t) t.y1 * cw + t.x1);
   float2 o;
-  o.x = cc_lk_upsampled (&t, A.x, B.x, C.x, D.x);
-  o.y = cc_lk_upsampled (&t, A.y, B.y, C.y, D.y);
+  o.x = cc_upsample2 (&t, A.x, B.x, C.x, D.x);
+  o.y = cc_upsample2 (&t, A.y, B.y, C.y, D.y);
   return o;
 }
 

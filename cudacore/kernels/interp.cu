@@ -246,12 +246,10 @@ interp_edge_kernel (const unsigned long long *keys, const float *cost, int w, in
   if (kp == CC_INTERP_KEY_NONE)
     return;
   for (int dir = 0; dir < 2; dir++) {
-    if ((dir == 0 && x + 1 >= w) || (dir == 1 && y + 1 >= h))
+    long long q = cc_interp_edge_neighbour (x, y, w, h, dir);
+    if (q < 0 || !cc_interp_edge_joins (kp, keys[q]))
       continue;
-    size_t q = dir == 0 ? p + 1 : p + w;
     unsigned long long kq = keys[q];
-    if (kq == CC_INTERP_KEY_NONE || cc_interp_key_label (kq) == cc_interp_key_label (kp))
-      continue;
     float c = cc_interp_edge_cost (kp, kq, cost[p], cost[q]);
     unsigned long long key = cc_interp_edge_key (cc_interp_key_label (kp),
         cc_interp_key_label (kq));

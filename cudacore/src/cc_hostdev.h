@@ -56,6 +56,19 @@ CC_HOSTDEV float cc_bilinear (const float *img, int w, int h, float x, float y)
       img[t.y1 * w + t.x0], img[t.y1 * w + t.x1]);
 }
 
+/* Upsampling a flow field by two (LK and refine levels): the value at fine pixel
+ * (x, y) is twice the bilinear sample of the coarse field (cw x ch) at (x/2, y/2);
+ * the taps, then cc_upsample2 per component. */
+CC_HOSTDEV cc_bilinear_taps cc_upsample2_taps (int x, int y, int cw, int ch)
+{
+  return cc_bilinear_taps_at (0.5f * x, 0.5f * y, cw, ch);
+}
+
+CC_HOSTDEV float cc_upsample2 (const cc_bilinear_taps *t, float a, float b, float c, float d)
+{
+  return 2.0f * cc_bilinear_mix (t, a, b, c, d);
+}
+
 /* Is the position (x, y) inside a w x h image? (a warped pixel outside has no data) */
 CC_HOSTDEV int cc_inside (float x, float y, int w, int h)
 {

@@ -229,9 +229,9 @@ cpu_upsample_field (const float *coarse, int cw, int ch, float *fine, int fw, in
 #pragma omp parallel for schedule(static) num_threads(threads)
   for (int y = 0; y < fh; y++)
     for (int x = 0; x < fw; x++) {
-      cc_bilinear_taps t = cc_lk_upsample_taps (x, y, cw, ch);
+      cc_bilinear_taps t = cc_upsample2_taps (x, y, cw, ch);
       for (int k = 0; k < 2; k++)
-        fine[2 * (y * fw + x) + k] = cc_lk_upsampled (&t, coarse[2 * (t.y0 * cw + t.x0) + k],
+        fine[2 * (y * fw + x) + k] = cc_upsample2 (&t, coarse[2 * (t.y0 * cw + t.x0) + k],
             coarse[2 * (t.y0 * cw + t.x1) + k], coarse[2 * (t.y1 * cw + t.x0) + k],
             coarse[2 * (t.y1 * cw + t.x1) + k]);
     }

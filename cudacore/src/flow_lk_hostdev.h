@@ -79,17 +79,4 @@ CC_HOSTDEV float cc_lk_solve_window (const float S[5], float inv_n, float min_ei
   return min_eig > 0.0f ? min_eig : 0.0f;
 }
 
-/* The field at fine-level pixel (x, y), twice the bilinear sample of the coarse
- * field (cw x ch) at (x/2, y/2): the taps, then cc_lk_upsampled per component. */
-CC_HOSTDEV cc_bilinear_taps cc_lk_upsample_taps (int x, int y, int cw, int ch)
-{
-  return cc_bilinear_taps_at (0.5f * x, 0.5f * y, cw, ch);
-}
-
-CC_HOSTDEV float cc_lk_upsampled (const cc_bilinear_taps *t, float a, float b, float c,
-    float d)
-{
-  return 2.0f * cc_bilinear_mix (t, a, b, c, d);
-}
-
 #endif

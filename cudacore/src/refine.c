@@ -142,17 +142,11 @@ add_upsampled (const float *coarse, int cw, int ch, float *fine, int fw, int fh,
 #pragma omp parallel for schedule(static) num_threads(threads)
   for (int y = 0; y < fh; y++)
     for (int x = 0; x < fw; x++) {
-      float sx = cc_clampf (0.5f * x, 0.0f, (float) (cw - 1));
-      float sy = cc_clampf (0.5f * y, 0.0f, (float) (ch - 1));
-      int x0 = (int) sx, y0 = (int) sy;
-      int x1 = x0 + 1 < cw ? x0 + 1 : x0, y1 = y0 + 1 < ch ? y0 + 1 : y0;
-      float fx = sx - x0, fy = sy - y0;
-      for (int k = 0; k < 2; k++) {
-        float a = coarse[2 * (y0 * cw + x0) + k], b = coarse[2 * (y0 * cw + x1) + k];
-        float c = coarse[2 * (y1 * cw + x0) + k], d = coarse[2 * (y1 * cw + x1) + k];
-        float top = a + fx * (b - a), bot = c + fx * (d - c);
-        fine[2 * (y * fw + x) + k] += 2.0f * (top + fy * (bot - top));
-      }
+      cc_bilinear_taps t = cc_upsample2_taps (x, y, cw, ch);
+      for (int k = 0; k < 2; k++)
+        fine[2 * (y * fw + x) + k] += cc_upsample2 (&t, coarse[2 * (t.y0 * cw + t.x0) + k],
+            coarse[2 * (t.y0 * cw + t.x1) + k], coarse[2 * (t.y1 * cw + t.x0) + k],
+            coarse[2 * (t.y1 * cw + t.x1) + k]);
     }
 }
 
