@@ -21,6 +21,7 @@
 // (r,k) with r < k or (k,c) with k < c, is the transpose of its stored mirror and is
 // transposed while it is loaded into shared memory.
 #include "apsp_internal.h"
+#include "apsp_hostdev.h"
 #include "cuda_common.cuh"
 
 #include <math.h>
@@ -139,10 +140,10 @@ min_plus (float c[kCells][kCells], const float *As, const float *Bs)
       const float av[4] = { a[i].x, a[i].y, a[i].z, a[i].w };
 #pragma unroll
       for (int q = 0; q < 4; q++) {
-        c[i][0] = fminf (c[i][0], av[q] + b[q].x);
-        c[i][1] = fminf (c[i][1], av[q] + b[q].y);
-        c[i][2] = fminf (c[i][2], av[q] + b[q].z);
-        c[i][3] = fminf (c[i][3], av[q] + b[q].w);
+        c[i][0] = cc_apsp_relax (c[i][0], av[q], b[q].x);
+        c[i][1] = cc_apsp_relax (c[i][1], av[q], b[q].y);
+        c[i][2] = cc_apsp_relax (c[i][2], av[q], b[q].z);
+        c[i][3] = cc_apsp_relax (c[i][3], av[q], b[q].w);
       }
     }
   }
@@ -197,10 +198,10 @@ fw_phase1 (Matrix m, int k)
     float4 row = *reinterpret_cast<const float4 *> (s + kk * kPitch + threadIdx.x * kCells);
 #pragma unroll
     for (int a = 0; a < kCells; a++) {
-      c[a][0] = fminf (c[a][0], col[a] + row.x);
-      c[a][1] = fminf (c[a][1], col[a] + row.y);
-      c[a][2] = fminf (c[a][2], col[a] + row.z);
-      c[a][3] = fminf (c[a][3], col[a] + row.w);
+      c[a][0] = cc_apsp_relax (c[a][0], col[a], row.x);
+      c[a][1] = cc_apsp_relax (c[a][1], col[a], row.y);
+      c[a][2] = cc_apsp_relax (c[a][2], col[a], row.z);
+      c[a][3] = cc_apsp_relax (c[a][3], col[a], row.w);
     }
     __syncthreads ();
     store_cells (c, s, kPitch);
@@ -308,22 +309,12 @@ next_hops (Matrix m, int nodes, const int32_t *row_start, const int32_t *col,
   if (j >= nodes)
     return;
   for (int i = blockIdx.y; i < nodes; i += gridDim.y) {
-    int32_t best = -1;
-    float d_ij = *element_at (m, i, j);
-    if (i == j)
-      best = i;
-    else if (d_ij < INFINITY) {
-      float best_len = INFINITY;
-      for (int a = row_start[i]; a < row_start[i + 1]; a++) {
-        int v = col[a];
-        float d_vj = *element_at (m, v, j);
-        float len = weight[a] + d_vj;
-        if (d_vj < d_ij && len < best_len) {
-          best_len = len;
-          best = v;
-        }
-      }
-    }
+    float d_ij = *element_at (m, i, j), best_len;
+    int32_t best = cc_apsp_next_hop_start (i, j, &best_len);
+    if (cc_apsp_next_hop_searched (i, j, d_ij))
+      for (int a = row_start[i]; a < row_start[i + 1]; a++)
+        cc_apsp_next_hop_arc (d_ij, weight[a], *element_at (m, col[a], j), col[a], &best_len,
+            &best);
     next[(size_t) i * nodes + j] = best;
   }
 }

@@ -41,7 +41,7 @@ bm_luma_kernel (const uint8_t *src, size_t pitch, int w, int h, int rgbx, int bg
   int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x >= w || y >= h)
     return;
-  dst[(size_t) y * w + x] = (uint8_t) cc_bm_luma8 (src + (size_t) y * pitch, x, rgbx, bgrx);
+  dst[(size_t) y * w + x] = (uint8_t) cc_row_luma8 (src + (size_t) y * pitch, x, rgbx, bgrx);
 }
 
 __global__ void

@@ -22,7 +22,7 @@
 // reproduces the CPU's replicated borders exactly.
 #include "cuda_common.cuh"
 #include "flow_lk_internal.h"
-#include "cc_hostdev.h"
+#include "flow_lk_hostdev.h"
 
 #include <float.h>
 #include <stdlib.h>
@@ -54,19 +54,14 @@ struct IterArgs {
   int tw, th;                  // tile of outputs
 };
 
+// cc_bilinear with read-only cached loads.
 __device__ __forceinline__ float
 bilinear_dev (const float *__restrict__ img, int w, int h, float x, float y)
 {
-  x = cc_clampf (x, 0.0f, (float) (w - 1));
-  y = cc_clampf (y, 0.0f, (float) (h - 1));
-  int x0 = (int) x, y0 = (int) y;
-  int x1 = x0 + 1 < w ? x0 + 1 : x0, y1 = y0 + 1 < h ? y0 + 1 : y0;
-  float fx = x - x0, fy = y - y0;
-  const float *r0 = img + (size_t) y0 * w, *r1 = img + (size_t) y1 * w;
-  float a = __ldg (r0 + x0), b = __ldg (r0 + x1), c = __ldg (r1 + x0), d = __ldg (r1 + x1);
-  float top = a + fx * (b - a);
-  float bot = c + fx * (d - c);
-  return top + fy * (bot - top);
+  cc_bilinear_taps t = cc_bilinear_taps_at (x, y, w, h);
+  const float *r0 = img + (size_t) t.y0 * w, *r1 = img + (size_t) t.y1 * w;
+  return cc_bilinear_mix (&t, __ldg (r0 + t.x0), __ldg (r0 + t.x1), __ldg (r1 + t.x0),
+      __ldg (r1 + t.x1));
 }
 
 // Field at (x, y) of the current level, per mode (the CPU's upsampling inlined).
@@ -77,23 +72,13 @@ load_field (const IterArgs &a, int x, int y)
     return __ldg (a.fin + (size_t) y * a.w + x);
   if (a.mode == FIELD_ZERO)
     return make_float2 (0.0f, 0.0f);
-  const int cw = a.cw, ch = a.ch;
-  float sx = cc_clampf (0.5f * x, 0.0f, (float) (cw - 1));
-  float sy = cc_clampf (0.5f * y, 0.0f, (float) (ch - 1));
-  int x0 = (int) sx, y0 = (int) sy;
-  int x1 = x0 + 1 < cw ? x0 + 1 : x0, y1 = y0 + 1 < ch ? y0 + 1 : y0;
-  float fx = sx - x0, fy = sy - y0;
-  float2 A = __ldg (a.fin + (size_t) y0 * cw + x0), B = __ldg (a.fin + (size_t) y0 * cw + x1);
-  float2 C = __ldg (a.fin + (size_t) y1 * cw + x0), D = __ldg (a.fin + (size_t) y1 * cw + x1);
+  const int cw = a.cw;
+  cc_bilinear_taps t = cc_upsample2_taps (x, y, cw, a.ch);
+  float2 A = __ldg (a.fin + (size_t) t.y0 * cw + t.x0), B = __ldg (a.fin + (size_t) t.y0 * cw + t.x1);
+  float2 C = __ldg (a.fin + (size_t) t.y1 * cw + t.x0), D = __ldg (a.fin + (size_t) t.y1 * cw + t.x1);
   float2 o;
-  {
-    float top = A.x + fx * (B.x - A.x), bot = C.x + fx * (D.x - C.x);
-    o.x = 2.0f * (top + fy * (bot - top));
-  }
-  {
-    float top = A.y + fx * (B.y - A.y), bot = C.y + fx * (D.y - C.y);
-    o.y = 2.0f * (top + fy * (bot - top));
-  }
+  o.x = cc_upsample2 (&t, A.x, B.x, C.x, D.x);
+  o.y = cc_upsample2 (&t, A.y, B.y, C.y, D.y);
   return o;
 }
 
@@ -104,15 +89,8 @@ lk_to_luma (const uint8_t *__restrict__ src, size_t pitch, int fmt, int w, int h
   int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x >= w || y >= h)
     return;
-  const uint8_t *row = src + (size_t) y * pitch;
-  float v;
-  if (fmt == CC_FORMAT_RGBX8)
-    v = cc_luma01 (row[4 * x], row[4 * x + 1], row[4 * x + 2]);
-  else if (fmt == CC_FORMAT_BGRX8)
-    v = cc_luma01 (row[4 * x + 2], row[4 * x + 1], row[4 * x]);
-  else
-    v = row[x] * (1.0f / 255.0f);
-  dst[(size_t) y * w + x] = v;
+  dst[(size_t) y * w + x] = cc_lk_luma01 (src + (size_t) y * pitch, x, fmt == CC_FORMAT_RGBX8,
+      fmt == CC_FORMAT_BGRX8);
 }
 
 // Output tile 32 x 8 (block 32 x 8): input region 67 x 19 around it.
@@ -200,7 +178,7 @@ lk_iterate (const IterArgs a)
     float jw = bilinear_dev (a.J, w, h, px, py);
     float i0 = __ldg (a.I + (size_t) gy * w + gx);
     s_avg[i] = 0.5f * (i0 + jw);
-    s_it[i] = cc_lk_inside (px, py, w, h) ? jw - i0 : __int_as_float (0x7fffffff);
+    s_it[i] = cc_inside (px, py, w, h) ? jw - i0 : __int_as_float (0x7fffffff);
     s_u[i] = f.x;
     s_v[i] = f.y;
   }
@@ -216,24 +194,16 @@ lk_iterate (const IterArgs a)
     int ym = (cc_clampi (cy - 1, 0, h - 1) - ay0) * AW, yp = (cc_clampi (cy + 1, 0, h - 1) - ay0) * AW;
     int yc = ay * AW;
     float it = s_it[yc + ax];
-    float p0 = 0.0f, p1 = 0.0f, p2 = 0.0f, p3 = 0.0f, p4 = 0.0f;
+    float prod[5] = { 0.0f, 0.0f, 0.0f, 0.0f, 0.0f };
     if (!isnan (it)) {
-      float gx = gs * (s_avg[ym + xp] - s_avg[ym + xm]) + gc * (s_avg[yc + xp] - s_avg[yc + xm])
-          + gs * (s_avg[yp + xp] - s_avg[yp + xm]);
-      float gy = gs * (s_avg[yp + xm] - s_avg[ym + xm]) + gc * (s_avg[yp + ax] - s_avg[ym + ax])
-          + gs * (s_avg[yp + xp] - s_avg[ym + xp]);
-      float res = gx * s_u[yc + ax] + gy * s_v[yc + ax] - it;
-      p0 = gx * gx;
-      p1 = gx * gy;
-      p2 = gy * gy;
-      p3 = gx * res;
-      p4 = gy * res;
+      float gx, gy;
+      cc_lk_gradient (gs, gc, s_avg[ym + xm], s_avg[ym + ax], s_avg[ym + xp], s_avg[yc + xm],
+          s_avg[yc + xp], s_avg[yp + xm], s_avg[yp + ax], s_avg[yp + xp], &gx, &gy);
+      cc_lk_products (gx, gy, s_u[yc + ax], s_v[yc + ax], it, prod);
     }
-    s_p[i] = p0;
-    s_p[PN + i] = p1;
-    s_p[2 * PN + i] = p2;
-    s_p[3 * PN + i] = p3;
-    s_p[4 * PN + i] = p4;
+#pragma unroll
+    for (int k = 0; k < 5; k++)
+      s_p[k * PN + i] = prod[k];
   }
   // the field at this thread's outputs, before phase 3 overwrites s_u / s_v
   float2 fo[kMaxOutPerThread];
@@ -289,22 +259,17 @@ lk_iterate (const IterArgs a)
         o = make_float2 (0.0f, 0.0f);
     } else {
       const float *col = s_h + oy * tw + ox;
-      float S0 = 0.0f, S1 = 0.0f, S2 = 0.0f, S3 = 0.0f, S4 = 0.0f;
+      float S[5] = { 0.0f, 0.0f, 0.0f, 0.0f, 0.0f };
 #pragma unroll 3
       for (int d = 0; d < n; d++) {
         const float *c = col + d * tw;
-        S0 += c[0];
-        S1 += c[HN];
-        S2 += c[2 * HN];
-        S3 += c[3 * HN];
-        S4 += c[4 * HN];
+        S[0] += c[0];
+        S[1] += c[HN];
+        S[2] += c[2 * HN];
+        S[3] += c[3 * HN];
+        S[4] += c[4 * HN];
       }
-      float sa = S0 * a.inv_n, sb = S1 * a.inv_n, sc = S2 * a.inv_n;
-      float sp = S3 * a.inv_n, sq = S4 * a.inv_n;
-      float min_eig = cc_min_eigen_2x2 (sa, sb, sc);
-      if (min_eig >= a.min_eig_thr && min_eig > 0.0f)
-        cc_solve_2x2 (sa, sb, sc, sp, sq, &o.x, &o.y);
-      c_out = min_eig > 0.0f ? min_eig : 0.0f;
+      c_out = cc_lk_solve_window (S, a.inv_n, a.min_eig_thr, &o.x, &o.y);
     }
     float *frow = (float *) ((char *) a.fout + (size_t) y * a.fout_pitch);
     frow[2 * x] = o.x;
@@ -490,8 +455,7 @@ run_field (cc_cuda_lk *st, const cc_flow_lk_params *p, int tw, int th, size_t sm
   a.r = r;
   a.inv_n = 1.0f / (float) (p->window_size * p->window_size);
   a.min_eig_thr = p->min_eigen_threshold;
-  a.gs = p->gradient == CC_GRADIENT_SCHARR ? 3.f / 32.f : 1.f / 8.f;
-  a.gc = p->gradient == CC_GRADIENT_SCHARR ? 10.f / 32.f : 2.f / 8.f;
+  cc_lk_gradient_weights (p->gradient, &a.gs, &a.gc);
   a.tw = tw;
   a.th = th;
   float2 *cur = buf_a, *next = buf_b;

@@ -2,7 +2,7 @@
 // Drawing flow fields into frames on CUDA: the twin of src/flow_vis.c.
 //
 // Cells are skipped / drawn as zero motion per cc_flow_vis_drawn (min_confidence).
-// COLOR / QUALITY: one thread per frame pixel, writing what put_rgb writes (for
+// COLOR / QUALITY: one thread per frame pixel, writing what cc_vis_put_rgb writes (for
 // NV12 / I420 the top-left pixel of each 2x2 block writes the chroma).
 // ARROWS: one thread per arrow draws its line (all lines write the same white, so
 // overlaps are harmless), then a second launch draws every tail dot: the same
@@ -13,15 +13,9 @@
 // differ from the host libm by an ulp, which can move a colour by one level.
 #include "cuda_common.cuh"
 #include "flow_vis_internal.h"
-#include "cc_hostdev.h"
+#include "flow_vis_hostdev.h"
 
 namespace {
-
-struct Frame {
-  uint8_t *p0, *p1, *p2;
-  size_t pitch0, pitch1, pitch2;
-  int w, h, format;
-};
 
 struct Field {
   const uint8_t *flow;
@@ -30,41 +24,6 @@ struct Field {
   size_t conf_pitch;
   int gw, gh;
 };
-
-__device__ __forceinline__ void
-put_rgb_dev (const Frame &f, int x, int y, uint8_t r, uint8_t g, uint8_t b)
-{
-  uint8_t *row = f.p0 + (size_t) y * f.pitch0;
-  if (f.format == CC_FORMAT_RGBX8) {
-    row[4 * x] = r;
-    row[4 * x + 1] = g;
-    row[4 * x + 2] = b;
-    return;
-  }
-  if (f.format == CC_FORMAT_BGRX8) {
-    row[4 * x] = b;
-    row[4 * x + 1] = g;
-    row[4 * x + 2] = r;
-    return;
-  }
-  if (f.format == CC_FORMAT_GRAY8) {
-    row[x] = (uint8_t) (cc_luma01 (r, g, b) * 255.f + 0.5f);
-    return;
-  }
-  uint8_t Y, U, V;
-  cc_rgb_to_yuv (r, g, b, &Y, &U, &V);
-  row[x] = Y;
-  if ((x & 1) || (y & 1))
-    return;
-  if (f.format == CC_FORMAT_NV12) {
-    uint8_t *uv = f.p1 + (size_t) (y / 2) * f.pitch1;
-    uv[x] = U;
-    uv[x + 1] = V;
-  } else {
-    f.p1[(size_t) (y / 2) * f.pitch1 + x / 2] = U;
-    f.p2[(size_t) (y / 2) * f.pitch2 + x / 2] = V;
-  }
-}
 
 __device__ __forceinline__ float2
 flow_at (const Field &F, int cx, int cy)
@@ -80,14 +39,14 @@ conf_at (const Field &F, int cx, int cy)
 }
 
 __global__ void
-vis_pixels (Frame f, Field F, int mode, float max_magnitude, float quality_scale,
+vis_pixels (cc_image f, Field F, int mode, float max_magnitude, float quality_scale,
     float min_confidence)
 {
   int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
-  if (x >= f.w || y >= f.h)
+  if (x >= f.width || y >= f.height)
     return;
-  const float to_frame = (float) f.w / F.gw;
-  int cx = (int) ((long long) x * F.gw / f.w), cy = (int) ((long long) y * F.gh / f.h);
+  const float to_frame = (float) f.width / F.gw;
+  int cx = (int) ((long long) x * F.gw / f.width), cy = (int) ((long long) y * F.gh / f.height);
   float c = F.conf ? conf_at (F, cx, cy) : 0.0f;
   uint8_t r, g, b;
   if (mode == CC_FLOW_VIS_QUALITY) {
@@ -101,12 +60,12 @@ vis_pixels (Frame f, Field F, int mode, float max_magnitude, float quality_scale
     float2 v = flow_at (F, cx, cy);
     cc_flow_color (to_frame * v.x / max_magnitude, to_frame * v.y / max_magnitude, &r, &g, &b);
   }
-  put_rgb_dev (f, x, y, r, g, b);
+  cc_vis_put_rgb (&f, x, y, r, g, b);
 }
 
 // Arrow (ax, ay) of the grid: its tail (x, y) and whether it is drawn.
 __device__ __forceinline__ bool
-arrow_tail (const Frame &f, const Field &F, int spacing, int nx, int ny, float min_confidence,
+arrow_tail (const cc_image &f, const Field &F, int spacing, int nx, int ny, float min_confidence,
     int *x, int *y, int *cx, int *cy)
 {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -115,19 +74,19 @@ arrow_tail (const Frame &f, const Field &F, int spacing, int nx, int ny, float m
   int ay = i / nx, ax = i - ay * nx;
   *x = spacing / 2 + ax * spacing;
   *y = spacing / 2 + ay * spacing;
-  *cx = (int) ((long long) *x * F.gw / f.w);
-  *cy = (int) ((long long) *y * F.gh / f.h);
+  *cx = (int) ((long long) *x * F.gw / f.width);
+  *cy = (int) ((long long) *y * F.gh / f.height);
   return !F.conf || cc_flow_vis_drawn (conf_at (F, *cx, *cy), min_confidence);
 }
 
 __global__ void
-vis_arrow_lines (Frame f, Field F, int spacing, int nx, int ny, float min_confidence,
+vis_arrow_lines (cc_image f, Field F, int spacing, int nx, int ny, float min_confidence,
     float arrow_scale, float max_magnitude)
 {
   int x, y, cx, cy;
   if (!arrow_tail (f, F, spacing, nx, ny, min_confidence, &x, &y, &cx, &cy))
     return;
-  const float to_frame = (float) f.w / F.gw;
+  const float to_frame = (float) f.width / F.gw;
   float2 v = flow_at (F, cx, cy);
   // an arrow spans one spacing at max_magnitude (same expression as the CPU)
   const float k = arrow_scale * spacing * to_frame / max_magnitude;
@@ -140,18 +99,18 @@ vis_arrow_lines (Frame f, Field F, int spacing, int nx, int ny, float min_confid
   int steps = (int) (fmaxf (fabsf (dx), fabsf (dy)) + 1.0f);
   for (int i = 0; i <= steps; i++) {
     int px = (int) (x0 + dx * i / steps + 0.5f), py = (int) (y0 + dy * i / steps + 0.5f);
-    if (px >= 0 && py >= 0 && px < f.w && py < f.h)
-      put_rgb_dev (f, px, py, 255, 255, 255);
+    if (px >= 0 && py >= 0 && px < f.width && py < f.height)
+      cc_vis_put_rgb (&f, px, py, 255, 255, 255);
   }
 }
 
 __global__ void
-vis_arrow_tails (Frame f, Field F, int spacing, int nx, int ny, float min_confidence)
+vis_arrow_tails (cc_image f, Field F, int spacing, int nx, int ny, float min_confidence)
 {
   int x, y, cx, cy;
   if (!arrow_tail (f, F, spacing, nx, ny, min_confidence, &x, &y, &cx, &cy))
     return;
-  put_rgb_dev (f, x, y, 0, 0, 0);
+  cc_vis_put_rgb (&f, x, y, 0, 0, 0);
 }
 
 }  // namespace
@@ -160,16 +119,7 @@ extern "C" cc_status
 cc_cuda_flow_visualize (cc_stream stream, const cc_image *flow, const cc_image *confidence,
     const cc_flow_vis_params *p, cc_image *frame)
 {
-  Frame f;
-  f.p0 = (uint8_t *) frame->planes[0];
-  f.p1 = (uint8_t *) frame->planes[1];
-  f.p2 = (uint8_t *) frame->planes[2];
-  f.pitch0 = frame->pitch[0];
-  f.pitch1 = frame->pitch[1];
-  f.pitch2 = frame->pitch[2];
-  f.w = frame->width;
-  f.h = frame->height;
-  f.format = (int) frame->format;
+  const cc_image f = *frame;
   Field F;
   F.flow = (const uint8_t *) flow->planes[0];
   F.flow_pitch = flow->pitch[0];
@@ -179,8 +129,8 @@ cc_cuda_flow_visualize (cc_stream stream, const cc_image *flow, const cc_image *
   F.gh = flow->height;
   if (p->mode == CC_FLOW_VIS_ARROWS) {
     const int s = p->arrow_spacing;
-    const int nx = f.w > s / 2 ? (f.w - s / 2 + s - 1) / s : 0;
-    const int ny = f.h > s / 2 ? (f.h - s / 2 + s - 1) / s : 0;
+    const int nx = f.width > s / 2 ? (f.width - s / 2 + s - 1) / s : 0;
+    const int ny = f.height > s / 2 ? (f.height - s / 2 + s - 1) / s : 0;
     if (nx == 0 || ny == 0)
       return CC_SUCCESS;
     const unsigned blocks = cc_div_up ((unsigned) (nx * ny), 128);
@@ -192,7 +142,7 @@ cc_cuda_flow_visualize (cc_stream stream, const cc_image *flow, const cc_image *
     return CC_SUCCESS;
   }
   dim3 b (32, 8);
-  vis_pixels<<<dim3 (cc_div_up (f.w, b.x), cc_div_up (f.h, b.y)), b, 0, stream>>> (f, F,
+  vis_pixels<<<dim3 (cc_div_up (f.width, b.x), cc_div_up (f.height, b.y)), b, 0, stream>>> (f, F,
       (int) p->mode, p->max_magnitude, p->quality_scale, p->min_confidence);
   CC_CUDA_LAUNCHED ("vis_pixels");
   return CC_SUCCESS;

@@ -76,11 +76,11 @@ interp_blur_h_kernel (cc_image f, int *blur_h)
   const uint8_t *row = (const uint8_t *) f.planes[0] + (size_t) y * f.pitch[0];
   int rgbx = f.format == CC_FORMAT_RGBX8, bgrx = f.format == CC_FORMAT_BGRX8;
   blur_h[(size_t) y * w + x] = cc_interp_binomial5 (
-      cc_bm_luma8 (row, cc_clampi (x - 2, 0, w - 1), rgbx, bgrx),
-      cc_bm_luma8 (row, cc_clampi (x - 1, 0, w - 1), rgbx, bgrx),
-      cc_bm_luma8 (row, x, rgbx, bgrx),
-      cc_bm_luma8 (row, cc_clampi (x + 1, 0, w - 1), rgbx, bgrx),
-      cc_bm_luma8 (row, cc_clampi (x + 2, 0, w - 1), rgbx, bgrx));
+      cc_row_luma8 (row, cc_clampi (x - 2, 0, w - 1), rgbx, bgrx),
+      cc_row_luma8 (row, cc_clampi (x - 1, 0, w - 1), rgbx, bgrx),
+      cc_row_luma8 (row, x, rgbx, bgrx),
+      cc_row_luma8 (row, cc_clampi (x + 1, 0, w - 1), rgbx, bgrx),
+      cc_row_luma8 (row, cc_clampi (x + 2, 0, w - 1), rgbx, bgrx));
 }
 
 __global__ void
@@ -246,12 +246,10 @@ interp_edge_kernel (const unsigned long long *keys, const float *cost, int w, in
   if (kp == CC_INTERP_KEY_NONE)
     return;
   for (int dir = 0; dir < 2; dir++) {
-    if ((dir == 0 && x + 1 >= w) || (dir == 1 && y + 1 >= h))
+    long long q = cc_interp_edge_neighbour (x, y, w, h, dir);
+    if (q < 0 || !cc_interp_edge_joins (kp, keys[q]))
       continue;
-    size_t q = dir == 0 ? p + 1 : p + w;
     unsigned long long kq = keys[q];
-    if (kq == CC_INTERP_KEY_NONE || cc_interp_key_label (kq) == cc_interp_key_label (kp))
-      continue;
     float c = cc_interp_edge_cost (kp, kq, cost[p], cost[q]);
     unsigned long long key = cc_interp_edge_key (cc_interp_key_label (kp),
         cc_interp_key_label (kq));

@@ -38,7 +38,7 @@ match_luma_kernel (const uint8_t *src, size_t pitch, int w, int h, int rgbx, int
   int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x >= w || y >= h)
     return;
-  dst[(size_t) y * w + x] = cc_match_luma16 (src + (size_t) y * pitch, x, rgbx, bgrx);
+  dst[(size_t) y * w + x] = (uint16_t) cc_row_luma256 (src + (size_t) y * pitch, x, rgbx, bgrx);
 }
 
 __global__ void

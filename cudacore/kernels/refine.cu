@@ -137,20 +137,14 @@ rf_start_value (const float2 *init, int w, int x, int y, const float2 *coarse,
 {
   float2 f = init[(size_t) y * w + x];
   if (coarse) {
-    float sx = cc_clampf (0.5f * x, 0.0f, (float) (cw - 1));
-    float sy = cc_clampf (0.5f * y, 0.0f, (float) (ch - 1));
-    int x0 = (int) sx, y0 = (int) sy;
-    int x1 = x0 + 1 < cw ? x0 + 1 : x0, y1 = y0 + 1 < ch ? y0 + 1 : y0;
-    float fx = sx - x0, fy = sy - y0;
-    int id[4] = { y0 * cw + x0, y0 * cw + x1, y1 * cw + x0, y1 * cw + x1 };
+    cc_bilinear_taps t = cc_upsample2_taps (x, y, cw, ch);
+    int id[4] = { t.y0 * cw + t.x0, t.y0 * cw + t.x1, t.y1 * cw + t.x0, t.y1 * cw + t.x1 };
     float2 c[4];
     for (int k = 0; k < 4; k++)
       c[k] = make_float2 (coarse[id[k]].x - coarse_init[id[k]].x,
           coarse[id[k]].y - coarse_init[id[k]].y);
-    float tu = c[0].x + fx * (c[1].x - c[0].x), bu = c[2].x + fx * (c[3].x - c[2].x);
-    float tv = c[0].y + fx * (c[1].y - c[0].y), bv = c[2].y + fx * (c[3].y - c[2].y);
-    f.x += 2.0f * (tu + fy * (bu - tu));
-    f.y += 2.0f * (tv + fy * (bv - tv));
+    f.x += cc_upsample2 (&t, c[0].x, c[1].x, c[2].x, c[3].x);
+    f.y += cc_upsample2 (&t, c[0].y, c[1].y, c[2].y, c[3].y);
   }
   return f;
 }
@@ -171,7 +165,7 @@ rf_data_at (const float *__restrict__ i0, const float *__restrict__ i1, int w, i
       n0[dy + 1][dx + 1] = __ldg (i0 + cc_clampi (y + dy, 0, h - 1) * w + cc_clampi (x + dx, 0, w - 1));
       n1[dy + 1][dx + 1] = cc_bilinear (i1, w, h, qx + dx, qy + dy);
     }
-  int valid = qx >= 0.0f && qy >= 0.0f && qx <= (float) (w - 1) && qy <= (float) (h - 1);
+  int valid = cc_inside (qx, qy, w, h);
   cc_refine_data d;
   cc_refine_data_terms (n0, n1, valid, &d);
   return d;

@@ -3,6 +3,7 @@
  * and the CPU reference (repeated Dijkstra on all cores; plain Floyd-Warshall).
  * The CUDA tiled Floyd-Warshall is in kernels/apsp.cu. */
 #include "apsp_internal.h"
+#include "apsp_hostdev.h"
 #include "cc_tuning.h"
 #include "cudacore/cc_timer.h"
 
@@ -336,7 +337,7 @@ floyd_warshall (const cc_apsp_csr *g, float *d, int threads)
         continue;
       float *row_i = d + i * n;
       for (size_t j = 0; j < n; j++)
-        row_i[j] = fminf (row_i[j], d_ik + row_k[j]);
+        row_i[j] = cc_apsp_relax (row_i[j], d_ik, row_k[j]);
     }
   }
 }
@@ -349,22 +350,12 @@ next_hops (const cc_apsp_csr *g, const float *d, int32_t *next, int threads)
 #pragma omp parallel for schedule(static) num_threads(threads)
   for (size_t i = 0; i < n; i++)
     for (size_t j = 0; j < n; j++) {
-      float d_ij = d[i * n + j];
-      int32_t best = -1;
-      if (i == j)
-        best = (int32_t) i;
-      else if (d_ij < INFINITY) {
-        float best_len = INFINITY;
-        for (int a = g->row_start[i]; a < g->row_start[i + 1]; a++) {
-          int v = g->col[a];
-          float d_vj = d[(size_t) v * n + j];
-          float len = g->weight[a] + d_vj;
-          if (d_vj < d_ij && len < best_len) {
-            best_len = len;
-            best = v;
-          }
-        }
-      }
+      float d_ij = d[i * n + j], best_len;
+      int32_t best = cc_apsp_next_hop_start ((int) i, (int) j, &best_len);
+      if (cc_apsp_next_hop_searched ((int) i, (int) j, d_ij))
+        for (int a = g->row_start[i]; a < g->row_start[i + 1]; a++)
+          cc_apsp_next_hop_arc (d_ij, g->weight[a], d[(size_t) g->col[a] * n + j], g->col[a],
+              &best_len, &best);
       next[i * n + j] = best;
     }
 }

@@ -111,7 +111,7 @@ cpu_pyramid (cc_blockmatch *bm, int slot, const cc_image *f)
   for (int y = 0; y < bm->mod.height; y++) {
     const uint8_t *row = (const uint8_t *) f->planes[0] + (size_t) y * f->pitch[0];
     for (int x = 0; x < bm->mod.width; x++)
-      l0[(size_t) y * bm->mod.width + x] = (uint8_t) cc_bm_luma8 (row, x, rgbx, bgrx);
+      l0[(size_t) y * bm->mod.width + x] = (uint8_t) cc_row_luma8 (row, x, rgbx, bgrx);
   }
   for (int l = 1; l < L->levels; l++) {
     const uint8_t *s = bm->pyr[slot][l - 1];
@@ -320,13 +320,14 @@ bm_free (cc_module *mod)
 }
 
 /* New params need new scratch when they change the layout. */
-static bool
-bm_params_changing (cc_module *mod, const void *params)
+static cc_status
+bm_params_changing (cc_module *mod, const void *params, bool *realloc)
 {
   cc_blockmatch *bm = (cc_blockmatch *) mod;
   cc_bm_layout next;
   cc_bm_layout_compute (bm->mod.width, bm->mod.height, params, &next);
-  return memcmp (&next, &bm->layout, sizeof next) != 0;
+  *realloc = memcmp (&next, &bm->layout, sizeof next) != 0;
+  return CC_SUCCESS;
 }
 
 CC_MODULE_CLASS (blockmatch_class, cc_blockmatch, cc_blockmatch_params, cc_blockmatch,

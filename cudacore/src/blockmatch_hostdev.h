@@ -8,18 +8,6 @@
 
 #include "cc_hostdev.h"
 
-/* Integer luma (BT.601, 8-bit weights 77 150 29) of pixel x of a frame row;
- * GRAY8 / NV12 / I420 rows are the Y plane. */
-CC_HOSTDEV int
-cc_bm_luma8 (const uint8_t *row, int x, int rgbx, int bgrx)
-{
-  if (rgbx)
-    return (77 * row[4 * x] + 150 * row[4 * x + 1] + 29 * row[4 * x + 2] + 128) >> 8;
-  if (bgrx)
-    return (77 * row[4 * x + 2] + 150 * row[4 * x + 1] + 29 * row[4 * x] + 128) >> 8;
-  return row[x];
-}
-
 /* Sums of one candidate: template a, candidate b. */
 typedef struct cc_bm_sums {
   long long sab, sb, sbb, sad;

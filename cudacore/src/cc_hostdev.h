@@ -17,106 +17,96 @@
 CC_HOSTDEV int cc_clampi (int v, int lo, int hi) { return v < lo ? lo : (v > hi ? hi : v); }
 CC_HOSTDEV float cc_clampf (float v, float lo, float hi) { return v < lo ? lo : (v > hi ? hi : v); }
 
+/* The four taps of a bilinear sample at (x, y) of a w x h grid, the position clamped
+ * to the grid (the last row and column repeat). */
+typedef struct cc_bilinear_taps {
+  int x0, y0, x1, y1;
+  float fx, fy;
+} cc_bilinear_taps;
+
+CC_HOSTDEV cc_bilinear_taps cc_bilinear_taps_at (float x, float y, int w, int h)
+{
+  cc_bilinear_taps t;
+  x = cc_clampf (x, 0.0f, (float) (w - 1));
+  y = cc_clampf (y, 0.0f, (float) (h - 1));
+  t.x0 = (int) x;
+  t.y0 = (int) y;
+  t.x1 = t.x0 + 1 < w ? t.x0 + 1 : t.x0;
+  t.y1 = t.y0 + 1 < h ? t.y0 + 1 : t.y0;
+  t.fx = x - t.x0;
+  t.fy = y - t.y0;
+  return t;
+}
+
+/* The bilinear mix of the values at (x0,y0) a, (x1,y0) b, (x0,y1) c, (x1,y1) d. */
+CC_HOSTDEV float cc_bilinear_mix (const cc_bilinear_taps *t, float a, float b, float c,
+    float d)
+{
+  float top = a + t->fx * (b - a);
+  float bot = c + t->fx * (d - c);
+  return top + t->fy * (bot - top);
+}
+
 /* Bilinear sample of a packed float image (row pitch = w), position clamped to the
  * image: the sampler LK and the refinement share on both backends. */
 CC_HOSTDEV float cc_bilinear (const float *img, int w, int h, float x, float y)
 {
-  x = cc_clampf (x, 0.0f, (float) (w - 1));
-  y = cc_clampf (y, 0.0f, (float) (h - 1));
-  int x0 = (int) x, y0 = (int) y;
-  int x1 = x0 + 1 < w ? x0 + 1 : x0, y1 = y0 + 1 < h ? y0 + 1 : y0;
-  float fx = x - x0, fy = y - y0;
-  float top = img[y0 * w + x0] + fx * (img[y0 * w + x1] - img[y0 * w + x0]);
-  float bot = img[y1 * w + x0] + fx * (img[y1 * w + x1] - img[y1 * w + x0]);
-  return top + fy * (bot - top);
+  cc_bilinear_taps t = cc_bilinear_taps_at (x, y, w, h);
+  return cc_bilinear_mix (&t, img[t.y0 * w + t.x0], img[t.y0 * w + t.x1],
+      img[t.y1 * w + t.x0], img[t.y1 * w + t.x1]);
 }
 
-/* Luma (BT.601) in [0,1] of 8-bit R, G, B. */
-CC_HOSTDEV float cc_luma01 (int r, int g, int b)
+/* Upsampling a flow field by two (LK and refine levels): the value at fine pixel
+ * (x, y) is twice the bilinear sample of the coarse field (cw x ch) at (x/2, y/2);
+ * the taps, then cc_upsample2 per component. */
+CC_HOSTDEV cc_bilinear_taps cc_upsample2_taps (int x, int y, int cw, int ch)
 {
-  return (0.299f * r + 0.587f * g + 0.114f * b) * (1.0f / 255.0f);
+  return cc_bilinear_taps_at (0.5f * x, 0.5f * y, cw, ch);
 }
 
-/* LK: is the warped position (x, y) inside a w x h image? (outside: no data) */
-CC_HOSTDEV int cc_lk_inside (float x, float y, int w, int h)
+CC_HOSTDEV float cc_upsample2 (const cc_bilinear_taps *t, float a, float b, float c, float d)
+{
+  return 2.0f * cc_bilinear_mix (t, a, b, c, d);
+}
+
+/* Is the position (x, y) inside a w x h image? (a warped pixel outside has no data) */
+CC_HOSTDEV int cc_inside (float x, float y, int w, int h)
 {
   return x >= 0.0f && y >= 0.0f && x <= (float) (w - 1) && y <= (float) (h - 1);
 }
 
-/* Smallest eigenvalue of the symmetric 2x2 [a b; b c]. */
-CC_HOSTDEV float cc_min_eigen_2x2 (float a, float b, float c)
+/* ---- Luma (BT.601) of 8-bit R, G, B: the one formula of every module, with the
+ * integer weights 77 150 29 (of 256). Integers give both backends the same bits
+ * with no floating-point contraction to watch; the float pyramids (LK, refine)
+ * scale the exact luma256 value. */
+
+/* In 1/256 grey levels, unrounded: 0..65280. */
+CC_HOSTDEV int cc_luma256 (int r, int g, int b)
 {
-  float half_trace = 0.5f * (a + c);
-  float d = 0.5f * (a - c);
-  return half_trace - sqrtf (d * d + b * b);
+  return 77 * r + 150 * g + 29 * b;
 }
 
-/* Solves [a b; b c] x = [p q]; returns 0 (x untouched) when singular. */
-CC_HOSTDEV int cc_solve_2x2 (float a, float b, float c, float p, float q,
-    float *x0, float *x1)
+/* A luma256 value rounded to 8 bits. */
+CC_HOSTDEV int cc_luma8_of (int luma256)
 {
-  float det = a * c - b * b;
-  if (!(fabsf (det) > 1e-20f))
-    return 0;
-  float inv = 1.0f / det;
-  *x0 = (c * p - b * q) * inv;
-  *x1 = (a * q - b * p) * inv;
-  return 1;
+  return (luma256 + 128) >> 8;
 }
 
-/* Middlebury colour wheel (Baker et al., "A Database and Evaluation Methodology
- * for Optical Flow", 2011): 55 hues, RY 15, YG 6, GC 4, CB 11, BM 13, MR 6.
- * (u, v) already divided by the maximum magnitude; writes 8-bit R, G, B. */
-CC_HOSTDEV void cc_wheel_rgb (int k, float *r, float *g, float *b)
+/* luma256 of pixel x of a frame row: RGBX8, BGRX8, else a Y plane (GRAY8, NV12,
+ * I420: the byte x 256). */
+CC_HOSTDEV int cc_row_luma256 (const uint8_t *row, int x, int rgbx, int bgrx)
 {
-  /* segment lengths */
-  const int RY = 15, YG = 6, GC = 4, CB = 11, BM = 13;
-  if (k < RY) { *r = 255.f; *g = 255.f * k / RY; *b = 0.f; return; }
-  k -= RY;
-  if (k < YG) { *r = 255.f - 255.f * k / YG; *g = 255.f; *b = 0.f; return; }
-  k -= YG;
-  if (k < GC) { *r = 0.f; *g = 255.f; *b = 255.f * k / GC; return; }
-  k -= GC;
-  if (k < CB) { *r = 0.f; *g = 255.f - 255.f * k / CB; *b = 255.f; return; }
-  k -= CB;
-  if (k < BM) { *r = 255.f * k / BM; *g = 0.f; *b = 255.f; return; }
-  k -= BM;
-  { const int MR = 6; *r = 255.f; *g = 0.f; *b = 255.f - 255.f * k / MR; }
+  if (rgbx)
+    return cc_luma256 (row[4 * x], row[4 * x + 1], row[4 * x + 2]);
+  if (bgrx)
+    return cc_luma256 (row[4 * x + 2], row[4 * x + 1], row[4 * x]);
+  return row[x] << 8;
 }
 
-CC_HOSTDEV void cc_flow_color (float u, float v, uint8_t *out_r, uint8_t *out_g,
-    uint8_t *out_b)
+/* The 8-bit luma of pixel x of a frame row. */
+CC_HOSTDEV int cc_row_luma8 (const uint8_t *row, int x, int rgbx, int bgrx)
 {
-  const int ncols = 55;
-  float rad = sqrtf (u * u + v * v);
-  float a = atan2f (-v, -u) / 3.14159265358979f;
-  float fk = (a + 1.0f) / 2.0f * (ncols - 1);
-  int k0 = (int) fk;
-  if (k0 < 0) k0 = 0;
-  if (k0 > ncols - 1) k0 = ncols - 1;
-  int k1 = (k0 + 1) % ncols;
-  float f = fk - k0;
-  float r0, g0, b0, r1, g1, b1;
-  cc_wheel_rgb (k0, &r0, &g0, &b0);
-  cc_wheel_rgb (k1, &r1, &g1, &b1);
-  float c[3] = { ((1 - f) * r0 + f * r1) / 255.f, ((1 - f) * g0 + f * g1) / 255.f,
-                 ((1 - f) * b0 + f * b1) / 255.f };
-  for (int i = 0; i < 3; i++) {
-    if (rad <= 1.0f)
-      c[i] = 1.0f - rad * (1.0f - c[i]);   /* more saturated with magnitude */
-    else
-      c[i] *= 0.75f;                       /* out of range */
-  }
-  *out_r = (uint8_t) (255.f * c[0] + 0.5f);
-  *out_g = (uint8_t) (255.f * c[1] + 0.5f);
-  *out_b = (uint8_t) (255.f * c[2] + 0.5f);
-}
-
-/* Flow visualisation: is a cell with this confidence drawn? (invalid < 0 never;
- * with a positive min_confidence, only cells at or above it) */
-CC_HOSTDEV int cc_flow_vis_drawn (float confidence, float min_confidence)
-{
-  return confidence >= 0.0f && (min_confidence <= 0.0f || confidence >= min_confidence);
+  return cc_luma8_of (cc_row_luma256 (row, x, rgbx, bgrx));
 }
 
 /* BT.601 limited-range RGB -> YUV (for NV12 / I420 drawing). */

@@ -72,12 +72,15 @@ int cc_pyramid_sizes (int width, int height, int wanted, int min_size, int *widt
         (width), (height));                                                      \
   } while (0)
 
-/* ---- Frame-sized modules (match, blockmatch, flow-lk, refine; module.c): a handle
- * for frames of one size with its params, and scratch that depends on both, allocated
- * at create and again when set_params changes what it depends on. The handle's first
- * member is its cc_module (so a cc_module * converts to the handle and back); the
- * class says how to check, store and allocate. Messages name the public calls
- * ("cc_match_create: ..."). */
+/* ---- Frame-sized modules (flow-lk, blockmatch, match, interp, refine, epic, moct;
+ * module.c): a handle for frames of one size with its params, and scratch that
+ * depends on both, allocated at create and again when set_params changes what it
+ * depends on. The handle's first member is its cc_module (so a cc_module * converts
+ * to the handle and back); the class says how to check, store and allocate. Messages
+ * name the public calls ("cc_match_create: ..."). cc_apsp is not one: its handle is
+ * sized by a node count (1..CC_APSP_MAX_NODES, not a frame size), it reads no
+ * frames and its params are fixed at create, so create, check_frame and set_params
+ * would not serve it. */
 typedef struct cc_module cc_module;
 typedef struct cc_module_class {
   const char *name;        /* the public prefix: "cc_match" */
@@ -87,8 +90,9 @@ typedef struct cc_module_class {
   void (*params_default) (void *params);
   cc_status (*params_check) (const void *params);
   /* set_params, before the checked params are stored: readies the handle for them
-   * and returns true when the scratch must be allocated anew (NULL: never). */
-  bool (*params_changing) (cc_module *m, const void *params);
+   * (a composite passes them on to its parts) and sets *realloc when the scratch
+   * must be allocated anew (NULL: never); a failure leaves the params as they were. */
+  cc_status (*params_changing) (cc_module *m, const void *params, bool *realloc);
   cc_status (*alloc) (cc_module *m);   /* the scratch for the size and the params */
   void (*release) (cc_module *m);      /* frees it, also a partial one */
 } cc_module_class;

@@ -12,23 +12,12 @@
 
 #define CC_CVD_NONE 0x7FFFFFFF   /* no label yet (JFA) */
 
-/* Integer luma of an 8-bit RGB colour. */
-CC_HOSTDEV int
-cc_cvd_luma_rgb (int r, int g, int b)
-{
-  return (77 * r + 150 * g + 29 * b + 128) >> 8;
-}
-
 /* Luma of pixel (x, y) of a frame. */
 CC_HOSTDEV int
 cc_cvd_luma (const cc_image *f, int x, int y)
 {
   const uint8_t *row = (const uint8_t *) f->planes[0] + (size_t) y * f->pitch[0];
-  if (f->format == CC_FORMAT_RGBX8)
-    return cc_cvd_luma_rgb (row[4 * x], row[4 * x + 1], row[4 * x + 2]);
-  if (f->format == CC_FORMAT_BGRX8)
-    return cc_cvd_luma_rgb (row[4 * x + 2], row[4 * x + 1], row[4 * x]);
-  return row[x];   /* GRAY8, NV12, I420 */
+  return cc_row_luma8 (row, x, f->format == CC_FORMAT_RGBX8, f->format == CC_FORMAT_BGRX8);
 }
 
 /* Density of pixel (x, y) (see cc_cvd.h). */
@@ -267,8 +256,8 @@ cc_cvd_cell_mean (const cc_cvd_colour_acc *a, int bgr, int yuv, long long radius
     m->c[2] = (uint8_t) ((a->c[2] + n / 2) / n);
   }
   m->c[3] = 0;
-  int luma = yuv ? m->c[0] : bgr ? cc_cvd_luma_rgb (m->c[2], m->c[1], m->c[0])
-      : cc_cvd_luma_rgb (m->c[0], m->c[1], m->c[2]);
+  int luma = yuv ? m->c[0] : cc_luma8_of (bgr ? cc_luma256 (m->c[2], m->c[1], m->c[0])
+      : cc_luma256 (m->c[0], m->c[1], m->c[2]));
   m->radius2 = a->n ? radius2 * (255 - luma) / 255 : 0;
 }
 

@@ -71,8 +71,7 @@ cc_epic_params_check (const cc_epic_params *p)
 }
 
 struct cc_epic {
-  cc_context *ctx;
-  int width, height;
+  cc_module mod;                 /* ctx, frame size (first: module.c) */
   cc_epic_params params;
   cc_match *match;
   cc_interp *interp;
@@ -82,105 +81,97 @@ struct cc_epic {
                                     matcher holds its next frame's pyramid */
 };
 
-static void
-scratch_free (cc_epic *e)
+/* The parts (matcher, interpolation, refinement) and the count of surviving matches. */
+static cc_status
+epic_alloc (cc_module *mod)
 {
-  if (e->ctx->backend == CC_BACKEND_CUDA) {
+  cc_epic *e = (cc_epic *) mod;
+  cc_context *ctx = mod->ctx;
+  CC_TRY (cc_match_create (ctx, mod->width, mod->height, &e->params.match, &e->match));
+  CC_TRY (cc_interp_create (ctx, mod->width, mod->height, &e->params.interp, &e->interp));
+  CC_TRY (cc_refine_create (ctx, mod->width, mod->height, &e->params.refine_params,
+          &e->refine));
+  if (ctx->backend == CC_BACKEND_CUDA)
+    return CC_CUDA_ONLY (cc_cuda_malloc (ctx, sizeof (int), (void **) &e->valid));
+  e->valid = malloc (sizeof (int));
+  if (!e->valid)
+    return cc_set_error (CC_ERROR_OUT_OF_MEMORY, "cc_epic_create: out of host memory");
+  return CC_SUCCESS;
+}
+
+static void
+epic_release (cc_module *mod)
+{
+  cc_epic *e = (cc_epic *) mod;
+  if (mod->ctx->backend == CC_BACKEND_CUDA) {
 #if CC_HAVE_CUDA
     if (e->valid)
-      cc_cuda_free (e->ctx, e->valid);
+      cc_cuda_free (mod->ctx, e->valid);
 #endif
   } else
     free (e->valid);
   e->valid = NULL;
+  cc_refine_destroy (e->refine);
+  cc_interp_destroy (e->interp);
+  cc_match_destroy (e->match);
+  e->refine = NULL;
+  e->interp = NULL;
+  e->match = NULL;
 }
 
+/* New params go to the parts, which re-allocate what they need themselves. */
 static cc_status
-scratch_alloc (cc_epic *e)
+epic_params_changing (cc_module *mod, const void *params, bool *realloc)
 {
-  if (e->ctx->backend == CC_BACKEND_CUDA)
-    return CC_CUDA_ONLY (cc_cuda_malloc (e->ctx, sizeof (int), (void **) &e->valid));
-  e->valid = malloc (sizeof (int));
-  if (!e->valid)
-    return cc_set_error (CC_ERROR_OUT_OF_MEMORY, "epic: out of host memory");
-  return CC_SUCCESS;
+  cc_epic *e = (cc_epic *) mod;
+  const cc_epic_params *p = params;
+  *realloc = false;
+  CC_TRY (cc_match_set_params (e->match, &p->match));
+  CC_TRY (cc_interp_set_params (e->interp, &p->interp));
+  return cc_refine_set_params (e->refine, &p->refine_params);
 }
+
+CC_MODULE_CLASS (epic_class, cc_epic, cc_epic_params, cc_epic, epic_params_changing,
+    epic_alloc, epic_release);
 
 cc_status
 cc_epic_create (cc_context *ctx, int width, int height, const cc_epic_params *params,
     cc_epic **out)
 {
-  CC_CHECK_CREATE ("cc_epic_create", ctx, width, height, out);
-  cc_epic_params defaults;
-  if (!params) {
-    cc_epic_params_default (&defaults);
-    params = &defaults;
-  }
-  CC_TRY (cc_epic_params_check (params));
-  cc_epic *e = calloc (1, sizeof *e);
-  if (!e)
-    return cc_set_error (CC_ERROR_OUT_OF_MEMORY, "cc_epic_create: out of host memory");
-  e->ctx = ctx;
-  e->width = width;
-  e->height = height;
-  e->params = *params;
-  cc_status st = cc_match_create (ctx, width, height, &params->match, &e->match);
-  if (st == CC_SUCCESS)
-    st = cc_interp_create (ctx, width, height, &params->interp, &e->interp);
-  if (st == CC_SUCCESS)
-    st = cc_refine_create (ctx, width, height, &params->refine_params, &e->refine);
-  if (st == CC_SUCCESS)
-    st = scratch_alloc (e);
-  if (st != CC_SUCCESS) {
-    cc_epic_destroy (e);
-    return st;
-  }
-  *out = e;
-  return CC_SUCCESS;
+  cc_module *e = NULL;
+  cc_status st = cc_module_create (&epic_class, ctx, width, height, params, out ? &e : NULL);
+  if (out)
+    *out = (cc_epic *) e;
+  return st;
 }
 
 void
 cc_epic_destroy (cc_epic *e)
 {
-  if (!e)
-    return;
-  scratch_free (e);
-  cc_refine_destroy (e->refine);
-  cc_interp_destroy (e->interp);
-  cc_match_destroy (e->match);
-  free (e);
+  cc_module_destroy ((cc_module *) e);
 }
 
 cc_status
 cc_epic_set_params (cc_epic *e, const cc_epic_params *params)
 {
   CC_CHECK_ARG (e != NULL, "cc_epic_set_params: epic is NULL");
-  CC_TRY (cc_epic_params_check (params));
-  CC_TRY (cc_match_set_params (e->match, &params->match));
-  CC_TRY (cc_interp_set_params (e->interp, &params->interp));
-  CC_TRY (cc_refine_set_params (e->refine, &params->refine_params));
-  e->params = *params;
-  return CC_SUCCESS;
+  return cc_module_set_params (&e->mod, params);
 }
 
 static cc_status
 check_image (const cc_epic *e, const cc_image *img, const char *what, int kind)
 {
+  if (kind == 0)
+    return cc_module_check_frame (&e->mod, img, what, "epic", false);
   CC_CHECK_ARG (img != NULL, "%s is NULL", what);
   CC_TRY (cc_image_check (img, what));
-  if (kind == 0)
-    CC_CHECK_ARG (img->format == CC_FORMAT_GRAY8 || img->format == CC_FORMAT_RGBX8
-        || img->format == CC_FORMAT_BGRX8 || img->format == CC_FORMAT_NV12
-        || img->format == CC_FORMAT_I420, "%s: format %s is not a video frame format",
-        what, cc_format_name (img->format));
-  else
-    CC_CHECK_ARG (img->format == (kind == 1 ? CC_FORMAT_F32C2 : CC_FORMAT_F32),
-        "%s: format %s, want %s", what, cc_format_name (img->format),
-        kind == 1 ? "F32C2" : "F32");
-  CC_CHECK_ARG (img->width == e->width && img->height == e->height,
+  CC_CHECK_ARG (img->format == (kind == 1 ? CC_FORMAT_F32C2 : CC_FORMAT_F32),
+      "%s: format %s, want %s", what, cc_format_name (img->format),
+      kind == 1 ? "F32C2" : "F32");
+  CC_CHECK_ARG (img->width == e->mod.width && img->height == e->mod.height,
       "%s is %dx%d but epic was created for %dx%d", what, img->width, img->height,
-      e->width, e->height);
-  return cc_image_check_location (e->ctx, img, what);
+      e->mod.width, e->mod.height);
+  return cc_image_check_location (e->mod.ctx, img, what);
 }
 
 static void
@@ -196,8 +187,8 @@ static void
 cpu_finish (cc_epic *e, const cc_image *prev, const cc_image *next, cc_image *flow,
     cc_image *conf)
 {
-  const int w = e->width, h = e->height, valid = *e->valid > 0;
-#pragma omp parallel for schedule(static) num_threads(cc_context_cpu_threads (e->ctx))
+  const int w = e->mod.width, h = e->mod.height, valid = *e->valid > 0;
+#pragma omp parallel for schedule(static) num_threads(cc_context_cpu_threads (e->mod.ctx))
   for (int y = 0; y < h; y++) {
     float *f = (float *) ((uint8_t *) flow->planes[0] + (size_t) y * flow->pitch[0]);
     float *c = conf ? (float *) ((uint8_t *) conf->planes[0] + (size_t) y * conf->pitch[0])
@@ -228,16 +219,16 @@ epic_compute (cc_epic *e, cc_stream stream, const cc_image *prev, const cc_image
    * (a plain call, tiny frames, an error below) ends the chain */
   const bool reuse = video && e->video && cc_match_has_next (e->match);
   e->video = false;
-  if (e->width < min_side || e->height < min_side) {
-    CC_TRY (cc_image_fill (e->ctx, stream, flow, 0));   /* 0 bytes: 0.0f */
-    return confidence ? cc_image_fill (e->ctx, stream, confidence, 0) : CC_SUCCESS;
+  if (e->mod.width < min_side || e->mod.height < min_side) {
+    CC_TRY (cc_image_fill (e->mod.ctx, stream, flow, 0));   /* 0 bytes: 0.0f */
+    return confidence ? cc_image_fill (e->mod.ctx, stream, confidence, 0) : CC_SUCCESS;
   }
   CC_TRY (cc_match_compute_sequence (e->match, stream, prev, next, reuse));
   e->video = video;
   const cc_flow_match *matches = cc_match_matches (e->match);
   int n = cc_match_capacity (e->match);
-  bool cuda = e->ctx->backend == CC_BACKEND_CUDA;
-  cc_stream own = cc_stream_resolve (e->ctx, stream);
+  bool cuda = e->mod.ctx->backend == CC_BACKEND_CUDA;
+  cc_stream own = cc_stream_resolve (e->mod.ctx, stream);
   if (cuda)
     CC_TRY (CC_CUDA_ONLY (cc_cuda_epic_count (own, matches, n, e->valid)));
   else

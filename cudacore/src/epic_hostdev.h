@@ -13,7 +13,7 @@ cc_epic_luma (const cc_image *f, int x, int y)
   x = cc_clampi (x, 0, f->width - 1);
   y = cc_clampi (y, 0, f->height - 1);
   const uint8_t *row = (const uint8_t *) f->planes[0] + (size_t) y * f->pitch[0];
-  return cc_bm_luma8 (row, x, f->format == CC_FORMAT_RGBX8, f->format == CC_FORMAT_BGRX8);
+  return cc_row_luma8 (row, x, f->format == CC_FORMAT_RGBX8, f->format == CC_FORMAT_BGRX8);
 }
 
 /* The method's confidence at pixel (x, y) from the interpolation's (c), the refined

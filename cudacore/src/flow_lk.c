@@ -25,7 +25,7 @@
  *     way and confidence becomes |F(p) + B(p + F(p))| (invalid above the threshold).
  */
 #include "flow_lk_internal.h"
-#include "cc_hostdev.h"
+#include "flow_lk_hostdev.h"
 
 #include <float.h>
 #include <stdlib.h>
@@ -98,17 +98,6 @@ struct cc_flow_lk {
   cc_cuda_lk *cuda;
 };
 
-static float
-luma_at (const cc_image *f, int x, int y)
-{
-  const uint8_t *row = (const uint8_t *) f->planes[0] + (size_t) y * f->pitch[0];
-  switch (f->format) {
-    case CC_FORMAT_RGBX8: return cc_luma01 (row[4 * x], row[4 * x + 1], row[4 * x + 2]);
-    case CC_FORMAT_BGRX8: return cc_luma01 (row[4 * x + 2], row[4 * x + 1], row[4 * x]);
-    default: return row[x] * (1.0f / 255.0f);   /* GRAY8, NV12, I420: luma plane */
-  }
-}
-
 static void
 cpu_blur_down (const float *src, int sw, int sh, float *dst, int dw, int dh, float *tmp,
     int threads)
@@ -139,9 +128,12 @@ cpu_build_pyramid (cc_flow_lk *lk, int slot, const cc_image *frame)
   cpu_pyramid *p = &lk->pyr[slot];
   const int nt = cc_context_cpu_threads (lk->mod.ctx);
 #pragma omp parallel for schedule(static) num_threads(nt)
-  for (int y = 0; y < lk->mod.height; y++)
+  for (int y = 0; y < lk->mod.height; y++) {
+    const uint8_t *row = (const uint8_t *) frame->planes[0] + (size_t) y * frame->pitch[0];
     for (int x = 0; x < lk->mod.width; x++)
-      p->level[0][y * lk->mod.width + x] = luma_at (frame, x, y);
+      p->level[0][y * lk->mod.width + x] = cc_lk_luma01 (row, x,
+          frame->format == CC_FORMAT_RGBX8, frame->format == CC_FORMAT_BGRX8);
+  }
   for (int l = 1; l < lk->sizes.levels; l++)
     cpu_blur_down (p->level[l - 1], lk->sizes.width[l - 1], lk->sizes.height[l - 1],
         p->level[l], lk->sizes.width[l], lk->sizes.height[l], lk->products, nt);
@@ -152,17 +144,12 @@ static void
 gradient_at (const float *img, int w, int h, int x, int y, cc_gradient kind,
     float *gx, float *gy)
 {
-  /* Scharr (3 10 3)/32, Sobel (1 2 1)/8: smoothing weights s, centre c */
-  float s = kind == CC_GRADIENT_SCHARR ? 3.f / 32.f : 1.f / 8.f;
-  float c = kind == CC_GRADIENT_SCHARR ? 10.f / 32.f : 2.f / 8.f;
+  float s, c;
+  cc_lk_gradient_weights (kind, &s, &c);
   int xm = cc_clampi (x - 1, 0, w - 1), xp = cc_clampi (x + 1, 0, w - 1);
   int ym = cc_clampi (y - 1, 0, h - 1), yp = cc_clampi (y + 1, 0, h - 1);
-#define PX(xx, yy) img[(yy) * w + (xx)]
-  *gx = s * (PX (xp, ym) - PX (xm, ym)) + c * (PX (xp, y) - PX (xm, y))
-      + s * (PX (xp, yp) - PX (xm, yp));
-  *gy = s * (PX (xm, yp) - PX (xm, ym)) + c * (PX (x, yp) - PX (x, ym))
-      + s * (PX (xp, yp) - PX (xp, ym));
-#undef PX
+  const float *up = img + ym * w, *mid = img + y * w, *dn = img + yp * w;
+  cc_lk_gradient (s, c, up[xm], up[x], up[xp], mid[xm], mid[xp], dn[xm], dn[x], dn[xp], gx, gy);
 }
 
 /* One warp-and-solve iteration at one level: reads `in`, writes `out`.
@@ -189,7 +176,7 @@ cpu_lk_iteration (cc_flow_lk *lk, const float *I, const float *J, int w, int h,
       float i0 = I[y * w + x];
       avg[y * w + x] = 0.5f * (i0 + jw);
       /* a pixel warped out of J has no data: NAN marks it, and it drops out of the sums */
-      dt[y * w + x] = cc_lk_inside (x + f[0], y + f[1], w, h) ? jw - i0 : NAN;
+      dt[y * w + x] = cc_inside (x + f[0], y + f[1], w, h) ? jw - i0 : NAN;
     }
 #pragma omp parallel for schedule(static) num_threads(cc_context_cpu_threads (lk->mod.ctx))
   for (int y = 0; y < h; y++)
@@ -197,19 +184,11 @@ cpu_lk_iteration (cc_flow_lk *lk, const float *I, const float *J, int w, int h,
       float gx, gy;
       size_t i = (size_t) y * w + x;
       gradient_at (avg, w, h, x, y, prm->gradient, &gx, &gy);
-      /* linearised residual of this pixel for a window flow c:
-       * It + g.(c - F)  ->  normal equations G c = sum g (g.F - It) */
-      if (isnan (dt[i])) {
-        for (int k = 0; k < 5; k++)
-          P[k][i] = 0.0f;
-        continue;
-      }
-      float r = gx * in[2 * i] + gy * in[2 * i + 1] - dt[i];
-      P[0][i] = gx * gx;
-      P[1][i] = gx * gy;
-      P[2][i] = gy * gy;
-      P[3][i] = gx * r;
-      P[4][i] = gy * r;
+      float prod[5] = { 0, 0, 0, 0, 0 };
+      if (!isnan (dt[i]))
+        cc_lk_products (gx, gy, in[2 * i], in[2 * i + 1], dt[i], prod);
+      for (int k = 0; k < 5; k++)
+        P[k][i] = prod[k];
     }
 #pragma omp parallel for schedule(static) num_threads(cc_context_cpu_threads (lk->mod.ctx))
   for (int y = 0; y < h; y++)
@@ -234,15 +213,11 @@ cpu_lk_iteration (cc_flow_lk *lk, const float *I, const float *J, int w, int h,
             S[k] += P[k][j];
         }
       }
-      float a = S[0] * inv_n, b = S[1] * inv_n, c = S[2] * inv_n;
-      float p = S[3] * inv_n, q = S[4] * inv_n;
-      float min_eig = cc_min_eigen_2x2 (a, b, c);
       o[0] = f[0];
       o[1] = f[1];
-      if (min_eig >= prm->min_eigen_threshold && min_eig > 0.0f)
-        cc_solve_2x2 (a, b, c, p, q, &o[0], &o[1]);
+      float c = cc_lk_solve_window (S, inv_n, prm->min_eigen_threshold, &o[0], &o[1]);
       if (conf)
-        conf[i] = min_eig > 0.0f ? min_eig : 0.0f;
+        conf[i] = c;
     }
 }
 
@@ -254,17 +229,11 @@ cpu_upsample_field (const float *coarse, int cw, int ch, float *fine, int fw, in
 #pragma omp parallel for schedule(static) num_threads(threads)
   for (int y = 0; y < fh; y++)
     for (int x = 0; x < fw; x++) {
-      float sx = cc_clampf (0.5f * x, 0.0f, (float) (cw - 1));
-      float sy = cc_clampf (0.5f * y, 0.0f, (float) (ch - 1));
-      int x0 = (int) sx, y0 = (int) sy;
-      int x1 = x0 + 1 < cw ? x0 + 1 : x0, y1 = y0 + 1 < ch ? y0 + 1 : y0;
-      float fx = sx - x0, fy = sy - y0;
-      for (int k = 0; k < 2; k++) {
-        float a = coarse[2 * (y0 * cw + x0) + k], b = coarse[2 * (y0 * cw + x1) + k];
-        float c = coarse[2 * (y1 * cw + x0) + k], d = coarse[2 * (y1 * cw + x1) + k];
-        float top = a + fx * (b - a), bot = c + fx * (d - c);
-        fine[2 * (y * fw + x) + k] = 2.0f * (top + fy * (bot - top));
-      }
+      cc_bilinear_taps t = cc_upsample2_taps (x, y, cw, ch);
+      for (int k = 0; k < 2; k++)
+        fine[2 * (y * fw + x) + k] = cc_upsample2 (&t, coarse[2 * (t.y0 * cw + t.x0) + k],
+            coarse[2 * (t.y0 * cw + t.x1) + k], coarse[2 * (t.y1 * cw + t.x0) + k],
+            coarse[2 * (t.y1 * cw + t.x1) + k]);
     }
 }
 
@@ -417,15 +386,14 @@ lk_free (cc_module *mod)
 }
 
 /* New scratch when the levels change (the previous frame's pyramid goes with it). */
-static bool
-lk_params_changing (cc_module *mod, const void *params)
+static cc_status
+lk_params_changing (cc_module *mod, const void *params, bool *realloc)
 {
   cc_flow_lk *lk = (cc_flow_lk *) mod;
-  bool realloc_needed =
-      ((const cc_flow_lk_params *) params)->pyramid_levels != lk->params.pyramid_levels;
-  if (realloc_needed)
+  *realloc = ((const cc_flow_lk_params *) params)->pyramid_levels != lk->params.pyramid_levels;
+  if (*realloc)
     lk->has_previous = false;
-  return realloc_needed;
+  return CC_SUCCESS;
 }
 
 CC_MODULE_CLASS (flow_lk_class, cc_flow_lk, cc_flow_lk_params, cc_flow_lk,

@@ -6,7 +6,7 @@
  * from the cell centre along the vector with a 2-pixel black outline-free head dot.
  * The CUDA twin (kernels/flow_vis.cu) uses the same per-pixel functions. */
 #include "flow_vis_internal.h"
-#include "cc_hostdev.h"
+#include "flow_vis_hostdev.h"
 
 #include <string.h>
 
@@ -60,35 +60,6 @@ check_vis (cc_context *ctx, const cc_image *flow, const cc_image *confidence,
   return CC_SUCCESS;
 }
 
-static void
-put_rgb (cc_image *f, int x, int y, uint8_t r, uint8_t g, uint8_t b)
-{
-  uint8_t *row = (uint8_t *) f->planes[0] + (size_t) y * f->pitch[0];
-  switch (f->format) {
-    case CC_FORMAT_RGBX8: row[4 * x] = r; row[4 * x + 1] = g; row[4 * x + 2] = b; return;
-    case CC_FORMAT_BGRX8: row[4 * x] = b; row[4 * x + 1] = g; row[4 * x + 2] = r; return;
-    default: break;
-  }
-  uint8_t Y, U, V;
-  cc_rgb_to_yuv (r, g, b, &Y, &U, &V);
-  if (f->format == CC_FORMAT_GRAY8) {
-    row[x] = (uint8_t) (cc_luma01 (r, g, b) * 255.f + 0.5f);
-    return;
-  }
-  row[x] = Y;
-  /* chroma: the top-left pixel of each 2x2 block writes it */
-  if ((x & 1) || (y & 1))
-    return;
-  if (f->format == CC_FORMAT_NV12) {
-    uint8_t *uv = (uint8_t *) f->planes[1] + (size_t) (y / 2) * f->pitch[1];
-    uv[x] = U;          /* (x/2)*2 == x for even x */
-    uv[x + 1] = V;
-  } else {
-    ((uint8_t *) f->planes[1] + (size_t) (y / 2) * f->pitch[1])[x / 2] = U;
-    ((uint8_t *) f->planes[2] + (size_t) (y / 2) * f->pitch[2])[x / 2] = V;
-  }
-}
-
 static const float *
 cell (const cc_image *img, int gx, int gy, int channels)
 {
@@ -105,7 +76,7 @@ draw_line (cc_image *f, float x0, float y0, float x1, float y1)
   for (int i = 0; i <= steps; i++) {
     int x = (int) (x0 + dx * i / steps + 0.5f), y = (int) (y0 + dy * i / steps + 0.5f);
     if (x >= 0 && y >= 0 && x < f->width && y < f->height)
-      put_rgb (f, x, y, 255, 255, 255);
+      cc_vis_put_rgb (f, x, y, 255, 255, 255);
   }
 }
 
@@ -130,7 +101,7 @@ cc_flow_visualize (cc_context *ctx, cc_stream stream, const cc_image *flow,
           if (confidence && !cc_flow_vis_drawn (*cell (confidence, cx, cy, 1), p->min_confidence))
             continue;
           if (pass == 1) {
-            put_rgb (frame, x, y, 0, 0, 0);   /* the tail: a dark dot marks the cell */
+            cc_vis_put_rgb (frame, x, y, 0, 0, 0);   /* the tail: a dark dot marks the cell */
             continue;
           }
           const float *v = cell (flow, cx, cy, 2);
@@ -162,7 +133,7 @@ cc_flow_visualize (cc_context *ctx, cc_stream stream, const cc_image *flow,
         cc_flow_color (to_frame * v[0] / p->max_magnitude, to_frame * v[1] / p->max_magnitude,
             &r, &g, &b);
       }
-      put_rgb (frame, x, y, r, g, b);
+      cc_vis_put_rgb (frame, x, y, r, g, b);
     }
   return CC_SUCCESS;
 }

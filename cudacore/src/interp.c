@@ -198,7 +198,7 @@ cpu_cost (cc_interp *ip, const cc_image *f)
   for (int y = 0; y < h; y++) {
     const uint8_t *row = (const uint8_t *) f->planes[0] + (size_t) y * f->pitch[0];
     for (int x = 0; x < w; x++)
-      ip->luma[(size_t) y * w + x] = (uint8_t) cc_bm_luma8 (row, x, rgbx, bgrx);
+      ip->luma[(size_t) y * w + x] = (uint8_t) cc_row_luma8 (row, x, rgbx, bgrx);
   }
 #pragma omp parallel for schedule(static) num_threads(threads)
   for (int y = 0; y < h; y++) {
@@ -352,12 +352,10 @@ cpu_graph (cc_interp *ip)
       if (kp == CC_INTERP_KEY_NONE)
         continue;
       for (int dir = 0; dir < 2; dir++) {
-        if ((dir == 0 && x + 1 >= w) || (dir == 1 && y + 1 >= h))
+        long long q = cc_interp_edge_neighbour (x, y, w, h, dir);
+        if (q < 0 || !cc_interp_edge_joins (kp, ip->keys[q]))
           continue;
-        size_t q = dir == 0 ? p + 1 : p + w;
         uint64_t kq = ip->keys[q];
-        if (kq == CC_INTERP_KEY_NONE || cc_interp_key_label (kq) == cc_interp_key_label (kp))
-          continue;
         table_insert (ip, cc_interp_key_label (kp), cc_interp_key_label (kq),
             cc_interp_edge_cost (kp, kq, ip->cost[p], ip->cost[q]));
       }

@@ -76,6 +76,25 @@ cc_interp_relax (uint64_t nk, float w)
 
 /* Cost of the seed-graph edge through the 4-neighbour pixels p, q of two cells:
  * d(p) + step + d(q), added in this order on both backends. */
+/* The neighbour of pixel (x, y) of a w x h map that the seed graph looks across:
+ * right (dir 0) or below (dir 1); its index, or -1 off the map. */
+CC_HOSTDEV long long
+cc_interp_edge_neighbour (int x, int y, int w, int h, int dir)
+{
+  if ((dir == 0 && x + 1 >= w) || (dir == 1 && y + 1 >= h))
+    return -1;
+  return (long long) y * w + x + (dir == 0 ? 1 : w);
+}
+
+/* Do two neighbouring pixels of keys kp and kq join two different seeds (an edge
+ * of the seed graph)? */
+CC_HOSTDEV int
+cc_interp_edge_joins (uint64_t kp, uint64_t kq)
+{
+  return kp != CC_INTERP_KEY_NONE && kq != CC_INTERP_KEY_NONE
+      && cc_interp_key_label (kp) != cc_interp_key_label (kq);
+}
+
 CC_HOSTDEV float
 cc_interp_edge_cost (uint64_t kp, uint64_t kq, float cp, float cq)
 {

@@ -139,7 +139,7 @@ cpu_pyramid (cc_match *m, int slot, const cc_image *f)
   for (int y = 0; y < m->mod.height; y++) {
     const uint8_t *row = (const uint8_t *) f->planes[0] + (size_t) y * f->pitch[0];
     for (int x = 0; x < m->mod.width; x++)
-      l0[(size_t) y * m->mod.width + x] = cc_match_luma16 (row, x, rgbx, bgrx);
+      l0[(size_t) y * m->mod.width + x] = (uint16_t) cc_row_luma256 (row, x, rgbx, bgrx);
   }
   for (int l = 1; l < L->levels; l++) {
     if (cc_cancel_requested (m->mod.ctx))
@@ -300,13 +300,14 @@ match_free (cc_module *mod)
 }
 
 /* New params need new scratch when they change the layout. */
-static bool
-match_params_changing (cc_module *mod, const void *params)
+static cc_status
+match_params_changing (cc_module *mod, const void *params, bool *realloc)
 {
   cc_match *m = (cc_match *) mod;
   cc_match_layout next;
   cc_match_layout_compute (m->mod.width, m->mod.height, params, &next);
-  return memcmp (&next, &m->layout, sizeof next) != 0;
+  *realloc = memcmp (&next, &m->layout, sizeof next) != 0;
+  return CC_SUCCESS;
 }
 
 CC_MODULE_CLASS (match_class, cc_match, cc_match_params, cc_match, match_params_changing,

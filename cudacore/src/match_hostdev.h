@@ -85,26 +85,6 @@ cc_match_smooth (const uint16_t *img, int w, int h, int x, int y)
   return (uint16_t) ((sum + 128) >> 8);
 }
 
-/* Luma in 1/256 grey levels (BT.601 integer weights 77 150 29, unrounded; GRAY8,
- * NV12, I420: the Y byte x 256): the pyramid and the census keep the sub-level
- * detail of dark, low-contrast areas that 8-bit luma rounds away. */
-CC_HOSTDEV uint16_t
-cc_match_luma16 (const uint8_t *row, int x, int rgbx, int bgrx)
-{
-  if (rgbx)
-    return (uint16_t) (77 * row[4 * x] + 150 * row[4 * x + 1] + 29 * row[4 * x + 2]);
-  if (bgrx)
-    return (uint16_t) (77 * row[4 * x + 2] + 150 * row[4 * x + 1] + 29 * row[4 * x]);
-  return (uint16_t) (row[x] << 8);
-}
-
-/* The 8-bit luma of a luma16 value (cc_bm_luma8's rounding). */
-CC_HOSTDEV int
-cc_match_luma8 (uint16_t v)
-{
-  return (v + 128) >> 8;
-}
-
 /* Census code of pixel (x, y) of a w x h 8-bit image (neighbours replicated). */
 CC_HOSTDEV uint32_t
 cc_match_census (const uint16_t *img, int w, int h, int x, int y)
@@ -321,9 +301,9 @@ cc_match_textured (const uint16_t *img, int w, int h, int x, int y)
     const uint16_t *dn = img + cc_clampi (yy + 1, 0, h - 1) * w;
     for (int dx = -CC_MATCH_PATCH_RADIUS; dx <= CC_MATCH_PATCH_RADIUS; dx++) {
       int xx = cc_clampi (x + dx, 0, w - 1);
-      int gx = cc_match_luma8 (row[cc_clampi (xx + 1, 0, w - 1)])
-          - cc_match_luma8 (row[cc_clampi (xx - 1, 0, w - 1)]);
-      int gy = cc_match_luma8 (dn[xx]) - cc_match_luma8 (up[xx]);
+      int gx = cc_luma8_of (row[cc_clampi (xx + 1, 0, w - 1)])
+          - cc_luma8_of (row[cc_clampi (xx - 1, 0, w - 1)]);
+      int gy = cc_luma8_of (dn[xx]) - cc_luma8_of (up[xx]);
       a += gx * gx;
       b += gx * gy;
       c += gy * gy;

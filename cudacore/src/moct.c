@@ -56,9 +56,8 @@ cc_moct_params_check (const cc_moct_params *p)
 }
 
 struct cc_moct {
-  cc_context *ctx;
+  cc_module mod;               /* ctx, frame size (first: module.c) */
   cc_stream stream;            /* the stream of the last submit call (CUDA) */
-  int width, height;
   cc_moct_params params;
   cc_moct_tuning tuning;       /* cc_tuning.h: defaults unless a bench or test sets it */
   int n;
@@ -264,9 +263,55 @@ build_lut (const cc_moct *m, cc_moct_space space, const float (*cells)[3],
 
 /* ------------------------------------------------------------------ API */
 
-static void
-moct_free (cc_moct *m)
+/* The object tables, the colour tables and their build scratch, the per-object
+ * records and, per backend, the accumulators and histories. */
+static cc_status
+moct_alloc (cc_module *mod)
 {
+  cc_moct *m = (cc_moct *) mod;
+  const size_t N = CC_MOCT_MAX_OBJECTS;
+  bool ok = (m->objects = calloc (N, sizeof *m->objects)) != NULL;
+  ok &= (m->colours = calloc (N, sizeof *m->colours)) != NULL;
+  ok &= (m->labels = calloc (N, sizeof *m->labels)) != NULL;
+  ok &= (m->lut_rgb = malloc (CC_MOCT_LUT_SIZE * sizeof (uint16_t))) != NULL;
+  ok &= (m->lut_yuv = malloc (CC_MOCT_LUT_SIZE * sizeof (uint16_t))) != NULL;
+  ok &= (m->best_d = malloc (CC_MOCT_LUT_SIZE * sizeof *m->best_d)) != NULL;
+  ok &= (m->lut_tmp = malloc (CC_MOCT_LUT_SIZE * sizeof *m->lut_tmp)) != NULL;
+  for (int t = 0; t < 2; t++) {
+    ok &= (m->lut_dist[t] = malloc (CC_MOCT_LUT_SIZE * sizeof (float))) != NULL;
+    ok &= (m->lut_new[t] = malloc (CC_MOCT_LUT_SIZE * sizeof (uint16_t))) != NULL;
+  }
+  ok &= (m->records = calloc (N, sizeof *m->records)) != NULL;
+  if (mod->ctx->backend == CC_BACKEND_CUDA) {
+    ok &= (m->host_records = calloc (N, sizeof *m->host_records)) != NULL;
+  } else {
+    /* one set of accumulators per band of rows, a band per CPU thread (at most one
+     * per row) */
+    m->cpu_bands = cc_context_cpu_threads (mod->ctx);
+    if (m->cpu_bands > mod->height)
+      m->cpu_bands = mod->height;
+    if (m->cpu_bands > 256)   /* 16 MB of accumulators at most */
+      m->cpu_bands = 256;
+    if (m->cpu_bands < 1)
+      m->cpu_bands = 1;
+    ok &= (m->acc = calloc (N * m->cpu_bands, sizeof *m->acc)) != NULL;
+    ok &= (m->tracks = calloc (N, sizeof *m->tracks)) != NULL;
+    ok &= (m->rings = calloc (N * m->params.history, sizeof *m->rings)) != NULL;
+  }
+  if (!ok)
+    return cc_set_error (CC_ERROR_OUT_OF_MEMORY, "cc_moct_create: out of host memory");
+  if (mod->ctx->backend == CC_BACKEND_CUDA)
+    CC_TRY (CC_CUDA_ONLY (cc_cuda_moct_create (mod->ctx, mod->width, mod->height,
+            m->params.history, &m->cuda)));
+  memset (m->lut_rgb, 0xFF, CC_MOCT_LUT_SIZE * sizeof (uint16_t));
+  memset (m->lut_yuv, 0xFF, CC_MOCT_LUT_SIZE * sizeof (uint16_t));
+  return CC_SUCCESS;
+}
+
+static void
+moct_release (cc_module *mod)
+{
+  cc_moct *m = (cc_moct *) mod;
 #if CC_HAVE_CUDA
   if (m->cuda)
     cc_cuda_moct_destroy (m->cuda);
@@ -283,72 +328,21 @@ moct_free (cc_moct *m)
   }
   free (m->acc); free (m->records);
   free (m->tracks); free (m->rings); free (m->host_records);
-  free (m);
 }
+
+/* The params are fixed at create (there is no cc_moct_set_params). */
+CC_MODULE_CLASS (moct_class, cc_moct, cc_moct_params, cc_moct, NULL, moct_alloc,
+    moct_release);
 
 cc_status
 cc_moct_create (cc_context *ctx, int width, int height, const cc_moct_params *params,
     cc_moct **out)
 {
-  CC_CHECK_CREATE ("cc_moct_create", ctx, width, height, out);
-  cc_moct_params defaults;
-  if (!params) {
-    cc_moct_params_default (&defaults);
-    params = &defaults;
-  }
-  CC_TRY (cc_moct_params_check (params));
-  cc_moct *m = calloc (1, sizeof *m);
-  if (!m)
-    return cc_set_error (CC_ERROR_OUT_OF_MEMORY, "cc_moct_create: out of host memory");
-  m->ctx = ctx;
+  cc_module *mod = NULL;
+  CC_TRY (cc_module_create (&moct_class, ctx, width, height, params, out ? &mod : NULL));
+  cc_moct *m = (cc_moct *) mod;
   m->stream = ctx->stream;
-  m->width = width;
-  m->height = height;
-  m->params = *params;
   cc_moct_tuning_default (&m->tuning);
-  const size_t N = CC_MOCT_MAX_OBJECTS;
-  bool ok = (m->objects = calloc (N, sizeof *m->objects)) != NULL;
-  ok &= (m->colours = calloc (N, sizeof *m->colours)) != NULL;
-  ok &= (m->labels = calloc (N, sizeof *m->labels)) != NULL;
-  ok &= (m->lut_rgb = malloc (CC_MOCT_LUT_SIZE * sizeof (uint16_t))) != NULL;
-  ok &= (m->lut_yuv = malloc (CC_MOCT_LUT_SIZE * sizeof (uint16_t))) != NULL;
-  ok &= (m->best_d = malloc (CC_MOCT_LUT_SIZE * sizeof *m->best_d)) != NULL;
-  ok &= (m->lut_tmp = malloc (CC_MOCT_LUT_SIZE * sizeof *m->lut_tmp)) != NULL;
-  for (int t = 0; t < 2; t++) {
-    ok &= (m->lut_dist[t] = malloc (CC_MOCT_LUT_SIZE * sizeof (float))) != NULL;
-    ok &= (m->lut_new[t] = malloc (CC_MOCT_LUT_SIZE * sizeof (uint16_t))) != NULL;
-  }
-  ok &= (m->records = calloc (N, sizeof *m->records)) != NULL;
-  if (ctx->backend == CC_BACKEND_CUDA) {
-    ok &= (m->host_records = calloc (N, sizeof *m->host_records)) != NULL;
-  } else {
-    /* one set of accumulators per band of rows, a band per CPU thread (at most one
-     * per row) */
-    m->cpu_bands = cc_context_cpu_threads (ctx);
-    if (m->cpu_bands > height)
-      m->cpu_bands = height;
-    if (m->cpu_bands > 256)   /* 16 MB of accumulators at most */
-      m->cpu_bands = 256;
-    if (m->cpu_bands < 1)
-      m->cpu_bands = 1;
-    ok &= (m->acc = calloc (N * m->cpu_bands, sizeof *m->acc)) != NULL;
-    ok &= (m->tracks = calloc (N, sizeof *m->tracks)) != NULL;
-    ok &= (m->rings = calloc (N * params->history, sizeof *m->rings)) != NULL;
-  }
-  if (!ok) {
-    moct_free (m);
-    return cc_set_error (CC_ERROR_OUT_OF_MEMORY, "cc_moct_create: out of host memory");
-  }
-  if (ctx->backend == CC_BACKEND_CUDA) {
-    cc_status st = CC_CUDA_ONLY (cc_cuda_moct_create (ctx, width, height, params->history,
-            &m->cuda));
-    if (st != CC_SUCCESS) {
-      moct_free (m);
-      return st;
-    }
-  }
-  memset (m->lut_rgb, 0xFF, CC_MOCT_LUT_SIZE * sizeof (uint16_t));
-  memset (m->lut_yuv, 0xFF, CC_MOCT_LUT_SIZE * sizeof (uint16_t));
   *out = m;
   return CC_SUCCESS;
 }
@@ -356,8 +350,7 @@ cc_moct_create (cc_context *ctx, int width, int height, const cc_moct_params *pa
 void
 cc_moct_destroy (cc_moct *m)
 {
-  if (m)
-    moct_free (m);
+  cc_module_destroy ((cc_module *) m);
 }
 
 cc_status
@@ -494,7 +487,7 @@ cc_moct_set_objects (cc_moct *m, const cc_moct_object *objects, int n)
     }
   }
   /* the last call's stream may still read the tables: wait before replacing them */
-  if (st == CC_SUCCESS && m->ctx->backend == CC_BACKEND_CUDA)
+  if (st == CC_SUCCESS && m->mod.ctx->backend == CC_BACKEND_CUDA)
     st = CC_CUDA_ONLY (cc_cuda_stream_synchronize (m->stream));
   if (st != CC_SUCCESS) {   /* the previous tables stay */
     free (targets);
@@ -519,7 +512,7 @@ cc_moct_set_objects (cc_moct *m, const cc_moct_object *objects, int n)
     m->labels[i].len = (int) strlen (objects[i].name);
   }
   m->n = n;
-  if (m->ctx->backend == CC_BACKEND_CUDA)
+  if (m->mod.ctx->backend == CC_BACKEND_CUDA)
     return CC_CUDA_ONLY (cc_cuda_moct_set_objects (m->cuda, m->lut_rgb, m->lut_yuv,
             m->colours, m->labels, n));
   return CC_SUCCESS;
@@ -542,10 +535,10 @@ check_frame (const cc_moct *m, const cc_image *f, const char *what)
   CC_CHECK_ARG (f->format == CC_FORMAT_RGBX8 || f->format == CC_FORMAT_BGRX8
       || f->format == CC_FORMAT_NV12 || f->format == CC_FORMAT_I420,
       "%s: format %s is not a video frame format", what, cc_format_name (f->format));
-  CC_CHECK_ARG (f->width == m->width && f->height == m->height,
+  CC_CHECK_ARG (f->width == m->mod.width && f->height == m->mod.height,
       "%s: frame is %dx%d but moct was created for %dx%d", what, f->width, f->height,
-      m->width, m->height);
-  CC_TRY (cc_image_check_location (m->ctx, f, what));
+      m->mod.width, m->mod.height);
+  CC_TRY (cc_image_check_location (m->mod.ctx, f, what));
   return CC_SUCCESS;
 }
 
@@ -609,10 +602,10 @@ cpu_run (cc_moct *m, const cc_image *f)
     cc_moct_acc *acc = &m->acc[(size_t) b * CC_MOCT_MAX_OBJECTS];
     for (int i = 0; i < n; i++)
       cc_moct_acc_clear (&acc[i]);
-    int y0 = (int) ((long long) m->height * b / bands);
-    int y1 = (int) ((long long) m->height * (b + 1) / bands);
+    int y0 = (int) ((long long) m->mod.height * b / bands);
+    int y1 = (int) ((long long) m->mod.height * (b + 1) / bands);
     for (int y = y0; y < y1; y++)
-      for (int x = 0; x < m->width; x++) {
+      for (int x = 0; x < m->mod.width; x++) {
         int id = lut[cc_moct_pixel_cell (f, x, y)];
         if (id >= n || (window && !cc_moct_in_window (&m->tracks[id], x, y)))
           continue;
@@ -647,7 +640,7 @@ cpu_run (cc_moct *m, const cc_image *f)
   int T = m->params.history;
   for (int i = 0; i < m->n; i++)
     cc_moct_finalize (&m->acc[i], m->frames, m->params.min_mass, m->params.window,
-        cc_moct_ratio_fixed (&m->params), m->width, m->height, &m->tracks[i],
+        cc_moct_ratio_fixed (&m->params), m->mod.width, m->mod.height, &m->tracks[i],
         &m->records[i], &m->rings[(size_t) i * T + m->frames % T]);
 }
 
@@ -656,10 +649,10 @@ cc_moct_run (cc_moct *m, cc_stream stream, const cc_image *frame,
     cc_moct_result *results)
 {
   CC_CHECK_ARG (m != NULL, "cc_moct_run: m is NULL");
-  stream = m->stream = cc_stream_resolve (m->ctx, stream);
+  stream = m->stream = cc_stream_resolve (m->mod.ctx, stream);
   CC_TRY (check_frame (m, frame, "cc_moct_run: frame"));
   const cc_moct_record *recs = m->records;
-  if (m->ctx->backend == CC_BACKEND_CUDA) {
+  if (m->mod.ctx->backend == CC_BACKEND_CUDA) {
     CC_TRY (CC_CUDA_ONLY (cc_cuda_moct_run (m->cuda, stream, &m->params, &m->tuning, frame, m->frames,
                 results ? m->host_records : NULL)));
     recs = m->host_records;
@@ -685,7 +678,7 @@ cc_moct_get_trajectory (cc_moct *m, int object, cc_moct_sample *out, int max, in
   const int T = m->params.history;
   const cc_moct_sample *ring;
   cc_moct_sample *tmp = NULL;
-  if (m->ctx->backend == CC_BACKEND_CUDA) {
+  if (m->mod.ctx->backend == CC_BACKEND_CUDA) {
     tmp = malloc (T * sizeof *tmp);
     if (!tmp)
       return cc_set_error (CC_ERROR_OUT_OF_MEMORY, "cc_moct_get_trajectory: out of memory");
@@ -713,9 +706,9 @@ cc_status
 cc_moct_reset (cc_moct *m, cc_stream stream)
 {
   CC_CHECK_ARG (m != NULL, "cc_moct_reset: m is NULL");
-  stream = m->stream = cc_stream_resolve (m->ctx, stream);
+  stream = m->stream = cc_stream_resolve (m->mod.ctx, stream);
   m->frames = 0;
-  if (m->ctx->backend == CC_BACKEND_CUDA)
+  if (m->mod.ctx->backend == CC_BACKEND_CUDA)
     return CC_CUDA_ONLY (cc_cuda_moct_reset (m->cuda, stream));
   memset (m->tracks, 0, CC_MOCT_MAX_OBJECTS * sizeof *m->tracks);
   memset (m->rings, 0, (size_t) CC_MOCT_MAX_OBJECTS * m->params.history * sizeof *m->rings);
@@ -727,14 +720,14 @@ cc_status
 cc_moct_seed (cc_moct *m, cc_stream stream, int object, int x, int y)
 {
   CC_CHECK_ARG (m != NULL, "cc_moct_seed: m is NULL");
-  stream = m->stream = cc_stream_resolve (m->ctx, stream);
+  stream = m->stream = cc_stream_resolve (m->mod.ctx, stream);
   CC_CHECK_ARG (object >= 0 && object < m->n, "cc_moct_seed: object %d out of range 0..%d",
       object, m->n - 1);
   CC_CHECK_ARG (m->params.window > 0, "cc_moct_seed: the tracker has no search window "
       "(params.window is 0)");
   cc_moct_track t = { 0 };
-  cc_moct_set_window (&t, x < 0 ? 0 : x, y < 0 ? 0 : y, m->params.window, m->width, m->height);
-  if (m->ctx->backend == CC_BACKEND_CUDA) {
+  cc_moct_set_window (&t, x < 0 ? 0 : x, y < 0 ? 0 : y, m->params.window, m->mod.width, m->mod.height);
+  if (m->mod.ctx->backend == CC_BACKEND_CUDA) {
     const int w[5] = { t.win, t.wx0, t.wy0, t.wx1, t.wy1 };
     return CC_CUDA_ONLY (cc_cuda_moct_seed (m->cuda, stream, object, w));
   }
@@ -756,8 +749,8 @@ draw_label (const cc_moct *m, cc_image *frame, int id)
     return;
   const cc_moct_label *l = &m->labels[id];
   int w = cc_text_width (l->len);
-  for (int ty = oy < 0 ? -oy : 0; ty < CC_TEXT_HEIGHT && oy + ty < m->height; ty++)
-    for (int tx = ox < 0 ? -ox : 0; tx < w && ox + tx < m->width; tx++)
+  for (int ty = oy < 0 ? -oy : 0; ty < CC_TEXT_HEIGHT && oy + ty < m->mod.height; ty++)
+    for (int tx = ox < 0 ? -ox : 0; tx < w && ox + tx < m->mod.width; tx++)
       if (cc_text_pixel (l->text, l->len, tx, ty))
         cc_moct_put (frame, ox + tx, oy + ty, &m->colours[id]);
 }
@@ -768,19 +761,19 @@ cc_status
 cc_moct_draw (cc_moct *m, cc_stream stream, cc_image *frame, unsigned flags)
 {
   CC_CHECK_ARG (m != NULL, "cc_moct_draw: m is NULL");
-  stream = m->stream = cc_stream_resolve (m->ctx, stream);
+  stream = m->stream = cc_stream_resolve (m->mod.ctx, stream);
   CC_TRY (check_frame (m, frame, "cc_moct_draw: frame"));
   CC_CHECK_ARG ((flags & ~CC_MOCT_DRAW_ALL) == 0, "cc_moct_draw: unknown flags 0x%x", flags);
-  if (m->ctx->backend == CC_BACKEND_CUDA)
+  if (m->mod.ctx->backend == CC_BACKEND_CUDA)
     return CC_CUDA_ONLY (cc_cuda_moct_draw (m->cuda, stream, frame, flags, m->frames, &moct_white));
   if (flags & CC_MOCT_DRAW_MASK) {
     if (is_yuv (frame)) {
-      for (int by = 0; by < (m->height + 1) / 2; by++)
-        for (int bx = 0; bx < (m->width + 1) / 2; bx++)
+      for (int by = 0; by < (m->mod.height + 1) / 2; by++)
+        for (int bx = 0; bx < (m->mod.width + 1) / 2; bx++)
           cc_moct_mask_block (frame, bx, by, m->lut_yuv, m->colours, m->n);
     } else {
-      for (int y = 0; y < m->height; y++)
-        for (int x = 0; x < m->width; x++)
+      for (int y = 0; y < m->mod.height; y++)
+        for (int x = 0; x < m->mod.width; x++)
           cc_moct_mask_pixel (frame, x, y, m->lut_rgb, m->colours, m->n);
     }
   }
@@ -798,7 +791,7 @@ cc_moct_draw (cc_moct *m, cc_stream stream, cc_image *frame, unsigned flags)
         for (int i = 0; i < np; i++) {
           int x, y;
           cc_moct_line_point (x0, y0, x1, y1, i, &x, &y);
-          if (x >= 0 && y >= 0 && x < m->width && y < m->height)
+          if (x >= 0 && y >= 0 && x < m->mod.width && y < m->mod.height)
             cc_moct_put (frame, x, y, c);
         }
       }

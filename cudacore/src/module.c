@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The life cycle of the frame-sized modules (cc_module, cc_internal.h): create,
- * destroy, set_params and the frame check that match, blockmatch, flow-lk and refine
- * share. */
+ * destroy, set_params and the frame check they share. */
 #include "cc_internal.h"
 
 #include <stdio.h>
@@ -58,7 +57,9 @@ cc_module_set_params (cc_module *m, const void *params)
 {
   const cc_module_class *cls = m->cls;
   CC_TRY (cls->params_check (params));
-  bool realloc_needed = cls->params_changing && cls->params_changing (m, params);
+  bool realloc_needed = false;
+  if (cls->params_changing)
+    CC_TRY (cls->params_changing (m, params, &realloc_needed));
   memcpy (module_params (m), params, cls->params_size);
   if (realloc_needed) {
     cls->release (m);

@@ -142,17 +142,11 @@ add_upsampled (const float *coarse, int cw, int ch, float *fine, int fw, int fh,
 #pragma omp parallel for schedule(static) num_threads(threads)
   for (int y = 0; y < fh; y++)
     for (int x = 0; x < fw; x++) {
-      float sx = cc_clampf (0.5f * x, 0.0f, (float) (cw - 1));
-      float sy = cc_clampf (0.5f * y, 0.0f, (float) (ch - 1));
-      int x0 = (int) sx, y0 = (int) sy;
-      int x1 = x0 + 1 < cw ? x0 + 1 : x0, y1 = y0 + 1 < ch ? y0 + 1 : y0;
-      float fx = sx - x0, fy = sy - y0;
-      for (int k = 0; k < 2; k++) {
-        float a = coarse[2 * (y0 * cw + x0) + k], b = coarse[2 * (y0 * cw + x1) + k];
-        float c = coarse[2 * (y1 * cw + x0) + k], d = coarse[2 * (y1 * cw + x1) + k];
-        float top = a + fx * (b - a), bot = c + fx * (d - c);
-        fine[2 * (y * fw + x) + k] += 2.0f * (top + fy * (bot - top));
-      }
+      cc_bilinear_taps t = cc_upsample2_taps (x, y, cw, ch);
+      for (int k = 0; k < 2; k++)
+        fine[2 * (y * fw + x) + k] += cc_upsample2 (&t, coarse[2 * (t.y0 * cw + t.x0) + k],
+            coarse[2 * (t.y0 * cw + t.x1) + k], coarse[2 * (t.y1 * cw + t.x0) + k],
+            coarse[2 * (t.y1 * cw + t.x1) + k]);
     }
 }
 
@@ -172,7 +166,7 @@ cpu_data_terms (const float *i0, const float *i1, int w, int h, const float *fie
           n0[dy + 1][dx + 1] = i0[cc_clampi (y + dy, 0, h - 1) * w + cc_clampi (x + dx, 0, w - 1)];
           n1[dy + 1][dx + 1] = cc_bilinear (i1, w, h, qx + dx, qy + dy);
         }
-      int valid = qx >= 0.0f && qy >= 0.0f && qx <= (float) (w - 1) && qy <= (float) (h - 1);
+      int valid = cc_inside (qx, qy, w, h);
       cc_refine_data_terms (n0, n1, valid, &data[i]);
     }
 }
@@ -431,12 +425,13 @@ refine_free (cc_module *mod)
 }
 
 /* New params drop the last run's energies; new scratch when the levels change. */
-static bool
-refine_params_changing (cc_module *mod, const void *params)
+static cc_status
+refine_params_changing (cc_module *mod, const void *params, bool *realloc)
 {
   cc_refine *r = (cc_refine *) mod;
   r->energy_count = 0;
-  return ((const cc_refine_params *) params)->levels != r->params.levels;
+  *realloc = ((const cc_refine_params *) params)->levels != r->params.levels;
+  return CC_SUCCESS;
 }
 
 CC_MODULE_CLASS (refine_class, cc_refine, cc_refine_params, cc_refine, refine_params_changing,

@@ -133,11 +133,7 @@ cc_refine_sor_step (float inv_u, float inv_v, float a12, float rhs_u, float rhs_
 CC_HOSTDEV float
 cc_refine_luma255 (const uint8_t *row, int x, int format_rgbx, int format_bgrx)
 {
-  if (format_rgbx)
-    return 0.299f * row[4 * x] + 0.587f * row[4 * x + 1] + 0.114f * row[4 * x + 2];
-  if (format_bgrx)
-    return 0.299f * row[4 * x + 2] + 0.587f * row[4 * x + 1] + 0.114f * row[4 * x];
-  return (float) row[x];
+  return (float) cc_row_luma256 (row, x, format_rgbx, format_bgrx) * (1.0f / 256.0f);
 }
 
 #endif
