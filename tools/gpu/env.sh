@@ -2,7 +2,7 @@
 # Sourced (bash) on the GPU machine from the checkout root, carrying .devpack (build
 # + libraries, from tools/gpu/build-for-gpu.sh) and .gstrt (the GStreamer runtime):
 # unpacks the build into .devbuild and the libraries into /tmp/devlibs, and sets the
-# library, plugin and test paths. tools/gpu/suite.sh and tools/soak.sh .devbuild
+# library, plugin and test paths. tools/gpu/suite.sh and tools/dev/soak.sh .devbuild
 # source it.
 source .gstrt/env.sh
 # once: tar rewrites a file in place, so extracting again under a running program
