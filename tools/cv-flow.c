@@ -425,9 +425,9 @@ apply_opt (const opt_def *d, const char *typed, const char *v, options *o)
       else return cv_option_error (typed, v, "one of scharr, sobel");
       return true;
     case T_METRIC:
-      if (!strcmp (v, "ncc")) *(int *) field = CC_MATCH_NCC;
-      else if (!strcmp (v, "ssd")) *(int *) field = CC_MATCH_SSD;
-      else if (!strcmp (v, "sad")) *(int *) field = CC_MATCH_SAD;
+      if (!strcmp (v, "ncc")) *(int *) field = CC_BLOCKMATCH_NCC;
+      else if (!strcmp (v, "ssd")) *(int *) field = CC_BLOCKMATCH_SSD;
+      else if (!strcmp (v, "sad")) *(int *) field = CC_BLOCKMATCH_SAD;
       else return cv_option_error (typed, v, "one of ncc, ssd, sad");
       return true;
   }
@@ -445,8 +445,8 @@ format_default (char *buf, size_t size, const opt_def *d, const options *o)
     case T_BOOL: snprintf (buf, size, "%s", *(const bool *) field ? "true" : "false"); break;
     case T_GRADIENT: snprintf (buf, size, "%s", i == CC_GRADIENT_SOBEL ? "sobel" : "scharr");
       break;
-    case T_METRIC: snprintf (buf, size, "%s", i == CC_MATCH_SSD ? "ssd" : i == CC_MATCH_SAD
-        ? "sad" : "ncc"); break;
+    case T_METRIC: snprintf (buf, size, "%s", i == CC_BLOCKMATCH_SSD ? "ssd"
+        : i == CC_BLOCKMATCH_SAD ? "sad" : "ncc"); break;
     default: buf[0] = '\0'; break;
   }
 }

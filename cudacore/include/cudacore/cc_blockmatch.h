@@ -25,11 +25,11 @@
 extern "C" {
 #endif
 
-typedef enum cc_match_metric {
-  CC_MATCH_NCC = 0,   /* normalised cross-correlation, maximised */
-  CC_MATCH_SSD,       /* sum of squared differences, minimised */
-  CC_MATCH_SAD        /* sum of absolute differences, minimised */
-} cc_match_metric;
+typedef enum cc_blockmatch_metric {
+  CC_BLOCKMATCH_NCC = 0,  /* normalised cross-correlation, maximised */
+  CC_BLOCKMATCH_SSD,      /* sum of squared differences, minimised */
+  CC_BLOCKMATCH_SAD       /* sum of absolute differences, minimised */
+} cc_blockmatch_metric;
 
 #define CC_BLOCKMATCH_BLOCK_MIN 4
 #define CC_BLOCKMATCH_BLOCK_MAX 64
@@ -46,7 +46,7 @@ typedef struct cc_blockmatch_params {
   int seed_radius;       /* search radius around the seed at finer levels, 1..8. Default 2 */
   int levels;            /* pyramid levels, 1..5; levels smaller than a block are
                             skipped. Default 4 */
-  cc_match_metric metric;/* Default NCC */
+  cc_blockmatch_metric metric; /* Default NCC */
   bool subpixel;         /* parabola fit at the finest level. Default true */
   float flat_threshold;  /* a block whose luma standard deviation (0..255) is below
                             this is flat: it keeps its seed vector (zero at the
