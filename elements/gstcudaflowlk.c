@@ -32,7 +32,7 @@
 #include "gstcvflowfield.h"
 #include "gstcvflowelement.h"
 
-#include <cudacore/cc_flow.h>
+#include <cudacore/cc_flow_lk.h>
 #include <stdio.h>
 #include <string.h>
 

@@ -39,7 +39,7 @@
 #include "gstcvfilter.h"
 #include "gstcvenum.h"
 #include <cudacore/cc_cvd.h>
-#include <cudacore/cc_flow.h>
+#include <cudacore/cc_flow_lk.h>
 
 GST_DEBUG_CATEGORY_STATIC (cvdmosaic_debug);
 #define GST_CAT_DEFAULT cvdmosaic_debug

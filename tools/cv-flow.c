@@ -18,7 +18,9 @@
 #include "cv_timing.h"
 #include <cudacore/cc_blockmatch.h>
 #include <cudacore/cc_epic.h>
-#include <cudacore/cc_flow.h>
+#include <cudacore/cc_flow_io.h>
+#include <cudacore/cc_flow_lk.h>
+#include <cudacore/cc_flow_vis.h>
 #include <cudacore/cc_refine.h>
 
 #include <stddef.h>

@@ -34,7 +34,8 @@
 #include "cv_synth.h"
 #include "cv_pairs.h"
 #include <cudacore/cc_epic.h>
-#include <cudacore/cc_flow.h>
+#include <cudacore/cc_flow_lk.h>
+#include <cudacore/cc_flow_vis.h>
 #include <cudacore/cc_timer.h>
 
 #include <stdio.h>

@@ -2,7 +2,7 @@
 #ifndef CUDACORE_FLOW_VIS_INTERNAL_H
 #define CUDACORE_FLOW_VIS_INTERNAL_H
 #include "cc_internal.h"
-#include "cudacore/cc_flow.h"
+#include "cudacore/cc_flow_vis.h"
 #ifdef __cplusplus
 extern "C" {
 #endif

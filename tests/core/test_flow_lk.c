@@ -5,7 +5,8 @@
 #include "cv_test.h"
 #include "cv_imageio.h"
 #include "cv_synth.h"
-#include <cudacore/cc_flow.h>
+#include <cudacore/cc_flow_io.h>
+#include <cudacore/cc_flow_lk.h>
 
 #include <math.h>
 #include <string.h>

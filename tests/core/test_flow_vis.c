@@ -5,7 +5,7 @@
 #include "cv_test.h"
 #include "cv_imageio.h"
 #include "cv_synth.h"
-#include <cudacore/cc_flow.h>
+#include <cudacore/cc_flow_vis.h>
 #include <cudacore/cc_timer.h>
 
 #include <math.h>

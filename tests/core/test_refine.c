@@ -9,7 +9,8 @@
 #include "cv_imageio.h"
 #include "cv_synth.h"
 #include <cudacore/cc_blockmatch.h>
-#include <cudacore/cc_flow.h>
+#include <cudacore/cc_flow_io.h>
+#include <cudacore/cc_flow_lk.h>
 #include <cudacore/cc_refine.h>
 
 #include <math.h>

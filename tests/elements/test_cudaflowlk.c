@@ -5,7 +5,7 @@
 #include "element_common.h"
 #include "gstcvfilter.h"
 #include "gstcvflowmeta.h"
-#include <cudacore/cc_flow.h>
+#include <cudacore/cc_flow_vis.h>
 #include <math.h>
 #include <string.h>
 

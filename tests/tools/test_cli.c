@@ -9,7 +9,8 @@
 #include "cv_synth.h"
 #include "cv_align.h"
 #include "cv_pairs.h"
-#include <cudacore/cc_flow.h>
+#include <cudacore/cc_flow_io.h>
+#include <cudacore/cc_flow_vis.h>
 #include <cudacore/cc_epic.h>
 
 #include <math.h>
