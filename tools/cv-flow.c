@@ -112,7 +112,7 @@ estimator_run (estimator *e, cc_context *ctx, const cc_image *f1, const cc_image
     return cv_fail ("blockmatch");
   if (e->epic && cc_epic_compute (e->epic, NULL, f1, f2, &e->dense, NULL))
     return cv_fail ("epic");
-  if (e->rf && cc_refine_run (e->rf, NULL, f1, f2, &e->dense, &e->refined))
+  if (e->rf && cc_refine_compute (e->rf, NULL, f1, f2, &e->dense, &e->refined))
     return cv_fail ("refine");
   if (cc_image_copy (ctx, NULL, e->rf ? &e->refined : &e->dense, flow))
     return cv_fail ("download");
@@ -192,8 +192,8 @@ run_pair (const options *o, cc_context *ctx, const char *p1, const char *p2,
     cc_context *cpu;
     cc_image vis;
     cv_image_new (f1.width, f1.height, CC_FORMAT_RGBX8, &vis);
-    if (cc_context_create (CC_BACKEND_CPU, -1, &cpu) || cc_flow_visualize (cpu, NULL, &flow, NULL, &vp, &vis)
-        || cv_png_save (vis_png, &vis))
+    if (cc_context_create (CC_BACKEND_CPU, -1, &cpu)
+        || cc_flow_vis_draw (cpu, NULL, &flow, NULL, &vp, &vis) || cv_png_save (vis_png, &vis))
       return cv_fail ("visualize");
     cc_context_destroy (cpu);
     cv_image_free (&vis);

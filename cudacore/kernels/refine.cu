@@ -1146,7 +1146,7 @@ rf_enqueue (cc_cuda_refine *s, const cc_refine_params *p, const cc_image *prev,
 // and parameters stay the same: the coarse levels' kernels are short, and launch
 // gaps would otherwise be a large share of them.
 extern "C" cc_status
-cc_cuda_refine_run (cc_cuda_refine *s, cc_stream cs, const cc_refine_params *p,
+cc_cuda_refine_compute (cc_cuda_refine *s, cc_stream cs, const cc_refine_params *p,
     const cc_refine_tuning *t, const cc_image *prev, const cc_image *next,
     const cc_image *flow_in, cc_image *flow_out)
 {

@@ -6,7 +6,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
-cc_status cc_cuda_flow_visualize (cc_stream stream, const cc_image *flow,
+cc_status cc_cuda_flow_vis_draw (cc_stream stream, const cc_image *flow,
     const cc_image *confidence, const cc_flow_vis_params *params, cc_image *frame);
 #ifdef __cplusplus
 }

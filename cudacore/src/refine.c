@@ -339,7 +339,7 @@ cpu_run (cc_refine *r, const cc_image *prev, const cc_image *next, const cc_imag
     }
     cpu_refine_level (r, l, r->field[l]);
     if (cc_cancel_requested (r->mod.ctx))
-      return cc_cancelled_error ("cc_refine_run");
+      return cc_cancelled_error ("cc_refine_compute");
   }
   for (int y = 0; y < h; y++) {
     float *row = (float *) ((char *) flow_out->planes[0] + (size_t) y * flow_out->pitch[0]);
@@ -500,10 +500,10 @@ check_field (const cc_refine *r, const cc_image *img, const char *what)
 }
 
 cc_status
-cc_refine_run (cc_refine *r, cc_stream stream, const cc_image *prev,
+cc_refine_compute (cc_refine *r, cc_stream stream, const cc_image *prev,
     const cc_image *next, const cc_image *flow_in, cc_image *flow_out)
 {
-  CC_CHECK_ARG (r != NULL, "cc_refine_run: refine is NULL");
+  CC_CHECK_ARG (r != NULL, "cc_refine_compute: refine is NULL");
   stream = cc_stream_resolve (r->mod.ctx, stream);
   CC_TRY (check_frame (r, prev, "refine: prev frame"));
   CC_TRY (check_frame (r, next, "refine: next frame"));
@@ -511,7 +511,7 @@ cc_refine_run (cc_refine *r, cc_stream stream, const cc_image *prev,
   CC_TRY (check_field (r, flow_out, "refine: flow_out"));
   r->energy_count = 0;
   if (r->mod.ctx->backend == CC_BACKEND_CUDA) {
-    CC_TRY (CC_CUDA_ONLY (cc_cuda_refine_run (r->cuda, stream, &r->params, &r->tuning, prev,
+    CC_TRY (CC_CUDA_ONLY (cc_cuda_refine_compute (r->cuda, stream, &r->params, &r->tuning, prev,
             next, flow_in, flow_out)));
     if (r->params.track_energy)
       r->energy_count = energy_capacity (r);

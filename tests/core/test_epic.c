@@ -472,8 +472,8 @@ cancel_stage (int stage, const cc_image *a, const cc_image *b, double delay_ms)
   double t0 = mono_ms ();
   ck_assert_int_eq (pthread_create (&t, NULL, cancel_later, &c), 0);
   cc_status st = stage == 0 ? cc_match_compute (m, NULL, a, b)
-      : stage == 1 ? cc_interp_run (ip, NULL, a, &one, 1, &flow)
-      : stage == 2 ? cc_refine_run (r, NULL, a, b, &flow, &flow)
+      : stage == 1 ? cc_interp_compute (ip, NULL, a, &one, 1, &flow)
+      : stage == 2 ? cc_refine_compute (r, NULL, a, b, &flow, &flow)
       : cc_epic_compute (e, NULL, a, b, &flow, NULL);
   double t1 = mono_ms ();
   pthread_join (t, NULL);

@@ -42,7 +42,7 @@ refine_runs_threads (cc_backend backend, int threads, const cc_refine_params *p,
   CC_ASSERT_OK (cv_test_to_backend (ctx, init, &dout));
   for (int run = 0; run < runs; run++) {
     CC_ASSERT_OK (cc_image_fill (ctx, NULL, &dout, 0xFF));   /* poison: every pixel written */
-    CC_ASSERT_OK (cc_refine_run (rf, NULL, &da, &db, &di, &dout));
+    CC_ASSERT_OK (cc_refine_compute (rf, NULL, &da, &db, &di, &dout));
     CC_ASSERT_OK (cv_test_to_host (ctx, &dout, &out[run]));
   }
   if (count)
@@ -228,9 +228,9 @@ START_TEST (test_invalid_parameters)
   CC_ASSERT_OK (cv_synth_translation (64, 48, 1, 1, 1, &a, &b));
   cv_image_new (64, 48, CC_FORMAT_F32C2, &f);
   cv_image_new (32, 48, CC_FORMAT_F32C2, &small);
-  ck_assert_int_eq (cc_refine_run (rf, NULL, &a, &b, &small, &f), CC_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq (cc_refine_compute (rf, NULL, &a, &b, &small, &f), CC_ERROR_INVALID_ARGUMENT);
   ck_assert_ptr_nonnull (strstr (cc_last_error (), "flow_in"));
-  ck_assert_int_eq (cc_refine_run (rf, NULL, &a, &b, &f, &small), CC_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq (cc_refine_compute (rf, NULL, &a, &b, &f, &small), CC_ERROR_INVALID_ARGUMENT);
   ck_assert_ptr_nonnull (strstr (cc_last_error (), "flow_out"));
   cv_image_free (&a); cv_image_free (&b); cv_image_free (&f); cv_image_free (&small);
   cc_refine_destroy (rf);
@@ -255,7 +255,7 @@ START_TEST (test_set_params)
   p.track_energy = true;
   cc_refine *rf;
   CC_ASSERT_OK (cc_refine_create (ctx, w, h, &p, &rf));
-  CC_ASSERT_OK (cc_refine_run (rf, NULL, &a, &b, &init, &out));
+  CC_ASSERT_OK (cc_refine_compute (rf, NULL, &a, &b, &init, &out));
   int levels = 0;
   ck_assert_int_eq (cc_refine_energies (rf, NULL, 0, &levels), 3 * (p.outer_iterations + 1));
   ck_assert_int_eq (levels, 3);
@@ -264,7 +264,7 @@ START_TEST (test_set_params)
   ck_assert_int_eq (cc_refine_energies (rf, NULL, 0, NULL), 0);
   p.levels = 2;
   CC_ASSERT_OK (cc_refine_set_params (rf, &p));
-  CC_ASSERT_OK (cc_refine_run (rf, NULL, &a, &b, &init, &out));
+  CC_ASSERT_OK (cc_refine_compute (rf, NULL, &a, &b, &init, &out));
   ck_assert_int_eq (cc_refine_energies (rf, NULL, 0, &levels), 2 * (p.outer_iterations + 1));
   ck_assert_int_eq (levels, 2);
   refine_pair (CC_BACKEND_CPU, &p, &a, &b, &init, &fresh, NULL, 0, NULL);
@@ -344,8 +344,8 @@ START_TEST (test_in_place)
   CC_ASSERT_OK (cc_refine_create (ctx, w, h, NULL, &rf));
   cc_image out;
   cv_image_new (w, h, CC_FORMAT_F32C2, &out);
-  CC_ASSERT_OK (cc_refine_run (rf, NULL, &a, &b, &copy, &out));
-  CC_ASSERT_OK (cc_refine_run (rf, NULL, &a, &b, &field, &field));
+  CC_ASSERT_OK (cc_refine_compute (rf, NULL, &a, &b, &copy, &out));
+  CC_ASSERT_OK (cc_refine_compute (rf, NULL, &a, &b, &field, &field));
   ck_assert_int_eq (memcmp (out.planes[0], field.planes[0], (size_t) w * h * 8), 0);
   cv_image_free (&a); cv_image_free (&b); cv_image_free (&field); cv_image_free (&copy);
   cv_image_free (&out);
@@ -470,7 +470,7 @@ START_TEST (test_gpu_graph_replay)
   CC_ASSERT_OK (cc_refine_create (ctx, w, h, &p, &rf));
   cv_image_new (w, h, CC_FORMAT_F32C2, &ref);
   memset (ref.planes[0], 0xFF, (size_t) w * h * 8);   /* poison: every pixel written */
-  CC_ASSERT_OK (cc_refine_run (rf, NULL, &cc.f0, &cc.f1, &cc.init, &ref));
+  CC_ASSERT_OK (cc_refine_compute (rf, NULL, &cc.f0, &cc.f1, &cc.init, &ref));
   cc_refine_destroy (rf);
   cc_context_destroy (ctx);
   refine_runs (CC_BACKEND_CUDA, &p, &cc.f0, &cc.f1, &cc.init, out, runs, NULL, 0, NULL);

@@ -41,7 +41,7 @@ typedef enum cc_apsp_kind {
   CC_APSP_UNDIRECTED      /* every arc also goes the other way: d is symmetric */
 } cc_apsp_kind;
 
-/* A graph as a list of arcs; the arrays are only read during cc_apsp_solve. */
+/* A graph as a list of arcs; the arrays are only read during cc_apsp_compute_sync. */
 typedef struct cc_apsp_graph {
   int nodes;                 /* 1..CC_APSP_MAX_NODES */
   int arcs;                  /* >= 0 */
@@ -62,7 +62,7 @@ typedef struct cc_apsp_stats {
   double kernel_ms;      /* CUDA: event time of the Floyd-Warshall rounds alone (graph
                             upload, matrix initialisation and next hops excluded);
                             CPU: wall time of the solve itself */
-  double total_ms;       /* wall time of the whole cc_apsp_solve call */
+  double total_ms;       /* wall time of the whole cc_apsp_compute_sync call */
   size_t memory_bytes;   /* memory the handle holds for the result: device bytes on
                             CUDA, host bytes on CPU */
   int padded_nodes;      /* CUDA: nodes rounded up to CC_APSP_TILE; CPU: nodes */
@@ -97,7 +97,7 @@ void cc_apsp_destroy (cc_apsp *apsp);
  * [in] graph: graph->nodes must equal the handle's node count; for UNDIRECTED each
  *      arc counts both ways (listing both directions is allowed).
  * [out] stats: timings and memory, or NULL. */
-cc_status cc_apsp_solve (cc_apsp *apsp, cc_stream stream, const cc_apsp_graph *graph,
+cc_status cc_apsp_compute_sync (cc_apsp *apsp, cc_stream stream, const cc_apsp_graph *graph,
     cc_apsp_stats *stats);
 
 /* Copies rows of the last result to the host, packed (count x nodes, row-major): a host

@@ -13,7 +13,7 @@
  *
  * Output (cc_flow.h conventions): a block-grid F32C2 field, gw x gh =
  * ceil(W / block_size) x ceil(H / block_size), vectors in grid cells (frame pixels
- * times gw / W and gh / H, as cc_flow_visualize expects of a coarse grid), and an
+ * times gw / W and gh / H, as cc_flow_vis_draw expects of a coarse grid), and an
  * F32 confidence in [0, 1]; optionally a dense F32C2 field at frame resolution in
  * frame pixels (confidence-weighted bilinear upsampling of the block vectors). */
 #ifndef CUDACORE_CC_BLOCKMATCH_H

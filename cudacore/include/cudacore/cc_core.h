@@ -158,7 +158,7 @@ bool cc_built_with_openmp (void);
 
 /* Cancellation of long CPU work, from another thread (a GStreamer element going to
  * READY while a frame is in flight). cc_context_cancel marks the context: the CPU
- * paths of cc_epic_compute, cc_match_compute, cc_interp_run and cc_refine_run look at
+ * paths of cc_epic_compute, cc_match_compute, cc_interp_compute and cc_refine_compute look at
  * the mark between their stages and passes (each pass well under a second apart for
  * a 3840x2160 frame on the dev machine, 2 cores) and return CC_ERROR_CANCELLED, their
  * outputs undefined; so does every such call until cc_context_resume clears the mark.

@@ -99,9 +99,9 @@ cc_status cc_interp_set_params (cc_interp *ip, const cc_interp_params *params);
 /* Dense F32C2 flow (width x height, where the context computes) from `n` matches
  * (where the context computes; confidence 0 entries ignored) and frame 1 (its edges
  * steer the geodesic distance). No surviving match: zero flow. */
-cc_status cc_interp_run (cc_interp *ip, cc_stream stream, const cc_image *frame,
+cc_status cc_interp_compute (cc_interp *ip, cc_stream stream, const cc_image *frame,
     const cc_flow_match *matches, int n, cc_image *flow);
-/* Confidence of the last cc_interp_run's field, per pixel in [0, 1] (F32, width x
+/* Confidence of the last cc_interp_compute's field, per pixel in [0, 1] (F32, width x
  * height, where the context computes): low far from every match (the field there is
  * borrowed from distant seeds), where the nearest seeds' matches disagree (motion
  * boundaries, outliers) or are weak; 0 where no seed reaches. Reads the run's

@@ -50,7 +50,7 @@ typedef struct cc_flow_lk cc_flow_lk;
 
 /* Allocates every pyramid and scratch buffer for width x height frames.
  * Waits: compute and push with a host flow or confidence, or host frames (uploaded);
- * cc_flow_visualize never (its images are where the context computes). */
+ * cc_flow_vis_draw never (its images are where the context computes). */
 cc_status cc_flow_lk_create (cc_context *ctx, int width, int height,
     const cc_flow_lk_params *params, cc_flow_lk **out);
 void cc_flow_lk_destroy (cc_flow_lk *lk);
@@ -70,7 +70,7 @@ cc_status cc_flow_lk_compute (cc_flow_lk *lk, cc_stream stream, const cc_image *
 /* Streaming: each frame's pyramid is built once and kept for the next call.
  * The first frame after create/reset gives zero flow and zero confidence and
  * sets *has_previous to false (may be NULL). Waits as cc_flow_lk_compute. */
-cc_status cc_flow_lk_push (cc_flow_lk *lk, cc_stream stream, const cc_image *frame,
+cc_status cc_flow_lk_compute_video (cc_flow_lk *lk, cc_stream stream, const cc_image *frame,
     const cc_image *mask, cc_image *flow, cc_image *confidence, bool *has_previous);
 /* Forgets the previous frame (host state only: no device work, no stream). */
 void cc_flow_lk_reset (cc_flow_lk *lk);

@@ -37,7 +37,7 @@ void cc_flow_vis_params_default (cc_flow_vis_params *params);
  * with min_confidence > 0, cells under it are drawn as zero motion.
  * frame, flow and confidence must live where the context's backend computes.
  * On `stream` (NULL: the context's); does not wait. */
-cc_status cc_flow_visualize (cc_context *ctx, cc_stream stream, const cc_image *flow,
+cc_status cc_flow_vis_draw (cc_context *ctx, cc_stream stream, const cc_image *flow,
     const cc_image *confidence, const cc_flow_vis_params *params, cc_image *frame);
 
 /* The Middlebury wheel colour of a vector already divided by max_magnitude. */

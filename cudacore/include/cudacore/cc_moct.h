@@ -164,7 +164,7 @@ int cc_moct_object_count (const cc_moct *m);
  * [out] results: host array of cc_moct_object_count() entries, or NULL. With
  *      results on CUDA the call waits for the frame; with NULL it does not (the
  *      results stay on the device for cc_moct_draw and the trajectory). */
-cc_status cc_moct_run (cc_moct *m, cc_stream stream, const cc_image *frame,
+cc_status cc_moct_compute (cc_moct *m, cc_stream stream, const cc_image *frame,
     cc_moct_result *results);
 
 /* Trajectory of one object, oldest first: at most min(max, frames since reset,
@@ -196,7 +196,7 @@ cc_status cc_moct_seed (cc_moct *m, cc_stream stream, int object, int x, int y);
  *                box. What falls outside the frame is clipped.
  * Lines and labels of several objects that overlap: the highest id wins within a
  * kind. On NV12 / I420, a line or glyph pixel writes Y, and U, V when it is the
- * top-left pixel of its 2x2 block (as cc_flow_visualize). Integer drawing: CPU and
+ * top-left pixel of its 2x2 block (as cc_flow_vis_draw). Integer drawing: CPU and
  * CUDA pixels are equal. */
 #define CC_MOCT_DRAW_MASK         (1u << 0)
 #define CC_MOCT_DRAW_TRAJECTORIES (1u << 1)

@@ -65,7 +65,7 @@ void cc_refine_get_params (const cc_refine *refine, cc_refine_params *params);
  *      flow_in (refined in place).
  * Waits when an image is on the host (CUDA backend); with all four on the device it
  * does not. */
-cc_status cc_refine_run (cc_refine *refine, cc_stream stream, const cc_image *prev,
+cc_status cc_refine_compute (cc_refine *refine, cc_stream stream, const cc_image *prev,
     const cc_image *next, const cc_image *flow_in, cc_image *flow_out);
 
 /* With track_energy: the energies of the last run, level by level from the
