@@ -262,7 +262,8 @@ bench_epic (cc_backend backend, int w, int h, int warmup, int runs)
     if (i > 0)
       vt[i - 1] = v;
   }
-  cc_epic_reset (epic);
+  if (!rc && cc_epic_reset (epic) != CC_SUCCESS)
+    rc = cv_fail ("cc_epic_reset");
   for (int i = 0; i < runs && !rc; i++) {
     double t0 = cc_now_ms ();
     if (cc_epic_compute (epic, NULL, &frames[0], &frames[1], &flow, &conf) != CC_SUCCESS

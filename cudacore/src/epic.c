@@ -258,11 +258,12 @@ cc_epic_compute_video (cc_epic *e, cc_stream stream, const cc_image *prev,
   return epic_compute (e, stream, prev, next, flow, confidence, true);
 }
 
-void
+cc_status
 cc_epic_reset (cc_epic *e)
 {
-  if (e)
-    e->video = false;
+  CC_CHECK_ARG (e != NULL, "cc_epic_reset: epic is NULL");
+  e->video = false;
+  return CC_SUCCESS;
 }
 
 cc_status

@@ -430,11 +430,12 @@ cc_flow_lk_get_params (const cc_flow_lk *lk, cc_flow_lk_params *params)
   *params = lk->params;
 }
 
-void
+cc_status
 cc_flow_lk_reset (cc_flow_lk *lk)
 {
-  if (lk)
-    lk->has_previous = false;
+  CC_CHECK_ARG (lk != NULL, "cc_flow_lk_reset: lk is NULL");
+  lk->has_previous = false;
+  return CC_SUCCESS;
 }
 
 static cc_status

@@ -361,9 +361,10 @@ video_case (cc_backend backend)
   /* pairs (0,1) (1,2) (2,3), a reset, (3,1) after the reset: the order a stream,
    * a seek and a new start would give */
   const int seq[][2] = { { 0, 1 }, { 1, 2 }, { 2, 3 }, { 3, 1 }, { 1, 0 } };
+  ck_assert_int_eq (cc_epic_reset (NULL), CC_ERROR_INVALID_ARGUMENT);
   for (int i = 0; i < 5; i++) {
     if (i == 3)
-      cc_epic_reset (video);
+      CC_ASSERT_OK (cc_epic_reset (video));
     const cc_image *a = &d[seq[i][0]], *b = &d[seq[i][1]];
     CC_ASSERT_OK (cc_epic_compute (plain, NULL, a, b, &pf, &pc));
     CC_ASSERT_OK (cc_epic_compute_video (video, NULL, a, b, &vf, &vc));

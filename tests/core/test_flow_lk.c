@@ -317,7 +317,8 @@ START_TEST (test_push_streaming)
   ck_assert (had);
   CC_ASSERT_OK (cc_flow_lk_compute (lk, NULL, &a, &b, NULL, &direct, &dconf));
   ck_assert_int_eq (memcmp (flow.planes[0], direct.planes[0], 96 * 64 * 8), 0);
-  cc_flow_lk_reset (lk);
+  CC_ASSERT_OK (cc_flow_lk_reset (lk));
+  ck_assert_int_eq (cc_flow_lk_reset (NULL), CC_ERROR_INVALID_ARGUMENT);
   CC_ASSERT_OK (cc_flow_lk_compute_video (lk, NULL, &b, NULL, &flow, &conf, &had));
   ck_assert (!had);
   /* a frame of another size is refused with a message naming both sizes */

@@ -146,7 +146,7 @@ cc_status cc_epic_compute_video (cc_epic *e, cc_stream stream, const cc_image *p
     const cc_image *next, cc_image *flow, cc_image *confidence);
 /* Forgets the frame kept by cc_epic_compute_video (a new stream, a seek, a gap): the
  * next call computes everything. */
-void cc_epic_reset (cc_epic *e);
+cc_status cc_epic_reset (cc_epic *e);
 
 #ifdef __cplusplus
 }

@@ -73,7 +73,7 @@ cc_status cc_flow_lk_compute (cc_flow_lk *lk, cc_stream stream, const cc_image *
 cc_status cc_flow_lk_compute_video (cc_flow_lk *lk, cc_stream stream, const cc_image *frame,
     const cc_image *mask, cc_image *flow, cc_image *confidence, bool *has_previous);
 /* Forgets the previous frame (host state only: no device work, no stream). */
-void cc_flow_lk_reset (cc_flow_lk *lk);
+cc_status cc_flow_lk_reset (cc_flow_lk *lk);
 
 #ifdef __cplusplus
 }
