@@ -18,8 +18,9 @@
 
 /* Refines a host initial field on a backend `runs` times with one refiner (on CUDA
  * with device images the later runs replay a captured graph); the results in out[0..
- * runs-1] (host, packed). energies (may be NULL) gets up to max values of the last run,
- * *count how many. */
+ * runs-1] (host, packed). With count, the runs record their energies
+ * (cc_refine_tuning.track_energy): energies (may be NULL) gets up to max values of the
+ * last run, *count how many. */
 /* The sweep precision the runs below set (cc_tuning.h; CUDA only). */
 static cc_refine_precision run_precision = CC_REFINE_PRECISION_AUTO;
 
@@ -33,7 +34,7 @@ refine_runs_threads (cc_backend backend, int threads, const cc_refine_params *p,
   CC_ASSERT_OK (cc_context_set_threads (ctx, threads));
   cc_refine *rf;
   CC_ASSERT_OK (cc_refine_create (ctx, a->width, a->height, p, &rf));
-  cc_refine_tuning t = { .precision = run_precision };
+  cc_refine_tuning t = { .precision = run_precision, .track_energy = count != NULL };
   CC_ASSERT_OK (cc_refine_set_tuning (rf, &t));
   cc_image da, db, di, dout;
   CC_ASSERT_OK (cv_test_to_backend (ctx, a, &da));
@@ -130,7 +131,6 @@ START_TEST (test_energy_decreases)
   clip_case cc = clip_case_new (3, w, h, 0.6f);
   cc_refine_params p;
   cc_refine_params_default (&p);
-  p.track_energy = true;
   for (int bk = 0; bk < cv_test_backend_count (); bk++) {
     double e[64];
     int n = 0;
@@ -252,9 +252,12 @@ START_TEST (test_set_params)
   CC_ASSERT_OK (cc_context_create (CC_BACKEND_CPU, -1, &ctx));
   cc_refine_params p;
   cc_refine_params_default (&p);
-  p.track_energy = true;
   cc_refine *rf;
   CC_ASSERT_OK (cc_refine_create (ctx, w, h, &p, &rf));
+  cc_refine_tuning track;
+  cc_refine_tuning_default (&track);
+  track.track_energy = true;
+  CC_ASSERT_OK (cc_refine_set_tuning (rf, &track));
   CC_ASSERT_OK (cc_refine_compute (rf, NULL, &a, &b, &init, &out));
   int levels = 0;
   ck_assert_int_eq (cc_refine_energies (rf, NULL, 0, &levels), 3 * (p.outer_iterations + 1));
@@ -288,7 +291,6 @@ START_TEST (test_odd_and_tiny_sizes)
   const int sizes[][2] = { { 1, 1 }, { 2, 3 }, { 7, 5 }, { 33, 17 }, { 65, 47 } };
   cc_refine_params p;
   cc_refine_params_default (&p);
-  p.track_energy = true;
   for (int bk = 0; bk < cv_test_backend_count (); bk++)
     for (int s = 0; s < 5; s++) {
       cc_image a, b, out;
@@ -312,7 +314,6 @@ START_TEST (test_cpu_threads_bit_exact)
 {
   cc_refine_params p;
   cc_refine_params_default (&p);
-  p.track_energy = true;
   clip_case c = clip_case_new (2, 321, 239, 1.5f);
   cc_image out[2];
   double e[2][64];

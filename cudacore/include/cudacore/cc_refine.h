@@ -39,8 +39,6 @@ typedef struct cc_refine_params {
   float smoothness_weight; /* alpha: Charbonnier smoothness weight, > 0, <= 1e4. Default 15 */
   float color_weight;      /* delta: normalised brightness-constancy weight, >= 0, <= 1e4. Default 5 */
   float gradient_weight;   /* gamma: normalised gradient-constancy weight, >= 0, <= 1e4. Default 10 */
-  bool track_energy;       /* record E after each outer iteration (a reduction per
-                              outer iteration: for tests and tuning). Default false */
 } cc_refine_params;
 
 void cc_refine_params_default (cc_refine_params *params);
@@ -67,14 +65,6 @@ void cc_refine_get_params (const cc_refine *refine, cc_refine_params *params);
  * does not. */
 cc_status cc_refine_compute (cc_refine *refine, cc_stream stream, const cc_image *prev,
     const cc_image *next, const cc_image *flow_in, cc_image *flow_out);
-
-/* With track_energy: the energies of the last run, level by level from the
- * coarsest, each level giving outer_iterations + 1 values (before the first outer
- * iteration, then after each). Copies up to `max` values (a host readback: waits
- * for the last run's stream);
- * returns how many exist (0 without track_energy or before a run).
- * *levels_run (may be NULL) gets the number of levels refined. */
-int cc_refine_energies (cc_refine *refine, double *energies, int max, int *levels_run);
 
 #ifdef __cplusplus
 }
