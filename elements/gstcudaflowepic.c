@@ -38,6 +38,7 @@
  *     cudaflowepic backend=cpu visualize=arrows ! videoconvert ! autovideosink
  * ]| The same on the CPU backend, system memory in and out, drawn as arrows.
  */
+#include "gstcvenum.h"
 #include "gstcvflowelement.h"
 
 #include <cudacore/cc_epic.h>
@@ -48,7 +49,7 @@ GST_DEBUG_CATEGORY_STATIC (cudaflowepic_debug);
 enum {
   PROP_0, PROP_MATCH_STEP, PROP_MATCH_LEVELS, PROP_MATCH_ITERATIONS, PROP_MAX_DISPLACEMENT,
   PROP_FB_THRESHOLD, PROP_NEIGHBOURS, PROP_CELL, PROP_SIGMA, PROP_AFFINE, PROP_FLAT_COST,
-  PROP_EDGE_WEIGHT,
+  PROP_EDGE_WEIGHT, PROP_PRESET,
   PROP_VIS_FIRST,                                      /* GST_CV_VIS_N_PROPS ids */
   PROP_REFINE_FIRST = PROP_VIS_FIRST + GST_CV_VIS_N_PROPS, /* GST_CV_REFINE_N_PROPS ids */
 };
@@ -64,6 +65,7 @@ struct _GstCudaFlowEpic {
   GstCvFilter parent;
   /* properties (object lock) */
   cc_epic_params params;
+  cc_epic_preset preset;     /* the last preset set (object lock) */
   gboolean params_changed;
   GstCvFlowVis vis;
   /* streaming (setup/process) */
@@ -172,6 +174,13 @@ gst_cuda_flow_epic_process (GstCvFilter * filter, GstBuffer * buffer, cc_image *
 
 /* ------------------------------------------------------------- properties */
 
+#define GST_TYPE_CV_EPIC_PRESET (gst_cv_epic_preset_get_type ())
+GST_CV_DEFINE_ENUM (gst_cv_epic_preset_get_type, "GstCvEpicPreset",
+    { CC_EPIC_PRESET_FAST, "Seeds every 5 px, one refinement level of 5 x 10: the "
+          "fastest (docs/epicflow.md has the measured accuracy and time)", "fast" },
+    { CC_EPIC_PRESET_BALANCED, "The defaults", "balanced" },
+    { CC_EPIC_PRESET_ACCURATE, "48 neighbours, refinement levels of 5 x 30", "accurate" })
+
 static void
 gst_cuda_flow_epic_set_property (GObject * object, guint prop_id, const GValue * value,
     GParamSpec * pspec)
@@ -205,6 +214,11 @@ gst_cuda_flow_epic_set_property (GObject * object, guint prop_id, const GValue *
     case PROP_AFFINE: p->interp.affine = g_value_get_boolean (value); break;
     case PROP_FLAT_COST: p->interp.flat_cost = (float) g_value_get_double (value); break;
     case PROP_EDGE_WEIGHT: p->interp.edge_weight = (float) g_value_get_double (value); break;
+    case PROP_PRESET:
+      /* the whole parameter set; properties set after it change it further */
+      self->preset = g_value_get_enum (value);
+      cc_epic_params_preset (p, self->preset);
+      break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec); break;
   }
   self->params_changed = TRUE;
@@ -238,6 +252,7 @@ gst_cuda_flow_epic_get_property (GObject * object, guint prop_id, GValue * value
     case PROP_AFFINE: g_value_set_boolean (value, p->interp.affine); break;
     case PROP_FLAT_COST: g_value_set_double (value, p->interp.flat_cost); break;
     case PROP_EDGE_WEIGHT: g_value_set_double (value, p->interp.edge_weight); break;
+    case PROP_PRESET: g_value_set_enum (value, self->preset); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec); break;
   }
   GST_OBJECT_UNLOCK (self);
@@ -258,6 +273,13 @@ gst_cuda_flow_epic_class_init (GstCudaFlowEpicClass * klass)
   gobject_class->set_property = gst_cuda_flow_epic_set_property;
   gobject_class->get_property = gst_cuda_flow_epic_get_property;
 
+  g_object_class_install_property (gobject_class, PROP_PRESET,
+      g_param_spec_enum ("preset", "Preset",
+          "Sets every parameter of the method at once, in the manner of DIS's presets: "
+          "fast, balanced (the defaults) or accurate; properties set after it change its "
+          "values (on the command line, name it first). Reads the last preset set, "
+          "whatever was changed after it", GST_TYPE_CV_EPIC_PRESET, CC_EPIC_PRESET_BALANCED,
+          rw));
   g_object_class_install_property (gobject_class, PROP_MATCH_STEP,
       g_param_spec_int ("match-step", "Match step",
           "Spacing of the matches, px: lower it to catch smaller moving objects, raise it "
@@ -348,11 +370,13 @@ gst_cuda_flow_epic_class_init (GstCudaFlowEpicClass * klass)
   /* the base class drops the previous frame; the method forgets what it derived
    * from it (video mode) */
   filter_class->reset = gst_cuda_flow_epic_reset;
+  gst_type_mark_as_plugin_api (GST_TYPE_CV_EPIC_PRESET, 0);
 }
 
 static void
 gst_cuda_flow_epic_init (GstCudaFlowEpic * self)
 {
   cc_epic_params_default (&self->params);
+  self->preset = CC_EPIC_PRESET_BALANCED;
   gst_cv_flow_vis_init (&self->vis);
 }

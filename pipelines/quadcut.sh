@@ -68,7 +68,7 @@ for part in "${parts[@]}"; do
         bg="background=blur blur-radius=40"; fi
       for photo in "$dir"/*_img.png; do
         n=$(basename "$photo" _img.png)
-        "$cv_build/tools/quadcut-eval" --align "$dir/back.png" --frame "$photo" \
+        "$cv_build/tools/dev/quadcut-eval" --align "$dir/back.png" --frame "$photo" \
           --aligned "$cv_out/quadcut-plate-$n.png"
         # sigma-l 12: the photos' exposure and the parallax the shift leaves differ
         # more from the plate than sensor noise does

@@ -15,7 +15,7 @@
 #   tools/setup.sh test-trixie  the second CI leg: a Debian trixie root (GStreamer 1.26,
 #                         analytics library) by debootstrap in build-trixie/, a CPU-only
 #                         build there, the element, analytics and overlay pipeline
-#                         tests (tools/test-trixie.sh; needs root and the network)
+#                         tests (tools/dev/test-trixie.sh; needs root and the network)
 # Idempotent; needs root or sudo for apt-get (skipped when everything is installed).
 # Environment: BUILD_DIR (default build), CUDA_ARCH (meson cuda-arch; default auto:
 # this machine's GPU, or one architecture plus PTX without one), MESON_ARGS (extra meson setup arguments), ASAN=0 (test: skip
@@ -52,7 +52,7 @@ mode=${1:-build}
 # the mode is checked before anything is installed
 case "$mode" in
   build|test|demo|install|uninstall) ;;
-  test-trixie) exec bash tools/test-trixie.sh ;;   # its own root: no host build
+  test-trixie) exec bash tools/dev/test-trixie.sh ;;   # its own root: no host build
   -h|--help) echo "$help"; exit 0 ;;
   *) echo "$usage" >&2; exit 2 ;;
 esac

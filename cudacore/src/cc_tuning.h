@@ -3,7 +3,7 @@
  * cudacore (not installed). The public parameters say what changes results a user
  * would choose; these choose between implementations of the same result (or a
  * reference that is too slow to ship), with defaults that the public API always
- * uses. The benches (tools/cvd-bench.c ...) and tests/core include this header (cudacore/src); the
+ * uses. The benches (bench/cvd-bench.c ...) and tests/core include this header (cudacore/src); the
  * library and the elements never call the setters. */
 #ifndef CUDACORE_CC_TUNING_H
 #define CUDACORE_CC_TUNING_H

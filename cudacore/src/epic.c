@@ -61,6 +61,46 @@ cc_epic_params_default (cc_epic_params *p)
 }
 
 cc_status
+cc_epic_params_preset (cc_epic_params *p, cc_epic_preset preset)
+{
+  CC_CHECK_ARG (p != NULL, "cc_epic_params_preset: params is NULL");
+  CC_CHECK_ARG (preset >= CC_EPIC_PRESET_FAST && preset <= CC_EPIC_PRESET_ACCURATE,
+      "cc_epic_params_preset: preset %d is not fast (0), balanced (1) or accurate (2)",
+      (int) preset);
+  cc_epic_params_default (p);
+  switch (preset) {
+    case CC_EPIC_PRESET_FAST:
+      /* chosen on Sintel, Middlebury, generated and driving pairs together
+       * (docs/epicflow.md): sparser seeds cost little accuracy (better on Sintel,
+       * worse on the generated pairs' small fast objects) */
+      p->match.step = 5;
+      p->interp.cell = 5;
+      p->refine_params.levels = 1;
+      p->refine_params.outer_iterations = 5;
+      p->refine_params.inner_iterations = 10;
+      break;
+    case CC_EPIC_PRESET_ACCURATE:
+      p->interp.k = 48;
+      p->refine_params.inner_iterations = 30;
+      break;
+    case CC_EPIC_PRESET_BALANCED:
+      break;
+  }
+  return CC_SUCCESS;
+}
+
+const char *
+cc_epic_preset_name (cc_epic_preset preset)
+{
+  switch (preset) {
+    case CC_EPIC_PRESET_FAST: return "fast";
+    case CC_EPIC_PRESET_BALANCED: return "balanced";
+    case CC_EPIC_PRESET_ACCURATE: return "accurate";
+  }
+  return NULL;
+}
+
+cc_status
 cc_epic_params_check (const cc_epic_params *p)
 {
   CC_CHECK_ARG (p != NULL, "epic: params is NULL");

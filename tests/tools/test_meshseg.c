@@ -7,7 +7,7 @@
  * --max-segments as a hard bound; the meshseg command line (refused values, outputs and
  * meshes, run as the built binary); Katz-Tal's hierarchy on a shape with parts nested
  * two deep; the row cache; --sweep; four psb-train meshes against the cross-validated
- * figure of tools/meshseg-eval.sh (skipped when absent). */
+ * figure of tools/dev/meshseg-eval.sh (skipped when absent). */
 #define _GNU_SOURCE   /* nftw */
 #include "cv_test.h"
 #include "meshseg.h"
@@ -23,7 +23,7 @@
 #include <ftw.h>
 #include <unistd.h>
 
-/* the cross-validated mean of tools/meshseg-eval.sh over the 44 meshes is 0.125
+/* the cross-validated mean of tools/dev/meshseg-eval.sh over the 44 meshes is 0.125
  * (docs/meshseg.md); these four score 0.117 on the CPU with the defaults (0.139 with
  * the share rule), so the bound is 0.13 */
 #define PSB_TRAIN_BOUND 0.13

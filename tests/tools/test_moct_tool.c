@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* cv-moct, run as a user runs it: calibration of synthetic balls (exact colours and
- * tolerances), tracking of the generated objects clip against its objects.csv, the
- * billiard evaluation of the shared clips (skipped without ../shared/media) at the
- * figures docs/moctracker.md reports, and its refused options. */
+ * tolerances), tracking of the generated objects clip against its objects.csv; the
+ * billiard evaluation of the shared clips (tools/dev/moct-billiard; skipped without
+ * ../shared/media) at the figures docs/moctracker.md reports; the refused options of
+ * both. */
 #include "cv_test.h"
 #include "cv_imageio.h"
 #include "cv_synth.h"
@@ -215,7 +216,7 @@ START_TEST (test_billiard)
       CV_SKIP_PART (want[c].name, CV_SKIP_NO_MEDIA);
       continue;
     }
-    const char *argv[] = { CV_MOCT_BIN, "billiard", dir, "--json", NULL };
+    const char *argv[] = { MOCT_BILLIARD_BIN, dir, "--json", NULL };
     char *out;
     run_ok (argv, &out);
     int frames, ev, tr, lo, po;
@@ -267,7 +268,7 @@ START_TEST (test_billiard)
       ck_assert_msg (niou >= 0.47 && nerr <= 1.5, "eight on its ball: IoU %.4f, %.2f px",
           niou, nerr);
       /* --offset off: the blob's centroid, 6.45 px from the cue's box */
-      const char *raw[] = { CV_MOCT_BIN, "billiard", dir, "--json", "--offset", "off", NULL };
+      const char *raw[] = { MOCT_BILLIARD_BIN, dir, "--json", "--offset", "off", NULL };
       char *out_raw;
       run_ok (raw, &out_raw);
       p = strstr (out_raw, "\"max_centroid_error\":");
@@ -359,13 +360,26 @@ START_TEST (test_options)
   ck_assert_int_eq (cv_test_run (region, NULL, NULL, &err), 2);
   ck_assert_ptr_nonnull (strstr (err, "cv-moct: --region: '1,2,3' is not x,y,w,h"));
   free (err);
-  const char *margin[] = { CV_MOCT_BIN, "billiard", "dir", "--margin", "-1", NULL };
-  ck_assert_int_eq (cv_test_run (margin, NULL, NULL, &err), 2);
-  ck_assert_ptr_nonnull (strstr (err, "cv-moct: --margin: '-1' is not a number in 0..4096"));
+  /* the evaluation is moct-billiard's, not the user's program's */
+  const char *billiard[] = { CV_MOCT_BIN, "billiard", "dir", NULL };
+  ck_assert_int_eq (cv_test_run (billiard, NULL, NULL, &err), 2);
+  ck_assert_ptr_nonnull (strstr (err, "usage: cv-moct calibrate"));
   free (err);
-  const char *offset[] = { CV_MOCT_BIN, "billiard", "dir", "--offset", "maybe", NULL };
+  const char *bhelp[] = { MOCT_BILLIARD_BIN, "--help", NULL };
+  ck_assert_int_eq (cv_test_run (bhelp, NULL, &out, NULL), 0);
+  ck_assert_ptr_nonnull (strstr (out, "usage: moct-billiard CLIP_DIR"));
+  free (out);
+  const char *margin[] = { MOCT_BILLIARD_BIN, "dir", "--margin", "-1", NULL };
+  ck_assert_int_eq (cv_test_run (margin, NULL, NULL, &err), 2);
+  ck_assert_ptr_nonnull (strstr (err, "moct-billiard: --margin: '-1' is not a number in 0..4096"));
+  free (err);
+  const char *offset[] = { MOCT_BILLIARD_BIN, "dir", "--offset", "maybe", NULL };
   ck_assert_int_eq (cv_test_run (offset, NULL, NULL, &err), 2);
-  ck_assert_ptr_nonnull (strstr (err, "cv-moct: --offset: 'maybe' is not on or off"));
+  ck_assert_ptr_nonnull (strstr (err, "moct-billiard: --offset: 'maybe' is not on or off"));
+  free (err);
+  const char *bregion[] = { MOCT_BILLIARD_BIN, "dir", "--region", "0,0,0,1", NULL };
+  ck_assert_int_eq (cv_test_run (bregion, NULL, NULL, &err), 2);
+  ck_assert_ptr_nonnull (strstr (err, "moct-billiard: --region: '0,0,0,1' is not x,y,w,h"));
   free (err);
   const char *backend[] = { CV_MOCT_BIN, "track", "a.txt", "dir", "--backend", "gpu", NULL };
   ck_assert_int_eq (cv_test_run (backend, NULL, NULL, &err), 2);

@@ -28,7 +28,7 @@ grep -qx '/.devbuild/' .git/info/exclude 2>/dev/null || echo '/.devbuild/' >> .g
 # (suite.sh links it to .devbuild there) and bring the small generated media along
 echo "$PWD/build-gpu" > .devbuild/BUILD_PATH
 mkdir -p .devbuild/media && cp -r build-gpu/media/objects build-gpu/media/objects.h264 build-gpu/media/body.* .devbuild/media/
-strip --strip-debug .devbuild/tools/* .devbuild/tests/test-* .devbuild/tests/*/test-* 2>/dev/null || true
+strip --strip-debug .devbuild/tools/* .devbuild/tools/dev/* .devbuild/bench/* .devbuild/tests/test-* .devbuild/tests/*/test-* 2>/dev/null || true
 # packed: meshseg's Assimp/igraph pull in ~60 MB of libraries (ICU data, LAPACK)
 mkdir -p .devpack
 grep -qx '/.devpack/' .git/info/exclude 2>/dev/null || echo '/.devpack/' >> .git/info/exclude

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # On the GPU machine: the CPU backend at 640x480 with 1 thread and all cores.
-B=.devbuild/tools
+B=.devbuild/bench
 echo "cores: $(nproc)"
 for t in 1 0; do
   $B/flow-bench --no-fb-check --runs 3 --threads $t 2>&1 | grep '"backend":"cpu"'

@@ -2,7 +2,7 @@
 # Sourced (bash) on the GPU machine from the checkout root, carrying .devpack (build
 # + libraries, from tools/gpu/build-for-gpu.sh) and .gstrt (the GStreamer runtime):
 # unpacks the build into .devbuild and the libraries into /tmp/devlibs, and sets the
-# library, plugin and test paths. tools/gpu/suite.sh and tools/soak.sh .devbuild
+# library, plugin and test paths. tools/gpu/suite.sh and tools/dev/soak.sh .devbuild
 # source it. In the trixie root (tools/gpu/trixie-run.sh sets CV_TRIXIE_ROOT=1) the
 # build is the 1.26 one at /src/build-trixie/build126 and GStreamer is the root's.
 if [ "${CV_TRIXIE_ROOT:-0}" = 1 ]; then

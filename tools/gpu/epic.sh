@@ -26,8 +26,8 @@ for p in $progs; do
   grep -hE "CUDA vs CPU|:F:|:E:|SKIP" "$OUT/test-$p.log" | head -6
 done
 echo "=== flow-bench --epic"
-timeout 200 "$B/tools/flow-bench" --epic --no-cpu --runs 30 2>&1 | tee "$OUT/bench-epic.json"
-[ -n "${EPIC_BENCH_EXTRA:-}" ] && timeout 200 "$B/tools/flow-bench" --epic --no-cpu --runs 30 $EPIC_BENCH_EXTRA 2>&1 | tee -a "$OUT/bench-epic.json"
+timeout 200 "$B/bench/flow-bench" --epic --no-cpu --runs 30 2>&1 | tee "$OUT/bench-epic.json"
+[ -n "${EPIC_BENCH_EXTRA:-}" ] && timeout 200 "$B/bench/flow-bench" --epic --no-cpu --runs 30 $EPIC_BENCH_EXTRA 2>&1 | tee -a "$OUT/bench-epic.json"
 echo "=== pipelines (1080p NV12)"
 clip=/tmp/epic-clip
 "$B/tools/cv-mkclip" $clip --frames 60 --size 1920x1080 > /dev/null
@@ -35,7 +35,7 @@ gst-launch-1.0 -q multifilesrc location=$clip/frame_%03d.png index=0 stop-index=
   video/x-raw,format=NV12 ! filesink location=$clip/one.nv12
 for i in $(seq 10); do cat $clip/one.nv12; done > $clip/clip.nv12
 raw="filesrc location=$clip/clip.nv12 ! rawvideoparse width=1920 height=1080 format=nv12 framerate=1000/1"
-pb () { "$B/tools/cv-pipeline-bench" "$2 ! fakesink name=sink sync=false" "$1" || echo "{\"pipeline\":\"$1\",\"error\":true}"; }
+pb () { "$B/bench/cv-pipeline-bench" "$2 ! fakesink name=sink sync=false" "$1" || echo "{\"pipeline\":\"$1\",\"error\":true}"; }
 {
   pb "moving clip: upload ! identity ! download" "$raw ! cudaupload ! $cm ! identity name=e ! cudadownload"
   pb "moving clip: upload ! cudaflowepic ! download" "$raw ! cudaupload ! $cm ! cudaflowepic name=e ! cudadownload"
@@ -48,7 +48,7 @@ pb () { "$B/tools/cv-pipeline-bench" "$2 ! fakesink name=sink sync=false" "$1" |
 for d in "${CLIPS:-.devclips}"/*/; do
   [ -d "$d" ] || continue
   echo "=== clip $(basename "$d")"
-  timeout 120 "$B/tools/epic-eval" --backend cuda --sequence "$d"*.png 2>&1 | tail -3
+  timeout 120 "$B/tools/dev/epic-eval" --backend cuda --sequence "$d"*.png 2>&1 | tail -3
 done
 [ "${SANITIZE:-1}" = 1 ] || exit 0   # SANITIZE=0: the timings alone
 echo "=== compute-sanitizer (quick variants)"

@@ -6,11 +6,11 @@
 # mesh compared (equal by construction); then the largest APSP sizes that
 # fit, capped to keep the run within minutes.
 B=${B:-.devbuild}
-echo "=== meshseg PSB (tools/meshseg-eval.sh)"
-bash tools/meshseg-eval.sh -d -b "$B"
-echo "=== meshseg CPU against CUDA labels (tools/meshseg-backends.sh: every mesh 'same')"
-sh tools/meshseg-backends.sh -b "$B" || echo "meshseg-backends: exit status $?"
+echo "=== meshseg PSB (tools/dev/meshseg-eval.sh)"
+bash tools/dev/meshseg-eval.sh -d -b "$B"
+echo "=== meshseg CPU against CUDA labels (tools/dev/meshseg-backends.sh: every mesh 'same')"
+sh tools/dev/meshseg-backends.sh -b "$B" || echo "meshseg-backends: exit status $?"
 echo "=== apsp largest fit (capped at 65536 nodes)"
 for v in directed undirected; do
-  timeout 300 "$B/tools/apsp-bench" --variant "$v" --sizes "" --largest --cap 65536 --check 2
+  timeout 300 "$B/bench/apsp-bench" --variant "$v" --sizes "" --largest --cap 65536 --check 2
 done

@@ -12,7 +12,7 @@ N=${FRAMES:-600}
 cm="video/x-raw(memory:CUDAMemory)"
 src="videotestsrc num-buffers=1 pattern=ball ! video/x-raw,format=NV12,width=1920,height=1080,framerate=1000/1 ! imagefreeze num-buffers=$N"
 only () { echo "$1" | grep -Eq "${ONLY:-.}"; }
-bench () { only "$1" || return 0; "$B/tools/cv-pipeline-bench" "$src ! $2 ! fakesink name=sink sync=false" "$1" || echo "{\"pipeline\":\"$1\",\"error\":true}"; }
+bench () { only "$1" || return 0; "$B/bench/cv-pipeline-bench" "$src ! $2 ! fakesink name=sink sync=false" "$1" || echo "{\"pipeline\":\"$1\",\"error\":true}"; }
 bench "cuda baseline: upload ! identity ! download" "cudaupload ! $cm ! identity name=e ! cudadownload"
 bench "cuda: upload ! cudaflowlk ! download" "cudaupload ! $cm ! cudaflowlk name=e ! cudadownload"
 bench "cuda: upload ! cudaflowlk visualize=color ! download" "cudaupload ! $cm ! cudaflowlk name=e visualize=color ! cudadownload"
@@ -42,7 +42,7 @@ FG=${TMPDIR:-/tmp}/quadcut-fg-1080
 "$B/tools/cv-mkclip" "$FG" --frames 2 --size 1920x1080 --foreground plain >/dev/null
 fgsrc="filesrc location=$FG/frame_000.png ! pngdec ! videoconvert ! video/x-raw,format=RGBA ! imagefreeze num-buffers=$N"
 qc="quadcut name=e plate-location=$FG/plate.png shadow-depth=0.6"
-qbench () { only "$1" || return 0; "$B/tools/cv-pipeline-bench" "$fgsrc ! $2 ! fakesink name=sink sync=false" "$1" || echo "{\"pipeline\":\"$1\",\"error\":true}"; }
+qbench () { only "$1" || return 0; "$B/bench/cv-pipeline-bench" "$fgsrc ! $2 ! fakesink name=sink sync=false" "$1" || echo "{\"pipeline\":\"$1\",\"error\":true}"; }
 qbench "cuda baseline (RGBA 1080p): upload ! identity ! download" "cudaupload ! $cm ! identity name=e ! cudadownload"
 qbench "cuda: upload ! quadcut (composite) ! download" "cudaupload ! $cm ! $qc ! cudadownload"
 qbench "cuda: upload ! quadcut output=alpha ! download" "cudaupload ! $cm ! $qc output=alpha ! cudadownload"

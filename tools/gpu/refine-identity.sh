@@ -3,11 +3,11 @@
 # On the GPU machine: checks that a change of the refinement keeps its results and
 # time. Reference binaries (cv-flow, blockmatch-refine-bench of the build to compare
 # against) in .devcarry/before/ (packed as .devcarry/before.tar.xz), those of the tree
-# in .devbuild/tools: .flo outputs compared with cmp, and the 1080p refinement kernel
-# time of both.
+# in .devbuild/tools and .devbuild/bench: .flo outputs compared with cmp, and the 1080p
+# refinement kernel time of both.
 set -u
 [ -d .devcarry/before ] || tar -C .devcarry -xJf .devcarry/before.tar.xz
-OLD=.devcarry/before; NEW=.devbuild/tools
+OLD=.devcarry/before; NEW=.devbuild/tools; NEWBENCH=.devbuild/bench
 M=.devmedia/optflow/middlebury
 $NEW/cv-mkclip /tmp/clip1080 --frames 2 --size 1920x1080 >/dev/null
 same=0; diff=0
@@ -28,6 +28,6 @@ done
 echo "refine identity: $same identical, $diff different (of $((same+diff)) .flo outputs)"
 for i in 1 2 3; do
   echo "--- old"; $OLD/blockmatch-refine-bench --algorithm refine --size 1920x1080 --repeat 50
-  echo "--- new"; $NEW/blockmatch-refine-bench --algorithm refine --size 1920x1080 --repeat 50
+  echo "--- new"; $NEWBENCH/blockmatch-refine-bench --algorithm refine --size 1920x1080 --repeat 50
 done
-$NEW/blockmatch-refine-bench --algorithm refine --size 1920x1080 --repeat 50 --precision fp32
+$NEWBENCH/blockmatch-refine-bench --algorithm refine --size 1920x1080 --repeat 50 --precision fp32

@@ -119,11 +119,11 @@ grep -h -E "GPU vs CPU|on cuda|CUDA memory|mean EPE|SKIP" "$OUT"/test-*.log | he
 # TESTS_ONLY=1 stops after the test programs
 if [ "${TESTS_ONLY:-0}" = 1 ]; then echo "test binaries failed: $fails"; exit 0; fi
 echo "=== benchmarks"
-for bench in $B/tools/*-bench; do
+for bench in $B/bench/*-bench; do
   [ -x "$bench" ] && timeout 300 "$bench" 2>&1 | tee -a "$OUT/bench.json"
 done
 # EpicFlow rows (1024x436 and 1080p with the match / interp / refine split), no CPU row
-timeout 300 "$B/tools/flow-bench" --epic --no-cpu 2>&1 | tee -a "$OUT/bench.json"
+timeout 300 "$B/bench/flow-bench" --epic --no-cpu 2>&1 | tee -a "$OUT/bench.json"
 echo "=== pipelines"
 bash tools/gpu/pipeline-fps.sh 2>&1 | tee "$OUT/pipelines.txt"
 # EXTRA=0 leaves out the long evaluations (Middlebury table, meshseg, largest APSP)

@@ -123,6 +123,25 @@ typedef struct cc_epic_params {
 void cc_epic_params_default (cc_epic_params *params);
 cc_status cc_epic_params_check (const cc_epic_params *params);
 
+/* Quality presets, in the manner of DIS's: each sets the whole of cc_epic_params
+ * (docs/epicflow.md has each one's measured accuracy and time):
+ *  - FAST: seeds every 5 px (cell 5): 0.64x the seeds of BALANCED, so about that of
+ *    the matching and of the per-seed interpolation work; one level of 5 x 10
+ *    refinement sweeps at full resolution;
+ *  - BALANCED: cc_epic_params_default;
+ *  - ACCURATE: BALANCED with 48 neighbours and 5 x 30 refinement sweeps per level. */
+typedef enum cc_epic_preset {
+  CC_EPIC_PRESET_FAST,
+  CC_EPIC_PRESET_BALANCED,
+  CC_EPIC_PRESET_ACCURATE,
+} cc_epic_preset;
+/* [out] params: the preset's parameters; [in] preset: one of cc_epic_preset.
+ * Returns CC_SUCCESS, or CC_ERROR_INVALID_ARGUMENT (params NULL, preset unknown).
+ * Does not wait. */
+cc_status cc_epic_params_preset (cc_epic_params *params, cc_epic_preset preset);
+/* The preset's name ("fast", "balanced", "accurate"), or NULL for an unknown value. */
+const char *cc_epic_preset_name (cc_epic_preset preset);
+
 typedef struct cc_epic cc_epic;
 
 cc_status cc_epic_create (cc_context *ctx, int width, int height,

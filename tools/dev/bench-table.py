@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """Print the README's performance table (markdown) from bench/results/*.json.
 
-    tools/bench-table.py [--results DIR] [--check FILE]
+    tools/dev/bench-table.py [--results DIR] [--check FILE]
 
 Each results file holds one benchmark on one date and machine:
 {"benchmark", "date", "machine", "command", "method", ["notes"], "results": [records]}
@@ -20,7 +20,7 @@ import json
 import os
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def load(results_dir):

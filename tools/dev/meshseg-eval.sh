@@ -9,12 +9,12 @@
 # other categories scores that category's meshes; the mean of those held-out scores).
 # Means over categories are means over meshes (each mesh counts once).
 #
-# usage: tools/meshseg-eval.sh [-b BUILD_DIR] [-g GRID | -d] [-c CACHE_DIR] [-v] [MESH_DIR...]
+# usage: tools/dev/meshseg-eval.sh [-b BUILD_DIR] [-g GRID | -d] [-c CACHE_DIR] [-v] [MESH_DIR...]
 #   MESH_DIR: folders with off/ID.off and seg/ID/*.seg, ID the PSB number (which gives
 #     the category); default: psb and psb-train under the shared media
 #     (CV_SHARED_MEDIA or ../shared/media); skips (exit 0) when none exists.
 #   BUILD_DIR: default build-cuda when it has meshseg, else build.
-#   GRID: one setting (meshseg options) per line; default tools/meshseg-grid.txt.
+#   GRID: one setting (meshseg options) per line; default tools/dev/meshseg-grid.txt.
 #   CACHE_DIR: per-mesh results per setting (JSON lines); default
 #     BUILD_DIR/meshseg-eval/<hash of the meshseg binary>, so a rebuilt meshseg starts
 #     afresh. Each mesh runs the settings it has no result for in one
@@ -25,9 +25,9 @@
 #   -v: also the per-mesh table and the grid's mean per setting.
 # Extra meshseg options (e.g. -b cpu) go in MESHSEG_OPTS. Runs under nice.
 set -eu
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 media=${CV_SHARED_MEDIA:-$root/../shared/media}
-build= grid=$root/tools/meshseg-grid.txt cache= verbose=0 defaults=0
+build= grid=$root/tools/dev/meshseg-grid.txt cache= verbose=0 defaults=0
 while getopts b:g:c:dv opt; do
   case $opt in
     b) build=$OPTARG ;;
@@ -49,7 +49,7 @@ if [ $# -eq 0 ]; then
     exit 0
   fi
 fi
-. "$root/tools/meshseg-common.sh"
+. "$root/tools/dev/meshseg-common.sh"
 meshseg_find "$build" meshseg-eval
 [ $defaults = 1 ] || [ -f "$grid" ] || { echo "meshseg-eval: no grid file $grid" >&2; exit 1; }
 if [ -z "$cache" ]; then

@@ -25,7 +25,7 @@
 # http://deb.debian.org/debian). Do not delete $TRIXIE_DIR while a run is going:
 # the checkout and /dev are mounted inside it.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 if [ "$(id -u)" -ne 0 ]; then
   echo "test-trixie: needs root (debootstrap, chroot and mount); run it with sudo" >&2
   exit 1

@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# The billiard evaluation of cv-moct (docs/moctracker.md, "Calibration and billiard
-# evaluation") over every clip of MEDIA_DIR/tracking (game*_clip*: the six shared
-# clips): one JSON document on stdout, {"clips": [...], "totals": {...}}: per clip
-# the output of `cv-moct billiard --json` (per ball and per class: tracked / lost /
-# pocketed, IoU and centroid error at the last frame), then totals per class.
-#   tools/moct-eval.sh [BUILD_DIR] [MEDIA_DIR] [-- cv-moct billiard options...]
+# The billiard evaluation of the multi-object chromatic tracker (docs/moctracker.md,
+# "Calibration and billiard evaluation") over every clip of MEDIA_DIR/tracking
+# (game*_clip*: the six shared clips): one JSON document on stdout, {"clips": [...],
+# "totals": {...}}: per clip the output of `moct-billiard --json` (per ball and per
+# class: tracked / lost / pocketed, IoU and centroid error at the last frame), then
+# totals per class.
+#   tools/dev/moct-eval.sh [BUILD_DIR] [MEDIA_DIR] [-- moct-billiard options...]
 #   (defaults: build, ../shared/media)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 build=build
 media=../shared/media
 if [ $# -gt 0 ] && [ "$1" != "--" ]; then build=$1; shift; fi
@@ -18,8 +19,8 @@ if [ ! -d "$media/tracking" ]; then
   echo "moct-eval: no $media/tracking (the shared media are not here)" >&2
   exit 1
 fi
-if [ ! -x "$build/tools/cv-moct" ]; then
-  echo "moct-eval: no $build/tools/cv-moct (build it: ninja -C $build tools/cv-moct)" >&2
+if [ ! -x "$build/tools/dev/moct-billiard" ]; then
+  echo "moct-eval: no $build/tools/dev/moct-billiard (build it: ninja -C $build tools/dev/moct-billiard)" >&2
   exit 1
 fi
 clips=()
@@ -34,7 +35,7 @@ tmp=$(mktemp)
 trap 'rm -f "$tmp"' EXIT
 for c in "${clips[@]}"; do
   echo "moct-eval: $(basename "$c")" >&2
-  "$build/tools/cv-moct" billiard "$c" --json "$@" >> "$tmp"
+  "$build/tools/dev/moct-billiard" "$c" --json "$@" >> "$tmp"
 done
 # totals per class: sums of the clips' class counts; IoU and centroid error are
 # means over the tracked balls

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Regenerates the README's pictures (CPU backend), by section:
-#   tools/readme-images.sh [BUILD_DIR [SECTION...]]   SECTION: flowlk epic quadcut
+#   tools/dev/readme-images.sh [BUILD_DIR [SECTION...]]   SECTION: flowlk epic quadcut
 #                                                     meshseg moctracker cvdmosaic
 #                                                     (default: all)
 # flowlk: the cudaflowlk pictures from the project's own clip (frames 19 -> 20 of
@@ -15,7 +15,7 @@ sections=" ${*:2} "
 want () {  # SECTION: whether to make it
   [ "$sections" = "  " ] || [[ $sections == *" $1 "* ]]
 }
-source "$(dirname "$0")/../pipelines/common.sh"   # the repo root, the plugin path
+source "$(dirname "$0")/../../pipelines/common.sh"   # the repo root, the plugin path
 build=$cv_build
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -63,7 +63,7 @@ if ! want quadcut; then
   :
 elif [ -f "$seg/bgmatting/back.png" ] && [ -d "$seg/cdnet-highway/input" ]; then
   photo=$seg/bgmatting/1000_img.png
-  "$build/tools/quadcut-eval" --align "$seg/bgmatting/back.png" --frame "$photo" \
+  "$build/tools/dev/quadcut-eval" --align "$seg/bgmatting/back.png" --frame "$photo" \
     --aligned "$tmp/plate.png" >/dev/null
   quadcut () {  # NAME TAIL PROPERTIES...
     local name=$1 tail=$2; shift 2

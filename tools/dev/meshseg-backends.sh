@@ -6,14 +6,14 @@
 # label files compared byte for byte. The dual graph's weights are rounded so that both
 # APSPs are exact (docs/meshseg.md), so every mesh should print "same".
 #
-# usage: tools/meshseg-backends.sh [-b BUILD_DIR] [MESH_DIR...]
+# usage: tools/dev/meshseg-backends.sh [-b BUILD_DIR] [MESH_DIR...]
 #   MESH_DIR: folders with off/*.off; default: psb and psb-train under the shared media
 #     (CV_SHARED_MEDIA or ../shared/media); skips (exit 0) when none exists.
 #   BUILD_DIR: default build-cuda when it has meshseg, else build.
 # Exit status: 0 when every mesh agrees, 1 when one differs or fails, 77 (skip) when
 # the build has no CUDA device to run on.
 set -eu
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 media=${CV_SHARED_MEDIA:-$root/../shared/media}
 build=
 while getopts b: opt; do
@@ -23,7 +23,7 @@ while getopts b: opt; do
   esac
 done
 shift $((OPTIND - 1))
-. "$root/tools/meshseg-common.sh"
+. "$root/tools/dev/meshseg-common.sh"
 meshseg_find "$build" meshseg-backends
 if [ $# -eq 0 ]; then
   for d in "$media/mesh/psb" "$media/mesh/psb-train"; do

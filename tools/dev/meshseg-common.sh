@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-# Sourced (POSIX sh) by tools/meshseg-eval.sh and tools/meshseg-backends.sh, after
+# Sourced (POSIX sh) by tools/dev/meshseg-eval.sh and tools/dev/meshseg-backends.sh, after
 # they set $root (the checkout).
 # meshseg_find BUILD_DIR NAME: sets $build (BUILD_DIR; when empty, build-cuda if it has
 # meshseg, else build) and $meshseg (its tools/meshseg); exits 1, naming NAME, when that
