@@ -193,6 +193,8 @@ bench_vis (bench_set *s, int warmup, int runs)
  * refinement's inner iterations instead of the defaults (0: cc_epic_params_default's),
  * to compare settings in one run */
 static int epic_cell, epic_k, epic_inner, epic_w, epic_h;
+/* --preset: the parameter set the options above change (cc_epic_params_preset) */
+static cc_epic_preset epic_preset = CC_EPIC_PRESET_BALANCED;
 
 static int
 bench_epic (cc_backend backend, int w, int h, int warmup, int runs)
@@ -205,7 +207,7 @@ bench_epic (cc_backend backend, int w, int h, int warmup, int runs)
   cv_pair_params gp = { w, h, 100.0f, 1 };
   cc_image host[2], truth, occ, frames[2], flow, conf, tmp;
   cc_epic_params p;
-  cc_epic_params_default (&p);
+  cc_epic_params_preset (&p, epic_preset);
   if (epic_cell)
     p.interp.cell = epic_cell;
   if (epic_k)
@@ -273,10 +275,12 @@ bench_epic (cc_backend backend, int w, int h, int warmup, int runs)
   }
   if (!rc) {
     printf ("{\"algorithm\":\"epic\",\"width\":%d,\"height\":%d,\"backend\":\"%s\","
+        "\"preset\":\"%s\",\"refine_levels\":%d,\"outer\":%d,"
         "\"match_step\":%d,\"cell\":%d,\"k\":%d,\"inner\":%d,\"refine\":true,\"confidence\":true,\"runs\":%d,"
         "\"threads\":%d,\"match_ms\":%.4f,\"interp_ms\":%.4f,\"refine_ms\":%.4f,"
         "\"kernel_ms\":%.4f,\"video_ms\":%.4f,\"end_to_end_ms\":%.4f}\n", w, h,
-        cc_backend_name (backend),
+        cc_backend_name (backend), cc_epic_preset_name (epic_preset),
+        p.refine_params.levels, p.refine_params.outer_iterations,
         p.match.step, p.interp.cell, p.interp.k, p.refine_params.inner_iterations, runs, bench_threads (ctx), cv_median (mt, runs),
         cv_median (it, runs), cv_median (rt, runs), cv_median (kt, runs), cv_median (vt, runs),
         cv_median (et, runs));
@@ -324,7 +328,8 @@ bench_size (cc_backend backend, int w, int h, bool fb, int warmup, int runs)
 
 static const char help[] =
 "usage: flow-bench [--fb-check | --no-fb-check] [--runs N] [--no-cpu] [--threads N]\n"
-"       flow-bench --epic [--cell N] [--k N] [--inner N] [--runs N] [--no-cpu] [--threads N]\n"
+"       flow-bench --epic [--preset P] [--cell N] [--k N] [--inner N] [--runs N] [--no-cpu]\n"
+"                  [--threads N]\n"
 "Times dense Lucas-Kanade flow (5 levels, 3 iterations, 9x9 window) and its colour\n"
 "drawing on the synthetic clip: 640x480, 1920x1080, 3840x2160 on CUDA when a device\n"
 "exists, 640x480 on the CPU; one JSON line each: kernel_ms (CUDA events, median) and\n"
@@ -338,6 +343,8 @@ static const char help[] =
 "  --k N           --epic: the neighbours each pixel's interpolation uses (1..128;\n"
 "                  default the library's)\n"
 "  --inner N       --epic: refinement inner iterations (1..1000; default the library's)\n"
+"  --preset P      --epic: fast, balanced (the default) or accurate (cc_epic_params_preset),\n"
+"                  which --cell, --k and --inner then change\n"
 "  --runs N        timed runs, the median kept (1..%d; default 50; the CPU fewer)\n"
 "  --no-cpu        CUDA only\n"
 "  --threads N     CPU threads (0..256; 0, the default: all cores)\n"
@@ -373,6 +380,16 @@ main (int argc, char **argv)
         fprintf (stderr, "flow-bench: --size %s: want WxH, 16..8192 each\n", argv[i]);
         return 2;
       }
+    } else if (!strcmp (argv[i], "--preset") && i + 1 < argc) {
+      const char *name = argv[++i];
+      int k = 0;
+      while (cc_epic_preset_name ((cc_epic_preset) k) && strcmp (name, cc_epic_preset_name ((cc_epic_preset) k)))
+        k++;
+      if (!cc_epic_preset_name ((cc_epic_preset) k)) {
+        fprintf (stderr, "flow-bench: --preset %s: want fast, balanced or accurate\n", name);
+        return 2;
+      }
+      epic_preset = (cc_epic_preset) k;
     } else if (!strcmp (argv[i], "--inner") && i + 1 < argc) {
       if (!cv_parse_int ("--inner", argv[++i], 1, 1000, &epic_inner))
         return 2;
@@ -388,7 +405,7 @@ main (int argc, char **argv)
       return 0;
     } else {
       fprintf (stderr, "usage: flow-bench [--fb-check | --no-fb-check | --epic [--size WxH] "
-          "[--cell N] [--k N] [--inner N]] [--runs N] [--no-cpu] [--threads N]\n");
+          "[--preset P] [--cell N] [--k N] [--inner N]] [--runs N] [--no-cpu] [--threads N]\n");
       return 2;
     }
   }

@@ -176,10 +176,10 @@ gst_cuda_flow_epic_process (GstCvFilter * filter, GstBuffer * buffer, cc_image *
 
 #define GST_TYPE_CV_EPIC_PRESET (gst_cv_epic_preset_get_type ())
 GST_CV_DEFINE_ENUM (gst_cv_epic_preset_get_type, "GstCvEpicPreset",
-    { CC_EPIC_PRESET_FAST, "Seeds every 5 px, one refinement level of 5 x 10: the "
+    { CC_EPIC_PRESET_FAST, "Seeds every 5 px, refinement levels of 5 x 10: the "
           "fastest (docs/epicflow.md has the measured accuracy and time)", "fast" },
     { CC_EPIC_PRESET_BALANCED, "The defaults", "balanced" },
-    { CC_EPIC_PRESET_ACCURATE, "48 neighbours, refinement levels of 5 x 30", "accurate" })
+    { CC_EPIC_PRESET_ACCURATE, "Refinement levels of 5 x 30: twice the refinement's sweeps", "accurate" })
 
 static void
 gst_cuda_flow_epic_set_property (GObject * object, guint prop_id, const GValue * value,

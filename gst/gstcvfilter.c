@@ -43,6 +43,9 @@ struct _GstCvCoreRef {
   gint refcount;
   cc_context *core;
   gpointer cuda_ctx;   /* GstCudaContext (ref) or NULL */
+#if CV_HAVE_GST_CUDA_STREAM
+  GstCudaStream *gst_stream;   /* the stream `core` adopted (ref), or NULL */
+#endif
 };
 
 typedef struct {
@@ -185,9 +188,13 @@ gst_cv_core_ref_unref (GstCvCoreRef * ref)
   if (!ref || !g_atomic_int_dec_and_test (&ref->refcount))
     return;
   gboolean pushed = gst_cv_cuda_context_push (ref->cuda_ctx);
-  cc_context_destroy (ref->core);
+  cc_context_destroy (ref->core);   /* waits for the adopted stream */
   if (pushed)
     gst_cv_cuda_context_pop ();
+#if CV_HAVE_GST_CUDA_STREAM
+  if (ref->gst_stream)
+    gst_cuda_stream_unref (ref->gst_stream);
+#endif
   gst_cv_cuda_context_unref (ref->cuda_ctx);
   g_free (ref);
 }
@@ -364,12 +371,8 @@ release (GstCvFilter * self, gboolean all)
     cc_image_free (p->core, &p->previous);
   p->have_previous_buffer = p->previous_valid = FALSE;
   if (all) {
-    if (p->core) {
+    if (p->core)
       wait_for_stream (self);   /* our frames in flight are done */
-      /* the flow-field pool may keep the context: back to its own stream before
-       * the GstCudaStream goes */
-      cc_context_adopt_stream (p->core, NULL);
-    }
 #if CV_HAVE_GST_CUDA_STREAM
     gst_clear_cuda_stream (&p->gst_stream);
 #endif
@@ -462,9 +465,13 @@ ensure_core (GstCvFilter * self)
 #if CV_HAVE_GST_CUDA_STREAM
     if (backend == CC_BACKEND_CUDA && p->cuda_ctx) {
       p->gst_stream = gst_cuda_stream_new (GST_CUDA_CONTEXT (p->cuda_ctx));
-      if (p->gst_stream)
+      if (p->gst_stream) {
         st = cc_context_adopt_stream (p->core,
             (cc_stream) gst_cuda_stream_get_handle (p->gst_stream));
+        /* the reference keeps the stream as long as the context (the flow-field
+         * pool may hold it after the element stops) */
+        ref->gst_stream = gst_cuda_stream_ref (p->gst_stream);
+      }
     }
 #endif
     p->stream = cc_context_stream (p->core);

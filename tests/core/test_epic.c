@@ -94,6 +94,46 @@ epe (const cc_image *flow, const cc_image *truth, const cc_image *occ, double *e
 /* Three generated 256x192 pairs with 50 px motions: mean EPE over visible pixels
  * well under a pixel scale of the motion, confidence in [0, 1] and lower on the
  * occluded pixels than on the visible ones. */
+/* The presets: balanced is the defaults; fast and accurate change what their header
+ * says and pass the parameter check; an unknown preset or NULL is refused. */
+START_TEST (test_presets)
+{
+  cc_epic_params d, p;
+  cc_epic_params_default (&d);
+  memset (&p, 0xff, sizeof p);
+  CC_ASSERT_OK (cc_epic_params_preset (&p, CC_EPIC_PRESET_BALANCED));
+  /* field by field (the struct has padding) */
+  ck_assert (p.match.step == d.match.step && p.match.levels == d.match.levels
+      && p.match.iterations == d.match.iterations
+      && p.match.max_displacement == d.match.max_displacement
+      && p.match.fb_threshold == d.match.fb_threshold && p.interp.k == d.interp.k
+      && p.interp.cell == d.interp.cell && p.interp.sigma == d.interp.sigma
+      && p.interp.affine == d.interp.affine && p.interp.flat_cost == d.interp.flat_cost
+      && p.interp.edge_weight == d.interp.edge_weight && p.refine == d.refine
+      && p.refine_params.levels == d.refine_params.levels
+      && p.refine_params.outer_iterations == d.refine_params.outer_iterations
+      && p.refine_params.inner_iterations == d.refine_params.inner_iterations);
+  CC_ASSERT_OK (cc_epic_params_preset (&p, CC_EPIC_PRESET_FAST));
+  CC_ASSERT_OK (cc_epic_params_check (&p));
+  ck_assert_int_eq (p.match.step, 5);
+  ck_assert_int_eq (p.interp.cell, 5);
+  ck_assert_int_eq (p.refine_params.levels, d.refine_params.levels);
+  ck_assert_int_eq (p.refine_params.inner_iterations, 10);
+  ck_assert_int_eq (p.interp.k, d.interp.k);
+  CC_ASSERT_OK (cc_epic_params_preset (&p, CC_EPIC_PRESET_ACCURATE));
+  CC_ASSERT_OK (cc_epic_params_check (&p));
+  ck_assert_int_eq (p.refine_params.inner_iterations, 30);
+  ck_assert_int_eq (p.refine_params.levels, d.refine_params.levels);
+  ck_assert_int_eq (p.match.step, d.match.step);
+  ck_assert_int_eq (cc_epic_params_preset (&p, (cc_epic_preset) 7), CC_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq (cc_epic_params_preset (NULL, CC_EPIC_PRESET_FAST),
+      CC_ERROR_INVALID_ARGUMENT);
+  ck_assert_str_eq (cc_epic_preset_name (CC_EPIC_PRESET_FAST), "fast");
+  ck_assert_str_eq (cc_epic_preset_name (CC_EPIC_PRESET_ACCURATE), "accurate");
+  ck_assert_ptr_null (cc_epic_preset_name ((cc_epic_preset) 7));
+}
+END_TEST
+
 START_TEST (test_generated_pairs)
 {
   cc_epic_params p;
@@ -574,6 +614,7 @@ epic_suite (void)
   Suite *s = suite_create ("epic");
   TCase *tc = tcase_create ("epic");
   tcase_set_timeout (tc, 300);
+  tcase_add_test (tc, test_presets);
   tcase_add_test (tc, test_generated_pairs);
   tcase_add_test (tc, test_defined_results);
   tcase_add_test (tc, test_bad_arguments);

@@ -260,6 +260,39 @@ GST_START_TEST (test_cpu_frame_warned_and_cancelled)
 }
 GST_END_TEST;
 
+/* preset sets every parameter at once; properties set after it change them, and
+ * it reads the last preset set. */
+GST_START_TEST (test_preset_property)
+{
+  GstElement *e = gst_element_factory_make ("cudaflowepic", NULL);
+  fail_unless (e != NULL);
+  gint preset, step, levels, inner, cell;
+  g_object_get (e, "preset", &preset, "match-step", &step, NULL);
+  ck_assert_int_eq (preset, 1);   /* balanced */
+  ck_assert_int_eq (step, 4);
+  gst_util_set_object_arg (G_OBJECT (e), "preset", "fast");
+  g_object_get (e, "preset", &preset, "match-step", &step, "cell", &cell, "refine-levels",
+      &levels, "refine-inner-iterations", &inner, NULL);
+  ck_assert_int_eq (preset, 0);
+  ck_assert_int_eq (step, 5);
+  ck_assert_int_eq (cell, 5);
+  ck_assert_int_eq (levels, 2);
+  ck_assert_int_eq (inner, 10);
+  g_object_set (e, "match-step", 6, NULL);
+  g_object_get (e, "preset", &preset, "match-step", &step, "cell", &cell, NULL);
+  ck_assert_int_eq (preset, 0);
+  ck_assert_int_eq (step, 6);
+  ck_assert_int_eq (cell, 5);
+  gst_util_set_object_arg (G_OBJECT (e), "preset", "accurate");
+  g_object_get (e, "match-step", &step, "refine-levels", &levels, "refine-inner-iterations",
+      &inner, NULL);
+  ck_assert_int_eq (step, 4);
+  ck_assert_int_eq (levels, 2);
+  ck_assert_int_eq (inner, 30);
+  gst_object_unref (e);
+}
+GST_END_TEST;
+
 static Suite *
 cudaflowepic_suite (void)
 {
@@ -268,6 +301,7 @@ cudaflowepic_suite (void)
   tcase_set_timeout (tc, 300);
   tcase_add_test (tc, test_large_translation_meta);
   tcase_add_test (tc, test_flat_frames);
+  tcase_add_test (tc, test_preset_property);
   tcase_add_test (tc, test_reset_on_flush_discont_segment);
   tcase_add_test (tc, test_video_mode_matches_fresh);
   tcase_add_test (tc, test_cuda_memory_matches_cpu);

@@ -82,13 +82,15 @@ typedef struct {
   bool refine, video;
   int k, cell, inner, outer, iterations, step, rlevels;   /* 0: cc_epic_params_default's */
   float alpha, gamma, delta;                           /* 0: the same */
+  cc_epic_preset preset;                               /* what the above change */
 } options;
 
-/* cc_epic_params_default's, with the settings the command line changed. */
+/* The preset's parameters (balanced: cc_epic_params_default's), with the settings
+ * the command line changed. */
 static void
 params_of (const options *o, cc_epic_params *p)
 {
-  cc_epic_params_default (p);
+  cc_epic_params_preset (p, o->preset);
   p->refine = o->refine;
   if (o->k)
     p->interp.k = o->k;
@@ -332,6 +334,8 @@ usage (FILE *out)
       "  --threads N              CPU threads (default: all cores)\n"
       "  --video                  through cc_epic_compute_video (frame10 first, then the pair)\n"
       "  --no-refine              without the variational refinement\n"
+      "  --preset P               fast, balanced (the default) or accurate: the parameter\n"
+      "                           set the options below change\n"
       "  --k N, --cell N          the interpolation's neighbours and seed cell\n"
       "  --inner N, --outer N     the refinement's inner and outer iterations\n"
       "  --iterations N, --step N the matcher's rounds per level and seed spacing\n"
@@ -344,7 +348,7 @@ usage (FILE *out)
 int
 main (int argc, char **argv)
 {
-  options o = { .refine = true };
+  options o = { .refine = true, .preset = CC_EPIC_PRESET_BALANCED };
   cc_backend backend = CC_BACKEND_CPU;
   int threads = 0, first = argc, seq_first = 0;
   const char *pa = NULL, *pb = NULL;
@@ -377,7 +381,16 @@ main (int argc, char **argv)
       ok = cv_parse_backend (a, v, true, &backend);
     else if (!strcmp (a, "--threads"))
       ok = cv_parse_int (a, v, 0, 1024, &threads);
-    else if (!strcmp (a, "--k"))
+    else if (!strcmp (a, "--preset")) {
+      int k = 0;
+      while (cc_epic_preset_name ((cc_epic_preset) k)
+          && strcmp (v, cc_epic_preset_name ((cc_epic_preset) k)))
+        k++;
+      ok = cc_epic_preset_name ((cc_epic_preset) k) != NULL;
+      if (!ok)
+        fprintf (stderr, "epic-eval: --preset %s: want fast, balanced or accurate\n", v);
+      o.preset = (cc_epic_preset) k;
+    } else if (!strcmp (a, "--k"))
       ok = cv_parse_int (a, v, 0, 128, &o.k);
     else if (!strcmp (a, "--cell"))
       ok = cv_parse_int (a, v, 0, 8, &o.cell);

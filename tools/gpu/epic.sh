@@ -4,7 +4,7 @@
 # .gstrt (tools/gpu/build-for-gpu.sh):  bash tools/gpu/epic.sh
 # The EpicFlow checks of docs/epicflow.md in one run: its four test programs
 # (core-match, core-interp, core-epic, element-cudaflowepic), then
-# flow-bench --epic, the pipeline rates (a moving 1080p clip: cv-mkclip, raw NV12
+# flow-bench --epic (each preset), the pipeline rates (a moving 1080p clip: cv-mkclip, raw NV12
 # through filesrc; one repeated frame; 8 branches in one process), then, once nothing
 # is timed any more, compute-sanitizer memcheck, racecheck and synccheck over the four
 # programs (CV_TEST_QUICK=1, 15 at once) and a CUDA-memory cudaflowepic pipeline under
@@ -27,6 +27,10 @@ for p in $progs; do
 done
 echo "=== flow-bench --epic"
 timeout 200 "$B/bench/flow-bench" --epic --no-cpu --runs 30 2>&1 | tee "$OUT/bench-epic.json"
+# the other two presets (cudaflowepic preset=, cc_epic_params_preset)
+for preset in fast accurate; do
+  timeout 200 "$B/bench/flow-bench" --epic --no-cpu --runs 30 --preset $preset 2>&1 | tee -a "$OUT/bench-epic.json"
+done
 [ -n "${EPIC_BENCH_EXTRA:-}" ] && timeout 200 "$B/bench/flow-bench" --epic --no-cpu --runs 30 $EPIC_BENCH_EXTRA 2>&1 | tee -a "$OUT/bench-epic.json"
 echo "=== pipelines (1080p NV12)"
 clip=/tmp/epic-clip
@@ -40,6 +44,7 @@ pb () { "$B/bench/cv-pipeline-bench" "$2 ! fakesink name=sink sync=false" "$1" |
   pb "moving clip: upload ! identity ! download" "$raw ! cudaupload ! $cm ! identity name=e ! cudadownload"
   pb "moving clip: upload ! cudaflowepic ! download" "$raw ! cudaupload ! $cm ! cudaflowepic name=e ! cudadownload"
   pb "moving clip: upload ! cudaflowepic visualize=color ! download" "$raw ! cudaupload ! $cm ! cudaflowepic name=e visualize=color ! cudadownload"
+  pb "moving clip: upload ! cudaflowepic preset=fast ! download" "$raw ! cudaupload ! $cm ! cudaflowepic name=e preset=fast ! cudadownload"
   ONLY=cudaflowepic FRAMES=600 bash tools/gpu/pipeline-fps.sh
   ONLY='^(identity|cudaflowepic)$' bash tools/gpu/multistream-fps.sh
 } 2>&1 | tee "$OUT/pipelines.json"

@@ -177,7 +177,7 @@ cc_status cc_epic_params_check (const cc_epic_params *params);
  *    the matching and of the per-seed interpolation work; one level of 5 x 10
  *    refinement sweeps at full resolution;
  *  - BALANCED: cc_epic_params_default;
- *  - ACCURATE: BALANCED with 48 neighbours and 5 x 30 refinement sweeps per level. */
+ *  - ACCURATE: BALANCED with 5 x 30 refinement sweeps per level (twice BALANCED's). */
 typedef enum cc_epic_preset {
   CC_EPIC_PRESET_FAST,
   CC_EPIC_PRESET_BALANCED,
