@@ -101,7 +101,7 @@ run (cc_context *ctx, cc_apsp_kind kind, int nodes, int check)
   if (st == CC_SUCCESS) {
     st = cc_apsp_set_tuning (apsp, &tuning);
     if (st == CC_SUCCESS)
-      st = cc_apsp_solve (apsp, NULL, &g, &stats);
+      st = cc_apsp_compute_sync (apsp, NULL, &g, &stats);
     if (st != CC_SUCCESS)
       cc_apsp_destroy (apsp);
   }

@@ -57,7 +57,7 @@ job_run (bench_job *j, const cc_image *a, const cc_image *b)
 {
   if (j->bm)
     return cc_blockmatch_compute (j->bm, NULL, a, b, &j->grid, NULL, &j->dense);
-  return cc_refine_run (j->rf, NULL, a, b, &j->init, &j->out);
+  return cc_refine_compute (j->rf, NULL, a, b, &j->init, &j->out);
 }
 
 static cc_status

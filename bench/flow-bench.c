@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* flow-bench: timings of dense LK (cc_flow_lk_push: pyramid of the new frame + flow)
- * and of cc_flow_visualize (COLOR), one JSON object per line.
+/* flow-bench: timings of dense LK (cc_flow_lk_compute_video: pyramid of the new frame + flow)
+ * and of cc_flow_vis_draw (COLOR), one JSON object per line.
  *
  *   flow-bench [--fb-check | --no-fb-check] [--runs N] [--no-cpu] [--threads N]
  *   flow-bench --epic [--size WxH] [--cell N] [--k N] [--inner N] [--runs N] [--no-cpu]
@@ -34,7 +34,8 @@
 #include "cv_synth.h"
 #include "cv_pairs.h"
 #include <cudacore/cc_epic.h>
-#include <cudacore/cc_flow.h>
+#include <cudacore/cc_flow_lk.h>
+#include <cudacore/cc_flow_vis.h>
 #include <cudacore/cc_timer.h>
 
 #include <stdio.h>
@@ -111,25 +112,28 @@ bench_lk (bench_set *s, bool fb, int warmup, int runs)
   static double kt[MAX_RUNS], et[MAX_RUNS];
   int k = 0;
   for (int i = 0; i < warmup; i++)
-    if (cc_flow_lk_push (lk, NULL, &s->frames[k++ & 1], NULL, &s->flow, &s->conf, NULL) != CC_SUCCESS)
-      return cv_fail ("cc_flow_lk_push");
+    if (cc_flow_lk_compute_video (lk, NULL, &s->frames[k++ & 1], NULL, &s->flow, &s->conf,
+            NULL) != CC_SUCCESS)
+      return cv_fail ("cc_flow_lk_compute_video");
   if (cc_context_synchronize (s->ctx) != CC_SUCCESS)
     return cv_fail ("synchronize");
   for (int i = 0; i < runs; i++) {
     float ms;
     if (cc_timer_start (s->timer, NULL) != CC_SUCCESS)
       return cv_fail ("timer start");
-    if (cc_flow_lk_push (lk, NULL, &s->frames[k++ & 1], NULL, &s->flow, &s->conf, NULL) != CC_SUCCESS)
-      return cv_fail ("cc_flow_lk_push");
+    if (cc_flow_lk_compute_video (lk, NULL, &s->frames[k++ & 1], NULL, &s->flow, &s->conf,
+            NULL) != CC_SUCCESS)
+      return cv_fail ("cc_flow_lk_compute_video");
     if (cv_timer_stop_ms (s->timer, &ms) != CC_SUCCESS)
       return cv_fail ("timer stop");
     kt[i] = ms;
   }
   for (int i = 0; i < runs; i++) {
     double t0 = cc_now_ms ();
-    if (cc_flow_lk_push (lk, NULL, &s->frames[k++ & 1], NULL, &s->flow, &s->conf, NULL) != CC_SUCCESS
+    if (cc_flow_lk_compute_video (lk, NULL, &s->frames[k++ & 1], NULL, &s->flow, &s->conf,
+            NULL) != CC_SUCCESS
         || cc_context_synchronize (s->ctx) != CC_SUCCESS)
-      return cv_fail ("cc_flow_lk_push");
+      return cv_fail ("cc_flow_lk_compute_video");
     et[i] = cc_now_ms () - t0;
   }
   printf ("{\"algorithm\":\"flow_lk\",\"width\":%d,\"height\":%d,\"backend\":\"%s\","
@@ -152,23 +156,23 @@ bench_vis (bench_set *s, int warmup, int runs)
   cc_image *frame = &s->frames[0];   /* drawn over: the LK runs are done */
   static double kt[MAX_RUNS], et[MAX_RUNS];
   for (int i = 0; i < warmup; i++)
-    if (cc_flow_visualize (s->ctx, NULL, &s->flow, NULL, &vp, frame) != CC_SUCCESS)
-      return cv_fail ("cc_flow_visualize");
+    if (cc_flow_vis_draw (s->ctx, NULL, &s->flow, NULL, &vp, frame) != CC_SUCCESS)
+      return cv_fail ("cc_flow_vis_draw");
   if (cc_context_synchronize (s->ctx) != CC_SUCCESS)
     return cv_fail ("synchronize");
   for (int i = 0; i < runs; i++) {
     float ms;
     if (cc_timer_start (s->timer, NULL) != CC_SUCCESS
-        || cc_flow_visualize (s->ctx, NULL, &s->flow, NULL, &vp, frame) != CC_SUCCESS
+        || cc_flow_vis_draw (s->ctx, NULL, &s->flow, NULL, &vp, frame) != CC_SUCCESS
         || cv_timer_stop_ms (s->timer, &ms) != CC_SUCCESS)
-      return cv_fail ("cc_flow_visualize");
+      return cv_fail ("cc_flow_vis_draw");
     kt[i] = ms;
   }
   for (int i = 0; i < runs; i++) {
     double t0 = cc_now_ms ();
-    if (cc_flow_visualize (s->ctx, NULL, &s->flow, NULL, &vp, frame) != CC_SUCCESS
+    if (cc_flow_vis_draw (s->ctx, NULL, &s->flow, NULL, &vp, frame) != CC_SUCCESS
         || cc_context_synchronize (s->ctx) != CC_SUCCESS)
-      return cv_fail ("cc_flow_visualize");
+      return cv_fail ("cc_flow_vis_draw");
     et[i] = cc_now_ms () - t0;
   }
   printf ("{\"algorithm\":\"flow_vis\",\"mode\":\"color\",\"width\":%d,\"height\":%d,"
@@ -240,9 +244,9 @@ bench_epic (cc_backend backend, int w, int h, int warmup, int runs)
   for (int i = 0; i < runs && !rc; i++) {
     float m, n, r, k;
     if (!TIMED (timer, cc_match_compute (match, NULL, &frames[0], &frames[1]), m)
-        || !TIMED (timer, cc_interp_run (interp, NULL, &frames[0], cc_match_matches (match),
+        || !TIMED (timer, cc_interp_compute (interp, NULL, &frames[0], cc_match_matches (match),
                 cc_match_capacity (match), &tmp), n)
-        || !TIMED (timer, cc_refine_run (refine, NULL, &frames[0], &frames[1], &tmp, &tmp), r)
+        || !TIMED (timer, cc_refine_compute (refine, NULL, &frames[0], &frames[1], &tmp, &tmp), r)
         || !TIMED (timer, cc_epic_compute (epic, NULL, &frames[0], &frames[1], &flow, &conf), k))
       rc = cv_fail ("timed stages");
     mt[i] = m;
@@ -260,7 +264,8 @@ bench_epic (cc_backend backend, int w, int h, int warmup, int runs)
     if (i > 0)
       vt[i - 1] = v;
   }
-  cc_epic_reset (epic);
+  if (!rc && cc_epic_reset (epic) != CC_SUCCESS)
+    rc = cv_fail ("cc_epic_reset");
   for (int i = 0; i < runs && !rc; i++) {
     double t0 = cc_now_ms ();
     if (cc_epic_compute (epic, NULL, &frames[0], &frames[1], &flow, &conf) != CC_SUCCESS

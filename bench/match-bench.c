@@ -28,7 +28,7 @@
 #include "cv_timing.h"
 #include "cv_synth.h"
 #include <cudacore/cc_epic.h>
-#include <cudacore/cc_flow.h>
+#include <cudacore/cc_flow_io.h>
 #include <cudacore/cc_timer.h>
 
 #include <dirent.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* moct-bench: timings of cc_moct_run (multi-object chromatic tracking), one JSON
+/* moct-bench: timings of cc_moct_compute (multi-object chromatic tracking), one JSON
  * object per line.
  *
  *   moct-bench [--runs N] [--no-cpu] [--layout atomic|partials|all]
@@ -11,9 +11,9 @@
  * quarter of the pixels classified); with 1 object, one ellipse over about half of
  * the frame (the contention case: every warp adds to the same object). On CUDA every
  * reduction layout x pixels-per-thread asked for; the CPU once per size (fewer runs).
- *  kernel_ms:     median over runs of a cc_timer around cc_moct_run with results left
+ *  kernel_ms:     median over runs of a cc_timer around cc_moct_compute with results left
  *                 on the device (CUDA events on the context stream);
- *  end_to_end_ms: median of the wall clock around cc_moct_run with host results
+ *  end_to_end_ms: median of the wall clock around cc_moct_compute with host results
  *                 (download and host moments included).
  * build_ms: the wall clock of cc_moct_set_objects (table build + upload), once.
  * With --draw: draw_ms, the median cc_timer time of cc_moct_draw with those flags
@@ -144,20 +144,20 @@ bench_one (cc_context *ctx, cc_timer *timer, const cc_image *frame, const cc_moc
   static double kt[MAX_RUNS], et[MAX_RUNS];
   bool cuda = cc_context_backend (ctx) == CC_BACKEND_CUDA;
   for (int i = 0; i < warmup; i++)
-    if (cc_moct_run (m, NULL, frame, res) != CC_SUCCESS)
-      return cv_fail ("cc_moct_run");
+    if (cc_moct_compute (m, NULL, frame, res) != CC_SUCCESS)
+      return cv_fail ("cc_moct_compute");
   for (int i = 0; i < runs; i++) {
     float ms;
     if (cc_timer_start (timer, NULL) != CC_SUCCESS
-        || cc_moct_run (m, NULL, frame, cuda ? NULL : res) != CC_SUCCESS
+        || cc_moct_compute (m, NULL, frame, cuda ? NULL : res) != CC_SUCCESS
         || cv_timer_stop_ms (timer, &ms) != CC_SUCCESS)
-      return cv_fail ("timed cc_moct_run");
+      return cv_fail ("timed cc_moct_compute");
     kt[i] = ms;
   }
   for (int i = 0; i < runs; i++) {
     t0 = cc_now_ms ();
-    if (cc_moct_run (m, NULL, frame, res) != CC_SUCCESS)
-      return cv_fail ("cc_moct_run");
+    if (cc_moct_compute (m, NULL, frame, res) != CC_SUCCESS)
+      return cv_fail ("cc_moct_compute");
     et[i] = cc_now_ms () - t0;
   }
   int present = 0;
@@ -189,7 +189,7 @@ main (int argc, char **argv)
     "usage: moct-bench [--runs N] [--no-cpu] [--layout atomic|partials|all]\n"
     "                  [--ppt 4|8|16|all] [--format rgbx|nv12] [--acc wide|narrow]\n"
     "                  [--draw boxes|labels|all]\n"
-    "Times multi-object chromatic tracking (cc_moct_run) at 1920x1080 and 3840x2160\n"
+    "Times multi-object chromatic tracking (cc_moct_compute) at 1920x1080 and 3840x2160\n"
     "with 1, 8, 128 and 1024 objects; one JSON line per case: kernel_ms (results on the\n"
     "device, CUDA events, median), end_to_end_ms (host results, wall clock, median) and\n"
     "build_ms (the object table, once). On CUDA each reduction layout and pixels per\n"

@@ -36,9 +36,9 @@ GST_DEBUG_CATEGORY_STATIC (cudablockmatch_debug);
 
 #define GST_TYPE_CV_MATCH_METRIC (gst_cv_match_metric_get_type ())
 GST_CV_DEFINE_ENUM (gst_cv_match_metric_get_type, "GstCvMatchMetric",
-    { CC_MATCH_NCC, "Normalised cross-correlation (robust to brightness changes)", "ncc" },
-    { CC_MATCH_SSD, "Sum of squared differences", "ssd" },
-    { CC_MATCH_SAD, "Sum of absolute differences", "sad" })
+    { CC_BLOCKMATCH_NCC, "Normalised cross-correlation (robust to brightness changes)", "ncc" },
+    { CC_BLOCKMATCH_SSD, "Sum of squared differences", "ssd" },
+    { CC_BLOCKMATCH_SAD, "Sum of absolute differences", "sad" })
 
 enum {
   PROP_0, PROP_BLOCK_SIZE, PROP_SEARCH_RADIUS, PROP_SEED_RADIUS, PROP_LEVELS, PROP_METRIC,

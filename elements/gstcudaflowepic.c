@@ -92,7 +92,8 @@ static void
 gst_cuda_flow_epic_reset (GstCvFilter * filter)
 {
   GstCudaFlowEpic *self = GST_CUDA_FLOW_EPIC (filter);
-  cc_epic_reset (self->epic);
+  if (self->epic)
+    cc_epic_reset (self->epic);
 }
 
 static gboolean

@@ -32,7 +32,7 @@
 #include "gstcvflowfield.h"
 #include "gstcvflowelement.h"
 
-#include <cudacore/cc_flow.h>
+#include <cudacore/cc_flow_lk.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -211,7 +211,7 @@ gst_cuda_flow_lk_process (GstCvFilter * filter, GstBuffer * buffer, cc_image * f
     return st;
   bool had_previous = false;
   *what = "optical flow";
-  st = cc_flow_lk_push (self->lk, stream, frame, self->have_mask ? &self->mask : NULL,
+  st = cc_flow_lk_compute_video (self->lk, stream, frame, self->have_mask ? &self->mask : NULL,
       f.vectors, f.confidence, &had_previous);
   if (st == CC_SUCCESS && had_previous)
     st = gst_cv_refine_apply (&self->refine, filter, stream,

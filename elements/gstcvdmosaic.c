@@ -39,7 +39,7 @@
 #include "gstcvfilter.h"
 #include "gstcvenum.h"
 #include <cudacore/cc_cvd.h>
-#include <cudacore/cc_flow.h>
+#include <cudacore/cc_flow_lk.h>
 
 GST_DEBUG_CATEGORY_STATIC (cvdmosaic_debug);
 #define GST_CAT_DEFAULT cvdmosaic_debug
@@ -204,7 +204,7 @@ gst_cvd_mosaic_process (GstCvFilter * filter, GstBuffer * buffer, cc_image * fra
   if (st == CC_SUCCESS && advect == ADVECT_FLOW && ensure_flow (self, ctx, frame)) {
     bool has_previous = false;
     *what = "estimating the flow";
-    st = cc_flow_lk_push (self->lk, stream, frame, NULL, &self->flow, NULL, &has_previous);
+    st = cc_flow_lk_compute_video (self->lk, stream, frame, NULL, &self->flow, NULL, &has_previous);
     if (st == CC_SUCCESS && has_previous) {
       *what = "advecting the sites";
       st = cc_cvd_advect (self->cvd, stream, &self->flow);

@@ -273,10 +273,10 @@ gst_moct_tracker_process (GstCvFilter * filter, GstBuffer * buffer, cc_image * f
     return CC_ERROR_INVALID_ARGUMENT;
   }
 
-  /* the results come back to the host (cc_moct_run waits for them): the metas and
+  /* the results come back to the host (cc_moct_compute waits for them): the metas and
    * the message are final here; the drawing is handed off by the base */
   *what = "tracking";
-  cc_status st = cc_moct_run (self->moct, stream, frame, self->results);
+  cc_status st = cc_moct_compute (self->moct, stream, frame, self->results);
   if (st == CC_SUCCESS && draw)
     st = cc_moct_draw (self->moct, stream, frame, draw);
   if (st != CC_SUCCESS)

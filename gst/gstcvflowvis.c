@@ -107,7 +107,7 @@ gst_cv_flow_vis_draw (GstCvFlowVis * v, GstCvFilter * filter, cc_stream stream,
       : mode == GST_CV_VISUALIZE_ARROWS ? CC_FLOW_VIS_ARROWS : CC_FLOW_VIS_QUALITY;
   params.min_confidence = min_confidence;
   params.quality_scale = quality_scale;
-  cc_status st = cc_flow_visualize (gst_cv_filter_get_context (filter), stream, flow,
+  cc_status st = cc_flow_vis_draw (gst_cv_filter_get_context (filter), stream, flow,
       confidence, &params, frame);
   if (st != CC_SUCCESS)
     *what = "drawing the flow";

@@ -5,7 +5,7 @@
 #define GST_CV_FLOW_VIS_H
 
 #include "gstcvfilter.h"
-#include <cudacore/cc_flow.h>
+#include <cudacore/cc_flow_vis.h>
 
 G_BEGIN_DECLS
 

@@ -176,7 +176,7 @@ gst_cv_refine_apply (GstCvRefine * r, GstCvFilter * filter, cc_stream stream,
   if (changed)
     st = cc_refine_set_params (r->refine, &params);
   if (st == CC_SUCCESS)
-    st = cc_refine_run (r->refine, stream, prev, next, flow, flow);
+    st = cc_refine_compute (r->refine, stream, prev, next, flow, flow);
   if (st != CC_SUCCESS)
     *what = "variational refinement";
   return st;

@@ -18,7 +18,9 @@
 #include "cv_timing.h"
 #include <cudacore/cc_blockmatch.h>
 #include <cudacore/cc_epic.h>
-#include <cudacore/cc_flow.h>
+#include <cudacore/cc_flow_io.h>
+#include <cudacore/cc_flow_lk.h>
+#include <cudacore/cc_flow_vis.h>
 #include <cudacore/cc_refine.h>
 
 #include <stddef.h>
@@ -110,7 +112,7 @@ estimator_run (estimator *e, cc_context *ctx, const cc_image *f1, const cc_image
     return cv_fail ("blockmatch");
   if (e->epic && cc_epic_compute (e->epic, NULL, f1, f2, &e->dense, NULL))
     return cv_fail ("epic");
-  if (e->rf && cc_refine_run (e->rf, NULL, f1, f2, &e->dense, &e->refined))
+  if (e->rf && cc_refine_compute (e->rf, NULL, f1, f2, &e->dense, &e->refined))
     return cv_fail ("refine");
   if (cc_image_copy (ctx, NULL, e->rf ? &e->refined : &e->dense, flow))
     return cv_fail ("download");
@@ -190,8 +192,8 @@ run_pair (const options *o, cc_context *ctx, const char *p1, const char *p2,
     cc_context *cpu;
     cc_image vis;
     cv_image_new (f1.width, f1.height, CC_FORMAT_RGBX8, &vis);
-    if (cc_context_create (CC_BACKEND_CPU, -1, &cpu) || cc_flow_visualize (cpu, NULL, &flow, NULL, &vp, &vis)
-        || cv_png_save (vis_png, &vis))
+    if (cc_context_create (CC_BACKEND_CPU, -1, &cpu)
+        || cc_flow_vis_draw (cpu, NULL, &flow, NULL, &vp, &vis) || cv_png_save (vis_png, &vis))
       return cv_fail ("visualize");
     cc_context_destroy (cpu);
     cv_image_free (&vis);
@@ -425,9 +427,9 @@ apply_opt (const opt_def *d, const char *typed, const char *v, options *o)
       else return cv_option_error (typed, v, "one of scharr, sobel");
       return true;
     case T_METRIC:
-      if (!strcmp (v, "ncc")) *(int *) field = CC_MATCH_NCC;
-      else if (!strcmp (v, "ssd")) *(int *) field = CC_MATCH_SSD;
-      else if (!strcmp (v, "sad")) *(int *) field = CC_MATCH_SAD;
+      if (!strcmp (v, "ncc")) *(int *) field = CC_BLOCKMATCH_NCC;
+      else if (!strcmp (v, "ssd")) *(int *) field = CC_BLOCKMATCH_SSD;
+      else if (!strcmp (v, "sad")) *(int *) field = CC_BLOCKMATCH_SAD;
       else return cv_option_error (typed, v, "one of ncc, ssd, sad");
       return true;
   }
@@ -445,8 +447,8 @@ format_default (char *buf, size_t size, const opt_def *d, const options *o)
     case T_BOOL: snprintf (buf, size, "%s", *(const bool *) field ? "true" : "false"); break;
     case T_GRADIENT: snprintf (buf, size, "%s", i == CC_GRADIENT_SOBEL ? "sobel" : "scharr");
       break;
-    case T_METRIC: snprintf (buf, size, "%s", i == CC_MATCH_SSD ? "ssd" : i == CC_MATCH_SAD
-        ? "sad" : "ncc"); break;
+    case T_METRIC: snprintf (buf, size, "%s", i == CC_BLOCKMATCH_SSD ? "ssd"
+        : i == CC_BLOCKMATCH_SAD ? "sad" : "ncc"); break;
     default: buf[0] = '\0'; break;
   }
 }

@@ -19,7 +19,7 @@
 #include "cv_cli.h"
 #include "cv_imageio.h"
 #include "cv_synth.h"
-#include <cudacore/cc_flow.h>
+#include <cudacore/cc_flow_io.h>
 
 #include <errno.h>
 #include <stdint.h>

@@ -22,7 +22,7 @@
 #include "cv_cli.h"
 #include "cv_imageio.h"
 #include "cv_pairs.h"
-#include <cudacore/cc_flow.h>
+#include <cudacore/cc_flow_io.h>
 
 #include <dirent.h>
 #include <errno.h>

@@ -471,7 +471,7 @@ run_rounds (cc_cuda_apsp *s)
 }
 
 extern "C" cc_status
-cc_cuda_apsp_solve (cc_cuda_apsp *s, cc_stream cs, const cc_apsp_csr *csr, double *kernel_ms)
+cc_cuda_apsp_compute (cc_cuda_apsp *s, cc_stream cs, const cc_apsp_csr *csr, double *kernel_ms)
 {
   s->stream = cs;
   cudaStream_t stream = s->stream;

@@ -116,7 +116,7 @@ vis_arrow_tails (cc_image f, Field F, int spacing, int nx, int ny, float min_con
 }  // namespace
 
 extern "C" cc_status
-cc_cuda_flow_visualize (cc_stream stream, const cc_image *flow, const cc_image *confidence,
+cc_cuda_flow_vis_draw (cc_stream stream, const cc_image *flow, const cc_image *confidence,
     const cc_flow_vis_params *p, cc_image *frame)
 {
   const cc_image f = *frame;

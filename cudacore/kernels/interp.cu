@@ -717,7 +717,7 @@ cc_cuda_interp_create (cc_context *ctx, int w, int h, cc_cuda_interp **out)
 }
 
 extern "C" cc_status
-cc_cuda_interp_run (cc_cuda_interp *st, cc_stream stream, const cc_interp_params *p,
+cc_cuda_interp_compute (cc_cuda_interp *st, cc_stream stream, const cc_interp_params *p,
     const cc_image *frame, const cc_flow_match *matches, int n, cc_image *flow)
 {
   cudaStream_t cs = (cudaStream_t) stream;   // resolved by the caller

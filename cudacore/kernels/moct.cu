@@ -693,7 +693,7 @@ cc_cuda_moct_set_objects (cc_cuda_moct *s, const uint16_t *lut_rgb, const uint16
 }
 
 extern "C" cc_status
-cc_cuda_moct_run (cc_cuda_moct *s, cc_stream cs, const cc_moct_params *p,
+cc_cuda_moct_compute (cc_cuda_moct *s, cc_stream cs, const cc_moct_params *p,
     const cc_moct_tuning *t, const cc_image *f,
     long long frame, cc_moct_record *records)
 {

@@ -62,6 +62,7 @@ struct cc_cuda_refine {
     bool fp32;
   } graph_key;
   bool fp32;                  // cc_refine_tuning.precision FP32 (set by each run)
+  bool track_energy;          // cc_refine_tuning.track_energy (set by each run)
   double *energies;           // levels * (max_outer + 1)
 };
 
@@ -1122,7 +1123,7 @@ rf_enqueue (cc_cuda_refine *s, const cc_refine_params *p, const cc_image *prev,
     CC_CUDA_LAUNCHED ("rf_blur_down_kernel");
   }
   double *energy = NULL;
-  if (p->track_energy) {
+  if (s->track_energy) {
     CC_TRY (cc_cuda_memset_async (s->stream, s->energies, 0,
             (size_t) z->levels * (p->outer_iterations + 1) * sizeof (double)));
     energy = s->energies;
@@ -1146,17 +1147,18 @@ rf_enqueue (cc_cuda_refine *s, const cc_refine_params *p, const cc_image *prev,
 // and parameters stay the same: the coarse levels' kernels are short, and launch
 // gaps would otherwise be a large share of them.
 extern "C" cc_status
-cc_cuda_refine_run (cc_cuda_refine *s, cc_stream cs, const cc_refine_params *p,
+cc_cuda_refine_compute (cc_cuda_refine *s, cc_stream cs, const cc_refine_params *p,
     const cc_refine_tuning *t, const cc_image *prev, const cc_image *next,
     const cc_image *flow_in, cc_image *flow_out)
 {
   s->stream = cs;
   s->fp32 = t->precision == CC_REFINE_PRECISION_FP32;
+  s->track_energy = t->track_energy;
   const cc_image *im[4] = { prev, next, flow_in, flow_out };
   bool device = true;
   for (int i = 0; i < 4; i++)
     device = device && im[i]->location == CC_LOCATION_DEVICE;
-  if (!device || p->track_energy)
+  if (!device || s->track_energy)
     return rf_enqueue (s, p, prev, next, flow_in, flow_out);
   cc_cuda_refine::rf_graph_key key;
   memset (&key, 0, sizeof key);

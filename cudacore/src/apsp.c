@@ -481,14 +481,14 @@ cc_apsp_set_tuning (cc_apsp *a, const cc_apsp_tuning *t)
 }
 
 cc_status
-cc_apsp_solve (cc_apsp *a, cc_stream stream, const cc_apsp_graph *graph,
+cc_apsp_compute_sync (cc_apsp *a, cc_stream stream, const cc_apsp_graph *graph,
     cc_apsp_stats *stats)
 {
-  CC_CHECK_ARG (a != NULL, "cc_apsp_solve: apsp is NULL");
+  CC_CHECK_ARG (a != NULL, "cc_apsp_compute_sync: apsp is NULL");
   stream = cc_stream_resolve (a->ctx, stream);
-  CC_CHECK_ARG (graph != NULL, "cc_apsp_solve: graph is NULL");
+  CC_CHECK_ARG (graph != NULL, "cc_apsp_compute_sync: graph is NULL");
   CC_CHECK_ARG (graph->nodes == a->nodes,
-      "cc_apsp_solve: graph has %d nodes but the handle was created for %d", graph->nodes,
+      "cc_apsp_compute_sync: graph has %d nodes but the handle was created for %d", graph->nodes,
       a->nodes);
   double t0 = cc_now_ms ();
   cc_apsp_csr csr;
@@ -497,7 +497,7 @@ cc_apsp_solve (cc_apsp *a, cc_stream stream, const cc_apsp_graph *graph,
   cc_status st;
   size_t memory = 0;
   if (a->ctx->backend == CC_BACKEND_CUDA) {
-    st = CC_CUDA_ONLY (cc_cuda_apsp_solve (a->cuda, stream, &csr, &kernel_ms));
+    st = CC_CUDA_ONLY (cc_cuda_apsp_compute (a->cuda, stream, &csr, &kernel_ms));
     cc_apsp_device_bytes (a->nodes, &a->params, &memory);
   } else {
     double t1 = cc_now_ms ();
@@ -560,7 +560,7 @@ cc_apsp_dense_tuned (cc_context *ctx, cc_stream stream, const cc_apsp_graph *gra
   CC_TRY (cc_apsp_create (ctx, graph->nodes, &p, &a));
   cc_status st = tuning ? cc_apsp_set_tuning (a, tuning) : CC_SUCCESS;
   if (st == CC_SUCCESS)
-    st = cc_apsp_solve (a, stream, graph, stats);
+    st = cc_apsp_compute_sync (a, stream, graph, stats);
   if (st == CC_SUCCESS)
     st = cc_apsp_get_rows (a, NULL, graph->nodes, dist, next);
   cc_apsp_destroy (a);

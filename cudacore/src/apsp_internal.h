@@ -41,7 +41,7 @@ typedef struct cc_cuda_apsp cc_cuda_apsp;
 cc_status cc_cuda_apsp_create (cc_context *ctx, int nodes, const cc_apsp_params *params,
     cc_cuda_apsp **out);
 void cc_cuda_apsp_destroy (cc_cuda_apsp *state);
-cc_status cc_cuda_apsp_solve (cc_cuda_apsp *state, cc_stream stream, const cc_apsp_csr *csr,
+cc_status cc_cuda_apsp_compute (cc_cuda_apsp *state, cc_stream stream, const cc_apsp_csr *csr,
     double *kernel_ms);
 cc_status cc_cuda_apsp_get_rows (cc_cuda_apsp *state, const int32_t *rows, int count,
     float *dist, int32_t *next);

@@ -29,7 +29,7 @@ cc_blockmatch_params_default (cc_blockmatch_params *p)
   p->search_radius = 16;
   p->seed_radius = 2;
   p->levels = 4;
-  p->metric = CC_MATCH_NCC;
+  p->metric = CC_BLOCKMATCH_NCC;
   p->subpixel = true;
   p->flat_threshold = 2.0f;
 }
@@ -53,8 +53,8 @@ cc_blockmatch_params_check (const cc_blockmatch_params *p)
   CC_CHECK_ARG (p->levels >= CC_BLOCKMATCH_LEVELS_MIN && p->levels <= CC_BLOCKMATCH_LEVELS_MAX,
       "blockmatch: levels %d out of range %d..%d", p->levels, CC_BLOCKMATCH_LEVELS_MIN,
       CC_BLOCKMATCH_LEVELS_MAX);
-  CC_CHECK_ARG (p->metric == CC_MATCH_NCC || p->metric == CC_MATCH_SSD
-      || p->metric == CC_MATCH_SAD, "blockmatch: unknown metric %d", (int) p->metric);
+  CC_CHECK_ARG (p->metric == CC_BLOCKMATCH_NCC || p->metric == CC_BLOCKMATCH_SSD
+      || p->metric == CC_BLOCKMATCH_SAD, "blockmatch: unknown metric %d", (int) p->metric);
   CC_CHECK_ARG (p->flat_threshold >= 0.0f && p->flat_threshold <= 255.0f,
       "blockmatch: flat_threshold %g out of range [0, 255]", p->flat_threshold);
   return CC_SUCCESS;

@@ -145,11 +145,25 @@ typedef enum cc_refine_precision {
 
 typedef struct cc_refine_tuning {
   cc_refine_precision precision;  /* Default CC_REFINE_PRECISION_AUTO */
+  bool track_energy;              /* record E (cc_refine.h) before the first outer
+                                     iteration of each level and after each one, for
+                                     cc_refine_energies: a reduction per outer
+                                     iteration, and on CUDA no graph replay. The
+                                     refined field is the same. Default false */
 } cc_refine_tuning;
 
 void cc_refine_tuning_default (cc_refine_tuning *tuning);
 /* Applies to the runs that follow. INVALID_ARGUMENT naming the field out of range. */
 cc_status cc_refine_set_tuning (cc_refine *refine, const cc_refine_tuning *tuning);
+/* With track_energy: the energies of the last cc_refine_compute, level by level from
+ * the coarsest, each level giving outer_iterations + 1 values (before the first outer
+ * iteration, then after each).
+ * [in] refine: NULL gives 0. [out] energies: up to `max` values, or NULL.
+ * [out] levels_run: the number of levels refined, or NULL.
+ * Returns how many values exist (0 without track_energy, before a run, after
+ * set_params, or when the CUDA copy fails). A host readback: waits for the stream of
+ * the last compute (CUDA). */
+int cc_refine_energies (cc_refine *refine, double *energies, int max, int *levels_run);
 /* The same for the refinement inside a cc_epic (no-op when its refine is off). */
 struct cc_epic;
 cc_status cc_epic_set_refine_tuning (struct cc_epic *epic, const cc_refine_tuning *tuning);

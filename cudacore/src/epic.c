@@ -272,11 +272,11 @@ epic_compute (cc_epic *e, cc_stream stream, const cc_image *prev, const cc_image
     CC_TRY (CC_CUDA_ONLY (cc_cuda_epic_count (own, matches, n, e->valid)));
   else
     cpu_count (matches, n, e->valid);
-  CC_TRY (cc_interp_run (e->interp, stream, prev, matches, n, flow));
+  CC_TRY (cc_interp_compute (e->interp, stream, prev, matches, n, flow));
   if (confidence)
     CC_TRY (cc_interp_confidence (e->interp, stream, confidence));
   if (e->params.refine)
-    CC_TRY (cc_refine_run (e->refine, stream, prev, next, flow, flow));
+    CC_TRY (cc_refine_compute (e->refine, stream, prev, next, flow, flow));
   if (cuda)
     return CC_CUDA_ONLY (cc_cuda_epic_finish (own, e->valid, prev, next, flow, confidence));
   cpu_finish (e, prev, next, flow, confidence);
@@ -297,11 +297,12 @@ cc_epic_compute_video (cc_epic *e, cc_stream stream, const cc_image *prev,
   return epic_compute (e, stream, prev, next, flow, confidence, true);
 }
 
-void
+cc_status
 cc_epic_reset (cc_epic *e)
 {
-  if (e)
-    e->video = false;
+  CC_CHECK_ARG (e != NULL, "cc_epic_reset: epic is NULL");
+  e->video = false;
+  return CC_SUCCESS;
 }
 
 cc_status

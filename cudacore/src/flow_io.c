@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Middlebury .flo files and flow error metrics (host only). */
 #include "cc_internal.h"
-#include "cudacore/cc_flow.h"
+#include "cudacore/cc_flow_io.h"
 
 #include <errno.h>
 #include <math.h>

@@ -430,11 +430,12 @@ cc_flow_lk_get_params (const cc_flow_lk *lk, cc_flow_lk_params *params)
   *params = lk->params;
 }
 
-void
+cc_status
 cc_flow_lk_reset (cc_flow_lk *lk)
 {
-  if (lk)
-    lk->has_previous = false;
+  CC_CHECK_ARG (lk != NULL, "cc_flow_lk_reset: lk is NULL");
+  lk->has_previous = false;
+  return CC_SUCCESS;
 }
 
 static cc_status
@@ -512,10 +513,10 @@ cc_flow_lk_compute (cc_flow_lk *lk, cc_stream stream, const cc_image *prev,
 }
 
 cc_status
-cc_flow_lk_push (cc_flow_lk *lk, cc_stream stream, const cc_image *frame,
+cc_flow_lk_compute_video (cc_flow_lk *lk, cc_stream stream, const cc_image *frame,
     const cc_image *mask, cc_image *flow, cc_image *confidence, bool *has_previous)
 {
-  CC_CHECK_ARG (lk != NULL, "cc_flow_lk_push: lk is NULL");
+  CC_CHECK_ARG (lk != NULL, "cc_flow_lk_compute_video: lk is NULL");
   stream = cc_stream_resolve (lk->mod.ctx, stream);
   CC_TRY (check_frame (lk, frame, "flow-lk: frame"));
   CC_TRY (check_outputs (lk, mask, flow, confidence));

@@ -6,7 +6,7 @@
 #define CUDACORE_FLOW_LK_HOSTDEV_H
 
 #include "cc_hostdev.h"
-#include "cudacore/cc_flow.h"
+#include "cudacore/cc_flow_lk.h"
 
 /* Level 0: the luma of pixel x of a frame row in [0,1]. */
 CC_HOSTDEV float cc_lk_luma01 (const uint8_t *row, int x, int rgbx, int bgrx)

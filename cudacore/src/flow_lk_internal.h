@@ -4,7 +4,7 @@
 #define CUDACORE_FLOW_LK_INTERNAL_H
 
 #include "cc_internal.h"
-#include "cudacore/cc_flow.h"
+#include "cudacore/cc_flow_lk.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -31,31 +31,31 @@ static cc_status
 check_vis (cc_context *ctx, const cc_image *flow, const cc_image *confidence,
     const cc_flow_vis_params *p, cc_image *frame)
 {
-  CC_CHECK_ARG (ctx && p, "cc_flow_visualize: ctx or params is NULL");
-  CC_TRY (cc_image_check (flow, "cc_flow_visualize: flow"));
-  CC_TRY (cc_image_check (frame, "cc_flow_visualize: frame"));
-  CC_CHECK_ARG (flow->format == CC_FORMAT_F32C2, "cc_flow_visualize: flow must be F32C2");
+  CC_CHECK_ARG (ctx && p, "cc_flow_vis_draw: ctx or params is NULL");
+  CC_TRY (cc_image_check (flow, "cc_flow_vis_draw: flow"));
+  CC_TRY (cc_image_check (frame, "cc_flow_vis_draw: frame"));
+  CC_CHECK_ARG (flow->format == CC_FORMAT_F32C2, "cc_flow_vis_draw: flow must be F32C2");
   CC_CHECK_ARG (frame->format <= CC_FORMAT_I420,
-      "cc_flow_visualize: frame format %s cannot be drawn into", cc_format_name (frame->format));
+      "cc_flow_vis_draw: frame format %s cannot be drawn into", cc_format_name (frame->format));
   CC_CHECK_ARG (p->mode >= CC_FLOW_VIS_COLOR && p->mode <= CC_FLOW_VIS_QUALITY,
-      "cc_flow_visualize: unknown mode %d", (int) p->mode);
-  CC_CHECK_ARG (p->max_magnitude > 0.0f, "cc_flow_visualize: max_magnitude %g must be > 0",
+      "cc_flow_vis_draw: unknown mode %d", (int) p->mode);
+  CC_CHECK_ARG (p->max_magnitude > 0.0f, "cc_flow_vis_draw: max_magnitude %g must be > 0",
       p->max_magnitude);
   CC_CHECK_ARG (p->arrow_spacing >= 4 && p->arrow_spacing <= 256,
-      "cc_flow_visualize: arrow_spacing %d out of range 4..256", p->arrow_spacing);
-  CC_CHECK_ARG (p->quality_scale > 0.0f, "cc_flow_visualize: quality_scale must be > 0");
-  CC_CHECK_ARG (p->min_confidence >= 0.0f, "cc_flow_visualize: min_confidence %g must be >= 0",
+      "cc_flow_vis_draw: arrow_spacing %d out of range 4..256", p->arrow_spacing);
+  CC_CHECK_ARG (p->quality_scale > 0.0f, "cc_flow_vis_draw: quality_scale must be > 0");
+  CC_CHECK_ARG (p->min_confidence >= 0.0f, "cc_flow_vis_draw: min_confidence %g must be >= 0",
       p->min_confidence);
   CC_CHECK_ARG (p->mode != CC_FLOW_VIS_QUALITY || confidence,
-      "cc_flow_visualize: QUALITY mode needs a confidence image");
-  CC_TRY (cc_image_check_location (ctx, flow, "cc_flow_visualize: flow"));
-  CC_TRY (cc_image_check_location (ctx, frame, "cc_flow_visualize: frame"));
+      "cc_flow_vis_draw: QUALITY mode needs a confidence image");
+  CC_TRY (cc_image_check_location (ctx, flow, "cc_flow_vis_draw: flow"));
+  CC_TRY (cc_image_check_location (ctx, frame, "cc_flow_vis_draw: frame"));
   if (confidence) {
-    CC_TRY (cc_image_check (confidence, "cc_flow_visualize: confidence"));
+    CC_TRY (cc_image_check (confidence, "cc_flow_vis_draw: confidence"));
     CC_CHECK_ARG (confidence->format == CC_FORMAT_F32,
-        "cc_flow_visualize: confidence must be F32");
+        "cc_flow_vis_draw: confidence must be F32");
     CC_TRY (cc_image_check_same_size (flow, confidence, "flow", "confidence"));
-    CC_TRY (cc_image_check_location (ctx, confidence, "cc_flow_visualize: confidence"));
+    CC_TRY (cc_image_check_location (ctx, confidence, "cc_flow_vis_draw: confidence"));
   }
   return CC_SUCCESS;
 }
@@ -81,12 +81,13 @@ draw_line (cc_image *f, float x0, float y0, float x1, float y1)
 }
 
 cc_status
-cc_flow_visualize (cc_context *ctx, cc_stream stream, const cc_image *flow,
+cc_flow_vis_draw (cc_context *ctx, cc_stream stream, const cc_image *flow,
     const cc_image *confidence, const cc_flow_vis_params *p, cc_image *frame)
 {
   CC_TRY (check_vis (ctx, flow, confidence, p, frame));
   if (ctx->backend == CC_BACKEND_CUDA)
-    return CC_CUDA_ONLY (cc_cuda_flow_visualize (cc_stream_resolve (ctx, stream), flow, confidence, p, frame));
+    return CC_CUDA_ONLY (cc_cuda_flow_vis_draw (cc_stream_resolve (ctx, stream), flow, confidence,
+        p, frame));
 
   const int W = frame->width, H = frame->height, gw = flow->width, gh = flow->height;
   const float to_frame = (float) W / gw;

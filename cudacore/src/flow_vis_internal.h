@@ -2,11 +2,11 @@
 #ifndef CUDACORE_FLOW_VIS_INTERNAL_H
 #define CUDACORE_FLOW_VIS_INTERNAL_H
 #include "cc_internal.h"
-#include "cudacore/cc_flow.h"
+#include "cudacore/cc_flow_vis.h"
 #ifdef __cplusplus
 extern "C" {
 #endif
-cc_status cc_cuda_flow_visualize (cc_stream stream, const cc_image *flow,
+cc_status cc_cuda_flow_vis_draw (cc_stream stream, const cc_image *flow,
     const cc_image *confidence, const cc_flow_vis_params *params, cc_image *frame);
 #ifdef __cplusplus
 }

@@ -432,11 +432,11 @@ cpu_run (cc_interp *ip, const cc_image *frame, const cc_flow_match *matches, int
     }
   cpu_geodesic (ip);
   if (cc_cancel_requested (ip->mod.ctx))
-    return cc_cancelled_error ("cc_interp_run");
+    return cc_cancelled_error ("cc_interp_compute");
   cpu_graph (ip);
   cpu_fit (ip, matches);
   if (cc_cancel_requested (ip->mod.ctx))
-    return cc_cancelled_error ("cc_interp_run");
+    return cc_cancelled_error ("cc_interp_compute");
 #pragma omp parallel for schedule(static) num_threads(cc_context_cpu_threads (ip->mod.ctx))
   for (int y = 0; y < h; y++) {
     float *out = (float *) ((uint8_t *) flow->planes[0] + (size_t) y * flow->pitch[0]);
@@ -469,11 +469,11 @@ cuda_stream (cc_interp *ip, cc_stream *stream)
 }
 
 cc_status
-cc_interp_run (cc_interp *ip, cc_stream stream, const cc_image *frame,
+cc_interp_compute (cc_interp *ip, cc_stream stream, const cc_image *frame,
     const cc_flow_match *matches, int n, cc_image *flow)
 {
-  CC_CHECK_ARG (ip != NULL, "cc_interp_run: interp is NULL");
-  CC_CHECK_ARG (frame != NULL && flow != NULL, "cc_interp_run: frame or flow is NULL");
+  CC_CHECK_ARG (ip != NULL, "cc_interp_compute: interp is NULL");
+  CC_CHECK_ARG (frame != NULL && flow != NULL, "cc_interp_compute: frame or flow is NULL");
   CC_TRY (cc_module_check_frame (&ip->mod, frame, "interp: frame", "the interpolation",
       false));
   CC_TRY (cc_image_check (flow, "interp: flow"));
@@ -491,7 +491,7 @@ cc_interp_run (cc_interp *ip, cc_stream stream, const cc_image *frame,
   cc_status st;
   if (ip->mod.ctx->backend == CC_BACKEND_CUDA) {
     CC_TRY (cuda_stream (ip, &stream));
-    st = CC_CUDA_ONLY (cc_cuda_interp_run (ip->cuda, stream, &ip->params, frame, matches, n,
+    st = CC_CUDA_ONLY (cc_cuda_interp_compute (ip->cuda, stream, &ip->params, frame, matches, n,
             flow));
   } else
     st = cpu_run (ip, frame, matches, n, flow);
@@ -511,7 +511,7 @@ cc_interp_confidence (cc_interp *ip, cc_stream stream, cc_image *confidence)
       "interp: confidence %dx%d must be %dx%d as created", confidence->width,
       confidence->height, ip->mod.width, ip->mod.height);
   CC_TRY (cc_image_check_location (ip->mod.ctx, confidence, "interp: confidence"));
-  CC_CHECK_ARG (ip->ran, "cc_interp_confidence: no cc_interp_run before");
+  CC_CHECK_ARG (ip->ran, "cc_interp_confidence: no cc_interp_compute before");
   if (ip->mod.ctx->backend == CC_BACKEND_CUDA) {
     CC_TRY (cuda_stream (ip, &stream));
     return CC_CUDA_ONLY (cc_cuda_interp_confidence (ip->cuda, stream, ip->matches,

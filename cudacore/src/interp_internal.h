@@ -55,7 +55,7 @@ cc_status cc_cuda_interp_create (cc_context *ctx, int width, int height,
     cc_cuda_interp **out);
 void cc_cuda_interp_destroy (cc_cuda_interp *state);
 /* frame, matches and flow on the device. */
-cc_status cc_cuda_interp_run (cc_cuda_interp *state, cc_stream stream,
+cc_status cc_cuda_interp_compute (cc_cuda_interp *state, cc_stream stream,
     const cc_interp_params *params, const cc_image *frame, const cc_flow_match *matches,
     int n, cc_image *flow);
 /* Per-pixel confidence of the last run (cc_interp_pixel_confidence). */

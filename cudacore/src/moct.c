@@ -645,16 +645,16 @@ cpu_run (cc_moct *m, const cc_image *f)
 }
 
 cc_status
-cc_moct_run (cc_moct *m, cc_stream stream, const cc_image *frame,
+cc_moct_compute (cc_moct *m, cc_stream stream, const cc_image *frame,
     cc_moct_result *results)
 {
-  CC_CHECK_ARG (m != NULL, "cc_moct_run: m is NULL");
+  CC_CHECK_ARG (m != NULL, "cc_moct_compute: m is NULL");
   stream = m->stream = cc_stream_resolve (m->mod.ctx, stream);
-  CC_TRY (check_frame (m, frame, "cc_moct_run: frame"));
+  CC_TRY (check_frame (m, frame, "cc_moct_compute: frame"));
   const cc_moct_record *recs = m->records;
   if (m->mod.ctx->backend == CC_BACKEND_CUDA) {
-    CC_TRY (CC_CUDA_ONLY (cc_cuda_moct_run (m->cuda, stream, &m->params, &m->tuning, frame, m->frames,
-                results ? m->host_records : NULL)));
+    CC_TRY (CC_CUDA_ONLY (cc_cuda_moct_compute (m->cuda, stream, &m->params, &m->tuning, frame,
+                m->frames, results ? m->host_records : NULL)));
     recs = m->host_records;
   } else {
     cpu_run (m, frame);

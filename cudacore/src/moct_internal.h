@@ -76,7 +76,7 @@ cc_status cc_cuda_moct_set_objects (cc_cuda_moct *s, const uint16_t *lut_rgb,
     int n);
 /* Frame `frame` (index): classify + reduce + finalize; records (host, n entries)
  * or NULL (no wait). */
-cc_status cc_cuda_moct_run (cc_cuda_moct *s, cc_stream stream, const cc_moct_params *p,
+cc_status cc_cuda_moct_compute (cc_cuda_moct *s, cc_stream stream, const cc_moct_params *p,
     const cc_moct_tuning *t, const cc_image *f,
     long long frame, cc_moct_record *records);
 /* params.size_ratio in CC_MOCT_REF_ONE units (0: no gate; only with a window). */

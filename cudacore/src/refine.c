@@ -39,13 +39,13 @@ cc_refine_params_default (cc_refine_params *p)
   p->smoothness_weight = 15.0f;
   p->color_weight = 5.0f;
   p->gradient_weight = 10.0f;
-  p->track_energy = false;
 }
 
 void
 cc_refine_tuning_default (cc_refine_tuning *t)
 {
   t->precision = CC_REFINE_PRECISION_AUTO;
+  t->track_energy = false;
 }
 
 cc_status
@@ -220,7 +220,7 @@ cpu_refine_level (cc_refine *r, int level, float *field)
   cpu_data_terms (r->i0[level], r->i1[level], w, h, field, r->data, nt);
   memset (du, 0, n * sizeof (float));
   memset (dv, 0, n * sizeof (float));
-  if (p->track_energy)
+  if (r->tuning.track_energy)
     r->energies[r->energy_count++] = cpu_energy (r, field, w, h);
   for (int outer = 0; outer < p->outer_iterations; outer++) {
     if (cc_cancel_requested (r->mod.ctx))
@@ -288,7 +288,7 @@ cpu_refine_level (cc_refine *r, int level, float *field)
           }
         }
       }
-    if (p->track_energy)
+    if (r->tuning.track_energy)
       r->energies[r->energy_count++] = cpu_energy (r, field, w, h);
   }
 #pragma omp parallel for schedule(static) num_threads(nt)
@@ -339,7 +339,7 @@ cpu_run (cc_refine *r, const cc_image *prev, const cc_image *next, const cc_imag
     }
     cpu_refine_level (r, l, r->field[l]);
     if (cc_cancel_requested (r->mod.ctx))
-      return cc_cancelled_error ("cc_refine_run");
+      return cc_cancelled_error ("cc_refine_compute");
   }
   for (int y = 0; y < h; y++) {
     float *row = (float *) ((char *) flow_out->planes[0] + (size_t) y * flow_out->pitch[0]);
@@ -500,10 +500,10 @@ check_field (const cc_refine *r, const cc_image *img, const char *what)
 }
 
 cc_status
-cc_refine_run (cc_refine *r, cc_stream stream, const cc_image *prev,
+cc_refine_compute (cc_refine *r, cc_stream stream, const cc_image *prev,
     const cc_image *next, const cc_image *flow_in, cc_image *flow_out)
 {
-  CC_CHECK_ARG (r != NULL, "cc_refine_run: refine is NULL");
+  CC_CHECK_ARG (r != NULL, "cc_refine_compute: refine is NULL");
   stream = cc_stream_resolve (r->mod.ctx, stream);
   CC_TRY (check_frame (r, prev, "refine: prev frame"));
   CC_TRY (check_frame (r, next, "refine: next frame"));
@@ -511,9 +511,9 @@ cc_refine_run (cc_refine *r, cc_stream stream, const cc_image *prev,
   CC_TRY (check_field (r, flow_out, "refine: flow_out"));
   r->energy_count = 0;
   if (r->mod.ctx->backend == CC_BACKEND_CUDA) {
-    CC_TRY (CC_CUDA_ONLY (cc_cuda_refine_run (r->cuda, stream, &r->params, &r->tuning, prev,
+    CC_TRY (CC_CUDA_ONLY (cc_cuda_refine_compute (r->cuda, stream, &r->params, &r->tuning, prev,
             next, flow_in, flow_out)));
-    if (r->params.track_energy)
+    if (r->tuning.track_energy)
       r->energy_count = energy_capacity (r);
     return CC_SUCCESS;
   }

@@ -29,10 +29,10 @@ cc_status cc_cuda_refine_create (cc_context *ctx, const cc_refine_sizes *sizes,
     int max_outer, cc_cuda_refine **out);
 void cc_cuda_refine_destroy (cc_cuda_refine *state);
 /* Frames, flow_in and flow_out: host or device views (host ones are staged). With
- * params->track_energy, energies go to a device array read by _energies. */
-cc_status cc_cuda_refine_run (cc_cuda_refine *state, cc_stream stream, const cc_refine_params *params,
-    const cc_refine_tuning *tuning, const cc_image *prev, const cc_image *next, const cc_image *flow_in,
-    cc_image *flow_out);
+ * tuning->track_energy, energies go to a device array read by _energies. */
+cc_status cc_cuda_refine_compute (cc_cuda_refine *state, cc_stream stream,
+    const cc_refine_params *params, const cc_refine_tuning *tuning, const cc_image *prev,
+    const cc_image *next, const cc_image *flow_in, cc_image *flow_out);
 /* Copies `count` energies of the last run to the host (waits). */
 cc_status cc_cuda_refine_energies (cc_cuda_refine *state, double *out, int count);
 

@@ -300,7 +300,7 @@ START_TEST (test_sources_match_rows)
   cc_apsp_params_default (&p);
   p.kind = CC_APSP_UNDIRECTED;
   CC_ASSERT_OK (cc_apsp_create (ctx, g.nodes, &p, &a));
-  CC_ASSERT_OK (cc_apsp_solve (a, NULL, &gv, NULL));
+  CC_ASSERT_OK (cc_apsp_compute_sync (a, NULL, &gv, NULL));
   CC_ASSERT_OK (cc_apsp_get_rows (a, src, 3, rows, NULL));
   ck_assert_float_eq_tol (rows[2 * g.nodes + 7], full[150 * g.nodes + 7], 1e-4);
   cc_apsp_destroy (a);
@@ -363,7 +363,7 @@ START_TEST (test_invalid_arguments)
   cc_apsp *a;
   ck_assert_int_eq (cc_apsp_create (ctx, 0, NULL, &a), CC_ERROR_INVALID_ARGUMENT);
   CC_ASSERT_OK (cc_apsp_create (ctx, 4, NULL, &a));
-  ck_assert_int_eq (cc_apsp_solve (a, NULL, &g, NULL), CC_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq (cc_apsp_compute_sync (a, NULL, &g, NULL), CC_ERROR_INVALID_ARGUMENT);
   ck_assert_int_eq (cc_apsp_get_rows (a, NULL, 1, d, NULL), CC_ERROR_INVALID_ARGUMENT);
   cc_apsp_destroy (a);
   cc_context_destroy (ctx);
@@ -438,7 +438,7 @@ START_TEST (test_gpu_rows_and_out_of_memory)
   test_graph g = cv_test_quick () ? grid_dual_graph (12, 12) : grid_dual_graph (20, 20);
   cc_apsp_graph gv = view (&g);
   CC_ASSERT_OK (cc_apsp_create (ctx, g.nodes, &p, &a));
-  CC_ASSERT_OK (cc_apsp_solve (a, NULL, &gv, NULL));
+  CC_ASSERT_OK (cc_apsp_compute_sync (a, NULL, &gv, NULL));
   int32_t rows[4] = { g.nodes - 1, 3, 3, g.nodes / 2 };
   float *got = malloc (sizeof (float) * 4 * g.nodes);
   CC_ASSERT_OK (cc_apsp_get_rows (a, rows, 4, got, NULL));

@@ -105,7 +105,8 @@ START_TEST (test_integer_translations)
 {
   const int w = 256, h = 192;
   const int shifts[][2] = { { 3, -2 }, { 7, 5 }, { -13, 9 }, { 0, 0 }, { 21, -17 } };
-  const cc_match_metric metrics[] = { CC_MATCH_NCC, CC_MATCH_SSD, CC_MATCH_SAD };
+  const cc_blockmatch_metric metrics[] = {
+    CC_BLOCKMATCH_NCC, CC_BLOCKMATCH_SSD, CC_BLOCKMATCH_SAD };
   for (int bk = 0; bk < cv_test_backend_count (); bk++)
     for (int m = 0; m < 3; m++)
       for (size_t s = 0; s < sizeof shifts / sizeof shifts[0]; s++) {
@@ -237,7 +238,8 @@ START_TEST (test_flat_blocks_flagged)
       ((uint8_t *) a.planes[0])[y * w + x] = 120;
       ((uint8_t *) b.planes[0])[y * w + x] = 120 + ((x * 7 + y * 3) % 3 == 0);   /* +-1 noise */
     }
-  const cc_match_metric metrics[] = { CC_MATCH_NCC, CC_MATCH_SSD, CC_MATCH_SAD };
+  const cc_blockmatch_metric metrics[] = {
+    CC_BLOCKMATCH_NCC, CC_BLOCKMATCH_SSD, CC_BLOCKMATCH_SAD };
   for (int bk = 0; bk < cv_test_backend_count (); bk++)
     for (int m = 0; m < 3; m++) {
       cc_blockmatch_params p;
@@ -282,7 +284,7 @@ START_TEST (test_invalid_parameters)
     p.search_radius = bad[i].radius;
     p.seed_radius = bad[i].seed;
     p.levels = bad[i].levels;
-    p.metric = (cc_match_metric) bad[i].metric;
+    p.metric = (cc_blockmatch_metric) bad[i].metric;
     p.flat_threshold = bad[i].flat;
     cc_blockmatch *bm = NULL;
     ck_assert_int_eq (cc_blockmatch_create (ctx, 64, 64, &p, &bm), CC_ERROR_INVALID_ARGUMENT);
@@ -382,7 +384,7 @@ START_TEST (test_cpu_threads_bit_exact)
   for (int m = 0; m < 2; m++) {
     cc_blockmatch_params p;
     cc_blockmatch_params_default (&p);
-    p.metric = m ? CC_MATCH_SAD : CC_MATCH_NCC;
+    p.metric = m ? CC_BLOCKMATCH_SAD : CC_BLOCKMATCH_NCC;
     bm_result r1, r4;
     bm_pair_threads (CC_BACKEND_CPU, 1, &p, &f0, &f1, false, &r1);
     bm_pair_threads (CC_BACKEND_CPU, 4, &p, &f0, &f1, false, &r4);
@@ -406,7 +408,8 @@ START_TEST (test_gpu_matches_cpu)
   cc_image f0, f1;
   CC_ASSERT_OK (cv_synth_clip_frame (2, 641, 359, &f0, NULL));
   CC_ASSERT_OK (cv_synth_clip_frame (3, 641, 359, &f1, NULL));
-  const cc_match_metric metrics[] = { CC_MATCH_NCC, CC_MATCH_SSD, CC_MATCH_SAD };
+  const cc_blockmatch_metric metrics[] = {
+    CC_BLOCKMATCH_NCC, CC_BLOCKMATCH_SSD, CC_BLOCKMATCH_SAD };
   const int blocks[] = { 16, 8, 13 };
   for (int m = 0; m < 3; m++) {
     cc_blockmatch_params p;

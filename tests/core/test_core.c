@@ -2,7 +2,7 @@
 /* cudacore basics: status names, errors, contexts, image views and copies. */
 #include "cv_test.h"
 #include "cv_imageio.h"
-#include <cudacore/cc_flow.h>
+#include <cudacore/cc_flow_io.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>

@@ -401,9 +401,10 @@ video_case (cc_backend backend)
   /* pairs (0,1) (1,2) (2,3), a reset, (3,1) after the reset: the order a stream,
    * a seek and a new start would give */
   const int seq[][2] = { { 0, 1 }, { 1, 2 }, { 2, 3 }, { 3, 1 }, { 1, 0 } };
+  ck_assert_int_eq (cc_epic_reset (NULL), CC_ERROR_INVALID_ARGUMENT);
   for (int i = 0; i < 5; i++) {
     if (i == 3)
-      cc_epic_reset (video);
+      CC_ASSERT_OK (cc_epic_reset (video));
     const cc_image *a = &d[seq[i][0]], *b = &d[seq[i][1]];
     CC_ASSERT_OK (cc_epic_compute (plain, NULL, a, b, &pf, &pc));
     CC_ASSERT_OK (cc_epic_compute_video (video, NULL, a, b, &vf, &vc));
@@ -512,8 +513,8 @@ cancel_stage (int stage, const cc_image *a, const cc_image *b, double delay_ms)
   double t0 = mono_ms ();
   ck_assert_int_eq (pthread_create (&t, NULL, cancel_later, &c), 0);
   cc_status st = stage == 0 ? cc_match_compute (m, NULL, a, b)
-      : stage == 1 ? cc_interp_run (ip, NULL, a, &one, 1, &flow)
-      : stage == 2 ? cc_refine_run (r, NULL, a, b, &flow, &flow)
+      : stage == 1 ? cc_interp_compute (ip, NULL, a, &one, 1, &flow)
+      : stage == 2 ? cc_refine_compute (r, NULL, a, b, &flow, &flow)
       : cc_epic_compute (e, NULL, a, b, &flow, NULL);
   double t1 = mono_ms ();
   pthread_join (t, NULL);

@@ -5,7 +5,8 @@
 #include "cv_test.h"
 #include "cv_imageio.h"
 #include "cv_synth.h"
-#include <cudacore/cc_flow.h>
+#include <cudacore/cc_flow_io.h>
+#include <cudacore/cc_flow_lk.h>
 
 #include <math.h>
 #include <string.h>
@@ -308,21 +309,22 @@ START_TEST (test_push_streaming)
   cv_image_new (96, 64, CC_FORMAT_F32, &dconf);
   bool had = true;
   memset (flow.planes[0], 0x7f, 96 * 64 * 8);
-  CC_ASSERT_OK (cc_flow_lk_push (lk, NULL, &a, NULL, &flow, &conf, &had));
+  CC_ASSERT_OK (cc_flow_lk_compute_video (lk, NULL, &a, NULL, &flow, &conf, &had));
   ck_assert (!had);
   for (int i = 0; i < 96 * 64 * 2; i++)
     ck_assert_float_eq (((float *) flow.planes[0])[i], 0.0f);
-  CC_ASSERT_OK (cc_flow_lk_push (lk, NULL, &b, NULL, &flow, &conf, &had));
+  CC_ASSERT_OK (cc_flow_lk_compute_video (lk, NULL, &b, NULL, &flow, &conf, &had));
   ck_assert (had);
   CC_ASSERT_OK (cc_flow_lk_compute (lk, NULL, &a, &b, NULL, &direct, &dconf));
   ck_assert_int_eq (memcmp (flow.planes[0], direct.planes[0], 96 * 64 * 8), 0);
-  cc_flow_lk_reset (lk);
-  CC_ASSERT_OK (cc_flow_lk_push (lk, NULL, &b, NULL, &flow, &conf, &had));
+  CC_ASSERT_OK (cc_flow_lk_reset (lk));
+  ck_assert_int_eq (cc_flow_lk_reset (NULL), CC_ERROR_INVALID_ARGUMENT);
+  CC_ASSERT_OK (cc_flow_lk_compute_video (lk, NULL, &b, NULL, &flow, &conf, &had));
   ck_assert (!had);
   /* a frame of another size is refused with a message naming both sizes */
   cc_image small;
   cv_image_new (10, 10, CC_FORMAT_GRAY8, &small);
-  ck_assert_int_eq (cc_flow_lk_push (lk, NULL, &small, NULL, &flow, &conf, NULL),
+  ck_assert_int_eq (cc_flow_lk_compute_video (lk, NULL, &small, NULL, &flow, &conf, NULL),
       CC_ERROR_INVALID_ARGUMENT);
   ck_assert_ptr_nonnull (strstr (cc_last_error (), "10x10"));
   cv_image_free (&small);
@@ -350,16 +352,16 @@ START_TEST (test_set_params)
   cc_flow_lk_params p;
   cc_flow_lk_get_params (lk, &p);
   bool had = false;
-  CC_ASSERT_OK (cc_flow_lk_push (lk, NULL, &a, NULL, &flow, &conf, &had));
+  CC_ASSERT_OK (cc_flow_lk_compute_video (lk, NULL, &a, NULL, &flow, &conf, &had));
   p.iterations = p.iterations + 1;   /* same levels: the pushed frame stays */
   CC_ASSERT_OK (cc_flow_lk_set_params (lk, &p));
-  CC_ASSERT_OK (cc_flow_lk_push (lk, NULL, &b, NULL, &flow, &conf, &had));
+  CC_ASSERT_OK (cc_flow_lk_compute_video (lk, NULL, &b, NULL, &flow, &conf, &had));
   ck_assert (had);
   p.pyramid_levels = 2;              /* new pyramids: the pushed frame goes */
   CC_ASSERT_OK (cc_flow_lk_set_params (lk, &p));
-  CC_ASSERT_OK (cc_flow_lk_push (lk, NULL, &a, NULL, &flow, &conf, &had));
+  CC_ASSERT_OK (cc_flow_lk_compute_video (lk, NULL, &a, NULL, &flow, &conf, &had));
   ck_assert (!had);
-  CC_ASSERT_OK (cc_flow_lk_push (lk, NULL, &b, NULL, &flow, &conf, &had));
+  CC_ASSERT_OK (cc_flow_lk_compute_video (lk, NULL, &b, NULL, &flow, &conf, &had));
   ck_assert (had);
   lk_pair (CC_BACKEND_CPU, &p, &a, &b, NULL, &fresh, &fconf);
   ck_assert_int_eq (memcmp (flow.planes[0], fresh.planes[0], (size_t) w * h * 8), 0);

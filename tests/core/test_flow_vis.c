@@ -5,7 +5,7 @@
 #include "cv_test.h"
 #include "cv_imageio.h"
 #include "cv_synth.h"
-#include <cudacore/cc_flow.h>
+#include <cudacore/cc_flow_vis.h>
 #include <cudacore/cc_timer.h>
 
 #include <math.h>
@@ -68,7 +68,7 @@ START_TEST (test_arrow_tails_on_top)
   cc_flow_vis_params_default (&vp);
   vp.mode = CC_FLOW_VIS_ARROWS;
   vp.arrow_spacing = 8;
-  CC_ASSERT_OK (cc_flow_visualize (ctx, NULL, &flow, NULL, &vp, &frame));
+  CC_ASSERT_OK (cc_flow_vis_draw (ctx, NULL, &flow, NULL, &vp, &frame));
   for (int y = 4; y < h; y += 8)
     for (int x = 4; x < w; x += 8) {
       const uint8_t *px = (const uint8_t *) frame.planes[0] + y * frame.pitch[0] + 4 * x;
@@ -114,8 +114,8 @@ START_TEST (test_gpu_matches_cpu)
         cc_image fc, dfr, fg;
         make_frame (fmts[fi], W, H, &fc);
         CC_ASSERT_OK (cv_test_to_backend (gpu, &fc, &dfr));
-        CC_ASSERT_OK (cc_flow_visualize (cpu, NULL, &flow, c, &vp, &fc));
-        CC_ASSERT_OK (cc_flow_visualize (gpu, NULL, &dflow, dc, &vp, &dfr));
+        CC_ASSERT_OK (cc_flow_vis_draw (cpu, NULL, &flow, c, &vp, &fc));
+        CC_ASSERT_OK (cc_flow_vis_draw (gpu, NULL, &dflow, dc, &vp, &dfr));
         CC_ASSERT_OK (cc_image_alloc (NULL, W, H, fmts[fi], CC_LOCATION_HOST, &fg));
         CC_ASSERT_OK (cc_image_copy (gpu, NULL, &dfr, &fg));
         long differ = 0, total = 0;
@@ -180,7 +180,7 @@ START_TEST (test_cpu_threads_bit_exact)
       cc_image fr[2];
       for (int t = 0; t < 2; t++) {
         make_frame (fmts[fi], W, H, &fr[t]);
-        CC_ASSERT_OK (cc_flow_visualize (ctx[t], NULL, &flow, &conf, &vp, &fr[t]));
+        CC_ASSERT_OK (cc_flow_vis_draw (ctx[t], NULL, &flow, &conf, &vp, &fr[t]));
       }
       char what[64];
       snprintf (what, sizeof what, "%s mode %d, 1 vs 4 threads", cc_format_name (fmts[fi]),

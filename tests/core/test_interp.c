@@ -108,7 +108,7 @@ interp_on (cc_backend backend, int threads, const cc_interp_params *p, const cc_
     CC_ASSERT_OK (cc_image_copy (ctx, NULL, &mimg, &dmimg));
     dm = (const cc_flow_match *) dmimg.planes[0];
   }
-  CC_ASSERT_OK (cc_interp_run (ip, NULL, &df, dm, n, &dflow));
+  CC_ASSERT_OK (cc_interp_compute (ip, NULL, &df, dm, n, &dflow));
   CC_ASSERT_OK (cv_test_to_host (ctx, &dflow, flow));
   if (keys)
     CC_ASSERT_OK (cc_interp_debug (ip, NULL, keys));
@@ -310,7 +310,7 @@ START_TEST (test_geodesic_fixed_point)
   CC_ASSERT_OK (cc_interp_create (ctx, w, h, &p, &ip));
   cc_image flow;
   CC_ASSERT_OK (cv_image_new (w, h, CC_FORMAT_F32C2, &flow));
-  CC_ASSERT_OK (cc_interp_run (ip, NULL, &frame, m, n, &flow));
+  CC_ASSERT_OK (cc_interp_compute (ip, NULL, &frame, m, n, &flow));
   float *cost = malloc ((size_t) w * h * sizeof (float));
   uint64_t *keys = malloc ((size_t) w * h * sizeof (uint64_t));
   CC_ASSERT_OK (cc_interp_debug (ip, cost, keys));
@@ -371,19 +371,23 @@ START_TEST (test_bad_input)
   };
   for (int n = 0; n <= 4; n++) {
     CC_ASSERT_OK (cc_image_fill (ctx, NULL, &flow, 0xFF));
-    CC_ASSERT_OK (cc_interp_run (ip, NULL, &frame, n ? bad : NULL, n, &flow));
+    CC_ASSERT_OK (cc_interp_compute (ip, NULL, &frame, n ? bad : NULL, n, &flow));
     for (int y = 0; y < h; y++)
       for (int x = 0; x < w; x++)
         ck_assert (flow_at (&flow, x, y)[0] == 0.0f && flow_at (&flow, x, y)[1] == 0.0f);
   }
   /* errors */
-  ck_assert_int_eq (cc_interp_run (ip, NULL, &frame, NULL, 3, &flow), CC_ERROR_INVALID_ARGUMENT);
-  ck_assert_int_eq (cc_interp_run (ip, NULL, &frame, bad, -1, &flow), CC_ERROR_INVALID_ARGUMENT);
-  ck_assert_int_eq (cc_interp_run (ip, NULL, &flow, bad, 1, &flow), CC_ERROR_INVALID_ARGUMENT);
-  ck_assert_int_eq (cc_interp_run (ip, NULL, &frame, bad, 1, &frame), CC_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq (cc_interp_compute (ip, NULL, &frame, NULL, 3, &flow),
+      CC_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq (cc_interp_compute (ip, NULL, &frame, bad, -1, &flow),
+      CC_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq (cc_interp_compute (ip, NULL, &flow, bad, 1, &flow), CC_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq (cc_interp_compute (ip, NULL, &frame, bad, 1, &frame),
+      CC_ERROR_INVALID_ARGUMENT);
   cc_image small;
   CC_ASSERT_OK (cv_image_new (w - 1, h, CC_FORMAT_F32C2, &small));
-  ck_assert_int_eq (cc_interp_run (ip, NULL, &frame, bad, 1, &small), CC_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq (cc_interp_compute (ip, NULL, &frame, bad, 1, &small),
+      CC_ERROR_INVALID_ARGUMENT);
   cv_image_free (&small);
   cc_interp_params q = p;
   q.k = 0;
@@ -417,7 +421,7 @@ START_TEST (test_bad_input)
   cc_image one = textured (1, 1, 1);
   CC_ASSERT_OK (cv_image_new (1, 1, CC_FORMAT_F32C2, &flow));
   cc_flow_match single = { 0, 0, 2.5f, -1.5f, 0.5f };
-  CC_ASSERT_OK (cc_interp_run (ip, NULL, &one, &single, 1, &flow));
+  CC_ASSERT_OK (cc_interp_compute (ip, NULL, &one, &single, 1, &flow));
   ck_assert_float_eq (flow_at (&flow, 0, 0)[0], 2.5f);
   ck_assert_float_eq (flow_at (&flow, 0, 0)[1], -1.5f);
   cc_interp_destroy (ip);

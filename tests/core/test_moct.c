@@ -136,7 +136,7 @@ run_on (cc_backend backend, const cc_moct_params *p, const cc_moct_object *objs,
   CC_ASSERT_OK (cc_moct_set_objects (m, objs, n));
   cc_image f;
   CC_ASSERT_OK (cv_test_to_backend (ctx, host_frame, &f));
-  CC_ASSERT_OK (cc_moct_run (m, NULL, &f, results));
+  CC_ASSERT_OK (cc_moct_compute (m, NULL, &f, results));
   cc_image_free (ctx, &f);
   cc_moct_destroy (m);
   cc_context_destroy (ctx);
@@ -220,7 +220,7 @@ START_TEST (test_clip)
     cc_image frame;
     CC_ASSERT_OK (cv_synth_shapes (w, h, s, n, &frame, owner));
     cc_moct_result r[8];
-    CC_ASSERT_OK (cc_moct_run (m, NULL, &frame, r));
+    CC_ASSERT_OK (cc_moct_compute (m, NULL, &frame, r));
     for (int k = 0; k < n; k++) {
       truth_t tr;
       truth_of (owner, w, h, k, &tr);
@@ -273,10 +273,10 @@ START_TEST (test_absent_and_errors)
   CC_ASSERT_OK (cc_moct_create (ctx, 64, 32, NULL, &m));
   cc_image gray;
   CC_ASSERT_OK (cv_image_new (64, 32, CC_FORMAT_GRAY8, &gray));
-  ck_assert_int_eq (cc_moct_run (m, NULL, &gray, r), CC_ERROR_NOT_SUPPORTED);
+  ck_assert_int_eq (cc_moct_compute (m, NULL, &gray, r), CC_ERROR_NOT_SUPPORTED);
   cc_image small = frame;
   small.width = 63;
-  ck_assert_int_eq (cc_moct_run (m, NULL, &small, r), CC_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq (cc_moct_compute (m, NULL, &small, r), CC_ERROR_INVALID_ARGUMENT);
   p.history = 1;
   cc_moct *bad;
   ck_assert_int_eq (cc_moct_create (ctx, 64, 32, &p, &bad), CC_ERROR_INVALID_ARGUMENT);
@@ -324,7 +324,7 @@ START_TEST (test_tolerance_and_ties)
       uint8_t px[16] = { c[0], c[1], c[2], 255, 128, 128, 128, 255, c[0], c[1], c[2], 255 };
       cc_image f = cc_image_view (px, 16, 4, 1, CC_FORMAT_RGBX8, CC_LOCATION_HOST);
       cc_moct_result r;
-      CC_ASSERT_OK (cc_moct_run (m, NULL, &f, &r));
+      CC_ASSERT_OK (cc_moct_compute (m, NULL, &f, &r));
       ck_assert_int_eq (r.mass, inside ? 2 : 0);
       if (inside)
         ck_assert (r.x0 == 0 && r.x1 == 2 && r.sum_x == 2 && r.sum_xx == 4);
@@ -602,7 +602,7 @@ START_TEST (test_trajectory_velocity)
       CC_ASSERT_OK (cv_synth_shapes (80, 60, &s, 1, &host, NULL));
       CC_ASSERT_OK (cv_test_to_backend (ctx, &host, &f));
       cc_moct_result r;
-      CC_ASSERT_OK (cc_moct_run (m, NULL, &f, &r));
+      CC_ASSERT_OK (cc_moct_compute (m, NULL, &f, &r));
       cx[t] = r.cx;
       cy[t] = r.cy;
       if (t == 0 || t == 3) {
@@ -639,7 +639,7 @@ START_TEST (test_trajectory_velocity)
     CC_ASSERT_OK (cv_synth_shapes (80, 60, &s, 1, &host, NULL));
     CC_ASSERT_OK (cv_test_to_backend (ctx, &host, &f));
     cc_moct_result r;
-    CC_ASSERT_OK (cc_moct_run (m, NULL, &f, &r));
+    CC_ASSERT_OK (cc_moct_compute (m, NULL, &f, &r));
     ck_assert (r.present && !r.velocity_valid);
     CC_ASSERT_OK (cc_moct_get_trajectory (m, 0, tr, 8, &n));
     ck_assert (n == 1 && tr[0].frame == 0 && tr[0].ix == 30 && tr[0].iy == 30);
@@ -671,7 +671,7 @@ START_TEST (test_draw_cpu)
     cv_synth_shape s = { 20 + 40 * t, 30, 8, 8, 0, 250, 0, 0 };
     CC_ASSERT_OK (cv_synth_shapes (100, 60, &s, 1, &f, NULL));
     cc_moct_result r;
-    CC_ASSERT_OK (cc_moct_run (m, NULL, &f, &r));
+    CC_ASSERT_OK (cc_moct_compute (m, NULL, &f, &r));
     ck_assert (r.x0 == 12 + 40 * t && r.x1 == 28 + 40 * t && r.y0 == 22 && r.y1 == 38);
     if (t == 0)
       cv_image_free (&f);
@@ -872,7 +872,7 @@ check_label (cc_format format, int w, int h, int x0, int y0, int x1, int y1,
   guarded_frame f, want;
   label_scene (format, w, h, x0, y0, x1, y1, red, &f);
   cc_moct_result r;
-  CC_ASSERT_OK (cc_moct_run (m, NULL, &f.img, &r));
+  CC_ASSERT_OK (cc_moct_compute (m, NULL, &f.img, &r));
   ck_assert_msg (r.present, "%s %dx%d: the object is not found", cc_format_name (format), w, h);
   if (format == CC_FORMAT_RGBX8 || format == CC_FORMAT_BGRX8)
     ck_assert (r.x0 == x0 && r.y0 == y0 && r.x1 == x1 && r.y1 == y1);
@@ -947,7 +947,7 @@ START_TEST (test_draw_labels_order)
   cc_image f;
   CC_ASSERT_OK (cv_synth_shapes (80, 40, s, 2, &f, NULL));
   cc_moct_result r[3];
-  CC_ASSERT_OK (cc_moct_run (m, NULL, &f, r));
+  CC_ASSERT_OK (cc_moct_compute (m, NULL, &f, r));
   ck_assert (r[0].present && r[1].present && !r[2].present);
   ck_assert (r[0].x0 == 15 && r[0].y0 == 20 && r[1].x0 == 35 && r[1].y0 == 15 && r[1].x1 == 45);
   CC_ASSERT_OK (cc_moct_draw (m, NULL, &f, CC_MOCT_DRAW_BOXES | CC_MOCT_DRAW_LABELS));
@@ -1032,7 +1032,7 @@ START_TEST (test_gpu_labels_match_cpu)
         CC_ASSERT_OK (cc_moct_set_objects (m[b], o, 4));
         cc_image dev;
         CC_ASSERT_OK (cv_test_to_backend (ctx[b], &g.img, &dev));
-        CC_ASSERT_OK (cc_moct_run (m[b], NULL, &dev, NULL));
+        CC_ASSERT_OK (cc_moct_compute (m[b], NULL, &dev, NULL));
         CC_ASSERT_OK (cc_moct_draw (m[b], NULL, &dev, CC_MOCT_DRAW_ALL));
         CC_ASSERT_OK (cv_test_to_host (ctx[b], &dev, &out[b]));
         cc_image_free (ctx[b], &dev);
@@ -1113,7 +1113,7 @@ compare_backends (const cc_image *frames, int nframes, const cc_moct_object *o, 
     cc_image dev[2], drawn[2];
     for (int b = 0; b < 2; b++) {
       CC_ASSERT_OK (cv_test_to_backend (ctx[b], &host, &dev[b]));
-      CC_ASSERT_OK (cc_moct_run (m[b], NULL, &dev[b], t % 3 == 2 ? NULL : r[b]));
+      CC_ASSERT_OK (cc_moct_compute (m[b], NULL, &dev[b], t % 3 == 2 ? NULL : r[b]));
     }
     if (t % 3 != 2) {
       int bad = results_equal (r[0], r[1], n);
@@ -1293,7 +1293,7 @@ START_TEST (test_search_window)
     if (ball)
       draw_disc_rgbx (&f, bx, by, 5, red);
     cc_moct_result r;
-    CC_ASSERT_OK (cc_moct_run (m, NULL, &f, &r));
+    CC_ASSERT_OK (cc_moct_compute (m, NULL, &f, &r));
     if (ball) {
       long long mass;
       double mx, my;
@@ -1316,7 +1316,7 @@ START_TEST (test_search_window)
   /* a reset searches the whole frame again: the distractor counts */
   CC_ASSERT_OK (cc_moct_reset (m, NULL));
   cc_moct_result r;
-  CC_ASSERT_OK (cc_moct_run (m, NULL, &f, &r));
+  CC_ASSERT_OK (cc_moct_compute (m, NULL, &f, &r));
   long long dmass, bmass;
   double mx, my;
   int box[4];
@@ -1393,7 +1393,7 @@ run_gate (cc_backend backend, float ratio, cc_moct_result out[9])
     gate_frame (&f, t == 8 ? 4 : t, &bx, &ball);   /* 8: the look-alike alone */
     cc_image dev;
     CC_ASSERT_OK (cv_test_to_backend (ctx, &f, &dev));
-    CC_ASSERT_OK (cc_moct_run (m, NULL, &dev, &out[t]));
+    CC_ASSERT_OK (cc_moct_compute (m, NULL, &dev, &out[t]));
     cc_image_free (ctx, &dev);
   }
   cv_image_free (&f);
@@ -1492,7 +1492,7 @@ START_TEST (test_cpu_threads_same_results)
       cc_moct *m;
       CC_ASSERT_OK (cc_moct_create (ctx, W, H, NULL, &m));
       CC_ASSERT_OK (cc_moct_set_objects (m, o, 128));
-      CC_ASSERT_OK (cc_moct_run (m, NULL, &frame, r[t]));
+      CC_ASSERT_OK (cc_moct_compute (m, NULL, &frame, r[t]));
       cc_moct_destroy (m);
       cc_context_destroy (ctx);
     }

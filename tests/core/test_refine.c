@@ -9,7 +9,8 @@
 #include "cv_imageio.h"
 #include "cv_synth.h"
 #include <cudacore/cc_blockmatch.h>
-#include <cudacore/cc_flow.h>
+#include <cudacore/cc_flow_io.h>
+#include <cudacore/cc_flow_lk.h>
 #include <cudacore/cc_refine.h>
 
 #include <math.h>
@@ -17,8 +18,9 @@
 
 /* Refines a host initial field on a backend `runs` times with one refiner (on CUDA
  * with device images the later runs replay a captured graph); the results in out[0..
- * runs-1] (host, packed). energies (may be NULL) gets up to max values of the last run,
- * *count how many. */
+ * runs-1] (host, packed). With count, the runs record their energies
+ * (cc_refine_tuning.track_energy): energies (may be NULL) gets up to max values of the
+ * last run, *count how many. */
 /* The sweep precision the runs below set (cc_tuning.h; CUDA only). */
 static cc_refine_precision run_precision = CC_REFINE_PRECISION_AUTO;
 
@@ -32,7 +34,7 @@ refine_runs_threads (cc_backend backend, int threads, const cc_refine_params *p,
   CC_ASSERT_OK (cc_context_set_threads (ctx, threads));
   cc_refine *rf;
   CC_ASSERT_OK (cc_refine_create (ctx, a->width, a->height, p, &rf));
-  cc_refine_tuning t = { .precision = run_precision };
+  cc_refine_tuning t = { .precision = run_precision, .track_energy = count != NULL };
   CC_ASSERT_OK (cc_refine_set_tuning (rf, &t));
   cc_image da, db, di, dout;
   CC_ASSERT_OK (cv_test_to_backend (ctx, a, &da));
@@ -41,7 +43,7 @@ refine_runs_threads (cc_backend backend, int threads, const cc_refine_params *p,
   CC_ASSERT_OK (cv_test_to_backend (ctx, init, &dout));
   for (int run = 0; run < runs; run++) {
     CC_ASSERT_OK (cc_image_fill (ctx, NULL, &dout, 0xFF));   /* poison: every pixel written */
-    CC_ASSERT_OK (cc_refine_run (rf, NULL, &da, &db, &di, &dout));
+    CC_ASSERT_OK (cc_refine_compute (rf, NULL, &da, &db, &di, &dout));
     CC_ASSERT_OK (cv_test_to_host (ctx, &dout, &out[run]));
   }
   if (count)
@@ -129,7 +131,6 @@ START_TEST (test_energy_decreases)
   clip_case cc = clip_case_new (3, w, h, 0.6f);
   cc_refine_params p;
   cc_refine_params_default (&p);
-  p.track_energy = true;
   for (int bk = 0; bk < cv_test_backend_count (); bk++) {
     double e[64];
     int n = 0;
@@ -227,9 +228,9 @@ START_TEST (test_invalid_parameters)
   CC_ASSERT_OK (cv_synth_translation (64, 48, 1, 1, 1, &a, &b));
   cv_image_new (64, 48, CC_FORMAT_F32C2, &f);
   cv_image_new (32, 48, CC_FORMAT_F32C2, &small);
-  ck_assert_int_eq (cc_refine_run (rf, NULL, &a, &b, &small, &f), CC_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq (cc_refine_compute (rf, NULL, &a, &b, &small, &f), CC_ERROR_INVALID_ARGUMENT);
   ck_assert_ptr_nonnull (strstr (cc_last_error (), "flow_in"));
-  ck_assert_int_eq (cc_refine_run (rf, NULL, &a, &b, &f, &small), CC_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq (cc_refine_compute (rf, NULL, &a, &b, &f, &small), CC_ERROR_INVALID_ARGUMENT);
   ck_assert_ptr_nonnull (strstr (cc_last_error (), "flow_out"));
   cv_image_free (&a); cv_image_free (&b); cv_image_free (&f); cv_image_free (&small);
   cc_refine_destroy (rf);
@@ -251,10 +252,13 @@ START_TEST (test_set_params)
   CC_ASSERT_OK (cc_context_create (CC_BACKEND_CPU, -1, &ctx));
   cc_refine_params p;
   cc_refine_params_default (&p);
-  p.track_energy = true;
   cc_refine *rf;
   CC_ASSERT_OK (cc_refine_create (ctx, w, h, &p, &rf));
-  CC_ASSERT_OK (cc_refine_run (rf, NULL, &a, &b, &init, &out));
+  cc_refine_tuning track;
+  cc_refine_tuning_default (&track);
+  track.track_energy = true;
+  CC_ASSERT_OK (cc_refine_set_tuning (rf, &track));
+  CC_ASSERT_OK (cc_refine_compute (rf, NULL, &a, &b, &init, &out));
   int levels = 0;
   ck_assert_int_eq (cc_refine_energies (rf, NULL, 0, &levels), 3 * (p.outer_iterations + 1));
   ck_assert_int_eq (levels, 3);
@@ -263,7 +267,7 @@ START_TEST (test_set_params)
   ck_assert_int_eq (cc_refine_energies (rf, NULL, 0, NULL), 0);
   p.levels = 2;
   CC_ASSERT_OK (cc_refine_set_params (rf, &p));
-  CC_ASSERT_OK (cc_refine_run (rf, NULL, &a, &b, &init, &out));
+  CC_ASSERT_OK (cc_refine_compute (rf, NULL, &a, &b, &init, &out));
   ck_assert_int_eq (cc_refine_energies (rf, NULL, 0, &levels), 2 * (p.outer_iterations + 1));
   ck_assert_int_eq (levels, 2);
   refine_pair (CC_BACKEND_CPU, &p, &a, &b, &init, &fresh, NULL, 0, NULL);
@@ -287,7 +291,6 @@ START_TEST (test_odd_and_tiny_sizes)
   const int sizes[][2] = { { 1, 1 }, { 2, 3 }, { 7, 5 }, { 33, 17 }, { 65, 47 } };
   cc_refine_params p;
   cc_refine_params_default (&p);
-  p.track_energy = true;
   for (int bk = 0; bk < cv_test_backend_count (); bk++)
     for (int s = 0; s < 5; s++) {
       cc_image a, b, out;
@@ -311,7 +314,6 @@ START_TEST (test_cpu_threads_bit_exact)
 {
   cc_refine_params p;
   cc_refine_params_default (&p);
-  p.track_energy = true;
   clip_case c = clip_case_new (2, 321, 239, 1.5f);
   cc_image out[2];
   double e[2][64];
@@ -343,8 +345,8 @@ START_TEST (test_in_place)
   CC_ASSERT_OK (cc_refine_create (ctx, w, h, NULL, &rf));
   cc_image out;
   cv_image_new (w, h, CC_FORMAT_F32C2, &out);
-  CC_ASSERT_OK (cc_refine_run (rf, NULL, &a, &b, &copy, &out));
-  CC_ASSERT_OK (cc_refine_run (rf, NULL, &a, &b, &field, &field));
+  CC_ASSERT_OK (cc_refine_compute (rf, NULL, &a, &b, &copy, &out));
+  CC_ASSERT_OK (cc_refine_compute (rf, NULL, &a, &b, &field, &field));
   ck_assert_int_eq (memcmp (out.planes[0], field.planes[0], (size_t) w * h * 8), 0);
   cv_image_free (&a); cv_image_free (&b); cv_image_free (&field); cv_image_free (&copy);
   cv_image_free (&out);
@@ -469,7 +471,7 @@ START_TEST (test_gpu_graph_replay)
   CC_ASSERT_OK (cc_refine_create (ctx, w, h, &p, &rf));
   cv_image_new (w, h, CC_FORMAT_F32C2, &ref);
   memset (ref.planes[0], 0xFF, (size_t) w * h * 8);   /* poison: every pixel written */
-  CC_ASSERT_OK (cc_refine_run (rf, NULL, &cc.f0, &cc.f1, &cc.init, &ref));
+  CC_ASSERT_OK (cc_refine_compute (rf, NULL, &cc.f0, &cc.f1, &cc.init, &ref));
   cc_refine_destroy (rf);
   cc_context_destroy (ctx);
   refine_runs (CC_BACKEND_CUDA, &p, &cc.f0, &cc.f1, &cc.init, out, runs, NULL, 0, NULL);

@@ -4,7 +4,7 @@
 #include "cv_imageio.h"
 #include "cv_synth.h"
 #include "gstcvflowmeta.h"
-#include <cudacore/cc_flow.h>
+#include <cudacore/cc_flow_io.h>
 #include <math.h>
 #include <string.h>
 

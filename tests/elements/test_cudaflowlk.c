@@ -5,7 +5,7 @@
 #include "element_common.h"
 #include "gstcvfilter.h"
 #include "gstcvflowmeta.h"
-#include <cudacore/cc_flow.h>
+#include <cudacore/cc_flow_vis.h>
 #include <math.h>
 #include <string.h>
 
@@ -69,7 +69,7 @@ GST_START_TEST (test_formats_and_meta)
 }
 GST_END_TEST;
 
-/* visualize=color writes exactly cc_flow_visualize's pixels for the meta's field. */
+/* visualize=color writes exactly cc_flow_vis_draw's pixels for the meta's field. */
 GST_START_TEST (test_visualize_color_pixels)
 {
   const int w = 96, h = 64;
@@ -94,7 +94,7 @@ GST_START_TEST (test_visualize_color_pixels)
   cc_flow_vis_params vp;
   cc_flow_vis_params_default (&vp);
   vp.min_confidence = 1e-6f;
-  CC_ASSERT_OK (cc_flow_visualize (ctx, NULL, &field, &cfield, &vp, &ex));
+  CC_ASSERT_OK (cc_flow_vis_draw (ctx, NULL, &field, &cfield, &vp, &ex));
   GstMapInfo map;
   fail_unless (gst_buffer_map (out, &map, GST_MAP_READ));
   for (int i = 0; i < w * h; i++)

@@ -255,7 +255,7 @@ drawn_frames (const gchar * draw, unsigned flags, int w, int h, int frames)
     guint8 *want = g_memdup2 (im.data, im.size);
     gst_buffer_unmap (in, &im);
     cc_image view = cc_image_view (want, 4 * w, w, h, CC_FORMAT_RGBX8, CC_LOCATION_HOST);
-    CC_ASSERT_OK (cc_moct_run (m, NULL, &view, NULL));
+    CC_ASSERT_OK (cc_moct_compute (m, NULL, &view, NULL));
     CC_ASSERT_OK (cc_moct_draw (m, NULL, &view, flags));
     GstBuffer *out = gst_harness_push_and_pull (hn, in);
     GstMapInfo om;

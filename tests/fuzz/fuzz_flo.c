@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* .flo reading (cc_flo_read, Middlebury format): any file gives a field or an error. */
 #include "fuzz_common.h"
-#include <cudacore/cc_flow.h>
+#include <cudacore/cc_flow_io.h>
 #include <stdlib.h>
 
 static volatile float sink;   /* every value read once: ASan sees a short buffer */

@@ -9,7 +9,8 @@
 #include "cv_synth.h"
 #include "cv_align.h"
 #include "cv_pairs.h"
-#include <cudacore/cc_flow.h>
+#include <cudacore/cc_flow_io.h>
+#include <cudacore/cc_flow_vis.h>
 #include <cudacore/cc_epic.h>
 
 #include <math.h>
@@ -578,7 +579,7 @@ START_TEST (test_png_writer_opaque)
 END_TEST
 
 /* cv-flow --vis on two generated frames: every pixel opaque, colours exactly those of
- * cc_flow_visualize on the flow cv-flow wrote with -o. */
+ * cc_flow_vis_draw on the flow cv-flow wrote with -o. */
 START_TEST (test_cv_flow_vis_opaque)
 {
   const char *f[2] = { cv_test_temp_path ("f0.png"), cv_test_temp_path ("f1.png") };
@@ -599,7 +600,7 @@ START_TEST (test_cv_flow_vis_opaque)
   cc_flow_vis_params_default (&vp);
   cc_context *cpu;
   CC_ASSERT_OK (cc_context_create (CC_BACKEND_CPU, -1, &cpu));
-  CC_ASSERT_OK (cc_flow_visualize (cpu, NULL, &flow, NULL, &vp, &drawn));
+  CC_ASSERT_OK (cc_flow_vis_draw (cpu, NULL, &flow, NULL, &vp, &drawn));
   int w, h;
   bool has_alpha;
   uint8_t *px = load_rgba (vis, &w, &h, &has_alpha);

@@ -219,8 +219,8 @@ cv_moct_tracker_run (cv_moct_tracker *t, cc_image *frame, cc_moct_result *res)
       return cv_fail ("upload");
     in = &t->dev;
   }
-  if (cc_moct_run (t->m, NULL, in, res) != CC_SUCCESS)
-    return cv_fail ("cc_moct_run");
+  if (cc_moct_compute (t->m, NULL, in, res) != CC_SUCCESS)
+    return cv_fail ("cc_moct_compute");
   return 0;
 }
 

@@ -20,7 +20,7 @@
 #include "cv_cli.h"
 #include "cv_imageio.h"
 #include "cudacore/cc_epic.h"
-#include "cudacore/cc_flow.h"
+#include "cudacore/cc_flow_io.h"
 #include "cudacore/cc_timer.h"
 
 #include <math.h>

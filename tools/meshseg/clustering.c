@@ -90,7 +90,7 @@ ms_distances_init (ms_distances *d, const ms_dual *dual, cc_context *ctx, ms_aps
     /* the matrix stays on the device; the clustering fetches the rows it reads */
     cc_status st = cc_apsp_create (ctx, dual->faces, &p, &d->apsp);
     if (st == CC_SUCCESS)
-      st = cc_apsp_solve (d->apsp, NULL, &d->graph, &stats);
+      st = cc_apsp_compute_sync (d->apsp, NULL, &d->graph, &stats);
     if (st != CC_SUCCESS) {
       cc_apsp_destroy (d->apsp);
       d->apsp = NULL;

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Dense optical flow: pyramidal Lucas-Kanade, flow fields, visualisation, metrics.
+/* Dense optical flow fields, what the flow modules share (cc_flow_lk.h,
+ * cc_blockmatch.h, cc_epic.h, cc_refine.h) and what draws (cc_flow_vis.h), files and
+ * metrics (cc_flow_io.h) read.
  *
  * A flow field is an F32C2 image (u, v in pixels of the flow grid: a vector at
  * grid cell (x, y) moves the point (x, y) of frame 1 to (x + u, y + v) in frame 2)
@@ -13,129 +15,9 @@
 extern "C" {
 #endif
 
-typedef enum cc_gradient {
-  CC_GRADIENT_SCHARR = 0,  /* 3x3 Scharr (3,10,3)/32: best rotation invariance */
-  CC_GRADIENT_SOBEL        /* 3x3 Sobel (1,2,1)/8, as in ringaby-2008 */
-} cc_gradient;
-
-/* Ranges (checked by create and set_params). */
-#define CC_FLOW_LK_LEVELS_MIN 1
-#define CC_FLOW_LK_LEVELS_MAX 8
-#define CC_FLOW_LK_ITERATIONS_MIN 1
-#define CC_FLOW_LK_ITERATIONS_MAX 100
-#define CC_FLOW_LK_WINDOW_MIN 5
-#define CC_FLOW_LK_WINDOW_MAX 31
-
-typedef struct cc_flow_lk_params {
-  int pyramid_levels;        /* 1..8; levels whose size would drop under 8 px are skipped. Default 5 */
-  int iterations;            /* warp-and-solve iterations per level, 1..100. Default 3 */
-  int window_size;           /* odd, 5..31. Default 9 */
-  float min_eigen_threshold; /* a pixel whose structure tensor's smallest eigenvalue
-                                (per window pixel, intensities in [0,1]) is below this
-                                keeps its coarser estimate. >= 0. Default 1e-6 */
-  cc_gradient gradient;      /* Default SCHARR */
-  bool fb_check;             /* forward-backward check (ringaby-2008 4.1). Default false */
-  float fb_threshold;        /* px; a pixel with |f(x) + b(x + f(x))| above it is invalid. Default 1.0 */
-} cc_flow_lk_params;
-
-void cc_flow_lk_params_default (cc_flow_lk_params *params);
-/* INVALID_ARGUMENT with a message naming the first parameter out of range. */
-cc_status cc_flow_lk_params_check (const cc_flow_lk_params *params);
-
-/* Confidence semantics:
- *  - fb_check off: the smallest eigenvalue of the window's structure tensor (>= 0);
- *    0 where the image is flat. Values under min_eigen_threshold are unreliable.
- *  - fb_check on: the forward-backward error in pixels (>= 0) for valid pixels, and
- *    CC_FLOW_INVALID (-1) for pixels that fail the check (their vector is kept).
- * Outside the mask: flow 0 and confidence 0. */
+/* Confidence of a vector that failed a validity check (LK's forward-backward check):
+ * its vector is kept, and drawing shows it as invalid. */
 #define CC_FLOW_INVALID (-1.0f)
-
-typedef struct cc_flow_lk cc_flow_lk;
-
-/* Allocates every pyramid and scratch buffer for width x height frames.
- * Waits: compute and push with a host flow or confidence, or host frames (uploaded);
- * cc_flow_visualize never (its images are where the context computes). */
-cc_status cc_flow_lk_create (cc_context *ctx, int width, int height,
-    const cc_flow_lk_params *params, cc_flow_lk **out);
-void cc_flow_lk_destroy (cc_flow_lk *lk);
-/* Changes parameters; reallocates only when the pyramid depth or window changes. */
-cc_status cc_flow_lk_set_params (cc_flow_lk *lk, const cc_flow_lk_params *params);
-void cc_flow_lk_get_params (const cc_flow_lk *lk, cc_flow_lk_params *params);
-
-/* Flow from prev to next, on `stream` (NULL: the context's).
- * [in] prev, next: width x height, GRAY8 / RGBX8 / BGRX8 / NV12 / I420 (luma used),
- *      host or device (device needs the CUDA backend).
- * [in] mask: NULL, or GRAY8 width x height: flow only where mask != 0.
- * [out] flow: F32C2 width x height. [out] confidence: F32 width x height, or NULL.
- * Outputs on the host make the call wait; outputs on the device do not. */
-cc_status cc_flow_lk_compute (cc_flow_lk *lk, cc_stream stream, const cc_image *prev,
-    const cc_image *next, const cc_image *mask, cc_image *flow, cc_image *confidence);
-
-/* Streaming: each frame's pyramid is built once and kept for the next call.
- * The first frame after create/reset gives zero flow and zero confidence and
- * sets *has_previous to false (may be NULL). Waits as cc_flow_lk_compute. */
-cc_status cc_flow_lk_push (cc_flow_lk *lk, cc_stream stream, const cc_image *frame,
-    const cc_image *mask, cc_image *flow, cc_image *confidence, bool *has_previous);
-/* Forgets the previous frame (host state only: no device work, no stream). */
-void cc_flow_lk_reset (cc_flow_lk *lk);
-
-/* -------------------------------------------------------- visualisation */
-
-typedef enum cc_flow_vis_mode {
-  CC_FLOW_VIS_COLOR = 0,  /* Middlebury colour wheel (Baker et al. 2011) */
-  CC_FLOW_VIS_ARROWS,     /* arrows on a grid, over the frame */
-  CC_FLOW_VIS_QUALITY     /* confidence: white = confident, black = not */
-} cc_flow_vis_mode;
-
-typedef struct cc_flow_vis_params {
-  cc_flow_vis_mode mode;
-  float max_magnitude;   /* px mapped to full saturation (COLOR) / arrow scale ref. > 0. Default 8 */
-  int arrow_spacing;     /* frame pixels between arrows, 4..256. Default 16 */
-  float arrow_scale;     /* arrow length = scale * spacing * |flow| / max_magnitude. Default 1 */
-  float quality_scale;   /* QUALITY: confidence mapped to white. > 0. Default 1e-3 */
-  float min_confidence;  /* COLOR/ARROWS: cells whose confidence is below this are
-                            drawn as no motion (white / no arrow), e.g. flat areas
-                            whose vector was only filled in from coarser levels.
-                            Needs a confidence image. Default 0 (draw every valid cell) */
-} cc_flow_vis_params;
-
-void cc_flow_vis_params_default (cc_flow_vis_params *params);
-
-/* Draws the flow into `frame` in place (GRAY8 gets the luma of the colours).
- * The flow grid may be coarser than the frame (block matching): frame pixel
- * (x, y) shows grid cell (x * gw / W, y * gh / H), and vectors are scaled by
- * W / gw to frame pixels. confidence may be NULL (COLOR, ARROWS). Invalid vectors
- * (confidence < 0) are drawn black in COLOR mode and skipped in ARROWS mode;
- * with min_confidence > 0, cells under it are drawn as zero motion.
- * frame, flow and confidence must live where the context's backend computes.
- * On `stream` (NULL: the context's); does not wait. */
-cc_status cc_flow_visualize (cc_context *ctx, cc_stream stream, const cc_image *flow,
-    const cc_image *confidence, const cc_flow_vis_params *params, cc_image *frame);
-
-/* The Middlebury wheel colour of a vector already divided by max_magnitude. */
-void cc_flow_color_rgb (float u, float v, uint8_t *r, uint8_t *g, uint8_t *b);
-
-/* ------------------------------------------------------------- files, metrics */
-
-/* Middlebury .flo: "PIEH" magic (202021.25f), int32 width, height, then u, v
- * float32 row-major. Values above 1e9 mean unknown. */
-cc_status cc_flo_read (const char *path, cc_image *flow_out /* host F32C2, malloc'd */);
-cc_status cc_flo_write (const char *path, const cc_image *flow /* host F32C2 */);
-/* Frees memory from cc_flo_read. */
-void cc_flo_free (cc_image *flow);
-
-typedef struct cc_flow_metrics {
-  double epe;            /* mean end-point error, px */
-  double angular_error;  /* mean angular error (Barron et al.), degrees */
-  double over1, over3, over5; /* share of pixels with EPE > 1, 3, 5 px (0..1) */
-  long counted;          /* pixels with known ground truth inside the border */
-} cc_flow_metrics;
-
-/* Compares host F32C2 fields of equal size; skips unknown ground truth (|v| > 1e9),
- * non-finite estimates count as wrong by their ground-truth magnitude + 1e3,
- * and `border` pixels at each edge are left out. */
-cc_status cc_flow_compare (const cc_image *estimate, const cc_image *truth,
-    int border, cc_flow_metrics *out);
 
 #ifdef __cplusplus
 }

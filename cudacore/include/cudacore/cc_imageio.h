@@ -6,7 +6,10 @@
  *
  * A file that is truncated or corrupt is an error (CORRUPT_DATA), never a
  * half-decoded image: libjpeg's "premature end of JPEG file" and its other warnings
- * that mean missing or damaged pixel data are errors here; nothing is printed. */
+ * that mean missing or damaged pixel data are errors here; nothing is printed.
+ *
+ * Host only: no context, no stream, nothing waits. Paths and outputs must not be
+ * NULL. */
 #ifndef CUDACORE_CC_IMAGEIO_H
 #define CUDACORE_CC_IMAGEIO_H
 
@@ -22,19 +25,24 @@ extern "C" {
 #define CC_IMAGE_READ_MAX_PIXELS ((size_t) 1 << 28)
 
 /* A zeroed host image with packed rows (GRAY8, RGBX8, BGRX8, F32, F32C2); free it with
- * cc_image_host_free. */
+ * cc_image_host_free. [in] width, height: >= 1. [out] out.
+ * Returns CC_SUCCESS, CC_ERROR_INVALID_ARGUMENT, CC_ERROR_OUT_OF_MEMORY. */
 cc_status cc_image_host_new (int width, int height, cc_format format, cc_image *out);
 /* Frees an image of cc_image_host_new or of the readers; NULL or an empty image: no-op. */
 void cc_image_host_free (cc_image *img);
 
 /* A PNG as GRAY8 or RGBX8 (format picks which; X is the PNG's alpha, 255 when it has
- * none). IO when the file cannot be opened or its signature read. */
+ * none). [in] path. [in] format: GRAY8 or RGBX8 (else NOT_SUPPORTED). [out] out.
+ * Returns CC_SUCCESS; CC_ERROR_IO when the file cannot be opened or its signature
+ * read; CC_ERROR_CORRUPT_DATA; CC_ERROR_OUT_OF_MEMORY. */
 cc_status cc_image_read_png (const char *path, cc_format format, cc_image *out);
-/* A JPEG as RGBX8 (X = 255); grey JPEGs are expanded to RGB. */
+/* A JPEG as RGBX8 (X = 255); grey JPEGs are expanded to RGB. [in] path. [out] out.
+ * Returns CC_SUCCESS, CC_ERROR_IO, CC_ERROR_CORRUPT_DATA, CC_ERROR_OUT_OF_MEMORY. */
 cc_status cc_image_read_jpeg (const char *path, cc_image *out);
-/* A PNG or a JPEG, told apart by its signature, as RGBX8: IO when the file cannot be
- * opened or is not a regular file, NOT_SUPPORTED ("... is neither a PNG nor a JPEG")
- * for other content, CORRUPT_DATA from the decoders. */
+/* A PNG or a JPEG, told apart by its signature, as RGBX8. [in] path. [out] out.
+ * Returns CC_SUCCESS; CC_ERROR_IO when the file cannot be opened or is not a regular
+ * file; CC_ERROR_NOT_SUPPORTED ("... is neither a PNG nor a JPEG") for other content;
+ * CC_ERROR_CORRUPT_DATA from the decoders; CC_ERROR_OUT_OF_MEMORY. */
 cc_status cc_image_read (const char *path, cc_image *out);
 
 #ifdef __cplusplus

@@ -13,7 +13,7 @@
  *     colour at the CENTRE of its bin (4 q + 1.5 on each channel), not by the exact
  *     colour. RGBX8 / BGRX8 frames index an RGB table; NV12 / I420 frames index a
  *     second table by their Y, U, V (the bin centre is converted to RGB with the
- *     inverse of BT.601 limited range, as cc_rgb_to_yuv, then classified like an
+ *     inverse of the BT.601 limited-range conversion, then classified like an
  *     RGB colour): no per-pixel colour conversion. Both backends use the same tables,
  *     so they classify every pixel identically.
  *     A cell goes to the target nearest to it (in the chosen colour space) among
@@ -26,7 +26,13 @@
  *     where the backend computes (device memory on CUDA).
  *
  * Conventions: pixel (x, y) is the pixel centre at integer x, y (x right, y down).
- * Bounding boxes are inclusive: x0 <= x <= x1, y0 <= y <= y1. */
+ * Bounding boxes are inclusive: x0 <= x <= x1, y0 <= y <= y1.
+ *
+ * Calls that wait (CUDA): cc_moct_compute with a results array; cc_moct_get_trajectory
+ * (a host readback); cc_moct_set_objects (a configuration call: it waits for the last
+ * call's stream, uploads the tables and waits); cc_moct_seed (its host values are
+ * uploaded); cc_moct_create (it clears its device buffers and waits); destroy
+ * (cudaFree). cc_moct_compute without results, cc_moct_reset and cc_moct_draw do not. */
 #ifndef CUDACORE_CC_MOCT_H
 #define CUDACORE_CC_MOCT_H
 
@@ -87,8 +93,10 @@ typedef struct cc_moct_params {
                               after create or reset */
 } cc_moct_params;
 
+/* [out] params: the defaults above. */
 void cc_moct_params_default (cc_moct_params *params);
-/* INVALID_ARGUMENT with a message naming the first field out of range. */
+/* [in] params. Returns CC_SUCCESS, or CC_ERROR_INVALID_ARGUMENT (NULL, or a message
+ * naming the first field out of range). */
 cc_status cc_moct_params_check (const cc_moct_params *params);
 
 typedef struct cc_moct_object {
@@ -139,11 +147,18 @@ typedef struct cc_moct_sample {
 
 typedef struct cc_moct cc_moct;
 
-/* For width x height frames; no objects yet (run finds nothing). The parameters
- * are fixed for the tracker's life (recreate to change them). */
+/* For width x height frames; no objects yet (compute finds nothing). The parameters
+ * are fixed for the tracker's life (recreate to change them).
+ * [in] ctx: not NULL, outlives the handle. [in] width, height: 1..16384.
+ * [in] params: NULL for the defaults, else checked as by cc_moct_params_check.
+ * [out] out: the new handle (NULL on error).
+ * Returns CC_SUCCESS, CC_ERROR_INVALID_ARGUMENT, CC_ERROR_OUT_OF_MEMORY, CC_ERROR_CUDA.
+ * Waits (CUDA) for the device buffers it clears. */
 cc_status cc_moct_create (cc_context *ctx, int width, int height,
     const cc_moct_params *params, cc_moct **out);
+/* NULL: no-op. */
 void cc_moct_destroy (cc_moct *m);
+/* [in] m: not NULL. [out] params: the tracker's parameters. */
 void cc_moct_get_params (const cc_moct *m, cc_moct_params *params);
 
 /* Replaces the object table (n in 0..CC_MOCT_MAX_OBJECTS) and rebuilds the
@@ -154,32 +169,45 @@ void cc_moct_get_params (const cc_moct *m, cc_moct_params *params);
  * the stream of the tracker's last call (which may still read the tables), then
  * uploads and waits. Trajectories are kept for ids that stay in the table
  * (the caller resets when ids change meaning). Not per frame: two tables of
- * 262,144 cells are rebuilt (about 0.2 s for 1024 objects on one core). */
+ * 262,144 cells are rebuilt (about 0.2 s for 1024 objects on one core).
+ * [in,out] m. [in] objects: n entries (NULL only when n is 0). [in] n.
+ * Returns CC_SUCCESS, CC_ERROR_INVALID_ARGUMENT, CC_ERROR_OUT_OF_MEMORY, CC_ERROR_CUDA. */
 cc_status cc_moct_set_objects (cc_moct *m, const cc_moct_object *objects, int n);
+/* The number of objects in the table; 0 for NULL. */
 int cc_moct_object_count (const cc_moct *m);
 
 /* Tracks one frame (the next frame index) on `stream` (NULL: the context's).
+ * [in,out] m: keeps the sums, trajectories and search windows.
  * [in] frame: width x height RGBX8 / BGRX8 / NV12 / I420 where the backend
- *      computes (device memory for CUDA); GRAY8 -> NOT_SUPPORTED.
+ *      computes (device memory for CUDA).
  * [out] results: host array of cc_moct_object_count() entries, or NULL. With
  *      results on CUDA the call waits for the frame; with NULL it does not (the
- *      results stay on the device for cc_moct_draw and the trajectory). */
-cc_status cc_moct_run (cc_moct *m, cc_stream stream, const cc_image *frame,
+ *      results stay on the device for cc_moct_draw and the trajectory).
+ * Returns CC_SUCCESS; CC_ERROR_INVALID_ARGUMENT; CC_ERROR_NOT_SUPPORTED (a GRAY8
+ * frame: no colour to track); CC_ERROR_CUDA. */
+cc_status cc_moct_compute (cc_moct *m, cc_stream stream, const cc_image *frame,
     cc_moct_result *results);
 
 /* Trajectory of one object, oldest first: at most min(max, frames since reset,
- * history) samples written; *n gets the count. A host readback: on CUDA it waits for
+ * history) samples written.
+ * [in] m. [in] object: 0..count-1. [out] out: max entries. [in] max: >= 0.
+ * [out] n: the number written.
+ * Returns CC_SUCCESS, CC_ERROR_INVALID_ARGUMENT (a NULL pointer, object or max out of
+ * range), CC_ERROR_OUT_OF_MEMORY, CC_ERROR_CUDA. A host readback: on CUDA it waits for
  * the stream of the tracker's last call. */
 cc_status cc_moct_get_trajectory (cc_moct *m, int object, cc_moct_sample *out, int max,
     int *n);
 /* Clears every trajectory and restarts frame indices at 0 (flush / discont); search
- * windows go back to the whole frame and the size gate's references are dropped. On
- * `stream`; does not wait. */
+ * windows go back to the whole frame and the size gate's references are dropped.
+ * [in,out] m. Returns CC_SUCCESS, CC_ERROR_INVALID_ARGUMENT (m NULL), CC_ERROR_CUDA.
+ * On `stream` (it clears device state); does not wait. */
 cc_status cc_moct_reset (cc_moct *m, cc_stream stream);
-/* With params.window > 0: the next run searches `object` within +-window px of
- * (x, y) (an initial position, e.g. from a calibration box). INVALID_ARGUMENT for a
- * bad object or without a window. On `stream`; the five ints are copied from the
- * host, so the call waits for that copy. */
+/* With params.window > 0: the next compute searches `object` within +-window px of
+ * (x, y) (an initial position, e.g. from a calibration box).
+ * [in,out] m. [in] object: 0..count-1. [in] x, y: a position in the frame.
+ * Returns CC_SUCCESS, CC_ERROR_INVALID_ARGUMENT (m NULL, a bad object, no window),
+ * CC_ERROR_CUDA. On `stream`; the five ints are copied from the host, so the call
+ * waits for that copy. */
 cc_status cc_moct_seed (cc_moct *m, cc_stream stream, int object, int x, int y);
 
 /* What cc_moct_draw draws, in this order (later draws cover earlier ones):
@@ -196,7 +224,7 @@ cc_status cc_moct_seed (cc_moct *m, cc_stream stream, int object, int x, int y);
  *                box. What falls outside the frame is clipped.
  * Lines and labels of several objects that overlap: the highest id wins within a
  * kind. On NV12 / I420, a line or glyph pixel writes Y, and U, V when it is the
- * top-left pixel of its 2x2 block (as cc_flow_visualize). Integer drawing: CPU and
+ * top-left pixel of its 2x2 block (as cc_flow_vis_draw). Integer drawing: CPU and
  * CUDA pixels are equal. */
 #define CC_MOCT_DRAW_MASK         (1u << 0)
 #define CC_MOCT_DRAW_TRAJECTORIES (1u << 1)
@@ -205,20 +233,24 @@ cc_status cc_moct_seed (cc_moct *m, cc_stream stream, int object, int x, int y);
 #define CC_MOCT_DRAW_LABELS       (1u << 4)
 #define CC_MOCT_DRAW_ALL          0x1Fu
 
-/* Draws the last run's state into frame (same size, RGBX8 / BGRX8 / NV12 / I420,
- * where the backend computes) on `stream`; does not wait. The mask classifies
- * frame's own pixels. (The CUDA backend's width x height uint32 drawing scratch is
- * allocated at create.) */
+/* Draws the last compute's state into frame on `stream`; does not wait. The mask
+ * classifies frame's own pixels. (The CUDA backend's width x height uint32 drawing
+ * scratch is allocated at create.)
+ * [in] m. [in,out] frame: width x height RGBX8 / BGRX8 / NV12 / I420, where the
+ * backend computes. [in] flags: CC_MOCT_DRAW_* bits.
+ * Returns CC_SUCCESS; CC_ERROR_INVALID_ARGUMENT (m NULL, a frame that does not fit,
+ * unknown flags); CC_ERROR_NOT_SUPPORTED (GRAY8); CC_ERROR_CUDA. */
 cc_status cc_moct_draw (cc_moct *m, cc_stream stream, cc_image *frame, unsigned flags);
 
 /* The distance between two 8-bit sRGB colours in a space (RGB, HSV with hue_weight,
  * LAB; see cc_moct_space): what the classification tables compare with a
- * tolerance (for calibration tools). -1 for an unknown space. */
+ * tolerance (for calibration tools). -1 for an unknown space. Host only. */
 double cc_moct_colour_distance (cc_moct_space space, float hue_weight, const uint8_t a[3],
     const uint8_t b[3]);
 
-/* The classification of one colour (what the tables hold; for tests and tools):
- * [in] yuv: false: c0, c1, c2 = R, G, B; true: Y, U, V. Returns an id or -1. */
+/* The classification of one colour (what the tables hold; for calibration tools
+ * such as cv-moct, and tests): [in] m: not NULL. [in] yuv: false: c0, c1, c2 = R, G,
+ * B; true: Y, U, V. Returns an id or -1. Host only (the tables' host copy). */
 int cc_moct_classify (const cc_moct *m, bool yuv, uint8_t c0, uint8_t c1, uint8_t c2);
 
 #ifdef __cplusplus

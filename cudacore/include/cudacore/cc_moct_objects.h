@@ -14,7 +14,8 @@
  * unique in the list; a colour is '#' and six hex digits; a tolerance a decimal number
  * in (0, 1000] (optional exponent; empty or absent: tolerance 0, the caller's
  * default); a space one of rgb, hsv, lab (absent: CC_MOCT_SPACE_PARAMS, the caller's
- * default). At most CC_MOCT_MAX_OBJECTS entries. */
+ * default). At most CC_MOCT_MAX_OBJECTS entries. No call here takes a context or a
+ * stream, or waits. */
 #ifndef CUDACORE_CC_MOCT_OBJECTS_H
 #define CUDACORE_CC_MOCT_OBJECTS_H
 
@@ -35,7 +36,8 @@ typedef enum cc_moct_objects_syntax {
   CC_MOCT_OBJECTS_FILE          /* lines, fields at white space or ':', comments */
 } cc_moct_objects_syntax;
 
-/* Parses `text` (NUL-terminated; NULL = empty).
+/* Parses `text`.
+ * [in] text: NUL-terminated; NULL = empty. [in] syntax.
  * [out] objects: a new array (free()) of *n entries, never NULL on success (an empty
  *       text gives *n = 0 and a one-entry allocation).
  * INVALID_ARGUMENT with a message naming the entry (inline) or line (file) and why:
@@ -44,7 +46,8 @@ typedef enum cc_moct_objects_syntax {
 cc_status cc_moct_objects_parse (const char *text, cc_moct_objects_syntax syntax,
     cc_moct_object **objects, int *n);
 
-/* Reads and parses an objects file (file syntax). IO when it cannot be opened or read;
+/* Reads and parses an objects file (file syntax). [in] path. [out] objects, n: as
+ * cc_moct_objects_parse. Returns CC_SUCCESS; IO when it cannot be opened or read;
  * INVALID_ARGUMENT when it is not a regular file; CORRUPT_DATA when it is larger than
  * CC_MOCT_OBJECTS_FILE_MAX or holds a NUL byte; else as cc_moct_objects_parse. The
  * message starts with the path. */

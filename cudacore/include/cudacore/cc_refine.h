@@ -12,7 +12,10 @@
  * by fixed-point (lagged-weight) outer iterations, each solving its linear system
  * with SOR sweeps in red-black order on both backends (the CPU splits each colour
  * among the context's threads, same bits on any count).
- * docs/flow-refinement.md describes the energy, solver and memory layout. */
+ * docs/flow-refinement.md describes the energy, solver and memory layout.
+ *
+ * Calls that wait (CUDA): cc_refine_compute when an image is on the host; create,
+ * set_params (a new allocation) and destroy (cudaFree). */
 #ifndef CUDACORE_CC_REFINE_H
 #define CUDACORE_CC_REFINE_H
 
@@ -39,42 +42,48 @@ typedef struct cc_refine_params {
   float smoothness_weight; /* alpha: Charbonnier smoothness weight, > 0, <= 1e4. Default 15 */
   float color_weight;      /* delta: normalised brightness-constancy weight, >= 0, <= 1e4. Default 5 */
   float gradient_weight;   /* gamma: normalised gradient-constancy weight, >= 0, <= 1e4. Default 10 */
-  bool track_energy;       /* record E after each outer iteration (a reduction per
-                              outer iteration: for tests and tuning). Default false */
 } cc_refine_params;
 
+/* [out] params: the defaults above. cc_epic_params_default sets other values for the
+ * refinement inside EpicFlow (cc_epic.h). */
 void cc_refine_params_default (cc_refine_params *params);
-/* INVALID_ARGUMENT with a message naming the first field out of range. */
+/* [in] params. Returns CC_SUCCESS, or CC_ERROR_INVALID_ARGUMENT (NULL, or a message
+ * naming the first field out of range). */
 cc_status cc_refine_params_check (const cc_refine_params *params);
 
 typedef struct cc_refine cc_refine;
 
-/* Allocates every pyramid and scratch buffer for width x height frames. */
+/* Allocates every pyramid and scratch buffer for width x height frames.
+ * [in] ctx: not NULL, outlives the handle. [in] width, height: 1..16384.
+ * [in] params: NULL for the defaults, else checked as by cc_refine_params_check.
+ * [out] out: the new handle (NULL on error).
+ * Returns CC_SUCCESS, CC_ERROR_INVALID_ARGUMENT, CC_ERROR_OUT_OF_MEMORY, CC_ERROR_CUDA.
+ * Does not wait for a stream. */
 cc_status cc_refine_create (cc_context *ctx, int width, int height,
     const cc_refine_params *params, cc_refine **out);
+/* NULL: no-op. */
 void cc_refine_destroy (cc_refine *refine);
-/* Changes parameters; reallocates when the number of levels changes. */
+/* Changes parameters; reallocates when the number of levels changes.
+ * [in,out] refine. [in] params: checked; on error the handle keeps its parameters.
+ * Returns as create. */
 cc_status cc_refine_set_params (cc_refine *refine, const cc_refine_params *params);
+/* [in] refine: not NULL. [out] params: the handle's parameters. */
 void cc_refine_get_params (const cc_refine *refine, cc_refine_params *params);
 
 /* Refines flow_in (prev -> next) into flow_out, on `stream` (NULL: the context's).
+ * [in,out] refine: its pyramids are the scratch.
  * [in] prev, next: width x height, GRAY8 / RGBX8 / BGRX8 / NV12 / I420 (luma used),
  *      host or device (device needs the CUDA backend).
  * [in] flow_in: F32C2 width x height, frame pixels, host or device.
  * [out] flow_out: F32C2 width x height, host or device; may be the same image as
  *      flow_in (refined in place).
+ * Returns CC_SUCCESS; CC_ERROR_INVALID_ARGUMENT (NULL refine or image, a size, format
+ * or location that does not fit); CC_ERROR_CANCELLED (CPU, cc_context_cancel);
+ * CC_ERROR_CUDA.
  * Waits when an image is on the host (CUDA backend); with all four on the device it
  * does not. */
-cc_status cc_refine_run (cc_refine *refine, cc_stream stream, const cc_image *prev,
+cc_status cc_refine_compute (cc_refine *refine, cc_stream stream, const cc_image *prev,
     const cc_image *next, const cc_image *flow_in, cc_image *flow_out);
-
-/* With track_energy: the energies of the last run, level by level from the
- * coarsest, each level giving outer_iterations + 1 values (before the first outer
- * iteration, then after each). Copies up to `max` values (a host readback: waits
- * for the last run's stream);
- * returns how many exist (0 without track_energy or before a run).
- * *levels_run (may be NULL) gets the number of levels refined. */
-int cc_refine_energies (cc_refine *refine, double *energies, int max, int *levels_run);
 
 #ifdef __cplusplus
 }
