@@ -12,6 +12,7 @@
 #include "cudacore/cc_timer.h"
 
 #include <float.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -1223,5 +1224,58 @@ cc_quadcut_get_stratified (const cc_quadcut *q, float *L, float *a, float *b, fl
     memcpy (seed, q->seed, q->npx);
   if (leaf_id)
     memcpy (leaf_id, q->leaf_id, q->npx * sizeof (int32_t));
+  return CC_SUCCESS;
+}
+
+cc_status
+cc_quadcut_mean_luminance (cc_quadcut *q, double *mean_l)
+{
+  CC_CHECK_ARG (q != NULL && mean_l != NULL, "cc_quadcut_mean_luminance: q or mean_l is NULL");
+  CC_CHECK_ARG (q->have_run, "cc_quadcut_mean_luminance: no frame was run yet");
+  double sum = 0.0, area = 0.0;
+  if (q->params.nodes == CC_QUADCUT_NODES_PIXELS) {   /* CPU only */
+    for (size_t i = 0; i < q->npx; i++)
+      sum += q->lab[3 * i];
+    area = (double) q->npx;
+  } else {
+    cc_quadcut_graph g;
+    CC_TRY (cc_quadcut_get_graph (q, &g));
+    for (int i = 0; i < g.n_leaves; i++) {
+      double a = (double) (1 << g.leaves[i].level) * (1 << g.leaves[i].level);
+      sum += a * g.leaves[i].L;
+      area += a;
+    }
+  }
+  *mean_l = area > 0.0 ? sum / area : 0.0;
+  return CC_SUCCESS;
+}
+
+void
+cc_quadcut_alternation_init (cc_quadcut_alternation *a)
+{
+  a->previous_l = -1.0;
+  a->previous_dl = 0.0;
+}
+
+cc_status
+cc_quadcut_alternation_push (cc_quadcut_alternation *a, double mean_l,
+    cc_quadcut_pair_check *check)
+{
+  CC_CHECK_ARG (a != NULL && check != NULL, "cc_quadcut_alternation_push: a or check is NULL");
+  CC_CHECK_ARG (isfinite (mean_l) && mean_l >= 0.0,
+      "cc_quadcut_alternation_push: mean L %g is not a finite value >= 0", mean_l);
+  if (a->previous_l < 0.0) {
+    *check = CC_QUADCUT_PAIR_FIRST;
+  } else {
+    const double dl = mean_l - a->previous_l;
+    if (fabs (dl) < CC_QUADCUT_SAME_L)
+      *check = CC_QUADCUT_PAIR_SAME_LIGHT;
+    else if (a->previous_dl != 0.0 && (dl > 0) == (a->previous_dl > 0))
+      *check = CC_QUADCUT_PAIR_SAME_CHANGE;
+    else
+      *check = CC_QUADCUT_PAIR_ALTERNATES;
+    a->previous_dl = *check == CC_QUADCUT_PAIR_SAME_LIGHT ? 0.0 : dl;
+  }
+  a->previous_l = mean_l;
   return CC_SUCCESS;
 }
