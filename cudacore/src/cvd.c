@@ -71,7 +71,7 @@ is_cuda (const cc_cvd *c)
   return c->mod.ctx->backend == CC_BACKEND_CUDA;
 }
 
-/* The stream a submit call runs on (its argument, or the context's own), kept for the
+/* The stream a submit call runs on (its argument, or the context's stream), kept for the
  * readbacks that take none. */
 static cc_stream
 submit_stream (cc_cvd *c, cc_stream stream)
@@ -96,13 +96,9 @@ cvd_release (cc_module *mod)
   if (c->cuda)
     cc_cuda_cvd_destroy (c->cuda);
 #endif
-  c->cuda = NULL;
   free (c->sites); free (c->labels); free (c->labels_tmp); free (c->rho);
   free (c->sums); free (c->colour); free (c->means);
   free (c->grid_start); free (c->grid_sites);
-  c->sites = NULL; c->labels = NULL; c->labels_tmp = NULL; c->rho = NULL;
-  c->sums = NULL; c->colour = NULL; c->means = NULL;
-  c->grid_start = NULL; c->grid_sites = NULL;
 }
 
 /* The label and density images for the frame size (the per-site arrays grow with the

@@ -314,7 +314,7 @@ cc_quadcut_reset (cc_quadcut *q)
   return CC_SUCCESS;
 }
 
-/* The stream a submit call runs on (its argument, or the context's own), kept for the
+/* The stream a submit call runs on (its argument, or the context's stream), kept for the
  * readbacks that take none (get_graph, get_stratified). */
 static cc_stream
 submit_stream (cc_quadcut *q, cc_stream stream)
