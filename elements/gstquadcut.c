@@ -71,13 +71,11 @@
 #include "gstcvenum.h"
 #include "gstcvanalytics.h"
 #include "gstcvimageio.h"
+#include "gstcvprops.h"
 #include <cudacore/cc_quadcut.h>
 #include <string.h>
 
 GST_DEBUG_CATEGORY_STATIC (quadcut_debug);
-
-/* active illumination: a pair whose mean L differs by less than this has the same light */
-#define ACTIVE_SAME_L 0.05
 #define GST_CAT_DEFAULT quadcut_debug
 
 GST_CV_DEFINE_ENUM (gst_quadcut_mode_get_type, "GstQuadCutMode",
@@ -118,9 +116,8 @@ static guint signals[N_SIGNALS];
 #define DEFAULT_BACKGROUND_COLOR 0x00B140
 #define DEFAULT_BLUR_RADIUS 15
 
-struct _GstQuadCut {
-  GstCvFilter parent;
-  /* properties (object lock) */
+/* The properties' values (object lock). */
+typedef struct {
   cc_quadcut_params params;
   QuadCutOutput output;
   gchar *plate_location, *background_location;
@@ -128,7 +125,12 @@ struct _GstQuadCut {
   QuadCutBackground background;
   guint background_color;
   gint blur_radius;
-  gboolean relearn;
+} QuadCutSettings;
+
+struct _GstQuadCut {
+  GstCvFilter parent;
+  QuadCutSettings settings;    /* object lock */
+  gboolean relearn;            /* object lock */
   /* images read at start (host RGBX8, their own size) */
   cc_image plate_file, background_file;
   /* a fully learned plate kept across a teardown (host RGBX8): a new setup of the same
@@ -143,8 +145,7 @@ struct _GstQuadCut {
   gboolean have_plate_img, have_background_img, have_white;
   PlateState plate_state;
   gint learned;                /* frames learned into the plate so far */
-  gdouble previous_l;          /* active: the previous frame's mean L (< 0: none) */
-  gdouble previous_dl;         /* active: the previous pair's change of mean L (0: none) */
+  cc_quadcut_alternation pair; /* active: the mean L of the frames so far */
   gboolean warned_pair;
   GstCvMaskOut *mask_out;      /* the mask as a segmentation mtd (1.26+), or NULL */
 };
@@ -155,79 +156,22 @@ GST_ELEMENT_REGISTER_DEFINE (quadcut, "quadcut", GST_RANK_NONE, gst_quad_cut_get
 
 /* ------------------------------------------------------------- images */
 
-/* Reads a PNG or JPEG into a host RGBX8 image; FALSE after posting an element error
- * that names the property, the file and what is wrong (gst/gstcvimageio.h). */
-static gboolean
-load_image (GstQuadCut * self, const gchar * property, const gchar * path, cc_image * out)
-{
-  return gst_cv_image_load (GST_ELEMENT (self), property, path, out);
-}
-
 static void
-free_host (cc_image * img)
+free_files (GstQuadCut * self)
 {
-  if (img->planes[0])
-    cc_image_host_free (img);
-  memset (img, 0, sizeof *img);
+  cc_image_host_free (&self->plate_file);
+  cc_image_host_free (&self->background_file);
 }
 
-/* A host RGBX8 image scaled and converted by GstVideoConverter into a new image of
- * `format` at the frame's size, where the backend computes (dst: free with
- * cc_image_free on ctx). */
+/* src (host RGBX8, any size) at the frame's size in `format`, where the backend
+ * computes, copied on the element's stream; FALSE after posting an error. */
 static gboolean
-convert_image (GstQuadCut * self, cc_context * ctx, const cc_image * src,
-    const GstVideoInfo * frame_info, GstVideoFormat format, cc_image * dst)
+convert_to_frame (GstQuadCut * self, cc_context * ctx, const cc_image * src,
+    const GstVideoInfo * info, GstVideoFormat format, cc_image * dst)
 {
-  GstVideoInfo sinfo, dinfo;
-  gst_video_info_set_format (&sinfo, GST_VIDEO_FORMAT_RGBA, src->width, src->height);
-  sinfo.stride[0] = (gint) src->pitch[0];
-  sinfo.size = src->pitch[0] * src->height;
-  gst_video_info_set_format (&dinfo, format, GST_VIDEO_INFO_WIDTH (frame_info),
-      GST_VIDEO_INFO_HEIGHT (frame_info));
-  if (GST_VIDEO_INFO_IS_YUV (&dinfo))
-    dinfo.colorimetry = frame_info->colorimetry;
-  GstBuffer *sbuf = gst_buffer_new_wrapped_full (GST_MEMORY_FLAG_READONLY, src->planes[0],
-      sinfo.size, 0, sinfo.size, NULL, NULL);
-  GstBuffer *dbuf = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&dinfo), NULL);
-  GstVideoFrame sf, df;
-  gboolean ok = FALSE, mapped = FALSE;
-  if (gst_video_frame_map (&sf, &sinfo, sbuf, GST_MAP_READ)) {
-    if (gst_video_frame_map (&df, &dinfo, dbuf, GST_MAP_WRITE)) {
-      mapped = TRUE;
-      /* bilinear, no dithering: the plate is a reference, and a flat colour stays flat
-       * (the default cubic taps overshoot it by up to 3 levels in places) */
-      GstStructure *config = gst_structure_new ("GstVideoConverter",
-          GST_VIDEO_CONVERTER_OPT_DITHER_METHOD, GST_TYPE_VIDEO_DITHER_METHOD,
-          GST_VIDEO_DITHER_NONE, GST_VIDEO_CONVERTER_OPT_RESAMPLER_METHOD,
-          GST_TYPE_VIDEO_RESAMPLER_METHOD, GST_VIDEO_RESAMPLER_METHOD_LINEAR, NULL);
-      GstVideoConverter *conv = gst_video_converter_new (&sinfo, &dinfo, config);
-      if (conv) {
-        gst_video_converter_frame (conv, &sf, &df);
-        gst_video_converter_free (conv);
-        cc_image host = gst_cv_video_frame_view (&df, CC_LOCATION_HOST);
-        cc_location loc = gst_cv_filter_get_location (GST_CV_FILTER (self));
-        cc_status st = cc_image_alloc (ctx, host.width, host.height, host.format, loc, dst);
-        if (st == CC_SUCCESS && (st = cc_image_copy (ctx, NULL, &host, dst)) != CC_SUCCESS)
-          cc_image_free (ctx, dst);
-        if (st == CC_SUCCESS)
-          st = cc_context_synchronize (ctx);   /* dbuf goes away below */
-        if (st != CC_SUCCESS)
-          GST_CV_FILTER_CORE_ERROR (self, st, "preparing an image for the frame");
-        ok = st == CC_SUCCESS;
-      } else {
-        GST_ELEMENT_ERROR (self, CORE, FAILED, ("cannot convert an image to the frame's %s",
-                gst_video_format_to_string (format)), (NULL));
-      }
-      gst_video_frame_unmap (&df);
-    }
-    gst_video_frame_unmap (&sf);
-  }
-  if (!mapped)
-    GST_ELEMENT_ERROR (self, CORE, FAILED, ("cannot map a %dx%d image for the conversion to "
-            "the frame", src->width, src->height), (NULL));
-  gst_buffer_unref (sbuf);
-  gst_buffer_unref (dbuf);
-  return ok;
+  GstCvFilter *filter = GST_CV_FILTER (self);
+  return gst_cv_image_convert (GST_ELEMENT (self), ctx, gst_cv_filter_get_stream (filter),
+      gst_cv_filter_get_location (filter), src, info, format, dst);
 }
 
 /* ------------------------------------------------------------- GstCvFilter */
@@ -237,31 +181,25 @@ gst_quad_cut_start (GstBaseTransform * trans)
 {
   GstQuadCut *self = GST_QUAD_CUT (trans);
   GST_OBJECT_LOCK (self);
-  gchar *plate = g_strdup (self->plate_location);
-  gchar *back = g_strdup (self->background_location);
-  cc_quadcut_mode mode = self->params.mode;
-  gboolean needs_image = self->background == BG_IMAGE;
+  gchar *plate = g_strdup (self->settings.plate_location);
+  gchar *back = g_strdup (self->settings.background_location);
+  cc_quadcut_mode mode = self->settings.params.mode;
+  gboolean ok = self->settings.background != BG_IMAGE || (back && *back);
   GST_OBJECT_UNLOCK (self);
-  if (needs_image && !(back && *back)) {
+  if (!ok)
     GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND, ("background=image, but no "
             "background-location is set"), (NULL));
-    g_free (plate);
-    g_free (back);
-    return FALSE;
-  }
-  free_host (&self->plate_file);
-  free_host (&self->background_file);
-  gboolean ok = TRUE;
+  free_files (self);
   /* a file's plate matters in plate mode only; the background in every mode */
-  if (plate && *plate && mode == CC_QUADCUT_MODE_PLATE)
-    ok = load_image (self, "plate-location", plate, &self->plate_file);
+  if (ok && plate && *plate && mode == CC_QUADCUT_MODE_PLATE)
+    ok = gst_cv_image_load (GST_ELEMENT (self), "plate-location", plate, &self->plate_file);
   if (ok && back && *back)
-    ok = load_image (self, "background-location", back, &self->background_file);
+    ok = gst_cv_image_load (GST_ELEMENT (self), "background-location", back,
+        &self->background_file);
   g_free (plate);
   g_free (back);
   if (!ok) {
-    free_host (&self->plate_file);
-    free_host (&self->background_file);
+    free_files (self);
     return FALSE;
   }
   self->plate_state = PLATE_NONE;
@@ -273,18 +211,18 @@ gst_quad_cut_stop (GstBaseTransform * trans)
 {
   GstQuadCut *self = GST_QUAD_CUT (trans);
   gboolean ret = GST_BASE_TRANSFORM_CLASS (gst_quad_cut_parent_class)->stop (trans);
-  free_host (&self->plate_file);
-  free_host (&self->background_file);
-  free_host (&self->kept_plate);   /* the next start learns anew */
+  free_files (self);
+  cc_image_host_free (&self->kept_plate);   /* the next start learns anew */
   return ret;
 }
 
-/* Copies the learned plate of self->qc to the host (kept_plate); on failure the plate
- * is simply learned again. */
+/* Copies the learned plate of self->qc to the host (kept_plate), on the element's
+ * stream; on failure the plate is simply learned again. */
 static void
 keep_learned_plate (GstQuadCut * self, cc_context * ctx)
 {
-  free_host (&self->kept_plate);
+  cc_image_host_free (&self->kept_plate);
+  cc_stream stream = gst_cv_filter_get_stream (GST_CV_FILTER (self));
   cc_image host, dev = { 0 };
   const int w = self->width, h = self->height;
   if (cc_image_host_new (w, h, CC_FORMAT_RGBX8, &host) != CC_SUCCESS)
@@ -292,12 +230,12 @@ keep_learned_plate (GstQuadCut * self, cc_context * ctx)
   cc_status st;
   if (cc_context_backend (ctx) == CC_BACKEND_CUDA) {
     st = cc_image_alloc (ctx, w, h, CC_FORMAT_RGBX8, CC_LOCATION_DEVICE, &dev);
-    if (st == CC_SUCCESS && (st = cc_quadcut_get_plate (self->qc, NULL, &dev)) == CC_SUCCESS)
-      st = cc_image_copy (ctx, NULL, &dev, &host);
+    if (st == CC_SUCCESS && (st = cc_quadcut_get_plate (self->qc, stream, &dev)) == CC_SUCCESS)
+      st = cc_image_copy (ctx, stream, &dev, &host);   /* to the host: waits */
     if (dev.planes[0])
       cc_image_free (ctx, &dev);
   } else {
-    st = cc_quadcut_get_plate (self->qc, NULL, &host);
+    st = cc_quadcut_get_plate (self->qc, stream, &host);
   }
   if (st == CC_SUCCESS)
     self->kept_plate = host;
@@ -347,15 +285,43 @@ static gboolean
 set_plate_image (GstQuadCut * self, cc_context * ctx, const cc_image * src,
     const GstVideoInfo * info)
 {
-  if (!convert_image (self, ctx, src, info, GST_VIDEO_FORMAT_RGBA, &self->plate_img))
+  if (!convert_to_frame (self, ctx, src, info, GST_VIDEO_FORMAT_RGBA, &self->plate_img))
     return FALSE;
   self->have_plate_img = TRUE;
-  cc_status st = cc_quadcut_set_plate (self->qc, NULL, &self->plate_img);
+  cc_status st = cc_quadcut_set_plate (self->qc,
+      gst_cv_filter_get_stream (GST_CV_FILTER (self)), &self->plate_img);
   if (st != CC_SUCCESS) {
     GST_CV_FILTER_CORE_ERROR (self, st, "setting the plate");
     return FALSE;
   }
   return TRUE;
+}
+
+/* The plate of a new segmenter (plate mode): the file's, or the one learned before
+ * this setup when the size stays, else learned anew. */
+static gboolean
+setup_plate (GstQuadCut * self, cc_context * ctx, const GstVideoInfo * info)
+{
+  const int w = GST_VIDEO_INFO_WIDTH (info), h = GST_VIDEO_INFO_HEIGHT (info);
+  gboolean ok = TRUE;
+  if (self->plate_file.planes[0]) {
+    if (self->plate_file.width != w || self->plate_file.height != h)
+      GST_ELEMENT_WARNING (self, STREAM, FORMAT, ("the plate is %dx%d, the frames %dx%d: "
+              "the plate is scaled", self->plate_file.width, self->plate_file.height, w, h),
+          ("a plate shot with the camera's own resolution segments better"));
+    ok = set_plate_image (self, ctx, &self->plate_file, info);
+    GST_OBJECT_LOCK (self);
+    /* a relearn asked for before the caps replaces the file's plate too */
+    self->plate_state = self->relearn ? PLATE_NONE : PLATE_FILE;
+    GST_OBJECT_UNLOCK (self);
+  } else if (self->kept_plate.planes[0] && self->kept_plate.width == w
+      && self->kept_plate.height == h) {
+    ok = set_plate_image (self, ctx, &self->kept_plate, info);
+    self->plate_state = PLATE_LEARNED;
+  } else {
+    self->plate_state = PLATE_NONE;   /* a learned plate of another size: learn again */
+  }
+  return ok;
 }
 
 static gboolean
@@ -365,8 +331,8 @@ gst_quad_cut_setup (GstCvFilter * filter, const GstVideoInfo * info, cc_context 
   const int w = GST_VIDEO_INFO_WIDTH (info), h = GST_VIDEO_INFO_HEIGHT (info);
   GstVideoFormat format = GST_VIDEO_INFO_FORMAT (info);
   GST_OBJECT_LOCK (self);
-  cc_quadcut_params params = self->params;
-  QuadCutOutput output = self->output;
+  cc_quadcut_params params = self->settings.params;
+  QuadCutOutput output = self->settings.output;
   GST_OBJECT_UNLOCK (self);
   if (output == OUTPUT_ALPHA && !has_alpha (format)) {
     alpha_caps_error (self, format);
@@ -380,43 +346,24 @@ gst_quad_cut_setup (GstCvFilter * filter, const GstVideoInfo * info, cc_context 
   self->width = w;
   self->height = h;
   self->mask_out = gst_cv_mask_out_new (ctx, w, h);
-  if (params.mode == CC_QUADCUT_MODE_PLATE && self->plate_file.planes[0]) {
-    if (self->plate_file.width != w || self->plate_file.height != h)
-      GST_ELEMENT_WARNING (self, STREAM, FORMAT, ("the plate is %dx%d, the frames %dx%d: "
-              "the plate is scaled", self->plate_file.width, self->plate_file.height, w, h),
-          ("a plate shot with the camera's own resolution segments better"));
-    if (!set_plate_image (self, ctx, &self->plate_file, info))
-      return FALSE;
-    GST_OBJECT_LOCK (self);
-    /* a relearn asked for before the caps replaces the file's plate too */
-    self->plate_state = self->relearn ? PLATE_NONE : PLATE_FILE;
-    GST_OBJECT_UNLOCK (self);
-  } else if (params.mode == CC_QUADCUT_MODE_PLATE && self->kept_plate.planes[0]
-      && self->kept_plate.width == w && self->kept_plate.height == h) {
-    /* the plate learned before this setup, same size: kept */
-    if (!set_plate_image (self, ctx, &self->kept_plate, info))
-      return FALSE;
-    self->plate_state = PLATE_LEARNED;
-  } else {
-    self->plate_state = PLATE_NONE;   /* a learned plate of another size: learn again */
-  }
-  free_host (&self->kept_plate);
+  self->plate_state = PLATE_NONE;
+  if (params.mode == CC_QUADCUT_MODE_PLATE && !setup_plate (self, ctx, info))
+    return FALSE;
+  cc_image_host_free (&self->kept_plate);
   if (self->background_file.planes[0]) {
-    if (!convert_image (self, ctx, &self->background_file, info, format,
+    if (!convert_to_frame (self, ctx, &self->background_file, info, format,
             &self->background_img))
       return FALSE;
     self->have_background_img = TRUE;
   }
   /* output=mask composites this white frame over black */
-  cc_image white_rgba = { 0 };
   guint32 px = 0xFFFFFFFF;
-  white_rgba = cc_image_view (&px, 4, 1, 1, CC_FORMAT_RGBX8, CC_LOCATION_HOST);
-  if (!convert_image (self, ctx, &white_rgba, info, format, &self->white))
+  cc_image white_rgba = cc_image_view (&px, 4, 1, 1, CC_FORMAT_RGBX8, CC_LOCATION_HOST);
+  if (!convert_to_frame (self, ctx, &white_rgba, info, format, &self->white))
     return FALSE;
   self->have_white = TRUE;
   self->learned = 0;
-  self->previous_l = -1.0;
-  self->previous_dl = 0.0;
+  cc_quadcut_alternation_init (&self->pair);
   return TRUE;
 }
 
@@ -435,8 +382,7 @@ gst_quad_cut_reset (GstCvFilter * filter)
     self->plate_state = PLATE_NONE;
   }
   self->learned = 0;
-  self->previous_l = -1.0;
-  self->previous_dl = 0.0;
+  cc_quadcut_alternation_init (&self->pair);
 }
 
 static gboolean
@@ -450,58 +396,145 @@ gst_quad_cut_wants_previous_frame (GstCvFilter * filter)
 {
   GstQuadCut *self = GST_QUAD_CUT (filter);
   GST_OBJECT_LOCK (self);
-  gboolean active = self->params.mode == CC_QUADCUT_MODE_ACTIVE;
+  gboolean active = self->settings.params.mode == CC_QUADCUT_MODE_ACTIVE;
   GST_OBJECT_UNLOCK (self);
   return active;
 }
 
-/* The area-weighted mean L of the last run's leaves (the frame's mean luminance). */
-static gdouble
-mean_luminance (GstQuadCut * self)
-{
-  cc_quadcut_graph g;
-  if (cc_quadcut_get_graph (self->qc, &g) != CC_SUCCESS || g.n_leaves == 0)
-    return 0.0;
-  gdouble sum = 0.0, area = 0.0;
-  for (int i = 0; i < g.n_leaves; i++) {
-    gdouble a = (gdouble) (1 << g.leaves[i].level) * (1 << g.leaves[i].level);
-    sum += a * g.leaves[i].L;
-    area += a;
-  }
-  return sum / area;
-}
+/* ------------------------------------------------------------- process() steps */
 
 /* Plate mode: learning (a new plate from this frame on, or one more frame into it). */
 static cc_status
-learn_plate (GstQuadCut * self, const cc_image * frame, gint frames, gint step)
+learn_plate (GstQuadCut * self, cc_stream stream, const cc_image * frame,
+    const QuadCutSettings * s)
 {
   cc_status st = CC_SUCCESS;
   if (self->plate_state == PLATE_NONE) {
-    st = cc_quadcut_set_plate (self->qc, gst_cv_filter_get_stream (GST_CV_FILTER (self)), frame);
+    st = cc_quadcut_set_plate (self->qc, stream, frame);
     self->learned = 1;
     self->plate_state = PLATE_LEARNING;
   } else if (self->plate_state == PLATE_LEARNING) {
-    st = cc_quadcut_update_plate (self->qc, gst_cv_filter_get_stream (GST_CV_FILTER (self)),
-        frame, step, false);
+    st = cc_quadcut_update_plate (self->qc, stream, frame, s->learn_step, false);
     self->learned++;
   }
-  if (st == CC_SUCCESS && self->plate_state == PLATE_LEARNING && self->learned >= frames) {
+  if (st == CC_SUCCESS && self->plate_state == PLATE_LEARNING
+      && self->learned >= s->learn_frames) {
     GST_INFO_OBJECT (self, "plate learned from %d frames", self->learned);
     self->plate_state = PLATE_LEARNED;
   }
   return st;
 }
 
+/* Before the run: the parameters (a mode change waits for the next setup), and what
+ * the frame is compared with: active: the previous frame (*other; the frame itself
+ * on the first, whose distance is 0: all background); plate: the plate, learned
+ * further while learning. */
+static cc_status
+prepare_run (GstQuadCut * self, cc_stream stream, const cc_image * frame,
+    const QuadCutSettings * s, gboolean relearn, const cc_image ** other,
+    const gchar ** what)
+{
+  cc_quadcut_params params = s->params, created;
+  cc_quadcut_get_params (self->qc, &created);
+  params.mode = created.mode;
+  *what = "setting the parameters";
+  cc_status st = cc_quadcut_set_params (self->qc, &params);
+  if (st != CC_SUCCESS)
+    return st;
+  if (params.mode == CC_QUADCUT_MODE_ACTIVE) {
+    *other = gst_cv_filter_get_previous_frame (GST_CV_FILTER (self));
+    if (!*other)
+      *other = frame;
+    return CC_SUCCESS;
+  }
+  if (relearn) {
+    GST_INFO_OBJECT (self, "relearning the plate");
+    self->plate_state = PLATE_NONE;
+  }
+  *what = "learning the plate";
+  return learn_plate (self, stream, frame, s);
+}
+
+/* Active illumination after the run: this frame's mean L against the previous one's
+ * (cc_quadcut_alternation_push), a warning the first time the frames do not alternate
+ * lit and unlit; then the unchanged frame becomes the next pair's other before it is
+ * drawn over (the copy replaces `other`: after the run). */
+static cc_status
+check_alternation (GstQuadCut * self, const cc_image * frame, const gchar ** what)
+{
+  GstCvFilter *filter = GST_CV_FILTER (self);
+  const cc_quadcut_alternation before = self->pair;
+  gdouble l = 0.0;
+  cc_quadcut_pair_check check;
+  *what = "measuring the mean luminance";
+  cc_status st = cc_quadcut_mean_luminance (self->qc, &l);
+  if (st == CC_SUCCESS)
+    st = cc_quadcut_alternation_push (&self->pair, l, &check);
+  if (st != CC_SUCCESS)
+    return st;
+  const guint64 n = gst_cv_filter_get_frame_number (filter);
+  const gdouble dl = l - before.previous_l;
+  if (check != CC_QUADCUT_PAIR_FIRST)
+    GST_LOG_OBJECT (self, "frame %" G_GUINT64_FORMAT " is the %s one of its pair (mean L "
+        "%.2f, previous %.2f)", n, l >= before.previous_l ? "lit" : "unlit", l,
+        before.previous_l);
+  if (!self->warned_pair && check == CC_QUADCUT_PAIR_SAME_LIGHT)
+    GST_ELEMENT_WARNING (self, STREAM, FORMAT, ("active illumination: frames %"
+            G_GUINT64_FORMAT " and %" G_GUINT64_FORMAT " have the same mean luminance",
+            n - 1, n), ("mean L %.3f and %.3f: the frames do not alternate lit and "
+            "unlit, the foreground will be missed", before.previous_l, l));
+  else if (!self->warned_pair && check == CC_QUADCUT_PAIR_SAME_CHANGE)
+    GST_ELEMENT_WARNING (self, STREAM, FORMAT, ("active illumination: frames %"
+            G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT " do not alternate lit and unlit",
+            n - 2, n), ("mean L %s twice in a row (by %.3f, then %.3f): the "
+            "foreground will be missed", dl > 0 ? "rises" : "falls", before.previous_dl, dl));
+  self->warned_pair |= check == CC_QUADCUT_PAIR_SAME_LIGHT
+      || check == CC_QUADCUT_PAIR_SAME_CHANGE;
+  if (!gst_cv_filter_keep_frame (filter, frame)) {
+    *what = NULL;   /* posted */
+    return CC_ERROR_INTERNAL;
+  }
+  return CC_SUCCESS;
+}
+
+/* The output the settings ask for, written into the frame. */
+static cc_status
+write_output (GstQuadCut * self, cc_stream stream, cc_image * frame,
+    const QuadCutSettings * s)
+{
+  const guint c = s->background_color;
+  cc_quadcut_background bg = { .kind = CC_QUADCUT_BG_COLOR, .r = (c >> 16) & 0xFF,
+                               .g = (c >> 8) & 0xFF, .b = c & 0xFF,
+                               .blur_radius = s->blur_radius };
+  if (s->background == BG_BLUR)
+    bg.kind = CC_QUADCUT_BG_BLUR;
+  else if ((s->background == BG_IMAGE || s->background == BG_AUTO)
+      && self->have_background_img) {
+    bg.kind = CC_QUADCUT_BG_IMAGE;
+    bg.image = &self->background_img;
+  }
+  const cc_quadcut_background black = { .kind = CC_QUADCUT_BG_COLOR };
+  switch (s->output) {
+    case OUTPUT_ALPHA:
+      return cc_quadcut_set_alpha (self->qc, stream, frame);
+    case OUTPUT_MASK:
+      return cc_quadcut_composite (self->qc, stream, &self->white, &black, frame);
+    case OUTPUT_DEBUG:
+      return cc_quadcut_draw_leaves (self->qc, stream, frame, frame);
+    default:
+      return cc_quadcut_composite (self->qc, stream, frame, &bg, frame);
+  }
+}
+
 /* The cut's mask (0 background, 255 foreground) as a segmentation mtd of the
  * buffer's analytics relation meta, on GStreamer 1.26+ (docs/analytics.md). */
 static void
-attach_mask (GstQuadCut * self, GstBuffer * buffer)
+attach_mask (GstQuadCut * self, cc_stream stream, GstBuffer * buffer)
 {
   static const guint regions[] = { 0, 255 };
   cc_image *dst = gst_cv_mask_out_begin (self->mask_out);
   if (dst && !gst_cv_mask_out_finish (self->mask_out, buffer,
-          cc_quadcut_get_mask (self->qc, gst_cv_filter_get_stream (GST_CV_FILTER (self)),
-              dst) == CC_SUCCESS, regions, 2))
+          cc_quadcut_get_mask (self->qc, stream, dst) == CC_SUCCESS, regions, 2))
     GST_WARNING_OBJECT (self, "could not attach the segmentation mtd");
 }
 
@@ -511,112 +544,29 @@ gst_quad_cut_process (GstCvFilter * filter, GstBuffer * buffer, cc_image * frame
 {
   GstQuadCut *self = GST_QUAD_CUT (filter);
   GST_OBJECT_LOCK (self);
-  cc_quadcut_params params = self->params;
-  QuadCutOutput output = self->output;
-  gint learn_frames = self->learn_frames, learn_step = self->learn_step;
-  gint update_rate = self->plate_update_rate;
-  QuadCutBackground background = self->background;
-  guint c = self->background_color;
-  gint blur_radius = self->blur_radius;
+  const QuadCutSettings s = self->settings;   /* its strings are not read */
   gboolean relearn = self->relearn;
   self->relearn = FALSE;
   GST_OBJECT_UNLOCK (self);
-
-  cc_quadcut_params created;
-  cc_quadcut_get_params (self->qc, &created);
-  params.mode = created.mode;   /* a mode change waits for the next setup */
-  gboolean active = params.mode == CC_QUADCUT_MODE_ACTIVE;
-  *what = "setting the parameters";
-  cc_status st = cc_quadcut_set_params (self->qc, &params);
   const cc_image *other = NULL;
-  if (st == CC_SUCCESS && active) {
-    other = gst_cv_filter_get_previous_frame (filter);
-    if (!other)
-      other = frame;   /* no pair yet: the distance is 0, all background */
-  } else if (st == CC_SUCCESS) {
-    if (relearn) {
-      GST_INFO_OBJECT (self, "relearning the plate");
-      self->plate_state = PLATE_NONE;
-    }
-    *what = "learning the plate";
-    st = learn_plate (self, frame, learn_frames, learn_step);
-  }
+  cc_status st = prepare_run (self, stream, frame, &s, relearn, &other, what);
   if (st == CC_SUCCESS) {
     *what = "segmenting";
     st = cc_quadcut_run (self->qc, stream, frame, other);
   }
-  if (st == CC_SUCCESS && active) {
-    gdouble l = mean_luminance (self);
-    if (self->previous_l >= 0.0) {
-      GST_LOG_OBJECT (self, "frame %" G_GUINT64_FORMAT " is the %s one of its pair (mean L "
-          "%.2f, previous %.2f)", gst_cv_filter_get_frame_number (filter),
-          l >= self->previous_l ? "lit" : "unlit", l, self->previous_l);
-      /* Only the foreground gets the light: on the project's 640x360 clip the mean L
-       * of a lit and an unlit frame differ by 0.9, so the threshold sits under it.
-       * Frames that do not alternate have the same mean L (noise averages out over
-       * the frame), or change it the same way twice in a row. */
-      gdouble dl = l - self->previous_l;
-      guint64 n = gst_cv_filter_get_frame_number (filter);
-      if (!self->warned_pair && (ABS (dl) < ACTIVE_SAME_L
-              || (self->previous_dl != 0.0 && (dl > 0) == (self->previous_dl > 0)))) {
-        if (ABS (dl) < ACTIVE_SAME_L)
-          GST_ELEMENT_WARNING (self, STREAM, FORMAT, ("active illumination: frames %"
-                  G_GUINT64_FORMAT " and %" G_GUINT64_FORMAT " have the same mean luminance",
-                  n - 1, n), ("mean L %.3f and %.3f: the frames do not alternate lit and "
-                  "unlit, the foreground will be missed", self->previous_l, l));
-        else
-          GST_ELEMENT_WARNING (self, STREAM, FORMAT, ("active illumination: frames %"
-                  G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT " do not alternate lit and unlit",
-                  n - 2, n), ("mean L %s twice in a row (by %.3f, then %.3f): the "
-                  "foreground will be missed", dl > 0 ? "rises" : "falls", self->previous_dl,
-                  dl));
-        self->warned_pair = TRUE;
-      }
-      self->previous_dl = ABS (dl) < ACTIVE_SAME_L ? 0.0 : dl;
-    }
-    self->previous_l = l;
-    /* the unchanged frame becomes the next pair's other before it is drawn over (the
-     * copy replaces `other`: after the run) */
-    if (!gst_cv_filter_keep_frame (filter, frame)) {
-      *what = NULL;   /* posted */
-      return CC_ERROR_INTERNAL;
-    }
-  }
-  if (st == CC_SUCCESS && !active && update_rate > 0
+  if (st == CC_SUCCESS && other)   /* active illumination */
+    st = check_alternation (self, frame, what);
+  else if (st == CC_SUCCESS && s.plate_update_rate > 0
       && (self->plate_state == PLATE_LEARNED || self->plate_state == PLATE_FILE)) {
     *what = "updating the plate";
-    st = cc_quadcut_update_plate (self->qc, stream, frame, update_rate, true);
+    st = cc_quadcut_update_plate (self->qc, stream, frame, s.plate_update_rate, true);
   }
   if (st == CC_SUCCESS) {
     *what = "writing the output";
-    cc_quadcut_background bg = { .kind = CC_QUADCUT_BG_COLOR, .r = (c >> 16) & 0xFF,
-                                 .g = (c >> 8) & 0xFF, .b = c & 0xFF,
-                                 .blur_radius = blur_radius };
-    if (background == BG_BLUR)
-      bg.kind = CC_QUADCUT_BG_BLUR;
-    else if ((background == BG_IMAGE || background == BG_AUTO) && self->have_background_img) {
-      bg.kind = CC_QUADCUT_BG_IMAGE;
-      bg.image = &self->background_img;
-    }
-    switch (output) {
-      case OUTPUT_COMPOSITE:
-        st = cc_quadcut_composite (self->qc, stream, frame, &bg, frame);
-        break;
-      case OUTPUT_ALPHA:
-        st = cc_quadcut_set_alpha (self->qc, stream, frame);
-        break;
-      case OUTPUT_MASK: {
-        cc_quadcut_background black = { .kind = CC_QUADCUT_BG_COLOR };
-        st = cc_quadcut_composite (self->qc, stream, &self->white, &black, frame);
-        break;
-      }
-      case OUTPUT_DEBUG:
-        st = cc_quadcut_draw_leaves (self->qc, stream, frame, frame);
-        break;
-    }
+    st = write_output (self, stream, frame, &s);
   }
   if (st == CC_SUCCESS)
-    attach_mask (self, buffer);   /* the mask's download waits for the stream */
+    attach_mask (self, stream, buffer);   /* the mask's download waits for the stream */
   return st;
 }
 
@@ -633,7 +583,7 @@ gst_quad_cut_accept_caps (GstBaseTransform * trans, GstPadDirection direction,
 {
   GstQuadCut *self = GST_QUAD_CUT (trans);
   GST_OBJECT_LOCK (self);
-  gboolean alpha = self->output == OUTPUT_ALPHA;
+  gboolean alpha = self->settings.output == OUTPUT_ALPHA;
   GST_OBJECT_UNLOCK (self);
   GstVideoInfo info;
   if (alpha && gst_caps_is_fixed (caps) && gst_video_info_from_caps (&info, caps)
@@ -646,6 +596,99 @@ gst_quad_cut_accept_caps (GstBaseTransform * trans, GstPadDirection direction,
 }
 
 /* ------------------------------------------------------------- properties */
+
+#define S(field) G_STRUCT_OFFSET (QuadCutSettings, field)
+static const GstCvProp quadcut_props[] = {
+  { PROP_MODE, "mode", "Mode", "Where the background distance comes from",
+    GST_CV_PROP_ENUM, S (params.mode), 0, 0, gst_quadcut_mode_get_type, FALSE },
+  { PROP_OUTPUT, "output", "Output", "What the element writes into the frame",
+    GST_CV_PROP_ENUM, S (output), 0, 0, gst_quadcut_output_get_type, FALSE },
+  { PROP_PLATE_LOCATION, "plate-location", "Plate location",
+    "PNG or JPEG of the empty scene (mode=plate); scaled to the frame with a warning "
+    "when its size differs. Unset: the plate is learned",
+    GST_CV_PROP_STRING, S (plate_location), 0, 0, NULL, FALSE },
+  { PROP_LEARN_FRAMES, "learn-frames", "Learn frames",
+    "Frames a learned plate takes (the first ones of the stream, or after relearn)",
+    GST_CV_PROP_INT, S (learn_frames), 1, 100000, NULL, TRUE },
+  { PROP_LEARN_STEP, "learn-step", "Learn step",
+    "Levels a channel of the plate moves at most per frame while learning (the "
+    "running median: small steps ignore passers-by, large ones learn fast)",
+    GST_CV_PROP_INT, S (learn_step), 1, 255, NULL, TRUE },
+  { PROP_PLATE_UPDATE_RATE, "plate-update-rate", "Plate update rate",
+    "Levels a channel of a learned or file plate moves at most per frame where the "
+    "cut is confidently background (alpha 0); 0 keeps the plate as it is",
+    GST_CV_PROP_INT, S (plate_update_rate), 0, 255, NULL, TRUE },
+  { PROP_BACKGROUND, "background", "Background", "What output=composite puts behind",
+    GST_CV_PROP_ENUM, S (background), 0, 0, gst_quadcut_background_get_type, TRUE },
+  { PROP_BACKGROUND_LOCATION, "background-location", "Background location",
+    "PNG or JPEG behind the foreground (background=auto or image), scaled to the "
+    "frame", GST_CV_PROP_STRING, S (background_location), 0, 0, NULL, FALSE },
+  { PROP_BACKGROUND_COLOR, "background-color", "Background colour",
+    "The solid background as 0xRRGGBB",
+    GST_CV_PROP_UINT, S (background_color), 0, 0xFFFFFF, NULL, TRUE },
+  { PROP_BLUR_RADIUS, "blur-radius", "Blur radius",
+    "Box blur radius in px of background=blur (YUV chroma: half)",
+    GST_CV_PROP_INT, S (blur_radius), 1, 256, NULL, TRUE },
+  { PROP_SIGMA_L, "sigma-l", "Sigma L",
+    "How far (Lab units) a pixel may differ from the background and still count as "
+    "background: raise under noise or lighting changes (parts of the subject may be "
+    "lost), lower for subjects close to the background's colour",
+    GST_CV_PROP_FLOAT, S (params.sigma_l), 0.1, 100.0, NULL, TRUE },
+  { PROP_SHADOW_DEPTH, "shadow-depth", "Shadow depth",
+    "mode=plate: the darkest shadow counted as background, as a share of the "
+    "plate's L (0: no shadow rule)",
+    GST_CV_PROP_FLOAT, S (params.shadow_depth), 0.0, 1.0, NULL, TRUE },
+  { PROP_SEED_THRESHOLD, "seed-threshold", "Seed threshold",
+    "A pixel seeds the object colour model where p_B is below this",
+    GST_CV_PROP_FLOAT, S (params.seed_threshold), 0.0, 1.0, NULL, TRUE },
+  { PROP_BINS, "bins", "Histogram bins",
+    "Bins per axis of the subject's colour histogram: more tell similar subject and "
+    "background colours apart, but need more certain subject pixels",
+    GST_CV_PROP_INT, S (params.bins), 2, 256, NULL, TRUE },
+  { PROP_SIGMA_C, "sigma-c", "Sigma C",
+    "Colour difference (Lab units) at which the mask's edge prefers to run between "
+    "two areas: lower to follow fine colour edges, raise to follow only strong ones",
+    GST_CV_PROP_FLOAT, S (params.sigma_c), 0.1, 100.0, NULL, TRUE },
+  { PROP_LAMBDA, "lambda", "Lambda", "Smoothness of the mask: raise for fewer, "
+    "smoother shapes (thin parts may vanish), lower to keep thin parts (more "
+    "speckle); no effect on the time",
+    GST_CV_PROP_FLOAT, S (params.lambda), 0.0, 1000.0, NULL, TRUE },
+  { PROP_SIMILARITY, "similarity", "Similarity",
+    "How different (Lab units) pixels may be and still be decided together as one "
+    "block: raise for fewer, bigger blocks (faster, blockier edges), lower for finer "
+    "edges at more cost (0: only identical pixels)",
+    GST_CV_PROP_FLOAT, S (params.similarity), 0.0, 1000.0, NULL, TRUE },
+  { PROP_CERTAIN, "certain", "Certain",
+    "Quadtree criterion on the stratified data: a block whose pixels are all "
+    "within certain x sigma-l of the background, or all seeds, becomes one leaf "
+    "whatever its texture (0: off, the ranges alone)",
+    GST_CV_PROP_FLOAT, S (params.certain), 0.0, 100.0, NULL, TRUE },
+  { PROP_MAX_LEVEL, "max-level", "Max level",
+    "Largest leaf side as 2^max-level px (0: one node a pixel)",
+    GST_CV_PROP_INT, S (params.max_level), 0, CC_QUADCUT_MAX_LEVEL, NULL, TRUE },
+  { PROP_TEMPORAL, "temporal", "Temporal weight",
+    "Cost per pixel of changing label from the previous frame's mask (against "
+    "flicker; high values leave trails)",
+    GST_CV_PROP_FLOAT, S (params.temporal), 0.0, 100.0, NULL, TRUE },
+  { PROP_FEATHER, "feather", "Feather",
+    "Radius in px of the box filter that softens the mask's edge into the alpha",
+    GST_CV_PROP_INT, S (params.feather), 0, 64, NULL, TRUE },
+};
+#undef S
+
+static void
+settings_default (QuadCutSettings * s)
+{
+  memset (s, 0, sizeof *s);
+  cc_quadcut_params_default (&s->params);
+  s->output = OUTPUT_COMPOSITE;
+  s->learn_frames = DEFAULT_LEARN_FRAMES;
+  s->learn_step = DEFAULT_LEARN_STEP;
+  s->plate_update_rate = DEFAULT_PLATE_UPDATE_RATE;
+  s->background = BG_AUTO;
+  s->background_color = DEFAULT_BACKGROUND_COLOR;
+  s->blur_radius = DEFAULT_BLUR_RADIUS;
+}
 
 static void
 gst_quad_cut_relearn (GstQuadCut * self)
@@ -660,47 +703,17 @@ gst_quad_cut_set_property (GObject * object, guint prop_id, const GValue * value
     GParamSpec * pspec)
 {
   GstQuadCut *self = GST_QUAD_CUT (object);
-  gboolean resetup = FALSE;
-  GST_OBJECT_LOCK (self);
-  cc_quadcut_params *p = &self->params;
-  switch (prop_id) {
-    case PROP_MODE:
-      p->mode = g_value_get_enum (value);
-      resetup = TRUE;
-      break;
-    case PROP_OUTPUT:
-      self->output = g_value_get_enum (value);
-      resetup = TRUE;   /* setup checks the alpha caps */
-      break;
-    case PROP_PLATE_LOCATION:
-      g_free (self->plate_location);
-      self->plate_location = g_value_dup_string (value);
-      break;
-    case PROP_BACKGROUND_LOCATION:
-      g_free (self->background_location);
-      self->background_location = g_value_dup_string (value);
-      break;
-    case PROP_LEARN_FRAMES: self->learn_frames = g_value_get_int (value); break;
-    case PROP_LEARN_STEP: self->learn_step = g_value_get_int (value); break;
-    case PROP_PLATE_UPDATE_RATE: self->plate_update_rate = g_value_get_int (value); break;
-    case PROP_BACKGROUND: self->background = g_value_get_enum (value); break;
-    case PROP_BACKGROUND_COLOR: self->background_color = g_value_get_uint (value); break;
-    case PROP_BLUR_RADIUS: self->blur_radius = g_value_get_int (value); break;
-    case PROP_SIGMA_L: p->sigma_l = g_value_get_float (value); break;
-    case PROP_SHADOW_DEPTH: p->shadow_depth = g_value_get_float (value); break;
-    case PROP_SEED_THRESHOLD: p->seed_threshold = g_value_get_float (value); break;
-    case PROP_BINS: p->bins = g_value_get_int (value); break;
-    case PROP_SIGMA_C: p->sigma_c = g_value_get_float (value); break;
-    case PROP_LAMBDA: p->lambda = g_value_get_float (value); break;
-    case PROP_SIMILARITY: p->similarity = g_value_get_float (value); break;
-    case PROP_CERTAIN: p->certain = g_value_get_float (value); break;
-    case PROP_MAX_LEVEL: p->max_level = g_value_get_int (value); break;
-    case PROP_TEMPORAL: p->temporal = g_value_get_float (value); break;
-    case PROP_FEATHER: p->feather = g_value_get_int (value); break;
-    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec); break;
+  const GstCvProp *prop = gst_cv_props_find (quadcut_props, G_N_ELEMENTS (quadcut_props),
+      prop_id);
+  if (!prop) {
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    return;
   }
+  GST_OBJECT_LOCK (self);
+  gst_cv_props_set (prop, &self->settings, value);
   GST_OBJECT_UNLOCK (self);
-  if (resetup)
+  /* a new mode needs a new segmenter; setup checks output=alpha's caps */
+  if (prop_id == PROP_MODE || prop_id == PROP_OUTPUT)
     gst_cv_filter_request_setup (GST_CV_FILTER (self));
 }
 
@@ -709,32 +722,14 @@ gst_quad_cut_get_property (GObject * object, guint prop_id, GValue * value,
     GParamSpec * pspec)
 {
   GstQuadCut *self = GST_QUAD_CUT (object);
-  GST_OBJECT_LOCK (self);
-  const cc_quadcut_params *p = &self->params;
-  switch (prop_id) {
-    case PROP_MODE: g_value_set_enum (value, p->mode); break;
-    case PROP_OUTPUT: g_value_set_enum (value, self->output); break;
-    case PROP_PLATE_LOCATION: g_value_set_string (value, self->plate_location); break;
-    case PROP_BACKGROUND_LOCATION: g_value_set_string (value, self->background_location); break;
-    case PROP_LEARN_FRAMES: g_value_set_int (value, self->learn_frames); break;
-    case PROP_LEARN_STEP: g_value_set_int (value, self->learn_step); break;
-    case PROP_PLATE_UPDATE_RATE: g_value_set_int (value, self->plate_update_rate); break;
-    case PROP_BACKGROUND: g_value_set_enum (value, self->background); break;
-    case PROP_BACKGROUND_COLOR: g_value_set_uint (value, self->background_color); break;
-    case PROP_BLUR_RADIUS: g_value_set_int (value, self->blur_radius); break;
-    case PROP_SIGMA_L: g_value_set_float (value, p->sigma_l); break;
-    case PROP_SHADOW_DEPTH: g_value_set_float (value, p->shadow_depth); break;
-    case PROP_SEED_THRESHOLD: g_value_set_float (value, p->seed_threshold); break;
-    case PROP_BINS: g_value_set_int (value, p->bins); break;
-    case PROP_SIGMA_C: g_value_set_float (value, p->sigma_c); break;
-    case PROP_LAMBDA: g_value_set_float (value, p->lambda); break;
-    case PROP_SIMILARITY: g_value_set_float (value, p->similarity); break;
-    case PROP_CERTAIN: g_value_set_float (value, p->certain); break;
-    case PROP_MAX_LEVEL: g_value_set_int (value, p->max_level); break;
-    case PROP_TEMPORAL: g_value_set_float (value, p->temporal); break;
-    case PROP_FEATHER: g_value_set_int (value, p->feather); break;
-    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec); break;
+  const GstCvProp *prop = gst_cv_props_find (quadcut_props, G_N_ELEMENTS (quadcut_props),
+      prop_id);
+  if (!prop) {
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    return;
   }
+  GST_OBJECT_LOCK (self);
+  gst_cv_props_get (prop, &self->settings, value);
   GST_OBJECT_UNLOCK (self);
 }
 
@@ -742,11 +737,10 @@ static void
 gst_quad_cut_finalize (GObject * object)
 {
   GstQuadCut *self = GST_QUAD_CUT (object);
-  g_free (self->plate_location);
-  g_free (self->background_location);
-  free_host (&self->plate_file);
-  free_host (&self->background_file);
-  free_host (&self->kept_plate);
+  g_free (self->settings.plate_location);
+  g_free (self->settings.background_location);
+  free_files (self);
+  cc_image_host_free (&self->kept_plate);
   G_OBJECT_CLASS (gst_quad_cut_parent_class)->finalize (object);
 }
 
@@ -757,109 +751,14 @@ gst_quad_cut_class_init (GstQuadCutClass * klass)
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
   GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
   GstCvFilterClass *filter_class = GST_CV_FILTER_CLASS (klass);
-  const GParamFlags rw = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING;
-  const GParamFlags rw_ready = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS
-      | GST_PARAM_MUTABLE_READY;
-  cc_quadcut_params d;
-  cc_quadcut_params_default (&d);
+  QuadCutSettings defaults;
+  settings_default (&defaults);
 
   GST_DEBUG_CATEGORY_INIT (quadcut_debug, "quadcut", 0, "Quad-Cut foreground segmentation");
   gobject_class->set_property = gst_quad_cut_set_property;
   gobject_class->get_property = gst_quad_cut_get_property;
   gobject_class->finalize = gst_quad_cut_finalize;
-
-  g_object_class_install_property (gobject_class, PROP_MODE,
-      g_param_spec_enum ("mode", "Mode", "Where the background distance comes from",
-          gst_quadcut_mode_get_type (), d.mode, rw_ready));
-  g_object_class_install_property (gobject_class, PROP_OUTPUT,
-      g_param_spec_enum ("output", "Output", "What the element writes into the frame",
-          gst_quadcut_output_get_type (), OUTPUT_COMPOSITE, rw_ready));
-  g_object_class_install_property (gobject_class, PROP_PLATE_LOCATION,
-      g_param_spec_string ("plate-location", "Plate location",
-          "PNG or JPEG of the empty scene (mode=plate); scaled to the frame with a warning "
-          "when its size differs. Unset: the plate is learned", NULL, rw_ready));
-  g_object_class_install_property (gobject_class, PROP_LEARN_FRAMES,
-      g_param_spec_int ("learn-frames", "Learn frames",
-          "Frames a learned plate takes (the first ones of the stream, or after relearn)",
-          1, 100000, DEFAULT_LEARN_FRAMES, rw));
-  g_object_class_install_property (gobject_class, PROP_LEARN_STEP,
-      g_param_spec_int ("learn-step", "Learn step",
-          "Levels a channel of the plate moves at most per frame while learning (the "
-          "running median: small steps ignore passers-by, large ones learn fast)",
-          1, 255, DEFAULT_LEARN_STEP, rw));
-  g_object_class_install_property (gobject_class, PROP_PLATE_UPDATE_RATE,
-      g_param_spec_int ("plate-update-rate", "Plate update rate",
-          "Levels a channel of a learned or file plate moves at most per frame where the "
-          "cut is confidently background (alpha 0); 0 keeps the plate as it is",
-          0, 255, DEFAULT_PLATE_UPDATE_RATE, rw));
-  g_object_class_install_property (gobject_class, PROP_BACKGROUND,
-      g_param_spec_enum ("background", "Background", "What output=composite puts behind",
-          gst_quadcut_background_get_type (), BG_AUTO, rw));
-  g_object_class_install_property (gobject_class, PROP_BACKGROUND_LOCATION,
-      g_param_spec_string ("background-location", "Background location",
-          "PNG or JPEG behind the foreground (background=auto or image), scaled to the "
-          "frame", NULL, rw_ready));
-  g_object_class_install_property (gobject_class, PROP_BACKGROUND_COLOR,
-      g_param_spec_uint ("background-color", "Background colour",
-          "The solid background as 0xRRGGBB", 0, 0xFFFFFF, DEFAULT_BACKGROUND_COLOR, rw));
-  g_object_class_install_property (gobject_class, PROP_BLUR_RADIUS,
-      g_param_spec_int ("blur-radius", "Blur radius",
-          "Box blur radius in px of background=blur (YUV chroma: half)", 1, 256,
-          DEFAULT_BLUR_RADIUS, rw));
-  g_object_class_install_property (gobject_class, PROP_SIGMA_L,
-      g_param_spec_float ("sigma-l", "Sigma L",
-          "How far (Lab units) a pixel may differ from the background and still count as "
-          "background: raise under noise or lighting changes (parts of the subject may be "
-          "lost), lower for subjects close to the background's colour", 0.1f, 100.0f,
-          d.sigma_l, rw));
-  g_object_class_install_property (gobject_class, PROP_SHADOW_DEPTH,
-      g_param_spec_float ("shadow-depth", "Shadow depth",
-          "mode=plate: the darkest shadow counted as background, as a share of the "
-          "plate's L (0: no shadow rule)", 0.0f, 1.0f, d.shadow_depth, rw));
-  g_object_class_install_property (gobject_class, PROP_SEED_THRESHOLD,
-      g_param_spec_float ("seed-threshold", "Seed threshold",
-          "A pixel seeds the object colour model where p_B is below this", 0.0f, 1.0f,
-          d.seed_threshold, rw));
-  g_object_class_install_property (gobject_class, PROP_BINS,
-      g_param_spec_int ("bins", "Histogram bins",
-          "Bins per axis of the subject's colour histogram: more tell similar subject and "
-          "background colours apart, but need more certain subject pixels", 2, 256, d.bins,
-          rw));
-  g_object_class_install_property (gobject_class, PROP_SIGMA_C,
-      g_param_spec_float ("sigma-c", "Sigma C",
-          "Colour difference (Lab units) at which the mask's edge prefers to run between "
-          "two areas: lower to follow fine colour edges, raise to follow only strong ones",
-          0.1f, 100.0f,
-          d.sigma_c, rw));
-  g_object_class_install_property (gobject_class, PROP_LAMBDA,
-      g_param_spec_float ("lambda", "Lambda", "Smoothness of the mask: raise for fewer, "
-          "smoother shapes (thin parts may vanish), lower to keep thin parts (more "
-          "speckle); no effect on the time", 0.0f, 1000.0f,
-          d.lambda, rw));
-  g_object_class_install_property (gobject_class, PROP_SIMILARITY,
-      g_param_spec_float ("similarity", "Similarity",
-          "How different (Lab units) pixels may be and still be decided together as one "
-          "block: raise for fewer, bigger blocks (faster, blockier edges), lower for finer "
-          "edges at more cost (0: only identical pixels)", 0.0f, 1000.0f,
-          d.similarity, rw));
-  g_object_class_install_property (gobject_class, PROP_CERTAIN,
-      g_param_spec_float ("certain", "Certain",
-          "Quadtree criterion on the stratified data: a block whose pixels are all "
-          "within certain x sigma-l of the background, or all seeds, becomes one leaf "
-          "whatever its texture (0: off, the ranges alone)", 0.0f, 100.0f, d.certain,
-          rw));
-  g_object_class_install_property (gobject_class, PROP_MAX_LEVEL,
-      g_param_spec_int ("max-level", "Max level",
-          "Largest leaf side as 2^max-level px (0: one node a pixel)", 0,
-          CC_QUADCUT_MAX_LEVEL, d.max_level, rw));
-  g_object_class_install_property (gobject_class, PROP_TEMPORAL,
-      g_param_spec_float ("temporal", "Temporal weight",
-          "Cost per pixel of changing label from the previous frame's mask (against "
-          "flicker; high values leave trails)", 0.0f, 100.0f, d.temporal, rw));
-  g_object_class_install_property (gobject_class, PROP_FEATHER,
-      g_param_spec_int ("feather", "Feather",
-          "Radius in px of the box filter that softens the mask's edge into the alpha",
-          0, 64, d.feather, rw));
+  gst_cv_props_install (gobject_class, quadcut_props, G_N_ELEMENTS (quadcut_props), &defaults);
 
   /**
    * GstQuadCut::relearn:
@@ -901,14 +800,6 @@ gst_quad_cut_class_init (GstQuadCutClass * klass)
 static void
 gst_quad_cut_init (GstQuadCut * self)
 {
-  cc_quadcut_params_default (&self->params);
-  self->output = OUTPUT_COMPOSITE;
-  self->learn_frames = DEFAULT_LEARN_FRAMES;
-  self->learn_step = DEFAULT_LEARN_STEP;
-  self->plate_update_rate = DEFAULT_PLATE_UPDATE_RATE;
-  self->background = BG_AUTO;
-  self->background_color = DEFAULT_BACKGROUND_COLOR;
-  self->blur_radius = DEFAULT_BLUR_RADIUS;
-  self->previous_l = -1.0;
-  self->previous_dl = 0.0;
+  settings_default (&self->settings);
+  cc_quadcut_alternation_init (&self->pair);
 }

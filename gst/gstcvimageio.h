@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Image files named by element properties (quadcut's plate-location and
  * background-location): cudacore-imageio's readers with the failure posted on the
- * bus. A truncated or corrupt PNG or JPEG is an element error, never a half-decoded
+ * bus, and the conversion of such a picture to the frames' size and format. A
+ * truncated or corrupt PNG or JPEG is an element error, never a half-decoded
  * picture. */
 #ifndef GST_CV_IMAGEIO_H
 #define GST_CV_IMAGEIO_H
 
 #include <gst/gst.h>
+#include <gst/video/video.h>
 #include <cudacore/cc_imageio.h>
 
 G_BEGIN_DECLS
@@ -17,6 +19,17 @@ G_BEGIN_DECLS
  * JPEG, truncated, corrupt, too large); *out is then zeroed. */
 gboolean gst_cv_image_load (GstElement * element, const gchar * property, const gchar * path,
     cc_image * out);
+
+/* A host RGBX8 image (any size) scaled and converted by GstVideoConverter (bilinear,
+ * no dithering) to `format` at the frame's size (frame_info's, whose colorimetry a YUV
+ * format takes) into a new image at `location` (dst: free with cc_image_free on ctx).
+ * The copy runs on `stream` and waits for it (its source is on the host).
+ * FALSE after posting an element error on `element`: the converter or a mapping
+ * failed (CORE FAILED), or the core did (LIBRARY FAILED, the core's message); *dst is
+ * then unset. */
+gboolean gst_cv_image_convert (GstElement * element, cc_context * ctx, cc_stream stream,
+    cc_location location, const cc_image * src, const GstVideoInfo * frame_info,
+    GstVideoFormat format, cc_image * dst);
 
 G_END_DECLS
 #endif

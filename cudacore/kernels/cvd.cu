@@ -36,7 +36,6 @@ struct cvd_state {
 #define CVD_STATE_RESET offsetof (cvd_state, warm)
 
 struct cc_cuda_cvd {
-  cc_stream stream;   // the stream of the public call in progress (set by each entry point)
   cc_context *ctx;
   int w, h, cap;
   cc_cvd_site *sites;
@@ -396,7 +395,6 @@ cc_cuda_cvd_create (cc_context *ctx, int width, int height, cc_cuda_cvd **out)
   if (!s)
     return cc_set_error (CC_ERROR_OUT_OF_MEMORY, "cc_cvd_create: out of host memory");
   s->ctx = ctx;
-  s->stream = ctx->stream;   // until a call names its own
   s->w = width;
   s->h = height;
   size_t np = (size_t) width * height;
@@ -408,8 +406,8 @@ cc_cuda_cvd_create (cc_context *ctx, int width, int height, cc_cuda_cvd **out)
   if (st == CC_SUCCESS)
     st = cc_cuda_malloc (ctx, sizeof (cvd_state), (void **) &s->state);
   // waited for here: a call on another stream must find it done
-  if (st == CC_SUCCESS && (cudaMemsetAsync (s->state, 0, sizeof (cvd_state), s->stream)
-      != cudaSuccess || cudaStreamSynchronize (s->stream) != cudaSuccess))
+  if (st == CC_SUCCESS && (cudaMemsetAsync (s->state, 0, sizeof (cvd_state), ctx->stream)
+      != cudaSuccess || cudaStreamSynchronize (ctx->stream) != cudaSuccess))
     st = cc_set_error (CC_ERROR_CUDA, "cc_cvd_create: state reset failed");
   if (st != CC_SUCCESS) {
     cc_cuda_cvd_destroy (s);
@@ -423,7 +421,7 @@ cc_cuda_cvd_create (cc_context *ctx, int width, int height, cc_cuda_cvd **out)
   }
   for (size_t i = 0; i < np; i++)
     tmp[i] = 256;
-  st = cc_cuda_cvd_set_density_map (s, tmp);
+  st = cc_cuda_cvd_set_density_map (s, ctx->stream, tmp);   // the upload waits
   free (tmp);
   if (st != CC_SUCCESS) {
     cc_cuda_cvd_destroy (s);
@@ -433,18 +431,12 @@ cc_cuda_cvd_create (cc_context *ctx, int width, int height, cc_cuda_cvd **out)
   return CC_SUCCESS;
 }
 
-void
-cc_cuda_cvd_use_stream (cc_cuda_cvd *s, cc_stream stream)
-{
-  s->stream = stream;
-}
-
 cc_status
-cc_cuda_cvd_reserve (cc_cuda_cvd *s, int n)
+cc_cuda_cvd_reserve (cc_cuda_cvd *s, cc_stream stream, int n)
 {
   if (n <= s->cap)
     return CC_SUCCESS;
-  CC_TRY (cc_cuda_stream_synchronize (s->stream));
+  CC_TRY (cc_cuda_stream_synchronize (stream));
   cc_cuda_free (s->ctx, s->sites);
   cc_cuda_free (s->ctx, s->sums);
   cc_cuda_free (s->ctx, s->colour);
@@ -460,30 +452,31 @@ cc_cuda_cvd_reserve (cc_cuda_cvd *s, int n)
 }
 
 cc_status
-cc_cuda_cvd_set_sites (cc_cuda_cvd *s, const cc_cvd_site *sites, int n)
+cc_cuda_cvd_set_sites (cc_cuda_cvd *s, cc_stream stream, const cc_cvd_site *sites, int n)
 {
-  return copy_1d (s->stream, s->sites, CC_LOCATION_DEVICE, sites, CC_LOCATION_HOST,
+  return copy_1d (stream, s->sites, CC_LOCATION_DEVICE, sites, CC_LOCATION_HOST,
       (size_t) n * sizeof (cc_cvd_site));
 }
 
 cc_status
-cc_cuda_cvd_get_sites (cc_cuda_cvd *s, cc_cvd_site *sites, int n)
+cc_cuda_cvd_get_sites (cc_cuda_cvd *s, cc_stream stream, cc_cvd_site *sites, int n)
 {
-  return copy_1d (s->stream, sites, CC_LOCATION_HOST, s->sites, CC_LOCATION_DEVICE,
+  return copy_1d (stream, sites, CC_LOCATION_HOST, s->sites, CC_LOCATION_DEVICE,
       (size_t) n * sizeof (cc_cvd_site));
 }
 
 cc_status
-cc_cuda_cvd_set_density (cc_cuda_cvd *s, const cc_image *f, cc_cvd_density d)
+cc_cuda_cvd_set_density (cc_cuda_cvd *s, cc_stream stream, const cc_image *f,
+    cc_cvd_density d)
 {
-  cvd_density_kernel<<<row_grid (s->w, s->h), CVD_THREADS, 0, s->stream>>> (*f,
+  cvd_density_kernel<<<row_grid (s->w, s->h), CVD_THREADS, 0, stream>>> (*f,
       (int) d, s->rho);
   CC_CUDA_LAUNCHED ("cvd_density_kernel");
   return CC_SUCCESS;
 }
 
 cc_status
-cc_cuda_cvd_set_density_map (cc_cuda_cvd *s, const uint16_t *rho)
+cc_cuda_cvd_set_density_map (cc_cuda_cvd *s, cc_stream stream, const uint16_t *rho)
 {
   size_t np = (size_t) s->w * s->h;
   uint16_t *tmp = (uint16_t *) malloc (np * sizeof *tmp);
@@ -491,18 +484,16 @@ cc_cuda_cvd_set_density_map (cc_cuda_cvd *s, const uint16_t *rho)
     return cc_set_error (CC_ERROR_OUT_OF_MEMORY, "cc_cvd_set_density_map: out of host memory");
   for (size_t i = 0; i < np; i++)
     tmp[i] = rho[i] ? rho[i] : 1;
-  cc_status st = copy_1d (s->stream, s->rho, CC_LOCATION_DEVICE, tmp, CC_LOCATION_HOST,
+  // the copy from the host waits for the stream: tmp may go
+  cc_status st = copy_1d (stream, s->rho, CC_LOCATION_DEVICE, tmp, CC_LOCATION_HOST,
       np * sizeof *tmp);
-  if (st == CC_SUCCESS)
-    st = cc_cuda_synchronize (s->ctx);
   free (tmp);
   return st;
 }
 
 static cc_status
-voronoi (cc_cuda_cvd *s, int n, cc_cvd_voronoi_method method, int warm_start)
+voronoi (cc_cuda_cvd *s, cudaStream_t st, int n, cc_cvd_voronoi_method method, int warm_start)
 {
-  cudaStream_t st = s->stream;
   size_t np = (size_t) s->w * s->h;
   cvd_fill_kernel<<<cc_div_up ((unsigned) np, CVD_THREADS), CVD_THREADS, 0, st>>> (s->labels,
       np, s->state, warm_start);
@@ -527,33 +518,33 @@ voronoi (cc_cuda_cvd *s, int n, cc_cvd_voronoi_method method, int warm_start)
   return CC_SUCCESS;
 }
 
-cc_status
-cc_cuda_cvd_voronoi (cc_cuda_cvd *s, int n, cc_cvd_voronoi_method method, int warm_start)
+// The per-call part of the device state cleared; cold: the warm flag too.
+static cc_status
+reset_state (cc_cuda_cvd *s, cudaStream_t st, int cold)
 {
-  CC_CUDA_TRY (cudaMemsetAsync (s->state, 0, CVD_STATE_RESET, s->stream),
+  CC_CUDA_TRY (cudaMemsetAsync (s->state, 0, cold ? sizeof (cvd_state) : CVD_STATE_RESET, st),
       "cvd: state reset");
-  return voronoi (s, n, method, warm_start);
-}
-
-cc_status
-cc_cuda_cvd_forget_warm (cc_cuda_cvd *s)
-{
-  CC_CUDA_TRY (cudaMemsetAsync (&s->state->warm, 0, sizeof (int), s->stream),
-      "cvd: warm reset");
   return CC_SUCCESS;
 }
 
 cc_status
-cc_cuda_cvd_get_labels (cc_cuda_cvd *s, int32_t *labels)
+cc_cuda_cvd_voronoi (cc_cuda_cvd *s, cc_stream stream, int n, cc_cvd_voronoi_method method,
+    int warm_start, int cold)
 {
-  return copy_1d (s->stream, labels, CC_LOCATION_HOST, s->labels, CC_LOCATION_DEVICE,
+  CC_TRY (reset_state (s, stream, cold));
+  return voronoi (s, stream, n, method, warm_start);
+}
+
+cc_status
+cc_cuda_cvd_get_labels (cc_cuda_cvd *s, cc_stream stream, int32_t *labels)
+{
+  return copy_1d (stream, labels, CC_LOCATION_HOST, s->labels, CC_LOCATION_DEVICE,
       (size_t) s->w * s->h * sizeof (int32_t));
 }
 
 static cc_status
-centroids (cc_cuda_cvd *s, int n, cc_cvd_centroid_method m)
+centroids (cc_cuda_cvd *s, cudaStream_t st, int n, cc_cvd_centroid_method m)
 {
-  cudaStream_t st = s->stream;
   size_t np = (size_t) s->w * s->h;
   unsigned blocks = cc_div_up ((unsigned) np, CVD_THREADS);
   if (m == CC_CVD_CENTROID_MDRR) {
@@ -574,25 +565,25 @@ centroids (cc_cuda_cvd *s, int n, cc_cvd_centroid_method m)
 }
 
 cc_status
-cc_cuda_cvd_centroid_sums (cc_cuda_cvd *s, int n, cc_cvd_centroid_method m, cc_cvd_sums *sums)
+cc_cuda_cvd_centroid_sums (cc_cuda_cvd *s, cc_stream stream, int n, cc_cvd_centroid_method m,
+    cc_cvd_sums *sums)
 {
-  CC_CUDA_TRY (cudaMemsetAsync (s->state, 0, CVD_STATE_RESET, s->stream),
-      "cvd: state reset");
-  CC_TRY (centroids (s, n, m));
-  return copy_1d (s->stream, sums, CC_LOCATION_HOST, s->sums, CC_LOCATION_DEVICE,
+  CC_TRY (reset_state (s, stream, 0));
+  CC_TRY (centroids (s, stream, n, m));
+  return copy_1d (stream, sums, CC_LOCATION_HOST, s->sums, CC_LOCATION_DEVICE,
       (size_t) n * sizeof (cc_cvd_sums));
 }
 
 cc_status
-cc_cuda_cvd_iterate (cc_cuda_cvd *s, int n, const cc_cvd_params *p, const cc_cvd_tuning *t,
-    int iterations,
-    unsigned long long threshold, cc_cvd_stats *stats)
+cc_cuda_cvd_iterate (cc_cuda_cvd *s, cc_stream stream, int n, const cc_cvd_params *p,
+    const cc_cvd_tuning *t, int iterations, unsigned long long threshold, int cold,
+    cc_cvd_stats *stats)
 {
-  cudaStream_t st = s->stream;
-  CC_CUDA_TRY (cudaMemsetAsync (s->state, 0, CVD_STATE_RESET, st), "cvd: state reset");
+  cudaStream_t st = stream;
+  CC_TRY (reset_state (s, st, cold));
   for (int it = 0; it < iterations; it++) {
-    CC_TRY (voronoi (s, n, t->voronoi, p->warm_start));
-    CC_TRY (centroids (s, n, t->centroid));
+    CC_TRY (voronoi (s, st, n, t->voronoi, p->warm_start));
+    CC_TRY (centroids (s, st, n, t->centroid));
     cvd_update_kernel<<<cc_div_up (n, CVD_THREADS), CVD_THREADS, 0, st>>> (s->sites, s->sums, n,
         s->state);
     cvd_finish_kernel<<<1, 1, 0, st>>> (s->state, threshold);
@@ -601,7 +592,7 @@ cc_cuda_cvd_iterate (cc_cuda_cvd *s, int n, const cc_cvd_params *p, const cc_cvd
   if (!stats)
     return CC_SUCCESS;
   cvd_state h;
-  CC_TRY (copy_1d (s->stream, &h, CC_LOCATION_HOST, s->state, CC_LOCATION_DEVICE, sizeof h));
+  CC_TRY (copy_1d (st, &h, CC_LOCATION_HOST, s->state, CC_LOCATION_DEVICE, sizeof h));
   stats->iterations = h.iterations;
   stats->converged = h.converged;
   stats->displacement = h.last;
@@ -610,9 +601,9 @@ cc_cuda_cvd_iterate (cc_cuda_cvd *s, int n, const cc_cvd_params *p, const cc_cvd
 }
 
 cc_status
-cc_cuda_cvd_advect (cc_cuda_cvd *s, int n, const cc_image *flow)
+cc_cuda_cvd_advect (cc_cuda_cvd *s, cc_stream stream, int n, const cc_image *flow)
 {
-  cudaStream_t st = s->stream;
+  cudaStream_t st = stream;
   size_t np = (size_t) s->w * s->h;
   CC_CUDA_TRY (cudaMemsetAsync (s->sums, 0, (size_t) n * sizeof (cc_cvd_sums), st),
       "cvd: flow sums reset");
@@ -626,10 +617,10 @@ cc_cuda_cvd_advect (cc_cuda_cvd *s, int n, const cc_image *flow)
 }
 
 cc_status
-cc_cuda_cvd_render (cc_cuda_cvd *s, int n, cc_image *f, int style, int bw, long long radius2,
-    const cc_cvd_mean colours[2])
+cc_cuda_cvd_render (cc_cuda_cvd *s, cc_stream stream, int n, cc_image *f, int style, int bw,
+    long long radius2, const cc_cvd_mean colours[2])
 {
-  cudaStream_t st = s->stream;
+  cudaStream_t st = stream;
   int yuv = f->format == CC_FORMAT_NV12 || f->format == CC_FORMAT_I420;
   if (style != CC_CVD_STYLE_OUTLINE) {
     CC_CUDA_TRY (cudaMemsetAsync (s->colour, 0, (size_t) n * sizeof (cc_cvd_colour_acc), st),

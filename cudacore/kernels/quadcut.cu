@@ -30,7 +30,6 @@
 #define QC_EVENTS 8   // stratify, histogram, pyramid, leaves, neighbours, graph, transfer
 
 struct cc_cuda_quadcut {
-  cc_stream stream;   // the stream of the public call in progress (set by each entry point)
   cc_context *ctx;
   int w, h;
   size_t npx;
@@ -504,11 +503,12 @@ create_buffers (cc_cuda_quadcut *s, const float *lin)
   QC_ALLOC (s->scan_tmp, s->scan_bytes);
   CC_CUDA_TRY (cudaMemcpy (s->lin, lin, 256 * sizeof (float), cudaMemcpyHostToDevice),
       "quadcut: upload");
-  CC_TRY (cc_cuda_memset_async (s->stream, s->prev_mask, 0, n));
-  CC_TRY (cc_cuda_memset_async (s->stream, s->mask, 0, n));
-  CC_TRY (cc_cuda_memset_async (s->stream, s->alpha, 0, n));
+  cudaStream_t st = s->ctx->stream;
+  CC_TRY (cc_cuda_memset_async (st, s->prev_mask, 0, n));
+  CC_TRY (cc_cuda_memset_async (st, s->mask, 0, n));
+  CC_TRY (cc_cuda_memset_async (st, s->alpha, 0, n));
   // waited for here: a call on another stream must find them done
-  CC_CUDA_TRY (cudaStreamSynchronize (s->stream), "quadcut: create");
+  CC_CUDA_TRY (cudaStreamSynchronize (st), "quadcut: create");
   for (int k = 0; k < QC_EVENTS; k++)
     CC_CUDA_TRY (cudaEventCreate (&s->ev[k]), "quadcut: event");
   s->host_hist = (int *) malloc (256 * 256 * sizeof (int));
@@ -530,7 +530,6 @@ cc_cuda_quadcut_create (cc_context *ctx, int width, int height, const float *lin
   if (!s)
     return cc_set_error (CC_ERROR_OUT_OF_MEMORY, "quadcut: out of host memory");
   s->ctx = ctx;
-  s->stream = ctx->stream;   // until a call names its own
   s->w = width;
   s->h = height;
   s->npx = (size_t) width * height;
@@ -543,48 +542,36 @@ cc_cuda_quadcut_create (cc_context *ctx, int width, int height, const float *lin
   return CC_SUCCESS;
 }
 
-void
-cc_cuda_quadcut_use_stream (cc_cuda_quadcut *s, cc_stream stream)
-{
-  s->stream = stream;
-}
-
-cc_stream
-cc_cuda_quadcut_stream (const cc_cuda_quadcut *s)
-{
-  return s->stream;
-}
-
 cc_status
-cc_cuda_quadcut_set_plate (cc_cuda_quadcut *s, const cc_image *plate)
+cc_cuda_quadcut_set_plate (cc_cuda_quadcut *s, cudaStream_t st, const cc_image *plate)
 {
-  qc_plate_kernel<<<rows_grid (s->w, s->h), QC_THREADS, 0, s->stream>>> (
+  qc_plate_kernel<<<rows_grid (s->w, s->h), QC_THREADS, 0, st>>> (
       *plate, s->lin, s->plate_lab, s->plate_rgb);
   CC_CUDA_LAUNCHED ("qc_plate_kernel");
   return CC_SUCCESS;
 }
 
 cc_status
-cc_cuda_quadcut_update_plate (cc_cuda_quadcut *s, const cc_image *frame, int step,
-    int background_only)
+cc_cuda_quadcut_update_plate (cc_cuda_quadcut *s, cudaStream_t st, const cc_image *frame,
+    int step, int background_only)
 {
-  qc_plate_step_kernel<<<rows_grid (s->w, s->h), QC_THREADS, 0, s->stream>>> (
+  qc_plate_step_kernel<<<rows_grid (s->w, s->h), QC_THREADS, 0, st>>> (
       *frame, s->lin, step, background_only ? s->alpha : NULL, s->plate_rgb, s->plate_lab);
   CC_CUDA_LAUNCHED ("qc_plate_step_kernel");
   return CC_SUCCESS;
 }
 
 cc_status
-cc_cuda_quadcut_get_plate (cc_cuda_quadcut *s, cc_image *dst)
+cc_cuda_quadcut_get_plate (cc_cuda_quadcut *s, cudaStream_t st, cc_image *dst)
 {
-  qc_get_plate_kernel<<<rows_grid (s->w, s->h), QC_THREADS, 0, s->stream>>> (
+  qc_get_plate_kernel<<<rows_grid (s->w, s->h), QC_THREADS, 0, st>>> (
       s->plate_rgb, *dst);
   CC_CUDA_LAUNCHED ("qc_get_plate_kernel");
   return CC_SUCCESS;
 }
 
 static cc_status
-run_scan (cc_cuda_quadcut *s, const int *in, int *out, int items)
+run_scan (cc_cuda_quadcut *s, cudaStream_t st, const int *in, int *out, int items)
 {
   size_t bytes = 0;
   CC_CUDA_TRY (cub::DeviceScan::ExclusiveSum (NULL, bytes, in, out, items), "quadcut: scan");
@@ -595,17 +582,17 @@ run_scan (cc_cuda_quadcut *s, const int *in, int *out, int items)
     s->scan_bytes = bytes;
   }
   CC_CUDA_TRY (cub::DeviceScan::ExclusiveSum (s->scan_tmp, bytes, in, out, items,
-      s->stream), "quadcut: scan");
+      st), "quadcut: scan");
   return CC_SUCCESS;
 }
 
 // Reads one int of device memory (waits for the stream).
 static cc_status
-read_int (cc_cuda_quadcut *s, const int *src, int *v)
+read_int (cc_cuda_quadcut *s, cudaStream_t st, const int *src, int *v)
 {
   CC_CUDA_TRY (cudaMemcpyAsync (v, src, sizeof (int), cudaMemcpyDeviceToHost,
-      s->stream), "quadcut: download");
-  CC_CUDA_TRY (cudaStreamSynchronize (s->stream), "quadcut: synchronize");
+      st), "quadcut: download");
+  CC_CUDA_TRY (cudaStreamSynchronize (st), "quadcut: synchronize");
   return CC_SUCCESS;
 }
 
@@ -669,18 +656,17 @@ grow_graph_buffers (cc_cuda_quadcut *s, size_t bytes)
 }
 
 cc_status
-cc_cuda_quadcut_front (cc_cuda_quadcut *s, const cc_quadcut_params *p, const cc_image *frame,
-    const cc_image *other, int have_prev, int levels, long long *n_neighbours,
-    long long *n_seeds, cc_qc_host_graph *g, double ms[7])
+cc_cuda_quadcut_front (cc_cuda_quadcut *s, cudaStream_t st, const cc_quadcut_params *p,
+    const cc_image *frame, const cc_image *other, int have_prev, int levels,
+    long long *n_neighbours, long long *n_seeds, cc_qc_host_graph *g, double ms[7])
 {
-  cudaStream_t st = s->stream;
   const int w = s->w, h = s->h, bins = p->bins, nb = bins * bins;
   const int active = p->mode == CC_QUADCUT_MODE_ACTIVE;
   const float inv_2sl2 = 1.0f / (2.0f * p->sigma_l * p->sigma_l);
   const float seed_cost = p->seed_threshold > 0.0f ? -logf (p->seed_threshold) : FLT_MAX;
   // stratify + seed histogram
   CC_CUDA_TRY (cudaEventRecord (s->ev[0], st), "quadcut: event");
-  CC_TRY (cc_cuda_memset_async (s->stream, s->hist, 0, (size_t) nb * sizeof (int)));
+  CC_TRY (cc_cuda_memset_async (st, s->hist, 0, (size_t) nb * sizeof (int)));
   qc_stratify_kernel<<<rows_grid (w, h), QC_THREADS, 0, st>>> (*frame,
       active ? *other : *frame, active, s->lin, s->plate_lab, p->shadow_depth, inv_2sl2,
       seed_cost, bins, s->lab, s->dist, s->cost_bg, s->seed, s->hist);
@@ -717,12 +703,12 @@ cc_cuda_quadcut_front (cc_cuda_quadcut *s, const cc_quadcut_params *p, const cc_
     py.group[k] = s->group[k];
   }
   // leaf list: origin flags, scan, records and leaf ids
-  CC_TRY (cc_cuda_memset_async (s->stream, s->flags + s->npx, 0, sizeof (int)));
+  CC_TRY (cc_cuda_memset_async (st, s->flags + s->npx, 0, sizeof (int)));
   qc_origin_kernel<<<rows_grid (w, h), QC_THREADS, 0, st>>> (py, w, h, s->flags);
   CC_CUDA_LAUNCHED ("qc_origin_kernel");
-  CC_TRY (run_scan (s, s->flags, s->prefix, (int) s->npx + 1));
+  CC_TRY (run_scan (s, st, s->flags, s->prefix, (int) s->npx + 1));
   int n;
-  CC_TRY (read_int (s, s->prefix + s->npx, &n));
+  CC_TRY (read_int (s, st, s->prefix + s->npx, &n));
   CC_TRY (grow_leaves (s, n));
   qc_leaves_kernel<<<rows_grid (w, h), QC_THREADS, 0, st>>> (py, w, h, s->prefix, s->leaves,
       s->leaf_id);
@@ -732,12 +718,12 @@ cc_cuda_quadcut_front (cc_cuda_quadcut *s, const cc_quadcut_params *p, const cc_
   CC_CUDA_LAUNCHED ("qc_leaf_data_kernel");
   CC_CUDA_TRY (cudaEventRecord (s->ev[4], st), "quadcut: event");
   // neighbour lists: counts, scan, fill
-  CC_TRY (cc_cuda_memset_async (s->stream, s->counts + n, 0, sizeof (int)));
+  CC_TRY (cc_cuda_memset_async (st, s->counts + n, 0, sizeof (int)));
   qc_count_kernel<<<flat_blocks (n), QC_THREADS, 0, st>>> (n, s->leaves, s->counts);
   CC_CUDA_LAUNCHED ("qc_count_kernel");
-  CC_TRY (run_scan (s, s->counts, s->offsets, n + 1));
+  CC_TRY (run_scan (s, st, s->counts, s->offsets, n + 1));
   int total;
-  CC_TRY (read_int (s, s->offsets + n, &total));
+  CC_TRY (read_int (s, st, s->offsets + n, &total));
   CC_TRY (grow_nbr (s, total));
   qc_fill_kernel<<<flat_blocks (n), QC_THREADS, 0, st>>> (n, s->leaves, s->offsets, s->nbr,
       s->len);
@@ -751,11 +737,11 @@ cc_cuda_quadcut_front (cc_cuda_quadcut *s, const cc_quadcut_params *p, const cc_
   CC_TRY (grow_graph_buffers (s, bytes));
   double *dfg = (double *) s->gbuf, *dbg = dfg + n, *dw = dbg + n;
   int *da = (int *) (dw + m), *db = da + m;
-  CC_TRY (cc_cuda_memset_async (s->stream, s->counts + n, 0, sizeof (int)));
+  CC_TRY (cc_cuda_memset_async (st, s->counts + n, 0, sizeof (int)));
   qc_up_count_kernel<<<flat_blocks (n), QC_THREADS, 0, st>>> (n, s->offsets, s->nbr,
       s->counts);
   CC_CUDA_LAUNCHED ("qc_up_count_kernel");
-  CC_TRY (run_scan (s, s->counts, s->eoff, n + 1));
+  CC_TRY (run_scan (s, st, s->counts, s->eoff, n + 1));
   const double inv_2sc2 = 1.0 / (2.0 * p->sigma_c * p->sigma_c), lambda = p->lambda;
   qc_graph_kernel<<<flat_blocks (n), QC_THREADS, 0, st>>> (n, s->leaves, s->offsets, s->nbr,
       s->len, s->eoff, lambda, inv_2sc2, dfg, dbg, da, db, dw);
@@ -787,10 +773,9 @@ cc_cuda_quadcut_front (cc_cuda_quadcut *s, const cc_quadcut_params *p, const cc_
 }
 
 cc_status
-cc_cuda_quadcut_download_graph (cc_cuda_quadcut *s, cc_quadcut_leaf *leaves, int *offsets,
-    int *neighbours, int *lengths)
+cc_cuda_quadcut_download_graph (cc_cuda_quadcut *s, cudaStream_t st, cc_quadcut_leaf *leaves,
+    int *offsets, int *neighbours, int *lengths)
 {
-  cudaStream_t st = s->stream;
   CC_CUDA_TRY (cudaMemcpyAsync (leaves, s->leaves, (size_t) s->n_leaves * sizeof *leaves,
       cudaMemcpyDeviceToHost, st), "quadcut: leaves download");
   CC_CUDA_TRY (cudaMemcpyAsync (offsets, s->offsets, ((size_t) s->n_leaves + 1) * sizeof (int),
@@ -807,10 +792,9 @@ cc_cuda_quadcut_download_graph (cc_cuda_quadcut *s, cc_quadcut_leaf *leaves, int
 
 // Box filter of radius r over nch channels of a w x h plane (device buffers).
 static cc_status
-box_filter (cc_cuda_quadcut *s, const uint8_t *src, size_t spitch, int sbpp, uint8_t *dst,
-    size_t dpitch, int dbpp, int nch, int r, int w, int h)
+box_filter (cc_cuda_quadcut *s, cudaStream_t st, const uint8_t *src, size_t spitch,
+    int sbpp, uint8_t *dst, size_t dpitch, int dbpp, int nch, int r, int w, int h)
 {
-  cudaStream_t st = s->stream;
   qc_box_h_kernel<<<rows_grid (w, h), QC_THREADS, 0, st>>> (src, spitch, sbpp, nch, w, r,
       s->box_tmp);
   CC_CUDA_LAUNCHED ("qc_box_h_kernel");
@@ -822,7 +806,7 @@ box_filter (cc_cuda_quadcut *s, const uint8_t *src, size_t spitch, int sbpp, uin
 
 // The frame under a box blur into s->blurred, described by *out (as the CPU's).
 static cc_status
-blur_frame (cc_cuda_quadcut *s, const cc_image *f, int r, cc_image *out)
+blur_frame (cc_cuda_quadcut *s, cudaStream_t st, const cc_image *f, int r, cc_image *out)
 {
   const int w = s->w, h = s->h, cw = (w + 1) / 2, ch = (h + 1) / 2, rc = (r + 1) / 2;
   memset (out, 0, sizeof *out);
@@ -834,31 +818,31 @@ blur_frame (cc_cuda_quadcut *s, const cc_image *f, int r, cc_image *out)
   if (f->format == CC_FORMAT_RGBX8 || f->format == CC_FORMAT_BGRX8) {
     out->planes[0] = s->blurred;
     out->pitch[0] = 4 * (size_t) w;
-    return box_filter (s, p0, f->pitch[0], 4, s->blurred, out->pitch[0], 4, 3, r, w, h);
+    return box_filter (s, st, p0, f->pitch[0], 4, s->blurred, out->pitch[0], 4, 3, r, w, h);
   }
   out->planes[0] = s->blurred;
   out->pitch[0] = (size_t) w;
-  CC_TRY (box_filter (s, p0, f->pitch[0], 1, s->blurred, w, 1, 1, r, w, h));
+  CC_TRY (box_filter (s, st, p0, f->pitch[0], 1, s->blurred, w, 1, 1, r, w, h));
   uint8_t *c = s->blurred + s->npx;
   if (f->format == CC_FORMAT_NV12) {
     out->planes[1] = c;
     out->pitch[1] = 2 * (size_t) cw;
-    return box_filter (s, (const uint8_t *) f->planes[1], f->pitch[1], 2, c, out->pitch[1],
+    return box_filter (s, st, (const uint8_t *) f->planes[1], f->pitch[1], 2, c, out->pitch[1],
         2, 2, rc, cw, ch);
   }
   out->planes[1] = c;
   out->planes[2] = c + (size_t) cw * ch;
   out->pitch[1] = out->pitch[2] = (size_t) cw;
-  CC_TRY (box_filter (s, (const uint8_t *) f->planes[1], f->pitch[1], 1,
+  CC_TRY (box_filter (s, st, (const uint8_t *) f->planes[1], f->pitch[1], 1,
       (uint8_t *) out->planes[1], cw, 1, 1, rc, cw, ch));
-  return box_filter (s, (const uint8_t *) f->planes[2], f->pitch[2], 1,
+  return box_filter (s, st, (const uint8_t *) f->planes[2], f->pitch[2], 1,
       (uint8_t *) out->planes[2], cw, 1, 1, rc, cw, ch);
 }
 
 cc_status
-cc_cuda_quadcut_back (cc_cuda_quadcut *s, const uint8_t *labels, int n_leaves, int feather)
+cc_cuda_quadcut_back (cc_cuda_quadcut *s, cudaStream_t st, const uint8_t *labels,
+    int n_leaves, int feather)
 {
-  cudaStream_t st = s->stream;
   if (n_leaves > s->labels_cap) {
     cc_cuda_free (s->ctx, s->labels);
     s->labels = NULL;
@@ -875,17 +859,16 @@ cc_cuda_quadcut_back (cc_cuda_quadcut *s, const uint8_t *labels, int n_leaves, i
       s->labels, s->mask, s->prev_mask);
   CC_CUDA_LAUNCHED ("qc_scatter_kernel");
   if (feather > 0)
-    return box_filter (s, s->mask, s->w, 1, s->alpha, s->w, 1, 1, feather, s->w, s->h);
+    return box_filter (s, st, s->mask, s->w, 1, s->alpha, s->w, 1, 1, feather, s->w, s->h);
   CC_CUDA_TRY (cudaMemcpyAsync (s->alpha, s->mask, s->npx, cudaMemcpyDeviceToDevice, st),
       "quadcut: alpha");
   return CC_SUCCESS;
 }
 
 cc_status
-cc_cuda_quadcut_composite (cc_cuda_quadcut *s, const cc_image *frame,
+cc_cuda_quadcut_composite (cc_cuda_quadcut *s, cudaStream_t st, const cc_image *frame,
     const cc_quadcut_background *bg, cc_image *out)
 {
-  cudaStream_t st = s->stream;
   cc_image b;
   memset (&b, 0, sizeof b);
   int has_b = 0;
@@ -894,7 +877,7 @@ cc_cuda_quadcut_composite (cc_cuda_quadcut *s, const cc_image *frame,
     b = *bg->image;
     has_b = 1;
   } else if (bg->kind == CC_QUADCUT_BG_BLUR) {
-    CC_TRY (blur_frame (s, frame, bg->blur_radius, &b));
+    CC_TRY (blur_frame (s, st, frame, bg->blur_radius, &b));
     has_b = 1;
   } else {
     cc_rgb_to_yuv (bg->r, bg->g, bg->b, &cy, &cu, &cv);
@@ -921,20 +904,20 @@ cc_cuda_quadcut_composite (cc_cuda_quadcut *s, const cc_image *frame,
 }
 
 cc_status
-cc_cuda_quadcut_set_alpha (cc_cuda_quadcut *s, cc_image *frame)
+cc_cuda_quadcut_set_alpha (cc_cuda_quadcut *s, cudaStream_t st, cc_image *frame)
 {
-  qc_set_alpha_kernel<<<rows_grid (s->w, s->h), QC_THREADS, 0, s->stream>>> (
+  qc_set_alpha_kernel<<<rows_grid (s->w, s->h), QC_THREADS, 0, st>>> (
       *frame, s->alpha);
   CC_CUDA_LAUNCHED ("qc_set_alpha_kernel");
   return CC_SUCCESS;
 }
 
 cc_status
-cc_cuda_quadcut_draw_leaves (cc_cuda_quadcut *s, const cc_image *frame, cc_image *out)
+cc_cuda_quadcut_draw_leaves (cc_cuda_quadcut *s, cudaStream_t st, const cc_image *frame,
+    cc_image *out)
 {
   if (frame->format == CC_FORMAT_NV12 || frame->format == CC_FORMAT_I420) {
-    cudaStream_t st = s->stream;
-    const int cw = (s->w + 1) / 2, ch = (s->h + 1) / 2;
+      const int cw = (s->w + 1) / 2, ch = (s->h + 1) / 2;
     qc_draw_chroma_kernel<<<rows_grid (cw, ch), QC_THREADS, 0, st>>> (*frame, s->leaves,
         s->leaf_id, s->seed, cw, *out);
     CC_CUDA_LAUNCHED ("qc_draw_chroma_kernel");
@@ -943,7 +926,7 @@ cc_cuda_quadcut_draw_leaves (cc_cuda_quadcut *s, const cc_image *frame, cc_image
     CC_CUDA_LAUNCHED ("qc_draw_luma_kernel");
     return CC_SUCCESS;
   }
-  qc_draw_leaves_kernel<<<rows_grid (s->w, s->h), QC_THREADS, 0, s->stream>>> (
+  qc_draw_leaves_kernel<<<rows_grid (s->w, s->h), QC_THREADS, 0, st>>> (
       *frame, s->leaves, s->leaf_id, s->seed, frame->format == CC_FORMAT_RGBX8 ? 0 : 2, *out);
   CC_CUDA_LAUNCHED ("qc_draw_leaves_kernel");
   return CC_SUCCESS;
@@ -956,10 +939,9 @@ cc_cuda_quadcut_plane (const cc_cuda_quadcut *s, int alpha)
 }
 
 cc_status
-cc_cuda_quadcut_download (cc_cuda_quadcut *s, float *L, float *a, float *b, float *d,
-    uint8_t *seed, int32_t *leaf_id, uint8_t *mask, uint8_t *alpha)
+cc_cuda_quadcut_download (cc_cuda_quadcut *s, cudaStream_t st, float *L, float *a, float *b,
+    float *d, uint8_t *seed, int32_t *leaf_id, uint8_t *mask, uint8_t *alpha)
 {
-  cudaStream_t st = s->stream;
   size_t n = s->npx;
   CC_CUDA_TRY (cudaStreamSynchronize (st), "quadcut: synchronize");
   if (L || a || b) {

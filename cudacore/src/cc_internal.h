@@ -72,8 +72,8 @@ int cc_pyramid_sizes (int width, int height, int wanted, int min_size, int *widt
         (width), (height));                                                      \
   } while (0)
 
-/* ---- Frame-sized modules (flow-lk, blockmatch, match, interp, refine, epic, moct;
- * module.c): a handle for frames of one size with its params, and scratch that
+/* ---- Frame-sized modules (flow-lk, blockmatch, match, interp, refine, epic, moct, cvd,
+ * quadcut; module.c): a handle for frames of one size with its params, and scratch that
  * depends on both, allocated at create and again when set_params changes what it
  * depends on. The handle's first member is its cc_module (so a cc_module * converts
  * to the handle and back); the class says how to check, store and allocate. Messages

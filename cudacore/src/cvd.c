@@ -39,14 +39,18 @@ cc_cvd_params_check (const cc_cvd_params *p)
 }
 
 struct cc_cvd {
-  cc_context *ctx;
-  int width, height;
+  cc_module mod;               /* ctx, frame size (first: module.c) */
   cc_cvd_params params;
+  cc_stream stream;            /* of the last submit call: the readbacks that take no
+                                  stream, and a reallocation of the site arrays, wait
+                                  for it */
   cc_cvd_tuning tuning;        /* cc_tuning.h: defaults unless a bench or test sets it */
   int n, cap;                  /* sites, and room for them */
   int labels_valid;            /* the labels belong to the current sites */
   int warm;                    /* CPU: the labels are those of sites that have moved by at
                                   most CC_CVD_WARM_MAX since (on CUDA the device knows) */
+  int device_cold;             /* CUDA: the device's warm flag is cleared by the next
+                                  Voronoi step, on its call's stream */
   /* CPU state */
   int bands;                   /* bands of rows summed in parallel */
   cc_cvd_site *sites;
@@ -64,21 +68,15 @@ struct cc_cvd {
 static int
 is_cuda (const cc_cvd *c)
 {
-  return c->ctx->backend == CC_BACKEND_CUDA;
+  return c->mod.ctx->backend == CC_BACKEND_CUDA;
 }
 
-/* The stream of a submit call (c may be NULL: the call's checks report it): every
- * CUDA step of the call runs on it. */
-static void
-use_stream (cc_cvd *c, cc_stream stream)
+/* The stream a submit call runs on (its argument, or the context's stream), kept for the
+ * readbacks that take none. */
+static cc_stream
+submit_stream (cc_cvd *c, cc_stream stream)
 {
-#if CC_HAVE_CUDA
-  if (c && is_cuda (c))
-    cc_cuda_cvd_use_stream (c->cuda, cc_stream_resolve (c->ctx, stream));
-#else
-  (void) c;
-  (void) stream;
-#endif
+  return c->stream = cc_stream_resolve (c->mod.ctx, stream);
 }
 
 /* The sites moved by more than a warm start allows (new sites, advection, a new
@@ -87,13 +85,13 @@ static void
 forget_warm (cc_cvd *c)
 {
   c->warm = 0;
-  if (is_cuda (c))
-    (void) CC_CUDA_ONLY (cc_cuda_cvd_forget_warm (c->cuda));
+  c->device_cold = 1;   /* set_params has no stream to clear the device's flag on */
 }
 
 static void
-cvd_free (cc_cvd *c)
+cvd_release (cc_module *mod)
 {
+  cc_cvd *c = (cc_cvd *) mod;
 #if CC_HAVE_CUDA
   if (c->cuda)
     cc_cuda_cvd_destroy (c->cuda);
@@ -101,72 +99,72 @@ cvd_free (cc_cvd *c)
   free (c->sites); free (c->labels); free (c->labels_tmp); free (c->rho);
   free (c->sums); free (c->colour); free (c->means);
   free (c->grid_start); free (c->grid_sites);
-  free (c);
 }
 
-cc_status
-cc_cvd_create (cc_context *ctx, int width, int height, const cc_cvd_params *params,
-    cc_cvd **out)
+/* The label and density images for the frame size (the per-site arrays grow with the
+ * sites: reserve). Density starts UNIFORM. */
+static cc_status
+cvd_alloc (cc_module *mod)
 {
-  CC_CHECK_CREATE ("cc_cvd_create", ctx, width, height, out);
-  cc_cvd_params defaults;
-  if (!params) {
-    cc_cvd_params_default (&defaults);
-    params = &defaults;
-  }
-  CC_TRY (cc_cvd_params_check (params));
-  cc_cvd *c = calloc (1, sizeof *c);
-  if (!c)
-    return cc_set_error (CC_ERROR_OUT_OF_MEMORY, "cc_cvd_create: out of host memory");
-  c->ctx = ctx;
-  c->width = width;
-  c->height = height;
-  c->params = *params;
+  cc_cvd *c = (cc_cvd *) mod;
+  const int width = mod->width, height = mod->height;
   cc_cvd_tuning_default (&c->tuning);
+  c->stream = cc_context_stream (mod->ctx);
   size_t np = (size_t) width * height;
-  if (ctx->backend == CC_BACKEND_CUDA) {
-    cc_status st = CC_CUDA_ONLY (cc_cuda_cvd_create (ctx, width, height, &c->cuda));
-    if (st != CC_SUCCESS) {
-      cvd_free (c);
-      return st;
-    }
-    *out = c;
-    return CC_SUCCESS;
-  }
-  c->bands = cc_context_cpu_threads (ctx);
+  if (is_cuda (c))
+    return CC_CUDA_ONLY (cc_cuda_cvd_create (mod->ctx, width, height, &c->cuda));
+  c->bands = cc_context_cpu_threads (mod->ctx);
   c->bands = c->bands > height ? height : c->bands;
   c->bands = c->bands > 64 ? 64 : (c->bands < 1 ? 1 : c->bands);
   bool ok = (c->labels = malloc (np * sizeof *c->labels)) != NULL;
   ok &= (c->labels_tmp = malloc (np * sizeof *c->labels_tmp)) != NULL;
   ok &= (c->rho = malloc (np * sizeof *c->rho)) != NULL;
-  if (!ok) {
-    cvd_free (c);
+  if (!ok)
     return cc_set_error (CC_ERROR_OUT_OF_MEMORY, "cc_cvd_create: out of host memory");
-  }
   for (size_t i = 0; i < np; i++)
     c->rho[i] = 256;
-  *out = c;
   return CC_SUCCESS;
+}
+
+/* A change of warm_start drops the labels' warmth; nothing is allocated anew. */
+static cc_status
+cvd_params_changing (cc_module *mod, const void *params, bool *realloc)
+{
+  cc_cvd *c = (cc_cvd *) mod;
+  if (((const cc_cvd_params *) params)->warm_start != c->params.warm_start) {
+    c->labels_valid = 0;
+    forget_warm (c);
+  }
+  *realloc = false;
+  return CC_SUCCESS;
+}
+
+CC_MODULE_CLASS (cvd_class, cc_cvd, cc_cvd_params, cc_cvd, cvd_params_changing, cvd_alloc,
+    cvd_release);
+
+cc_status
+cc_cvd_create (cc_context *ctx, int width, int height, const cc_cvd_params *params,
+    cc_cvd **out)
+{
+  cc_module *c = NULL;
+  cc_status st = cc_module_create (&cvd_class, ctx, width, height, params,
+      out ? &c : NULL);
+  if (out)
+    *out = (cc_cvd *) c;
+  return st;
 }
 
 void
 cc_cvd_destroy (cc_cvd *c)
 {
-  if (c)
-    cvd_free (c);
+  cc_module_destroy ((cc_module *) c);
 }
 
 cc_status
 cc_cvd_set_params (cc_cvd *c, const cc_cvd_params *params)
 {
   CC_CHECK_ARG (c != NULL, "cc_cvd_set_params: cvd is NULL");
-  CC_TRY (cc_cvd_params_check (params));
-  if (params->warm_start != c->params.warm_start) {
-    c->labels_valid = 0;
-    forget_warm (c);
-  }
-  c->params = *params;
-  return CC_SUCCESS;
+  return cc_module_set_params (&c->mod, params);
 }
 
 void
@@ -206,14 +204,15 @@ cc_cvd_site_count (const cc_cvd *c)
   return c ? c->n : 0;
 }
 
-/* Room for n sites (allocated when the count grows, never per frame). */
+/* Room for n sites (allocated when the count grows, never per frame; on CUDA after
+ * the last call's stream is done with the old arrays). */
 static cc_status
 reserve (cc_cvd *c, int n)
 {
   if (n <= c->cap)
     return CC_SUCCESS;
   if (is_cuda (c)) {
-    CC_TRY (CC_CUDA_ONLY (cc_cuda_cvd_reserve (c->cuda, n)));
+    CC_TRY (CC_CUDA_ONLY (cc_cuda_cvd_reserve (c->cuda, c->stream, n)));
     c->cap = n;
     return CC_SUCCESS;
   }
@@ -238,19 +237,20 @@ reserve (cc_cvd *c, int n)
 static cc_status
 check_count (const cc_cvd *c, int n, const char *fn)
 {
-  long long np = (long long) c->width * c->height;
+  long long np = (long long) c->mod.width * c->mod.height;
   long long max = np < CC_CVD_MAX_SITES ? np : CC_CVD_MAX_SITES;
   CC_CHECK_ARG (n >= 1 && n <= max, "%s: %d sites out of range 1..%lld (%dx%d frame)", fn,
-      n, max, c->width, c->height);
+      n, max, c->mod.width, c->mod.height);
   return CC_SUCCESS;
 }
 
 static cc_status
-store_sites (cc_cvd *c, const cc_cvd_site *sites, int n)
+store_sites (cc_cvd *c, cc_stream stream, const cc_cvd_site *sites, int n)
 {
   CC_TRY (reserve (c, n));
+  stream = submit_stream (c, stream);
   if (is_cuda (c))
-    CC_TRY (CC_CUDA_ONLY (cc_cuda_cvd_set_sites (c->cuda, sites, n)));
+    CC_TRY (CC_CUDA_ONLY (cc_cuda_cvd_set_sites (c->cuda, stream, sites, n)));
   else
     memcpy (c->sites, sites, (size_t) n * sizeof *sites);
   c->n = n;
@@ -342,10 +342,9 @@ seed_lattice (cc_cvd_site *s, int n, int w, int h, uint8_t *used, uint64_t *stat
 cc_status
 cc_cvd_seed (cc_cvd *c, cc_stream stream, int n, uint64_t seed)
 {
-  use_stream (c, stream);
   CC_CHECK_ARG (c != NULL, "cc_cvd_seed: cvd is NULL");
   CC_TRY (check_count (c, n, "cc_cvd_seed"));
-  const uint64_t np = (uint64_t) c->width * c->height;
+  const uint64_t np = (uint64_t) c->mod.width * c->mod.height;
   cc_cvd_site *s = malloc ((size_t) n * sizeof *s);
   uint8_t *used = calloc ((size_t) (np + 7) / 8, 1);
   uint32_t *perm = NULL;
@@ -357,7 +356,7 @@ cc_cvd_seed (cc_cvd *c, cc_stream stream, int n, uint64_t seed)
   }
   uint64_t state = seed;
   if ((uint64_t) n * 4 <= np) {
-    seed_lattice (s, n, c->width, c->height, used, &state);
+    seed_lattice (s, n, c->mod.width, c->mod.height, used, &state);
   } else {
     /* dense: distinct random pixels (by rejection, or a partial shuffle when the
      * sites fill more than half the frame), each with a random offset that keeps it
@@ -380,15 +379,15 @@ cc_cvd_seed (cc_cvd *c, cc_stream stream, int n, uint64_t seed)
       }
       uint64_t r = splitmix64 (&state);
       int ox = (int) (r & 255) - 128, oy = (int) ((r >> 8) & 255) - 128;
-      s[i].x = cc_clampi ((int) (p % c->width) * CC_CVD_ONE + ox, 0,
-          (c->width - 1) * CC_CVD_ONE);
-      s[i].y = cc_clampi ((int) (p / c->width) * CC_CVD_ONE + oy, 0,
-          (c->height - 1) * CC_CVD_ONE);
+      s[i].x = cc_clampi ((int) (p % c->mod.width) * CC_CVD_ONE + ox, 0,
+          (c->mod.width - 1) * CC_CVD_ONE);
+      s[i].y = cc_clampi ((int) (p / c->mod.width) * CC_CVD_ONE + oy, 0,
+          (c->mod.height - 1) * CC_CVD_ONE);
     }
   }
   free (used);
   free (perm);
-  cc_status st = store_sites (c, s, n);
+  cc_status st = store_sites (c, stream, s, n);
   free (s);
   return st;
 }
@@ -396,16 +395,15 @@ cc_cvd_seed (cc_cvd *c, cc_stream stream, int n, uint64_t seed)
 cc_status
 cc_cvd_set_sites (cc_cvd *c, cc_stream stream, const cc_cvd_site *sites, int n)
 {
-  use_stream (c, stream);
   CC_CHECK_ARG (c != NULL && sites != NULL, "cc_cvd_set_sites: cvd or sites is NULL");
   CC_TRY (check_count (c, n, "cc_cvd_set_sites"));
   for (int i = 0; i < n; i++)
     CC_CHECK_ARG (sites[i].x >= 0 && sites[i].y >= 0
-        && sites[i].x <= (c->width - 1) * CC_CVD_ONE
-        && sites[i].y <= (c->height - 1) * CC_CVD_ONE,
+        && sites[i].x <= (c->mod.width - 1) * CC_CVD_ONE
+        && sites[i].y <= (c->mod.height - 1) * CC_CVD_ONE,
         "cc_cvd_set_sites: site %d at (%d, %d)/256 is outside the %dx%d frame", i,
-        sites[i].x, sites[i].y, c->width, c->height);
-  return store_sites (c, sites, n);
+        sites[i].x, sites[i].y, c->mod.width, c->mod.height);
+  return store_sites (c, stream, sites, n);
 }
 
 cc_status
@@ -415,7 +413,7 @@ cc_cvd_get_sites (cc_cvd *c, cc_cvd_site *sites)
   if (c->n == 0)
     return CC_SUCCESS;
   if (is_cuda (c))
-    return CC_CUDA_ONLY (cc_cuda_cvd_get_sites (c->cuda, sites, c->n));
+    return CC_CUDA_ONLY (cc_cuda_cvd_get_sites (c->cuda, c->stream, sites, c->n));
   memcpy (sites, c->sites, (size_t) c->n * sizeof *sites);
   return CC_SUCCESS;
 }
@@ -429,23 +427,23 @@ check_frame (const cc_cvd *c, const cc_image *f, const char *what, bool gray_ok)
       || f->format == CC_FORMAT_NV12 || f->format == CC_FORMAT_I420
       || (gray_ok && f->format == CC_FORMAT_GRAY8),
       "%s: format %s is not supported here", what, cc_format_name (f->format));
-  CC_CHECK_ARG (f->width == c->width && f->height == c->height,
+  CC_CHECK_ARG (f->width == c->mod.width && f->height == c->mod.height,
       "%s: frame is %dx%d but cvd was created for %dx%d", what, f->width, f->height,
-      c->width, c->height);
-  CC_TRY (cc_image_check_location (c->ctx, f, what));
+      c->mod.width, c->mod.height);
+  CC_TRY (cc_image_check_location (c->mod.ctx, f, what));
   return CC_SUCCESS;
 }
 
 cc_status
 cc_cvd_set_density (cc_cvd *c, cc_stream stream, const cc_image *f)
 {
-  use_stream (c, stream);
   CC_CHECK_ARG (c != NULL, "cc_cvd_set_density: cvd is NULL");
   CC_TRY (check_frame (c, f, "cc_cvd_set_density: frame", true));
+  stream = submit_stream (c, stream);
   if (is_cuda (c))
-    return CC_CUDA_ONLY (cc_cuda_cvd_set_density (c->cuda, f, c->params.density));
-  const int w = c->width, h = c->height, method = c->params.density;
-#pragma omp parallel for schedule(static) num_threads(cc_context_cpu_threads (c->ctx))
+    return CC_CUDA_ONLY (cc_cuda_cvd_set_density (c->cuda, stream, f, c->params.density));
+  const int w = c->mod.width, h = c->mod.height, method = c->params.density;
+#pragma omp parallel for schedule(static) num_threads(cc_context_cpu_threads (c->mod.ctx))
   for (int y = 0; y < h; y++)
     for (int x = 0; x < w; x++)
       c->rho[(size_t) y * w + x] = cc_cvd_density_at (f, method, x, y);
@@ -455,11 +453,11 @@ cc_cvd_set_density (cc_cvd *c, cc_stream stream, const cc_image *f)
 cc_status
 cc_cvd_set_density_map (cc_cvd *c, cc_stream stream, const uint16_t *rho)
 {
-  use_stream (c, stream);
   CC_CHECK_ARG (c != NULL && rho != NULL, "cc_cvd_set_density_map: cvd or rho is NULL");
+  stream = submit_stream (c, stream);
   if (is_cuda (c))
-    return CC_CUDA_ONLY (cc_cuda_cvd_set_density_map (c->cuda, rho));
-  size_t np = (size_t) c->width * c->height;
+    return CC_CUDA_ONLY (cc_cuda_cvd_set_density_map (c->cuda, stream, rho));
+  size_t np = (size_t) c->mod.width * c->mod.height;
   for (size_t i = 0; i < np; i++)
     c->rho[i] = rho[i] ? rho[i] : 1;
   return CC_SUCCESS;
@@ -470,7 +468,7 @@ cc_cvd_set_density_map (cc_cvd *c, cc_stream stream, const uint16_t *rho)
 static cc_status
 cpu_exact (cc_cvd *c)
 {
-  const int w = c->width, h = c->height, n = c->n;
+  const int w = c->mod.width, h = c->mod.height, n = c->n;
   int G = (int) sqrt ((double) w * h / n);
   G = G < 1 ? 1 : G;
   const int gw = (w + G - 1) / G, gh = (h + G - 1) / G;
@@ -500,7 +498,7 @@ cpu_exact (cc_cvd *c)
     start[k] = start[k - 1];
   start[0] = 0;
   const cc_cvd_site *sites = c->sites;
-#pragma omp parallel for schedule(dynamic, 4) num_threads(cc_context_cpu_threads (c->ctx))
+#pragma omp parallel for schedule(dynamic, 4) num_threads(cc_context_cpu_threads (c->mod.ctx))
   for (int y = 0; y < h; y++) {
     const int cy = y / G;
     for (int x = 0; x < w; x++) {
@@ -545,10 +543,10 @@ cpu_exact (cc_cvd *c)
 static void
 cpu_jfa_pass (cc_cvd *c, int k)
 {
-  const int w = c->width, h = c->height, n = c->n;
+  const int w = c->mod.width, h = c->mod.height, n = c->n;
   const int32_t *in = c->labels;
   int32_t *out = c->labels_tmp;
-#pragma omp parallel for schedule(static) num_threads(cc_context_cpu_threads (c->ctx))
+#pragma omp parallel for schedule(static) num_threads(cc_context_cpu_threads (c->mod.ctx))
   for (int y = 0; y < h; y++)
     for (int x = 0; x < w; x++)
       out[(size_t) y * w + x] = cc_cvd_jfa_pixel (in, c->sites, n, w, h, x, y, k);
@@ -559,7 +557,7 @@ cpu_jfa_pass (cc_cvd *c, int k)
 static void
 cpu_jfa (cc_cvd *c, cc_cvd_voronoi_method method, int warm)
 {
-  const int w = c->width, h = c->height;
+  const int w = c->mod.width, h = c->mod.height;
   size_t np = (size_t) w * h;
   /* warm: over the last labels, else from nothing */
   if (!warm)
@@ -575,12 +573,13 @@ cpu_jfa (cc_cvd *c, cc_cvd_voronoi_method method, int warm)
 }
 
 static cc_status
-run_voronoi (cc_cvd *c)
+run_voronoi (cc_cvd *c, cc_stream stream)
 {
-  if (is_cuda (c))
-    CC_TRY (CC_CUDA_ONLY (cc_cuda_cvd_voronoi (c->cuda, c->n, c->tuning.voronoi,
-                c->params.warm_start)));
-  else if (c->tuning.voronoi == CC_CVD_VORONOI_EXACT)
+  if (is_cuda (c)) {
+    CC_TRY (CC_CUDA_ONLY (cc_cuda_cvd_voronoi (c->cuda, stream, c->n, c->tuning.voronoi,
+                c->params.warm_start, c->device_cold)));
+    c->device_cold = 0;
+  } else if (c->tuning.voronoi == CC_CVD_VORONOI_EXACT)
     CC_TRY (cpu_exact (c));
   else
     cpu_jfa (c, c->tuning.voronoi, c->warm && c->params.warm_start);
@@ -599,9 +598,8 @@ check_sites (const cc_cvd *c, const char *fn)
 cc_status
 cc_cvd_voronoi (cc_cvd *c, cc_stream stream)
 {
-  use_stream (c, stream);
   CC_TRY (check_sites (c, "cc_cvd_voronoi"));
-  return run_voronoi (c);
+  return run_voronoi (c, submit_stream (c, stream));
 }
 
 cc_status
@@ -610,8 +608,8 @@ cc_cvd_get_labels (cc_cvd *c, int32_t *labels)
   CC_CHECK_ARG (c != NULL && labels != NULL, "cc_cvd_get_labels: cvd or labels is NULL");
   CC_CHECK_ARG (c->labels_valid, "cc_cvd_get_labels: no labels for the current sites");
   if (is_cuda (c))
-    return CC_CUDA_ONLY (cc_cuda_cvd_get_labels (c->cuda, labels));
-  memcpy (labels, c->labels, (size_t) c->width * c->height * sizeof *labels);
+    return CC_CUDA_ONLY (cc_cuda_cvd_get_labels (c->cuda, c->stream, labels));
+  memcpy (labels, c->labels, (size_t) c->mod.width * c->mod.height * sizeof *labels);
   return CC_SUCCESS;
 }
 
@@ -620,7 +618,7 @@ cc_cvd_get_labels (cc_cvd *c, int32_t *labels)
 static void
 cpu_centroids (cc_cvd *c)
 {
-  const int w = c->width, h = c->height, n = c->n, bands = c->bands;
+  const int w = c->mod.width, h = c->mod.height, n = c->n, bands = c->bands;
 #pragma omp parallel for schedule(static, 1) num_threads(bands)
   for (int b = 0; b < bands; b++) {
     cc_cvd_sums *acc = c->sums + (size_t) b * c->cap;
@@ -648,13 +646,14 @@ cpu_centroids (cc_cvd *c)
 cc_status
 cc_cvd_centroid_sums (cc_cvd *c, cc_stream stream, cc_cvd_sums *sums)
 {
-  use_stream (c, stream);
   CC_TRY (check_sites (c, "cc_cvd_centroid_sums"));
   CC_CHECK_ARG (sums != NULL, "cc_cvd_centroid_sums: sums is NULL");
+  stream = submit_stream (c, stream);
   if (!c->labels_valid)
-    CC_TRY (run_voronoi (c));
+    CC_TRY (run_voronoi (c, stream));
   if (is_cuda (c))
-    return CC_CUDA_ONLY (cc_cuda_cvd_centroid_sums (c->cuda, c->n, c->tuning.centroid, sums));
+    return CC_CUDA_ONLY (cc_cuda_cvd_centroid_sums (c->cuda, stream, c->n, c->tuning.centroid,
+        sums));
   cpu_centroids (c);
   memcpy (sums, c->sums, (size_t) c->n * sizeof *sums);
   return CC_SUCCESS;
@@ -664,7 +663,6 @@ cc_status
 cc_cvd_iterate (cc_cvd *c, cc_stream stream, int iterations, double threshold,
     cc_cvd_stats *stats)
 {
-  use_stream (c, stream);
   CC_TRY (check_sites (c, "cc_cvd_iterate"));
   CC_CHECK_ARG (iterations >= 1 && iterations <= 1000,
       "cc_cvd_iterate: iterations %d out of range 1..1000", iterations);
@@ -672,14 +670,16 @@ cc_cvd_iterate (cc_cvd *c, cc_stream stream, int iterations, double threshold,
       "cc_cvd_iterate: threshold %g out of range [0, 1e6]", threshold);
   /* the stopping total, in integers, computed once for both backends */
   unsigned long long limit = (unsigned long long) (threshold * CC_CVD_ONE * c->n);
+  stream = submit_stream (c, stream);
   if (is_cuda (c)) {
-    CC_TRY (CC_CUDA_ONLY (cc_cuda_cvd_iterate (c->cuda, c->n, &c->params, &c->tuning, iterations,
-                threshold > 0.0 ? limit : 0, stats)));
+    CC_TRY (CC_CUDA_ONLY (cc_cuda_cvd_iterate (c->cuda, stream, c->n, &c->params, &c->tuning,
+                iterations, threshold > 0.0 ? limit : 0, c->device_cold, stats)));
+    c->device_cold = 0;
     c->labels_valid = 0;
   } else {
     cc_cvd_stats st = { 0, 0, 0, 0.0, 0 };
     for (int it = 0; it < iterations; it++) {
-      CC_TRY (run_voronoi (c));
+      CC_TRY (run_voronoi (c, stream));
       cpu_centroids (c);
       unsigned long long total = 0;
       unsigned maxd = 0;
@@ -709,24 +709,24 @@ cc_cvd_iterate (cc_cvd *c, cc_stream stream, int iterations, double threshold,
 cc_status
 cc_cvd_advect (cc_cvd *c, cc_stream stream, const cc_image *flow)
 {
-  use_stream (c, stream);
   CC_TRY (check_sites (c, "cc_cvd_advect"));
   CC_CHECK_ARG (flow != NULL, "cc_cvd_advect: flow is NULL");
   CC_TRY (cc_image_check (flow, "cc_cvd_advect: flow"));
   CC_CHECK_ARG (flow->format == CC_FORMAT_F32C2, "cc_cvd_advect: flow is %s, not F32C2",
       cc_format_name (flow->format));
-  CC_CHECK_ARG (flow->width == c->width && flow->height == c->height,
+  CC_CHECK_ARG (flow->width == c->mod.width && flow->height == c->mod.height,
       "cc_cvd_advect: flow is %dx%d but cvd was created for %dx%d", flow->width,
-      flow->height, c->width, c->height);
-  CC_TRY (cc_image_check_location (c->ctx, flow, "cc_cvd_advect: flow"));
+      flow->height, c->mod.width, c->mod.height);
+  CC_TRY (cc_image_check_location (c->mod.ctx, flow, "cc_cvd_advect: flow"));
+  stream = submit_stream (c, stream);
   /* the cells of the current sites: each moves by its pixels' mean flow */
   if (!c->labels_valid)
-    CC_TRY (run_voronoi (c));
+    CC_TRY (run_voronoi (c, stream));
   c->labels_valid = 0;
   forget_warm (c);
   if (is_cuda (c))
-    return CC_CUDA_ONLY (cc_cuda_cvd_advect (c->cuda, c->n, flow));
-  const int w = c->width, h = c->height, n = c->n;
+    return CC_CUDA_ONLY (cc_cuda_cvd_advect (c->cuda, stream, c->n, flow));
+  const int w = c->mod.width, h = c->mod.height, n = c->n;
   memset (c->sums, 0, (size_t) n * sizeof *c->sums);
   for (int y = 0; y < h; y++)
     for (int x = 0; x < w; x++) {
@@ -765,7 +765,6 @@ cc_status
 cc_cvd_render (cc_cvd *c, cc_stream stream, cc_image *f,
     const cc_cvd_render_params *rp)
 {
-  use_stream (c, stream);
   CC_TRY (check_sites (c, "cc_cvd_render"));
   CC_CHECK_ARG (rp != NULL, "cc_cvd_render: render params is NULL");
   CC_CHECK_ARG ((unsigned) rp->style <= CC_CVD_STYLE_OUTLINE, "cc_cvd_render: unknown style %d",
@@ -774,20 +773,23 @@ cc_cvd_render (cc_cvd *c, cc_stream stream, cc_image *f,
       "cc_cvd_render: border width %d out of range 0..%d", rp->border_width,
       CC_CVD_BORDER_MAX);
   CC_TRY (check_frame (c, f, "cc_cvd_render: frame", false));
+  stream = submit_stream (c, stream);
   if (!c->labels_valid)
-    CC_TRY (run_voronoi (c));
+    CC_TRY (run_voronoi (c, stream));
   int bw = rp->border_width;
   if (rp->style == CC_CVD_STYLE_OUTLINE && bw < 1)
     bw = 1;
   if (rp->style == CC_CVD_STYLE_STIPPLE)
     bw = 0;
   /* R = 0.5 sqrt (w h / N) px, in 1/256 px, on the host for both backends */
-  long long R = (long long) (0.5 * CC_CVD_ONE * sqrt ((double) c->width * c->height / c->n));
+  long long R = (long long) (0.5 * CC_CVD_ONE
+      * sqrt ((double) c->mod.width * c->mod.height / c->n));
   cc_cvd_mean colours[2] = { plain_colour (f, rp->r, rp->g, rp->b),
                              plain_colour (f, 255, 255, 255) };
   if (is_cuda (c))
-    return CC_CUDA_ONLY (cc_cuda_cvd_render (c->cuda, c->n, f, rp->style, bw, R * R, colours));
-  const int w = c->width, h = c->height, n = c->n;
+    return CC_CUDA_ONLY (cc_cuda_cvd_render (c->cuda, stream, c->n, f, rp->style, bw, R * R,
+        colours));
+  const int w = c->mod.width, h = c->mod.height, n = c->n;
   const int yuv = f->format == CC_FORMAT_NV12 || f->format == CC_FORMAT_I420;
   if (rp->style != CC_CVD_STYLE_OUTLINE) {
     memset (c->colour, 0, (size_t) n * sizeof *c->colour);
@@ -811,7 +813,7 @@ cc_cvd_render (cc_cvd *c, cc_stream stream, cc_image *f,
     for (int i = 0; i < n; i++)
       cc_cvd_cell_mean (&c->colour[i], f->format == CC_FORMAT_BGRX8, yuv, R * R, &c->means[i]);
   }
-#pragma omp parallel for schedule(static) num_threads(cc_context_cpu_threads (c->ctx))
+#pragma omp parallel for schedule(static) num_threads(cc_context_cpu_threads (c->mod.ctx))
   for (int y = 0; y < h; y++)
     for (int x = 0; x < w; x++)
       cc_cvd_render_pixel (f, c->labels, c->sites, c->means, rp->style, bw, colours, x, y);

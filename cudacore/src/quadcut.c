@@ -12,6 +12,7 @@
 #include "cudacore/cc_timer.h"
 
 #include <float.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -68,10 +69,10 @@ cc_quadcut_params_check (const cc_quadcut_params *p)
 }
 
 struct cc_quadcut {
-  cc_context *ctx;
-  int w, h;
+  cc_module mod;               /* ctx, frame size (first: module.c) */
+  cc_quadcut_params params;
   size_t npx;
-  cc_quadcut_params p;
+  cc_stream stream;            /* of the last submit call (CUDA) */
   float lin[256];              /* sRGB -> linear */
   float *plate_lab;            /* 3 x npx */
   uint8_t *plate_rgb;          /* 4 x npx: R, G, B, 0 */
@@ -128,27 +129,28 @@ struct cc_quadcut {
 static int
 threads_of (const cc_quadcut *q)
 {
-  return cc_context_cpu_threads (q->ctx);
+  return cc_context_cpu_threads (q->mod.ctx);
 }
 
+/* The pyramid's levels for max_level and the frame size. */
 static void
-quadcut_levels (cc_quadcut *q)
+quadcut_levels (cc_quadcut *q, int max_level)
 {
+  const int w = q->mod.width, h = q->mod.height;
   int k = 0;
-  while (k < q->p.max_level && (q->w >> (k + 1)) >= 1 && (q->h >> (k + 1)) >= 1)
+  while (k < max_level && (w >> (k + 1)) >= 1 && (h >> (k + 1)) >= 1)
     k++;
   q->levels = k;
   for (int l = 0; l <= CC_QUADCUT_MAX_LEVEL; l++) {
-    q->lw[l] = q->w >> l;
-    q->lh[l] = q->h >> l;
+    q->lw[l] = w >> l;
+    q->lh[l] = h >> l;
   }
 }
 
-void
-cc_quadcut_destroy (cc_quadcut *q)
+static void
+quadcut_release (cc_module *mod)
 {
-  if (!q)
-    return;
+  cc_quadcut *q = (cc_quadcut *) mod;
   free (q->plate_lab);
   free (q->plate_rgb);
   free (q->lab);
@@ -184,7 +186,6 @@ cc_quadcut_destroy (cc_quadcut *q)
 #if CC_HAVE_CUDA
   cc_cuda_quadcut_destroy (q->cuda);
 #endif
-  free (q);
 }
 
 /* Pyramid buffers for levels 1..CC_QUADCUT_MAX_LEVEL (allocated once for the
@@ -206,31 +207,20 @@ alloc_pyramid (cc_quadcut *q)
   return q->range[0] && q->range[1] ? CC_SUCCESS : CC_ERROR_OUT_OF_MEMORY;
 }
 
-cc_status
-cc_quadcut_create (cc_context *ctx, int width, int height, const cc_quadcut_params *params,
-    cc_quadcut **out)
+/* Everything for the frame size, at create (set_params never allocates: the pyramid
+ * is sized for the largest max_level, the leaf graph's buffers grow with it). */
+static cc_status
+quadcut_alloc (cc_module *mod)
 {
-  CC_CHECK_CREATE ("cc_quadcut_create", ctx, width, height, out);
-  cc_quadcut_params defaults;
-  if (!params) {
-    cc_quadcut_params_default (&defaults);
-    params = &defaults;
-  }
-  CC_TRY (cc_quadcut_params_check (params));
-  const int cpu = cc_context_backend (ctx) == CC_BACKEND_CPU;
-  if (!cpu && params->nodes != CC_QUADCUT_NODES_LEAVES)
+  cc_quadcut *q = (cc_quadcut *) mod;
+  const int cpu = cc_context_backend (mod->ctx) == CC_BACKEND_CPU;
+  if (!cpu && q->params.nodes != CC_QUADCUT_NODES_LEAVES)
     return cc_set_error (CC_ERROR_NOT_SUPPORTED, "cc_quadcut_create: the pixel-level "
         "reference (NODES_PIXELS) runs on the CPU backend only");
-
-  cc_quadcut *q = calloc (1, sizeof *q);
-  if (!q)
-    return cc_set_error (CC_ERROR_OUT_OF_MEMORY, "cc_quadcut_create: out of host memory");
-  q->ctx = ctx;
-  q->w = width;
-  q->h = height;
+  const int width = mod->width, height = mod->height;
   q->npx = (size_t) width * height;
-  q->p = *params;
-  quadcut_levels (q);
+  q->stream = cc_context_stream (mod->ctx);
+  quadcut_levels (q, q->params.max_level);
   for (int i = 0; i < 256; i++) {
     double c = i / 255.0;
     q->lin[i] = (float) (c <= 0.04045 ? c / 12.92 : pow ((c + 0.055) / 1.055, 2.4));
@@ -255,43 +245,65 @@ cc_quadcut_create (cc_context *ctx, int width, int height, const cc_quadcut_para
     q->row_leaves = malloc (((size_t) height + 1) * sizeof (int));
     q->box_tmp = malloc (3 * n * sizeof (uint32_t));
     q->blurred = malloc (4 * n);
-    ok = ok && q->plate_lab && q->plate_rgb && q->lab && q->dist && q->seed && q->cost_fg && q->cost_bg
-        && q->hist && q->hist_cost && q->mask && q->prev_mask && q->alpha && q->leaf_id
-        && q->row_leaves && q->box_tmp && q->blurred && alloc_pyramid (q) == CC_SUCCESS;
+    ok = ok && q->plate_lab && q->plate_rgb && q->lab && q->dist && q->seed && q->cost_fg
+        && q->cost_bg && q->hist && q->hist_cost && q->mask && q->prev_mask && q->alpha
+        && q->leaf_id && q->row_leaves && q->box_tmp && q->blurred
+        && alloc_pyramid (q) == CC_SUCCESS;
   }
-  if (!ok) {
-    cc_quadcut_destroy (q);
+  if (!ok)
     return cc_set_error (CC_ERROR_OUT_OF_MEMORY, "cc_quadcut_create: out of host memory "
         "for %dx%d", width, height);
-  }
-  if (!cpu) {
-    cc_status st = CC_CUDA_ONLY (cc_cuda_quadcut_create (ctx, width, height, q->lin,
-        &q->cuda));
-    if (st != CC_SUCCESS) {
-      cc_quadcut_destroy (q);
-      return st;
-    }
-  }
-  *out = q;
+  if (!cpu)
+    return CC_CUDA_ONLY (cc_cuda_quadcut_create (mod->ctx, width, height, q->lin, &q->cuda));
   return CC_SUCCESS;
+}
+
+/* New params keep the mode and nodes kind (recreate to change them) and take new
+ * pyramid levels (max_level); nothing is allocated anew. */
+static cc_status
+quadcut_params_changing (cc_module *mod, const void *params, bool *realloc)
+{
+  cc_quadcut *q = (cc_quadcut *) mod;
+  const cc_quadcut_params *p = params;
+  CC_CHECK_ARG (p->mode == q->params.mode && p->nodes == q->params.nodes,
+      "cc_quadcut_set_params: mode and nodes are fixed at create (recreate to change them)");
+  quadcut_levels (q, p->max_level);
+  *realloc = false;
+  return CC_SUCCESS;
+}
+
+CC_MODULE_CLASS (quadcut_class, cc_quadcut, cc_quadcut_params, cc_quadcut,
+    quadcut_params_changing, quadcut_alloc, quadcut_release);
+
+cc_status
+cc_quadcut_create (cc_context *ctx, int width, int height, const cc_quadcut_params *params,
+    cc_quadcut **out)
+{
+  cc_module *q = NULL;
+  cc_status st = cc_module_create (&quadcut_class, ctx, width, height, params,
+      out ? &q : NULL);
+  if (out)
+    *out = (cc_quadcut *) q;
+  return st;
+}
+
+void
+cc_quadcut_destroy (cc_quadcut *q)
+{
+  cc_module_destroy ((cc_module *) q);
 }
 
 void
 cc_quadcut_get_params (const cc_quadcut *q, cc_quadcut_params *params)
 {
-  *params = q->p;
+  *params = q->params;
 }
 
 cc_status
 cc_quadcut_set_params (cc_quadcut *q, const cc_quadcut_params *params)
 {
   CC_CHECK_ARG (q != NULL, "cc_quadcut_set_params: q is NULL");
-  CC_TRY (cc_quadcut_params_check (params));
-  CC_CHECK_ARG (params->mode == q->p.mode && params->nodes == q->p.nodes,
-      "cc_quadcut_set_params: mode and nodes are fixed at create (recreate to change them)");
-  q->p = *params;
-  quadcut_levels (q);
-  return CC_SUCCESS;
+  return cc_module_set_params (&q->mod, params);
 }
 
 cc_status
@@ -302,18 +314,12 @@ cc_quadcut_reset (cc_quadcut *q)
   return CC_SUCCESS;
 }
 
-/* The stream of a submit call (q may be NULL: the call's checks report it): every
- * CUDA step of the call runs on it. */
-static void
-use_stream (cc_quadcut *q, cc_stream stream)
+/* The stream a submit call runs on (its argument, or the context's stream), kept for the
+ * readbacks that take none (get_graph, get_stratified). */
+static cc_stream
+submit_stream (cc_quadcut *q, cc_stream stream)
 {
-#if CC_HAVE_CUDA
-  if (q && q->cuda)
-    cc_cuda_quadcut_use_stream (q->cuda, cc_stream_resolve (q->ctx, stream));
-#else
-  (void) q;
-  (void) stream;
-#endif
+  return q->stream = cc_stream_resolve (q->mod.ctx, stream);
 }
 
 /* A frame the module reads: RGBX8 / BGRX8 (and NV12 / I420 when yuv) where the
@@ -328,9 +334,10 @@ check_image (const cc_quadcut *q, const cc_image *f, const char *fn, const char 
       || (yuv && (f->format == CC_FORMAT_NV12 || f->format == CC_FORMAT_I420)),
       "%s: %s is %s; quadcut takes RGBX8 or BGRX8%s there", fn, what,
       cc_format_name (f->format), yuv ? ", NV12 or I420" : "");
-  CC_TRY (cc_image_check_location (q->ctx, f, what));
-  CC_CHECK_ARG (f->width == q->w && f->height == q->h, "%s: %s is %dx%d, quadcut was "
-      "created for %dx%d", fn, what, f->width, f->height, q->w, q->h);
+  CC_TRY (cc_image_check_location (q->mod.ctx, f, what));
+  CC_CHECK_ARG (f->width == q->mod.width && f->height == q->mod.height,
+      "%s: %s is %dx%d, quadcut was created for %dx%d", fn, what, f->width, f->height,
+      q->mod.width, q->mod.height);
   return CC_SUCCESS;
 }
 
@@ -346,9 +353,9 @@ static void
 frame_to_lab (const cc_quadcut *q, const cc_image *f, float *lab)
 {
 #pragma omp parallel for schedule(static) num_threads(threads_of (q))
-  for (int y = 0; y < q->h; y++) {
-    float *o = lab + 3 * (size_t) y * q->w;
-    for (int x = 0; x < q->w; x++) {
+  for (int y = 0; y < q->mod.height; y++) {
+    float *o = lab + 3 * (size_t) y * q->mod.width;
+    for (int x = 0; x < q->mod.width; x++) {
       int rgb[3];
       cc_qc_pixel_rgb (f, x, y, rgb);
       cc_qc_lab (rgb[0], rgb[1], rgb[2], q->lin, o + 3 * x);
@@ -359,17 +366,17 @@ frame_to_lab (const cc_quadcut *q, const cc_image *f, float *lab)
 cc_status
 cc_quadcut_set_plate (cc_quadcut *q, cc_stream stream, const cc_image *plate)
 {
-  use_stream (q, stream);
   CC_CHECK_ARG (q != NULL, "cc_quadcut_set_plate: q is NULL");
   CC_TRY (check_frame (q, plate, "cc_quadcut_set_plate", "plate"));
+  stream = submit_stream (q, stream);
   if (q->cuda) {
-    CC_TRY (CC_CUDA_ONLY (cc_cuda_quadcut_set_plate (q->cuda, plate)));
+    CC_TRY (CC_CUDA_ONLY (cc_cuda_quadcut_set_plate (q->cuda, stream, plate)));
   } else {
     frame_to_lab (q, plate, q->plate_lab);
 #pragma omp parallel for schedule(static) num_threads(threads_of (q))
-    for (int y = 0; y < q->h; y++) {
-      uint8_t *o = q->plate_rgb + 4 * (size_t) y * q->w;
-      for (int x = 0; x < q->w; x++) {
+    for (int y = 0; y < q->mod.height; y++) {
+      uint8_t *o = q->plate_rgb + 4 * (size_t) y * q->mod.width;
+      for (int x = 0; x < q->mod.width; x++) {
         int rgb[3];
         cc_qc_pixel_rgb (plate, x, y, rgb);
         for (int c = 0; c < 3; c++)
@@ -385,7 +392,6 @@ cc_status
 cc_quadcut_update_plate (cc_quadcut *q, cc_stream stream, const cc_image *frame,
     int step, bool background_only)
 {
-  use_stream (q, stream);
   const char *fn = "cc_quadcut_update_plate";
   CC_CHECK_ARG (q != NULL, "%s: q is NULL", fn);
   CC_TRY (check_frame (q, frame, fn, "frame"));
@@ -393,13 +399,14 @@ cc_quadcut_update_plate (cc_quadcut *q, cc_stream stream, const cc_image *frame,
   CC_CHECK_ARG (step >= 1 && step <= 255, "%s: step %d out of range 1..255", fn, step);
   CC_CHECK_ARG (!background_only || q->have_run, "%s: background_only needs a run first",
       fn);
+  stream = submit_stream (q, stream);
   if (q->cuda)
-    return CC_CUDA_ONLY (cc_cuda_quadcut_update_plate (q->cuda, frame, step,
+    return CC_CUDA_ONLY (cc_cuda_quadcut_update_plate (q->cuda, stream, frame, step,
         background_only));
 #pragma omp parallel for schedule(static) num_threads(threads_of (q))
-  for (int y = 0; y < q->h; y++) {
-    for (int x = 0; x < q->w; x++) {
-      size_t i = (size_t) y * q->w + x;
+  for (int y = 0; y < q->mod.height; y++) {
+    for (int x = 0; x < q->mod.width; x++) {
+      size_t i = (size_t) y * q->mod.width + x;
       if (!background_only || q->alpha[i] == 0) {
         int rgb[3];
         cc_qc_pixel_rgb (frame, x, y, rgb);
@@ -413,18 +420,18 @@ cc_quadcut_update_plate (cc_quadcut *q, cc_stream stream, const cc_image *frame,
 cc_status
 cc_quadcut_get_plate (cc_quadcut *q, cc_stream stream, cc_image *dst)
 {
-  use_stream (q, stream);
   const char *fn = "cc_quadcut_get_plate";
   CC_CHECK_ARG (q != NULL, "%s: q is NULL", fn);
   CC_CHECK_ARG (q->have_plate, "%s: no plate", fn);
   CC_TRY (check_image (q, dst, fn, "dst", 0));
+  stream = submit_stream (q, stream);
   if (q->cuda)
-    return CC_CUDA_ONLY (cc_cuda_quadcut_get_plate (q->cuda, dst));
+    return CC_CUDA_ONLY (cc_cuda_quadcut_get_plate (q->cuda, stream, dst));
   const int ri = dst->format == CC_FORMAT_RGBX8 ? 0 : 2;
-  for (int y = 0; y < q->h; y++) {
+  for (int y = 0; y < q->mod.height; y++) {
     uint8_t *o = (uint8_t *) dst->planes[0] + (size_t) y * dst->pitch[0];
-    const uint8_t *p = q->plate_rgb + 4 * (size_t) y * q->w;
-    for (int x = 0; x < q->w; x++) {
+    const uint8_t *p = q->plate_rgb + 4 * (size_t) y * q->mod.width;
+    for (int x = 0; x < q->mod.width; x++) {
       o[4 * x + ri] = p[4 * x];
       o[4 * x + 1] = p[4 * x + 1];
       o[4 * x + 2 - ri] = p[4 * x + 2];
@@ -451,8 +458,8 @@ cc_qc_hist_costs (const int *hist, int nb, float *cost)
 static void
 stratify (cc_quadcut *q, const cc_image *f, const cc_image *other)
 {
-  const cc_quadcut_params *p = &q->p;
-  const int w = q->w, h = q->h, bins = p->bins, nb = bins * bins;
+  const cc_quadcut_params *p = &q->params;
+  const int w = q->mod.width, h = q->mod.height, bins = p->bins, nb = bins * bins;
   const float inv_2sl2 = 1.0f / (2.0f * p->sigma_l * p->sigma_l);
   /* seed: p_B < t, i.e. d^2 / (2 sigma_l^2) > -ln t */
   const float seed_cost = p->seed_threshold > 0.0f ? -logf (p->seed_threshold) : FLT_MAX;
@@ -480,8 +487,8 @@ stratify (cc_quadcut *q, const cc_image *f, const cc_image *other)
 static void
 regional_costs (cc_quadcut *q)
 {
-  const cc_quadcut_params *p = &q->p;
-  const int w = q->w, h = q->h, bins = p->bins, nb = bins * bins;
+  const cc_quadcut_params *p = &q->params;
+  const int w = q->mod.width, h = q->mod.height, bins = p->bins, nb = bins * bins;
   q->n_seeds = cc_qc_hist_costs (q->hist, nb, q->hist_cost);
   const float tp = q->have_prev ? p->temporal : 0.0f;
 #pragma omp parallel for schedule(static) num_threads(threads_of (q))
@@ -501,7 +508,7 @@ regional_costs (cc_quadcut *q)
 static void
 build_pyramid (cc_quadcut *q)
 {
-  const cc_qc_criterion crit = cc_qc_criterion_of (&q->p);
+  const cc_qc_criterion crit = cc_qc_criterion_of (&q->params);
   for (int k = 1; k <= q->levels; k++) {
     const int nw = q->lw[k], nh = q->lh[k], cw = q->lw[k - 1];
     cc_qc_range *dst = q->range[(k - 1) & 1];
@@ -579,7 +586,7 @@ grow_leaves (cc_quadcut *q, int n)
 static cc_status
 isolate_leaves (cc_quadcut *q)
 {
-  const int w = q->w, h = q->h;
+  const int w = q->mod.width, h = q->mod.height;
   const cc_qc_pyramid py = pyramid_of (q);
   int *rows = q->row_leaves;
 #pragma omp parallel for schedule(static) num_threads(threads_of (q))
@@ -625,7 +632,7 @@ quadn4 (cc_quadcut *q)
 {
 #pragma omp parallel for schedule(static) num_threads(threads_of (q))
   for (int n = 0; n < q->n_leaves; n++)
-    cc_qc_quadn4 (&q->leaves[n], q->leaf_id, q->w, q->h);
+    cc_qc_quadn4 (&q->leaves[n], q->leaf_id, q->mod.width, q->mod.height);
 }
 
 static cc_status
@@ -705,7 +712,8 @@ static cc_status
 leaf_graph (cc_quadcut *q)
 {
   const int nl = q->n_leaves;
-  const double inv_2sc2 = 1.0 / (2.0 * q->p.sigma_c * q->p.sigma_c), lambda = q->p.lambda;
+  const double inv_2sc2 = 1.0 / (2.0 * q->params.sigma_c * q->params.sigma_c);
+  const double lambda = q->params.lambda;
   long long m = q->offsets[nl] / 2;
   CC_TRY (grow_graph (q, nl, m));
   int *eoff = q->edge_off;
@@ -732,8 +740,9 @@ leaf_graph (cc_quadcut *q)
 static cc_status
 pixel_graph (cc_quadcut *q)
 {
-  const int w = q->w, h = q->h;
-  const double inv_2sc2 = 1.0 / (2.0 * q->p.sigma_c * q->p.sigma_c), lambda = q->p.lambda;
+  const int w = q->mod.width, h = q->mod.height;
+  const double inv_2sc2 = 1.0 / (2.0 * q->params.sigma_c * q->params.sigma_c);
+  const double lambda = q->params.lambda;
   long long per_row = (long long) (w - 1) + w;
   long long m = (long long) (w - 1) * h + (long long) w * (h - 1);
   if ((long long) q->npx > 0x7FFFFFFF)
@@ -814,7 +823,8 @@ static void stage_done (cc_quadcut *q, cc_quadcut_stage s, double *t0);
  * feather, waited for). The leaves and neighbour lists stay on the device until
  * cc_quadcut_get_graph asks for them. */
 static cc_status
-run_cuda (cc_quadcut *q, const cc_image *frame, const cc_image *other, double t0)
+run_cuda (cc_quadcut *q, cc_stream stream, const cc_image *frame, const cc_image *other,
+    double t0)
 {
   long long total = 0;
   double dev[7] = { 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0 };
@@ -825,8 +835,8 @@ run_cuda (cc_quadcut *q, const cc_image *frame, const cc_image *other, double t0
   q->n_leaves = q->n_nodes = 0;
   q->n_edges = 0;
   q->n_nbr = 0;
-  CC_TRY (CC_CUDA_ONLY (cc_cuda_quadcut_front (q->cuda, &q->p, frame, other, q->have_prev,
-      q->levels, &total, &q->n_seeds, &g, dev)));
+  CC_TRY (CC_CUDA_ONLY (cc_cuda_quadcut_front (q->cuda, stream, &q->params, frame, other,
+      q->have_prev, q->levels, &total, &q->n_seeds, &g, dev)));
   t0 = cc_now_ms ();
   q->ms[CC_QUADCUT_STAGE_STRATIFY] = dev[0];
   q->ms[CC_QUADCUT_STAGE_HISTOGRAM] = dev[1];
@@ -848,8 +858,9 @@ run_cuda (cc_quadcut *q, const cc_image *frame, const cc_image *other, double t0
   CC_TRY (cc_qc_cut_solve (q->cut, g.n, g.fg, g.bg, g.m, g.a, g.b, g.w, q->labels,
       &q->flow));
   stage_done (q, CC_QUADCUT_STAGE_MAXFLOW, &t0);
-  CC_TRY (CC_CUDA_ONLY (cc_cuda_quadcut_back (q->cuda, q->labels, g.n, q->p.feather)));
-  CC_TRY (CC_CUDA_ONLY (cc_cuda_stream_synchronize (cc_cuda_quadcut_stream (q->cuda))));
+  CC_TRY (CC_CUDA_ONLY (cc_cuda_quadcut_back (q->cuda, stream, q->labels, g.n,
+      q->params.feather)));
+  CC_TRY (CC_CUDA_ONLY (cc_cuda_stream_synchronize (stream)));
   q->have_prev = 1;
   q->have_run = 1;
   stage_done (q, CC_QUADCUT_STAGE_OUTPUT, &t0);
@@ -870,24 +881,24 @@ cc_status
 cc_quadcut_run (cc_quadcut *q, cc_stream stream, const cc_image *frame,
     const cc_image *other)
 {
-  use_stream (q, stream);
   CC_CHECK_ARG (q != NULL, "cc_quadcut_run: q is NULL");
   CC_TRY (check_frame (q, frame, "cc_quadcut_run", "frame"));
-  if (q->p.mode == CC_QUADCUT_MODE_PLATE) {
+  if (q->params.mode == CC_QUADCUT_MODE_PLATE) {
     CC_CHECK_ARG (q->have_plate, "cc_quadcut_run: no plate (cc_quadcut_set_plate first)");
     CC_CHECK_ARG (other == NULL, "cc_quadcut_run: PLATE mode takes no other frame");
   } else {
     CC_TRY (check_frame (q, other, "cc_quadcut_run", "other"));
   }
+  stream = submit_stream (q, stream);
   double t0 = cc_now_ms ();
   memset (q->ms, 0, sizeof q->ms);
   if (q->cuda)
-    return run_cuda (q, frame, other, t0);
+    return run_cuda (q, stream, frame, other, t0);
   stratify (q, frame, other);
   stage_done (q, CC_QUADCUT_STAGE_STRATIFY, &t0);
   regional_costs (q);
   stage_done (q, CC_QUADCUT_STAGE_HISTOGRAM, &t0);
-  if (q->p.nodes == CC_QUADCUT_NODES_LEAVES) {
+  if (q->params.nodes == CC_QUADCUT_NODES_LEAVES) {
     build_pyramid (q);
     stage_done (q, CC_QUADCUT_STAGE_PYRAMID, &t0);
     CC_TRY (isolate_leaves (q));
@@ -911,18 +922,19 @@ cc_quadcut_run (cc_quadcut *q, cc_stream stream, const cc_image *frame,
   stage_done (q, CC_QUADCUT_STAGE_MAXFLOW, &t0);
   /* reconstruction: labels scattered to the mask, which becomes the next prior */
   uint8_t *mask = q->mask;
-  const int leaves = q->p.nodes == CC_QUADCUT_NODES_LEAVES;
+  const int leaves = q->params.nodes == CC_QUADCUT_NODES_LEAVES;
 #pragma omp parallel for schedule(static) num_threads(threads_of (q))
-  for (int y = 0; y < q->h; y++)
-    for (int x = 0; x < q->w; x++) {
-      size_t i = (size_t) y * q->w + x;
+  for (int y = 0; y < q->mod.height; y++)
+    for (int x = 0; x < q->mod.width; x++) {
+      size_t i = (size_t) y * q->mod.width + x;
       mask[i] = q->labels[leaves ? q->leaf_id[i] : (int32_t) i] ? 255 : 0;
     }
   memcpy (q->prev_mask, q->mask, q->npx);
   q->have_prev = 1;
   q->have_run = 1;
-  if (q->p.feather > 0)
-    box_filter (q, q->mask, q->w, 1, q->alpha, q->w, 1, 1, q->p.feather, q->w, q->h);
+  if (q->params.feather > 0)
+    box_filter (q, q->mask, q->mod.width, 1, q->alpha, q->mod.width, 1, 1, q->params.feather,
+        q->mod.width, q->mod.height);
   else
     memcpy (q->alpha, q->mask, q->npx);
   stage_done (q, CC_QUADCUT_STAGE_OUTPUT, &t0);
@@ -930,42 +942,42 @@ cc_quadcut_run (cc_quadcut *q, cc_stream stream, const cc_image *frame,
 }
 
 static cc_status
-copy_plane (const cc_quadcut *q, int alpha, cc_image *dst, const char *fn)
+copy_plane (cc_quadcut *q, cc_stream stream, int alpha, cc_image *dst, const char *fn)
 {
   CC_CHECK_ARG (q->have_run, "%s: no frame was run yet", fn);
   CC_CHECK_ARG (dst != NULL, "%s: dst is NULL", fn);
   CC_TRY (cc_image_check (dst, "dst"));
-  CC_TRY (cc_image_check_location (q->ctx, dst, "dst"));
-  CC_CHECK_ARG (dst->format == CC_FORMAT_GRAY8 && dst->width == q->w && dst->height == q->h,
-      "%s: dst must be a %dx%d GRAY8 image", fn, q->w, q->h);
+  CC_TRY (cc_image_check_location (q->mod.ctx, dst, "dst"));
+  CC_CHECK_ARG (dst->format == CC_FORMAT_GRAY8 && dst->width == q->mod.width
+      && dst->height == q->mod.height,
+      "%s: dst must be a %dx%d GRAY8 image", fn, q->mod.width, q->mod.height);
+  stream = submit_stream (q, stream);
   if (q->cuda) {
 #if CC_HAVE_CUDA
-    return cc_cuda_copy_2d (cc_cuda_quadcut_stream (q->cuda), dst->planes[0], dst->pitch[0],
-        dst->location, cc_cuda_quadcut_plane (q->cuda, alpha), (size_t) q->w, CC_LOCATION_DEVICE,
-        (size_t) q->w, (size_t) q->h);
+    return cc_cuda_copy_2d (stream, dst->planes[0], dst->pitch[0], dst->location,
+        cc_cuda_quadcut_plane (q->cuda, alpha), (size_t) q->mod.width, CC_LOCATION_DEVICE,
+        (size_t) q->mod.width, (size_t) q->mod.height);
 #endif
   }
   const uint8_t *src = alpha ? q->alpha : q->mask;
-  for (int y = 0; y < q->h; y++)
-    memcpy ((uint8_t *) dst->planes[0] + (size_t) y * dst->pitch[0], src + (size_t) y * q->w,
-        (size_t) q->w);
+  for (int y = 0; y < q->mod.height; y++)
+    memcpy ((uint8_t *) dst->planes[0] + (size_t) y * dst->pitch[0],
+        src + (size_t) y * q->mod.width, (size_t) q->mod.width);
   return CC_SUCCESS;
 }
 
 cc_status
 cc_quadcut_get_mask (cc_quadcut *q, cc_stream stream, cc_image *dst)
 {
-  use_stream (q, stream);
   CC_CHECK_ARG (q != NULL, "cc_quadcut_get_mask: q is NULL");
-  return copy_plane (q, 0, dst, "cc_quadcut_get_mask");
+  return copy_plane (q, stream, 0, dst, "cc_quadcut_get_mask");
 }
 
 cc_status
 cc_quadcut_get_alpha (cc_quadcut *q, cc_stream stream, cc_image *dst)
 {
-  use_stream (q, stream);
   CC_CHECK_ARG (q != NULL, "cc_quadcut_get_alpha: q is NULL");
-  return copy_plane (q, 1, dst, "cc_quadcut_get_alpha");
+  return copy_plane (q, stream, 1, dst, "cc_quadcut_get_alpha");
 }
 
 static int
@@ -979,7 +991,8 @@ is_yuv (const cc_image *f)
 static void
 blur_frame (cc_quadcut *q, const cc_image *f, int r, cc_image *out)
 {
-  const int w = q->w, h = q->h, cw = (w + 1) / 2, ch = (h + 1) / 2, rc = (r + 1) / 2;
+  const int w = q->mod.width, h = q->mod.height;
+  const int cw = (w + 1) / 2, ch = (h + 1) / 2, rc = (r + 1) / 2;
   memset (out, 0, sizeof *out);
   out->width = w;
   out->height = h;
@@ -1012,7 +1025,6 @@ cc_status
 cc_quadcut_composite (cc_quadcut *q, cc_stream stream, const cc_image *frame,
     const cc_quadcut_background *bg, cc_image *out)
 {
-  use_stream (q, stream);
   const char *fn = "cc_quadcut_composite";
   CC_CHECK_ARG (q != NULL && bg != NULL, "%s: q or bg is NULL", fn);
   CC_CHECK_ARG (q->have_run, "%s: no frame was run yet", fn);
@@ -1050,13 +1062,14 @@ cc_quadcut_composite (cc_quadcut *q, cc_stream stream, const cc_image *frame,
       return cc_set_error (CC_ERROR_INVALID_ARGUMENT, "%s: unknown background kind %d", fn,
           (int) bg->kind);
   }
+  stream = submit_stream (q, stream);
   if (q->cuda)
-    return CC_CUDA_ONLY (cc_cuda_quadcut_composite (q->cuda, frame, bg, out));
+    return CC_CUDA_ONLY (cc_cuda_quadcut_composite (q->cuda, stream, frame, bg, out));
   if (yuv) {
-    const int cw = (q->w + 1) / 2, ch = (q->h + 1) / 2;
+    const int cw = (q->mod.width + 1) / 2, ch = (q->mod.height + 1) / 2;
 #pragma omp parallel for schedule(static) num_threads(threads_of (q))
-    for (int y = 0; y < q->h; y++)
-      for (int x = 0; x < q->w; x++)
+    for (int y = 0; y < q->mod.height; y++)
+      for (int x = 0; x < q->mod.width; x++)
         cc_qc_composite_luma (frame, b, cy, q->alpha, x, y, out);
 #pragma omp parallel for schedule(static) num_threads(threads_of (q))
     for (int y = 0; y < ch; y++)
@@ -1065,12 +1078,12 @@ cc_quadcut_composite (cc_quadcut *q, cc_stream stream, const cc_image *frame,
     return CC_SUCCESS;
   }
 #pragma omp parallel for schedule(static) num_threads(threads_of (q))
-  for (int y = 0; y < q->h; y++) {
+  for (int y = 0; y < q->mod.height; y++) {
     const uint8_t *f = (const uint8_t *) frame->planes[0] + (size_t) y * frame->pitch[0];
     const uint8_t *bp0 = b ? (const uint8_t *) b->planes[0] + (size_t) y * b->pitch[0] : NULL;
     uint8_t *o = (uint8_t *) out->planes[0] + (size_t) y * out->pitch[0];
-    const uint8_t *al = q->alpha + (size_t) y * q->w;
-    for (int x = 0; x < q->w; x++) {
+    const uint8_t *al = q->alpha + (size_t) y * q->mod.width;
+    for (int x = 0; x < q->mod.width; x++) {
       unsigned a = al[x];
       const uint8_t *bp = bp0 ? bp0 + 4 * x : colour;
       uint8_t f3 = f[4 * x + 3];
@@ -1085,7 +1098,6 @@ cc_quadcut_composite (cc_quadcut *q, cc_stream stream, const cc_image *frame,
 cc_status
 cc_quadcut_set_alpha (cc_quadcut *q, cc_stream stream, cc_image *frame)
 {
-  use_stream (q, stream);
   const char *fn = "cc_quadcut_set_alpha";
   CC_CHECK_ARG (q != NULL, "%s: q is NULL", fn);
   CC_CHECK_ARG (q->have_run, "%s: no frame was run yet", fn);
@@ -1093,13 +1105,14 @@ cc_quadcut_set_alpha (cc_quadcut *q, cc_stream stream, cc_image *frame)
   if (frame->format != CC_FORMAT_RGBX8 && frame->format != CC_FORMAT_BGRX8)
     return cc_set_error (CC_ERROR_NOT_SUPPORTED, "%s: %s has no alpha byte (RGBX8 or "
         "BGRX8 only)", fn, cc_format_name (frame->format));
+  stream = submit_stream (q, stream);
   if (q->cuda)
-    return CC_CUDA_ONLY (cc_cuda_quadcut_set_alpha (q->cuda, frame));
+    return CC_CUDA_ONLY (cc_cuda_quadcut_set_alpha (q->cuda, stream, frame));
 #pragma omp parallel for schedule(static) num_threads(threads_of (q))
-  for (int y = 0; y < q->h; y++) {
+  for (int y = 0; y < q->mod.height; y++) {
     uint8_t *o = (uint8_t *) frame->planes[0] + (size_t) y * frame->pitch[0];
-    const uint8_t *al = q->alpha + (size_t) y * q->w;
-    for (int x = 0; x < q->w; x++)
+    const uint8_t *al = q->alpha + (size_t) y * q->mod.width;
+    for (int x = 0; x < q->mod.width; x++)
       o[4 * x + 3] = al[x];
   }
   return CC_SUCCESS;
@@ -1109,41 +1122,42 @@ cc_status
 cc_quadcut_draw_leaves (cc_quadcut *q, cc_stream stream, const cc_image *frame,
     cc_image *out)
 {
-  use_stream (q, stream);
   const char *fn = "cc_quadcut_draw_leaves";
   CC_CHECK_ARG (q != NULL, "%s: q is NULL", fn);
   CC_CHECK_ARG (q->have_run, "%s: no frame was run yet", fn);
-  CC_CHECK_ARG (q->p.nodes == CC_QUADCUT_NODES_LEAVES, "%s: NODES_PIXELS has no leaves", fn);
+  CC_CHECK_ARG (q->params.nodes == CC_QUADCUT_NODES_LEAVES, "%s: NODES_PIXELS has no leaves",
+      fn);
   CC_TRY (check_frame (q, frame, fn, "frame"));
   CC_TRY (check_frame (q, out, fn, "out"));
   CC_CHECK_ARG (out->format == frame->format, "%s: out is %s, frame %s", fn,
       cc_format_name (out->format), cc_format_name (frame->format));
+  stream = submit_stream (q, stream);
   if (q->cuda)
-    return CC_CUDA_ONLY (cc_cuda_quadcut_draw_leaves (q->cuda, frame, out));
+    return CC_CUDA_ONLY (cc_cuda_quadcut_draw_leaves (q->cuda, stream, frame, out));
   if (is_yuv (frame)) {
-    const int cw = (q->w + 1) / 2, ch = (q->h + 1) / 2;
+    const int cw = (q->mod.width + 1) / 2, ch = (q->mod.height + 1) / 2;
     /* chroma first: its blocks read the frame's chroma only, luma its own pixel */
 #pragma omp parallel for schedule(static) num_threads(threads_of (q))
     for (int y = 0; y < ch; y++)
       for (int x = 0; x < cw; x++) {
-        size_t i = (size_t) (2 * y) * q->w + 2 * x;
+        size_t i = (size_t) (2 * y) * q->mod.width + 2 * x;
         cc_qc_debug_chroma (&q->leaves[q->leaf_id[i]], x, y, q->seed[i], frame, out);
       }
 #pragma omp parallel for schedule(static) num_threads(threads_of (q))
-    for (int y = 0; y < q->h; y++)
-      for (int x = 0; x < q->w; x++) {
-        size_t i = (size_t) y * q->w + x;
+    for (int y = 0; y < q->mod.height; y++)
+      for (int x = 0; x < q->mod.width; x++) {
+        size_t i = (size_t) y * q->mod.width + x;
         cc_qc_debug_luma (&q->leaves[q->leaf_id[i]], x, y, q->seed[i], frame, out);
       }
     return CC_SUCCESS;
   }
   const int ri = frame->format == CC_FORMAT_RGBX8 ? 0 : 2;
 #pragma omp parallel for schedule(static) num_threads(threads_of (q))
-  for (int y = 0; y < q->h; y++) {
+  for (int y = 0; y < q->mod.height; y++) {
     const uint8_t *f = (const uint8_t *) frame->planes[0] + (size_t) y * frame->pitch[0];
     uint8_t *o = (uint8_t *) out->planes[0] + (size_t) y * out->pitch[0];
-    for (int x = 0; x < q->w; x++) {
-      size_t i = (size_t) y * q->w + x;
+    for (int x = 0; x < q->mod.width; x++) {
+      size_t i = (size_t) y * q->mod.width + x;
       uint8_t px[4] = { f[4 * x], f[4 * x + 1], f[4 * x + 2], f[4 * x + 3] };
       cc_qc_debug_pixel (&q->leaves[q->leaf_id[i]], x, y, q->seed[i], px, ri, o + 4 * x);
       o[4 * x + 3] = px[3];
@@ -1161,8 +1175,8 @@ cc_quadcut_get_graph (cc_quadcut *q, cc_quadcut_graph *out)
     /* the leaves and lists stay on the device during a run: fetched here, once */
     CC_TRY (grow_leaves (q, q->n_leaves));
     CC_TRY (grow_neighbours (q, q->n_nbr));
-    CC_TRY (CC_CUDA_ONLY (cc_cuda_quadcut_download_graph (q->cuda, q->leaves, q->offsets,
-        q->nbr, q->len)));
+    CC_TRY (CC_CUDA_ONLY (cc_cuda_quadcut_download_graph (q->cuda, q->stream, q->leaves,
+        q->offsets, q->nbr, q->len)));
     q->graph_on_host = 1;
   }
   memset (out, 0, sizeof *out);
@@ -1191,11 +1205,11 @@ cc_quadcut_get_stratified (const cc_quadcut *q, float *L, float *a, float *b, fl
 {
   CC_CHECK_ARG (q != NULL, "cc_quadcut_get_stratified: q is NULL");
   CC_CHECK_ARG (q->have_run, "cc_quadcut_get_stratified: no frame was run yet");
-  CC_CHECK_ARG (!leaf_id || q->p.nodes == CC_QUADCUT_NODES_LEAVES,
+  CC_CHECK_ARG (!leaf_id || q->params.nodes == CC_QUADCUT_NODES_LEAVES,
       "cc_quadcut_get_stratified: no leaf ids with NODES_PIXELS");
   if (q->cuda)
-    return CC_CUDA_ONLY (cc_cuda_quadcut_download (q->cuda, L, a, b, d, seed, leaf_id, NULL,
-        NULL));
+    return CC_CUDA_ONLY (cc_cuda_quadcut_download (q->cuda, q->stream, L, a, b, d, seed,
+        leaf_id, NULL, NULL));
   for (size_t i = 0; i < q->npx; i++) {
     if (L)
       L[i] = q->lab[3 * i];
@@ -1210,5 +1224,58 @@ cc_quadcut_get_stratified (const cc_quadcut *q, float *L, float *a, float *b, fl
     memcpy (seed, q->seed, q->npx);
   if (leaf_id)
     memcpy (leaf_id, q->leaf_id, q->npx * sizeof (int32_t));
+  return CC_SUCCESS;
+}
+
+cc_status
+cc_quadcut_mean_luminance (cc_quadcut *q, double *mean_l)
+{
+  CC_CHECK_ARG (q != NULL && mean_l != NULL, "cc_quadcut_mean_luminance: q or mean_l is NULL");
+  CC_CHECK_ARG (q->have_run, "cc_quadcut_mean_luminance: no frame was run yet");
+  double sum = 0.0, area = 0.0;
+  if (q->params.nodes == CC_QUADCUT_NODES_PIXELS) {   /* CPU only */
+    for (size_t i = 0; i < q->npx; i++)
+      sum += q->lab[3 * i];
+    area = (double) q->npx;
+  } else {
+    cc_quadcut_graph g;
+    CC_TRY (cc_quadcut_get_graph (q, &g));
+    for (int i = 0; i < g.n_leaves; i++) {
+      double a = (double) (1 << g.leaves[i].level) * (1 << g.leaves[i].level);
+      sum += a * g.leaves[i].L;
+      area += a;
+    }
+  }
+  *mean_l = area > 0.0 ? sum / area : 0.0;
+  return CC_SUCCESS;
+}
+
+void
+cc_quadcut_alternation_init (cc_quadcut_alternation *a)
+{
+  a->previous_l = -1.0;
+  a->previous_dl = 0.0;
+}
+
+cc_status
+cc_quadcut_alternation_push (cc_quadcut_alternation *a, double mean_l,
+    cc_quadcut_pair_check *check)
+{
+  CC_CHECK_ARG (a != NULL && check != NULL, "cc_quadcut_alternation_push: a or check is NULL");
+  CC_CHECK_ARG (isfinite (mean_l) && mean_l >= 0.0,
+      "cc_quadcut_alternation_push: mean L %g is not a finite value >= 0", mean_l);
+  if (a->previous_l < 0.0) {
+    *check = CC_QUADCUT_PAIR_FIRST;
+  } else {
+    const double dl = mean_l - a->previous_l;
+    if (fabs (dl) < CC_QUADCUT_SAME_L)
+      *check = CC_QUADCUT_PAIR_SAME_LIGHT;
+    else if (a->previous_dl != 0.0 && (dl > 0) == (a->previous_dl > 0))
+      *check = CC_QUADCUT_PAIR_SAME_CHANGE;
+    else
+      *check = CC_QUADCUT_PAIR_ALTERNATES;
+    a->previous_dl = *check == CC_QUADCUT_PAIR_SAME_LIGHT ? 0.0 : dl;
+  }
+  a->previous_l = mean_l;
   return CC_SUCCESS;
 }

@@ -42,19 +42,18 @@ cc_status cc_qc_cut_solve (cc_qc_cut *c, int n, const double *cost_fg,
 
 /* ---- CUDA backend (kernels/quadcut.cu): the per-pixel and per-leaf stages on the
  * device; only the histogram (bins^2 ints, for its costs), the leaf graph and the
- * labels cross. */
+ * labels cross. Every call runs on the stream it is given (the public call's,
+ * resolved: non-NULL; the readbacks of the graph and the stratified data: the last
+ * run's); create initialises on the context's stream and waits for it. */
 typedef struct cc_cuda_quadcut cc_cuda_quadcut;
 cc_status cc_cuda_quadcut_create (cc_context *ctx, int width, int height, const float *lin,
     cc_cuda_quadcut **out);
 void cc_cuda_quadcut_destroy (cc_cuda_quadcut *s);
-/* The stream of the public call in progress (resolved, non-NULL): every call below
- * runs on it; the readbacks (graph, stratified data) on the last one set. */
-void cc_cuda_quadcut_use_stream (cc_cuda_quadcut *s, cc_stream stream);
-cc_stream cc_cuda_quadcut_stream (const cc_cuda_quadcut *s);
-cc_status cc_cuda_quadcut_set_plate (cc_cuda_quadcut *s, const cc_image *plate);
-cc_status cc_cuda_quadcut_update_plate (cc_cuda_quadcut *s, const cc_image *frame, int step,
-    int background_only);
-cc_status cc_cuda_quadcut_get_plate (cc_cuda_quadcut *s, cc_image *dst);
+cc_status cc_cuda_quadcut_set_plate (cc_cuda_quadcut *s, cc_stream stream,
+    const cc_image *plate);
+cc_status cc_cuda_quadcut_update_plate (cc_cuda_quadcut *s, cc_stream stream,
+    const cc_image *frame, int step, int background_only);
+cc_status cc_cuda_quadcut_get_plate (cc_cuda_quadcut *s, cc_stream stream, cc_image *dst);
 /* The compact leaf graph as it reaches the host: n nodes with their t-links (fg, bg:
  * the leaves' summed regional costs) and m n-links (a[i] < b[i], weight w[i]), in the
  * CPU reference's order. */
@@ -81,28 +80,29 @@ cc_qc_capacity (long long need, long long slack)
  * time (CUDA events) of stratify (with the seed count), the histogram's round trip and
  * per-pixel costs, pyramid, leaves (with the count's read), neighbours (with the
  * total's read), graph, transfer. */
-cc_status cc_cuda_quadcut_front (cc_cuda_quadcut *s, const cc_quadcut_params *p,
-    const cc_image *frame, const cc_image *other, int have_prev, int levels,
-    long long *n_neighbours, long long *n_seeds, cc_qc_host_graph *g, double ms[7]);
+cc_status cc_cuda_quadcut_front (cc_cuda_quadcut *s, cc_stream stream,
+    const cc_quadcut_params *p, const cc_image *frame, const cc_image *other, int have_prev,
+    int levels, long long *n_neighbours, long long *n_seeds, cc_qc_host_graph *g,
+    double ms[7]);
 /* The front's leaves and neighbour lists into host arrays (n_leaves, n_leaves + 1,
- * n_neighbours): for cc_quadcut_get_graph only, not on the way of a run. */
-cc_status cc_cuda_quadcut_download_graph (cc_cuda_quadcut *s, cc_quadcut_leaf *leaves,
-    int *offsets, int *neighbours, int *lengths);
+ * n_neighbours): for cc_quadcut_get_graph only, not on the way of a run. Waits. */
+cc_status cc_cuda_quadcut_download_graph (cc_cuda_quadcut *s, cc_stream stream,
+    cc_quadcut_leaf *leaves, int *offsets, int *neighbours, int *lengths);
 /* Labels (host, n_leaves) to the mask (and the next prior), feathered to the alpha. */
-cc_status cc_cuda_quadcut_back (cc_cuda_quadcut *s, const uint8_t *labels, int n_leaves,
-    int feather);
-cc_status cc_cuda_quadcut_composite (cc_cuda_quadcut *s, const cc_image *frame,
-    const cc_quadcut_background *bg, cc_image *out);
+cc_status cc_cuda_quadcut_back (cc_cuda_quadcut *s, cc_stream stream, const uint8_t *labels,
+    int n_leaves, int feather);
+cc_status cc_cuda_quadcut_composite (cc_cuda_quadcut *s, cc_stream stream,
+    const cc_image *frame, const cc_quadcut_background *bg, cc_image *out);
 /* cc_quadcut_set_alpha on the device (RGBX8 / BGRX8). */
-cc_status cc_cuda_quadcut_set_alpha (cc_cuda_quadcut *s, cc_image *frame);
+cc_status cc_cuda_quadcut_set_alpha (cc_cuda_quadcut *s, cc_stream stream, cc_image *frame);
 /* cc_quadcut_draw_leaves on the device (leaves: the front's, still on the device). */
-cc_status cc_cuda_quadcut_draw_leaves (cc_cuda_quadcut *s, const cc_image *frame,
-    cc_image *out);
+cc_status cc_cuda_quadcut_draw_leaves (cc_cuda_quadcut *s, cc_stream stream,
+    const cc_image *frame, cc_image *out);
 /* The device mask (alpha = 0) or alpha (alpha = 1), w bytes a row. */
 const uint8_t *cc_cuda_quadcut_plane (const cc_cuda_quadcut *s, int alpha);
-/* Host copies of the last run's per-pixel data (any NULL skipped; w x h each). */
-cc_status cc_cuda_quadcut_download (cc_cuda_quadcut *s, float *L, float *a, float *b,
-    float *d, uint8_t *seed, int32_t *leaf_id, uint8_t *mask, uint8_t *alpha);
+/* Host copies of the last run's per-pixel data (any NULL skipped; w x h each). Waits. */
+cc_status cc_cuda_quadcut_download (cc_cuda_quadcut *s, cc_stream stream, float *L, float *a,
+    float *b, float *d, uint8_t *seed, int32_t *leaf_id, uint8_t *mask, uint8_t *alpha);
 
 #ifdef __cplusplus
 }

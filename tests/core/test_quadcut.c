@@ -395,6 +395,79 @@ START_TEST (test_active_illumination)
 }
 END_TEST
 
+/* The mean luminance: the leaves' area-weighted mean L is the pixels' mean L (up to
+ * the float rounding of the leaf means); NODES_PIXELS sums the pixels themselves. The
+ * alternation check on a known sequence of mean L, every verdict and state exact. */
+START_TEST (test_mean_luminance_and_alternation)
+{
+  const int w = 200, h = 150;
+  const size_t n = (size_t) w * h;
+  cc_context *ctx = cpu_context (2);
+  cc_quadcut_params p;
+  cc_quadcut_params_default (&p);
+  cc_quadcut *q = NULL;
+  CC_ASSERT_OK (cc_quadcut_create (ctx, w, h, &p, &q));
+  double l = -1.0;
+  ck_assert_int_eq (cc_quadcut_mean_luminance (q, &l), CC_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq (cc_quadcut_mean_luminance (NULL, &l), CC_ERROR_INVALID_ARGUMENT);
+  cc_quadcut_destroy (q);
+  float *L = malloc (n * sizeof (float));
+  for (int nodes = 0; nodes < 2; nodes++) {
+    p.nodes = nodes ? CC_QUADCUT_NODES_PIXELS : CC_QUADCUT_NODES_LEAVES;
+    q = run_synthetic (ctx, w, h, 3, &p, NULL);
+    ck_assert_int_eq (cc_quadcut_mean_luminance (q, NULL), CC_ERROR_INVALID_ARGUMENT);
+    CC_ASSERT_OK (cc_quadcut_mean_luminance (q, &l));
+    CC_ASSERT_OK (cc_quadcut_get_stratified (q, L, NULL, NULL, NULL, NULL, NULL));
+    double sum = 0.0;
+    for (size_t i = 0; i < n; i++)
+      sum += L[i];
+    if (nodes)
+      ck_assert_msg (l == sum / n, "pixels: mean L %.9f, the pixels' %.9f", l, sum / n);
+    else
+      ck_assert_msg (fabs (l - sum / n) < 1e-3, "leaves: mean L %.6f, the pixels' %.6f", l,
+          sum / n);
+    ck_assert (l > 1.0 && l < 100.0);
+    cc_quadcut_destroy (q);
+  }
+  free (L);
+  cc_context_destroy (ctx);
+
+  /* 50 first; 51, 50 alternate; 50.01 the same light (its change forgotten); 51
+   * alternates (nothing before to compare); 52 rises again: the same change */
+  static const struct {
+    double l;
+    cc_quadcut_pair_check check;
+    double dl;
+  } seq[] = {
+    { 50.0, CC_QUADCUT_PAIR_FIRST, 0.0 },
+    { 51.0, CC_QUADCUT_PAIR_ALTERNATES, 1.0 },
+    { 50.0, CC_QUADCUT_PAIR_ALTERNATES, -1.0 },
+    { 50.01, CC_QUADCUT_PAIR_SAME_LIGHT, 0.0 },
+    { 51.0, CC_QUADCUT_PAIR_ALTERNATES, 51.0 - 50.01 },
+    { 52.0, CC_QUADCUT_PAIR_SAME_CHANGE, 1.0 },
+    { 51.0, CC_QUADCUT_PAIR_ALTERNATES, -1.0 },
+  };
+  cc_quadcut_alternation a;
+  cc_quadcut_alternation_init (&a);
+  ck_assert (a.previous_l == -1.0 && a.previous_dl == 0.0);
+  for (size_t i = 0; i < sizeof seq / sizeof seq[0]; i++) {
+    cc_quadcut_pair_check check;
+    CC_ASSERT_OK (cc_quadcut_alternation_push (&a, seq[i].l, &check));
+    ck_assert_msg (check == seq[i].check, "step %zu: check %d, not %d", i, (int) check,
+        (int) seq[i].check);
+    ck_assert (a.previous_l == seq[i].l && a.previous_dl == seq[i].dl);
+  }
+  cc_quadcut_pair_check check;
+  ck_assert_int_eq (cc_quadcut_alternation_push (&a, -0.5, &check),
+      CC_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq (cc_quadcut_alternation_push (&a, NAN, &check), CC_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq (cc_quadcut_alternation_push (NULL, 50.0, &check),
+      CC_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq (cc_quadcut_alternation_push (&a, 50.0, NULL), CC_ERROR_INVALID_ARGUMENT);
+  ck_assert (a.previous_l == 51.0 && a.previous_dl == -1.0);   /* untouched */
+}
+END_TEST
+
 /* The temporal prior: a second run of the same frame pays for nothing more (the mask
  * stays) but its flow differs; after reset the first run's flow comes back. */
 START_TEST (test_temporal_and_reset)
@@ -1176,6 +1249,11 @@ compare_backends (int w, int h, int active, cc_format format)
         "%dx%d run %d: n-link weights differ", w, h, run);
     ck_assert (memcmp (g[0].labels, g[1].labels, g[0].n_nodes) == 0);
     ck_assert (g[0].flow == g[1].flow && g[0].n_seeds == g[1].n_seeds);
+    double mean_l[2];
+    CC_ASSERT_OK (cc_quadcut_mean_luminance (qc, &mean_l[0]));
+    CC_ASSERT_OK (cc_quadcut_mean_luminance (qg, &mean_l[1]));
+    ck_assert_msg (mean_l[0] == mean_l[1], "%dx%d run %d: mean L %.9f (CPU) %.9f (CUDA)",
+        w, h, run, mean_l[0], mean_l[1]);
     printf ("quadcut CUDA == CPU %dx%d %s run %d: %d leaves (%.2f %% of pixels), %lld "
         "n-links, flow %.6f: same bits\n", w, h, cc_format_name (format), run, g[0].n_leaves,
         100.0 * g[0].n_leaves / ((double) w * h), g[0].n_edges, g[0].flow);
@@ -1274,6 +1352,7 @@ quadcut_suite (void)
   tcase_add_test (tc, test_plate_recovers_mask);
   tcase_add_test (tc, test_shadow_rule);
   tcase_add_test (tc, test_active_illumination);
+  tcase_add_test (tc, test_mean_luminance_and_alternation);
   tcase_add_test (tc, test_temporal_and_reset);
   tcase_add_test (tc, test_threads_same_bits);
   tcase_add_test (tc, test_alpha_and_composite);

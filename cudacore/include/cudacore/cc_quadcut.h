@@ -259,6 +259,50 @@ cc_status cc_quadcut_get_graph (cc_quadcut *q, cc_quadcut_graph *out);
 cc_status cc_quadcut_get_stratified (const cc_quadcut *q, float *L, float *a, float *b,
     float *d, uint8_t *seed, int32_t *leaf_id);
 
+/* ---- Active illumination: do the frames alternate lit and unlit? */
+
+/* The last run's frame's mean luminance (Lab L, 0..100): NODES_LEAVES: the leaves'
+ * mean L weighted by their area (no pass over the pixels); NODES_PIXELS: the mean
+ * over the pixels.
+ * [in] q: a run must have happened (else INVALID_ARGUMENT).
+ * [out] mean_l: host.
+ * On CUDA it reads the leaves back as cc_quadcut_get_graph does (OUT_OF_MEMORY, CUDA
+ * errors) and waits for the last run's stream. */
+cc_status cc_quadcut_mean_luminance (cc_quadcut *q, double *mean_l);
+
+/* A pair of frames whose mean L differs by less than this has the same light. Only
+ * the foreground gets the light: on the project's 640x360 clip the mean L of a lit
+ * and an unlit frame differ by 0.9, so the threshold sits under it; frames that do
+ * not alternate have the same mean L (noise averages out over the frame), or change
+ * it the same way twice in a row. */
+#define CC_QUADCUT_SAME_L 0.05
+
+typedef enum cc_quadcut_pair_check {
+  CC_QUADCUT_PAIR_FIRST = 0,    /* no previous frame: nothing to compare */
+  CC_QUADCUT_PAIR_ALTERNATES,   /* lit after unlit or unlit after lit */
+  CC_QUADCUT_PAIR_SAME_LIGHT,   /* |dL| < CC_QUADCUT_SAME_L */
+  CC_QUADCUT_PAIR_SAME_CHANGE   /* dL has the sign of the previous pair's (a change) */
+} cc_quadcut_pair_check;
+
+/* The frames seen so far, for cc_quadcut_alternation_push. */
+typedef struct cc_quadcut_alternation {
+  double previous_l;    /* the previous frame's mean L; < 0: none */
+  double previous_dl;   /* the previous pair's change of mean L; 0: none, or the same
+                           light */
+} cc_quadcut_alternation;
+
+/* [out] a: no frame seen (previous_l -1, previous_dl 0). */
+void cc_quadcut_alternation_init (cc_quadcut_alternation *a);
+/* Checks the pair (the previous frame, this one) and makes this frame the previous:
+ * SAME_LIGHT before SAME_CHANGE; previous_dl becomes dL, or 0 for SAME_LIGHT.
+ * [in,out] a: from cc_quadcut_alternation_init (and the pushes since).
+ * [in] mean_l: this frame's mean L (cc_quadcut_mean_luminance), finite, >= 0.
+ * [out] check: the pair's verdict.
+ * INVALID_ARGUMENT for a NULL pointer or mean_l out of range. Host only: nothing
+ * waits. */
+cc_status cc_quadcut_alternation_push (cc_quadcut_alternation *a, double mean_l,
+    cc_quadcut_pair_check *check);
+
 #ifdef __cplusplus
 }
 #endif
