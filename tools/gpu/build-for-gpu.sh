@@ -32,6 +32,16 @@ strip --strip-debug .devbuild/tools/* .devbuild/tools/dev/* .devbuild/bench/* .d
 # packed: meshseg's Assimp/igraph pull in ~60 MB of libraries (ICU data, LAPACK)
 mkdir -p .devpack
 grep -qx '/.devpack/' .git/info/exclude 2>/dev/null || echo '/.devpack/' >> .git/info/exclude
+# SLIM=1: without meshseg and its libraries (Assimp, igraph: ICU data, LAPACK; 10 MB
+# packed), for runs that also carry .gstrt126 (the 64 MiB of one run)
+if [ "${SLIM:-0}" = 1 ]; then
+  for f in $(find .devbuild -type f -perm -u+x); do
+    if ldd "$f" 2>/dev/null | grep -qE 'libassimp|libigraph'; then rm -f "$f"; fi
+  done
+  (cd .devlibs && rm -f libassimp* libigraph* libicu* liblapack* libblas* libgfortran* \
+     libquadmath* libdraco* libxml2* libarpack* libglpk* libgmp* libplfit* libminizip* \
+     libamd* libcolamd* libsuitesparseconfig*)
+fi
 tar -C .devlibs -cJf .devpack/libs.tar.xz .
 tar -cJf .devpack/build.tar.xz .devbuild
 # the GStreamer 1.22 bundle (../shared/device/prepare-gst-runtime.sh) packed too (23 MB
