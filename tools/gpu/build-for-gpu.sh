@@ -26,7 +26,7 @@ grep -qx '/.devbuild/' .git/info/exclude 2>/dev/null || echo '/.devbuild/' >> .g
      mkdir -p "../.devbuild/$(dirname "$f")"; cp -a "$f" "../.devbuild/$f"; done)
 # the tests name the tools and generated media by their absolute build path: record it
 # (suite.sh links it to .devbuild there) and bring the small generated media along
-echo "$PWD/build-gpu" > .devbuild/BUILD_PATH
+echo "$(readlink -f build-gpu)" > .devbuild/BUILD_PATH   # the path the programs hold
 mkdir -p .devbuild/media && cp -r build-gpu/media/objects build-gpu/media/objects.h264 build-gpu/media/body.* .devbuild/media/
 strip --strip-debug .devbuild/tools/* .devbuild/tools/dev/* .devbuild/bench/* .devbuild/tests/test-* .devbuild/tests/*/test-* 2>/dev/null || true
 # packed: meshseg's Assimp/igraph pull in ~60 MB of libraries (ICU data, LAPACK)

@@ -87,7 +87,8 @@ if [ "${SANITIZE:-0}" = 1 ]; then
     done
     for e in "cudaflowlk backend=cuda visualize=color" "cudablockmatch backend=cuda refine=variational" \
         "moctracker backend=cuda objects=ball:#ffffff:60 draw=all" "cvdmosaic backend=cuda advect=flow" \
-        "quadcut backend=cuda mode=plate learn-frames=10 plate-update-rate=1 output=composite"; do
+        "quadcut backend=cuda mode=plate learn-frames=10 plate-update-rate=1 output=composite" \
+        "cudaflowepic backend=cuda visualize=color"; do
       name="pipeline-${e%% *}"
       echo "$name" | grep -Eq "$only" || continue
       throttle; sanitize "$tool" "$name" "${SANITIZE_CAP:-120}" gst-launch-1.0 -q videotestsrc pattern=ball \

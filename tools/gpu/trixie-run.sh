@@ -13,6 +13,8 @@
 set -uo pipefail
 T=/tmp/r126; src=$PWD
 if [ ! -f $T/.unpacked ]; then mkdir -p $T && tar -C $T -xJf .gstrt126/root126.tar.xz && touch $T/.unpacked; fi
+# the root keeps mawk but not Debian's alternatives link awk -> mawk
+[ -e $T/usr/bin/awk ] || ln -s mawk $T/usr/bin/awk
 b() { mountpoint -q "$T/$2" || mount --bind "$1" "$T/$2"; }
 b /dev dev; mountpoint -q $T/proc || mount -t proc proc $T/proc
 b /usr/local/nvidia usr/local/nvidia; b "$(readlink -f /usr/local/cuda)" usr/local/cuda; b "$src" srcroot
