@@ -9,7 +9,8 @@
 # there makes tools/gpu/env.sh use that build, so that
 #   bash tools/gpu/trixie-run.sh 'bash tools/gpu/suite.sh'
 # runs the same suite as on the 1.22 bundle. These variables pass through when set:
-# TESTS_ONLY EXTRA SANITIZE SANITIZE_* FRAMES ONLY BRANCHES CK_RUN_CASE CV_TEST_QUICK.
+# TESTS_ONLY EXTRA SANITIZE SANITIZE_* FRAMES ONLY BRANCHES CK_RUN_CASE CV_TEST_QUICK
+# (and COMPUTE_SANITIZER, set here to the toolkit's).
 set -uo pipefail
 T=/tmp/r126; src=$PWD
 if [ ! -f $T/.unpacked ]; then mkdir -p $T && tar -C $T -xJf .gstrt126/root126.tar.xz && touch $T/.unpacked; fi
@@ -17,10 +18,20 @@ if [ ! -f $T/.unpacked ]; then mkdir -p $T && tar -C $T -xJf .gstrt126/root126.t
 [ -e $T/usr/bin/awk ] || ln -s mawk $T/usr/bin/awk
 b() { mountpoint -q "$T/$2" || mount --bind "$1" "$T/$2"; }
 b /dev dev; mountpoint -q $T/proc || mount -t proc proc $T/proc
-b /usr/local/nvidia usr/local/nvidia; b "$(readlink -f /usr/local/cuda)" usr/local/cuda; b "$src" srcroot
+cuda=$(readlink -f /usr/local/cuda)
+b /usr/local/nvidia usr/local/nvidia; b "$cuda" usr/local/cuda; b "$src" srcroot
+# the toolkit at its own path too (its links, compute-sanitizer's among them, are
+# absolute), and compute-sanitizer's folder where that lies outside it
+mkdir -p "$T$cuda"; b "$cuda" "${cuda#/}"
+cs=$(readlink -f /usr/local/cuda/bin/compute-sanitizer 2>/dev/null || true)
+if [ -n "$cs" ] && [ -e "$cs" ]; then
+  d=$(dirname "$cs")
+  case "$d" in "$cuda"/*) ;; *) mkdir -p "$T$d"; b "$d" "${d#/}" ;; esac
+  export COMPUTE_SANITIZER="$cs"
+fi
 mkdir -p "${OUT:-/tmp/out}"; b "${OUT:-/tmp/out}" out
 pass=()
-for v in $(compgen -e | grep -E '^(TESTS_ONLY|EXTRA|SANITIZE|SANITIZE_[A-Z_]+|FRAMES|ONLY|BRANCHES|CK_RUN_CASE|CV_TEST_QUICK)$'); do
+for v in $(compgen -e | grep -E '^(TESTS_ONLY|EXTRA|SANITIZE|SANITIZE_[A-Z_]+|FRAMES|ONLY|BRANCHES|CK_RUN_CASE|CV_TEST_QUICK|COMPUTE_SANITIZER)$'); do
   pass+=("$v=${!v}")
 done
 chroot $T /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin:/usr/local/cuda/bin HOME=/root LC_ALL=C OUT=/out \
@@ -28,5 +39,5 @@ chroot $T /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin:/usr/local/cuda/bin
   GST_PLUGIN_PATH=/src/build-trixie/build126/gst GST_REGISTRY=/tmp/registry126.bin CV_SOURCE_ROOT=/srcroot \
   CV_TRIXIE_ROOT=1 "${pass[@]}" /bin/bash -c "cd /srcroot && $1"
 r=$?
-for m in out srcroot usr/local/cuda usr/local/nvidia proc dev; do umount -l $T/$m 2>/dev/null; done
+for m in out srcroot usr/local/cuda "${cuda#/}" ${d:+"${d#/}"} usr/local/nvidia proc dev; do umount -l "$T/$m" 2>/dev/null; done
 exit $r
