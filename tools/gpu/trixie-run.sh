@@ -14,8 +14,10 @@
 set -uo pipefail
 T=/tmp/r126; src=$PWD
 if [ ! -f $T/.unpacked ]; then mkdir -p $T && tar -C $T -xJf .gstrt126/root126.tar.xz && touch $T/.unpacked; fi
-# the root keeps mawk but not Debian's alternatives link awk -> mawk
+# the root keeps mawk but not Debian's alternatives link awk -> mawk, and has no
+# /bin/sh (compute-sanitizer is a sh script)
 [ -e $T/usr/bin/awk ] || ln -s mawk $T/usr/bin/awk
+[ -e $T/usr/bin/sh ] || ln -s bash $T/usr/bin/sh
 b() { mountpoint -q "$T/$2" || mount --bind "$1" "$T/$2"; }
 b /dev dev; mountpoint -q $T/proc || mount -t proc proc $T/proc
 cuda=$(readlink -f /usr/local/cuda)
