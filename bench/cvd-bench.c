@@ -12,12 +12,12 @@
  * library's default); the CPU (JFA twin, all cores of the context) once
  * per case with fewer runs. Medians over runs of cc_timer (CUDA events on the stream;
  * the wall clock on the CPU):
- *  lloyd_ms:    cc_cvd_iterate (1): Voronoi + centroids + update + displacement;
+ *  lloyd_ms:    cc_cvd_compute (1): Voronoi + centroids + update + displacement;
  *  jfa_ms:      cc_cvd_voronoi alone;
  *  centroid_ms: CUDA: lloyd_ms - jfa_ms (centroids, update and convergence); CPU:
  *               cc_cvd_centroid_sums timed alone (the CPU's difference of two
  *               medians drowns in the noise of a shared machine);
- *  lloyd10_ms:  cc_cvd_iterate (10) / 10: iterations queued back to back with no host
+ *  lloyd10_ms:  cc_cvd_compute (10) / 10: iterations queued back to back with no host
  *               synchronisation (the per-frame path);
  *  warm:        whether those steps started warm (cc_cvd_params.warm_start, the
  *               default: the settled sites move by less than a pixel, so the Voronoi
@@ -47,7 +47,7 @@ time_call (cc_cvd *c, cc_timer *timer, int what, int runs, double *median, cc_cv
     cc_status st = cc_timer_start (timer, NULL);
     if (st == CC_SUCCESS)
       st = what == 1 ? cc_cvd_voronoi (c, NULL) : what == 3 ? cc_cvd_centroid_sums (c, NULL, sums)
-          : cc_cvd_iterate (c, NULL, what == 2 ? 10 : 1, 0.0, NULL);
+          : cc_cvd_compute (c, NULL, what == 2 ? 10 : 1, 0.0, NULL);
     if (st == CC_SUCCESS)
       st = cv_timer_stop_ms (timer, &ms);
     if (st != CC_SUCCESS)
@@ -74,7 +74,7 @@ bench_one (cc_context *ctx, int w, int h, int n, cc_cvd_voronoi_method voronoi,
   if (cc_timer_create (ctx, &timer) != CC_SUCCESS)
     return cv_fail ("cc_timer_create");
   cc_cvd_stats st;
-  if (cc_cvd_seed (c, NULL, n, 1) != CC_SUCCESS || cc_cvd_iterate (c, NULL, 20, 0.0, &st) != CC_SUCCESS)
+  if (cc_cvd_seed (c, NULL, n, 1) != CC_SUCCESS || cc_cvd_compute (c, NULL, 20, 0.0, &st) != CC_SUCCESS)
     return cv_fail ("settling");
   double lloyd = 0.0, jfa = 0.0, centroid = 0.0, lloyd10 = 0.0;
   cc_cvd_sums *sums = malloc ((size_t) n * sizeof *sums);
@@ -88,8 +88,8 @@ bench_one (cc_context *ctx, int w, int h, int n, cc_cvd_voronoi_method voronoi,
     return 1;
   if (cuda)
     centroid = lloyd - jfa;
-  if (cc_cvd_iterate (c, NULL, 1, 0.0, &st) != CC_SUCCESS)
-    return cv_fail ("cc_cvd_iterate");
+  if (cc_cvd_compute (c, NULL, 1, 0.0, &st) != CC_SUCCESS)
+    return cv_fail ("cc_cvd_compute");
   int warm = st.warm;
   double cold_lloyd = 0.0, cold_jfa = 0.0;
   cc_cvd_params p;

@@ -22,11 +22,11 @@
  *     the other parameters at their defaults.
  * --certain and --max-level override those parameters (cc_quadcut_params: the grouping
  * criterion's experiments, e.g. --certain 0 for the ranges alone). Each timed frame:
- * cc_quadcut_run, then cc_quadcut_composite over a solid colour into another image,
+ * cc_quadcut_compute_sync, then cc_quadcut_composite over a solid colour into another image,
  * waited for (cc_context_synchronize). Medians over --frames (default 20) after
  * --warmup (default 3) frames:
  *   total (= end_to_end_ms)  the wall clock of run + composite + wait, and fps;
- *   ms             the stages of cc_quadcut_graph.ms (CUDA: stratify .. transfer by
+ *   ms             the stages of cc_quadcut_get_stage_ms (CUDA: stratify .. transfer by
  *                  CUDA events, including the histogram's round trip and the count
  *                  reads; graph = t-links and n-links built on the device, transfer =
  *                  the compact graph's one copy; maxflow = feeding libmaxflow and the
@@ -38,6 +38,7 @@
 #include "cv_imageio.h"
 #include "cv_timing.h"
 #include <cudacore/cc_quadcut.h>
+#include "cc_tuning.h"   /* cudacore/src: the stage times */
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -178,7 +179,7 @@ bench_size (cc_context *ctx, int w, int h, int frames, int warmup, const bench_i
   for (int i = 0; i < warmup + frames; i++) {
     const cc_image *f = &clip[i % CLIP_FRAMES];
     double t0 = cc_now_ms ();
-    if (cc_quadcut_run (q, NULL, f, NULL) != CC_SUCCESS)
+    if (cc_quadcut_compute_sync (q, NULL, f, NULL) != CC_SUCCESS)
       return cv_fail ("run");
     double t1 = cc_now_ms ();
     if (cc_quadcut_composite (q, NULL, f, &bg, &out) != CC_SUCCESS
@@ -190,10 +191,12 @@ bench_size (cc_context *ctx, int w, int h, int frames, int warmup, const bench_i
     int k = i - warmup;
     cc_quadcut_graph g;
     cc_quadcut_get_graph (q, &g);
+    double ms[CC_QUADCUT_STAGES];
+    cc_quadcut_get_stage_ms (q, ms);
     e2e[k] = t2 - t0;
     comp[k] = t2 - t1;
     for (int s = 0; s < CC_QUADCUT_STAGES; s++)
-      stage[(size_t) s * frames + k] = g.ms[s];
+      stage[(size_t) s * frames + k] = ms[s];
     nodes += g.n_nodes;
     edges += (double) g.n_edges;
   }

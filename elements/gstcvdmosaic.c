@@ -185,7 +185,7 @@ gst_cvd_mosaic_process (GstCvFilter * filter, GstBuffer * buffer, cc_image * fra
   cc_cvd_params params = self->params;
   AdvectMode advect = self->advect;
   guint c = self->border_color;
-  cc_cvd_render_params rp = { self->style, self->border_width, (c >> 16) & 0xFF,
+  cc_cvd_draw_params rp = { self->style, self->border_width, (c >> 16) & 0xFF,
                               (c >> 8) & 0xFF, c & 0xFF };
   GST_OBJECT_UNLOCK (self);
 
@@ -207,7 +207,7 @@ gst_cvd_mosaic_process (GstCvFilter * filter, GstBuffer * buffer, cc_image * fra
     st = cc_flow_lk_compute_video (self->lk, stream, frame, NULL, &self->flow, NULL, &has_previous);
     if (st == CC_SUCCESS && has_previous) {
       *what = "advecting the sites";
-      st = cc_cvd_advect (self->cvd, stream, &self->flow);
+      st = cc_cvd_move_sites (self->cvd, stream, &self->flow);
     }
   } else if (st == CC_SUCCESS && advect == ADVECT_NONE && self->lk) {
     /* advection resumes from a fresh pair when it is turned on again */
@@ -222,15 +222,15 @@ gst_cvd_mosaic_process (GstCvFilter * filter, GstBuffer * buffer, cc_image * fra
      * less than SETTLE_THRESHOLD), so that the next frames start from a converged
      * diagram and only follow the content */
     *what = "settling the sites";
-    st = cc_cvd_iterate (self->cvd, stream, settle, SETTLE_THRESHOLD, NULL);
+    st = cc_cvd_compute (self->cvd, stream, settle, SETTLE_THRESHOLD, NULL);
   }
   if (st == CC_SUCCESS) {
     *what = "Lloyd iterations";
-    st = cc_cvd_iterate (self->cvd, stream, iterations, 0.0, NULL);
+    st = cc_cvd_compute (self->cvd, stream, iterations, 0.0, NULL);
   }
   if (st == CC_SUCCESS) {
     *what = "rendering";
-    st = cc_cvd_render (self->cvd, stream, frame, &rp);
+    st = cc_cvd_draw (self->cvd, stream, frame, &rp);
   }
   return st;
 }

@@ -520,7 +520,7 @@ write_output (GstQuadCut * self, cc_stream stream, cc_image * frame,
     case OUTPUT_MASK:
       return cc_quadcut_composite (self->qc, stream, &self->white, &black, frame);
     case OUTPUT_DEBUG:
-      return cc_quadcut_draw_leaves (self->qc, stream, frame, frame);
+      return cc_quadcut_draw (self->qc, stream, frame, frame);
     default:
       return cc_quadcut_composite (self->qc, stream, frame, &bg, frame);
   }
@@ -552,7 +552,7 @@ gst_quad_cut_process (GstCvFilter * filter, GstBuffer * buffer, cc_image * frame
   cc_status st = prepare_run (self, stream, frame, &s, relearn, &other, what);
   if (st == CC_SUCCESS) {
     *what = "segmenting";
-    st = cc_quadcut_run (self->qc, stream, frame, other);
+    st = cc_quadcut_compute_sync (self->qc, stream, frame, other);
   }
   if (st == CC_SUCCESS && other)   /* active illumination */
     st = check_alternation (self, frame, what);

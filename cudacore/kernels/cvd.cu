@@ -309,7 +309,7 @@ cvd_advect_kernel (cc_cvd_site *sites, const cc_cvd_sums *sums, int n, int w, in
 {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n)
-    cc_cvd_advect_site (&sites[i], &sums[i], w, h);
+    cc_cvd_move_site (&sites[i], &sums[i], w, h);
 }
 
 __global__ void
@@ -349,7 +349,7 @@ cvd_render_kernel (cc_image f, const int32_t *labels, const cc_cvd_site *sites,
   if (x >= f.width)
     return;
   cc_cvd_mean colours[2] = { ink, paper };
-  cc_cvd_render_pixel (&f, labels, sites, means, style, bw, colours, x, y);
+  cc_cvd_draw_pixel (&f, labels, sites, means, style, bw, colours, x, y);
 }
 
 // ------------------------------------------------------------------ host side

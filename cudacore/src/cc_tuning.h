@@ -3,8 +3,11 @@
  * cudacore (not installed). The public parameters say what changes results a user
  * would choose; these choose between implementations of the same result (or a
  * reference that is too slow to ship), with defaults that the public API always
- * uses. The benches (bench/cvd-bench.c ...) and tests/core include this header (cudacore/src); the
- * library and the elements never call the setters. */
+ * uses. The benches (bench/cvd-bench.c ...), the developer tools of tools/dev and
+ * tests/core include this header (cudacore/src); the library and the elements never
+ * call the setters. Besides the knobs it declares the records and the single steps
+ * that only tests, benches and those tools read (cc_refine_energies, the CVD steps
+ * one at a time, Quad-Cut's stage times and per-pixel data). */
 #ifndef CUDACORE_CC_TUNING_H
 #define CUDACORE_CC_TUNING_H
 
@@ -130,6 +133,47 @@ void cc_moct_tuning_default (cc_moct_tuning *tuning);
 /* Applies to the runs that follow (the results are the same bits whatever the
  * tuning). INVALID_ARGUMENT naming the field out of range. */
 cc_status cc_moct_set_tuning (cc_moct *moct, const cc_moct_tuning *tuning);
+
+/* ---------------------------------------------------------------- quadcut */
+
+/* Quad-Cut lives in cudacore-quadcut (GPL, cc_quadcut.h); its bench, quadcut-eval and
+ * tests link it. */
+struct cc_quadcut;
+
+/* Stages of cc_quadcut_compute_sync, for the split of cc_quadcut_get_stage_ms. */
+typedef enum cc_quadcut_stage {
+  CC_QUADCUT_STAGE_STRATIFY = 0,  /* Lab, distance, seeds (and their histogram count) */
+  CC_QUADCUT_STAGE_HISTOGRAM,     /* the histogram's costs, per-pixel regional costs */
+  CC_QUADCUT_STAGE_PYRAMID,       /* reduction pyramid */
+  CC_QUADCUT_STAGE_LEAVES,        /* isolation, compaction, leaf ids, leaf sums */
+  CC_QUADCUT_STAGE_NEIGHBOURS,    /* QuadN4 references, neighbour lists */
+  CC_QUADCUT_STAGE_TRANSFER,      /* CUDA: the compact graph's copy to the host (CPU: 0) */
+  CC_QUADCUT_STAGE_GRAPH,         /* t-links and n-links (CUDA: on the device) */
+  CC_QUADCUT_STAGE_MAXFLOW,
+  CC_QUADCUT_STAGE_OUTPUT,        /* scatter to the mask, feathering */
+  CC_QUADCUT_STAGES
+} cc_quadcut_stage;
+
+/* Milliseconds of each stage of the last cc_quadcut_compute_sync: wall clock on the
+ * CPU; on CUDA STRATIFY .. TRANSFER are device time (CUDA events; HISTOGRAM includes
+ * its round trip, LEAVES and NEIGHBOURS the reads of the counts, GRAPH the t-links and
+ * n-links built and compacted on the device, TRANSFER their one copy to the host),
+ * MAXFLOW the wall clock of feeding libmaxflow and its cut, OUTPUT of the device back
+ * (labels up, scatter, feather), waited for.
+ * [in] q: a compute must have happened (else INVALID_ARGUMENT).
+ * [out] ms: host, CC_QUADCUT_STAGES values.
+ * Host values the compute recorded: nothing waits. */
+cc_status cc_quadcut_get_stage_ms (const struct cc_quadcut *q, double ms[CC_QUADCUT_STAGES]);
+
+/* The last compute's per-pixel data into host arrays of width x height: Lab L, a, b,
+ * background distance d, seed (0 / 1), leaf index of each pixel.
+ * [in] q: a compute must have happened (else INVALID_ARGUMENT).
+ * [out] L, a, b, d, seed, leaf_id: host, width x height each, or NULL (not written);
+ *   leaf_id only with NODES_LEAVES (else INVALID_ARGUMENT).
+ * A host readback: on CUDA it downloads them and waits for the stream of the last
+ * compute. */
+cc_status cc_quadcut_get_stratified (const struct cc_quadcut *q, float *L, float *a,
+    float *b, float *d, uint8_t *seed, int32_t *leaf_id);
 
 /* ---------------------------------------------------------------- refine */
 

@@ -660,14 +660,14 @@ cc_cvd_centroid_sums (cc_cvd *c, cc_stream stream, cc_cvd_sums *sums)
 }
 
 cc_status
-cc_cvd_iterate (cc_cvd *c, cc_stream stream, int iterations, double threshold,
+cc_cvd_compute (cc_cvd *c, cc_stream stream, int iterations, double threshold,
     cc_cvd_stats *stats)
 {
-  CC_TRY (check_sites (c, "cc_cvd_iterate"));
+  CC_TRY (check_sites (c, "cc_cvd_compute"));
   CC_CHECK_ARG (iterations >= 1 && iterations <= 1000,
-      "cc_cvd_iterate: iterations %d out of range 1..1000", iterations);
+      "cc_cvd_compute: iterations %d out of range 1..1000", iterations);
   CC_CHECK_ARG (threshold >= 0.0 && threshold <= 1e6,
-      "cc_cvd_iterate: threshold %g out of range [0, 1e6]", threshold);
+      "cc_cvd_compute: threshold %g out of range [0, 1e6]", threshold);
   /* the stopping total, in integers, computed once for both backends */
   unsigned long long limit = (unsigned long long) (threshold * CC_CVD_ONE * c->n);
   stream = submit_stream (c, stream);
@@ -707,17 +707,17 @@ cc_cvd_iterate (cc_cvd *c, cc_stream stream, int iterations, double threshold,
 }
 
 cc_status
-cc_cvd_advect (cc_cvd *c, cc_stream stream, const cc_image *flow)
+cc_cvd_move_sites (cc_cvd *c, cc_stream stream, const cc_image *flow)
 {
-  CC_TRY (check_sites (c, "cc_cvd_advect"));
-  CC_CHECK_ARG (flow != NULL, "cc_cvd_advect: flow is NULL");
-  CC_TRY (cc_image_check (flow, "cc_cvd_advect: flow"));
-  CC_CHECK_ARG (flow->format == CC_FORMAT_F32C2, "cc_cvd_advect: flow is %s, not F32C2",
+  CC_TRY (check_sites (c, "cc_cvd_move_sites"));
+  CC_CHECK_ARG (flow != NULL, "cc_cvd_move_sites: flow is NULL");
+  CC_TRY (cc_image_check (flow, "cc_cvd_move_sites: flow"));
+  CC_CHECK_ARG (flow->format == CC_FORMAT_F32C2, "cc_cvd_move_sites: flow is %s, not F32C2",
       cc_format_name (flow->format));
   CC_CHECK_ARG (flow->width == c->mod.width && flow->height == c->mod.height,
-      "cc_cvd_advect: flow is %dx%d but cvd was created for %dx%d", flow->width,
+      "cc_cvd_move_sites: flow is %dx%d but cvd was created for %dx%d", flow->width,
       flow->height, c->mod.width, c->mod.height);
-  CC_TRY (cc_image_check_location (c->mod.ctx, flow, "cc_cvd_advect: flow"));
+  CC_TRY (cc_image_check_location (c->mod.ctx, flow, "cc_cvd_move_sites: flow"));
   stream = submit_stream (c, stream);
   /* the cells of the current sites: each moves by its pixels' mean flow */
   if (!c->labels_valid)
@@ -739,7 +739,7 @@ cc_cvd_advect (cc_cvd *c, cc_stream stream, const cc_image *flow)
       a->y += (uint64_t) qv;
     }
   for (int i = 0; i < n; i++)
-    cc_cvd_advect_site (&c->sites[i], &c->sums[i], w, h);
+    cc_cvd_move_site (&c->sites[i], &c->sums[i], w, h);
   return CC_SUCCESS;
 }
 
@@ -762,17 +762,17 @@ plain_colour (const cc_image *f, uint8_t r, uint8_t g, uint8_t b)
 }
 
 cc_status
-cc_cvd_render (cc_cvd *c, cc_stream stream, cc_image *f,
-    const cc_cvd_render_params *rp)
+cc_cvd_draw (cc_cvd *c, cc_stream stream, cc_image *f,
+    const cc_cvd_draw_params *rp)
 {
-  CC_TRY (check_sites (c, "cc_cvd_render"));
-  CC_CHECK_ARG (rp != NULL, "cc_cvd_render: render params is NULL");
-  CC_CHECK_ARG ((unsigned) rp->style <= CC_CVD_STYLE_OUTLINE, "cc_cvd_render: unknown style %d",
+  CC_TRY (check_sites (c, "cc_cvd_draw"));
+  CC_CHECK_ARG (rp != NULL, "cc_cvd_draw: render params is NULL");
+  CC_CHECK_ARG ((unsigned) rp->style <= CC_CVD_STYLE_OUTLINE, "cc_cvd_draw: unknown style %d",
       (int) rp->style);
   CC_CHECK_ARG (rp->border_width >= 0 && rp->border_width <= CC_CVD_BORDER_MAX,
-      "cc_cvd_render: border width %d out of range 0..%d", rp->border_width,
+      "cc_cvd_draw: border width %d out of range 0..%d", rp->border_width,
       CC_CVD_BORDER_MAX);
-  CC_TRY (check_frame (c, f, "cc_cvd_render: frame", false));
+  CC_TRY (check_frame (c, f, "cc_cvd_draw: frame", false));
   stream = submit_stream (c, stream);
   if (!c->labels_valid)
     CC_TRY (run_voronoi (c, stream));
@@ -816,6 +816,6 @@ cc_cvd_render (cc_cvd *c, cc_stream stream, cc_image *f,
 #pragma omp parallel for schedule(static) num_threads(cc_context_cpu_threads (c->mod.ctx))
   for (int y = 0; y < h; y++)
     for (int x = 0; x < w; x++)
-      cc_cvd_render_pixel (f, c->labels, c->sites, c->means, rp->style, bw, colours, x, y);
+      cc_cvd_draw_pixel (f, c->labels, c->sites, c->means, rp->style, bw, colours, x, y);
   return CC_SUCCESS;
 }

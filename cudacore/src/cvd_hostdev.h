@@ -178,16 +178,16 @@ cc_cvd_round_mean (long long sum, long long n)
 /* Advection of one site by the mean flow of its cell: a->w pixels of finite flow,
  * a->x and a->y the sums of their vectors in 1/256 px (two's complement in the
  * unsigned sums). A cell without such a pixel, or whose mean is shorter than
- * CC_CVD_ADVECT_MIN, stays; the site is clamped to the frame. */
+ * CC_CVD_MOVE_MIN, stays; the site is clamped to the frame. */
 CC_HOSTDEV void
-cc_cvd_advect_site (cc_cvd_site *s, const cc_cvd_sums *a, int w, int h)
+cc_cvd_move_site (cc_cvd_site *s, const cc_cvd_sums *a, int w, int h)
 {
   if (a->w == 0)
     return;
   long long n = (long long) a->w;
   long long du = cc_cvd_round_mean ((long long) a->x, n);
   long long dv = cc_cvd_round_mean ((long long) a->y, n);
-  if (du * du + dv * dv < (long long) CC_CVD_ADVECT_MIN * CC_CVD_ADVECT_MIN)
+  if (du * du + dv * dv < (long long) CC_CVD_MOVE_MIN * CC_CVD_MOVE_MIN)
     return;
   long long nx = s->x + du, ny = s->y + dv;
   s->x = (int32_t) (nx < 0 ? 0 : nx > (long long) (w - 1) * CC_CVD_ONE ? (w - 1) * CC_CVD_ONE : nx);
@@ -264,7 +264,7 @@ cc_cvd_cell_mean (const cc_cvd_colour_acc *a, int bgr, int yuv, long long radius
 /* The decision for pixel (x, y): 0 = keep the image, 1 = border colour, 2 = the
  * cell's mean, 3 = ink (stipple dot), 4 = paper (stipple white). */
 CC_HOSTDEV int
-cc_cvd_render_kind (const int32_t *labels, const cc_cvd_site *sites, const cc_cvd_mean *means,
+cc_cvd_draw_kind (const int32_t *labels, const cc_cvd_site *sites, const cc_cvd_mean *means,
     int w, int h, int x, int y, int style, int bw)
 {
   if (style == CC_CVD_STYLE_STIPPLE) {
@@ -280,11 +280,11 @@ cc_cvd_render_kind (const int32_t *labels, const cc_cvd_site *sites, const cc_cv
  * and its block's U, V when it is the top-left pixel. colours: [0] border / ink in
  * frame order (RGB bytes 0..2, or Y U V), [1] paper. */
 CC_HOSTDEV void
-cc_cvd_render_pixel (const cc_image *f, const int32_t *labels, const cc_cvd_site *sites,
+cc_cvd_draw_pixel (const cc_image *f, const int32_t *labels, const cc_cvd_site *sites,
     const cc_cvd_mean *means, int style, int bw, const cc_cvd_mean *colours, int x, int y)
 {
   int w = f->width, h = f->height;
-  int kind = cc_cvd_render_kind (labels, sites, means, w, h, x, y, style, bw);
+  int kind = cc_cvd_draw_kind (labels, sites, means, w, h, x, y, style, bw);
   if (kind == 0)
     return;
   const uint8_t *c = kind == 1 || kind == 3 ? colours[0].c : kind == 4 ? colours[1].c

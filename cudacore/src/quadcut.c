@@ -878,16 +878,16 @@ stage_done (cc_quadcut *q, cc_quadcut_stage s, double *t0)
 }
 
 cc_status
-cc_quadcut_run (cc_quadcut *q, cc_stream stream, const cc_image *frame,
+cc_quadcut_compute_sync (cc_quadcut *q, cc_stream stream, const cc_image *frame,
     const cc_image *other)
 {
-  CC_CHECK_ARG (q != NULL, "cc_quadcut_run: q is NULL");
-  CC_TRY (check_frame (q, frame, "cc_quadcut_run", "frame"));
+  CC_CHECK_ARG (q != NULL, "cc_quadcut_compute_sync: q is NULL");
+  CC_TRY (check_frame (q, frame, "cc_quadcut_compute_sync", "frame"));
   if (q->params.mode == CC_QUADCUT_MODE_PLATE) {
-    CC_CHECK_ARG (q->have_plate, "cc_quadcut_run: no plate (cc_quadcut_set_plate first)");
-    CC_CHECK_ARG (other == NULL, "cc_quadcut_run: PLATE mode takes no other frame");
+    CC_CHECK_ARG (q->have_plate, "cc_quadcut_compute_sync: no plate (cc_quadcut_set_plate first)");
+    CC_CHECK_ARG (other == NULL, "cc_quadcut_compute_sync: PLATE mode takes no other frame");
   } else {
-    CC_TRY (check_frame (q, other, "cc_quadcut_run", "other"));
+    CC_TRY (check_frame (q, other, "cc_quadcut_compute_sync", "other"));
   }
   stream = submit_stream (q, stream);
   double t0 = cc_now_ms ();
@@ -1119,10 +1119,10 @@ cc_quadcut_set_alpha (cc_quadcut *q, cc_stream stream, cc_image *frame)
 }
 
 cc_status
-cc_quadcut_draw_leaves (cc_quadcut *q, cc_stream stream, const cc_image *frame,
+cc_quadcut_draw (cc_quadcut *q, cc_stream stream, const cc_image *frame,
     cc_image *out)
 {
-  const char *fn = "cc_quadcut_draw_leaves";
+  const char *fn = "cc_quadcut_draw";
   CC_CHECK_ARG (q != NULL, "%s: q is NULL", fn);
   CC_CHECK_ARG (q->have_run, "%s: no frame was run yet", fn);
   CC_CHECK_ARG (q->params.nodes == CC_QUADCUT_NODES_LEAVES, "%s: NODES_PIXELS has no leaves",
@@ -1195,7 +1195,15 @@ cc_quadcut_get_graph (cc_quadcut *q, cc_quadcut_graph *out)
   out->n_edges = q->n_edges;
   out->n_seeds = q->n_seeds;
   out->flow = q->flow;
-  memcpy (out->ms, q->ms, sizeof out->ms);
+  return CC_SUCCESS;
+}
+
+cc_status
+cc_quadcut_get_stage_ms (const cc_quadcut *q, double ms[CC_QUADCUT_STAGES])
+{
+  CC_CHECK_ARG (q != NULL && ms != NULL, "cc_quadcut_get_stage_ms: q or ms is NULL");
+  CC_CHECK_ARG (q->have_run, "cc_quadcut_get_stage_ms: no frame was computed yet");
+  memcpy (ms, q->ms, sizeof q->ms);
   return CC_SUCCESS;
 }
 

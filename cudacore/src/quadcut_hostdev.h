@@ -480,7 +480,7 @@ CC_HOSTDEV void cc_qc_composite_chroma (const cc_image *f, const cc_image *b, ui
   *ov = cc_qc_blend (a, v, vb);
 }
 
-/* Debug view of one pixel (cc_quadcut_draw_leaves): px the frame's 4 bytes, ri the
+/* Debug view of one pixel (cc_quadcut_draw): px the frame's 4 bytes, ri the
  * byte of red (0 RGBX, 2 BGRX); writes o[0..2]. */
 CC_HOSTDEV void cc_qc_level_colour (int level, uint8_t rgb[3])
 {

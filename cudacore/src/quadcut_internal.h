@@ -6,6 +6,7 @@
 #define CUDACORE_QUADCUT_INTERNAL_H
 
 #include "cc_internal.h"
+#include "cc_tuning.h"
 #include "cudacore/cc_quadcut.h"
 #include <stdint.h>
 
@@ -95,7 +96,7 @@ cc_status cc_cuda_quadcut_composite (cc_cuda_quadcut *s, cc_stream stream,
     const cc_image *frame, const cc_quadcut_background *bg, cc_image *out);
 /* cc_quadcut_set_alpha on the device (RGBX8 / BGRX8). */
 cc_status cc_cuda_quadcut_set_alpha (cc_cuda_quadcut *s, cc_stream stream, cc_image *frame);
-/* cc_quadcut_draw_leaves on the device (leaves: the front's, still on the device). */
+/* cc_quadcut_draw on the device (leaves: the front's, still on the device). */
 cc_status cc_cuda_quadcut_draw_leaves (cc_cuda_quadcut *s, cc_stream stream,
     const cc_image *frame, cc_image *out);
 /* The device mask (alpha = 0) or alpha (alpha = 1), w bytes a row. */

@@ -238,7 +238,7 @@ warm_case (int n, uint64_t seed, int iterations, int *warm_iterations, double *w
   *worst_rate = *worst_err = 0.0;
   for (int it = 0; it < iterations; it++) {
     *warm_iterations += st.warm;   /* this iteration's Voronoi step starts warm */
-    CC_ASSERT_OK (cc_cvd_iterate (c, NULL, 1, 0.0, &st));
+    CC_ASSERT_OK (cc_cvd_compute (c, NULL, 1, 0.0, &st));
     if (it % 4 != 3)
       continue;
     /* the labels of the sites as they are now, warm if the last step allows */
@@ -267,7 +267,7 @@ warm_case (int n, uint64_t seed, int iterations, int *warm_iterations, double *w
   ck_assert_int_eq (p.warm_start, 1);
   p.warm_start = 0;
   CC_ASSERT_OK (cc_cvd_set_params (c, &p));
-  CC_ASSERT_OK (cc_cvd_iterate (c, NULL, 1, 0.0, &st));
+  CC_ASSERT_OK (cc_cvd_compute (c, NULL, 1, 0.0, &st));
   ck_assert (!st.warm);
   p.warm_start = 2;
   ck_assert_int_eq (cc_cvd_set_params (c, &p), CC_ERROR_INVALID_ARGUMENT);
@@ -461,7 +461,7 @@ START_TEST (test_energy_never_increases)
   double first = (double) prev;
   for (int it = 0; it < 40; it++) {
     cc_cvd_stats st;
-    CC_ASSERT_OK (cc_cvd_iterate (c, NULL, 1, 0.0, &st));
+    CC_ASSERT_OK (cc_cvd_compute (c, NULL, 1, 0.0, &st));
     ck_assert_int_eq (st.iterations, 1);
     __int128 e = energy (c, rho, w, h, n);
     ck_assert_msg (e <= prev, "iteration %d: energy %g > %g", it, (double) e, (double) prev);
@@ -517,7 +517,7 @@ START_TEST (test_uniform_area_cov)
       CC_ASSERT_OK (cc_cvd_set_sites (ce, NULL, s, n));
       double cov0 = area_cov (ce, n);
       cc_cvd_stats st;
-      CC_ASSERT_OK (cc_cvd_iterate (c, NULL, 100, 0.0, &st));
+      CC_ASSERT_OK (cc_cvd_compute (c, NULL, 100, 0.0, &st));
       ck_assert_int_eq (st.iterations, 100);
       CC_ASSERT_OK (cc_cvd_get_sites (c, s));
       CC_ASSERT_OK (cc_cvd_set_sites (ce, NULL, s, n));
@@ -583,14 +583,14 @@ START_TEST (test_static_convergence)
   cc_context *ctx = cpu_context ();
   cc_cvd *c = cvd_on_frame (ctx, &f, CC_CVD_DENSITY_DARK, n, 2);
   cc_cvd_stats st;
-  CC_ASSERT_OK (cc_cvd_iterate (c, NULL, 300, 0.001, &st));
+  CC_ASSERT_OK (cc_cvd_compute (c, NULL, 300, 0.001, &st));
   const int settle = st.iterations;
   cc_cvd_site *a = malloc (n * sizeof *a), *b = malloc (n * sizeof *b);
   double worst = 0;
   for (int frame = 0; frame < 5; frame++) {
     CC_ASSERT_OK (cc_cvd_get_sites (c, a));
     CC_ASSERT_OK (cc_cvd_set_density (c, NULL, &f));
-    CC_ASSERT_OK (cc_cvd_iterate (c, NULL, 2, 0.0, &st));
+    CC_ASSERT_OK (cc_cvd_compute (c, NULL, 2, 0.0, &st));
     CC_ASSERT_OK (cc_cvd_get_sites (c, b));
     double move = 0;
     for (int i = 0; i < n; i++)
@@ -615,7 +615,7 @@ START_TEST (test_threshold_stops)
   cc_cvd *c = make_cvd (ctx, w, h, CC_CVD_VORONOI_JFA_1PLUS_2);
   CC_ASSERT_OK (cc_cvd_seed (c, NULL, 40, 9));
   cc_cvd_stats st;
-  CC_ASSERT_OK (cc_cvd_iterate (c, NULL, 1000, 0.05, &st));
+  CC_ASSERT_OK (cc_cvd_compute (c, NULL, 1000, 0.05, &st));
   ck_assert_msg (st.converged && st.iterations < 1000 && st.mean_displacement <= 0.05,
       "converged %d after %d, mean %g", st.converged, st.iterations, st.mean_displacement);
   ck_assert (st.mean_displacement == (double) st.displacement / 256.0 / 40);
@@ -669,7 +669,7 @@ START_TEST (test_advect)
       sv[lab[y][x]] += (long long) floor (uv[1] * 256.0 + 0.5);
     }
   ck_assert (n[3] == 0 && n[0] > 0 && n[1] > 0 && n[2] > 0);
-  CC_ASSERT_OK (cc_cvd_advect (c, NULL, &flow));
+  CC_ASSERT_OK (cc_cvd_move_sites (c, NULL, &flow));
   cc_cvd_site g[4];
   CC_ASSERT_OK (cc_cvd_get_sites (c, g));
   for (int i = 0; i < 3; i++) {
@@ -682,22 +682,22 @@ START_TEST (test_advect)
   ck_assert_int_eq (g[1].y, 0);               /* clamped */
   ck_assert_int_eq (g[3].x, 17 * 256);        /* no finite vector in its cell */
   ck_assert_int_eq (g[3].y, 8 * 256);
-  /* (0.17, -0.17): |(44, -44)| = 62.2 < CC_CVD_ADVECT_MIN = 64: every cell stays */
+  /* (0.17, -0.17): |(44, -44)| = 62.2 < CC_CVD_MOVE_MIN = 64: every cell stays */
   cv_image_free (&flow);
   flow = cv_test_constant_field (w, h, 0.17f, -0.17f);
-  CC_ASSERT_OK (cc_cvd_advect (c, NULL, &flow));
+  CC_ASSERT_OK (cc_cvd_move_sites (c, NULL, &flow));
   cc_cvd_site g2[4];
   CC_ASSERT_OK (cc_cvd_get_sites (c, g2));
   ck_assert (!memcmp (g, g2, sizeof g));
   cv_image_free (&flow);
   /* (0.25, 0): exactly 64: moves */
   flow = cv_test_constant_field (w, h, 0.25f, 0.0f);
-  CC_ASSERT_OK (cc_cvd_advect (c, NULL, &flow));
+  CC_ASSERT_OK (cc_cvd_move_sites (c, NULL, &flow));
   CC_ASSERT_OK (cc_cvd_get_sites (c, g2));
   ck_assert_int_eq (g2[0].x, g[0].x + 64);
   ck_assert_int_eq (g2[0].y, g[0].y);
   cc_image small = cv_test_constant_field (w - 1, h, 0, 0);
-  ck_assert_int_eq (cc_cvd_advect (c, NULL, &small), CC_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq (cc_cvd_move_sites (c, NULL, &small), CC_ERROR_INVALID_ARGUMENT);
   cv_image_free (&small);
   cv_image_free (&flow);
   cc_cvd_destroy (c);
@@ -756,8 +756,8 @@ START_TEST (test_render_known)
      * = 1; cell 1: (23 * 255 + 100 + 12) / 24 = 249, (23 * 255 + 50 + 12) / 24 = 246,
      * (23 * 255 + 12) / 24 = 244 */
     known_frame (fmt, &f);
-    cc_cvd_render_params rp = { CC_CVD_STYLE_CELLS, 0, 255, 0, 0 };
-    CC_ASSERT_OK (cc_cvd_render (c, NULL, &f, &rp));
+    cc_cvd_draw_params rp = { CC_CVD_STYLE_CELLS, 0, 255, 0, 0 };
+    CC_ASSERT_OK (cc_cvd_draw (c, NULL, &f, &rp));
     for (int y = 0; y < 6; y++)
       for (int x = 0; x < 8; x++)
         if (x < 4)
@@ -768,7 +768,7 @@ START_TEST (test_render_known)
     /* cells, border 2: columns 3 and 4 red */
     known_frame (fmt, &f);
     rp.border_width = 2;
-    CC_ASSERT_OK (cc_cvd_render (c, NULL, &f, &rp));
+    CC_ASSERT_OK (cc_cvd_draw (c, NULL, &f, &rp));
     for (int y = 0; y < 6; y++)
       for (int x = 0; x < 8; x++)
         if (x == 3 || x == 4)
@@ -779,8 +779,8 @@ START_TEST (test_render_known)
     cv_image_free (&f);
     /* outline (width 0 draws 1): column 3 in blue, the image elsewhere */
     known_frame (fmt, &f);
-    rp = (cc_cvd_render_params) { CC_CVD_STYLE_OUTLINE, 0, 0, 0, 255 };
-    CC_ASSERT_OK (cc_cvd_render (c, NULL, &f, &rp));
+    rp = (cc_cvd_draw_params) { CC_CVD_STYLE_OUTLINE, 0, 0, 0, 255 };
+    CC_ASSERT_OK (cc_cvd_draw (c, NULL, &f, &rp));
     for (int y = 0; y < 6; y++)
       for (int x = 0; x < 8; x++) {
         if (x == 3)
@@ -799,8 +799,8 @@ START_TEST (test_render_known)
      * 1 (luma 247: 249 246 244): radius^2 = 627^2 x 8 / 255 = 12333 < 1 px^2: only the site's own
      * pixel (6, 2) */
     known_frame (fmt, &f);
-    rp = (cc_cvd_render_params) { CC_CVD_STYLE_STIPPLE, 3, 10, 20, 30 };
-    CC_ASSERT_OK (cc_cvd_render (c, NULL, &f, &rp));
+    rp = (cc_cvd_draw_params) { CC_CVD_STYLE_STIPPLE, 3, 10, 20, 30 };
+    CC_ASSERT_OK (cc_cvd_draw (c, NULL, &f, &rp));
     for (int y = 0; y < 6; y++)
       for (int x = 0; x < 8; x++) {
         int dx = x - 1, dy = y - 2;
@@ -841,8 +841,8 @@ START_TEST (test_render_yuv)
           ((uint8_t *) f.planes[2])[by * f.pitch[2] + bx] = 150;
         }
       }
-    cc_cvd_render_params rp = { CC_CVD_STYLE_CELLS, 1, 255, 255, 255 };
-    CC_ASSERT_OK (cc_cvd_render (c, NULL, &f, &rp));
+    cc_cvd_draw_params rp = { CC_CVD_STYLE_CELLS, 1, 255, 255, 255 };
+    CC_ASSERT_OK (cc_cvd_draw (c, NULL, &f, &rp));
     /* border (width 1) is column 3, white = Y 235, U V 128; blocks by top-left pixel:
      * block columns 0, 1 -> cell 0 (U mean (100 + 101 + 1) / 2 = 101), 2 (top-left x 4)
      * is cell 1 but its top-left pixel is no border; 1 (top-left x 2) no border.
@@ -878,12 +878,12 @@ START_TEST (test_threads_same)
     cc_context *ctx = cpu_context ();
     CC_ASSERT_OK (cc_context_set_threads (ctx, t ? 3 : 1));
     cc_cvd *c = cvd_on_frame (ctx, &f, CC_CVD_DENSITY_GRADIENT, n, 77);
-    CC_ASSERT_OK (cc_cvd_iterate (c, NULL, 5, 0.0, NULL));
+    CC_ASSERT_OK (cc_cvd_compute (c, NULL, 5, 0.0, NULL));
     s[t] = malloc (n * sizeof *s[t]);
     CC_ASSERT_OK (cc_cvd_get_sites (c, s[t]));
     ramp_frame (w, h, &out[t]);
-    cc_cvd_render_params rp = { CC_CVD_STYLE_CELLS, 2, 0, 0, 0 };
-    CC_ASSERT_OK (cc_cvd_render (c, NULL, &out[t], &rp));
+    cc_cvd_draw_params rp = { CC_CVD_STYLE_CELLS, 2, 0, 0, 0 };
+    CC_ASSERT_OK (cc_cvd_draw (c, NULL, &out[t], &rp));
     cc_cvd_destroy (c);
     cc_context_destroy (ctx);
   }
@@ -908,29 +908,29 @@ START_TEST (test_errors)
   ck_assert_int_eq (cc_cvd_create (ctx, 5, 5, &p, &c), CC_ERROR_INVALID_ARGUMENT);
   ck_assert_ptr_null (c);
   CC_ASSERT_OK (cc_cvd_create (ctx, 4, 4, NULL, &c));
-  ck_assert_int_eq (cc_cvd_iterate (c, NULL, 1, 0.0, NULL), CC_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq (cc_cvd_compute (c, NULL, 1, 0.0, NULL), CC_ERROR_INVALID_ARGUMENT);
   ck_assert_int_eq (cc_cvd_seed (c, NULL, 17, 1), CC_ERROR_INVALID_ARGUMENT);   /* > 16 pixels */
   ck_assert_int_eq (cc_cvd_seed (c, NULL, 0, 1), CC_ERROR_INVALID_ARGUMENT);
   CC_ASSERT_OK (cc_cvd_seed (c, NULL, 16, 1));
-  ck_assert_int_eq (cc_cvd_iterate (c, NULL, 0, 0.0, NULL), CC_ERROR_INVALID_ARGUMENT);
-  ck_assert_int_eq (cc_cvd_iterate (c, NULL, 1, -1.0, NULL), CC_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq (cc_cvd_compute (c, NULL, 0, 0.0, NULL), CC_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq (cc_cvd_compute (c, NULL, 1, -1.0, NULL), CC_ERROR_INVALID_ARGUMENT);
   cc_cvd_site bad = { 4 * 256, 0 };
   ck_assert_int_eq (cc_cvd_set_sites (c, NULL, &bad, 1), CC_ERROR_INVALID_ARGUMENT);
   ck_assert_int_eq (cc_cvd_site_count (c), 16);
   cc_image f;
   CC_ASSERT_OK (cv_image_new (5, 4, CC_FORMAT_RGBX8, &f));
-  cc_cvd_render_params rp = { CC_CVD_STYLE_CELLS, 0, 0, 0, 0 };
-  ck_assert_int_eq (cc_cvd_render (c, NULL, &f, &rp), CC_ERROR_INVALID_ARGUMENT);
+  cc_cvd_draw_params rp = { CC_CVD_STYLE_CELLS, 0, 0, 0, 0 };
+  ck_assert_int_eq (cc_cvd_draw (c, NULL, &f, &rp), CC_ERROR_INVALID_ARGUMENT);
   cv_image_free (&f);
   CC_ASSERT_OK (cv_image_new (4, 4, CC_FORMAT_RGBX8, &f));
   rp.border_width = 17;
-  ck_assert_int_eq (cc_cvd_render (c, NULL, &f, &rp), CC_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq (cc_cvd_draw (c, NULL, &f, &rp), CC_ERROR_INVALID_ARGUMENT);
   rp.border_width = 0;
   rp.style = (cc_cvd_style) 5;
-  ck_assert_int_eq (cc_cvd_render (c, NULL, &f, &rp), CC_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq (cc_cvd_draw (c, NULL, &f, &rp), CC_ERROR_INVALID_ARGUMENT);
   f.format = CC_FORMAT_F32;
   rp.style = CC_CVD_STYLE_CELLS;
-  ck_assert_int_eq (cc_cvd_render (c, NULL, &f, &rp), CC_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq (cc_cvd_draw (c, NULL, &f, &rp), CC_ERROR_INVALID_ARGUMENT);
   f.format = CC_FORMAT_RGBX8;
   cv_image_free (&f);
   cc_cvd_destroy (c);
@@ -983,18 +983,18 @@ compare_backends (int w, int h, int n, cc_cvd_voronoi_method v, cc_cvd_centroid_
     CC_ASSERT_OK (cc_cvd_get_labels (c[b], lab[b]));
     sums[b] = malloc (n * sizeof *sums[b]);
     CC_ASSERT_OK (cc_cvd_centroid_sums (c[b], NULL, sums[b]));
-    CC_ASSERT_OK (cc_cvd_iterate (c[b], NULL, 4, 0.0, NULL));
+    CC_ASSERT_OK (cc_cvd_compute (c[b], NULL, 4, 0.0, NULL));
     cc_image flow = cv_test_constant_field (w, h, 0.7f, -1.3f), dflow;
     CC_ASSERT_OK (cv_test_to_backend (ctx[b], &flow, &dflow));
-    CC_ASSERT_OK (cc_cvd_advect (c[b], NULL, &dflow));
+    CC_ASSERT_OK (cc_cvd_move_sites (c[b], NULL, &dflow));
     /* convergence on the device: the same iteration stops (after 6-10 iterations in
      * every case; the rest of the 60, or of CV_TEST_QUICK's 20, launch and return at
      * once: the converged path) */
-    CC_ASSERT_OK (cc_cvd_iterate (c[b], NULL, cv_test_quick () ? 20 : 60, 0.05, &stats[b]));
+    CC_ASSERT_OK (cc_cvd_compute (c[b], NULL, cv_test_quick () ? 20 : 60, 0.05, &stats[b]));
     s[b] = malloc (n * sizeof *s[b]);
     CC_ASSERT_OK (cc_cvd_get_sites (c[b], s[b]));
-    cc_cvd_render_params rp = { (cc_cvd_style) (n % 3), 2, 10, 200, 30 };
-    CC_ASSERT_OK (cc_cvd_render (c[b], NULL, &dev, &rp));
+    cc_cvd_draw_params rp = { (cc_cvd_style) (n % 3), 2, 10, 200, 30 };
+    CC_ASSERT_OK (cc_cvd_draw (c[b], NULL, &dev, &rp));
     CC_ASSERT_OK (cv_test_to_host (ctx[b], &dev, &out[b]));
     cc_image_free (ctx[b], &dev);
     cc_image_free (ctx[b], &dflow);

@@ -11,6 +11,7 @@
 #include "cv_imageio.h"
 #include "cv_synth.h"
 #include <cudacore/cc_quadcut.h>
+#include "cc_tuning.h"   /* cudacore/src: cc_quadcut_get_stratified */
 #include "quadcut_hostdev.h"   /* cc_qc_pixel_rgb, cc_rgb_to_yuv: the YUV rules */
 
 #include <math.h>
@@ -37,7 +38,7 @@ run_synthetic (cc_context *ctx, int w, int h, int t, const cc_quadcut_params *p,
   cc_quadcut *q = NULL;
   CC_ASSERT_OK (cc_quadcut_create (ctx, w, h, p, &q));
   CC_ASSERT_OK (cc_quadcut_set_plate (q, NULL, &plate));
-  CC_ASSERT_OK (cc_quadcut_run (q, NULL, &frame, NULL));
+  CC_ASSERT_OK (cc_quadcut_compute_sync (q, NULL, &frame, NULL));
   cv_image_free (&plate);
   cv_image_free (&frame);
   return q;
@@ -382,8 +383,8 @@ START_TEST (test_active_illumination)
   cc_quadcut *q;
   CC_ASSERT_OK (cc_quadcut_create (ctx, w, h, &p, &q));
   /* the unlit frame is segmented (its colours make the model), the lit one lights */
-  ck_assert_int_eq (cc_quadcut_run (q, NULL, &unlit, NULL), CC_ERROR_INVALID_ARGUMENT);
-  CC_ASSERT_OK (cc_quadcut_run (q, NULL, &unlit, &lit));
+  ck_assert_int_eq (cc_quadcut_compute_sync (q, NULL, &unlit, NULL), CC_ERROR_INVALID_ARGUMENT);
+  CC_ASSERT_OK (cc_quadcut_compute_sync (q, NULL, &unlit, &lit));
   long all, far = mask_errors (q, truth, w, h, &all, NULL);
   printf ("active: %ld wrong pixels (%ld beyond 2 px of the edge)\n", all, far);
   ck_assert_msg (far == 0, "active: %ld pixels wrong beyond 2 px of the edge", far);
@@ -485,14 +486,14 @@ START_TEST (test_temporal_and_reset)
   CC_ASSERT_OK (cc_quadcut_create (ctx, w, h, &p, &q));
   CC_ASSERT_OK (cc_quadcut_set_plate (q, NULL, &plate));
   cc_quadcut_graph g;
-  CC_ASSERT_OK (cc_quadcut_run (q, NULL, &frame, NULL));
+  CC_ASSERT_OK (cc_quadcut_compute_sync (q, NULL, &frame, NULL));
   CC_ASSERT_OK (cc_quadcut_get_graph (q, &g));
   double first = g.flow;
-  CC_ASSERT_OK (cc_quadcut_run (q, NULL, &other, NULL));
+  CC_ASSERT_OK (cc_quadcut_compute_sync (q, NULL, &other, NULL));
   CC_ASSERT_OK (cc_quadcut_get_graph (q, &g));
   ck_assert (g.flow != first);
   CC_ASSERT_OK (cc_quadcut_reset (q));
-  CC_ASSERT_OK (cc_quadcut_run (q, NULL, &frame, NULL));
+  CC_ASSERT_OK (cc_quadcut_compute_sync (q, NULL, &frame, NULL));
   CC_ASSERT_OK (cc_quadcut_get_graph (q, &g));
   ck_assert (g.flow == first);
   cc_quadcut_destroy (q);
@@ -657,14 +658,14 @@ START_TEST (test_errors)
   CC_ASSERT_OK (cv_synth_fg_frame (0, 15, 12, CV_SYNTH_FG_PLAIN, 0, &small, NULL));
   /* nothing run yet; no plate */
   ck_assert_int_eq (cc_quadcut_get_mask (q, NULL, &g8), CC_ERROR_INVALID_ARGUMENT);
-  ck_assert_int_eq (cc_quadcut_run (q, NULL, &f, NULL), CC_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq (cc_quadcut_compute_sync (q, NULL, &f, NULL), CC_ERROR_INVALID_ARGUMENT);
   ck_assert (strstr (cc_last_error (), "plate") != NULL);
   ck_assert_int_eq (cc_quadcut_set_plate (q, NULL, &g8), CC_ERROR_INVALID_ARGUMENT);
   ck_assert_int_eq (cc_quadcut_set_plate (q, NULL, &small), CC_ERROR_INVALID_ARGUMENT);
   CC_ASSERT_OK (cc_quadcut_set_plate (q, NULL, &f));
-  ck_assert_int_eq (cc_quadcut_run (q, NULL, &small, NULL), CC_ERROR_INVALID_ARGUMENT);
-  ck_assert_int_eq (cc_quadcut_run (q, NULL, &f, &f), CC_ERROR_INVALID_ARGUMENT);
-  CC_ASSERT_OK (cc_quadcut_run (q, NULL, &f, NULL));
+  ck_assert_int_eq (cc_quadcut_compute_sync (q, NULL, &small, NULL), CC_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq (cc_quadcut_compute_sync (q, NULL, &f, &f), CC_ERROR_INVALID_ARGUMENT);
+  CC_ASSERT_OK (cc_quadcut_compute_sync (q, NULL, &f, NULL));
   /* the frame is its own plate: nothing is foreground */
   CC_ASSERT_OK (cc_quadcut_get_mask (q, NULL, &g8));
   for (int y = 0; y < 12; y++)
@@ -732,7 +733,7 @@ START_TEST (test_cdnet_highway)
     cc_image f;
     CC_ASSERT_OK (cv_cdnet_frame_load (dir, t, &f));
     for (int k = 0; k < 2; k++) {
-      CC_ASSERT_OK (cc_quadcut_run (q[k], NULL, &f, NULL));
+      CC_ASSERT_OK (cc_quadcut_compute_sync (q[k], NULL, &f, NULL));
       CC_ASSERT_OK (cc_quadcut_get_mask (q[k], NULL, &m[k]));
     }
     cv_image_free (&f);
@@ -823,7 +824,7 @@ START_TEST (test_update_plate)
       }
   ck_assert_int_gt (moved, w * h);
   /* background only: pixels under a non-zero alpha keep their plate */
-  CC_ASSERT_OK (cc_quadcut_run (q, NULL, &frame, NULL));
+  CC_ASSERT_OK (cc_quadcut_compute_sync (q, NULL, &frame, NULL));
   CC_ASSERT_OK (cc_quadcut_get_alpha (q, NULL, &alpha));
   cc_image before;
   CC_ASSERT_OK (cv_image_new (w, h, CC_FORMAT_RGBX8, &before));
@@ -848,8 +849,8 @@ START_TEST (test_update_plate)
   CC_ASSERT_OK (cc_quadcut_create (ctx, w, h, &p, &fresh));
   CC_ASSERT_OK (cc_quadcut_set_plate (fresh, NULL, &got));
   CC_ASSERT_OK (cc_quadcut_reset (q));
-  CC_ASSERT_OK (cc_quadcut_run (q, NULL, &frame, NULL));
-  CC_ASSERT_OK (cc_quadcut_run (fresh, NULL, &frame, NULL));
+  CC_ASSERT_OK (cc_quadcut_compute_sync (q, NULL, &frame, NULL));
+  CC_ASSERT_OK (cc_quadcut_compute_sync (fresh, NULL, &frame, NULL));
   float *d[2];
   cc_quadcut *both[2] = { q, fresh };
   for (int k = 0; k < 2; k++) {
@@ -900,7 +901,7 @@ START_TEST (test_draw_leaves)
     CC_ASSERT_OK (cv_synth_fg_frame (5, w, h, CV_SYNTH_FG_PLAIN, 6, &src, NULL));
     src.format = fmt;
     cc_image *dst = pass == 2 ? &frame : &out;
-    CC_ASSERT_OK (cc_quadcut_draw_leaves (q, NULL, &frame, dst));
+    CC_ASSERT_OK (cc_quadcut_draw (q, NULL, &frame, dst));
     int ri = pass ? 2 : 0, levels_seen = 0, seeds_seen = 0;
     for (int k = 0; k < g.n_leaves; k++) {
       const cc_quadcut_leaf *l = &g.leaves[k];
@@ -932,7 +933,7 @@ START_TEST (test_draw_leaves)
     ck_assert_int_ge (__builtin_popcount (levels_seen), 5);
     cv_image_free (&src);
   }
-  ck_assert_int_eq (cc_quadcut_draw_leaves (q, NULL, &frame, NULL), CC_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq (cc_quadcut_draw (q, NULL, &frame, NULL), CC_ERROR_INVALID_ARGUMENT);
   free (seed);
   cv_image_free (&frame);
   cv_image_free (&out);
@@ -1024,8 +1025,8 @@ START_TEST (test_yuv_frames)
     CC_ASSERT_OK (cc_quadcut_create (ctx, w, h, &p, &qr));
     CC_ASSERT_OK (cc_quadcut_set_plate (qy, NULL, &plate));
     CC_ASSERT_OK (cc_quadcut_set_plate (qr, NULL, &pr));
-    CC_ASSERT_OK (cc_quadcut_run (qy, NULL, &frame, NULL));
-    CC_ASSERT_OK (cc_quadcut_run (qr, NULL, &fr, NULL));
+    CC_ASSERT_OK (cc_quadcut_compute_sync (qy, NULL, &frame, NULL));
+    CC_ASSERT_OK (cc_quadcut_compute_sync (qr, NULL, &fr, NULL));
     cc_quadcut_graph g[2];
     CC_ASSERT_OK (cc_quadcut_get_graph (qy, &g[0]));
     CC_ASSERT_OK (cc_quadcut_get_graph (qr, &g[1]));
@@ -1095,7 +1096,7 @@ START_TEST (test_yuv_frames)
     uint8_t *seed = malloc ((size_t) w * h);
     int32_t *ids = malloc ((size_t) w * h * sizeof (int32_t));
     CC_ASSERT_OK (cc_quadcut_get_stratified (qy, NULL, NULL, NULL, NULL, seed, ids));
-    CC_ASSERT_OK (cc_quadcut_draw_leaves (qy, NULL, &frame, &out));
+    CC_ASSERT_OK (cc_quadcut_draw (qy, NULL, &frame, &out));
     uint8_t ry, ru, rv;
     cc_rgb_to_yuv (255, 0, 0, &ry, &ru, &rv);
     for (int y = 0; y < h; y++)
@@ -1207,8 +1208,8 @@ compare_backends (int w, int h, int active, cc_format format)
       cv_image_free (&pgh);
       cc_image_free (gpu, &pg);
     }
-    CC_ASSERT_OK (cc_quadcut_run (qc, NULL, &host[run], active ? &host[0] : NULL));
-    CC_ASSERT_OK (cc_quadcut_run (qg, NULL, &dev[run], active ? &dev[0] : NULL));
+    CC_ASSERT_OK (cc_quadcut_compute_sync (qc, NULL, &host[run], active ? &host[0] : NULL));
+    CC_ASSERT_OK (cc_quadcut_compute_sync (qg, NULL, &dev[run], active ? &dev[0] : NULL));
     float *f[2][4];
     uint8_t *seed[2];
     int32_t *ids[2];
@@ -1299,8 +1300,8 @@ compare_backends (int w, int h, int active, cc_format format)
     CC_ASSERT_OK (cc_image_alloc (NULL, w, h, format, CC_LOCATION_HOST, &oc));
     CC_ASSERT_OK (cc_image_alloc (NULL, w, h, format, CC_LOCATION_HOST, &ogh));
     CC_ASSERT_OK (cc_image_alloc (gpu, w, h, format, CC_LOCATION_DEVICE, &og));
-    CC_ASSERT_OK (cc_quadcut_draw_leaves (qc, NULL, &host[2], &oc));
-    CC_ASSERT_OK (cc_quadcut_draw_leaves (qg, NULL, &dev[2], &og));
+    CC_ASSERT_OK (cc_quadcut_draw (qc, NULL, &host[2], &oc));
+    CC_ASSERT_OK (cc_quadcut_draw (qg, NULL, &dev[2], &og));
     CC_ASSERT_OK (cc_image_copy (gpu, NULL, &og, &ogh));
     cv_test_assert_same_bits (&oc, &ogh, "leaves drawn");
     if (!yuv) {

@@ -106,11 +106,11 @@ core_frame (cc_cvd * c, GstBuffer * buf, const gchar * format, int w, int h, con
   CC_ASSERT_OK (cc_cvd_set_density (c, NULL, &img));
   /* fresh sites settle first: up to `settle` iterations, stopping under 0.01 px */
   if (reseed && p->settle > 0)
-    CC_ASSERT_OK (cc_cvd_iterate (c, NULL, p->settle, 0.01, NULL));
-  CC_ASSERT_OK (cc_cvd_iterate (c, NULL, p->iterations, 0.0, NULL));
-  cc_cvd_render_params rp = { p->style, p->border_width, (p->color >> 16) & 255,
+    CC_ASSERT_OK (cc_cvd_compute (c, NULL, p->settle, 0.01, NULL));
+  CC_ASSERT_OK (cc_cvd_compute (c, NULL, p->iterations, 0.0, NULL));
+  cc_cvd_draw_params rp = { p->style, p->border_width, (p->color >> 16) & 255,
                               (p->color >> 8) & 255, p->color & 255 };
-  CC_ASSERT_OK (cc_cvd_render (c, NULL, &img, &rp));
+  CC_ASSERT_OK (cc_cvd_draw (c, NULL, &img, &rp));
   gst_video_frame_unmap (&vf);
 }
 

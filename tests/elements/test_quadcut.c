@@ -157,7 +157,7 @@ ref_run (Ref * r, GstBuffer * in, GstBuffer * other, Out out,
   cc_image frame = map_view (r, in, &fv, GST_MAP_READ), oimg;
   if (other)
     oimg = map_view (r, other, &ov, GST_MAP_READ);
-  CC_ASSERT_OK (cc_quadcut_run (r->q, NULL, &frame, other ? &oimg : NULL));
+  CC_ASSERT_OK (cc_quadcut_compute_sync (r->q, NULL, &frame, other ? &oimg : NULL));
   GstBuffer *res = gst_buffer_copy_deep (in);
   cc_image dst = map_view (r, res, &rv, GST_MAP_READWRITE);
   switch (out) {
@@ -183,7 +183,7 @@ ref_run (Ref * r, GstBuffer * in, GstBuffer * other, Out out,
       break;
     }
     case OUT_DEBUG:
-      CC_ASSERT_OK (cc_quadcut_draw_leaves (r->q, NULL, &frame, &dst));
+      CC_ASSERT_OK (cc_quadcut_draw (r->q, NULL, &frame, &dst));
       break;
   }
   gst_video_frame_unmap (&rv);

@@ -8,7 +8,7 @@
  *   quadcut-eval --align PLATE --frame FRAME [--max-shift N] [--aligned OUT.png]
  *   quadcut-eval --version
  *   --backend cpu|cuda (default cpu): frames are uploaded before each run (not in the
- *   stage times; on CUDA the front's stages are device time, see cc_quadcut_graph).
+ *   stage times; on CUDA the front's stages are device time, see cc_quadcut_get_stage_ms).
  *
  * PARAMS: --sigma-l --shadow-depth --seed-threshold --bins --sigma-c --lambda
  *         --similarity --certain --max-level --temporal (cc_quadcut_params, same ranges).
@@ -24,7 +24,7 @@
  *   (unknown) not scored; precision, recall and F-measure over all scored pixels of
  *   those frames. The ground truth's 85 marks exactly the pixels outside ROI.bmp.
  *   --save-masks: OUTDIR/mask%06d.png and the debug view OUTDIR/leaves%06d.png
- *   (cc_quadcut_draw_leaves) of every scored frame.
+ *   (cc_quadcut_draw) of every scored frame.
  * --synthetic: the foreground clip of cv_synth (plate mode, noise 6) of that size;
  *   mismatches against its exact masks, and the median time split of the stages.
  *   Its cast shadow takes 45 % of the light: --shadow-depth 0.6 counts it as
@@ -40,6 +40,7 @@
 #include "cv_cli.h"
 #include "cv_timing.h"
 #include <cudacore/cc_quadcut.h>
+#include "cc_tuning.h"   /* cudacore/src: the stage times */
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -185,13 +186,13 @@ run_cdnet (const char *dir, int first, int last, int learn, int learn_step, int 
     if (cv_cdnet_frame_load (dir, t, &f) != CC_SUCCESS)
       return cv_fail ("frame");
     const cc_image *fd = up (&f, &im.dframe);
-    if (!fd || cc_quadcut_run (q, NULL, fd, NULL) != CC_SUCCESS)
+    if (!fd || cc_quadcut_compute_sync (q, NULL, fd, NULL) != CC_SUCCESS)
       return cv_fail ("run");
     if (update_step > 0 && cc_quadcut_update_plate (q, NULL, fd, update_step, true) != CC_SUCCESS)
       return cv_fail ("plate update");
     cc_quadcut_graph g;
     cc_quadcut_get_graph (q, &g);
-    memcpy (ms[runs++], g.ms, sizeof g.ms);
+    cc_quadcut_get_stage_ms (q, ms[runs++]);
     if (t < first) {
       cv_image_free (&f);
       continue;
@@ -221,7 +222,7 @@ run_cdnet (const char *dir, int first, int last, int learn, int learn_step, int 
         return cv_fail ("save mask");
       if (p->nodes == CC_QUADCUT_NODES_LEAVES) {
         /* the debug view over the frame (fd: this frame, still on the backend) */
-        if (cc_quadcut_draw_leaves (q, NULL, fd, (cc_image *) fd) != CC_SUCCESS
+        if (cc_quadcut_draw (q, NULL, fd, (cc_image *) fd) != CC_SUCCESS
             || down (&f, &im.dframe) != CC_SUCCESS)
           return cv_fail ("leaves view");
         snprintf (path, sizeof path, "%s/leaves%06d.png", save, t);
@@ -269,11 +270,11 @@ run_synthetic (int w, int h, int frames, cc_context *ctx, const cc_quadcut_param
     if (cv_synth_fg_frame (t, w, h, CV_SYNTH_FG_PLAIN, 6, &f, truth) != CC_SUCCESS)
       return cv_fail ("frame");
     const cc_image *fd = up (&f, &im.dframe);
-    if (!fd || cc_quadcut_run (q, NULL, fd, NULL) != CC_SUCCESS)
+    if (!fd || cc_quadcut_compute_sync (q, NULL, fd, NULL) != CC_SUCCESS)
       return cv_fail ("run");
     cc_quadcut_graph g;
     cc_quadcut_get_graph (q, &g);
-    memcpy (ms[t], g.ms, sizeof g.ms);
+    cc_quadcut_get_stage_ms (q, ms[t]);
     nodes += g.n_nodes;
     if (cc_quadcut_get_mask (q, NULL, where (&im.mask, &im.dmask)) != CC_SUCCESS
         || down (&im.mask, &im.dmask) != CC_SUCCESS)

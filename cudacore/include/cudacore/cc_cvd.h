@@ -19,7 +19,7 @@
  * Streams: every call that changes the sites, the density or a frame takes the
  * stream it runs on after the handle (NULL: the context's own). Calls that wait on
  * CUDA: cc_cvd_seed, cc_cvd_set_sites and cc_cvd_set_density_map (host uploads),
- * cc_cvd_centroid_sums and cc_cvd_iterate with stats (host results), a seed or set
+ * cc_cvd_centroid_sums and cc_cvd_compute with stats (host results), a seed or set
  * of more sites than ever before (the per-site arrays grow), and the readbacks
  * cc_cvd_get_sites and cc_cvd_get_labels (on the stream of the last call). The rest
  * (set_density, voronoi, iterate without stats, advect, render) do not wait.
@@ -49,9 +49,9 @@ extern "C" {
 #define CC_CVD_FRAC_BITS 8
 #define CC_CVD_ONE (1 << CC_CVD_FRAC_BITS)   /* one pixel in site units */
 #define CC_CVD_BORDER_MAX 16
-/* cc_cvd_advect leaves a cell whose mean flow is shorter than this (1/256 px: a
+/* cc_cvd_move_sites leaves a cell whose mean flow is shorter than this (1/256 px: a
  * quarter pixel): the flow's noise on a static background */
-#define CC_CVD_ADVECT_MIN 64
+#define CC_CVD_MOVE_MIN 64
 
 typedef enum cc_cvd_density {
   CC_CVD_DENSITY_UNIFORM = 0,
@@ -61,13 +61,13 @@ typedef enum cc_cvd_density {
 } cc_cvd_density;
 
 
-/* Warm start (warm_start, default on): within cc_cvd_iterate and the Voronoi steps
+/* Warm start (warm_start, default on): within cc_cvd_compute and the Voronoi steps
  * that follow it, when no site has moved by more than two pixels (|dx| + |dy|) since
  * the last Voronoi step, the next one starts from its labels (each site re-seeding its
  * own pixel) and runs only the last 4 or 5 passes of the JFA schedule (its tail
  * 2, 1, 2, 1 for 1+JFA+2) instead of all of them (14 at 1080p). Lloyd moves converged
  * sites by a fraction of a pixel, so a video's iterations after the first few are
- * warm. New sites, cc_cvd_advect and a change of method start cold. Both backends
+ * warm. New sites, cc_cvd_move_sites and a change of method start cold. Both backends
  * decide alike (CUDA on the device, with no host sync), so their labels stay equal.
  * docs/cvdmosaic.md gives the warm labels' error against the exact ones. */
 typedef struct cc_cvd_params {
@@ -154,7 +154,7 @@ typedef struct cc_cvd_stats {
 /* Up to `iterations` (1..1000) Lloyd iterations: Voronoi, centroids, update. With
  * threshold > 0 (px), stops after the first iteration whose mean displacement
  * (|dx| + |dy| per site) is <= threshold. stats: host, or NULL (no wait on CUDA). */
-cc_status cc_cvd_iterate (cc_cvd *cvd, cc_stream stream, int iterations, double threshold,
+cc_status cc_cvd_compute (cc_cvd *cvd, cc_stream stream, int iterations, double threshold,
     cc_cvd_stats *stats);
 
 /* Moves every site by the mean flow of its cell (F32C2, same size, where the
@@ -163,10 +163,10 @@ cc_status cc_cvd_iterate (cc_cvd *cvd, cc_stream stream, int iterations, double 
  * floor (256 u + 0.5) / 256 px, summed per cell in integers, the mean rounded half
  * up, the site clamped to the frame. Pixels whose vector is not finite (or beyond
  * 16384 px) do not count; a cell with none of them stays, and so does a cell whose
- * mean is shorter than CC_CVD_ADVECT_MIN (a quarter pixel). A cell follows the mean
+ * mean is shorter than CC_CVD_MOVE_MIN (a quarter pixel). A cell follows the mean
  * motion of its content: the noise of the flow at one pixel, which moved the sites
  * of a static background every frame, averages out (docs/cvdmosaic.md). */
-cc_status cc_cvd_advect (cc_cvd *cvd, cc_stream stream, const cc_image *flow);
+cc_status cc_cvd_move_sites (cc_cvd *cvd, cc_stream stream, const cc_image *flow);
 
 typedef enum cc_cvd_style {
   CC_CVD_STYLE_CELLS = 0,   /* each cell filled with its mean colour */
@@ -174,11 +174,11 @@ typedef enum cc_cvd_style {
   CC_CVD_STYLE_OUTLINE      /* the image with the cell borders over it */
 } cc_cvd_style;
 
-typedef struct cc_cvd_render_params {
+typedef struct cc_cvd_draw_params {
   cc_cvd_style style;
   int border_width;       /* 0..CC_CVD_BORDER_MAX px (OUTLINE draws at least 1) */
   uint8_t r, g, b;        /* border colour; the dots' ink in STIPPLE */
-} cc_cvd_render_params;
+} cc_cvd_draw_params;
 
 /* Renders the current sites into frame (RGBX8 / BGRX8 / NV12 / I420, same size,
  * where the backend computes), in place. The labels are recomputed for the current
@@ -192,8 +192,8 @@ typedef struct cc_cvd_render_params {
  *           site's cell;
  *  border:  a pixel is on a border when a pixel of another cell lies in the square
  *           [x - bw / 2, x + (bw - 1) / 2 + 1] (same in y): bw px wide lines. */
-cc_status cc_cvd_render (cc_cvd *cvd, cc_stream stream, cc_image *frame,
-    const cc_cvd_render_params *rp);
+cc_status cc_cvd_draw (cc_cvd *cvd, cc_stream stream, cc_image *frame,
+    const cc_cvd_draw_params *rp);
 
 #ifdef __cplusplus
 }

@@ -58,11 +58,14 @@
  * (capacities only grow). Design and figures: docs/quadcut.md.
  *
  * Streams: every call that reads or writes images takes the stream it runs on after
- * the handle (NULL: the context's own). Calls that wait on CUDA: cc_quadcut_run (the
- * minimum cut runs on the host: the compact graph comes down, the labels go up, and
- * the run returns with its outputs done) and the host readbacks cc_quadcut_get_graph
- * and cc_quadcut_get_stratified (on the last run's stream). The plate calls,
- * get_mask, get_alpha, composite, set_alpha and draw_leaves do not wait. */
+ * the handle (NULL: the context's own). Calls of this header that wait (CUDA):
+ * cc_quadcut_compute_sync (the minimum cut runs on the host: the compact graph comes
+ * down, the labels go up, and the call returns with its outputs done), the host
+ * readbacks cc_quadcut_get_graph and cc_quadcut_mean_luminance (on the stream of the
+ * last compute), create (it initialises device memory) and destroy (cudaFree).
+ * set_params, set_plate, update_plate,
+ * get_plate, reset, get_mask, get_alpha, composite, set_alpha and draw do not wait;
+ * the alternation calls are host only. */
 #ifndef CUDACORE_CC_QUADCUT_H
 #define CUDACORE_CC_QUADCUT_H
 
@@ -104,7 +107,7 @@ typedef struct cc_quadcut_params {
                              background (surely background), or all seeds (surely
                              foreground), is grouped whatever its texture (a, b,
                              d ranges), so that only the uncertain band stays fine;
-                             0..100, 0: off (the ranges alone). Default 2 */
+                             0..100, 0: off (the ranges alone). Default 4 */
   int max_level;          /* largest leaf side 2^max_level, 0..CC_QUADCUT_MAX_LEVEL.
                              Default 5 (32 px) */
   float temporal;         /* temporal prior per pixel, 0..100. Default 1.5 (CDnet
@@ -112,48 +115,84 @@ typedef struct cc_quadcut_params {
   int feather;            /* alpha box-filter radius in px, 0..64. Default 1 */
 } cc_quadcut_params;
 
+/* [out] params: the defaults the field comments give. Nothing waits. */
 void cc_quadcut_params_default (cc_quadcut_params *params);
-/* INVALID_ARGUMENT with a message naming the first field out of range. */
+/* [in] params: the parameters to check.
+ * INVALID_ARGUMENT with a message naming the first field out of range. Nothing
+ * waits. */
 cc_status cc_quadcut_params_check (const cc_quadcut_params *params);
 
 typedef struct cc_quadcut cc_quadcut;
 
 /* For width x height frames. The parameters can change between frames with
- * cc_quadcut_set_params (same mode and nodes kind). */
+ * cc_quadcut_set_params (same mode and nodes kind).
+ * [in] ctx: the context (its backend computes). [in] width, height: >= 1.
+ * [in] params: checked as cc_quadcut_params_check; NULL gives the defaults.
+ * [out] out: the new handle.
+ * NOT_SUPPORTED for NODES_PIXELS on the CUDA backend; OUT_OF_MEMORY. Waits on CUDA
+ * for the device memory it initialises. */
 cc_status cc_quadcut_create (cc_context *ctx, int width, int height,
     const cc_quadcut_params *params, cc_quadcut **out);
+/* [in] q: NULL is a no-op. Waits on CUDA (cudaFree). */
 void cc_quadcut_destroy (cc_quadcut *q);
+/* [in] q. [out] params: the parameters in use. Nothing waits. */
 void cc_quadcut_get_params (const cc_quadcut *q, cc_quadcut_params *params);
-/* INVALID_ARGUMENT for bad values or a change of mode / nodes (recreate). */
+/* [in,out] q. [in] params: checked as cc_quadcut_params_check, the created mode and
+ * nodes kind. Apply from the next compute (nothing is allocated anew).
+ * INVALID_ARGUMENT for bad values or a change of mode / nodes (recreate). Takes no
+ * stream; nothing waits. */
 cc_status cc_quadcut_set_params (cc_quadcut *q, const cc_quadcut_params *params);
 
-/* PLATE: the background plate (any frame format, the frames' size; converted to Lab
- * once, here). */
+/* PLATE: the background plate, converted to Lab once, here.
+ * [in,out] q. [in] stream: NULL for the context's stream.
+ * [in] plate: RGBX8 / BGRX8 / NV12 / I420, the created size, where the backend
+ *   computes.
+ * Does not wait. */
 cc_status cc_quadcut_set_plate (cc_quadcut *q, cc_stream stream, const cc_image *plate);
 /* Moves the plate towards a frame (same size and format rules as the plate): each
  * channel by the frame's difference clamped to +-step (1..255): called once a frame,
  * a running approximation of the per-pixel temporal median (McFarlane and
  * Schofield's, with steps of `step` levels), for learning a plate (start from
  * cc_quadcut_set_plate of the first frame) and for keeping it up to date.
- * background_only: only where the last run's alpha is 0 (confident background; a
- * run must have happened). INVALID_ARGUMENT without a plate. */
+ * [in,out] q: a plate must have been set (else INVALID_ARGUMENT).
+ * [in] stream: NULL for the context's stream. [in] frame: as the plate.
+ * [in] step: 1..255 levels.
+ * [in] background_only: only where the last compute's alpha is 0 (confident
+ *   background; a compute must have happened, else INVALID_ARGUMENT).
+ * Does not wait. */
 cc_status cc_quadcut_update_plate (cc_quadcut *q, cc_stream stream, const cc_image *frame,
     int step, bool background_only);
-/* The plate as it stands (RGBX8 / BGRX8, X = 255, where the backend computes). */
+/* The plate as it stands.
+ * [in] q: a plate must have been set (else INVALID_ARGUMENT).
+ * [in] stream: NULL for the context's stream.
+ * [out] dst: RGBX8 / BGRX8 (X = 255), the created size, where the backend computes.
+ * Does not wait. */
 cc_status cc_quadcut_get_plate (cc_quadcut *q, cc_stream stream, cc_image *dst);
-/* Forgets the previous mask (the temporal prior); the plate stays. Host state only
- * (no stream). */
+/* Forgets the previous mask (the temporal prior); the plate stays.
+ * [in,out] q. Host state only: takes no stream, nothing waits. */
 cc_status cc_quadcut_reset (cc_quadcut *q);
 
-/* Segments one frame (RGBX8 / BGRX8 / NV12 / I420, the created size). other: PLATE:
- * NULL (the plate must have been set: else INVALID_ARGUMENT); ACTIVE: the frame of
- * the other illumination (same size, any format). The frame's own colours make the
- * Lab and the colour model. */
-cc_status cc_quadcut_run (cc_quadcut *q, cc_stream stream, const cc_image *frame,
+/* Segments one frame: the mask and alpha that get_mask, get_alpha, composite,
+ * set_alpha and draw read, and the leaf graph of get_graph. Quad-Cut's one compute:
+ * the temporal prior (params.temporal; 0: none) reads the previous compute's mask
+ * until cc_quadcut_reset.
+ * [in,out] q. [in] stream: NULL for the context's stream.
+ * [in] frame: RGBX8 / BGRX8 / NV12 / I420, the created size, where the backend
+ *   computes. Its own colours make the Lab and the colour model.
+ * [in] other: PLATE: NULL (the plate must have been set: else INVALID_ARGUMENT);
+ *   ACTIVE: the frame of the other illumination (same size, any of those formats).
+ * OUT_OF_MEMORY (the leaf graph's buffers grow, or libmaxflow's graph).
+ * Waits (the minimum cut runs on the host): on CUDA the call returns with its
+ * outputs done on the stream. */
+cc_status cc_quadcut_compute_sync (cc_quadcut *q, cc_stream stream, const cc_image *frame,
     const cc_image *other);
 
-/* The last run's mask (GRAY8: 255 foreground, 0 background) or feathered alpha
- * (GRAY8), copied into dst (the frame size, where the backend computes). */
+/* The last compute's mask (GRAY8: 255 foreground, 0 background) or feathered alpha
+ * (GRAY8), copied into dst.
+ * [in] q: a compute must have happened (else INVALID_ARGUMENT).
+ * [in] stream: NULL for the context's stream.
+ * [out] dst: GRAY8, the created size, where the backend computes.
+ * Do not wait. */
 cc_status cc_quadcut_get_mask (cc_quadcut *q, cc_stream stream, cc_image *dst);
 cc_status cc_quadcut_get_alpha (cc_quadcut *q, cc_stream stream, cc_image *dst);
 
@@ -170,33 +209,47 @@ typedef struct cc_quadcut_background {
   int blur_radius;
 } cc_quadcut_background;
 
-/* out = (alpha F + (255 - alpha) B + 127) / 255 per channel, alpha the last run's
- * feathered alpha, F = frame (the frame that was run, or any frame of that size and
- * format), X bytes copied from F. NV12 / I420: luma per pixel; chroma per 2x2 block
- * with the block's rounded mean alpha; the colour by cc_rgb_to_yuv's BT.601; the blur
- * of the chroma planes has radius (blur_radius + 1) / 2. out may be frame. */
+/* out = (alpha F + (255 - alpha) B + 127) / 255 per channel, alpha the last
+ * compute's feathered alpha, X bytes copied from F. NV12 / I420: luma per pixel;
+ * chroma per 2x2 block with the block's rounded mean alpha; the colour by
+ * cc_rgb_to_yuv's BT.601; the blur of the chroma planes has radius
+ * (blur_radius + 1) / 2.
+ * [in] q: a compute must have happened (else INVALID_ARGUMENT).
+ * [in] stream: NULL for the context's stream.
+ * [in] frame: F, the frame computed or any frame of its size and format (RGBX8 /
+ *   BGRX8 / NV12 / I420), where the backend computes.
+ * [in] bg: B; an IMAGE of frame's size and format, blur_radius 1..256 for BLUR.
+ * [out] out: frame's size and format, where the backend computes; may be frame.
+ * Does not wait. */
 cc_status cc_quadcut_composite (cc_quadcut *q, cc_stream stream, const cc_image *frame,
     const cc_quadcut_background *bg, cc_image *out);
 
-/* Writes the last run's feathered alpha into the X byte of an RGBX8 / BGRX8 frame
- * (RGBA / BGRA: the foreground in the alpha channel, for a compositor downstream);
- * the colours stay. Other formats: NOT_SUPPORTED. frame: the created size, where the
- * backend computes. */
+/* Writes the last compute's feathered alpha into the X byte of an RGBX8 / BGRX8
+ * frame (RGBA / BGRA: the foreground in the alpha channel, for a compositor
+ * downstream); the colours stay.
+ * [in] q: a compute must have happened (else INVALID_ARGUMENT).
+ * [in] stream: NULL for the context's stream.
+ * [in,out] frame: RGBX8 / BGRX8 (other formats: NOT_SUPPORTED), the created size,
+ *   where the backend computes.
+ * Does not wait. */
 cc_status cc_quadcut_set_alpha (cc_quadcut *q, cc_stream stream, cc_image *frame);
 
-/* The debug view of the last run (NODES_LEAVES): out = frame with, per pixel, the
+/* Draws the last compute's leaves, the debug view: out = frame with, per pixel, the
  * top and left edge pixels of every leaf in its level's colour (so 1x1 and 2x2
  * leaves fill their area), other seed pixels halfway to red ((p + c + 1) >> 1 a
  * channel), the rest the frame's. Level colours (R, G, B), level 0 up: (40, 40, 40),
  * (0, 90, 255), (0, 200, 255), (0, 220, 90), (250, 220, 0), (255, 120, 0),
  * (255, 0, 160), then white. NV12 / I420: those colours' Y, U, V (cc_rgb_to_yuv),
- * luma per pixel, chroma per 2x2 block by its top-left pixel. frame and out as in
- * cc_quadcut_composite; out may be frame. */
-cc_status cc_quadcut_draw_leaves (cc_quadcut *q, cc_stream stream, const cc_image *frame,
+ * luma per pixel, chroma per 2x2 block by its top-left pixel.
+ * [in] q: a compute with NODES_LEAVES must have happened (else INVALID_ARGUMENT).
+ * [in] stream: NULL for the context's stream.
+ * [in] frame, [out] out: as in cc_quadcut_composite; out may be frame.
+ * Does not wait. */
+cc_status cc_quadcut_draw (cc_quadcut *q, cc_stream stream, const cc_image *frame,
     cc_image *out);
 
-/* ---- The last run's leaf graph (what crosses to the host on a GPU backend): for
- * tests, tools and debug drawing. Pointers stay valid until the next run. */
+/* ---- The last compute's leaf graph (what crosses to the host on a GPU backend):
+ * for tests, tools and debug drawing. Pointers stay valid until the next compute. */
 typedef struct cc_quadcut_leaf {
   int x, y;                      /* top-left pixel */
   int level;                     /* side 2^level */
@@ -204,20 +257,6 @@ typedef struct cc_quadcut_leaf {
   float L, a, b;                 /* mean Lab over the leaf */
   double cost_fg, cost_bg;       /* regional terms summed over the leaf's pixels */
 } cc_quadcut_leaf;
-
-/* Stages of a run, for the wall-clock split in cc_quadcut_graph.ms. */
-typedef enum cc_quadcut_stage {
-  CC_QUADCUT_STAGE_STRATIFY = 0,  /* Lab, distance, seeds (and their histogram count) */
-  CC_QUADCUT_STAGE_HISTOGRAM,     /* the histogram's costs, per-pixel regional costs */
-  CC_QUADCUT_STAGE_PYRAMID,       /* reduction pyramid */
-  CC_QUADCUT_STAGE_LEAVES,        /* isolation, compaction, leaf ids, leaf sums */
-  CC_QUADCUT_STAGE_NEIGHBOURS,    /* QuadN4 references, neighbour lists */
-  CC_QUADCUT_STAGE_TRANSFER,      /* CUDA: the compact graph's copy to the host (CPU: 0) */
-  CC_QUADCUT_STAGE_GRAPH,         /* t-links and n-links (CUDA: on the device) */
-  CC_QUADCUT_STAGE_MAXFLOW,
-  CC_QUADCUT_STAGE_OUTPUT,        /* scatter to the mask, feathering */
-  CC_QUADCUT_STAGES
-} cc_quadcut_stage;
 
 typedef struct cc_quadcut_graph {
   int n_leaves;                  /* NODES_PIXELS: 0 (no leaf graph) */
@@ -238,36 +277,25 @@ typedef struct cc_quadcut_graph {
   long long n_edges;             /* n-links (unordered neighbour pairs) */
   long long n_seeds;             /* seed pixels */
   double flow;                   /* the maximum flow = the minimum energy */
-  double ms[CC_QUADCUT_STAGES];   /* milliseconds of each stage: wall clock on the
-                                    CPU; on CUDA STRATIFY .. TRANSFER are device time
-                                    (CUDA events; HISTOGRAM includes its round trip,
-                                    LEAVES and NEIGHBOURS the reads of the counts, GRAPH
-                                    the t-links and n-links built and compacted on the
-                                    device, TRANSFER their one copy to the host),
-                                    MAXFLOW the wall clock of feeding libmaxflow and its
-                                    cut, OUTPUT of the device back (labels up, scatter,
-                                    feather), waited for */
 } cc_quadcut_graph;
 
-/* On CUDA the leaves and neighbour lists are downloaded here, at the first call
- * after a run (the run itself only copies the compact graph, t-links and n-links). */
+/* [in] q: a compute must have happened (else INVALID_ARGUMENT).
+ * [out] out: host pointers into q's buffers.
+ * OUT_OF_MEMORY. A host readback: on CUDA the leaves and neighbour lists are
+ * downloaded here, at the first call after a compute (the compute itself only copies
+ * the compact graph, t-links and n-links), waiting for the stream of the last
+ * compute. */
 cc_status cc_quadcut_get_graph (cc_quadcut *q, cc_quadcut_graph *out);
-
-/* The last run's per-pixel data into host arrays of width x height (any may be
- * NULL; downloaded on CUDA): Lab L, a, b, background distance d, seed (0 / 1), leaf
- * index of each pixel (NODES_LEAVES only). */
-cc_status cc_quadcut_get_stratified (const cc_quadcut *q, float *L, float *a, float *b,
-    float *d, uint8_t *seed, int32_t *leaf_id);
 
 /* ---- Active illumination: do the frames alternate lit and unlit? */
 
-/* The last run's frame's mean luminance (Lab L, 0..100): NODES_LEAVES: the leaves'
+/* The last computed frame's mean luminance (Lab L, 0..100): NODES_LEAVES: the leaves'
  * mean L weighted by their area (no pass over the pixels); NODES_PIXELS: the mean
  * over the pixels.
- * [in] q: a run must have happened (else INVALID_ARGUMENT).
+ * [in] q: a compute must have happened (else INVALID_ARGUMENT).
  * [out] mean_l: host.
  * On CUDA it reads the leaves back as cc_quadcut_get_graph does (OUT_OF_MEMORY, CUDA
- * errors) and waits for the last run's stream. */
+ * errors) and waits for the stream of the last compute. */
 cc_status cc_quadcut_mean_luminance (cc_quadcut *q, double *mean_l);
 
 /* A pair of frames whose mean L differs by less than this has the same light. Only
@@ -291,7 +319,8 @@ typedef struct cc_quadcut_alternation {
                            light */
 } cc_quadcut_alternation;
 
-/* [out] a: no frame seen (previous_l -1, previous_dl 0). */
+/* [out] a: no frame seen (previous_l -1, previous_dl 0). Host only: nothing
+ * waits. */
 void cc_quadcut_alternation_init (cc_quadcut_alternation *a);
 /* Checks the pair (the previous frame, this one) and makes this frame the previous:
  * SAME_LIGHT before SAME_CHANGE; previous_dl becomes dL, or 0 for SAME_LIGHT.
