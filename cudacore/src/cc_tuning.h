@@ -99,6 +99,35 @@ void cc_cvd_tuning_default (cc_cvd_tuning *tuning);
 cc_status cc_cvd_set_tuning (cc_cvd *cvd, const cc_cvd_tuning *tuning);
 void cc_cvd_get_tuning (const cc_cvd *cvd, cc_cvd_tuning *tuning);
 
+/* The steps of cc_cvd_compute one at a time, and a density from a host array: for
+ * the tests and cvd-bench. */
+
+/* Density from a host array.
+ * [in,out] cvd. [in] stream: NULL for the context's stream.
+ * [in] rho: host, width x height values (packed rows); 0 is raised to 1.
+ * OUT_OF_MEMORY. Waits on CUDA for the upload. */
+cc_status cc_cvd_set_density_map (cc_cvd *cvd, cc_stream stream, const uint16_t *rho);
+/* Voronoi step alone (the tuning's method) for the current sites.
+ * [in,out] cvd: sites must have been seeded or set (else INVALID_ARGUMENT).
+ * [in] stream: NULL for the context's stream. Does not wait. */
+cc_status cc_cvd_voronoi (cc_cvd *cvd, cc_stream stream);
+/* The last label image.
+ * [in] cvd: labels for the current sites (else INVALID_ARGUMENT).
+ * [out] labels: host, width x height int32 (site ids).
+ * A readback: waits on CUDA for the stream of the last call. */
+cc_status cc_cvd_get_labels (cc_cvd *cvd, int32_t *labels);
+/* Centroid sums of one site. */
+typedef struct cc_cvd_sums {
+  uint64_t w, x, y;    /* sum rho, sum rho x, sum rho y */
+} cc_cvd_sums;
+/* Centroid step alone over the labels of the current sites (a Voronoi step first
+ * when the sites moved since the last one).
+ * [in,out] cvd: sites must have been seeded or set (else INVALID_ARGUMENT).
+ * [in] stream: NULL for the context's stream.
+ * [out] sums: host, cc_cvd_site_count() entries.
+ * Waits on CUDA (a host result). */
+cc_status cc_cvd_centroid_sums (cc_cvd *cvd, cc_stream stream, cc_cvd_sums *sums);
+
 /* ---------------------------------------------------------------- moct */
 
 /* How the CUDA backend reduces its per-block accumulators (the CPU has one loop).

@@ -17,12 +17,14 @@
  * flag and return at once).
  *
  * Streams: every call that changes the sites, the density or a frame takes the
- * stream it runs on after the handle (NULL: the context's own). Calls that wait on
- * CUDA: cc_cvd_seed, cc_cvd_set_sites and cc_cvd_set_density_map (host uploads),
- * cc_cvd_centroid_sums and cc_cvd_compute with stats (host results), a seed or set
- * of more sites than ever before (the per-site arrays grow), and the readbacks
- * cc_cvd_get_sites and cc_cvd_get_labels (on the stream of the last call). The rest
- * (set_density, voronoi, iterate without stats, advect, render) do not wait.
+ * stream it runs on after the handle (NULL: the context's own). Calls of this header
+ * that wait (CUDA): cc_cvd_seed and cc_cvd_set_sites (host uploads; a count larger
+ * than ever before also grows the per-site arrays), cc_cvd_compute with stats (a
+ * host result), the readback cc_cvd_get_sites (on the stream of the last call),
+ * create (it initialises device memory) and destroy (cudaFree). set_params,
+ * set_density, compute without stats, move_sites and draw do not wait. The single
+ * steps (Voronoi, labels, centroid sums) and a density from a host array are for
+ * tests and benches: cudacore/src/cc_tuning.h.
  *
  * Fixed point: site positions are integers in 1/CC_CVD_ONE px (8 fractional bits);
  * pixel (x, y) is the pixel centre at integer x, y (x right, y down). The distance of
@@ -49,8 +51,8 @@ extern "C" {
 #define CC_CVD_FRAC_BITS 8
 #define CC_CVD_ONE (1 << CC_CVD_FRAC_BITS)   /* one pixel in site units */
 #define CC_CVD_BORDER_MAX 16
-/* cc_cvd_move_sites leaves a cell whose mean flow is shorter than this (1/256 px: a
- * quarter pixel): the flow's noise on a static background */
+/* cc_cvd_move_sites leaves a cell whose mean flow is shorter than this (1/256 px:
+ * a quarter pixel): the flow's noise on a static background */
 #define CC_CVD_MOVE_MIN 64
 
 typedef enum cc_cvd_density {
@@ -75,8 +77,10 @@ typedef struct cc_cvd_params {
   int warm_start;                   /* Default 1 */
 } cc_cvd_params;
 
+/* [out] params: the defaults the field comments give. Nothing waits. */
 void cc_cvd_params_default (cc_cvd_params *params);
-/* INVALID_ARGUMENT naming the first field out of range. */
+/* [in] params: the parameters to check.
+ * INVALID_ARGUMENT naming the first field out of range. Nothing waits. */
 cc_status cc_cvd_params_check (const cc_cvd_params *params);
 
 /* A site position in 1/CC_CVD_ONE px. */
@@ -84,24 +88,27 @@ typedef struct cc_cvd_site {
   int32_t x, y;
 } cc_cvd_site;
 
-/* Centroid sums of one site. */
-typedef struct cc_cvd_sums {
-  uint64_t w, x, y;    /* sum rho, sum rho x, sum rho y */
-} cc_cvd_sums;
-
 typedef struct cc_cvd cc_cvd;
 
 /* For width x height frames, with no sites (seed or set them before iterating). The
  * label and density images are allocated here; the per-site arrays when a larger
  * count than before is seeded or set (never per frame). Density starts UNIFORM.
- * EXACT on the CUDA backend: NOT_SUPPORTED. */
+ * [in] ctx: the context (its backend computes). [in] width, height: >= 1.
+ * [in] params: checked as cc_cvd_params_check; NULL gives the defaults.
+ * [out] out: the new handle.
+ * OUT_OF_MEMORY. Waits on CUDA for the device memory it initialises. */
 cc_status cc_cvd_create (cc_context *ctx, int width, int height,
     const cc_cvd_params *params, cc_cvd **out);
+/* [in] cvd: NULL is a no-op. Waits on CUDA (cudaFree). */
 void cc_cvd_destroy (cc_cvd *cvd);
 /* Parameters apply from the next call (the density method from the next
- * cc_cvd_set_density). */
+ * cc_cvd_set_density).
+ * [in,out] cvd. [in] params: checked as cc_cvd_params_check.
+ * Takes no stream; nothing waits. */
 cc_status cc_cvd_set_params (cc_cvd *cvd, const cc_cvd_params *params);
+/* [in] cvd. [out] params: the parameters in use. Nothing waits. */
 void cc_cvd_get_params (const cc_cvd *cvd, cc_cvd_params *params);
+/* [in] cvd. Returns the number of sites (0 before a seed or set). Nothing waits. */
 int cc_cvd_site_count (const cc_cvd *cvd);
 
 /* n sites (1..min(CC_CVD_MAX_SITES, w h)) at positions drawn from `seed` (splitmix64
@@ -115,32 +122,32 @@ int cc_cvd_site_count (const cc_cvd *cvd);
  *    minima full of pentagon / heptagon cells; from this start it converges to
  *    nearly equal cells within a few tens of iterations (docs/cvdmosaic.md).
  *  denser: n distinct random pixels, uniform over the frame, each with a uniform
- *    offset in [-128, 127]/256 px (clamped to the frame). */
+ *    offset in [-128, 127]/256 px (clamped to the frame).
+ * [in,out] cvd. [in] stream: NULL for the context's stream.
+ * [in] n: 1..min(CC_CVD_MAX_SITES, w h). [in] seed: any value.
+ * OUT_OF_MEMORY. Waits on CUDA (the sites are drawn on the host and uploaded). */
 cc_status cc_cvd_seed (cc_cvd *cvd, cc_stream stream, int n, uint64_t seed);
-/* Sets n sites from a host array (each inside the frame, else INVALID_ARGUMENT). */
+/* Sets n sites from a host array.
+ * [in,out] cvd. [in] stream: NULL for the context's stream.
+ * [in] sites: host, n sites, each inside the frame (else INVALID_ARGUMENT).
+ * [in] n: 1..min(CC_CVD_MAX_SITES, w h).
+ * OUT_OF_MEMORY. Waits on CUDA for the upload. */
 cc_status cc_cvd_set_sites (cc_cvd *cvd, cc_stream stream, const cc_cvd_site *sites,
     int n);
-/* Copies the cc_cvd_site_count() sites to a host array (a readback: waits on CUDA
- * for the stream of the last call). */
+/* Copies the sites to a host array.
+ * [in] cvd. [out] sites: host, cc_cvd_site_count() entries (none written without
+ *   sites).
+ * A readback: waits on CUDA for the stream of the last call. */
 cc_status cc_cvd_get_sites (cc_cvd *cvd, cc_cvd_site *sites);
 
-/* Density from a frame (RGBX8 / BGRX8 / NV12 / I420 / GRAY8, same size, where the
- * backend computes) by params.density. */
+/* Density from a frame by params.density.
+ * [in,out] cvd. [in] stream: NULL for the context's stream.
+ * [in] frame: RGBX8 / BGRX8 / NV12 / I420 / GRAY8, the created size, where the
+ *   backend computes.
+ * Does not wait. */
 cc_status cc_cvd_set_density (cc_cvd *cvd, cc_stream stream, const cc_image *frame);
-/* Density from a host array of width x height values (packed rows); 0 is raised
- * to 1. For tests and tools. */
-cc_status cc_cvd_set_density_map (cc_cvd *cvd, cc_stream stream, const uint16_t *rho);
 
-/* Voronoi step alone (the default JFA variant) for the current sites. */
-cc_status cc_cvd_voronoi (cc_cvd *cvd, cc_stream stream);
-/* The last label image to a host array of width x height int32 (a readback: waits on
- * CUDA for the stream of the last call). */
-cc_status cc_cvd_get_labels (cc_cvd *cvd, int32_t *labels);
-/* Centroid step alone over the last labels: sums per site to a host array of
- * cc_cvd_site_count() entries (waits on CUDA). */
-cc_status cc_cvd_centroid_sums (cc_cvd *cvd, cc_stream stream, cc_cvd_sums *sums);
-
-/* What an iterate call did. */
+/* What a cc_cvd_compute did. */
 typedef struct cc_cvd_stats {
   int iterations;         /* Lloyd iterations run (<= asked) */
   int converged;          /* the last one's displacement was <= threshold */
@@ -151,21 +158,32 @@ typedef struct cc_cvd_stats {
                              site moved by more than CC_CVD_WARM_MAX in the last one) */
 } cc_cvd_stats;
 
-/* Up to `iterations` (1..1000) Lloyd iterations: Voronoi, centroids, update. With
- * threshold > 0 (px), stops after the first iteration whose mean displacement
- * (|dx| + |dy| per site) is <= threshold. stats: host, or NULL (no wait on CUDA). */
+/* Up to `iterations` Lloyd iterations of the current sites over the current
+ * density: Voronoi, centroids, update.
+ * [in,out] cvd: sites must have been seeded or set (else INVALID_ARGUMENT).
+ * [in] stream: NULL for the context's stream. [in] iterations: 1..1000.
+ * [in] threshold: px, 0..1e6; > 0: stops after the first iteration whose mean
+ *   displacement (|dx| + |dy| per site) is <= threshold (0: all iterations).
+ * [out] stats: host, or NULL.
+ * Waits on CUDA only with stats (a host result); without, nothing waits (the
+ * threshold is tested on the device). */
 cc_status cc_cvd_compute (cc_cvd *cvd, cc_stream stream, int iterations, double threshold,
     cc_cvd_stats *stats);
 
-/* Moves every site by the mean flow of its cell (F32C2, same size, where the
- * backend computes; the cells of the current sites by the Voronoi step, recomputed when
+/* Moves every site by the mean flow of its cell (advection: the sites follow a
+ * video's motion between two cc_cvd_compute; the cells of the current sites by the
+ * Voronoi step, recomputed when
  * the sites moved since the last Voronoi step): each pixel's vector quantised to
  * floor (256 u + 0.5) / 256 px, summed per cell in integers, the mean rounded half
  * up, the site clamped to the frame. Pixels whose vector is not finite (or beyond
  * 16384 px) do not count; a cell with none of them stays, and so does a cell whose
  * mean is shorter than CC_CVD_MOVE_MIN (a quarter pixel). A cell follows the mean
  * motion of its content: the noise of the flow at one pixel, which moved the sites
- * of a static background every frame, averages out (docs/cvdmosaic.md). */
+ * of a static background every frame, averages out (docs/cvdmosaic.md).
+ * [in,out] cvd: sites must have been seeded or set (else INVALID_ARGUMENT).
+ * [in] stream: NULL for the context's stream.
+ * [in] flow: F32C2 (u, v in px), the created size, where the backend computes.
+ * The next Voronoi step starts cold. Does not wait. */
 cc_status cc_cvd_move_sites (cc_cvd *cvd, cc_stream stream, const cc_image *flow);
 
 typedef enum cc_cvd_style {
@@ -180,8 +198,7 @@ typedef struct cc_cvd_draw_params {
   uint8_t r, g, b;        /* border colour; the dots' ink in STIPPLE */
 } cc_cvd_draw_params;
 
-/* Renders the current sites into frame (RGBX8 / BGRX8 / NV12 / I420, same size,
- * where the backend computes), in place. The labels are recomputed for the current
+/* Draws the current sites into frame, in place. The labels are recomputed for the current
  * sites when the sites moved since the last Voronoi step. Integer arithmetic: CPU
  * and CUDA pixels are equal.
  *  CELLS:   every pixel takes its cell's mean colour, (sum + n / 2) / n a channel
@@ -191,7 +208,13 @@ typedef struct cc_cvd_draw_params {
  *           (R = 0.5 sqrt (w h / N) px, Ymean the cell's mean luma), clipped to the
  *           site's cell;
  *  border:  a pixel is on a border when a pixel of another cell lies in the square
- *           [x - bw / 2, x + (bw - 1) / 2 + 1] (same in y): bw px wide lines. */
+ *           [x - bw / 2, x + (bw - 1) / 2 + 1] (same in y): bw px wide lines.
+ * [in,out] cvd: sites must have been seeded or set (else INVALID_ARGUMENT).
+ * [in] stream: NULL for the context's stream.
+ * [in,out] frame: RGBX8 / BGRX8 / NV12 / I420, the created size, where the backend
+ *   computes.
+ * [in] rp: a known style, border_width 0..CC_CVD_BORDER_MAX.
+ * Does not wait. */
 cc_status cc_cvd_draw (cc_cvd *cvd, cc_stream stream, cc_image *frame,
     const cc_cvd_draw_params *rp);
 
