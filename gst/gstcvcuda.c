@@ -1,14 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "gstcvcuda.h"
-#include "gstcvconfig.h"
+#include "gstcvcudaapi.h"
 
 #if CV_HAVE_GST_CUDA
-#ifndef GST_USE_UNSTABLE_API
-#define GST_USE_UNSTABLE_API
-#endif
-#include <gst/cuda/gstcudacontext.h>
-#include <gst/cuda/gstcudaloader.h>
-#include <gst/cuda/gstcudamemory.h>
 
 gboolean
 gst_cv_cuda_available (void)

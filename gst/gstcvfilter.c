@@ -6,21 +6,7 @@
 #include "gstcvenum.h"
 #include "gstcvhandoff.h"
 
-#if CV_HAVE_GST_CUDA
-#ifndef GST_USE_UNSTABLE_API
-#define GST_USE_UNSTABLE_API
-#endif
-#include <gst/cuda/gstcudacontext.h>
-#include <gst/cuda/gstcudamemory.h>
-#include <gst/cuda/gstcudautils.h>
-#if GST_CHECK_VERSION(1, 24, 0)
-#include <gst/cuda/gstcudastream.h>
-#define CV_HAVE_GST_CUDA_STREAM 1
-#endif
-#endif
-#ifndef CV_HAVE_GST_CUDA_STREAM
-#define CV_HAVE_GST_CUDA_STREAM 0
-#endif
+#include "gstcvcudaapi.h"
 
 GST_DEBUG_CATEGORY_STATIC (cv_filter_debug);
 #define GST_CAT_DEFAULT cv_filter_debug

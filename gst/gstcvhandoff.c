@@ -4,19 +4,7 @@
 #include "gstcvconfig.h"
 #include "gstcvcuda.h"
 
-#if CV_HAVE_GST_CUDA
-#ifndef GST_USE_UNSTABLE_API
-#define GST_USE_UNSTABLE_API
-#endif
-#include <gst/cuda/gstcudamemory.h>
-#if GST_CHECK_VERSION(1, 24, 0)
-#include <gst/cuda/gstcudastream.h>
-#define CV_HAVE_GST_CUDA_STREAM 1
-#endif
-#endif
-#ifndef CV_HAVE_GST_CUDA_STREAM
-#define CV_HAVE_GST_CUDA_STREAM 0
-#endif
+#include "gstcvcudaapi.h"
 
 GType
 gst_cv_fence_meta_api_get_type (void)
