@@ -484,17 +484,35 @@ rgbx_buffer (const cc_image * img)
   return buf;
 }
 
+/* The moving-foreground clip's plate as a PNG in a new temporary folder (*dir);
+ * plate_file_remove deletes both and frees the names. */
+static gchar *
+plate_file (int w, int h, gchar ** dir)
+{
+  cc_image plate;
+  fail_unless (cv_synth_fg_plate (w, h, &plate) == CC_SUCCESS);
+  *dir = g_dir_make_tmp ("analytics-XXXXXX", NULL);
+  gchar *path = g_build_filename (*dir, "plate.png", NULL);
+  fail_unless (cv_png_save (path, &plate) == CC_SUCCESS);
+  cv_image_free (&plate);
+  return path;
+}
+
+static void
+plate_file_remove (gchar * path, gchar * dir)
+{
+  g_unlink (path);
+  g_rmdir (dir);
+  g_free (path);
+  g_free (dir);
+}
+
 /* The segmentation mtd's mask equals the mask output (feather 0: the cut's mask)
  * byte for byte, over a clip with the foreground moving; regions 0 and 255. */
 GST_START_TEST (test_quadcut_segmentation_mtd)
 {
   const int w = 96, h = 64;
-  cc_image plate;
-  fail_unless (cv_synth_fg_plate (w, h, &plate) == CC_SUCCESS);
-  gchar *dir = g_dir_make_tmp ("analytics-XXXXXX", NULL);
-  gchar *path = g_build_filename (dir, "plate.png", NULL);
-  fail_unless (cv_png_save (path, &plate) == CC_SUCCESS);
-  cv_image_free (&plate);
+  gchar *dir = NULL, *path = plate_file (w, h, &dir);
   gchar *launch = g_strdup_printf ("quadcut backend=cpu shadow-depth=0.6 output=mask "
       "feather=0 plate-location=%s", path);
   GstHarness *hs = cv_harness_new (launch, "RGBA", w, h);
@@ -550,10 +568,7 @@ GST_START_TEST (test_quadcut_segmentation_mtd)
   }
   g_free (truth);
   gst_harness_teardown (hs);
-  g_unlink (path);
-  g_rmdir (dir);
-  g_free (path);
-  g_free (dir);
+  plate_file_remove (path, dir);
   g_free (launch);
 }
 
@@ -607,12 +622,7 @@ GST_START_TEST (test_quadcut_segmentation_mtd_cuda_memory)
 {
   CV_SKIP_WITHOUT_CUDA_ELEMENTS ("quadcut segmentation mtd from CUDA memory");
   const int w = 96, h = 64, frames = 4;
-  cc_image plate;
-  fail_unless (cv_synth_fg_plate (w, h, &plate) == CC_SUCCESS);
-  gchar *dir = g_dir_make_tmp ("analytics-XXXXXX", NULL);
-  gchar *path = g_build_filename (dir, "plate.png", NULL);
-  fail_unless (cv_png_save (path, &plate) == CC_SUCCESS);
-  cv_image_free (&plate);
+  gchar *dir = NULL, *path = plate_file (w, h, &dir);
   guint8 *cpu = segmentation_masks ("", "cpu", path, w, h, frames);
   guint8 *cuda = segmentation_masks ("cudaupload ! video/x-raw(memory:CUDAMemory) ! ", "cuda",
       path, w, h, frames);
@@ -627,10 +637,7 @@ GST_START_TEST (test_quadcut_segmentation_mtd_cuda_memory)
   fail_unless (fg > 100);
   g_free (cpu);
   g_free (cuda);
-  g_unlink (path);
-  g_rmdir (dir);
-  g_free (path);
-  g_free (dir);
+  plate_file_remove (path, dir);
 }
 
 GST_END_TEST;
