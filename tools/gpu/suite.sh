@@ -61,7 +61,11 @@ if [ "${SANITIZE:-0}" = 1 ]; then
       0) ;;
       124) summary="TIMEOUT after ${cap}s ${summary}"
            grep -q "No attachable process" "$log" && summary="$summary (never attached)" ;;
-      99) summary="ERRORS ${summary}" ;;
+      99) summary="ERRORS ${summary}"
+          # the first reports ride along in the summary line: a run's logs may not
+          # all come back from the device
+          summary="$summary
+$(grep -E -A6 "^========= (Error|Warning|Invalid|Race|.*hazard)" "$log" | head -40)" ;;
       *) if grep -q "terminated before first instrumented API call" "$log" &&
             grep -Eq "^100%: Checks" "$log"; then
            summary="no CUDA call (tests pass: $(grep -E '^100%: Checks' "$log" | tail -1))"
