@@ -381,15 +381,8 @@ main (int argc, char **argv)
         return 2;
       }
     } else if (!strcmp (argv[i], "--preset") && i + 1 < argc) {
-      const char *name = argv[++i];
-      int k = 0;
-      while (cc_epic_preset_name ((cc_epic_preset) k) && strcmp (name, cc_epic_preset_name ((cc_epic_preset) k)))
-        k++;
-      if (!cc_epic_preset_name ((cc_epic_preset) k)) {
-        fprintf (stderr, "flow-bench: --preset %s: want fast, balanced or accurate\n", name);
+      if (!cv_parse_epic_preset ("--preset", argv[++i], &epic_preset))
         return 2;
-      }
-      epic_preset = (cc_epic_preset) k;
     } else if (!strcmp (argv[i], "--inner") && i + 1 < argc) {
       if (!cv_parse_int ("--inner", argv[++i], 1, 1000, &epic_inner))
         return 2;

@@ -698,17 +698,25 @@ gst_quad_cut_relearn (GstQuadCut * self)
   GST_OBJECT_UNLOCK (self);
 }
 
+/* The table row of prop_id, or NULL after GObject's invalid-property warning. */
+static const GstCvProp *
+find_prop (GObject * object, guint prop_id, GParamSpec * pspec)
+{
+  const GstCvProp *prop = gst_cv_props_find (quadcut_props, G_N_ELEMENTS (quadcut_props),
+      prop_id);
+  if (!prop)
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+  return prop;
+}
+
 static void
 gst_quad_cut_set_property (GObject * object, guint prop_id, const GValue * value,
     GParamSpec * pspec)
 {
   GstQuadCut *self = GST_QUAD_CUT (object);
-  const GstCvProp *prop = gst_cv_props_find (quadcut_props, G_N_ELEMENTS (quadcut_props),
-      prop_id);
-  if (!prop) {
-    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+  const GstCvProp *prop = find_prop (object, prop_id, pspec);
+  if (!prop)
     return;
-  }
   GST_OBJECT_LOCK (self);
   gst_cv_props_set (prop, &self->settings, value);
   GST_OBJECT_UNLOCK (self);
@@ -722,12 +730,9 @@ gst_quad_cut_get_property (GObject * object, guint prop_id, GValue * value,
     GParamSpec * pspec)
 {
   GstQuadCut *self = GST_QUAD_CUT (object);
-  const GstCvProp *prop = gst_cv_props_find (quadcut_props, G_N_ELEMENTS (quadcut_props),
-      prop_id);
-  if (!prop) {
-    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+  const GstCvProp *prop = find_prop (object, prop_id, pspec);
+  if (!prop)
     return;
-  }
   GST_OBJECT_LOCK (self);
   gst_cv_props_get (prop, &self->settings, value);
   GST_OBJECT_UNLOCK (self);

@@ -658,18 +658,17 @@ gst_cv_filter_propose_allocation (GstBaseTransform * trans, GstQuery * decide_qu
    * answer says whether every consumer there waits for a fence (gstcvhandoff.h) */
   GST_BASE_TRANSFORM_CLASS (gst_cv_filter_parent_class)->propose_allocation (trans,
       decide_query, query);
-  gboolean waits = gst_query_find_allocation_meta (query, GST_CV_FENCE_META_API_TYPE, NULL);
+  guint index;
+  gboolean waits = gst_query_find_allocation_meta (query, GST_CV_FENCE_META_API_TYPE, &index);
   GST_OBJECT_LOCK (trans);
   p->downstream_waits = waits;
   GST_OBJECT_UNLOCK (trans);
   GST_DEBUG_OBJECT (trans, "downstream %s for a fence", waits ? "waits" : "does not wait");
   /* our own answer to upstream: we wait for fences when we read CUDA memory on the
    * device (not on the CPU backend, whose host mapping does not see them) */
-  guint index;
-  gboolean found = gst_query_find_allocation_meta (query, GST_CV_FENCE_META_API_TYPE, &index);
-  if (p->path == PATH_CUDA && !found)
+  if (p->path == PATH_CUDA && !waits)
     gst_query_add_allocation_meta (query, GST_CV_FENCE_META_API_TYPE, NULL);
-  else if (p->path != PATH_CUDA && found)
+  else if (p->path != PATH_CUDA && waits)
     gst_query_remove_nth_allocation_meta (query, index);
   if (!gst_query_find_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL))
     gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);

@@ -98,6 +98,17 @@ cv_parse_backend (const char *opt, const char *s, bool allow_auto, cc_backend *o
 }
 
 bool
+cv_parse_epic_preset (const char *opt, const char *s, cc_epic_preset *out)
+{
+  for (int k = CC_EPIC_PRESET_FAST; k <= CC_EPIC_PRESET_ACCURATE; k++)
+    if (!strcmp (s, cc_epic_preset_name ((cc_epic_preset) k))) {
+      *out = (cc_epic_preset) k;
+      return true;
+    }
+  return cv_option_error (opt, s, "one of fast, balanced, accurate");
+}
+
+bool
 cv_parse_size (const char *opt, const char *s, int max, int *width, int *height)
 {
   int w, h;

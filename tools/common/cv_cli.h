@@ -6,6 +6,7 @@
 #define CV_CLI_H
 #include <stdbool.h>
 #include <cudacore/cc_core.h>
+#include <cudacore/cc_epic.h>
 
 /* Parses s (the value of option opt) as a decimal integer in min..max into *out;
  * false, after "TOOL: OPT: 'S' is not a number in MIN..MAX" on stderr, if it is not. */
@@ -24,6 +25,9 @@ const char *cv_option_value (int argc, char **argv, int *i);
 /* Parses s as a backend: "cpu", "cuda" and, with allow_auto, "auto"; false after
  * "TOOL: OPT: 'S' is not one of ..." otherwise. */
 bool cv_parse_backend (const char *opt, const char *s, bool allow_auto, cc_backend *out);
+/* Parses s as an EpicFlow preset name (cc_epic_preset_name: fast, balanced,
+ * accurate); false after "... is not one of fast, balanced, accurate" otherwise. */
+bool cv_parse_epic_preset (const char *opt, const char *s, cc_epic_preset *out);
 /* Parses s as a size "WxH", each in 1..max; false after "... is not a size WxH in
  * 1..MAX" otherwise. */
 bool cv_parse_size (const char *opt, const char *s, int max, int *width, int *height);

@@ -381,16 +381,9 @@ main (int argc, char **argv)
       ok = cv_parse_backend (a, v, true, &backend);
     else if (!strcmp (a, "--threads"))
       ok = cv_parse_int (a, v, 0, 1024, &threads);
-    else if (!strcmp (a, "--preset")) {
-      int k = 0;
-      while (cc_epic_preset_name ((cc_epic_preset) k)
-          && strcmp (v, cc_epic_preset_name ((cc_epic_preset) k)))
-        k++;
-      ok = cc_epic_preset_name ((cc_epic_preset) k) != NULL;
-      if (!ok)
-        fprintf (stderr, "epic-eval: --preset %s: want fast, balanced or accurate\n", v);
-      o.preset = (cc_epic_preset) k;
-    } else if (!strcmp (a, "--k"))
+    else if (!strcmp (a, "--preset"))
+      ok = cv_parse_epic_preset (a, v, &o.preset);
+    else if (!strcmp (a, "--k"))
       ok = cv_parse_int (a, v, 0, 128, &o.k);
     else if (!strcmp (a, "--cell"))
       ok = cv_parse_int (a, v, 0, 8, &o.cell);
