@@ -169,7 +169,7 @@ main (int argc, char **argv)
     });
     gst_cv_flow_field_unref (field);
     /* the segmentation mask (CPU backend: filled in place, here by a fill) */
-    GstCvMaskOut *mask = gst_cv_mask_out_new (ctx, w, h);
+    GstCvMaskOut *mask = gst_cv_mask_out_new (ctx, NULL, NULL, w, h);
     static const guint regions[] = { 0, 255 };
     double mask_ms;
     TIME_FRAMES (mask_ms, MAX (frames / 50, 2), {

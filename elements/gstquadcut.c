@@ -345,7 +345,8 @@ gst_quad_cut_setup (GstCvFilter * filter, const GstVideoInfo * info, cc_context 
   }
   self->width = w;
   self->height = h;
-  self->mask_out = gst_cv_mask_out_new (ctx, w, h);
+  self->mask_out = gst_cv_mask_out_new (ctx, gst_cv_filter_get_cuda_context (filter),
+      gst_cv_filter_get_cuda_stream (filter), w, h);
   self->plate_state = PLATE_NONE;
   if (params.mode == CC_QUADCUT_MODE_PLATE && !setup_plate (self, ctx, info))
     return FALSE;

@@ -150,39 +150,74 @@ gst_cv_tracks_attach (GstCvTracks * tracks, const GstSegment * segment, GstBuffe
 
 #if CV_HAVE_ANALYTICS && GST_CHECK_VERSION(1, 26, 0)
 #include <gst/video/gstvideopool.h>
+#include "gstcvcuda.h"
+#include "gstcvcudaapi.h"
+#include "gstcvhandoff.h"
+#if CV_HAVE_GST_CUDA_STREAM
+#include <gst/cuda/gstcudabufferpool.h>
+#endif
 
 struct _GstCvMaskOut {
   GstBufferPool *pool;
   GstVideoInfo info;
   cc_context *ctx;
-  cc_image scratch;             /* device GRAY8 for CUDA backends */
+  gpointer cuda_ctx;            /* the GstCudaContext of a CUDA-memory pool, or NULL */
+  cc_image scratch;             /* device GRAY8 for CUDA backends with a host pool */
   gboolean have_scratch;
   /* between begin and finish */
   GstBuffer *buffer;
   GstVideoFrame frame;
-  cc_image host;
+  cc_image view;                /* the mapped buffer */
 };
 
+/* A pool of CUDA memory on the element's stream: the mask stays on the device and
+ * is handed on as nvcodec hands on its frames (NEED_SYNC); a reader that maps it
+ * for the host gets it downloaded then, and no frame pays for a copy nobody reads. */
+static GstBufferPool *
+cuda_pool_new (gpointer cuda_ctx, gpointer cuda_stream)
+{
+#if CV_HAVE_GST_CUDA_STREAM
+  if (cuda_ctx && cuda_stream)
+    return gst_cuda_buffer_pool_new (GST_CUDA_CONTEXT (cuda_ctx));
+#endif
+  return NULL;
+}
+
+static gboolean
+pool_configure (GstCvMaskOut * out, gpointer cuda_stream)
+{
+  GstCaps *caps = gst_video_info_to_caps (&out->info);
+  GstStructure *config = gst_buffer_pool_get_config (out->pool);
+  gst_buffer_pool_config_set_params (config, caps, GST_VIDEO_INFO_SIZE (&out->info), 2, 0);
+  gst_buffer_pool_config_add_option (config, GST_BUFFER_POOL_OPTION_VIDEO_META);
+#if CV_HAVE_GST_CUDA_STREAM
+  if (out->cuda_ctx)
+    gst_buffer_pool_config_set_cuda_stream (config, GST_CUDA_STREAM (cuda_stream));
+#endif
+  gst_caps_unref (caps);
+  return gst_buffer_pool_set_config (out->pool, config)
+      && gst_buffer_pool_set_active (out->pool, TRUE);
+}
+
 GstCvMaskOut *
-gst_cv_mask_out_new (cc_context * ctx, gint width, gint height)
+gst_cv_mask_out_new (cc_context * ctx, gpointer cuda_context, gpointer cuda_stream,
+    gint width, gint height)
 {
   GstCvMaskOut *out = g_new0 (GstCvMaskOut, 1);
   out->ctx = ctx;
   gst_video_info_set_format (&out->info, GST_VIDEO_FORMAT_GRAY8, width, height);
-  GstCaps *caps = gst_video_info_to_caps (&out->info);
-  out->pool = gst_video_buffer_pool_new ();
-  GstStructure *config = gst_buffer_pool_get_config (out->pool);
-  gst_buffer_pool_config_set_params (config, caps, GST_VIDEO_INFO_SIZE (&out->info), 2, 0);
-  gst_buffer_pool_config_add_option (config, GST_BUFFER_POOL_OPTION_VIDEO_META);
-  gst_caps_unref (caps);
-  if (!gst_buffer_pool_set_config (out->pool, config)
-      || !gst_buffer_pool_set_active (out->pool, TRUE)) {
+  const gboolean cuda = cc_context_backend (ctx) == CC_BACKEND_CUDA;
+  if (cuda && (out->pool = cuda_pool_new (cuda_context, cuda_stream)))
+    out->cuda_ctx = gst_cv_cuda_context_ref (cuda_context);
+  else
+    out->pool = gst_video_buffer_pool_new ();
+  if (!pool_configure (out, cuda_stream)) {
     GST_WARNING ("mask pool: cannot configure a %dx%d GRAY8 pool", width, height);
     gst_cv_mask_out_free (out);
     return NULL;
   }
-  if (cc_context_backend (ctx) == CC_BACKEND_CUDA) {
-    if (cc_image_alloc (ctx, width, height, CC_FORMAT_GRAY8, CC_LOCATION_DEVICE,
+  if (cuda && !out->cuda_ctx) {
+    if (cc_image_alloc (out->ctx, width, height, CC_FORMAT_GRAY8, CC_LOCATION_DEVICE,
             &out->scratch) != CC_SUCCESS) {
       GST_WARNING ("mask pool: %s", cc_last_error ());
       gst_cv_mask_out_free (out);
@@ -210,6 +245,7 @@ gst_cv_mask_out_free (GstCvMaskOut * out)
     gst_buffer_pool_set_active (out->pool, FALSE);
     gst_object_unref (out->pool);
   }
+  gst_cv_cuda_context_unref (out->cuda_ctx);
   g_free (out);
 }
 
@@ -223,15 +259,19 @@ gst_cv_mask_out_begin (GstCvMaskOut * out)
     out->buffer = NULL;
     return NULL;
   }
-  if (!gst_video_frame_map (&out->frame, &out->info, out->buffer, GST_MAP_WRITE)) {
+#if CV_HAVE_GST_CUDA_STREAM
+  const GstMapFlags flags = out->cuda_ctx ? GST_MAP_WRITE | GST_MAP_CUDA : GST_MAP_WRITE;
+#else
+  const GstMapFlags flags = GST_MAP_WRITE;
+#endif
+  if (!gst_video_frame_map (&out->frame, &out->info, out->buffer, flags)) {
     gst_buffer_unref (out->buffer);
     out->buffer = NULL;
     return NULL;
   }
-  out->host = cc_image_view (GST_VIDEO_FRAME_PLANE_DATA (&out->frame, 0),
-      GST_VIDEO_FRAME_PLANE_STRIDE (&out->frame, 0), GST_VIDEO_INFO_WIDTH (&out->info),
-      GST_VIDEO_INFO_HEIGHT (&out->info), CC_FORMAT_GRAY8, CC_LOCATION_HOST);
-  return out->have_scratch ? &out->scratch : &out->host;
+  out->view = gst_cv_video_frame_view (&out->frame,
+      out->cuda_ctx ? CC_LOCATION_DEVICE : CC_LOCATION_HOST);
+  return out->have_scratch ? &out->scratch : &out->view;
 }
 
 gboolean
@@ -242,10 +282,13 @@ gst_cv_mask_out_finish (GstCvMaskOut * out, GstBuffer * buffer, gboolean ok,
     return FALSE;
   if (ok && out->have_scratch)
     ok = cc_image_copy (out->ctx, cc_context_stream (out->ctx), &out->scratch,
-        &out->host) == CC_SUCCESS;
+        &out->view) == CC_SUCCESS;
   gst_video_frame_unmap (&out->frame);
   GstBuffer *mask = out->buffer;
   out->buffer = NULL;
+  if (ok && out->cuda_ctx)
+    ok = gst_cv_cuda_memory_hand_off (out->ctx, out->cuda_ctx,
+        gst_buffer_peek_memory (mask, 0), FALSE) == CC_SUCCESS;
   if (!ok) {
     gst_buffer_unref (mask);
     return FALSE;
@@ -265,7 +308,8 @@ gst_cv_mask_out_finish (GstCvMaskOut * out, GstBuffer * buffer, gboolean ok,
 #else
 
 GstCvMaskOut *
-gst_cv_mask_out_new (cc_context * ctx, gint width, gint height)
+gst_cv_mask_out_new (cc_context * ctx, gpointer cuda_context, gpointer cuda_stream,
+    gint width, gint height)
 {
   return NULL;
 }

@@ -50,12 +50,18 @@ gboolean gst_cv_tracks_attach (GstCvTracks * tracks, const GstSegment * segment,
 /* ---- segmentation masks (quadcut) */
 
 /* GRAY8 mask buffers of one frame size from a pool (no allocation per frame once
- * the pool has grown), attached as a GstAnalyticsSegmentationMtd (1.26+). */
+ * the pool has grown), attached as a GstAnalyticsSegmentationMtd (1.26+). On the
+ * CUDA backend with a GstCudaContext the buffers are CUDA memory on the element's
+ * GstCudaStream, handed on as the element's frames are (gstcvhandoff.h: NEED_SYNC;
+ * a host reader's map downloads it); otherwise system memory. */
 typedef struct _GstCvMaskOut GstCvMaskOut;
 
-/* NULL where the segmentation mtd does not exist (below 1.26). ctx: the element's
- * core context (a device scratch for CUDA backends). */
-GstCvMaskOut *gst_cv_mask_out_new (cc_context * ctx, gint width, gint height);
+/* NULL where the segmentation mtd does not exist (below 1.26). [in] ctx: the
+ * element's core context; [in] cuda_context, cuda_stream: its GstCudaContext and
+ * GstCudaStream (gst_cv_filter_get_cuda_context/_stream), or NULL for system memory
+ * (a device scratch and a copy per frame on CUDA backends). */
+GstCvMaskOut *gst_cv_mask_out_new (cc_context * ctx, gpointer cuda_context,
+    gpointer cuda_stream, gint width, gint height);
 void gst_cv_mask_out_free (GstCvMaskOut * out);
 /* Where the element writes the frame's GRAY8 mask (where its backend computes),
  * or NULL (no pool: nothing to attach, or a buffer could not be had). */

@@ -232,6 +232,16 @@ gst_cv_filter_get_cuda_context (GstCvFilter * filter)
   return PRIV (filter)->cuda_ctx;
 }
 
+gpointer
+gst_cv_filter_get_cuda_stream (GstCvFilter * filter)
+{
+#if CV_HAVE_GST_CUDA_STREAM
+  return PRIV (filter)->gst_stream;
+#else
+  return NULL;
+#endif
+}
+
 const cc_image *
 gst_cv_filter_get_previous_frame (GstCvFilter * filter)
 {

@@ -138,6 +138,9 @@ void gst_cv_filter_warn_cpu_time (GstCvFilter * filter, double seconds_per_megap
 guint64 gst_cv_filter_get_frame_number (GstCvFilter * filter);
 /* The GstCudaContext in use, or NULL (transfer none). */
 gpointer gst_cv_filter_get_cuda_context (GstCvFilter * filter);
+/* The element's GstCudaStream (GStreamer 1.24+, CUDA backend with a GstCudaContext:
+ * the stream the context adopted), or NULL (transfer none; valid in setup/process). */
+gpointer gst_cv_filter_get_cuda_stream (GstCvFilter * filter);
 /* Asks for setup() to run again before the next frame (a property that changes
  * buffer sizes). Takes the object lock itself. */
 void gst_cv_filter_request_setup (GstCvFilter * filter);
