@@ -9,9 +9,10 @@
 // of the tile changes, then writes the changed keys back. A round is one launch of as
 // many blocks as the device runs at once, each taking tiles in turn, and relaxes only
 // the tiles next to a tile that changed in the round before. Rounds run back to
-// back; a round that changes nothing leaves its flag clear, which makes the remaining
-// rounds return at once (no host synchronisation); create captures the rounds into
-// one CUDA graph, so a run pays one launch for them. Keys only decrease and each is
+// back in a CUDA graph's while node, built once by create: the last block of a round
+// to finish ends the loop when the round changed no key (or at the round limit), so
+// a run pays one graph launch and exactly the rounds it needs, with no host
+// synchronisation. Keys only decrease and each is
 // the value of a real path, so the rounds reach the unique fixed point the CPU's
 // Dijkstra computes, whatever the order of the updates (cc_interp_rounds () rounds at
 // most).
@@ -41,6 +42,12 @@
 #else
 #define INTERP_ROUND_MIN_BLOCKS 1
 #endif
+// The geodesic rounds' state in device memory: the rounds done, the blocks of the
+// current round that finished, and whether the current round changed a key.
+#define INTERP_ROUND_DONE 0
+#define INTERP_ROUND_BLOCKS 1
+#define INTERP_ROUND_CHANGED 2
+#define INTERP_ROUND_STATE 3
 static_assert (128 * (sizeof (cc_flow_match) + sizeof (double)) <= 8 * CC_INTERP_CANDIDATES,
     "interp: fit gather does not fit the candidate buffer");
 
@@ -51,10 +58,10 @@ struct cc_cuda_interp {
   int *blur_h, *blur;
   float *cost;
   unsigned long long *keys;
-  int *flags;                    // rounds + 1: flags[r] = round r changed a key
+  int *round_state;              // INTERP_ROUND_STATE ints (interp_geodesic_round_kernel)
   int *stamps;                   // 2 x tiles: the round of each tile's last change
   int tiles_x, tiles_y;
-  cudaGraphExec_t geodesic;      // the flags and stamps cleared, then the rounds
+  cudaGraphExec_t geodesic;      // the state and stamps cleared, then the rounds
   int *owner;
   unsigned long long *table_key;
   unsigned *table_cost;          // float bits (costs >= 0 order like their bits)
@@ -135,10 +142,11 @@ interp_seed_kernel (const cc_flow_match *matches, const int *owner, int nb,
   keys[(size_t) py * w + px] = cc_interp_key (0.0f, b);
 }
 
-// One geodesic round, r (1-based), of as many blocks as the device holds at once, each
-// taking tiles in turn. flags[r] is set when the round changes a key; a round whose
-// predecessor changed nothing returns at once (the rounds after convergence cost a
-// launch each, no work).
+// One geodesic round, r (1-based: the rounds done, state[INTERP_ROUND_DONE], plus
+// one), of as many blocks as the device holds at once, each taking tiles in turn. A
+// block that changed a key sets state[INTERP_ROUND_CHANGED]; the last block to finish
+// (a count of the finished blocks) sets the while node's condition `loop`: another
+// round when this one changed a key and fewer than `rounds` ran.
 //
 // A tile is relaxed when a tile of its 3 x 3 neighbourhood changed a key in the
 // previous round (stamps: the round of a tile's last change, in two arrays by the
@@ -151,13 +159,14 @@ interp_seed_kernel (const cc_flow_match *matches, const int *owner, int nb,
 // is the length of a real path, so the fixed point is the same whatever a load sees.
 __global__ void __launch_bounds__ (INTERP_TILE * INTERP_TILE, INTERP_ROUND_MIN_BLOCKS)
 interp_geodesic_round_kernel (unsigned long long *keys, const float *cost, int w, int h,
-    int *flags, int *stamps, int tiles_x, int tiles_y, int r)
+    int *state, int *stamps, int tiles_x, int tiles_y, int rounds,
+    cudaGraphConditionalHandle loop)
 {
   __shared__ unsigned long long sk[2][INTERP_TILE + 2][INTERP_TILE + 2];
   __shared__ float sc[INTERP_TILE + 2][INTERP_TILE + 2];
   __shared__ int s_active;
-  if (r > 1 && flags[r - 1] == 0)
-    return;   // converged: the whole grid returns
+  // the round's number: state changes only after every block has read it (below)
+  const int r = *(volatile int *) &state[INTERP_ROUND_DONE] + 1;
   const int tiles = tiles_x * tiles_y;
   const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * INTERP_TILE + tx;
   const int *last = stamps + ((r - 1) & 1) * tiles;
@@ -230,8 +239,19 @@ interp_geodesic_round_kernel (unsigned long long *keys, const float *cost, int w
         mine[tile] = r;
     }
   }
-  if (block_changed && tid == 0)
-    atomicOr (&flags[r], 1);
+  // the last block of the round to finish decides whether another round runs
+  if (tid == 0) {
+    if (block_changed)
+      atomicOr (&state[INTERP_ROUND_CHANGED], 1);
+    __threadfence ();
+    if (atomicAdd (&state[INTERP_ROUND_BLOCKS], 1) == (int) gridDim.x - 1) {
+      __threadfence ();
+      const int changed = atomicExch (&state[INTERP_ROUND_CHANGED], 0);
+      state[INTERP_ROUND_BLOCKS] = 0;
+      state[INTERP_ROUND_DONE] = r;
+      cudaGraphSetConditional (loop, changed != 0 && r < rounds);
+    }
+  }
 }
 
 __global__ void
@@ -588,44 +608,60 @@ interp_confidence_kernel (const unsigned long long *keys, const cc_flow_match *m
 
 // ------------------------------------------------------------------ host side
 
-// The geodesic rounds: the flags and stamps cleared, then st->rounds launches of the
-// round kernel (those after convergence return at once). Their arguments never
-// change, so create captures them into one graph: a run launches it instead of ~100
-// to ~200 kernels, whose launch cost, not their work, would dominate.
+// The geodesic rounds as one graph: the round state and the stamps cleared, then a
+// while node whose body is one round (interp_geodesic_round_kernel ends the loop).
+// Their arguments never change, so create builds it once: a run launches it instead
+// of a kernel a round, whose launch cost, not their work, would dominate.
 static cc_status
-interp_capture_geodesic (cc_cuda_interp *st)
+interp_build_geodesic (cc_cuda_interp *st)
 {
-  cudaStream_t cs = NULL;
-  CC_CUDA_TRY (cudaStreamCreateWithFlags (&cs, cudaStreamNonBlocking),
-      "interp: capture stream");
   cudaGraph_t g = NULL;
-  cc_status s = CC_SUCCESS;
-  cudaError_t e = cudaStreamBeginCapture (cs, cudaStreamCaptureModeThreadLocal);
+  cudaGraphNode_t clear_state, clear_stamps, kernel, loop_node;
+  cudaGraphConditionalHandle loop;
+  cudaError_t e = cudaGraphCreate (&g, 0);
+  if (e == cudaSuccess)
+    e = cudaGraphConditionalHandleCreate (&loop, g, 1, cudaGraphCondAssignDefault);
   if (e == cudaSuccess) {
-    e = cudaMemsetAsync (st->flags, 0, (size_t) (st->rounds + 1) * sizeof (int), cs);
-    if (e == cudaSuccess)
-      e = cudaMemsetAsync (st->stamps, 0, 2 * (size_t) st->tiles_x * st->tiles_y * sizeof (int),
-          cs);
-    dim3 tile_threads (INTERP_TILE, INTERP_TILE);
-    for (int r = 1; r <= st->rounds && e == cudaSuccess; r++) {
-      interp_geodesic_round_kernel<<<st->round_blocks, tile_threads, 0, cs>>> (st->keys,
-          st->cost, st->w, st->h, st->flags, st->stamps, st->tiles_x, st->tiles_y, r);
-      e = cudaGetLastError ();
+    cudaMemsetParams m = {};
+    m.dst = st->round_state;
+    m.elementSize = sizeof (int);
+    m.width = INTERP_ROUND_STATE;
+    m.height = 1;
+    e = cudaGraphAddMemsetNode (&clear_state, g, NULL, 0, &m);
+    if (e == cudaSuccess) {
+      m.dst = st->stamps;
+      m.width = 2 * (size_t) st->tiles_x * st->tiles_y;
+      e = cudaGraphAddMemsetNode (&clear_stamps, g, &clear_state, 1, &m);
     }
-    cudaError_t e2 = cudaStreamEndCapture (cs, &g);
-    if (e == cudaSuccess)
-      e = e2;
+  }
+  if (e == cudaSuccess) {
+    cudaGraphNodeParams cp = {};
+    cp.type = cudaGraphNodeTypeConditional;
+    cp.conditional.handle = loop;
+    cp.conditional.type = cudaGraphCondTypeWhile;
+    cp.conditional.size = 1;
+    e = cudaGraphAddNode (&loop_node, g, &clear_stamps, NULL, 1, &cp);
+    if (e == cudaSuccess) {
+      void *args[] = { &st->keys, &st->cost, &st->w, &st->h, &st->round_state, &st->stamps,
+        &st->tiles_x, &st->tiles_y, &st->rounds, &loop };
+      cudaKernelNodeParams kp = {};
+      kp.func = (void *) interp_geodesic_round_kernel;
+      kp.gridDim = dim3 (st->round_blocks);
+      kp.blockDim = dim3 (INTERP_TILE, INTERP_TILE);
+      kp.kernelParams = args;
+      e = cudaGraphAddKernelNode (&kernel, cp.conditional.phGraph_out[0], NULL, 0, &kp);
+    }
   }
   if (e == cudaSuccess)
     e = cudaGraphInstantiate (&st->geodesic, g, 0);
   if (g)
     cudaGraphDestroy (g);
-  cudaStreamDestroy (cs);
   if (e != cudaSuccess) {
+    cudaGetLastError ();
     st->geodesic = NULL;
-    s = cc_set_error (CC_ERROR_CUDA, "interp: geodesic graph: %s", cudaGetErrorString (e));
+    return cc_set_error (CC_ERROR_CUDA, "interp: geodesic graph: %s", cudaGetErrorString (e));
   }
-  return s;
+  return CC_SUCCESS;
 }
 
 extern "C" void
@@ -635,7 +671,7 @@ cc_cuda_interp_destroy (cc_cuda_interp *st)
     return;
   if (st->geodesic)
     cudaGraphExecDestroy (st->geodesic);
-  void *bufs[] = { st->blur_h, st->blur, st->cost, st->keys, st->flags, st->stamps, st->owner,
+  void *bufs[] = { st->blur_h, st->blur, st->cost, st->keys, st->round_state, st->stamps, st->owner,
     st->table_key, st->table_cost, st->count, st->offsets, st->cursor, st->adj_node,
     st->adj_cost, st->model, st->scan_tmp };
   for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
@@ -669,7 +705,7 @@ cc_cuda_interp_create (cc_context *ctx, int w, int h, cc_cuda_interp **out)
   INTERP_ALLOC (st->keys, n * sizeof (unsigned long long));
   st->tiles_x = cc_div_up (w, INTERP_TILE);
   st->tiles_y = cc_div_up (h, INTERP_TILE);
-  INTERP_ALLOC (st->flags, (size_t) (st->rounds + 1) * sizeof (int));
+  INTERP_ALLOC (st->round_state, INTERP_ROUND_STATE * sizeof (int));
   INTERP_ALLOC (st->stamps, 2 * (size_t) st->tiles_x * st->tiles_y * sizeof (int));
   INTERP_ALLOC (st->owner, nb * sizeof (int));
   INTERP_ALLOC (st->table_key, t * sizeof (unsigned long long));
@@ -707,7 +743,7 @@ cc_cuda_interp_create (cc_context *ctx, int w, int h, cc_cuda_interp **out)
     st->round_blocks = (int) (resident < tiles ? resident : tiles);
   }
   if (s == CC_SUCCESS)
-    s = interp_capture_geodesic (st);
+    s = interp_build_geodesic (st);
   if (s != CC_SUCCESS) {
     cc_cuda_interp_destroy (st);
     return s;

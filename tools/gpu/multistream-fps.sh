@@ -3,7 +3,8 @@
 # Multi-stream throughput: BRANCHES (default 8) independent 1080p NV12 branches
 #   videotestsrc num-buffers=1 ! imagefreeze num-buffers=N ! cudaupload ! ELEMENT ! fakesink
 # in one gst-launch-1.0 process, total frames per second over all branches; and
-# two-element chains in CUDA memory (cudaupload ! A ! B ! cudadownload) in one branch.
+# two-element chains in CUDA memory (cudaupload ! A ! B ! cudadownload) in one branch,
+# with and without queues between them.
 # Each figure is (frames of a 2N run - frames of an N run) / (time difference), so
 # process start, plugin loading and CUDA initialisation cancel out.
 # FRAMES (default 2000) is N (divided by the third argument for slow elements); ONLY, an extended regex over the names, runs those alone.
@@ -70,5 +71,8 @@ ${EXTRA_BRANCHES:+branches extra "$EXTRA_BRANCHES"}
 chain chain-identity "identity ! identity"
 chain chain-cudaflowlk "cudaflowlk"
 chain chain-cudaflowlk-x2 "cudaflowlk ! cudaflowlk"
+# the same with a queue before, between and after: one streaming thread per element,
+# so upload, both elements and the download overlap across frames
+chain chain-cudaflowlk-x2-queued "queue ! cudaflowlk ! queue ! cudaflowlk ! queue"
 chain chain-cudablockmatch-x2 "cudablockmatch ! cudablockmatch"
 chain chain-flowlk-moct "cudaflowlk ! moctracker objects-file=$OBJ128"
