@@ -162,10 +162,9 @@ main (int argc, char **argv)
   int largest = 0, check = 4, cap = CC_APSP_MAX_NODES;
   cc_apsp_tuning_default (&tuning);
   for (int i = 1; i < argc; i++) {
-    if (cv_is_help (argv[i])) {
-      fputs (help, stdout);
+    if (cv_version_or_help (argv[i], help))
       return 0;
-    } else if (!strcmp (argv[i], "--backend") && i + 1 < argc) {
+    else if (!strcmp (argv[i], "--backend") && i + 1 < argc) {
       i++;
       if (!strcmp (argv[i], "cpu"))
         backend = CC_BACKEND_CPU;
@@ -200,9 +199,6 @@ main (int argc, char **argv)
             "floyd-warshall\n", argv[i]);
         return 2;
       }
-    } else if (!strcmp (argv[i], "--version")) {
-      cv_print_version ();
-      return 0;
     } else
       usage ();
   }

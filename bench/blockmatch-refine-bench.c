@@ -209,13 +209,9 @@ main (int argc, char **argv)
   for (int i = 1; i < argc; i++) {
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
     bool ok = true;
-    if (!strcmp (argv[i], "--version")) {
-      cv_print_version ();
+    if (cv_version_or_help (argv[i], help))
       return 0;
-    } else if (cv_is_help (argv[i])) {
-      fputs (help, stdout);
-      return 0;
-    } else if (!strcmp (argv[i], "--backend") && v) {
+    else if (!strcmp (argv[i], "--backend") && v) {
       if (!strcmp (v, "cpu") || !strcmp (v, "cuda"))
         backend = !strcmp (v, "cpu") ? CC_BACKEND_CPU : CC_BACKEND_CUDA;
       else

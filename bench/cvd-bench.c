@@ -139,19 +139,12 @@ main (int argc, char **argv)
   cc_cvd_tuning_default (&defaults);
   cc_cvd_voronoi_method voronoi = defaults.voronoi;
   for (int i = 1; i < argc; i++) {
-    if (!strcmp (argv[i], "--version")) {
-      cv_print_version ();
-      return 0;
-    } else if (cv_is_help (argv[i])) {
-      printf (help, MAX_RUNS);
-      return 0;
-    } else if (!strcmp (argv[i], "--no-cpu")) {
-      cpu = false;
+    int exit_status;
+    if (cv_bench_option (argc, argv, &i, help, MAX_RUNS, &cpu, &runs, &exit_status)) {
+      if (exit_status >= 0)
+        return exit_status;
     } else if (!strcmp (argv[i], "--quick")) {
       quick = true;
-    } else if (!strcmp (argv[i], "--runs") && i + 1 < argc) {
-      if (!cv_parse_int ("--runs", argv[++i], 1, MAX_RUNS, &runs))
-        return 2;
     } else if (!strcmp (argv[i], "--voronoi") && i + 1 < argc) {
       const char *v = argv[++i];
       if (!strcmp (v, "jfa"))

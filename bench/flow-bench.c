@@ -357,17 +357,16 @@ main (int argc, char **argv)
   bool fb = true, cpu = true, epic = false;
   int runs = 50;
   for (int i = 1; i < argc; i++) {
-    if (cv_is_help (argv[i])) {
-      printf (help, MAX_RUNS);
-      return 0;
+    int exit_status;
+    if (cv_bench_option (argc, argv, &i, help, MAX_RUNS, &cpu, &runs, &exit_status)) {
+      if (exit_status >= 0)
+        return exit_status;
     } else if (!strcmp (argv[i], "--fb-check"))
       fb = true;
     else if (!strcmp (argv[i], "--no-fb-check"))
       fb = false;
     else if (!strcmp (argv[i], "--epic"))
       epic = true;
-    else if (!strcmp (argv[i], "--no-cpu"))
-      cpu = false;
     else if (!strcmp (argv[i], "--cell") && i + 1 < argc) {
       if (!cv_parse_int ("--cell", argv[++i], 2, 8, &epic_cell))
         return 2;
@@ -386,16 +385,9 @@ main (int argc, char **argv)
     } else if (!strcmp (argv[i], "--inner") && i + 1 < argc) {
       if (!cv_parse_int ("--inner", argv[++i], 1, 1000, &epic_inner))
         return 2;
-    }
-    else if (!strcmp (argv[i], "--runs") && i + 1 < argc) {
-      if (!cv_parse_int ("--runs", argv[++i], 1, MAX_RUNS, &runs))
-        return 2;
     } else if (!strcmp (argv[i], "--threads") && i + 1 < argc) {
       if (!cv_parse_int ("--threads", argv[++i], 0, CC_CONTEXT_THREADS_MAX, &cpu_threads))
         return 2;
-    } else if (!strcmp (argv[i], "--version")) {
-      cv_print_version ();
-      return 0;
     } else {
       fprintf (stderr, "usage: flow-bench [--fb-check | --no-fb-check | --epic [--size WxH] "
           "[--preset P] [--cell N] [--k N] [--inner N]] [--runs N] [--no-cpu] [--threads N]\n");

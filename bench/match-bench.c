@@ -353,20 +353,14 @@ main (int argc, char **argv)
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     bool ok = true;
-    if (!strcmp (a, "--no-cpu"))
-      cpu = false;
-    else if (!strcmp (a, "--compare"))
+    int exit_status;
+    if (cv_bench_option (argc, argv, &i, help, MAX_RUNS, &cpu, &runs, &exit_status)) {
+      if (exit_status >= 0)
+        return exit_status;
+    } else if (!strcmp (a, "--compare"))
       compare = true;
-    else if (!strcmp (a, "--version")) {
-      cv_print_version ();
-      return 0;
-    } else if (cv_is_help (a)) {
-      printf (help, MAX_RUNS);
-      return 0;
-    } else if (!v)
+    else if (!v)
       return usage ();
-    else if (!strcmp (a, "--runs"))
-      ok = cv_parse_int (a, argv[++i], 1, MAX_RUNS, &runs);
     else if (!strcmp (a, "--threads"))
       ok = cv_parse_int (a, argv[++i], 0, 4096, &cpu_threads);
     else if (!strcmp (a, "--eval"))

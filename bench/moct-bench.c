@@ -208,17 +208,10 @@ main (int argc, char **argv)
   int runs = 50, layouts = 3, ppts = 7;   /* bit sets: layout 0/1, ppt 4/8/16 */
   unsigned draw = 0;
   for (int i = 1; i < argc; i++) {
-    if (!strcmp (argv[i], "--version")) {
-      cv_print_version ();
-      return 0;
-    } else if (cv_is_help (argv[i])) {
-      printf (help, MAX_RUNS);
-      return 0;
-    } else if (!strcmp (argv[i], "--no-cpu"))
-      cpu = false;
-    else if (!strcmp (argv[i], "--runs") && i + 1 < argc) {
-      if (!cv_parse_int ("--runs", argv[++i], 1, MAX_RUNS, &runs))
-        return 2;
+    int exit_status;
+    if (cv_bench_option (argc, argv, &i, help, MAX_RUNS, &cpu, &runs, &exit_status)) {
+      if (exit_status >= 0)
+        return exit_status;
     } else if (!strcmp (argv[i], "--layout") && i + 1 < argc) {
       const char *v = argv[++i];
       layouts = !strcmp (v, "atomic") ? 1 : !strcmp (v, "partials") ? 2 : !strcmp (v, "all") ? 3 : 0;

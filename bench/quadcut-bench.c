@@ -275,11 +275,7 @@ main (int argc, char **argv)
   cc_backend backend = CC_BACKEND_AUTO;
   bench_input in = { .cdnet = NULL, .frame = 600, .certain = -1.0f, .max_level = -1 };
   for (int i = 1; i < argc; i++) {
-    if (cv_is_help (argv[i]))
-      return help ();
-    const char *o = argv[i], *v = cv_option_value (argc, argv, &i);
-    if (!v)
-      return usage ();
+    const char *o = argv[i], *v = cv_option_value (argc, argv, &i, help, usage);
     bool ok = true;
     if (!strcmp (o, "--size")) {
       if (n_sizes == MAX_SIZES)

@@ -3,9 +3,9 @@
 #include "gstcvenum.h"
 
 /* One type for every element's `refine`. `false` and `true` are accepted for none
- * and variational (cudaflowepic's refine was a boolean until 2026-11-27: its launch
- * lines keep working); values of their own, so that reading the property (and
- * gst-inspect's default) gives none or variational. */
+ * and variational (launch lines that write cudaflowepic's `refine` as a boolean work);
+ * values of their own, so that reading the property (and gst-inspect's default) gives
+ * none or variational. */
 enum { REFINE_NONE, REFINE_VARIATIONAL, REFINE_FALSE, REFINE_TRUE };
 GType
 gst_cv_refine_mode_get_type (void)

@@ -162,11 +162,7 @@ main (int argc, char **argv)
         fprintf (stderr, "cv-mkclip: --size wants WxH, got %s\n", argv[i]);
         return 2;
       }
-    } else if (!strcmp (argv[i], "--version")) {
-      cv_print_version ();
-      return 0;
-    } else if (cv_is_help (argv[i])) {
-      fputs (help, stdout);
+    } else if (cv_version_or_help (argv[i], help)) {
       return 0;
     } else if (argv[i][0] != '-' && !dir)
       dir = argv[i];

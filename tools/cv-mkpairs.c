@@ -173,13 +173,9 @@ main (int argc, char **argv)
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     bool ok = true;
-    if (!strcmp (a, "--version")) {
-      cv_print_version ();
+    if (cv_version_or_help (a, help))
       return 0;
-    } else if (cv_is_help (a)) {
-      fputs (help, stdout);
-      return 0;
-    } else if (!strcmp (a, "--procedural"))
+    else if (!strcmp (a, "--procedural"))
       procedural = true;
     else if (!strcmp (a, "--driving"))
       driving = true;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Per-pixel formulas of the variational refinement, shared by refine.c (CPU
- * reference) and kernels/refine.cu, so that both minimise the same energy. */
+ * reference) and its CUDA twin (kernels/refine.cu, refine_sor.cu), so that both
+ * minimise the same energy. */
 #ifndef CUDACORE_REFINE_HOSTDEV_H
 #define CUDACORE_REFINE_HOSTDEV_H
 

@@ -23,7 +23,7 @@ typedef struct cc_refine_sizes {
 
 void cc_refine_sizes_compute (int width, int height, int wanted, cc_refine_sizes *out);
 
-/* CUDA backend (kernels/refine.cu). */
+/* CUDA backend (kernels/refine.cu; its sweeps in refine_sor.cu and refine_sor_h2.cu). */
 typedef struct cc_cuda_refine cc_cuda_refine;
 cc_status cc_cuda_refine_create (cc_context *ctx, const cc_refine_sizes *sizes,
     int max_outer, cc_cuda_refine **out);

@@ -552,8 +552,8 @@ GST_START_TEST (test_plugin_metadata)
   for (gsize i = 0; i < G_N_ELEMENTS (topics); i++) {
     if (strstr (desc, topics[i][0]) == NULL)
       continue;
-    /* transfer full: the reference once leaked here (LeakSanitizer, when the registry
-     * was freed at gst_deinit) */
+    /* transfer full: the reference is dropped here (else LeakSanitizer reports it when
+     * the registry is freed at gst_deinit) */
     GstPluginFeature *f = gst_registry_find_feature (gst_registry_get (), topics[i][1],
         GST_TYPE_ELEMENT_FACTORY);
     ck_assert_msg (f != NULL, "description names %s without %s: %s", topics[i][0],

@@ -394,8 +394,8 @@ GST_END_TEST;
 /* ------------------------------------------------------------- quadcut */
 #ifdef CV_HAVE_QUADCUT
 /* A truncated JPEG as plate-location or background-location: an element error that
- * says so (libjpeg's "Premature end of JPEG file" went to stderr and the half-decoded
- * picture was used). */
+ * says so, not libjpeg's "Premature end of JPEG file" on stderr and the half-decoded
+ * picture used. */
 GST_START_TEST (test_quadcut_truncated_jpeg)
 {
   gchar *src_path = g_build_filename (g_getenv ("CV_SOURCE_ROOT"), "tests", "fuzz", "corpus",

@@ -72,15 +72,66 @@ cv_fail (const char *what)
 }
 
 const char *
-cv_option_value (int argc, char **argv, int *i)
+cv_option_value (int argc, char **argv, int *i, int (*help) (void), int (*usage) (void))
 {
+  if (cv_is_help (argv[*i]))
+    exit (help ());
   if (!strcmp (argv[*i], "--version")) {
     cv_print_version ();
     exit (0);
   }
   if (*i + 1 >= argc)
-    return NULL;
+    exit (usage ());
   return argv[++*i];
+}
+
+bool
+cv_version_or_help (const char *arg, const char *help)
+{
+  if (!strcmp (arg, "--version"))
+    cv_print_version ();
+  else if (cv_is_help (arg))
+    fputs (help, stdout);
+  else
+    return false;
+  return true;
+}
+
+bool
+cv_command_version_or_help (int argc, char **argv, const char *usage, const char *help)
+{
+  if (argc >= 2 && !strcmp (argv[1], "--version")) {
+    cv_print_version ();
+    return true;
+  }
+  for (int i = 1; i < argc; i++)
+    if (cv_is_help (argv[i])) {
+      printf ("%s%s", usage, help);
+      return true;
+    }
+  return false;
+}
+
+bool
+cv_bench_option (int argc, char **argv, int *i, const char *help, int max_runs, bool *cpu,
+    int *runs, int *exit_status)
+{
+  const char *a = argv[*i];
+  *exit_status = -1;
+  if (!strcmp (a, "--version")) {
+    cv_print_version ();
+    *exit_status = 0;
+  } else if (cv_is_help (a)) {
+    printf (help, max_runs);
+    *exit_status = 0;
+  } else if (!strcmp (a, "--no-cpu"))
+    *cpu = false;
+  else if (!strcmp (a, "--runs") && *i + 1 < argc) {
+    if (!cv_parse_int ("--runs", argv[++*i], 1, max_runs, runs))
+      *exit_status = 2;
+  } else
+    return false;
+  return true;
 }
 
 bool

@@ -19,9 +19,28 @@ bool cv_option_error (const char *opt, const char *s, const char *expected);
 /* "TOOL: WHAT: <the core's last error>" on stderr; returns 1 (the tools' exit status). */
 int cv_fail (const char *what);
 /* One step of a "--option value" command line: the value of the option argv[*i] (*i
- * then indexes it), or NULL when it has none. --version prints the version and exits
- * with status 0. */
-const char *cv_option_value (int argc, char **argv, int *i);
+ * then indexes it). -h and --help exit with help ()'s status (help prints the help),
+ * --version prints the version and exits with status 0, an option without a value
+ * exits with usage ()'s status (usage says it on stderr). */
+const char *cv_option_value (int argc, char **argv, int *i, int (*help) (void),
+    int (*usage) (void));
+/* One step of a command line for -h / --help and --version at arg: prints the help
+ * text as it is, or the version, and returns true (the program then exits with status
+ * 0); false for any other argument. */
+bool cv_version_or_help (const char *arg, const char *help);
+/* The same for the programs that take a command or parse their options elsewhere,
+ * before any parsing: true after printing the version (argv[1] is --version) or usage
+ * then help (any argument is -h or --help); the program then exits with status 0. */
+bool cv_command_version_or_help (int argc, char **argv, const char *usage,
+    const char *help);
+/* One step of a benchmark's command line for the options they share: --version, -h /
+ * --help (help is a printf format whose one conversion takes max_runs), --no-cpu
+ * (*cpu = false) and --runs N (1..max_runs into *runs; *i then indexes N). True when
+ * argv[*i] was one of them, with *exit_status the program's exit status (0 after the
+ * version or the help, 2 after a bad --runs value, said on stderr) or -1 to go on;
+ * false for any other argument, --runs without a value included. */
+bool cv_bench_option (int argc, char **argv, int *i, const char *help, int max_runs,
+    bool *cpu, int *runs, int *exit_status);
 /* Parses s as a backend: "cpu", "cuda" and, with allow_auto, "auto"; false after
  * "TOOL: OPT: 'S' is not one of ..." otherwise. */
 bool cv_parse_backend (const char *opt, const char *s, bool allow_auto, cc_backend *out);

@@ -186,13 +186,9 @@ main (int argc, char **argv)
   const char *backend = "auto", *density = "uniform", *clip = NULL;
   gst_init (NULL, NULL);
   for (int i = 1; i < argc; i++) {
-    if (!strcmp (argv[i], "--version")) {
-      cv_print_version ();
+    if (cv_version_or_help (argv[i], help))
       return 0;
-    } else if (cv_is_help (argv[i])) {
-      fputs (help, stdout);
-      return 0;
-    } else if (!strcmp (argv[i], "--frames") && i + 1 < argc) {
+    else if (!strcmp (argv[i], "--frames") && i + 1 < argc) {
       if (!cv_parse_int ("--frames", argv[++i], 2, 100000, &frames))
         return 2;
     } else if (!strcmp (argv[i], "--sites") && i + 1 < argc) {

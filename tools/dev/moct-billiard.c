@@ -635,15 +635,8 @@ parse_options (int argc, char **argv, options *op)
 int
 main (int argc, char **argv)
 {
-  if (argc >= 2 && !strcmp (argv[1], "--version")) {
-    cv_print_version ();
+  if (cv_command_version_or_help (argc, argv, usage, help))
     return 0;
-  }
-  for (int i = 1; i < argc; i++)
-    if (cv_is_help (argv[i])) {
-      printf ("%s%s", usage, help);
-      return 0;
-    }
   options op;
   int rc = parse_options (argc, argv, &op);
   if (rc)

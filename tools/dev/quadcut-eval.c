@@ -407,11 +407,7 @@ main (int argc, char **argv)
   cc_quadcut_params p;
   cc_quadcut_params_default (&p);
   for (int i = 1; i < argc; i++) {
-    if (cv_is_help (argv[i]))
-      return help ();
-    const char *o = argv[i], *v = cv_option_value (argc, argv, &i);
-    if (!v)
-      return usage ();
+    const char *o = argv[i], *v = cv_option_value (argc, argv, &i, help, usage);
     bool ok = true;
     if (!strcmp (o, "--cdnet"))
       cdnet = v;

@@ -17,9 +17,9 @@
 # (tests/common/cv_test_quick.h): the same kernels and branches on smaller frames,
 # graphs and meshes and fewer iterations, as the sanitizers slow kernels ~100x
 # (SANITIZE_QUICK=0 runs them in full). compute-sanitizer waits SANITIZE_LAUNCH_TIMEOUT
-# seconds (default 600; its own default is 10) for a program's first CUDA call: the
-# programs whose CPU cases come first (core-apsp, core-cvd) reached it after 10 s
-# and were never attached ("No attachable process found"), then ran into their cap.
+# seconds (default 600; its own default is 10) for a program's first CUDA call: with
+# 10 s, the programs whose CPU cases come first (core-apsp, core-cvd) reach it too late
+# and are never attached ("No attachable process found"), then run into their cap.
 # SANITIZE_FRAMES (default 30): frames per sanitized pipeline. Check's own CK_RUN_CASE
 # picks one test case of the programs (CK_RUN_CASE=gpu: test-tools-meshseg's CUDA APSP
 # of a mesh's dual graph alone, for racecheck).
