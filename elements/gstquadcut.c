@@ -97,9 +97,6 @@ GST_CV_DEFINE_ENUM (gst_quadcut_background_get_type, "GstQuadCutBackground",
     { BG_IMAGE, "The image of background-location, scaled to the frame", "image" },
     { BG_BLUR, "The frame under a box blur of blur-radius", "blur" })
 
-/* Where the plate comes from, and how far learning is. */
-typedef enum { PLATE_NONE = 0, PLATE_LEARNING, PLATE_LEARNED, PLATE_FILE } PlateState;
-
 enum {
   PROP_0, PROP_MODE, PROP_OUTPUT, PROP_PLATE_LOCATION, PROP_LEARN_FRAMES, PROP_LEARN_STEP,
   PROP_PLATE_UPDATE_RATE, PROP_BACKGROUND, PROP_BACKGROUND_LOCATION, PROP_BACKGROUND_COLOR,
@@ -133,18 +130,16 @@ struct _GstQuadCut {
   gboolean relearn;            /* object lock */
   /* images read at start (host RGBX8, their own size) */
   cc_image plate_file, background_file;
-  /* a fully learned plate kept across a teardown (host RGBX8): a new setup of the same
-   * size (caps renegotiated, cpu-threads changed) takes it back instead of learning */
+  /* a fully learned plate kept across a teardown (host RGBX8, cc_image_free): a new
+   * setup of the same size (caps renegotiated, cpu-threads changed) takes it back
+   * instead of learning */
   cc_image kept_plate;
-  /* streaming (setup/process) */
+  /* streaming (setup/process); an image without planes is not there */
   cc_quadcut *qc;
-  gint width, height;          /* qc's size (the info may already be the next caps') */
   cc_image plate_img;          /* the file's plate at the frame size, RGBX8 */
   cc_image background_img;     /* the background at the frame size and format */
   cc_image white;              /* an all-white frame (output=mask) */
-  gboolean have_plate_img, have_background_img, have_white;
-  PlateState plate_state;
-  gint learned;                /* frames learned into the plate so far */
+  cc_quadcut_learning learning;   /* plate mode: the plate's source */
   cc_quadcut_alternation pair; /* active: the mean L of the frames so far */
   gboolean warned_pair;
   GstCvMaskOut *mask_out;      /* the mask as a segmentation mtd (1.26+), or NULL */
@@ -163,26 +158,15 @@ free_files (GstQuadCut * self)
   cc_image_host_free (&self->background_file);
 }
 
-/* src (host RGBX8, any size) at the frame's size in `format`, where the backend
- * computes, copied on the element's stream; FALSE after posting an error. */
-static gboolean
-convert_to_frame (GstQuadCut * self, cc_context * ctx, const cc_image * src,
-    const GstVideoInfo * info, GstVideoFormat format, cc_image * dst)
-{
-  GstCvFilter *filter = GST_CV_FILTER (self);
-  return gst_cv_image_convert (GST_ELEMENT (self), ctx, gst_cv_filter_get_stream (filter),
-      gst_cv_filter_get_location (filter), src, info, format, dst);
-}
-
 /* ------------------------------------------------------------- GstCvFilter */
 
 static gboolean
 gst_quad_cut_start (GstBaseTransform * trans)
 {
   GstQuadCut *self = GST_QUAD_CUT (trans);
+  GstElement *element = GST_ELEMENT (self);
   GST_OBJECT_LOCK (self);
-  gchar *plate = g_strdup (self->settings.plate_location);
-  gchar *back = g_strdup (self->settings.background_location);
+  const gchar *back = self->settings.background_location;
   cc_quadcut_mode mode = self->settings.params.mode;
   gboolean ok = self->settings.background != BG_IMAGE || (back && *back);
   GST_OBJECT_UNLOCK (self);
@@ -191,18 +175,14 @@ gst_quad_cut_start (GstBaseTransform * trans)
             "background-location is set"), (NULL));
   free_files (self);
   /* a file's plate matters in plate mode only; the background in every mode */
-  if (ok && plate && *plate && mode == CC_QUADCUT_MODE_PLATE)
-    ok = gst_cv_image_load (GST_ELEMENT (self), "plate-location", plate, &self->plate_file);
-  if (ok && back && *back)
-    ok = gst_cv_image_load (GST_ELEMENT (self), "background-location", back,
-        &self->background_file);
-  g_free (plate);
-  g_free (back);
+  ok = ok && (mode != CC_QUADCUT_MODE_PLATE
+      || gst_cv_image_load_property (element, "plate-location", &self->plate_file))
+      && gst_cv_image_load_property (element, "background-location", &self->background_file);
   if (!ok) {
     free_files (self);
     return FALSE;
   }
-  self->plate_state = PLATE_NONE;
+  cc_quadcut_learning_init (&self->learning, CC_QUADCUT_PLATE_NONE);
   return GST_BASE_TRANSFORM_CLASS (gst_quad_cut_parent_class)->start (trans);
 }
 
@@ -212,35 +192,8 @@ gst_quad_cut_stop (GstBaseTransform * trans)
   GstQuadCut *self = GST_QUAD_CUT (trans);
   gboolean ret = GST_BASE_TRANSFORM_CLASS (gst_quad_cut_parent_class)->stop (trans);
   free_files (self);
-  cc_image_host_free (&self->kept_plate);   /* the next start learns anew */
+  cc_image_free (NULL, &self->kept_plate);   /* the next start learns anew */
   return ret;
-}
-
-/* Copies the learned plate of self->qc to the host (kept_plate), on the element's
- * stream; on failure the plate is simply learned again. */
-static void
-keep_learned_plate (GstQuadCut * self, cc_context * ctx)
-{
-  cc_image_host_free (&self->kept_plate);
-  cc_stream stream = gst_cv_filter_get_stream (GST_CV_FILTER (self));
-  cc_image host, dev = { 0 };
-  const int w = self->width, h = self->height;
-  if (cc_image_host_new (w, h, CC_FORMAT_RGBX8, &host) != CC_SUCCESS)
-    return;
-  cc_status st;
-  if (cc_context_backend (ctx) == CC_BACKEND_CUDA) {
-    st = cc_image_alloc (ctx, w, h, CC_FORMAT_RGBX8, CC_LOCATION_DEVICE, &dev);
-    if (st == CC_SUCCESS && (st = cc_quadcut_get_plate (self->qc, stream, &dev)) == CC_SUCCESS)
-      st = cc_image_copy (ctx, stream, &dev, &host);   /* to the host: waits */
-    if (dev.planes[0])
-      cc_image_free (ctx, &dev);
-  } else {
-    st = cc_quadcut_get_plate (self->qc, stream, &host);
-  }
-  if (st == CC_SUCCESS)
-    self->kept_plate = host;
-  else
-    cc_image_host_free (&host);
 }
 
 static void
@@ -248,18 +201,16 @@ gst_quad_cut_teardown (GstCvFilter * filter)
 {
   GstQuadCut *self = GST_QUAD_CUT (filter);
   cc_context *ctx = gst_cv_filter_get_context (filter);
-  if (self->qc && self->plate_state == PLATE_LEARNED)
-    keep_learned_plate (self, ctx);
+  if (self->qc && self->learning.source == CC_QUADCUT_PLATE_LEARNED) {
+    cc_image_free (NULL, &self->kept_plate);   /* on failure: learned again */
+    cc_quadcut_get_plate_host (self->qc, gst_cv_filter_get_stream (filter), &self->kept_plate);
+  }
   cc_quadcut_destroy (self->qc);
   self->qc = NULL;
   g_clear_pointer (&self->mask_out, gst_cv_mask_out_free);
-  if (self->have_plate_img)
-    cc_image_free (ctx, &self->plate_img);
-  if (self->have_background_img)
-    cc_image_free (ctx, &self->background_img);
-  if (self->have_white)
-    cc_image_free (ctx, &self->white);
-  self->have_plate_img = self->have_background_img = self->have_white = FALSE;
+  cc_image_free (ctx, &self->plate_img);
+  cc_image_free (ctx, &self->background_img);
+  cc_image_free (ctx, &self->white);
 }
 
 static gboolean
@@ -285,9 +236,9 @@ static gboolean
 set_plate_image (GstQuadCut * self, cc_context * ctx, const cc_image * src,
     const GstVideoInfo * info)
 {
-  if (!convert_to_frame (self, ctx, src, info, GST_VIDEO_FORMAT_RGBA, &self->plate_img))
+  if (!gst_cv_image_convert_to_frame (GST_CV_FILTER (self), ctx, src, info,
+          GST_VIDEO_FORMAT_RGBA, &self->plate_img))
     return FALSE;
-  self->have_plate_img = TRUE;
   cc_status st = cc_quadcut_set_plate (self->qc,
       gst_cv_filter_get_stream (GST_CV_FILTER (self)), &self->plate_img);
   if (st != CC_SUCCESS) {
@@ -312,15 +263,14 @@ setup_plate (GstQuadCut * self, cc_context * ctx, const GstVideoInfo * info)
     ok = set_plate_image (self, ctx, &self->plate_file, info);
     GST_OBJECT_LOCK (self);
     /* a relearn asked for before the caps replaces the file's plate too */
-    self->plate_state = self->relearn ? PLATE_NONE : PLATE_FILE;
+    cc_quadcut_learning_init (&self->learning, self->relearn ? CC_QUADCUT_PLATE_NONE
+        : CC_QUADCUT_PLATE_IMAGE);
     GST_OBJECT_UNLOCK (self);
   } else if (self->kept_plate.planes[0] && self->kept_plate.width == w
       && self->kept_plate.height == h) {
     ok = set_plate_image (self, ctx, &self->kept_plate, info);
-    self->plate_state = PLATE_LEARNED;
-  } else {
-    self->plate_state = PLATE_NONE;   /* a learned plate of another size: learn again */
-  }
+    cc_quadcut_learning_init (&self->learning, CC_QUADCUT_PLATE_LEARNED);
+  }   /* else a learned plate of another size, or none: learn again */
   return ok;
 }
 
@@ -343,27 +293,20 @@ gst_quad_cut_setup (GstCvFilter * filter, const GstVideoInfo * info, cc_context 
     GST_CV_FILTER_CORE_ERROR (self, st, "creating the segmenter");
     return FALSE;
   }
-  self->width = w;
-  self->height = h;
   self->mask_out = gst_cv_mask_out_new (ctx, gst_cv_filter_get_cuda_context (filter),
       gst_cv_filter_get_cuda_stream (filter), w, h);
-  self->plate_state = PLATE_NONE;
+  cc_quadcut_learning_init (&self->learning, CC_QUADCUT_PLATE_NONE);
   if (params.mode == CC_QUADCUT_MODE_PLATE && !setup_plate (self, ctx, info))
     return FALSE;
-  cc_image_host_free (&self->kept_plate);
-  if (self->background_file.planes[0]) {
-    if (!convert_to_frame (self, ctx, &self->background_file, info, format,
-            &self->background_img))
-      return FALSE;
-    self->have_background_img = TRUE;
-  }
+  cc_image_free (NULL, &self->kept_plate);
+  if (self->background_file.planes[0] && !gst_cv_image_convert_to_frame (filter, ctx,
+          &self->background_file, info, format, &self->background_img))
+    return FALSE;
   /* output=mask composites this white frame over black */
   guint32 px = 0xFFFFFFFF;
   cc_image white_rgba = cc_image_view (&px, 4, 1, 1, CC_FORMAT_RGBX8, CC_LOCATION_HOST);
-  if (!convert_to_frame (self, ctx, &white_rgba, info, format, &self->white))
+  if (!gst_cv_image_convert_to_frame (filter, ctx, &white_rgba, info, format, &self->white))
     return FALSE;
-  self->have_white = TRUE;
-  self->learned = 0;
   cc_quadcut_alternation_init (&self->pair);
   return TRUE;
 }
@@ -377,12 +320,10 @@ gst_quad_cut_reset (GstCvFilter * filter)
   GstQuadCut *self = GST_QUAD_CUT (filter);
   if (self->qc)
     cc_quadcut_reset (self->qc);
-  if (self->plate_state == PLATE_LEARNING) {
+  const int dropped = cc_quadcut_learning_restart (&self->learning);
+  if (dropped)
     GST_DEBUG_OBJECT (self, "stream reset: the plate learned from %d frames is dropped",
-        self->learned);
-    self->plate_state = PLATE_NONE;
-  }
-  self->learned = 0;
+        dropped);
   cc_quadcut_alternation_init (&self->pair);
 }
 
@@ -403,28 +344,6 @@ gst_quad_cut_wants_previous_frame (GstCvFilter * filter)
 }
 
 /* ------------------------------------------------------------- process() steps */
-
-/* Plate mode: learning (a new plate from this frame on, or one more frame into it). */
-static cc_status
-learn_plate (GstQuadCut * self, cc_stream stream, const cc_image * frame,
-    const QuadCutSettings * s)
-{
-  cc_status st = CC_SUCCESS;
-  if (self->plate_state == PLATE_NONE) {
-    st = cc_quadcut_set_plate (self->qc, stream, frame);
-    self->learned = 1;
-    self->plate_state = PLATE_LEARNING;
-  } else if (self->plate_state == PLATE_LEARNING) {
-    st = cc_quadcut_update_plate (self->qc, stream, frame, s->learn_step, false);
-    self->learned++;
-  }
-  if (st == CC_SUCCESS && self->plate_state == PLATE_LEARNING
-      && self->learned >= s->learn_frames) {
-    GST_INFO_OBJECT (self, "plate learned from %d frames", self->learned);
-    self->plate_state = PLATE_LEARNED;
-  }
-  return st;
-}
 
 /* Before the run: the parameters (a mode change waits for the next setup), and what
  * the frame is compared with: active: the previous frame (*other; the frame itself
@@ -450,10 +369,15 @@ prepare_run (GstQuadCut * self, cc_stream stream, const cc_image * frame,
   }
   if (relearn) {
     GST_INFO_OBJECT (self, "relearning the plate");
-    self->plate_state = PLATE_NONE;
+    cc_quadcut_learning_init (&self->learning, CC_QUADCUT_PLATE_NONE);
   }
   *what = "learning the plate";
-  return learn_plate (self, stream, frame, s);
+  const gboolean learning = !cc_quadcut_learning_done (&self->learning);
+  st = cc_quadcut_learn_plate (self->qc, stream, &self->learning, frame, s->learn_step,
+      s->learn_frames);
+  if (learning && self->learning.source == CC_QUADCUT_PLATE_LEARNED)
+    GST_INFO_OBJECT (self, "plate learned from %d frames", self->learning.learned);
+  return st;
 }
 
 /* Active illumination after the run: this frame's mean L against the previous one's
@@ -474,23 +398,16 @@ check_alternation (GstQuadCut * self, const cc_image * frame, const gchar ** wha
   if (st != CC_SUCCESS)
     return st;
   const guint64 n = gst_cv_filter_get_frame_number (filter);
-  const gdouble dl = l - before.previous_l;
   if (check != CC_QUADCUT_PAIR_FIRST)
     GST_LOG_OBJECT (self, "frame %" G_GUINT64_FORMAT " is the %s one of its pair (mean L "
         "%.2f, previous %.2f)", n, l >= before.previous_l ? "lit" : "unlit", l,
         before.previous_l);
-  if (!self->warned_pair && check == CC_QUADCUT_PAIR_SAME_LIGHT)
-    GST_ELEMENT_WARNING (self, STREAM, FORMAT, ("active illumination: frames %"
-            G_GUINT64_FORMAT " and %" G_GUINT64_FORMAT " have the same mean luminance",
-            n - 1, n), ("mean L %.3f and %.3f: the frames do not alternate lit and "
-            "unlit, the foreground will be missed", before.previous_l, l));
-  else if (!self->warned_pair && check == CC_QUADCUT_PAIR_SAME_CHANGE)
-    GST_ELEMENT_WARNING (self, STREAM, FORMAT, ("active illumination: frames %"
-            G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT " do not alternate lit and unlit",
-            n - 2, n), ("mean L %s twice in a row (by %.3f, then %.3f): the "
-            "foreground will be missed", dl > 0 ? "rises" : "falls", before.previous_dl, dl));
-  self->warned_pair |= check == CC_QUADCUT_PAIR_SAME_LIGHT
-      || check == CC_QUADCUT_PAIR_SAME_CHANGE;
+  gchar text[160], detail[160];
+  if (!self->warned_pair && cc_quadcut_pair_warning (&before, l, check, n, text,
+          sizeof text, detail, sizeof detail)) {
+    GST_ELEMENT_WARNING (self, STREAM, FORMAT, ("%s", text), ("%s", detail));
+    self->warned_pair = TRUE;
+  }
   if (!gst_cv_filter_keep_frame (filter, frame)) {
     *what = NULL;   /* posted */
     return CC_ERROR_INTERNAL;
@@ -510,7 +427,7 @@ write_output (GstQuadCut * self, cc_stream stream, cc_image * frame,
   if (s->background == BG_BLUR)
     bg.kind = CC_QUADCUT_BG_BLUR;
   else if ((s->background == BG_IMAGE || s->background == BG_AUTO)
-      && self->have_background_img) {
+      && self->background_img.planes[0]) {
     bg.kind = CC_QUADCUT_BG_IMAGE;
     bg.image = &self->background_img;
   }
@@ -558,7 +475,7 @@ gst_quad_cut_process (GstCvFilter * filter, GstBuffer * buffer, cc_image * frame
   if (st == CC_SUCCESS && other)   /* active illumination */
     st = check_alternation (self, frame, what);
   else if (st == CC_SUCCESS && s.plate_update_rate > 0
-      && (self->plate_state == PLATE_LEARNED || self->plate_state == PLATE_FILE)) {
+      && cc_quadcut_learning_done (&self->learning)) {
     *what = "updating the plate";
     st = cc_quadcut_update_plate (self->qc, stream, frame, s.plate_update_rate, true);
   }
@@ -699,30 +616,15 @@ gst_quad_cut_relearn (GstQuadCut * self)
   GST_OBJECT_UNLOCK (self);
 }
 
-/* The table row of prop_id, or NULL after GObject's invalid-property warning. */
-static const GstCvProp *
-find_prop (GObject * object, guint prop_id, GParamSpec * pspec)
-{
-  const GstCvProp *prop = gst_cv_props_find (quadcut_props, G_N_ELEMENTS (quadcut_props),
-      prop_id);
-  if (!prop)
-    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-  return prop;
-}
-
 static void
 gst_quad_cut_set_property (GObject * object, guint prop_id, const GValue * value,
     GParamSpec * pspec)
 {
   GstQuadCut *self = GST_QUAD_CUT (object);
-  const GstCvProp *prop = find_prop (object, prop_id, pspec);
-  if (!prop)
-    return;
-  GST_OBJECT_LOCK (self);
-  gst_cv_props_set (prop, &self->settings, value);
-  GST_OBJECT_UNLOCK (self);
   /* a new mode needs a new segmenter; setup checks output=alpha's caps */
-  if (prop_id == PROP_MODE || prop_id == PROP_OUTPUT)
+  if (gst_cv_props_set_property (object, quadcut_props, G_N_ELEMENTS (quadcut_props),
+          &self->settings, prop_id, value, pspec)
+      && (prop_id == PROP_MODE || prop_id == PROP_OUTPUT))
     gst_cv_filter_request_setup (GST_CV_FILTER (self));
 }
 
@@ -730,13 +632,8 @@ static void
 gst_quad_cut_get_property (GObject * object, guint prop_id, GValue * value,
     GParamSpec * pspec)
 {
-  GstQuadCut *self = GST_QUAD_CUT (object);
-  const GstCvProp *prop = find_prop (object, prop_id, pspec);
-  if (!prop)
-    return;
-  GST_OBJECT_LOCK (self);
-  gst_cv_props_get (prop, &self->settings, value);
-  GST_OBJECT_UNLOCK (self);
+  gst_cv_props_get_property (object, quadcut_props, G_N_ELEMENTS (quadcut_props),
+      &GST_QUAD_CUT (object)->settings, prop_id, value, pspec);
 }
 
 static void
@@ -746,7 +643,7 @@ gst_quad_cut_finalize (GObject * object)
   g_free (self->settings.plate_location);
   g_free (self->settings.background_location);
   free_files (self);
-  cc_image_host_free (&self->kept_plate);
+  cc_image_free (NULL, &self->kept_plate);
   G_OBJECT_CLASS (gst_quad_cut_parent_class)->finalize (object);
 }
 

@@ -33,6 +33,20 @@ gst_cv_image_load (GstElement * element, const gchar * property, const gchar * p
   return FALSE;
 }
 
+gboolean
+gst_cv_image_load_property (GstElement * element, const gchar * property, cc_image * out)
+{
+  gchar *path = NULL;
+  g_object_get (element, property, &path, NULL);
+  gboolean ok = TRUE;
+  if (path && *path)
+    ok = gst_cv_image_load (element, property, path, out);
+  else
+    memset (out, 0, sizeof *out);
+  g_free (path);
+  return ok;
+}
+
 /* Copies the converted frame where the backend computes (the copy from the host
  * waits for the stream: the frame's buffer may go after it). */
 static gboolean
@@ -94,4 +108,12 @@ gst_cv_image_convert (GstElement * element, cc_context * ctx, cc_stream stream,
   gst_buffer_unref (sbuf);
   gst_buffer_unref (dbuf);
   return ok;
+}
+
+gboolean
+gst_cv_image_convert_to_frame (GstCvFilter * filter, cc_context * ctx, const cc_image * src,
+    const GstVideoInfo * frame_info, GstVideoFormat format, cc_image * dst)
+{
+  return gst_cv_image_convert (GST_ELEMENT (filter), ctx, gst_cv_filter_get_stream (filter),
+      gst_cv_filter_get_location (filter), src, frame_info, format, dst);
 }

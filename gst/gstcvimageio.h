@@ -10,6 +10,7 @@
 #include <gst/gst.h>
 #include <gst/video/video.h>
 #include <cudacore/cc_imageio.h>
+#include "gstcvfilter.h"
 
 G_BEGIN_DECLS
 
@@ -18,6 +19,11 @@ G_BEGIN_DECLS
  * and what is wrong (RESOURCE NOT_FOUND: cannot open; RESOURCE READ: not a PNG or
  * JPEG, truncated, corrupt, too large); *out is then zeroed. */
 gboolean gst_cv_image_load (GstElement * element, const gchar * property, const gchar * path,
+    cc_image * out);
+
+/* The file named by the string property `property` of `element`: gst_cv_image_load's
+ * image when the property is set (not NULL, not empty); unset, *out zeroed and TRUE. */
+gboolean gst_cv_image_load_property (GstElement * element, const gchar * property,
     cc_image * out);
 
 /* A host RGBX8 image (any size) scaled and converted by GstVideoConverter (bilinear,
@@ -30,6 +36,11 @@ gboolean gst_cv_image_load (GstElement * element, const gchar * property, const 
 gboolean gst_cv_image_convert (GstElement * element, cc_context * ctx, cc_stream stream,
     cc_location location, const cc_image * src, const GstVideoInfo * frame_info,
     GstVideoFormat format, cc_image * dst);
+/* gst_cv_image_convert for a GstCvFilter's frames: on the filter's stream, to where
+ * it computes (gst_cv_filter_get_location); for its setup on `ctx`. */
+gboolean gst_cv_image_convert_to_frame (GstCvFilter * filter, cc_context * ctx,
+    const cc_image * src, const GstVideoInfo * frame_info, GstVideoFormat format,
+    cc_image * dst);
 
 G_END_DECLS
 #endif

@@ -38,17 +38,19 @@ gst_cv_props_install (GObjectClass * klass, const GstCvProp * props, guint n,
   }
 }
 
-const GstCvProp *
-gst_cv_props_find (const GstCvProp * props, guint n, guint prop_id)
+/* The entry of prop_id, or NULL after GObject's invalid-property warning. */
+static const GstCvProp *
+find (GObject * object, const GstCvProp * props, guint n, guint prop_id, GParamSpec * pspec)
 {
   for (guint i = 0; i < n; i++)
     if (props[i].id == prop_id)
       return &props[i];
+  G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
   return NULL;
 }
 
-void
-gst_cv_props_set (const GstCvProp * prop, gpointer settings, const GValue * value)
+static void
+set (const GstCvProp * prop, gpointer settings, const GValue * value)
 {
   switch (prop->type) {
     case GST_CV_PROP_INT: *FIELD (settings, prop, gint) = g_value_get_int (value); break;
@@ -62,8 +64,8 @@ gst_cv_props_set (const GstCvProp * prop, gpointer settings, const GValue * valu
   }
 }
 
-void
-gst_cv_props_get (const GstCvProp * prop, gconstpointer settings, GValue * value)
+static void
+get (const GstCvProp * prop, gconstpointer settings, GValue * value)
 {
   switch (prop->type) {
     case GST_CV_PROP_INT: g_value_set_int (value, *FIELD (settings, prop, const gint)); break;
@@ -76,4 +78,35 @@ gst_cv_props_get (const GstCvProp * prop, gconstpointer settings, GValue * value
       g_value_set_string (value, *FIELD (settings, prop, const gchar * const));
       break;
   }
+}
+
+/* Stores value into settings (store) or reads it from there, under the object lock. */
+static gboolean
+props_access (GObject * object, const GstCvProp * props, guint n, gpointer settings,
+    guint prop_id, GValue * value, gboolean store, GParamSpec * pspec)
+{
+  const GstCvProp *prop = find (object, props, n, prop_id, pspec);
+  if (!prop)
+    return FALSE;
+  GST_OBJECT_LOCK (object);
+  if (store)
+    set (prop, settings, value);
+  else
+    get (prop, settings, value);
+  GST_OBJECT_UNLOCK (object);
+  return TRUE;
+}
+
+gboolean
+gst_cv_props_set_property (GObject * object, const GstCvProp * props, guint n,
+    gpointer settings, guint prop_id, const GValue * value, GParamSpec * pspec)
+{
+  return props_access (object, props, n, settings, prop_id, (GValue *) value, TRUE, pspec);
+}
+
+gboolean
+gst_cv_props_get_property (GObject * object, const GstCvProp * props, guint n,
+    gconstpointer settings, guint prop_id, GValue * value, GParamSpec * pspec)
+{
+  return props_access (object, props, n, (gpointer) settings, prop_id, value, FALSE, pspec);
 }

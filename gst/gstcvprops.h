@@ -33,12 +33,14 @@ typedef struct {
  * `defaults`. */
 void gst_cv_props_install (GObjectClass * klass, const GstCvProp * props, guint n,
     gconstpointer defaults);
-/* The entry of prop_id, or NULL. */
-const GstCvProp *gst_cv_props_find (const GstCvProp * props, guint n, guint prop_id);
-/* Stores value at the entry's offset in settings (a STRING's old value freed, a copy
- * kept), or reads it into value. */
-void gst_cv_props_set (const GstCvProp * prop, gpointer settings, const GValue * value);
-void gst_cv_props_get (const GstCvProp * prop, gconstpointer settings, GValue * value);
+/* GObject's set_property and get_property through the table: the entry of prop_id
+ * (none: GObject's invalid-property warning, FALSE), its value stored at its offset in
+ * `settings` (a STRING's old value freed, a copy kept) or read from there, under the
+ * object lock of `object` (a GstObject). */
+gboolean gst_cv_props_set_property (GObject * object, const GstCvProp * props, guint n,
+    gpointer settings, guint prop_id, const GValue * value, GParamSpec * pspec);
+gboolean gst_cv_props_get_property (GObject * object, const GstCvProp * props, guint n,
+    gconstpointer settings, guint prop_id, GValue * value, GParamSpec * pspec);
 
 G_END_DECLS
 #endif

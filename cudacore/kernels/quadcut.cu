@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-// Quad-Cut on CUDA: the twin of the CPU reference in src/quadcut.c, stage by stage,
+// Quad-Cut on CUDA: the twin of the CPU reference in src/quadcut_compute.c, stage by stage,
 // with the per-pixel and per-leaf formulas of src/quadcut_hostdev.h (built without
 // FMA contraction, so that every float is the CPU's bit for bit).
 //

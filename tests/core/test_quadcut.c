@@ -540,6 +540,115 @@ px (const cc_image *img, int x, int y, int c)
   return ((const uint8_t *) img->planes[0])[(size_t) y * img->pitch[0] + 4 * x + c];
 }
 
+/* The pair warning's text and detail for each verdict, exact. */
+START_TEST (test_pair_warning)
+{
+  cc_quadcut_alternation before = { 50.0, 1.0 };
+  char text[160], detail[160];
+  strcpy (text, "untouched");
+  ck_assert (!cc_quadcut_pair_warning (&before, 49.0, CC_QUADCUT_PAIR_ALTERNATES, 7, text,
+          sizeof text, detail, sizeof detail));
+  ck_assert (!cc_quadcut_pair_warning (&before, 49.0, CC_QUADCUT_PAIR_FIRST, 7, text,
+          sizeof text, detail, sizeof detail));
+  ck_assert_str_eq (text, "untouched");
+  ck_assert (cc_quadcut_pair_warning (&before, 50.01, CC_QUADCUT_PAIR_SAME_LIGHT, 7, text,
+          sizeof text, detail, sizeof detail));
+  ck_assert_str_eq (text, "active illumination: frames 6 and 7 have the same mean luminance");
+  ck_assert_str_eq (detail, "mean L 50.000 and 50.010: the frames do not alternate lit and "
+      "unlit, the foreground will be missed");
+  ck_assert (cc_quadcut_pair_warning (&before, 52.5, CC_QUADCUT_PAIR_SAME_CHANGE, 9, text,
+          sizeof text, detail, sizeof detail));
+  ck_assert_str_eq (text, "active illumination: frames 7 to 9 do not alternate lit and unlit");
+  ck_assert_str_eq (detail, "mean L rises twice in a row (by 1.000, then 2.500): the "
+      "foreground will be missed");
+  before.previous_dl = -1.0;
+  ck_assert (cc_quadcut_pair_warning (&before, 49.0, CC_QUADCUT_PAIR_SAME_CHANGE, 2, text,
+          sizeof text, detail, sizeof detail));
+  ck_assert_str_eq (text, "active illumination: frames 0 to 2 do not alternate lit and unlit");
+  ck_assert_str_eq (detail, "mean L falls twice in a row (by -1.000, then -1.000): the "
+      "foreground will be missed");
+  /* cut to the buffer's size */
+  char small[12];
+  ck_assert (cc_quadcut_pair_warning (&before, 50.0, CC_QUADCUT_PAIR_SAME_LIGHT, 3, small,
+          sizeof small, detail, sizeof detail));
+  ck_assert_str_eq (small, "active illu");
+}
+END_TEST
+
+/* Learning a plate frame by frame: the plate is the first frame, then moves towards
+ * the next ones by the step; the source turns LEARNED after `frames` frames, and a
+ * restart drops only an incomplete plate. The host copy of the plate is the plate. */
+START_TEST (test_learn_plate)
+{
+  const int w = 33, h = 21;
+  cc_context *ctx = cpu_context (2);
+  cc_image plate, frame, got;
+  CC_ASSERT_OK (cv_synth_fg_plate (w, h, &plate));
+  CC_ASSERT_OK (cv_synth_fg_frame (3, w, h, CV_SYNTH_FG_PLAIN, 20, &frame, NULL));
+  CC_ASSERT_OK (cv_image_new (w, h, CC_FORMAT_RGBX8, &got));
+  cc_quadcut *q;
+  CC_ASSERT_OK (cc_quadcut_create (ctx, w, h, NULL, &q));
+  cc_image host;
+  ck_assert_int_eq (cc_quadcut_get_plate_host (q, NULL, &host), CC_ERROR_INVALID_ARGUMENT);
+  ck_assert_ptr_null (host.planes[0]);
+  cc_quadcut_learning l;
+  cc_quadcut_learning_init (&l, CC_QUADCUT_PLATE_NONE);
+  ck_assert (l.source == CC_QUADCUT_PLATE_NONE && l.learned == 0);
+  ck_assert (!cc_quadcut_learning_done (&l));
+  ck_assert_int_eq (cc_quadcut_learn_plate (q, NULL, &l, &plate, 4, 0),
+      CC_ERROR_INVALID_ARGUMENT);
+  CC_ASSERT_OK (cc_quadcut_learn_plate (q, NULL, &l, &plate, 4, 3));
+  ck_assert (l.source == CC_QUADCUT_PLATE_LEARNING && l.learned == 1);
+  CC_ASSERT_OK (cc_quadcut_get_plate (q, NULL, &got));
+  cv_test_assert_same_bits (&got, &plate, "the first frame is the plate");
+  CC_ASSERT_OK (cc_quadcut_learn_plate (q, NULL, &l, &frame, 4, 3));
+  ck_assert (l.source == CC_QUADCUT_PLATE_LEARNING && l.learned == 2);
+  ck_assert (!cc_quadcut_learning_done (&l));
+  /* the plate moved by at most 4 levels a channel towards the frame */
+  CC_ASSERT_OK (cc_quadcut_get_plate (q, NULL, &got));
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++)
+      for (int c = 0; c < 3; c++) {
+        int a = px (&plate, x, y, c), f = px (&frame, x, y, c);
+        int d = f - a < -4 ? -4 : (f - a > 4 ? 4 : f - a);
+        ck_assert_int_eq (px (&got, x, y, c), a + d);
+      }
+  /* a restart drops the incomplete plate */
+  ck_assert_int_eq (cc_quadcut_learning_restart (&l), 2);
+  ck_assert (l.source == CC_QUADCUT_PLATE_NONE && l.learned == 0);
+  for (int i = 1; i <= 3; i++) {
+    CC_ASSERT_OK (cc_quadcut_learn_plate (q, NULL, &l, &frame, 4, 3));
+    ck_assert_int_eq (l.learned, i);
+  }
+  ck_assert (l.source == CC_QUADCUT_PLATE_LEARNED && cc_quadcut_learning_done (&l));
+  /* learned: further frames leave the plate */
+  CC_ASSERT_OK (cc_quadcut_learn_plate (q, NULL, &l, &plate, 4, 3));
+  ck_assert (l.source == CC_QUADCUT_PLATE_LEARNED && l.learned == 3);
+  CC_ASSERT_OK (cc_quadcut_get_plate (q, NULL, &got));
+  for (int y = 0; y < h; y++)   /* learned from the frame alone */
+    for (int x = 0; x < w; x++)
+      for (int c = 0; c < 3; c++)
+        ck_assert_int_eq (px (&got, x, y, c), px (&frame, x, y, c));
+  ck_assert_int_eq (cc_quadcut_learning_restart (&l), 0);
+  ck_assert (l.source == CC_QUADCUT_PLATE_LEARNED && l.learned == 0);
+  cc_quadcut_learning_init (&l, CC_QUADCUT_PLATE_IMAGE);
+  ck_assert (cc_quadcut_learning_done (&l));
+  ck_assert_int_eq (cc_quadcut_learning_restart (&l), 0);
+  ck_assert (l.source == CC_QUADCUT_PLATE_IMAGE);
+  /* the host copy: the plate with X = 255 */
+  CC_ASSERT_OK (cc_quadcut_get_plate_host (q, NULL, &host));
+  ck_assert (host.location == CC_LOCATION_HOST && host.format == CC_FORMAT_RGBX8);
+  ck_assert (host.width == w && host.height == h);
+  cv_test_assert_same_bits (&host, &got, "host copy");
+  cc_image_free (NULL, &host);
+  cc_quadcut_destroy (q);
+  cv_image_free (&plate);
+  cv_image_free (&frame);
+  cv_image_free (&got);
+  cc_context_destroy (ctx);
+}
+END_TEST
+
 /* Alpha is the box filter of the mask; the composite is the 8-bit blend, over a
  * colour, an image and the blurred frame (brute-force box means), in place too. */
 START_TEST (test_alpha_and_composite)
@@ -1354,6 +1463,8 @@ quadcut_suite (void)
   tcase_add_test (tc, test_shadow_rule);
   tcase_add_test (tc, test_active_illumination);
   tcase_add_test (tc, test_mean_luminance_and_alternation);
+  tcase_add_test (tc, test_pair_warning);
+  tcase_add_test (tc, test_learn_plate);
   tcase_add_test (tc, test_temporal_and_reset);
   tcase_add_test (tc, test_threads_same_bits);
   tcase_add_test (tc, test_alpha_and_composite);

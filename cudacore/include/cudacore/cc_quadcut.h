@@ -62,10 +62,11 @@
  * cc_quadcut_compute_sync (the minimum cut runs on the host: the compact graph comes
  * down, the labels go up, and the call returns with its outputs done), the host
  * readbacks cc_quadcut_get_graph and cc_quadcut_mean_luminance (on the stream of the
- * last compute), create (it initialises device memory) and destroy (cudaFree).
- * set_params, set_plate, update_plate,
- * get_plate, reset, get_mask, get_alpha, composite, set_alpha and draw do not wait;
- * the alternation calls are host only. */
+ * last compute), cc_quadcut_get_plate_host (the copy to the host), create (it
+ * initialises device memory) and destroy (cudaFree). set_params, set_plate,
+ * update_plate, learn_plate, get_plate, reset, get_mask, get_alpha, composite,
+ * set_alpha and draw do not wait; the learning state's other calls, the alternation
+ * calls and the pair warning are host only. */
 #ifndef CUDACORE_CC_QUADCUT_H
 #define CUDACORE_CC_QUADCUT_H
 
@@ -168,6 +169,50 @@ cc_status cc_quadcut_update_plate (cc_quadcut *q, cc_stream stream, const cc_ima
  * [out] dst: RGBX8 / BGRX8 (X = 255), the created size, where the backend computes.
  * Does not wait. */
 cc_status cc_quadcut_get_plate (cc_quadcut *q, cc_stream stream, cc_image *dst);
+/* The plate as it stands, copied to the host on any backend: for keeping a plate while
+ * the handle is recreated.
+ * [in] q: a plate must have been set (else INVALID_ARGUMENT).
+ * [in] stream: NULL for the context's stream.
+ * [out] host: a new host RGBX8 image of the created size (X = 255; free with
+ *   cc_image_free (NULL, host)); zeroed on error.
+ * OUT_OF_MEMORY. Waits (the copy to the host). */
+cc_status cc_quadcut_get_plate_host (cc_quadcut *q, cc_stream stream, cc_image *host);
+
+/* ---- PLATE: learning a plate from the stream's frames. */
+
+typedef enum cc_quadcut_plate_source {
+  CC_QUADCUT_PLATE_NONE = 0,    /* no plate yet: the next frame learned starts one */
+  CC_QUADCUT_PLATE_LEARNING,    /* each frame learned moves the plate towards it */
+  CC_QUADCUT_PLATE_LEARNED,     /* learned from all its frames */
+  CC_QUADCUT_PLATE_IMAGE        /* set from a picture (a file) */
+} cc_quadcut_plate_source;
+
+/* Where the plate comes from and how far learning is, for cc_quadcut_learn_plate. */
+typedef struct cc_quadcut_learning {
+  cc_quadcut_plate_source source;
+  int learned;                  /* frames learned into the plate so far */
+} cc_quadcut_learning;
+
+/* [out] l: `source`, no frame learned. Host only: nothing waits. */
+void cc_quadcut_learning_init (cc_quadcut_learning *l, cc_quadcut_plate_source source);
+/* One frame of learning: NONE: the frame becomes the plate (cc_quadcut_set_plate;
+ * LEARNING, 1 frame learned); LEARNING: the plate moves towards it
+ * (cc_quadcut_update_plate by `step`, one frame more); LEARNING becomes LEARNED once
+ * `frames` frames are learned. LEARNED and IMAGE: nothing.
+ * [in,out] q, l. [in] stream: NULL for the context's stream.
+ * [in] frame: as cc_quadcut_set_plate. [in] step: 1..255. [in] frames: >= 1.
+ * The status of the plate call. Does not wait. */
+cc_status cc_quadcut_learn_plate (cc_quadcut *q, cc_stream stream, cc_quadcut_learning *l,
+    const cc_image *frame, int step, int frames);
+/* A stream discontinuity: a plate still LEARNING is dropped (NONE: learning starts
+ * again at the next frame), a LEARNED or IMAGE one stays; no frame learned.
+ * [in,out] l. Returns the frames learned into a dropped plate, 0 when none was
+ * dropped. Host only: nothing waits. */
+int cc_quadcut_learning_restart (cc_quadcut_learning *l);
+/* Whether the plate is complete (LEARNED or IMAGE): the one to keep up to date.
+ * Host only: nothing waits. */
+bool cc_quadcut_learning_done (const cc_quadcut_learning *l);
+
 /* Forgets the previous mask (the temporal prior); the plate stays.
  * [in,out] q. Host state only: takes no stream, nothing waits. */
 cc_status cc_quadcut_reset (cc_quadcut *q);
@@ -331,6 +376,19 @@ void cc_quadcut_alternation_init (cc_quadcut_alternation *a);
  * waits. */
 cc_status cc_quadcut_alternation_push (cc_quadcut_alternation *a, double mean_l,
     cc_quadcut_pair_check *check);
+
+/* The warning for a pair that does not alternate: text names the frames (`frame` is
+ * this one's number), detail gives the mean L values. SAME_LIGHT: "active
+ * illumination: frames N-1 and N have the same mean luminance"; SAME_CHANGE: "...
+ * frames N-2 to N do not alternate lit and unlit"; FIRST and ALTERNATES: none.
+ * [in] before: the alternation before this frame's push. [in] mean_l: this frame's.
+ * [in] check: the push's verdict. [in] frame: this frame's number (>= 2 for a warning).
+ * [out] text, detail: NUL-terminated, cut to text_size / detail_size bytes.
+ * Returns whether there is a warning (text and detail untouched when not). Host only:
+ * nothing waits. */
+bool cc_quadcut_pair_warning (const cc_quadcut_alternation *before, double mean_l,
+    cc_quadcut_pair_check check, unsigned long long frame, char *text, size_t text_size,
+    char *detail, size_t detail_size);
 
 #ifdef __cplusplus
 }
