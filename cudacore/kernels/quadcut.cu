@@ -357,6 +357,33 @@ qc_comp_chroma_kernel (cc_image f, cc_image b, int has_b, uint8_t bu, uint8_t bv
     cc_qc_composite_chroma (&f, has_b ? &b : NULL, bu, bv, alpha, x, y, &out);
 }
 
+// The matte (cc_quadcut_render's MASK): RGBX a thread a pixel; YUV luma a pixel,
+// chroma a block.
+__global__ void
+qc_matte_kernel (const uint8_t *__restrict__ alpha, cc_image out)
+{
+  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
+  if (x < out.width)
+    cc_qc_matte_pixel (alpha, x, y, &out);
+}
+
+__global__ void
+qc_matte_luma_kernel (const uint8_t *__restrict__ alpha, uint8_t wy, uint8_t ky, cc_image out)
+{
+  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
+  if (x < out.width)
+    cc_qc_matte_luma (alpha, wy, ky, x, y, &out);
+}
+
+__global__ void
+qc_matte_chroma_kernel (const uint8_t *__restrict__ alpha, uint8_t wu, uint8_t wv, uint8_t ku,
+    uint8_t kv, int cw, cc_image out)
+{
+  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
+  if (x < cw)
+    cc_qc_matte_chroma (alpha, wu, wv, ku, kv, x, y, &out);
+}
+
 __global__ void
 qc_draw_luma_kernel (cc_image f, const cc_quadcut_leaf *__restrict__ leaves,
     const int32_t *__restrict__ leaf_id, const uint8_t *__restrict__ seed, cc_image out)
@@ -900,6 +927,27 @@ cc_cuda_quadcut_composite (cc_cuda_quadcut *s, cudaStream_t st, const cc_image *
   qc_composite_kernel<<<rows_grid (s->w, s->h), QC_THREADS, 0, st>>> (*frame, s->alpha,
       has_b ? (const uint8_t *) b.planes[0] : NULL, has_b ? b.pitch[0] : 0, colour, *out);
   CC_CUDA_LAUNCHED ("qc_composite_kernel");
+  return CC_SUCCESS;
+}
+
+cc_status
+cc_cuda_quadcut_matte (cc_cuda_quadcut *s, cudaStream_t st, cc_image *out)
+{
+  if (out->format == CC_FORMAT_NV12 || out->format == CC_FORMAT_I420) {
+    const int cw = (s->w + 1) / 2, ch = (s->h + 1) / 2;
+    uint8_t wy, wu, wv, ky, ku, kv;
+    cc_rgb_to_yuv (255, 255, 255, &wy, &wu, &wv);
+    cc_rgb_to_yuv (0, 0, 0, &ky, &ku, &kv);
+    qc_matte_luma_kernel<<<rows_grid (s->w, s->h), QC_THREADS, 0, st>>> (s->alpha, wy, ky,
+        *out);
+    CC_CUDA_LAUNCHED ("qc_matte_luma_kernel");
+    qc_matte_chroma_kernel<<<rows_grid (cw, ch), QC_THREADS, 0, st>>> (s->alpha, wu, wv, ku,
+        kv, cw, *out);
+    CC_CUDA_LAUNCHED ("qc_matte_chroma_kernel");
+    return CC_SUCCESS;
+  }
+  qc_matte_kernel<<<rows_grid (s->w, s->h), QC_THREADS, 0, st>>> (s->alpha, *out);
+  CC_CUDA_LAUNCHED ("qc_matte_kernel");
   return CC_SUCCESS;
 }
 

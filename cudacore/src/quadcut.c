@@ -425,6 +425,57 @@ cc_quadcut_learning_done (const cc_quadcut_learning *l)
 }
 
 cc_status
+cc_quadcut_keep_plate (cc_quadcut *q, cc_stream stream, const cc_quadcut_learning *l,
+    cc_image *kept)
+{
+  CC_CHECK_ARG (l != NULL && kept != NULL, "cc_quadcut_keep_plate: l or kept is NULL");
+  if (l->source != CC_QUADCUT_PLATE_LEARNED)
+    return CC_SUCCESS;
+  cc_image_free (NULL, kept);
+  return cc_quadcut_get_plate_host (q, stream, kept);
+}
+
+/* Sets a host RGBX8 plate of the created size: on CUDA through a device copy, freed by
+ * cudaFree, which waits for the plate's conversion. */
+static cc_status
+set_plate_host (cc_quadcut *q, cc_stream stream, const cc_image *host, const char *what)
+{
+  CC_CHECK_ARG (host->location == CC_LOCATION_HOST && host->format == CC_FORMAT_RGBX8,
+      "cc_quadcut_start_plate: %s must be a host RGBX8 image", what);
+  if (!q->cuda)
+    return cc_quadcut_set_plate (q, stream, host);
+  cc_image dev;
+  memset (&dev, 0, sizeof dev);
+  cc_status st = cc_image_alloc (q->mod.ctx, host->width, host->height, CC_FORMAT_RGBX8,
+      CC_LOCATION_DEVICE, &dev);
+  if (st == CC_SUCCESS && (st = cc_image_copy (q->mod.ctx, stream, host, &dev)) == CC_SUCCESS)
+    st = cc_quadcut_set_plate (q, stream, &dev);
+  cc_image_free (q->mod.ctx, &dev);
+  return st;
+}
+
+cc_status
+cc_quadcut_start_plate (cc_quadcut *q, cc_stream stream, cc_quadcut_learning *l,
+    const cc_image *picture, cc_image *kept, bool relearn)
+{
+  CC_CHECK_ARG (q != NULL && l != NULL && kept != NULL,
+      "cc_quadcut_start_plate: q, l or kept is NULL");
+  cc_quadcut_learning_init (l, CC_QUADCUT_PLATE_NONE);
+  cc_status st = CC_SUCCESS;
+  if (picture) {
+    st = set_plate_host (q, stream, picture, "picture");
+    if (st == CC_SUCCESS && !relearn)
+      cc_quadcut_learning_init (l, CC_QUADCUT_PLATE_IMAGE);
+  } else if (kept->planes[0] && kept->width == q->mod.width && kept->height == q->mod.height) {
+    st = set_plate_host (q, stream, kept, "kept");
+    if (st == CC_SUCCESS)
+      cc_quadcut_learning_init (l, CC_QUADCUT_PLATE_LEARNED);
+  }
+  cc_image_free (NULL, kept);
+  return st;
+}
+
+cc_status
 cc_quadcut_get_graph (cc_quadcut *q, cc_quadcut_graph *out)
 {
   CC_CHECK_ARG (q != NULL && out != NULL, "cc_quadcut_get_graph: q or out is NULL");

@@ -480,6 +480,34 @@ CC_HOSTDEV void cc_qc_composite_chroma (const cc_image *f, const cc_image *b, ui
   *ov = cc_qc_blend (a, v, vb);
 }
 
+/* The matte (CC_QUADCUT_OUTPUT_MASK): what cc_quadcut_composite writes for an
+ * all-white frame over black. RGBX8 / BGRX8: R, G, B = the alpha, X 255; NV12 / I420:
+ * luma per pixel, chroma per 2x2 block with its rounded mean alpha, between white
+ * (w*) and black (k*) as cc_rgb_to_yuv gives them. */
+CC_HOSTDEV void cc_qc_matte_pixel (const uint8_t *alpha, int x, int y, const cc_image *out)
+{
+  const unsigned a = alpha[(size_t) y * out->width + x];
+  uint8_t *o = (uint8_t *) out->planes[0] + (size_t) y * out->pitch[0] + 4 * x;
+  o[0] = o[1] = o[2] = cc_qc_blend (a, 255, 0);
+  o[3] = 255;
+}
+
+CC_HOSTDEV void cc_qc_matte_luma (const uint8_t *alpha, uint8_t wy, uint8_t ky, int x, int y,
+    const cc_image *out)
+{
+  *cc_qc_luma (out, x, y) = cc_qc_blend (alpha[(size_t) y * out->width + x], wy, ky);
+}
+
+CC_HOSTDEV void cc_qc_matte_chroma (const uint8_t *alpha, uint8_t wu, uint8_t wv, uint8_t ku,
+    uint8_t kv, int cx, int cy, const cc_image *out)
+{
+  const unsigned a = cc_qc_block_alpha (alpha, out->width, out->height, cx, cy);
+  uint8_t *ou, *ov;
+  cc_qc_chroma (out, cx, cy, &ou, &ov);
+  *ou = cc_qc_blend (a, wu, ku);
+  *ov = cc_qc_blend (a, wv, kv);
+}
+
 /* Debug view of one pixel (cc_quadcut_draw): px the frame's 4 bytes, ri the
  * byte of red (0 RGBX, 2 BGRX); writes o[0..2]. */
 CC_HOSTDEV void cc_qc_level_colour (int level, uint8_t rgb[3])

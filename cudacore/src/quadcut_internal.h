@@ -96,6 +96,8 @@ cc_status cc_cuda_quadcut_composite (cc_cuda_quadcut *s, cc_stream stream,
     const cc_image *frame, const cc_quadcut_background *bg, cc_image *out);
 /* cc_quadcut_set_alpha on the device (RGBX8 / BGRX8). */
 cc_status cc_cuda_quadcut_set_alpha (cc_cuda_quadcut *s, cc_stream stream, cc_image *frame);
+/* The matte of cc_quadcut_render's MASK on the device, into out. */
+cc_status cc_cuda_quadcut_matte (cc_cuda_quadcut *s, cc_stream stream, cc_image *out);
 /* cc_quadcut_draw on the device (leaves: the front's, still on the device). */
 cc_status cc_cuda_quadcut_draw_leaves (cc_cuda_quadcut *s, cc_stream stream,
     const cc_image *frame, cc_image *out);

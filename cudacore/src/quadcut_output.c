@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* What a Quad-Cut compute gives: the mask and alpha copies, the composite over a
  * background (colour, image or the blurred frame), the alpha byte, the debug view of
- * the leaves, and the box filter that feathers the mask and blurs the frame. */
+ * the leaves, the matte, one of these written by output kind (cc_quadcut_render), and
+ * the box filter that feathers the mask and blurs the frame. */
 #include "quadcut_module.h"
 
 #include <string.h>
@@ -268,4 +269,53 @@ cc_quadcut_draw (cc_quadcut *q, cc_stream stream, const cc_image *frame,
     }
   }
   return CC_SUCCESS;
+}
+/* The matte (CC_QUADCUT_OUTPUT_MASK) into out, checked by the caller. */
+static cc_status
+matte (cc_quadcut *q, cc_stream stream, cc_image *out)
+{
+  stream = cc_qc_submit_stream (q, stream);
+  if (q->cuda)
+    return CC_CUDA_ONLY (cc_cuda_quadcut_matte (q->cuda, stream, out));
+  if (is_yuv (out)) {
+    const int cw = (q->mod.width + 1) / 2, ch = (q->mod.height + 1) / 2;
+    uint8_t wy, wu, wv, ky, ku, kv;
+    cc_rgb_to_yuv (255, 255, 255, &wy, &wu, &wv);
+    cc_rgb_to_yuv (0, 0, 0, &ky, &ku, &kv);
+#pragma omp parallel for schedule(static) num_threads(cc_qc_threads (q))
+    for (int y = 0; y < q->mod.height; y++)
+      for (int x = 0; x < q->mod.width; x++)
+        cc_qc_matte_luma (q->alpha, wy, ky, x, y, out);
+#pragma omp parallel for schedule(static) num_threads(cc_qc_threads (q))
+    for (int y = 0; y < ch; y++)
+      for (int x = 0; x < cw; x++)
+        cc_qc_matte_chroma (q->alpha, wu, wv, ku, kv, x, y, out);
+    return CC_SUCCESS;
+  }
+#pragma omp parallel for schedule(static) num_threads(cc_qc_threads (q))
+  for (int y = 0; y < q->mod.height; y++)
+    for (int x = 0; x < q->mod.width; x++)
+      cc_qc_matte_pixel (q->alpha, x, y, out);
+  return CC_SUCCESS;
+}
+
+cc_status
+cc_quadcut_render (cc_quadcut *q, cc_stream stream, cc_quadcut_output output,
+    const cc_quadcut_background *bg, cc_image *frame)
+{
+  const char *fn = "cc_quadcut_render";
+  CC_CHECK_ARG (q != NULL, "%s: q is NULL", fn);
+  switch (output) {
+    case CC_QUADCUT_OUTPUT_COMPOSITE:
+      return cc_quadcut_composite (q, stream, frame, bg, frame);
+    case CC_QUADCUT_OUTPUT_ALPHA:
+      return cc_quadcut_set_alpha (q, stream, frame);
+    case CC_QUADCUT_OUTPUT_MASK:
+      CC_CHECK_ARG (q->have_run, "%s: no frame was run yet", fn);
+      CC_TRY (cc_qc_check_frame (q, frame, fn, "frame"));
+      return matte (q, stream, frame);
+    case CC_QUADCUT_OUTPUT_DEBUG:
+      return cc_quadcut_draw (q, stream, frame, frame);
+  }
+  return cc_set_error (CC_ERROR_INVALID_ARGUMENT, "%s: unknown output %d", fn, (int) output);
 }

@@ -1413,6 +1413,10 @@ compare_backends (int w, int h, int active, cc_format format)
     CC_ASSERT_OK (cc_quadcut_draw (qg, NULL, &dev[2], &og));
     CC_ASSERT_OK (cc_image_copy (gpu, NULL, &og, &ogh));
     cv_test_assert_same_bits (&oc, &ogh, "leaves drawn");
+    CC_ASSERT_OK (cc_quadcut_render (qc, NULL, CC_QUADCUT_OUTPUT_MASK, NULL, &oc));
+    CC_ASSERT_OK (cc_quadcut_render (qg, NULL, CC_QUADCUT_OUTPUT_MASK, NULL, &og));
+    CC_ASSERT_OK (cc_image_copy (gpu, NULL, &og, &ogh));
+    cv_test_assert_same_bits (&oc, &ogh, "matte");
     if (!yuv) {
       CC_ASSERT_OK (cc_quadcut_set_alpha (qc, NULL, &oc));
       CC_ASSERT_OK (cc_quadcut_set_alpha (qg, NULL, &og));
@@ -1422,6 +1426,32 @@ compare_backends (int w, int h, int active, cc_format format)
     cc_image_free (NULL, &oc);
     cc_image_free (NULL, &ogh);
     cc_image_free (gpu, &og);
+  }
+  if (!active) {
+    /* a host plate through cc_quadcut_start_plate: uploaded, the same plate */
+    cc_image rgbx, kept = { 0 }, pc, pg, pgh;
+    if (yuv)
+      yuv_to_rgb_image (&host[3], &rgbx);
+    else {
+      CC_ASSERT_OK (cv_image_new (w, h, CC_FORMAT_RGBX8, &rgbx));
+      for (int y = 0; y < h; y++)
+        memcpy ((uint8_t *) rgbx.planes[0] + (size_t) y * rgbx.pitch[0],
+            (const uint8_t *) host[3].planes[0] + (size_t) y * host[3].pitch[0], 4 * (size_t) w);
+    }
+    cc_quadcut_learning lc, lg;
+    CC_ASSERT_OK (cc_quadcut_start_plate (qc, NULL, &lc, &rgbx, &kept, false));
+    CC_ASSERT_OK (cc_quadcut_start_plate (qg, NULL, &lg, &rgbx, &kept, false));
+    ck_assert (lc.source == CC_QUADCUT_PLATE_IMAGE && lg.source == CC_QUADCUT_PLATE_IMAGE);
+    CC_ASSERT_OK (cv_image_new (w, h, CC_FORMAT_RGBX8, &pc));
+    CC_ASSERT_OK (cc_image_alloc (gpu, w, h, CC_FORMAT_RGBX8, CC_LOCATION_DEVICE, &pg));
+    CC_ASSERT_OK (cc_quadcut_get_plate (qc, NULL, &pc));
+    CC_ASSERT_OK (cc_quadcut_get_plate (qg, NULL, &pg));
+    CC_ASSERT_OK (cv_test_to_host (gpu, &pg, &pgh));
+    cv_test_assert_same_bits (&pc, &pgh, "plate from the host");
+    cv_image_free (&pc);
+    cv_image_free (&pgh);
+    cv_image_free (&rgbx);
+    cc_image_free (gpu, &pg);
   }
   cc_quadcut_destroy (qc);
   cc_quadcut_destroy (qg);
@@ -1435,6 +1465,194 @@ compare_backends (int w, int h, int active, cc_format format)
   cc_context_destroy (cpu);
   cc_context_destroy (gpu);
 }
+
+/* The plate across handles: a learned plate kept on the host comes back into a new
+ * handle of its size (LEARNED, the same bytes), not into one of another size (learned
+ * again); a picture wins over a kept plate (IMAGE, or NONE with relearn, the picture
+ * set either way); an incomplete plate is not kept; bad pictures are refused. */
+START_TEST (test_plate_across_handles)
+{
+  const int w = 33, h = 21;
+  cc_context *ctx = cpu_context (2);
+  cc_image frame, picture, got, want, kept = { 0 };
+  CC_ASSERT_OK (cv_synth_fg_frame (3, w, h, CV_SYNTH_FG_PLAIN, 20, &frame, NULL));
+  CC_ASSERT_OK (cv_synth_fg_plate (w, h, &picture));
+  CC_ASSERT_OK (cv_image_new (w, h, CC_FORMAT_RGBX8, &got));
+  CC_ASSERT_OK (cv_image_new (w, h, CC_FORMAT_RGBX8, &want));
+  cc_quadcut *q, *q2;
+  CC_ASSERT_OK (cc_quadcut_create (ctx, w, h, NULL, &q));
+  cc_quadcut_learning l;
+  CC_ASSERT_OK (cc_quadcut_start_plate (q, NULL, &l, NULL, &kept, false));
+  ck_assert (l.source == CC_QUADCUT_PLATE_NONE && l.learned == 0);
+  CC_ASSERT_OK (cc_quadcut_learn_plate (q, NULL, &l, &frame, 4, 2));
+  /* LEARNING: nothing kept */
+  CC_ASSERT_OK (cc_quadcut_keep_plate (q, NULL, &l, &kept));
+  ck_assert_ptr_null (kept.planes[0]);
+  CC_ASSERT_OK (cc_quadcut_learn_plate (q, NULL, &l, &picture, 4, 2));
+  ck_assert (l.source == CC_QUADCUT_PLATE_LEARNED);
+  CC_ASSERT_OK (cc_quadcut_get_plate (q, NULL, &want));
+  CC_ASSERT_OK (cc_quadcut_keep_plate (q, NULL, &l, &kept));
+  ck_assert (kept.location == CC_LOCATION_HOST && kept.format == CC_FORMAT_RGBX8);
+  ck_assert (kept.width == w && kept.height == h);
+  cv_test_assert_same_bits (&kept, &want, "kept plate");
+  /* kept again: the old copy replaced (no leak), the same bytes */
+  CC_ASSERT_OK (cc_quadcut_keep_plate (q, NULL, &l, &kept));
+  cv_test_assert_same_bits (&kept, &want, "kept plate again");
+  cc_quadcut_destroy (q);
+  /* the same size: the kept plate, LEARNED */
+  CC_ASSERT_OK (cc_quadcut_create (ctx, w, h, NULL, &q));
+  CC_ASSERT_OK (cc_quadcut_start_plate (q, NULL, &l, NULL, &kept, false));
+  ck_assert (l.source == CC_QUADCUT_PLATE_LEARNED && l.learned == 0);
+  ck_assert_ptr_null (kept.planes[0]);
+  CC_ASSERT_OK (cc_quadcut_get_plate (q, NULL, &got));
+  cv_test_assert_same_bits (&got, &want, "plate taken back");
+  /* another size: learned again, the kept plate freed */
+  CC_ASSERT_OK (cc_quadcut_keep_plate (q, NULL, &l, &kept));
+  CC_ASSERT_OK (cc_quadcut_create (ctx, w + 1, h, NULL, &q2));
+  CC_ASSERT_OK (cc_quadcut_start_plate (q2, NULL, &l, NULL, &kept, false));
+  ck_assert (l.source == CC_QUADCUT_PLATE_NONE);
+  ck_assert_ptr_null (kept.planes[0]);
+  cc_image wide;
+  CC_ASSERT_OK (cv_image_new (w + 1, h, CC_FORMAT_RGBX8, &wide));
+  ck_assert_int_eq (cc_quadcut_get_plate (q2, NULL, &wide), CC_ERROR_INVALID_ARGUMENT);
+  /* a picture of another size: refused, NONE, the kept plate freed all the same */
+  CC_ASSERT_OK (cc_quadcut_keep_plate (q, NULL, &l, &kept));
+  ck_assert_ptr_null (kept.planes[0]);   /* NONE: nothing to keep */
+  cc_quadcut_learning_init (&l, CC_QUADCUT_PLATE_LEARNED);
+  CC_ASSERT_OK (cc_quadcut_keep_plate (q, NULL, &l, &kept));
+  ck_assert_int_eq (cc_quadcut_start_plate (q2, NULL, &l, &picture, &kept, false),
+      CC_ERROR_INVALID_ARGUMENT);
+  ck_assert (l.source == CC_QUADCUT_PLATE_NONE);
+  ck_assert_ptr_null (kept.planes[0]);
+  /* a picture wins over a kept plate: IMAGE; with relearn NONE, the picture set */
+  cc_quadcut_learning_init (&l, CC_QUADCUT_PLATE_LEARNED);
+  CC_ASSERT_OK (cc_quadcut_keep_plate (q, NULL, &l, &kept));
+  ck_assert_ptr_nonnull (kept.planes[0]);
+  CC_ASSERT_OK (cc_quadcut_start_plate (q, NULL, &l, &picture, &kept, false));
+  ck_assert (l.source == CC_QUADCUT_PLATE_IMAGE && l.learned == 0);
+  ck_assert_ptr_null (kept.planes[0]);
+  CC_ASSERT_OK (cc_quadcut_get_plate (q, NULL, &got));
+  cv_test_assert_same_bits (&got, &picture, "the picture is the plate");
+  CC_ASSERT_OK (cc_quadcut_start_plate (q, NULL, &l, &frame, &kept, true));
+  ck_assert (l.source == CC_QUADCUT_PLATE_NONE);
+  CC_ASSERT_OK (cc_quadcut_get_plate (q, NULL, &got));
+  cv_test_assert_same_bits (&got, &frame, "relearn: the picture set");
+  /* not host RGBX8: refused */
+  picture.format = CC_FORMAT_BGRX8;
+  ck_assert_int_eq (cc_quadcut_start_plate (q, NULL, &l, &picture, &kept, false),
+      CC_ERROR_INVALID_ARGUMENT);
+  ck_assert_ptr_nonnull (strstr (cc_last_error (), "host RGBX8"));
+  picture.format = CC_FORMAT_RGBX8;
+  cc_quadcut_destroy (q);
+  cc_quadcut_destroy (q2);
+  cv_image_free (&wide);
+  cv_image_free (&frame);
+  cv_image_free (&picture);
+  cv_image_free (&got);
+  cv_image_free (&want);
+  cc_context_destroy (ctx);
+}
+END_TEST
+
+/* cc_quadcut_render: MASK is the composite of an all-white frame over black (RGBX8 /
+ * BGRX8: R = G = B = alpha, X 255; NV12 / I420: Y = (a 235 + (255 - a) 16 + 127) / 255,
+ * chroma 128), whatever the frame held; the other outputs are their own calls, in
+ * place; unknown outputs, and any before a compute, are refused. */
+START_TEST (test_render)
+{
+  const int w = 45, h = 31;
+  cc_context *ctx = cpu_context (2);
+  cc_quadcut_params p;
+  cc_quadcut_params_default (&p);
+  p.feather = 2;
+  cc_quadcut *q = run_synthetic (ctx, w, h, 2, &p, NULL);
+  cc_image alpha, rgb, white_rgb;
+  CC_ASSERT_OK (cv_image_new (w, h, CC_FORMAT_GRAY8, &alpha));
+  CC_ASSERT_OK (cc_quadcut_get_alpha (q, NULL, &alpha));
+  const uint8_t *al = alpha.planes[0];
+  CC_ASSERT_OK (cv_synth_fg_frame (2, w, h, CV_SYNTH_FG_PLAIN, 6, &rgb, NULL));
+  CC_ASSERT_OK (cv_image_new (w, h, CC_FORMAT_RGBX8, &white_rgb));
+  memset (white_rgb.planes[0], 255, white_rgb.pitch[0] * h);
+  static const cc_format fmts[] = { CC_FORMAT_RGBX8, CC_FORMAT_BGRX8, CC_FORMAT_NV12,
+                                    CC_FORMAT_I420 };
+  const cc_quadcut_background black = { .kind = CC_QUADCUT_BG_COLOR };
+  const cc_quadcut_background colour = { .kind = CC_QUADCUT_BG_COLOR, .r = 10, .g = 200,
+                                         .b = 30 };
+  for (int fi = 0; fi < 4; fi++) {
+    const int yuv = fmts[fi] == CC_FORMAT_NV12 || fmts[fi] == CC_FORMAT_I420;
+    cc_image frame, white, out, want;
+    if (yuv) {
+      frame = to_yuv (&rgb, fmts[fi]);
+      white = to_yuv (&white_rgb, fmts[fi]);
+    } else {
+      CC_ASSERT_OK (cc_image_alloc (NULL, w, h, CC_FORMAT_RGBX8, CC_LOCATION_HOST, &frame));
+      CC_ASSERT_OK (cc_image_alloc (NULL, w, h, CC_FORMAT_RGBX8, CC_LOCATION_HOST, &white));
+      CC_ASSERT_OK (cc_image_copy (NULL, NULL, &rgb, &frame));
+      CC_ASSERT_OK (cc_image_copy (NULL, NULL, &white_rgb, &white));
+      frame.format = white.format = fmts[fi];   /* the same bytes read as BGRX */
+    }
+    CC_ASSERT_OK (cc_image_alloc (NULL, w, h, fmts[fi], CC_LOCATION_HOST, &out));
+    CC_ASSERT_OK (cc_image_alloc (NULL, w, h, fmts[fi], CC_LOCATION_HOST, &want));
+    /* MASK */
+    CC_ASSERT_OK (cc_quadcut_composite (q, NULL, &white, &black, &want));
+    CC_ASSERT_OK (cc_image_copy (NULL, NULL, &frame, &out));
+    CC_ASSERT_OK (cc_quadcut_render (q, NULL, CC_QUADCUT_OUTPUT_MASK, NULL, &out));
+    cv_test_assert_same_bits (&out, &want, "matte = white over black");
+    for (int y = 0; y < h; y++)
+      for (int x = 0; x < w; x++) {
+        const unsigned a = al[(size_t) y * alpha.pitch[0] + x];
+        if (!yuv) {
+          for (int c = 0; c < 3; c++)
+            ck_assert_int_eq (px (&out, x, y, c), a);
+          ck_assert_int_eq (px (&out, x, y, 3), 255);
+          continue;
+        }
+        ck_assert_int_eq (*cc_qc_luma (&out, x, y), (a * 235 + (255 - a) * 16 + 127) / 255);
+        if (x % 2 == 0 && y % 2 == 0) {
+          uint8_t *u, *v;
+          cc_qc_chroma (&out, x / 2, y / 2, &u, &v);
+          ck_assert (*u == 128 && *v == 128);
+        }
+      }
+    /* the other outputs: their own calls, in place */
+    for (int o = 0; o < 4; o++) {
+      if (o == CC_QUADCUT_OUTPUT_MASK)
+        continue;
+      CC_ASSERT_OK (cc_image_copy (NULL, NULL, &frame, &out));
+      CC_ASSERT_OK (cc_image_copy (NULL, NULL, &frame, &want));
+      cc_status st = cc_quadcut_render (q, NULL, (cc_quadcut_output) o, &colour, &out);
+      if (o == CC_QUADCUT_OUTPUT_COMPOSITE)
+        CC_ASSERT_OK (cc_quadcut_composite (q, NULL, &frame, &colour, &want));
+      else if (o == CC_QUADCUT_OUTPUT_DEBUG)
+        CC_ASSERT_OK (cc_quadcut_draw (q, NULL, &frame, &want));
+      else if (yuv) {
+        ck_assert_int_eq (st, CC_ERROR_NOT_SUPPORTED);
+        continue;
+      } else
+        CC_ASSERT_OK (cc_quadcut_set_alpha (q, NULL, &want));
+      CC_ASSERT_OK (st);
+      cv_test_assert_same_bits (&out, &want, "render = its call");
+    }
+    ck_assert_int_eq (cc_quadcut_render (q, NULL, (cc_quadcut_output) 4, &colour, &out),
+        CC_ERROR_INVALID_ARGUMENT);
+    ck_assert_ptr_nonnull (strstr (cc_last_error (), "unknown output 4"));
+    cc_image_free (NULL, &frame);
+    cc_image_free (NULL, &white);
+    cc_image_free (NULL, &out);
+    cc_image_free (NULL, &want);
+  }
+  cc_quadcut *fresh;
+  CC_ASSERT_OK (cc_quadcut_create (ctx, w, h, &p, &fresh));
+  ck_assert_int_eq (cc_quadcut_render (fresh, NULL, CC_QUADCUT_OUTPUT_MASK, NULL, &rgb),
+      CC_ERROR_INVALID_ARGUMENT);
+  cc_quadcut_destroy (fresh);
+  cc_quadcut_destroy (q);
+  cv_image_free (&alpha);
+  cv_image_free (&rgb);
+  cv_image_free (&white_rgb);
+  cc_context_destroy (ctx);
+}
+END_TEST
 
 START_TEST (test_gpu_matches_cpu)
 {
@@ -1471,6 +1689,8 @@ quadcut_suite (void)
   tcase_add_test (tc, test_draw_leaves);
   tcase_add_test (tc, test_update_plate);
   tcase_add_test (tc, test_yuv_frames);
+  tcase_add_test (tc, test_plate_across_handles);
+  tcase_add_test (tc, test_render);
   tcase_add_test (tc, test_errors);
   tcase_add_test (tc, test_cdnet_highway);
   tcase_add_test (tc, test_gpu_matches_cpu);

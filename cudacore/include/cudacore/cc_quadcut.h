@@ -62,10 +62,11 @@
  * cc_quadcut_compute_sync (the minimum cut runs on the host: the compact graph comes
  * down, the labels go up, and the call returns with its outputs done), the host
  * readbacks cc_quadcut_get_graph and cc_quadcut_mean_luminance (on the stream of the
- * last compute), cc_quadcut_get_plate_host (the copy to the host), create (it
+ * last compute), cc_quadcut_get_plate_host and cc_quadcut_keep_plate (the copy to the
+ * host), cc_quadcut_start_plate (the upload of a host plate), create (it
  * initialises device memory) and destroy (cudaFree). set_params, set_plate,
  * update_plate, learn_plate, get_plate, reset, get_mask, get_alpha, composite,
- * set_alpha and draw do not wait; the learning state's other calls, the alternation
+ * set_alpha, draw and render do not wait; the learning state's other calls, the alternation
  * calls and the pair warning are host only. */
 #ifndef CUDACORE_CC_QUADCUT_H
 #define CUDACORE_CC_QUADCUT_H
@@ -213,6 +214,34 @@ int cc_quadcut_learning_restart (cc_quadcut_learning *l);
  * Host only: nothing waits. */
 bool cc_quadcut_learning_done (const cc_quadcut_learning *l);
 
+/* ---- PLATE: the plate across handles. A handle is recreated when the frames change
+ * size, backend or thread count; a fully learned plate can outlive it on the host
+ * (cc_quadcut_keep_plate), and the new handle's plate comes from a picture, that
+ * kept plate, or the frames (cc_quadcut_start_plate). */
+
+/* Keeps q's plate on the host when it is fully learned.
+ * [in] q. [in] stream: NULL for the context's stream. [in] l: q's learning state.
+ * [in,out] kept: a host image or one without planes. l LEARNED: freed and replaced by
+ *   the plate (cc_quadcut_get_plate_host: RGBX8, X = 255; zeroed on error); else
+ *   untouched.
+ * OUT_OF_MEMORY. Waits when it copies (the copy to the host). */
+cc_status cc_quadcut_keep_plate (cc_quadcut *q, cc_stream stream, const cc_quadcut_learning *l,
+    cc_image *kept);
+/* A new handle's plate and its learning state: `picture` when given (IMAGE; with
+ * relearn NONE: the next frame learned replaces it), else `kept` when it has the
+ * created size (LEARNED), else none (NONE: learned from the frames).
+ * [in,out] q. [in] stream: NULL for the context's stream. [out] l.
+ * [in] picture: host RGBX8 of the created size (a picture scaled to the frames), or
+ *   NULL.
+ * [in,out] kept: host RGBX8 of any size (cc_quadcut_keep_plate's) or an image without
+ *   planes; freed (cc_image_free (NULL, kept)) whatever the outcome: a kept plate of
+ *   another size is learned again.
+ * [in] relearn: learn a new plate even when there is a picture.
+ * INVALID_ARGUMENT (a plate that is not host RGBX8 of the created size; l is then
+ * NONE), OUT_OF_MEMORY. Waits on CUDA when it sets a plate (the host plate's upload). */
+cc_status cc_quadcut_start_plate (cc_quadcut *q, cc_stream stream, cc_quadcut_learning *l,
+    const cc_image *picture, cc_image *kept, bool relearn);
+
 /* Forgets the previous mask (the temporal prior); the plate stays.
  * [in,out] q. Host state only: takes no stream, nothing waits. */
 cc_status cc_quadcut_reset (cc_quadcut *q);
@@ -292,6 +321,31 @@ cc_status cc_quadcut_set_alpha (cc_quadcut *q, cc_stream stream, cc_image *frame
  * Does not wait. */
 cc_status cc_quadcut_draw (cc_quadcut *q, cc_stream stream, const cc_image *frame,
     cc_image *out);
+
+/* What cc_quadcut_render writes into a frame. */
+typedef enum cc_quadcut_output {
+  CC_QUADCUT_OUTPUT_COMPOSITE = 0,   /* the frame over a background (cc_quadcut_composite) */
+  CC_QUADCUT_OUTPUT_ALPHA,           /* the alpha in the X byte (cc_quadcut_set_alpha) */
+  CC_QUADCUT_OUTPUT_MASK,            /* the feathered matte as an opaque grey picture */
+  CC_QUADCUT_OUTPUT_DEBUG            /* the leaves (cc_quadcut_draw) */
+} cc_quadcut_output;
+
+/* Writes one output of the last compute into the frame, in place. MASK is
+ * cc_quadcut_composite of an all-white frame over black: RGBX8 / BGRX8: R = G = B =
+ * the alpha, X 255; NV12 / I420: luma per pixel between cc_rgb_to_yuv's white (235)
+ * and black (16), chroma per 2x2 block with its rounded mean alpha between theirs
+ * (both 128).
+ * [in] q: a compute must have happened (DEBUG: with NODES_LEAVES), else
+ *   INVALID_ARGUMENT.
+ * [in] stream: NULL for the context's stream.
+ * [in] output: what to write; another value: INVALID_ARGUMENT.
+ * [in] bg: COMPOSITE's background, as in cc_quadcut_composite; not read otherwise
+ *   (may be NULL).
+ * [in,out] frame: RGBX8 / BGRX8 / NV12 / I420 (ALPHA: RGBX8 / BGRX8, else
+ *   NOT_SUPPORTED), the created size, where the backend computes.
+ * Does not wait. */
+cc_status cc_quadcut_render (cc_quadcut *q, cc_stream stream, cc_quadcut_output output,
+    const cc_quadcut_background *bg, cc_image *frame);
 
 /* ---- The last compute's leaf graph (what crosses to the host on a GPU backend):
  * for tests, tools and debug drawing. Pointers stay valid until the next compute. */
