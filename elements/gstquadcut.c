@@ -70,6 +70,7 @@
 #include "gstcvfilter.h"
 #include "gstcvenum.h"
 #include "gstcvanalytics.h"
+#include "gstcvbackground.h"
 #include "gstcvimageio.h"
 #include "gstcvprops.h"
 #include <cudacore/cc_quadcut.h>
@@ -83,24 +84,20 @@ GST_CV_DEFINE_ENUM (gst_quadcut_mode_get_type, "GstQuadCutMode",
     { CC_QUADCUT_MODE_ACTIVE, "Luminance difference of alternating lit / unlit frames",
       "active-illumination" })
 
-typedef enum { OUTPUT_COMPOSITE = 0, OUTPUT_ALPHA, OUTPUT_MASK, OUTPUT_DEBUG } QuadCutOutput;
 GST_CV_DEFINE_ENUM (gst_quadcut_output_get_type, "GstQuadCutOutput",
-    { OUTPUT_COMPOSITE, "The foreground over the background", "composite" },
-    { OUTPUT_ALPHA, "The frame with the foreground in its alpha channel (RGBA/BGRA)", "alpha" },
-    { OUTPUT_MASK, "The feathered matte: white foreground, black background", "mask" },
-    { OUTPUT_DEBUG, "The quadtree leaves by level and the seeds", "debug" })
+    { CC_QUADCUT_OUTPUT_COMPOSITE, "The foreground over the background", "composite" },
+    { CC_QUADCUT_OUTPUT_ALPHA, "The frame with the foreground in its alpha channel (RGBA/BGRA)",
+      "alpha" },
+    { CC_QUADCUT_OUTPUT_MASK, "The feathered matte: white foreground, black background", "mask" },
+    { CC_QUADCUT_OUTPUT_DEBUG, "The quadtree leaves by level and the seeds", "debug" })
 
-typedef enum { BG_AUTO = 0, BG_COLOR, BG_IMAGE, BG_BLUR } QuadCutBackground;
-GST_CV_DEFINE_ENUM (gst_quadcut_background_get_type, "GstQuadCutBackground",
-    { BG_AUTO, "background-location when set, else background-color", "auto" },
-    { BG_COLOR, "A solid colour (background-color)", "color" },
-    { BG_IMAGE, "The image of background-location, scaled to the frame", "image" },
-    { BG_BLUR, "The frame under a box blur of blur-radius", "blur" })
+GST_CV_DEFINE_BACKGROUND_ENUM (gst_quadcut_background_get_type, "GstQuadCutBackground")
 
 enum {
   PROP_0, PROP_MODE, PROP_OUTPUT, PROP_PLATE_LOCATION, PROP_LEARN_FRAMES, PROP_LEARN_STEP,
-  PROP_PLATE_UPDATE_RATE, PROP_BACKGROUND, PROP_BACKGROUND_LOCATION, PROP_BACKGROUND_COLOR,
-  PROP_BLUR_RADIUS, PROP_SIGMA_L, PROP_SHADOW_DEPTH, PROP_SEED_THRESHOLD, PROP_BINS,
+  PROP_PLATE_UPDATE_RATE,
+  PROP_BACKGROUND,             /* and the three after it: GST_CV_BACKGROUND_PROPS */
+  PROP_SIGMA_L = PROP_BACKGROUND + 4, PROP_SHADOW_DEPTH, PROP_SEED_THRESHOLD, PROP_BINS,
   PROP_SIGMA_C, PROP_LAMBDA, PROP_SIMILARITY, PROP_CERTAIN, PROP_MAX_LEVEL, PROP_TEMPORAL, PROP_FEATHER,
 };
 
@@ -110,35 +107,28 @@ static guint signals[N_SIGNALS];
 #define DEFAULT_LEARN_FRAMES 100
 #define DEFAULT_LEARN_STEP 2
 #define DEFAULT_PLATE_UPDATE_RATE 0
-#define DEFAULT_BACKGROUND_COLOR 0x00B140
-#define DEFAULT_BLUR_RADIUS 15
 
 /* The properties' values (object lock). */
 typedef struct {
   cc_quadcut_params params;
-  QuadCutOutput output;
-  gchar *plate_location, *background_location;
+  cc_quadcut_output output;
+  gchar *plate_location;
   gint learn_frames, learn_step, plate_update_rate;
-  QuadCutBackground background;
-  guint background_color;
-  gint blur_radius;
+  GstCvBackgroundSettings background;
 } QuadCutSettings;
 
 struct _GstQuadCut {
   GstCvFilter parent;
   QuadCutSettings settings;    /* object lock */
   gboolean relearn;            /* object lock */
-  /* images read at start (host RGBX8, their own size) */
-  cc_image plate_file, background_file;
-  /* a fully learned plate kept across a teardown (host RGBX8, cc_image_free): a new
-   * setup of the same size (caps renegotiated, cpu-threads changed) takes it back
-   * instead of learning */
+  cc_image plate_file;         /* read at start (host RGBX8, its own size) */
+  GstCvBackground background;  /* its picture: read at start, converted at setup */
+  /* a fully learned plate kept on the host across a teardown (cc_quadcut_keep_plate):
+   * a new setup of the same size (caps renegotiated, cpu-threads changed) takes it
+   * back instead of learning */
   cc_image kept_plate;
-  /* streaming (setup/process); an image without planes is not there */
+  /* streaming (setup/process) */
   cc_quadcut *qc;
-  cc_image plate_img;          /* the file's plate at the frame size, RGBX8 */
-  cc_image background_img;     /* the background at the frame size and format */
-  cc_image white;              /* an all-white frame (output=mask) */
   cc_quadcut_learning learning;   /* plate mode: the plate's source */
   cc_quadcut_alternation pair; /* active: the mean L of the frames so far */
   gboolean warned_pair;
@@ -149,37 +139,30 @@ G_DECLARE_FINAL_TYPE (GstQuadCut, gst_quad_cut, GST, QUAD_CUT, GstCvFilter)
 G_DEFINE_TYPE (GstQuadCut, gst_quad_cut, GST_TYPE_CV_FILTER);
 GST_ELEMENT_REGISTER_DEFINE (quadcut, "quadcut", GST_RANK_NONE, gst_quad_cut_get_type ());
 
-/* ------------------------------------------------------------- images */
+/* ------------------------------------------------------------- GstCvFilter */
 
+/* The pictures read at start and the kept plate (stop, finalize, a failed start). */
 static void
-free_files (GstQuadCut * self)
+free_images (GstQuadCut * self)
 {
   cc_image_host_free (&self->plate_file);
-  cc_image_host_free (&self->background_file);
+  gst_cv_background_stop (&self->background);
+  cc_image_free (NULL, &self->kept_plate);
 }
-
-/* ------------------------------------------------------------- GstCvFilter */
 
 static gboolean
 gst_quad_cut_start (GstBaseTransform * trans)
 {
   GstQuadCut *self = GST_QUAD_CUT (trans);
-  GstElement *element = GST_ELEMENT (self);
   GST_OBJECT_LOCK (self);
-  const gchar *back = self->settings.background_location;
-  cc_quadcut_mode mode = self->settings.params.mode;
-  gboolean ok = self->settings.background != BG_IMAGE || (back && *back);
+  const gboolean plate = self->settings.params.mode == CC_QUADCUT_MODE_PLATE;
   GST_OBJECT_UNLOCK (self);
-  if (!ok)
-    GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND, ("background=image, but no "
-            "background-location is set"), (NULL));
-  free_files (self);
-  /* a file's plate matters in plate mode only; the background in every mode */
-  ok = ok && (mode != CC_QUADCUT_MODE_PLATE
-      || gst_cv_image_load_property (element, "plate-location", &self->plate_file))
-      && gst_cv_image_load_property (element, "background-location", &self->background_file);
-  if (!ok) {
-    free_files (self);
+  cc_image_host_free (&self->plate_file);
+  /* the background in every mode; a file's plate in plate mode only */
+  if (!gst_cv_background_start (&self->background, GST_ELEMENT (self)) || (plate
+          && !gst_cv_image_load_property (GST_ELEMENT (self), "plate-location",
+              &self->plate_file))) {
+    free_images (self);
     return FALSE;
   }
   cc_quadcut_learning_init (&self->learning, CC_QUADCUT_PLATE_NONE);
@@ -189,10 +172,8 @@ gst_quad_cut_start (GstBaseTransform * trans)
 static gboolean
 gst_quad_cut_stop (GstBaseTransform * trans)
 {
-  GstQuadCut *self = GST_QUAD_CUT (trans);
   gboolean ret = GST_BASE_TRANSFORM_CLASS (gst_quad_cut_parent_class)->stop (trans);
-  free_files (self);
-  cc_image_free (NULL, &self->kept_plate);   /* the next start learns anew */
+  free_images (GST_QUAD_CUT (trans));   /* the next start learns anew */
   return ret;
 }
 
@@ -200,78 +181,48 @@ static void
 gst_quad_cut_teardown (GstCvFilter * filter)
 {
   GstQuadCut *self = GST_QUAD_CUT (filter);
-  cc_context *ctx = gst_cv_filter_get_context (filter);
-  if (self->qc && self->learning.source == CC_QUADCUT_PLATE_LEARNED) {
-    cc_image_free (NULL, &self->kept_plate);   /* on failure: learned again */
-    cc_quadcut_get_plate_host (self->qc, gst_cv_filter_get_stream (filter), &self->kept_plate);
-  }
+  if (self->qc)   /* a fully learned plate is kept (on failure: learned again) */
+    cc_quadcut_keep_plate (self->qc, gst_cv_filter_get_stream (filter), &self->learning,
+        &self->kept_plate);
   cc_quadcut_destroy (self->qc);
   self->qc = NULL;
   g_clear_pointer (&self->mask_out, gst_cv_mask_out_free);
-  cc_image_free (ctx, &self->plate_img);
-  cc_image_free (ctx, &self->background_img);
-  cc_image_free (ctx, &self->white);
+  gst_cv_background_teardown (&self->background, gst_cv_filter_get_context (filter));
 }
 
+/* Whether output=alpha can write format's alpha channel; FALSE after posting the
+ * negotiation error. */
 static gboolean
-has_alpha (GstVideoFormat f)
+alpha_caps_ok (GstQuadCut * self, GstVideoFormat f)
 {
-  return f == GST_VIDEO_FORMAT_RGBA || f == GST_VIDEO_FORMAT_BGRA;
-}
-
-/* Posts the negotiation error of output=alpha on caps without an alpha channel. */
-static void
-alpha_caps_error (GstQuadCut * self, GstVideoFormat f)
-{
+  if (f == GST_VIDEO_FORMAT_RGBA || f == GST_VIDEO_FORMAT_BGRA)
+    return TRUE;
   GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
       ("output=alpha needs RGBA or BGRA caps, not %s: the foreground goes into the "
           "alpha channel", gst_video_format_to_string (f)),
       ("put videoconvert ! video/x-raw,format=RGBA before quadcut, or use "
           "output=composite or mask"));
+  return FALSE;
 }
 
-/* Makes `src` (host RGBX8, any size) the segmenter's plate at the frame's size
- * (plate_img); FALSE after posting an error. */
+/* The plate of a new segmenter (plate mode): the file's, scaled to the frames, or the
+ * one learned before this setup when the size stays, else learned anew; a relearn
+ * asked for before the caps replaces the file's plate too. */
 static gboolean
-set_plate_image (GstQuadCut * self, cc_context * ctx, const cc_image * src,
-    const GstVideoInfo * info)
+setup_plate (GstQuadCut * self, cc_context * ctx, const GstVideoInfo * info,
+    gboolean relearn)
 {
-  if (!gst_cv_image_convert_to_frame (GST_CV_FILTER (self), ctx, src, info,
-          GST_VIDEO_FORMAT_RGBA, &self->plate_img))
+  GstCvFilter *filter = GST_CV_FILTER (self);
+  cc_image picture;
+  if (!gst_cv_image_reference_to_frame (filter, ctx, &self->plate_file, info, "plate",
+          "a plate shot with the camera's own resolution segments better", &picture))
     return FALSE;
-  cc_status st = cc_quadcut_set_plate (self->qc,
-      gst_cv_filter_get_stream (GST_CV_FILTER (self)), &self->plate_img);
-  if (st != CC_SUCCESS) {
+  cc_status st = cc_quadcut_start_plate (self->qc, gst_cv_filter_get_stream (filter),
+      &self->learning, picture.planes[0] ? &picture : NULL, &self->kept_plate, relearn);
+  cc_image_free (ctx, &picture);
+  if (st != CC_SUCCESS)
     GST_CV_FILTER_CORE_ERROR (self, st, "setting the plate");
-    return FALSE;
-  }
-  return TRUE;
-}
-
-/* The plate of a new segmenter (plate mode): the file's, or the one learned before
- * this setup when the size stays, else learned anew. */
-static gboolean
-setup_plate (GstQuadCut * self, cc_context * ctx, const GstVideoInfo * info)
-{
-  const int w = GST_VIDEO_INFO_WIDTH (info), h = GST_VIDEO_INFO_HEIGHT (info);
-  gboolean ok = TRUE;
-  if (self->plate_file.planes[0]) {
-    if (self->plate_file.width != w || self->plate_file.height != h)
-      GST_ELEMENT_WARNING (self, STREAM, FORMAT, ("the plate is %dx%d, the frames %dx%d: "
-              "the plate is scaled", self->plate_file.width, self->plate_file.height, w, h),
-          ("a plate shot with the camera's own resolution segments better"));
-    ok = set_plate_image (self, ctx, &self->plate_file, info);
-    GST_OBJECT_LOCK (self);
-    /* a relearn asked for before the caps replaces the file's plate too */
-    cc_quadcut_learning_init (&self->learning, self->relearn ? CC_QUADCUT_PLATE_NONE
-        : CC_QUADCUT_PLATE_IMAGE);
-    GST_OBJECT_UNLOCK (self);
-  } else if (self->kept_plate.planes[0] && self->kept_plate.width == w
-      && self->kept_plate.height == h) {
-    ok = set_plate_image (self, ctx, &self->kept_plate, info);
-    cc_quadcut_learning_init (&self->learning, CC_QUADCUT_PLATE_LEARNED);
-  }   /* else a learned plate of another size, or none: learn again */
-  return ok;
+  return st == CC_SUCCESS;
 }
 
 static gboolean
@@ -279,15 +230,13 @@ gst_quad_cut_setup (GstCvFilter * filter, const GstVideoInfo * info, cc_context 
 {
   GstQuadCut *self = GST_QUAD_CUT (filter);
   const int w = GST_VIDEO_INFO_WIDTH (info), h = GST_VIDEO_INFO_HEIGHT (info);
-  GstVideoFormat format = GST_VIDEO_INFO_FORMAT (info);
   GST_OBJECT_LOCK (self);
   cc_quadcut_params params = self->settings.params;
-  QuadCutOutput output = self->settings.output;
+  const gboolean alpha = self->settings.output == CC_QUADCUT_OUTPUT_ALPHA;
+  const gboolean relearn = self->relearn;
   GST_OBJECT_UNLOCK (self);
-  if (output == OUTPUT_ALPHA && !has_alpha (format)) {
-    alpha_caps_error (self, format);
+  if (alpha && !alpha_caps_ok (self, GST_VIDEO_INFO_FORMAT (info)))
     return FALSE;
-  }
   cc_status st = cc_quadcut_create (ctx, w, h, &params, &self->qc);
   if (st != CC_SUCCESS) {
     GST_CV_FILTER_CORE_ERROR (self, st, "creating the segmenter");
@@ -296,19 +245,9 @@ gst_quad_cut_setup (GstCvFilter * filter, const GstVideoInfo * info, cc_context 
   self->mask_out = gst_cv_mask_out_new (ctx, gst_cv_filter_get_cuda_context (filter),
       gst_cv_filter_get_cuda_stream (filter), w, h);
   cc_quadcut_learning_init (&self->learning, CC_QUADCUT_PLATE_NONE);
-  if (params.mode == CC_QUADCUT_MODE_PLATE && !setup_plate (self, ctx, info))
-    return FALSE;
-  cc_image_free (NULL, &self->kept_plate);
-  if (self->background_file.planes[0] && !gst_cv_image_convert_to_frame (filter, ctx,
-          &self->background_file, info, format, &self->background_img))
-    return FALSE;
-  /* output=mask composites this white frame over black */
-  guint32 px = 0xFFFFFFFF;
-  cc_image white_rgba = cc_image_view (&px, 4, 1, 1, CC_FORMAT_RGBX8, CC_LOCATION_HOST);
-  if (!gst_cv_image_convert_to_frame (filter, ctx, &white_rgba, info, format, &self->white))
-    return FALSE;
   cc_quadcut_alternation_init (&self->pair);
-  return TRUE;
+  return (params.mode != CC_QUADCUT_MODE_PLATE || setup_plate (self, ctx, info, relearn))
+      && gst_cv_background_setup (&self->background, filter, ctx, info);
 }
 
 /* Flush, new segment or stream, DISCONT: no temporal prior, no pair, and an incomplete
@@ -420,28 +359,15 @@ static cc_status
 write_output (GstQuadCut * self, cc_stream stream, cc_image * frame,
     const QuadCutSettings * s)
 {
-  const guint c = s->background_color;
-  cc_quadcut_background bg = { .kind = CC_QUADCUT_BG_COLOR, .r = (c >> 16) & 0xFF,
-                               .g = (c >> 8) & 0xFF, .b = c & 0xFF,
-                               .blur_radius = s->blur_radius };
-  if (s->background == BG_BLUR)
-    bg.kind = CC_QUADCUT_BG_BLUR;
-  else if ((s->background == BG_IMAGE || s->background == BG_AUTO)
-      && self->background_img.planes[0]) {
-    bg.kind = CC_QUADCUT_BG_IMAGE;
-    bg.image = &self->background_img;
-  }
-  const cc_quadcut_background black = { .kind = CC_QUADCUT_BG_COLOR };
-  switch (s->output) {
-    case OUTPUT_ALPHA:
-      return cc_quadcut_set_alpha (self->qc, stream, frame);
-    case OUTPUT_MASK:
-      return cc_quadcut_composite (self->qc, stream, &self->white, &black, frame);
-    case OUTPUT_DEBUG:
-      return cc_quadcut_draw (self->qc, stream, frame, frame);
-    default:
-      return cc_quadcut_composite (self->qc, stream, frame, &bg, frame);
-  }
+  const GstCvBackgroundSettings *b = &s->background;
+  const cc_image *image;
+  const GstCvBackgroundKind kind = gst_cv_background_pick (&self->background, b, &image);
+  const cc_quadcut_background bg = {
+    .kind = kind == GST_CV_BACKGROUND_BLUR ? CC_QUADCUT_BG_BLUR
+        : (image ? CC_QUADCUT_BG_IMAGE : CC_QUADCUT_BG_COLOR),
+    .image = image, .r = (b->color >> 16) & 0xFF, .g = (b->color >> 8) & 0xFF,
+    .b = b->color & 0xFF, .blur_radius = b->blur_radius };
+  return cc_quadcut_render (self->qc, stream, s->output, &bg, frame);
 }
 
 /* The cut's mask (0 background, 255 foreground) as a segmentation mtd of the
@@ -501,14 +427,12 @@ gst_quad_cut_accept_caps (GstBaseTransform * trans, GstPadDirection direction,
 {
   GstQuadCut *self = GST_QUAD_CUT (trans);
   GST_OBJECT_LOCK (self);
-  gboolean alpha = self->settings.output == OUTPUT_ALPHA;
+  gboolean alpha = self->settings.output == CC_QUADCUT_OUTPUT_ALPHA;
   GST_OBJECT_UNLOCK (self);
   GstVideoInfo info;
   if (alpha && gst_caps_is_fixed (caps) && gst_video_info_from_caps (&info, caps)
-      && !has_alpha (GST_VIDEO_INFO_FORMAT (&info))) {
-    alpha_caps_error (self, GST_VIDEO_INFO_FORMAT (&info));
+      && !alpha_caps_ok (self, GST_VIDEO_INFO_FORMAT (&info)))
     return FALSE;
-  }
   return GST_BASE_TRANSFORM_CLASS (gst_quad_cut_parent_class)->accept_caps (trans, direction,
       caps);
 }
@@ -536,17 +460,8 @@ static const GstCvProp quadcut_props[] = {
     "Levels a channel of a learned or file plate moves at most per frame where the "
     "cut is confidently background (alpha 0); 0 keeps the plate as it is",
     GST_CV_PROP_INT, S (plate_update_rate), 0, 255, NULL, TRUE },
-  { PROP_BACKGROUND, "background", "Background", "What output=composite puts behind",
-    GST_CV_PROP_ENUM, S (background), 0, 0, gst_quadcut_background_get_type, TRUE },
-  { PROP_BACKGROUND_LOCATION, "background-location", "Background location",
-    "PNG or JPEG behind the foreground (background=auto or image), scaled to the "
-    "frame", GST_CV_PROP_STRING, S (background_location), 0, 0, NULL, FALSE },
-  { PROP_BACKGROUND_COLOR, "background-color", "Background colour",
-    "The solid background as 0xRRGGBB",
-    GST_CV_PROP_UINT, S (background_color), 0, 0xFFFFFF, NULL, TRUE },
-  { PROP_BLUR_RADIUS, "blur-radius", "Blur radius",
-    "Box blur radius in px of background=blur (YUV chroma: half)",
-    GST_CV_PROP_INT, S (blur_radius), 1, 256, NULL, TRUE },
+  GST_CV_BACKGROUND_PROPS (PROP_BACKGROUND, S (background), gst_quadcut_background_get_type,
+      "What output=composite puts behind"),
   { PROP_SIGMA_L, "sigma-l", "Sigma L",
     "How far (Lab units) a pixel may differ from the background and still count as "
     "background: raise under noise or lighting changes (parts of the subject may be "
@@ -599,13 +514,11 @@ settings_default (QuadCutSettings * s)
 {
   memset (s, 0, sizeof *s);
   cc_quadcut_params_default (&s->params);
-  s->output = OUTPUT_COMPOSITE;
+  s->output = CC_QUADCUT_OUTPUT_COMPOSITE;
   s->learn_frames = DEFAULT_LEARN_FRAMES;
   s->learn_step = DEFAULT_LEARN_STEP;
   s->plate_update_rate = DEFAULT_PLATE_UPDATE_RATE;
-  s->background = BG_AUTO;
-  s->background_color = DEFAULT_BACKGROUND_COLOR;
-  s->blur_radius = DEFAULT_BLUR_RADIUS;
+  gst_cv_background_settings_init (&s->background);
 }
 
 static void
@@ -641,9 +554,8 @@ gst_quad_cut_finalize (GObject * object)
 {
   GstQuadCut *self = GST_QUAD_CUT (object);
   g_free (self->settings.plate_location);
-  g_free (self->settings.background_location);
-  free_files (self);
-  cc_image_free (NULL, &self->kept_plate);
+  gst_cv_background_settings_clear (&self->settings.background);
+  free_images (self);
   G_OBJECT_CLASS (gst_quad_cut_parent_class)->finalize (object);
 }
 

@@ -117,3 +117,18 @@ gst_cv_image_convert_to_frame (GstCvFilter * filter, cc_context * ctx, const cc_
   return gst_cv_image_convert (GST_ELEMENT (filter), ctx, gst_cv_filter_get_stream (filter),
       gst_cv_filter_get_location (filter), src, frame_info, format, dst);
 }
+
+gboolean
+gst_cv_image_reference_to_frame (GstCvFilter * filter, cc_context * ctx, const cc_image * src,
+    const GstVideoInfo * frame_info, const gchar * what, const gchar * hint, cc_image * dst)
+{
+  const int w = GST_VIDEO_INFO_WIDTH (frame_info), h = GST_VIDEO_INFO_HEIGHT (frame_info);
+  memset (dst, 0, sizeof *dst);
+  if (!src->planes[0])
+    return TRUE;
+  if (src->width != w || src->height != h)
+    GST_ELEMENT_WARNING (filter, STREAM, FORMAT, ("the %s is %dx%d, the frames %dx%d: the "
+            "%s is scaled", what, src->width, src->height, w, h, what), ("%s", hint));
+  return gst_cv_image_convert (GST_ELEMENT (filter), ctx, gst_cv_filter_get_stream (filter),
+      CC_LOCATION_HOST, src, frame_info, GST_VIDEO_FORMAT_RGBA, dst);
+}

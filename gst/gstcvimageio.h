@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Image files named by element properties (quadcut's plate-location and
  * background-location): cudacore-imageio's readers with the failure posted on the
- * bus, and the conversion of such a picture to the frames' size and format. A
+ * bus, and the conversion of such a picture to the frames' size and format (scaled
+ * with a warning where the picture is a reference for the frames). A
  * truncated or corrupt PNG or JPEG is an element error, never a half-decoded
  * picture. */
 #ifndef GST_CV_IMAGEIO_H
@@ -41,6 +42,16 @@ gboolean gst_cv_image_convert (GstElement * element, cc_context * ctx, cc_stream
 gboolean gst_cv_image_convert_to_frame (GstCvFilter * filter, cc_context * ctx,
     const cc_image * src, const GstVideoInfo * frame_info, GstVideoFormat format,
     cc_image * dst);
+
+/* A reference for the frames (a background plate: host RGBX8 of any size; without
+ * planes: none) as a new host RGBA image of the frame's size (gst_cv_image_convert on
+ * the filter's stream; dst: free with cc_image_free on ctx; zeroed when there is
+ * none). A picture of another size is scaled with a warning on the bus, STREAM FORMAT
+ * "the <what> is WxH, the frames WxH: the <what> is scaled", `hint` its detail.
+ * FALSE after posting gst_cv_image_convert's error. */
+gboolean gst_cv_image_reference_to_frame (GstCvFilter * filter, cc_context * ctx,
+    const cc_image * src, const GstVideoInfo * frame_info, const gchar * what,
+    const gchar * hint, cc_image * dst);
 
 G_END_DECLS
 #endif
