@@ -194,7 +194,7 @@ bench_vis (bench_set *s, int warmup, int runs)
  * to compare settings in one run */
 static int epic_cell, epic_k, epic_inner, epic_w, epic_h;
 /* --preset: the parameter set the options above change (cc_epic_params_preset) */
-static cc_epic_preset epic_preset = CC_EPIC_PRESET_BALANCED;
+static cc_epic_preset epic_preset = CC_EPIC_PRESET_FAST;
 
 static int
 bench_epic (cc_backend backend, int w, int h, int warmup, int runs)
@@ -343,7 +343,7 @@ static const char help[] =
 "  --k N           --epic: the neighbours each pixel's interpolation uses (1..128;\n"
 "                  default the library's)\n"
 "  --inner N       --epic: refinement inner iterations (1..1000; default the library's)\n"
-"  --preset P      --epic: fast, balanced (the default) or accurate (cc_epic_params_preset),\n"
+"  --preset P      --epic: fast (the default), balanced or accurate (cc_epic_params_preset),\n"
 "                  which --cell, --k and --inner then change\n"
 "  --runs N        timed runs, the median kept (1..%d; default 50; the CPU fewer)\n"
 "  --no-cpu        CUDA only\n"

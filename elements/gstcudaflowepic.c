@@ -176,10 +176,12 @@ gst_cuda_flow_epic_process (GstCvFilter * filter, GstBuffer * buffer, cc_image *
 
 #define GST_TYPE_CV_EPIC_PRESET (gst_cv_epic_preset_get_type ())
 GST_CV_DEFINE_ENUM (gst_cv_epic_preset_get_type, "GstCvEpicPreset",
-    { CC_EPIC_PRESET_FAST, "Seeds every 5 px, refinement levels of 5 x 10: the "
-          "fastest (docs/epicflow.md has the measured accuracy and time)", "fast" },
-    { CC_EPIC_PRESET_BALANCED, "The defaults", "balanced" },
-    { CC_EPIC_PRESET_ACCURATE, "Refinement levels of 5 x 30: twice the refinement's sweeps", "accurate" })
+    { CC_EPIC_PRESET_FAST, "The defaults, real time: seeds every 5 px, 24 neighbours, "
+          "refinement levels of 5 x 8 (docs/epicflow.md has each preset's measured "
+          "accuracy and time)", "fast" },
+    { CC_EPIC_PRESET_BALANCED, "Seeds every 4 px, 32 neighbours, refinement levels of "
+          "5 x 15", "balanced" },
+    { CC_EPIC_PRESET_ACCURATE, "Balanced with refinement levels of 5 x 30", "accurate" })
 
 static void
 gst_cuda_flow_epic_set_property (GObject * object, guint prop_id, const GValue * value,
@@ -276,9 +278,9 @@ gst_cuda_flow_epic_class_init (GstCudaFlowEpicClass * klass)
   g_object_class_install_property (gobject_class, PROP_PRESET,
       g_param_spec_enum ("preset", "Preset",
           "Sets every parameter of the method at once, in the manner of DIS's presets: "
-          "fast, balanced (the defaults) or accurate; properties set after it change its "
+          "fast (the defaults), balanced or accurate; properties set after it change its "
           "values (on the command line, name it first). Reads the last preset set, "
-          "whatever was changed after it", GST_TYPE_CV_EPIC_PRESET, CC_EPIC_PRESET_BALANCED,
+          "whatever was changed after it", GST_TYPE_CV_EPIC_PRESET, CC_EPIC_PRESET_FAST,
           rw));
   g_object_class_install_property (gobject_class, PROP_MATCH_STEP,
       g_param_spec_int ("match-step", "Match step",
@@ -377,6 +379,6 @@ static void
 gst_cuda_flow_epic_init (GstCudaFlowEpic * self)
 {
   cc_epic_params_default (&self->params);
-  self->preset = CC_EPIC_PRESET_BALANCED;
+  self->preset = CC_EPIC_PRESET_FAST;
   gst_cv_flow_vis_init (&self->vis);
 }

@@ -161,7 +161,7 @@ GST_START_TEST (test_refine_vocabulary)
   ck_assert_int_eq (outer, d.refine_params.outer_iterations);
   ck_assert_int_eq (inner, d.refine_params.inner_iterations);
   ck_assert_int_eq (levels, 2);
-  ck_assert_int_eq (inner, 15);
+  ck_assert_int_eq (inner, 8);
   gst_object_unref (e);
 }
 GST_END_TEST;
@@ -268,21 +268,21 @@ GST_START_TEST (test_preset_property)
   fail_unless (e != NULL);
   gint preset, step, levels, inner, cell;
   g_object_get (e, "preset", &preset, "match-step", &step, NULL);
-  ck_assert_int_eq (preset, 1);   /* balanced */
-  ck_assert_int_eq (step, 4);
-  gst_util_set_object_arg (G_OBJECT (e), "preset", "fast");
+  ck_assert_int_eq (preset, 0);   /* fast, the defaults */
+  ck_assert_int_eq (step, 5);
+  gst_util_set_object_arg (G_OBJECT (e), "preset", "balanced");
   g_object_get (e, "preset", &preset, "match-step", &step, "cell", &cell, "refine-levels",
       &levels, "refine-inner-iterations", &inner, NULL);
-  ck_assert_int_eq (preset, 0);
-  ck_assert_int_eq (step, 5);
-  ck_assert_int_eq (cell, 5);
+  ck_assert_int_eq (preset, 1);
+  ck_assert_int_eq (step, 4);
+  ck_assert_int_eq (cell, 4);
   ck_assert_int_eq (levels, 2);
-  ck_assert_int_eq (inner, 10);
+  ck_assert_int_eq (inner, 15);
   g_object_set (e, "match-step", 6, NULL);
   g_object_get (e, "preset", &preset, "match-step", &step, "cell", &cell, NULL);
-  ck_assert_int_eq (preset, 0);
+  ck_assert_int_eq (preset, 1);
   ck_assert_int_eq (step, 6);
-  ck_assert_int_eq (cell, 5);
+  ck_assert_int_eq (cell, 4);
   gst_util_set_object_arg (G_OBJECT (e), "preset", "accurate");
   g_object_get (e, "match-step", &step, "refine-levels", &levels, "refine-inner-iterations",
       &inner, NULL);

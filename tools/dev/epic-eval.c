@@ -85,7 +85,7 @@ typedef struct {
   cc_epic_preset preset;                               /* what the above change */
 } options;
 
-/* The preset's parameters (balanced: cc_epic_params_default's), with the settings
+/* The preset's parameters (fast: cc_epic_params_default's), with the settings
  * the command line changed. */
 static void
 params_of (const options *o, cc_epic_params *p)
@@ -334,7 +334,7 @@ usage (FILE *out)
       "  --threads N              CPU threads (default: all cores)\n"
       "  --video                  through cc_epic_compute_video (frame10 first, then the pair)\n"
       "  --no-refine              without the variational refinement\n"
-      "  --preset P               fast, balanced (the default) or accurate: the parameter\n"
+      "  --preset P               fast (the default), balanced or accurate: the parameter\n"
       "                           set the options below change\n"
       "  --k N, --cell N          the interpolation's neighbours and seed cell\n"
       "  --inner N, --outer N     the refinement's inner and outer iterations\n"
@@ -348,7 +348,7 @@ usage (FILE *out)
 int
 main (int argc, char **argv)
 {
-  options o = { .refine = true, .preset = CC_EPIC_PRESET_BALANCED };
+  options o = { .refine = true, .preset = CC_EPIC_PRESET_FAST };
   cc_backend backend = CC_BACKEND_CPU;
   int threads = 0, first = argc, seq_first = 0;
   const char *pa = NULL, *pb = NULL;

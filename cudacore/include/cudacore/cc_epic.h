@@ -173,11 +173,11 @@ cc_status cc_epic_params_check (const cc_epic_params *params);
 
 /* Quality presets, in the manner of DIS's: each sets the whole of cc_epic_params
  * (docs/epicflow.md has each one's measured accuracy and time):
- *  - FAST: seeds every 5 px (cell 5): 0.64x the seeds of BALANCED, so about that of
- *    the matching and of the per-seed interpolation work; one level of 5 x 10
- *    refinement sweeps at full resolution;
- *  - BALANCED: cc_epic_params_default;
- *  - ACCURATE: BALANCED with 5 x 30 refinement sweeps per level (twice BALANCED's). */
+ *  - FAST: cc_epic_params_default (seeds every 5 px, 24 neighbours, refinement
+ *    levels of 5 x 8 sweeps): the real-time one;
+ *  - BALANCED: seeds every 4 px (cell 4, 1.56x FAST's seeds), 32 neighbours, 5 x 15
+ *    sweeps a level;
+ *  - ACCURATE: BALANCED with 5 x 30 sweeps a level (twice BALANCED's). */
 typedef enum cc_epic_preset {
   CC_EPIC_PRESET_FAST,
   CC_EPIC_PRESET_BALANCED,
