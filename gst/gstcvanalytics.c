@@ -150,53 +150,126 @@ gst_cv_tracks_attach (GstCvTracks * tracks, const GstSegment * segment, GstBuffe
 
 #if CV_HAVE_ANALYTICS && GST_CHECK_VERSION(1, 26, 0)
 #include <gst/video/gstvideopool.h>
-#include "gstcvcuda.h"
 #include "gstcvcudaapi.h"
 #include "gstcvhandoff.h"
+
+/* Device masks (CUDA backend with a GstCudaContext and GstCudaStream): GRAY8 planes
+ * of CUDA device memory, kept in a store and handed out wrapped as GstCudaMemory on
+ * the element's stream (libgstcuda's own allocator has no GRAY8 layout). The mask
+ * stays on the device and goes on as nvcodec hands on its frames (NEED_SYNC); a
+ * reader that maps it for the host gets it downloaded then, so no frame pays for a
+ * copy nobody reads. A plane comes back to the store when the last buffer holding it
+ * is dropped, which may be after the element stopped: the store lives as long as
+ * its planes (a reference each), and frees each plane once closed. */
+#define MASK_PLANES_MAX 16      /* planes out at once (downstream queues) */
+
 #if CV_HAVE_GST_CUDA_STREAM
-#include <gst/cuda/gstcudabufferpool.h>
+typedef struct {
+  gint refcount;                /* the mask-out's, and one per plane out */
+  GMutex lock;
+  GstCudaContext *context;
+  GArray *free;                 /* CUdeviceptr planes ready for a frame */
+  guint total;                  /* planes allocated and not freed */
+  gboolean closed;              /* the mask-out is gone: planes coming back are freed */
+} MaskStore;
+
+typedef struct {
+  MaskStore *store;
+  CUdeviceptr plane;
+} MaskPlane;
+
+static void
+mask_store_free_plane (MaskStore * st, CUdeviceptr plane)
+{
+  if (gst_cuda_context_push (st->context)) {
+    CuMemFree (plane);
+    gst_cuda_context_pop (NULL);
+  }
+  st->total--;
+}
+
+static void
+mask_store_unref (MaskStore * st)
+{
+  if (!g_atomic_int_dec_and_test (&st->refcount))
+    return;
+  for (guint i = 0; i < st->free->len; i++)
+    mask_store_free_plane (st, g_array_index (st->free, CUdeviceptr, i));
+  g_array_free (st->free, TRUE);
+  gst_object_unref (st->context);
+  g_mutex_clear (&st->lock);
+  g_free (st);
+}
+
+/* GstCudaMemory's notify: the plane back to the store (freed once it is closed). */
+static void
+mask_plane_release (gpointer data)
+{
+  MaskPlane *mp = data;
+  MaskStore *st = mp->store;
+  g_mutex_lock (&st->lock);
+  if (st->closed)
+    mask_store_free_plane (st, mp->plane);
+  else
+    g_array_append_val (st->free, mp->plane);
+  g_mutex_unlock (&st->lock);
+  g_free (mp);
+  mask_store_unref (st);
+}
 #endif
 
 struct _GstCvMaskOut {
-  GstBufferPool *pool;
-  GstVideoInfo info;
+  GstBufferPool *pool;          /* host GRAY8 buffers, or NULL (device store) */
+  GstVideoInfo info;            /* GRAY8 at the frame size (device: the plane's pitch) */
   cc_context *ctx;
-  gpointer cuda_ctx;            /* the GstCudaContext of a CUDA-memory pool, or NULL */
   cc_image scratch;             /* device GRAY8 for CUDA backends with a host pool */
   gboolean have_scratch;
-  /* between begin and finish */
+#if CV_HAVE_GST_CUDA_STREAM
+  MaskStore *store;
+  GstCudaStream *stream;
+  gsize pitch;
+  MaskPlane *plane;             /* between begin and finish (device store) */
+#endif
+  /* between begin and finish (host pool) */
   GstBuffer *buffer;
   GstVideoFrame frame;
-  cc_image view;                /* the mapped buffer */
+  cc_image view;                /* where the element writes */
 };
 
-/* A pool of CUDA memory on the element's stream: the mask stays on the device and
- * is handed on as nvcodec hands on its frames (NEED_SYNC); a reader that maps it
- * for the host gets it downloaded then, and no frame pays for a copy nobody reads. */
-static GstBufferPool *
-cuda_pool_new (gpointer cuda_ctx, gpointer cuda_stream)
-{
-#if CV_HAVE_GST_CUDA_STREAM
-  if (cuda_ctx && cuda_stream)
-    return gst_cuda_buffer_pool_new (GST_CUDA_CONTEXT (cuda_ctx));
-#endif
-  return NULL;
-}
-
+/* The device store of an element with a GstCudaContext and stream: TRUE when the
+ * first plane could be allocated (its pitch then describes every plane). */
 static gboolean
-pool_configure (GstCvMaskOut * out, gpointer cuda_stream)
+device_store_new (GstCvMaskOut * out, gpointer cuda_context, gpointer cuda_stream)
 {
-  GstCaps *caps = gst_video_info_to_caps (&out->info);
-  GstStructure *config = gst_buffer_pool_get_config (out->pool);
-  gst_buffer_pool_config_set_params (config, caps, GST_VIDEO_INFO_SIZE (&out->info), 2, 0);
-  gst_buffer_pool_config_add_option (config, GST_BUFFER_POOL_OPTION_VIDEO_META);
 #if CV_HAVE_GST_CUDA_STREAM
-  if (out->cuda_ctx)
-    gst_buffer_pool_config_set_cuda_stream (config, GST_CUDA_STREAM (cuda_stream));
+  if (!cuda_context || !cuda_stream)
+    return FALSE;
+  CUdeviceptr plane = 0;
+  size_t pitch = 0;
+  GstCudaContext *context = GST_CUDA_CONTEXT (cuda_context);
+  if (!gst_cuda_context_push (context))
+    return FALSE;
+  gboolean ok = gst_cuda_result (CuMemAllocPitch (&plane, &pitch,
+          GST_VIDEO_INFO_WIDTH (&out->info), GST_VIDEO_INFO_HEIGHT (&out->info), 16));
+  gst_cuda_context_pop (NULL);
+  if (!ok)
+    return FALSE;
+  MaskStore *st = g_new0 (MaskStore, 1);
+  st->refcount = 1;
+  g_mutex_init (&st->lock);
+  st->context = gst_object_ref (context);
+  st->free = g_array_new (FALSE, FALSE, sizeof (CUdeviceptr));
+  g_array_append_val (st->free, plane);
+  st->total = 1;
+  out->store = st;
+  out->stream = gst_cuda_stream_ref (GST_CUDA_STREAM (cuda_stream));
+  out->pitch = pitch;
+  out->info.stride[0] = (gint) pitch;
+  out->info.size = pitch * (gsize) GST_VIDEO_INFO_HEIGHT (&out->info);
+  return TRUE;
+#else
+  return FALSE;
 #endif
-  gst_caps_unref (caps);
-  return gst_buffer_pool_set_config (out->pool, config)
-      && gst_buffer_pool_set_active (out->pool, TRUE);
 }
 
 GstCvMaskOut *
@@ -207,16 +280,21 @@ gst_cv_mask_out_new (cc_context * ctx, gpointer cuda_context, gpointer cuda_stre
   out->ctx = ctx;
   gst_video_info_set_format (&out->info, GST_VIDEO_FORMAT_GRAY8, width, height);
   const gboolean cuda = cc_context_backend (ctx) == CC_BACKEND_CUDA;
-  if (cuda && (out->pool = cuda_pool_new (cuda_context, cuda_stream)))
-    out->cuda_ctx = gst_cv_cuda_context_ref (cuda_context);
-  else
-    out->pool = gst_video_buffer_pool_new ();
-  if (!pool_configure (out, cuda_stream)) {
+  if (cuda && device_store_new (out, cuda_context, cuda_stream))
+    return out;
+  out->pool = gst_video_buffer_pool_new ();
+  GstCaps *caps = gst_video_info_to_caps (&out->info);
+  GstStructure *config = gst_buffer_pool_get_config (out->pool);
+  gst_buffer_pool_config_set_params (config, caps, GST_VIDEO_INFO_SIZE (&out->info), 2, 0);
+  gst_buffer_pool_config_add_option (config, GST_BUFFER_POOL_OPTION_VIDEO_META);
+  gst_caps_unref (caps);
+  if (!gst_buffer_pool_set_config (out->pool, config)
+      || !gst_buffer_pool_set_active (out->pool, TRUE)) {
     GST_WARNING ("mask pool: cannot configure a %dx%d GRAY8 pool", width, height);
     gst_cv_mask_out_free (out);
     return NULL;
   }
-  if (cuda && !out->cuda_ctx) {
+  if (cuda) {
     if (cc_image_alloc (out->ctx, width, height, CC_FORMAT_GRAY8, CC_LOCATION_DEVICE,
             &out->scratch) != CC_SUCCESS) {
       GST_WARNING ("mask pool: %s", cc_last_error ());
@@ -245,32 +323,114 @@ gst_cv_mask_out_free (GstCvMaskOut * out)
     gst_buffer_pool_set_active (out->pool, FALSE);
     gst_object_unref (out->pool);
   }
-  gst_cv_cuda_context_unref (out->cuda_ctx);
+#if CV_HAVE_GST_CUDA_STREAM
+  if (out->store) {
+    MaskStore *st = out->store;
+    g_mutex_lock (&st->lock);
+    if (out->plane) {   /* begun, never finished */
+      g_array_append_val (st->free, out->plane->plane);
+      g_free (out->plane);
+      mask_store_unref (st);   /* the plane's reference (never the last) */
+    }
+    st->closed = TRUE;
+    for (guint i = 0; i < st->free->len; i++)
+      mask_store_free_plane (st, g_array_index (st->free, CUdeviceptr, i));
+    g_array_set_size (st->free, 0);
+    g_mutex_unlock (&st->lock);
+    mask_store_unref (st);
+    gst_cuda_stream_unref (out->stream);
+  }
+#endif
   g_free (out);
 }
+
+#if CV_HAVE_GST_CUDA_STREAM
+/* A plane of the store for this frame: a free one, else a new one while fewer than
+ * MASK_PLANES_MAX are out; NULL otherwise. */
+static cc_image *
+device_begin (GstCvMaskOut * out)
+{
+  MaskStore *st = out->store;
+  CUdeviceptr plane = 0;
+  g_mutex_lock (&st->lock);
+  if (st->free->len > 0) {
+    plane = g_array_index (st->free, CUdeviceptr, st->free->len - 1);
+    g_array_set_size (st->free, st->free->len - 1);
+  } else if (st->total < MASK_PLANES_MAX && gst_cuda_context_push (st->context)) {
+    size_t pitch = 0;
+    if (gst_cuda_result (CuMemAllocPitch (&plane, &pitch,
+                GST_VIDEO_INFO_WIDTH (&out->info), GST_VIDEO_INFO_HEIGHT (&out->info), 16))
+        && pitch == out->pitch)
+      st->total++;
+    else if (plane) {
+      CuMemFree (plane);
+      plane = 0;
+    }
+    gst_cuda_context_pop (NULL);
+  }
+  g_mutex_unlock (&st->lock);
+  if (!plane) {
+    GST_DEBUG ("mask: %u planes out, none free: no mask on this frame", st->total);
+    return NULL;
+  }
+  g_atomic_int_inc (&st->refcount);
+  out->plane = g_new0 (MaskPlane, 1);
+  out->plane->store = st;
+  out->plane->plane = plane;
+  out->view = cc_image_view ((void *) (guintptr) plane, out->pitch,
+      GST_VIDEO_INFO_WIDTH (&out->info), GST_VIDEO_INFO_HEIGHT (&out->info),
+      CC_FORMAT_GRAY8, CC_LOCATION_DEVICE);
+  return &out->view;
+}
+
+/* The written plane as a buffer of one GstCudaMemory on the element's stream, handed
+ * on (NEED_SYNC), or NULL (the plane back to the store). */
+static GstBuffer *
+device_finish (GstCvMaskOut * out, gboolean ok)
+{
+  MaskPlane *mp = out->plane;
+  out->plane = NULL;
+  GstMemory *mem = ok ? gst_cuda_allocator_alloc_wrapped (NULL, out->store->context,
+      out->stream, &out->info, mp->plane, mp, mask_plane_release) : NULL;
+  if (!mem) {
+    mask_plane_release (mp);
+    return NULL;
+  }
+  if (gst_cv_cuda_memory_hand_off (out->ctx, out->store->context, mem, FALSE) != CC_SUCCESS) {
+    gst_memory_unref (mem);
+    return NULL;
+  }
+  GstBuffer *mask = gst_buffer_new ();
+  gst_buffer_append_memory (mask, mem);
+  gst_buffer_add_video_meta_full (mask, GST_VIDEO_FRAME_FLAG_NONE, GST_VIDEO_FORMAT_GRAY8,
+      GST_VIDEO_INFO_WIDTH (&out->info), GST_VIDEO_INFO_HEIGHT (&out->info), 1,
+      out->info.offset, out->info.stride);
+  return mask;
+}
+#endif
 
 cc_image *
 gst_cv_mask_out_begin (GstCvMaskOut * out)
 {
   if (!out)
     return NULL;
+#if CV_HAVE_GST_CUDA_STREAM
+  if (out->store) {
+    g_return_val_if_fail (out->plane == NULL, NULL);
+    return device_begin (out);
+  }
+#endif
   g_return_val_if_fail (out->buffer == NULL, NULL);
   if (gst_buffer_pool_acquire_buffer (out->pool, &out->buffer, NULL) != GST_FLOW_OK) {
     out->buffer = NULL;
     return NULL;
   }
-#if CV_HAVE_GST_CUDA_STREAM
-  const GstMapFlags flags = out->cuda_ctx ? GST_MAP_WRITE | GST_MAP_CUDA : GST_MAP_WRITE;
-#else
-  const GstMapFlags flags = GST_MAP_WRITE;
-#endif
-  if (!gst_video_frame_map (&out->frame, &out->info, out->buffer, flags)) {
+  if (!gst_video_frame_map (&out->frame, &out->info, out->buffer, GST_MAP_WRITE)) {
     gst_buffer_unref (out->buffer);
     out->buffer = NULL;
     return NULL;
   }
-  out->view = gst_cv_video_frame_view (&out->frame,
-      out->cuda_ctx ? CC_LOCATION_DEVICE : CC_LOCATION_HOST);
+  out->view = gst_cv_video_frame_view (&out->frame, CC_LOCATION_HOST);
   return out->have_scratch ? &out->scratch : &out->view;
 }
 
@@ -278,19 +438,31 @@ gboolean
 gst_cv_mask_out_finish (GstCvMaskOut * out, GstBuffer * buffer, gboolean ok,
     const guint * region_ids, gsize n_regions)
 {
-  if (!out || !out->buffer)
+  if (!out)
     return FALSE;
-  if (ok && out->have_scratch)
-    ok = cc_image_copy (out->ctx, cc_context_stream (out->ctx), &out->scratch,
-        &out->view) == CC_SUCCESS;
-  gst_video_frame_unmap (&out->frame);
-  GstBuffer *mask = out->buffer;
-  out->buffer = NULL;
-  if (ok && out->cuda_ctx)
-    ok = gst_cv_cuda_memory_hand_off (out->ctx, out->cuda_ctx,
-        gst_buffer_peek_memory (mask, 0), FALSE) == CC_SUCCESS;
+  GstBuffer *mask = NULL;
+#if CV_HAVE_GST_CUDA_STREAM
+  if (out->store) {
+    if (!out->plane)
+      return FALSE;
+    mask = device_finish (out, ok);
+    ok = mask != NULL;
+  } else
+#endif
+  {
+    if (!out->buffer)
+      return FALSE;
+    /* a host copy: waits for the stream */
+    if (ok && out->have_scratch)
+      ok = cc_image_copy (out->ctx, cc_context_stream (out->ctx), &out->scratch,
+          &out->view) == CC_SUCCESS;
+    gst_video_frame_unmap (&out->frame);
+    mask = out->buffer;
+    out->buffer = NULL;
+  }
   if (!ok) {
-    gst_buffer_unref (mask);
+    if (mask)
+      gst_buffer_unref (mask);
     return FALSE;
   }
   GstAnalyticsRelationMeta *rmeta = gst_cv_analytics_relation_meta (buffer, 1);

@@ -127,12 +127,12 @@ done
 if [ -n "$cuda" ]; then
   mount_in "$root/usr/local/cuda" --bind "$cuda"
   cbuild=$bdir/build-cuda
-  say "libgstcuda 1.26 API: gstcvfilter.c, gstcvcuda.c and gstcvhandoff.c with CUDA ($cuda) in $cbuild"
+  say "libgstcuda 1.26 API: gstcvfilter.c, gstcvcuda.c, gstcvhandoff.c and gstcvanalytics.c with CUDA ($cuda) in $cbuild"
   in_root "/usr/local/cuda/bin/nvcc --version | tail -1"
   in_root "cd /src && { [ -f $cbuild/build.ninja ] || meson setup $cbuild -Dbuildtype=release \
     -Dcuda=enabled -Dcuda-arch=sm_90 >$bdir/cuda-setup.log 2>&1 \
     || { tail -30 $bdir/cuda-setup.log; exit 1; }; } && ninja -C $cbuild \
-    \$(ninja -C $cbuild -t targets all | grep -oE '^gst/[^:]*/gstcv(filter|cuda|handoff)\.c\.o')"
+    \$(ninja -C $cbuild -t targets all | grep -oE '^gst/[^:]*/gstcv(filter|cuda|handoff|analytics)\.c\.o')"
 else
   say "no CUDA toolkit on the host: libgstcuda's 1.26 API is not compiled"
 fi
