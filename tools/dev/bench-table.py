@@ -84,8 +84,8 @@ def rows(t):
                      **size)
 
     def epic(size):
-        return t.val("epicflow", "kernel_ms", algorithm="epic", match_step=4, cell=4, k=32,
-                     inner=15, refine_levels=2, geodesic="jacobi rounds", **size)
+        return t.val("epicflow", "kernel_ms", algorithm="epic", preset="fast", match_step=5,
+                     cell=5, k=24, inner=8, refine_levels=2, geodesic="while node", **size)
 
     def apsp(variant):
         return t.val("apsp", "kernel_ms", variant=variant, nodes=20480)
