@@ -41,9 +41,9 @@ cc_status cc_qc_cut_solve (cc_qc_cut *c, int n, const double *cost_fg,
     const double *cost_bg, long long m, const int *a, const int *b, const double *w,
     uint8_t *labels, double *flow);
 
-/* ---- CUDA backend (kernels/quadcut.cu): the per-pixel and per-leaf stages on the
- * device; only the histogram (bins^2 ints, for its costs), the leaf graph and the
- * labels cross. Every call runs on the stream it is given (the public call's,
+/* ---- CUDA backend (kernels/quadcut.cu, quadcut_output.cu): the per-pixel and
+ * per-leaf stages on the device; only the histogram (bins^2 ints, for its costs), the
+ * leaf graph and the labels cross. Every call runs on the stream it is given (the public call's,
  * resolved: non-NULL; the readbacks of the graph and the stratified data: the last
  * run's); create initialises on the context's stream and waits for it. */
 typedef struct cc_cuda_quadcut cc_cuda_quadcut;
