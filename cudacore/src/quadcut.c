@@ -5,6 +5,7 @@
 #include "quadcut_module.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,56 @@ cc_quadcut_params_default (cc_quadcut_params *p)
   p->feather = 1;
 }
 
+#define QC_PARAM(kind, field, name, nick, blurb, min, max) \
+  { name, #field, nick, blurb, CC_QUADCUT_PARAM_##kind, \
+    offsetof (cc_quadcut_params, field), min, max }
+
+static const cc_quadcut_param_info param_table[CC_QUADCUT_N_PARAMS] = {
+  QC_PARAM (FLOAT, sigma_l, "sigma-l", "Sigma L",
+      "How far (Lab units) a pixel may differ from the background and still count as "
+      "background: raise under noise or lighting changes (parts of the subject may be "
+      "lost), lower for subjects close to the background's colour", 0.1, 100.0),
+  QC_PARAM (FLOAT, shadow_depth, "shadow-depth", "Shadow depth",
+      "mode=plate: the darkest shadow counted as background, as a share of the "
+      "plate's L (0: no shadow rule)", 0.0, 1.0),
+  QC_PARAM (FLOAT, seed_threshold, "seed-threshold", "Seed threshold",
+      "A pixel seeds the object colour model where p_B is below this", 0.0, 1.0),
+  QC_PARAM (INT, bins, "bins", "Histogram bins",
+      "Bins per axis of the subject's colour histogram: more tell similar subject and "
+      "background colours apart, but need more certain subject pixels", 2, 256),
+  QC_PARAM (FLOAT, sigma_c, "sigma-c", "Sigma C",
+      "Colour difference (Lab units) at which the mask's edge prefers to run between "
+      "two areas: lower to follow fine colour edges, raise to follow only strong ones",
+      0.1, 100.0),
+  QC_PARAM (FLOAT, lambda, "lambda", "Lambda", "Smoothness of the mask: raise for fewer, "
+      "smoother shapes (thin parts may vanish), lower to keep thin parts (more "
+      "speckle); no effect on the time", 0.0, 1000.0),
+  QC_PARAM (FLOAT, similarity, "similarity", "Similarity",
+      "How different (Lab units) pixels may be and still be decided together as one "
+      "block: raise for fewer, bigger blocks (faster, blockier edges), lower for finer "
+      "edges at more cost (0: only identical pixels)", 0.0, 1000.0),
+  QC_PARAM (FLOAT, certain, "certain", "Certain",
+      "Quadtree criterion on the stratified data: a block whose pixels are all "
+      "within certain x sigma-l of the background, or all seeds, becomes one leaf "
+      "whatever its texture (0: off, the ranges alone)", 0.0, 100.0),
+  QC_PARAM (INT, max_level, "max-level", "Max level",
+      "Largest leaf side as 2^max-level px (0: one node a pixel)", 0,
+      CC_QUADCUT_MAX_LEVEL),
+  QC_PARAM (FLOAT, temporal, "temporal", "Temporal weight",
+      "Cost per pixel of changing label from the previous frame's mask (against "
+      "flicker; high values leave trails)", 0.0, 100.0),
+  QC_PARAM (INT, feather, "feather", "Feather",
+      "Radius in px of the box filter that softens the mask's edge into the alpha", 0,
+      64),
+};
+#undef QC_PARAM
+
+const cc_quadcut_param_info *
+cc_quadcut_param_table (void)
+{
+  return param_table;
+}
+
 cc_status
 cc_quadcut_params_check (const cc_quadcut_params *p)
 {
@@ -35,28 +86,19 @@ cc_quadcut_params_check (const cc_quadcut_params *p)
       "quadcut: unknown mode %d", (int) p->mode);
   CC_CHECK_ARG (p->nodes == CC_QUADCUT_NODES_LEAVES || p->nodes == CC_QUADCUT_NODES_PIXELS,
       "quadcut: unknown nodes kind %d", (int) p->nodes);
-  CC_CHECK_ARG (p->sigma_l >= 0.1f && p->sigma_l <= 100.0f,
-      "quadcut: sigma_l %g out of range [0.1, 100]", p->sigma_l);
-  CC_CHECK_ARG (p->shadow_depth >= 0.0f && p->shadow_depth <= 1.0f,
-      "quadcut: shadow_depth %g out of range [0, 1]", p->shadow_depth);
-  CC_CHECK_ARG (p->seed_threshold >= 0.0f && p->seed_threshold <= 1.0f,
-      "quadcut: seed_threshold %g out of range [0, 1]", p->seed_threshold);
-  CC_CHECK_ARG (p->bins >= 2 && p->bins <= 256, "quadcut: bins %d out of range 2..256",
-      p->bins);
-  CC_CHECK_ARG (p->sigma_c >= 0.1f && p->sigma_c <= 100.0f,
-      "quadcut: sigma_c %g out of range [0.1, 100]", p->sigma_c);
-  CC_CHECK_ARG (p->lambda >= 0.0f && p->lambda <= 1000.0f,
-      "quadcut: lambda %g out of range [0, 1000]", p->lambda);
-  CC_CHECK_ARG (p->similarity >= 0.0f && p->similarity <= 1000.0f,
-      "quadcut: similarity %g out of range [0, 1000]", p->similarity);
-  CC_CHECK_ARG (p->certain >= 0.0f && p->certain <= 100.0f,
-      "quadcut: certain %g out of range [0, 100]", p->certain);
-  CC_CHECK_ARG (p->max_level >= 0 && p->max_level <= CC_QUADCUT_MAX_LEVEL,
-      "quadcut: max_level %d out of range 0..%d", p->max_level, CC_QUADCUT_MAX_LEVEL);
-  CC_CHECK_ARG (p->temporal >= 0.0f && p->temporal <= 100.0f,
-      "quadcut: temporal %g out of range [0, 100]", p->temporal);
-  CC_CHECK_ARG (p->feather >= 0 && p->feather <= 64,
-      "quadcut: feather %d out of range 0..64", p->feather);
+  for (int i = 0; i < CC_QUADCUT_N_PARAMS; i++) {
+    const cc_quadcut_param_info *t = &param_table[i];
+    const char *field = (const char *) p + t->offset;
+    if (t->kind == CC_QUADCUT_PARAM_INT) {
+      const int v = *(const int *) field;
+      CC_CHECK_ARG (v >= (int) t->min && v <= (int) t->max,
+          "quadcut: %s %d out of range %d..%d", t->field, v, (int) t->min, (int) t->max);
+    } else {
+      const float v = *(const float *) field;
+      CC_CHECK_ARG (v >= (float) t->min && v <= (float) t->max,
+          "quadcut: %s %g out of range [%g, %g]", t->field, v, t->min, t->max);
+    }
+  }
   return CC_SUCCESS;
 }
 

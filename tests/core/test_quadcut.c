@@ -15,6 +15,7 @@
 #include "quadcut_hostdev.h"   /* cc_qc_pixel_rgb, cc_rgb_to_yuv: the YUV rules */
 
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 
 static cc_context *
@@ -741,6 +742,110 @@ START_TEST (test_alpha_and_composite)
   cv_image_free (&out);
   cc_quadcut_destroy (q);
   cc_context_destroy (ctx);
+}
+END_TEST
+
+/* The parameter table: every tunable field once, in the struct's order, with the
+ * ranges cc_quadcut_params_check enforces (the bounds pass, the next value out is
+ * refused with a message naming the field), and the defaults inside them. */
+static void
+set_param (cc_quadcut_params *p, const cc_quadcut_param_info *t, double v)
+{
+  char *field = (char *) p + t->offset;
+  if (t->kind == CC_QUADCUT_PARAM_INT)
+    *(int *) field = (int) v;
+  else
+    *(float *) field = (float) v;
+}
+
+static double
+get_param (const cc_quadcut_params *p, const cc_quadcut_param_info *t)
+{
+  const char *field = (const char *) p + t->offset;
+  return t->kind == CC_QUADCUT_PARAM_INT ? *(const int *) field : *(const float *) field;
+}
+
+START_TEST (test_param_table)
+{
+  static const struct {
+    const char *name, *field;
+    size_t offset;
+    cc_quadcut_param_kind kind;
+    double min, max;
+  } expect[CC_QUADCUT_N_PARAMS] = {
+    { "sigma-l", "sigma_l", offsetof (cc_quadcut_params, sigma_l), CC_QUADCUT_PARAM_FLOAT,
+      0.1, 100.0 },
+    { "shadow-depth", "shadow_depth", offsetof (cc_quadcut_params, shadow_depth),
+      CC_QUADCUT_PARAM_FLOAT, 0.0, 1.0 },
+    { "seed-threshold", "seed_threshold", offsetof (cc_quadcut_params, seed_threshold),
+      CC_QUADCUT_PARAM_FLOAT, 0.0, 1.0 },
+    { "bins", "bins", offsetof (cc_quadcut_params, bins), CC_QUADCUT_PARAM_INT, 2, 256 },
+    { "sigma-c", "sigma_c", offsetof (cc_quadcut_params, sigma_c), CC_QUADCUT_PARAM_FLOAT,
+      0.1, 100.0 },
+    { "lambda", "lambda", offsetof (cc_quadcut_params, lambda), CC_QUADCUT_PARAM_FLOAT,
+      0.0, 1000.0 },
+    { "similarity", "similarity", offsetof (cc_quadcut_params, similarity),
+      CC_QUADCUT_PARAM_FLOAT, 0.0, 1000.0 },
+    { "certain", "certain", offsetof (cc_quadcut_params, certain), CC_QUADCUT_PARAM_FLOAT,
+      0.0, 100.0 },
+    { "max-level", "max_level", offsetof (cc_quadcut_params, max_level),
+      CC_QUADCUT_PARAM_INT, 0, CC_QUADCUT_MAX_LEVEL },
+    { "temporal", "temporal", offsetof (cc_quadcut_params, temporal),
+      CC_QUADCUT_PARAM_FLOAT, 0.0, 100.0 },
+    { "feather", "feather", offsetof (cc_quadcut_params, feather), CC_QUADCUT_PARAM_INT,
+      0, 64 },
+  };
+  const cc_quadcut_param_info *table = cc_quadcut_param_table ();
+  ck_assert_ptr_nonnull (table);
+  cc_quadcut_params def;
+  cc_quadcut_params_default (&def);
+  CC_ASSERT_OK (cc_quadcut_params_check (&def));
+  for (int i = 0; i < CC_QUADCUT_N_PARAMS; i++) {
+    const cc_quadcut_param_info *t = &table[i];
+    ck_assert_str_eq (t->name, expect[i].name);
+    ck_assert_str_eq (t->field, expect[i].field);
+    ck_assert_uint_eq (t->offset, expect[i].offset);
+    ck_assert_int_eq (t->kind, expect[i].kind);
+    ck_assert (t->min == expect[i].min && t->max == expect[i].max);
+    ck_assert (t->nick[0] != '\0' && t->blurb[0] != '\0');
+    /* the default inside the range */
+    const double d = get_param (&def, t);
+    ck_assert_msg (d >= (t->kind == CC_QUADCUT_PARAM_INT ? t->min : (float) t->min)
+        && d <= (t->kind == CC_QUADCUT_PARAM_INT ? t->max : (float) t->max),
+        "%s default %g", t->name, d);
+    /* the bounds pass; the next representable value beyond each is refused */
+    double lo = t->min, hi = t->max, below, above;
+    if (t->kind == CC_QUADCUT_PARAM_INT) {
+      below = lo - 1;
+      above = hi + 1;
+    } else {
+      lo = (float) lo;
+      hi = (float) hi;
+      below = nextafterf ((float) lo, -INFINITY);
+      above = nextafterf ((float) hi, INFINITY);
+    }
+    const double pass[2] = { lo, hi }, fail[2] = { below, above };
+    for (int k = 0; k < 2; k++) {
+      cc_quadcut_params p = def;
+      set_param (&p, t, pass[k]);
+      ck_assert_msg (cc_quadcut_params_check (&p) == CC_SUCCESS, "%s = %g refused", t->name,
+          pass[k]);
+      p = def;
+      set_param (&p, t, fail[k]);
+      ck_assert_msg (cc_quadcut_params_check (&p) == CC_ERROR_INVALID_ARGUMENT,
+          "%s = %.9g accepted", t->name, fail[k]);
+      ck_assert_msg (strstr (cc_last_error (), t->field) != NULL, "%s", cc_last_error ());
+    }
+  }
+  /* the message keeps its form */
+  cc_quadcut_params p = def;
+  p.sigma_l = 0.05f;
+  ck_assert_int_eq (cc_quadcut_params_check (&p), CC_ERROR_INVALID_ARGUMENT);
+  ck_assert_str_eq (cc_last_error (), "quadcut: sigma_l 0.05 out of range [0.1, 100]");
+  p = def;
+  p.bins = 257;
+  ck_assert_int_eq (cc_quadcut_params_check (&p), CC_ERROR_INVALID_ARGUMENT);
+  ck_assert_str_eq (cc_last_error (), "quadcut: bins 257 out of range 2..256");
 }
 END_TEST
 
@@ -1691,6 +1796,7 @@ quadcut_suite (void)
   tcase_add_test (tc, test_yuv_frames);
   tcase_add_test (tc, test_plate_across_handles);
   tcase_add_test (tc, test_render);
+  tcase_add_test (tc, test_param_table);
   tcase_add_test (tc, test_errors);
   tcase_add_test (tc, test_cdnet_highway);
   tcase_add_test (tc, test_gpu_matches_cpu);

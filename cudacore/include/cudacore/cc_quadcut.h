@@ -89,33 +89,58 @@ typedef enum cc_quadcut_nodes {
   CC_QUADCUT_NODES_PIXELS        /* reference: one node per pixel (max_level 0) */
 } cc_quadcut_nodes;
 
+/* The tunable fields (all but mode and nodes): ranges in cc_quadcut_param_table. */
 typedef struct cc_quadcut_params {
   cc_quadcut_mode mode;
   cc_quadcut_nodes nodes;
-  float sigma_l;          /* std of the background distance (Lab units), 0.1..100.
-                             Default 6 */
-  float shadow_depth;     /* PLATE: darkest shadow, as a share of the plate's L,
-                             0..1 (0: no shadow rule). Default 0.15: deeper settings
+  float sigma_l;          /* std of the background distance (Lab units). Default 6 */
+  float shadow_depth;     /* PLATE: darkest shadow, as a share of the plate's L
+                             (0: no shadow rule). Default 0.15: deeper settings
                              also take dark grey objects on grey ground for shadows
                              (CDnet highway: F 0.916 at 0.15, 0.769 at 0.6) */
-  float seed_threshold;   /* seed where p_B < this, 0..1. Default 1e-4 (d > 4.3 sigma_l) */
-  int bins;               /* histogram bins per axis (a and b), 2..256. Default 32 */
-  float sigma_c;          /* boundary colour std (Lab units), 0.1..100. Default 10 */
-  float lambda;           /* boundary weight, 0..1000. Default 1 */
-  float similarity;       /* largest range of a, b and d inside a leaf (Lab units),
-                             0..1000. Default 8 */
+  float seed_threshold;   /* seed where p_B < this. Default 1e-4 (d > 4.3 sigma_l) */
+  int bins;               /* histogram bins per axis (a and b). Default 32 */
+  float sigma_c;          /* boundary colour std (Lab units). Default 10 */
+  float lambda;           /* boundary weight. Default 1 */
+  float similarity;       /* largest range of a, b and d inside a leaf (Lab units).
+                             Default 8 */
   float certain;         /* grouping on the stratified data (D 5.2): a node whose
                              pixels are all within certain x sigma_l of the
                              background (surely background), or all seeds (surely
                              foreground), is grouped whatever its texture (a, b,
                              d ranges), so that only the uncertain band stays fine;
-                             0..100, 0: off (the ranges alone). Default 4 */
-  int max_level;          /* largest leaf side 2^max_level, 0..CC_QUADCUT_MAX_LEVEL.
-                             Default 5 (32 px) */
-  float temporal;         /* temporal prior per pixel, 0..100. Default 1.5 (CDnet
+                             0: off (the ranges alone). Default 4 */
+  int max_level;          /* largest leaf side 2^max_level, up to
+                             CC_QUADCUT_MAX_LEVEL. Default 5 (32 px) */
+  float temporal;         /* temporal prior per pixel. Default 1.5 (CDnet
                              highway: 4 already keeps trails of the cars) */
-  int feather;            /* alpha box-filter radius in px, 0..64. Default 1 */
+  int feather;            /* alpha box-filter radius in px. Default 1 */
 } cc_quadcut_params;
+
+typedef enum cc_quadcut_param_kind {
+  CC_QUADCUT_PARAM_INT = 0,     /* an int field */
+  CC_QUADCUT_PARAM_FLOAT        /* a float field */
+} cc_quadcut_param_kind;
+
+/* One tunable field of cc_quadcut_params, described for a user interface (the
+ * quadcut element builds its properties from these) and for the range check. */
+typedef struct cc_quadcut_param_info {
+  const char *name;             /* the element's property name, e.g. "sigma-l" */
+  const char *field;            /* the field's C name, e.g. "sigma_l" */
+  const char *nick;             /* a short title */
+  const char *blurb;            /* what the value does, for a user */
+  cc_quadcut_param_kind kind;
+  size_t offset;                /* of the field in cc_quadcut_params */
+  double min, max;              /* the accepted range, both included (a float field:
+                                   compared as floats) */
+} cc_quadcut_param_info;
+
+#define CC_QUADCUT_N_PARAMS 11  /* the tunable fields, sigma_l to feather */
+
+/* The CC_QUADCUT_N_PARAMS tunable fields in the struct's order: the one
+ * description of their ranges (cc_quadcut_params_check enforces them). Static;
+ * nothing waits. */
+const cc_quadcut_param_info *cc_quadcut_param_table (void);
 
 /* [out] params: the defaults the field comments give. Nothing waits. */
 void cc_quadcut_params_default (cc_quadcut_params *params);
