@@ -97,8 +97,7 @@ enum {
   PROP_0, PROP_MODE, PROP_OUTPUT, PROP_PLATE_LOCATION, PROP_LEARN_FRAMES, PROP_LEARN_STEP,
   PROP_PLATE_UPDATE_RATE,
   PROP_BACKGROUND,             /* and the three after it: GST_CV_BACKGROUND_PROPS */
-  PROP_SIGMA_L = PROP_BACKGROUND + 4, PROP_SHADOW_DEPTH, PROP_SEED_THRESHOLD, PROP_BINS,
-  PROP_SIGMA_C, PROP_LAMBDA, PROP_SIMILARITY, PROP_CERTAIN, PROP_MAX_LEVEL, PROP_TEMPORAL, PROP_FEATHER,
+  PROP_PARAMS = PROP_BACKGROUND + 4,   /* the CC_QUADCUT_N_PARAMS of cc_quadcut_param_table */
 };
 
 enum { SIGNAL_RELEARN, N_SIGNALS };
@@ -439,8 +438,11 @@ gst_quad_cut_accept_caps (GstBaseTransform * trans, GstPadDirection direction,
 
 /* ------------------------------------------------------------- properties */
 
+#define N_OWN_PROPS (PROP_PARAMS - 1)
 #define S(field) G_STRUCT_OFFSET (QuadCutSettings, field)
-static const GstCvProp quadcut_props[] = {
+/* The element's own properties; the tunable cc_quadcut_params after them, as the core
+ * describes them (their ranges: cc_quadcut_params_check's), filled in at class_init. */
+static GstCvProp quadcut_props[N_OWN_PROPS + CC_QUADCUT_N_PARAMS] = {
   { PROP_MODE, "mode", "Mode", "Where the background distance comes from",
     GST_CV_PROP_ENUM, S (params.mode), 0, 0, gst_quadcut_mode_get_type, FALSE },
   { PROP_OUTPUT, "output", "Output", "What the element writes into the frame",
@@ -462,52 +464,19 @@ static const GstCvProp quadcut_props[] = {
     GST_CV_PROP_INT, S (plate_update_rate), 0, 255, NULL, TRUE },
   GST_CV_BACKGROUND_PROPS (PROP_BACKGROUND, S (background), gst_quadcut_background_get_type,
       "What output=composite puts behind"),
-  { PROP_SIGMA_L, "sigma-l", "Sigma L",
-    "How far (Lab units) a pixel may differ from the background and still count as "
-    "background: raise under noise or lighting changes (parts of the subject may be "
-    "lost), lower for subjects close to the background's colour",
-    GST_CV_PROP_FLOAT, S (params.sigma_l), 0.1, 100.0, NULL, TRUE },
-  { PROP_SHADOW_DEPTH, "shadow-depth", "Shadow depth",
-    "mode=plate: the darkest shadow counted as background, as a share of the "
-    "plate's L (0: no shadow rule)",
-    GST_CV_PROP_FLOAT, S (params.shadow_depth), 0.0, 1.0, NULL, TRUE },
-  { PROP_SEED_THRESHOLD, "seed-threshold", "Seed threshold",
-    "A pixel seeds the object colour model where p_B is below this",
-    GST_CV_PROP_FLOAT, S (params.seed_threshold), 0.0, 1.0, NULL, TRUE },
-  { PROP_BINS, "bins", "Histogram bins",
-    "Bins per axis of the subject's colour histogram: more tell similar subject and "
-    "background colours apart, but need more certain subject pixels",
-    GST_CV_PROP_INT, S (params.bins), 2, 256, NULL, TRUE },
-  { PROP_SIGMA_C, "sigma-c", "Sigma C",
-    "Colour difference (Lab units) at which the mask's edge prefers to run between "
-    "two areas: lower to follow fine colour edges, raise to follow only strong ones",
-    GST_CV_PROP_FLOAT, S (params.sigma_c), 0.1, 100.0, NULL, TRUE },
-  { PROP_LAMBDA, "lambda", "Lambda", "Smoothness of the mask: raise for fewer, "
-    "smoother shapes (thin parts may vanish), lower to keep thin parts (more "
-    "speckle); no effect on the time",
-    GST_CV_PROP_FLOAT, S (params.lambda), 0.0, 1000.0, NULL, TRUE },
-  { PROP_SIMILARITY, "similarity", "Similarity",
-    "How different (Lab units) pixels may be and still be decided together as one "
-    "block: raise for fewer, bigger blocks (faster, blockier edges), lower for finer "
-    "edges at more cost (0: only identical pixels)",
-    GST_CV_PROP_FLOAT, S (params.similarity), 0.0, 1000.0, NULL, TRUE },
-  { PROP_CERTAIN, "certain", "Certain",
-    "Quadtree criterion on the stratified data: a block whose pixels are all "
-    "within certain x sigma-l of the background, or all seeds, becomes one leaf "
-    "whatever its texture (0: off, the ranges alone)",
-    GST_CV_PROP_FLOAT, S (params.certain), 0.0, 100.0, NULL, TRUE },
-  { PROP_MAX_LEVEL, "max-level", "Max level",
-    "Largest leaf side as 2^max-level px (0: one node a pixel)",
-    GST_CV_PROP_INT, S (params.max_level), 0, CC_QUADCUT_MAX_LEVEL, NULL, TRUE },
-  { PROP_TEMPORAL, "temporal", "Temporal weight",
-    "Cost per pixel of changing label from the previous frame's mask (against "
-    "flicker; high values leave trails)",
-    GST_CV_PROP_FLOAT, S (params.temporal), 0.0, 100.0, NULL, TRUE },
-  { PROP_FEATHER, "feather", "Feather",
-    "Radius in px of the box filter that softens the mask's edge into the alpha",
-    GST_CV_PROP_INT, S (params.feather), 0, 64, NULL, TRUE },
 };
 #undef S
+
+static void
+add_param_props (void)
+{
+  const cc_quadcut_param_info *t = cc_quadcut_param_table ();
+  for (int i = 0; i < CC_QUADCUT_N_PARAMS; i++)
+    quadcut_props[N_OWN_PROPS + i] = (GstCvProp) { PROP_PARAMS + i, t[i].name, t[i].nick,
+      t[i].blurb, t[i].kind == CC_QUADCUT_PARAM_INT ? GST_CV_PROP_INT : GST_CV_PROP_FLOAT,
+      G_STRUCT_OFFSET (QuadCutSettings, params) + t[i].offset, t[i].min, t[i].max, NULL,
+      TRUE };
+}
 
 static void
 settings_default (QuadCutSettings * s)
@@ -573,6 +542,7 @@ gst_quad_cut_class_init (GstQuadCutClass * klass)
   gobject_class->set_property = gst_quad_cut_set_property;
   gobject_class->get_property = gst_quad_cut_get_property;
   gobject_class->finalize = gst_quad_cut_finalize;
+  add_param_props ();
   gst_cv_props_install (gobject_class, quadcut_props, G_N_ELEMENTS (quadcut_props), &defaults);
 
   /**
