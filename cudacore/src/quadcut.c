@@ -467,6 +467,27 @@ cc_quadcut_learning_done (const cc_quadcut_learning *l)
 }
 
 cc_status
+cc_quadcut_prepare (cc_quadcut *q, cc_stream stream, cc_quadcut_learning *l,
+    const cc_image *frame, const cc_image *previous, bool relearn, int step, int frames,
+    const cc_image **other, bool *learned)
+{
+  CC_CHECK_ARG (q != NULL && l != NULL && frame != NULL && other != NULL && learned != NULL,
+      "cc_quadcut_prepare: q, l, frame, other or learned is NULL");
+  *learned = false;
+  if (q->params.mode == CC_QUADCUT_MODE_ACTIVE) {
+    *other = previous ? previous : frame;
+    return CC_SUCCESS;
+  }
+  *other = NULL;
+  if (relearn)
+    cc_quadcut_learning_init (l, CC_QUADCUT_PLATE_NONE);
+  const bool done = cc_quadcut_learning_done (l);
+  CC_TRY (cc_quadcut_learn_plate (q, stream, l, frame, step, frames));
+  *learned = !done && l->source == CC_QUADCUT_PLATE_LEARNED;
+  return CC_SUCCESS;
+}
+
+cc_status
 cc_quadcut_keep_plate (cc_quadcut *q, cc_stream stream, const cc_quadcut_learning *l,
     cc_image *kept)
 {
@@ -660,4 +681,20 @@ cc_quadcut_pair_warning (const cc_quadcut_alternation *before, double mean_l,
     return true;
   }
   return false;
+}
+
+cc_status
+cc_quadcut_check_pair (cc_quadcut *q, cc_quadcut_alternation *a, unsigned long long frame,
+    cc_quadcut_pair *pair)
+{
+  CC_CHECK_ARG (q != NULL && a != NULL && pair != NULL,
+      "cc_quadcut_check_pair: q, a or pair is NULL");
+  const cc_quadcut_alternation before = *a;
+  memset (pair, 0, sizeof *pair);
+  pair->previous_l = before.previous_l;
+  CC_TRY (cc_quadcut_mean_luminance (q, &pair->mean_l));
+  CC_TRY (cc_quadcut_alternation_push (a, pair->mean_l, &pair->check));
+  pair->warn = cc_quadcut_pair_warning (&before, pair->mean_l, pair->check, frame,
+      pair->text, sizeof pair->text, pair->detail, sizeof pair->detail);
+  return CC_SUCCESS;
 }

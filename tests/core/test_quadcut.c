@@ -470,6 +470,131 @@ START_TEST (test_mean_luminance_and_alternation)
 }
 END_TEST
 
+/* What a frame is compared with: ACTIVE: the previous frame, or the frame itself
+ * first; PLATE: the plate (NULL), learned one frame further; `learned` only on the
+ * frame that completes it; relearn starts again from that frame. */
+START_TEST (test_prepare)
+{
+  const int w = 33, h = 21;
+  cc_context *ctx = cpu_context (2);
+  cc_image plate, frame, got;
+  CC_ASSERT_OK (cv_synth_fg_plate (w, h, &plate));
+  CC_ASSERT_OK (cv_synth_fg_frame (3, w, h, CV_SYNTH_FG_PLAIN, 20, &frame, NULL));
+  CC_ASSERT_OK (cv_image_new (w, h, CC_FORMAT_RGBX8, &got));
+  cc_quadcut_params p;
+  cc_quadcut_params_default (&p);
+  p.mode = CC_QUADCUT_MODE_ACTIVE;
+  cc_quadcut *q;
+  CC_ASSERT_OK (cc_quadcut_create (ctx, w, h, &p, &q));
+  cc_quadcut_learning l;
+  cc_quadcut_learning_init (&l, CC_QUADCUT_PLATE_NONE);
+  const cc_image *other = NULL;
+  bool learned = true;
+  CC_ASSERT_OK (cc_quadcut_prepare (q, NULL, &l, &frame, NULL, true, 4, 2, &other, &learned));
+  ck_assert (other == &frame && !learned);
+  ck_assert (l.source == CC_QUADCUT_PLATE_NONE && l.learned == 0);   /* untouched */
+  CC_ASSERT_OK (cc_quadcut_prepare (q, NULL, &l, &frame, &plate, false, 4, 2, &other,
+          &learned));
+  ck_assert (other == &plate && !learned);
+  ck_assert_int_eq (cc_quadcut_prepare (q, NULL, &l, &frame, NULL, false, 4, 2, NULL,
+          &learned), CC_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq (cc_quadcut_prepare (NULL, NULL, &l, &frame, NULL, false, 4, 2, &other,
+          &learned), CC_ERROR_INVALID_ARGUMENT);
+  cc_quadcut_destroy (q);
+
+  CC_ASSERT_OK (cc_quadcut_create (ctx, w, h, NULL, &q));   /* PLATE */
+  CC_ASSERT_OK (cc_quadcut_prepare (q, NULL, &l, &plate, &frame, false, 4, 2, &other,
+          &learned));
+  ck_assert (other == NULL && !learned);
+  ck_assert (l.source == CC_QUADCUT_PLATE_LEARNING && l.learned == 1);
+  CC_ASSERT_OK (cc_quadcut_get_plate (q, NULL, &got));
+  cv_test_assert_same_bits (&got, &plate, "the first frame is the plate");
+  CC_ASSERT_OK (cc_quadcut_prepare (q, NULL, &l, &frame, NULL, false, 4, 2, &other,
+          &learned));
+  ck_assert (other == NULL && learned);
+  ck_assert (l.source == CC_QUADCUT_PLATE_LEARNED && l.learned == 2);
+  CC_ASSERT_OK (cc_quadcut_prepare (q, NULL, &l, &frame, NULL, false, 4, 2, &other,
+          &learned));
+  ck_assert (!learned && l.source == CC_QUADCUT_PLATE_LEARNED && l.learned == 2);
+  /* relearn: the frame is the new plate, one frame learned */
+  CC_ASSERT_OK (cc_quadcut_prepare (q, NULL, &l, &frame, NULL, true, 4, 2, &other,
+          &learned));
+  ck_assert (other == NULL && !learned);
+  ck_assert (l.source == CC_QUADCUT_PLATE_LEARNING && l.learned == 1);
+  CC_ASSERT_OK (cc_quadcut_get_plate (q, NULL, &got));
+  cv_test_assert_same_bits (&got, &frame, "relearned: the frame is the plate");
+  /* learn_plate's error: frames < 1 */
+  ck_assert_int_eq (cc_quadcut_prepare (q, NULL, &l, &frame, NULL, false, 4, 0, &other,
+          &learned), CC_ERROR_INVALID_ARGUMENT);
+  ck_assert (!learned && l.source == CC_QUADCUT_PLATE_LEARNING && l.learned == 1);
+  cc_quadcut_destroy (q);
+  cv_image_free (&plate);
+  cv_image_free (&frame);
+  cv_image_free (&got);
+  cc_context_destroy (ctx);
+}
+END_TEST
+
+/* The pair check of a computed frame: its mean L (cc_quadcut_mean_luminance's, exact)
+ * against the state's, every verdict, and the warning's exact text. */
+START_TEST (test_check_pair)
+{
+  cc_context *ctx = cpu_context (2);
+  cc_quadcut_alternation a;
+  cc_quadcut_alternation_init (&a);
+  cc_quadcut_pair pair;
+  cc_quadcut *q = NULL;
+  CC_ASSERT_OK (cc_quadcut_create (ctx, 64, 48, NULL, &q));
+  ck_assert_int_eq (cc_quadcut_check_pair (q, &a, 1, &pair), CC_ERROR_INVALID_ARGUMENT);
+  ck_assert (a.previous_l == -1.0 && a.previous_dl == 0.0);   /* no compute: untouched */
+  cc_quadcut_destroy (q);
+  q = run_synthetic (ctx, 64, 48, 3, NULL, NULL);
+  ck_assert_int_eq (cc_quadcut_check_pair (NULL, &a, 1, &pair), CC_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq (cc_quadcut_check_pair (q, NULL, 1, &pair), CC_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq (cc_quadcut_check_pair (q, &a, 1, NULL), CC_ERROR_INVALID_ARGUMENT);
+  double l;
+  CC_ASSERT_OK (cc_quadcut_mean_luminance (q, &l));
+  ck_assert (l > 1.0 && l < 100.0);
+  /* the first frame */
+  CC_ASSERT_OK (cc_quadcut_check_pair (q, &a, 0, &pair));
+  ck_assert (pair.check == CC_QUADCUT_PAIR_FIRST && !pair.warn);
+  ck_assert (pair.mean_l == l && pair.previous_l == -1.0);
+  ck_assert_str_eq (pair.text, "");
+  ck_assert_str_eq (pair.detail, "");
+  ck_assert (a.previous_l == l && a.previous_dl == 0.0);
+  /* the same frame again: the same light */
+  CC_ASSERT_OK (cc_quadcut_check_pair (q, &a, 5, &pair));
+  ck_assert (pair.check == CC_QUADCUT_PAIR_SAME_LIGHT && pair.warn);
+  ck_assert (pair.mean_l == l && pair.previous_l == l);
+  ck_assert_str_eq (pair.text,
+      "active illumination: frames 4 and 5 have the same mean luminance");
+  char detail[CC_QUADCUT_PAIR_TEXT];
+  snprintf (detail, sizeof detail, "mean L %.3f and %.3f: the frames do not alternate lit "
+      "and unlit, the foreground will be missed", l, l);
+  ck_assert_str_eq (pair.detail, detail);
+  ck_assert (a.previous_l == l && a.previous_dl == 0.0);
+  /* after a darker frame: alternates */
+  a.previous_l = l - 1.0;
+  CC_ASSERT_OK (cc_quadcut_check_pair (q, &a, 6, &pair));
+  ck_assert (pair.check == CC_QUADCUT_PAIR_ALTERNATES && !pair.warn);
+  ck_assert (pair.previous_l == l - 1.0 && pair.mean_l == l);
+  ck_assert_str_eq (pair.text, "");
+  ck_assert (a.previous_l == l && a.previous_dl == l - (l - 1.0));
+  /* rising twice: the same change */
+  a.previous_l = l - 1.0;
+  a.previous_dl = 0.5;
+  CC_ASSERT_OK (cc_quadcut_check_pair (q, &a, 9, &pair));
+  ck_assert (pair.check == CC_QUADCUT_PAIR_SAME_CHANGE && pair.warn);
+  ck_assert_str_eq (pair.text, "active illumination: frames 7 to 9 do not alternate lit "
+      "and unlit");
+  snprintf (detail, sizeof detail, "mean L rises twice in a row (by 0.500, then %.3f): the "
+      "foreground will be missed", l - (l - 1.0));
+  ck_assert_str_eq (pair.detail, detail);
+  cc_quadcut_destroy (q);
+  cc_context_destroy (ctx);
+}
+END_TEST
+
 /* The temporal prior: a second run of the same frame pays for nothing more (the mask
  * stays) but its flow differs; after reset the first run's flow comes back. */
 START_TEST (test_temporal_and_reset)
@@ -1788,6 +1913,8 @@ quadcut_suite (void)
   tcase_add_test (tc, test_mean_luminance_and_alternation);
   tcase_add_test (tc, test_pair_warning);
   tcase_add_test (tc, test_learn_plate);
+  tcase_add_test (tc, test_prepare);
+  tcase_add_test (tc, test_check_pair);
   tcase_add_test (tc, test_temporal_and_reset);
   tcase_add_test (tc, test_threads_same_bits);
   tcase_add_test (tc, test_alpha_and_composite);

@@ -66,8 +66,9 @@
  * host), cc_quadcut_start_plate (the upload of a host plate), create (it
  * initialises device memory) and destroy (cudaFree). set_params, set_plate,
  * update_plate, learn_plate, get_plate, reset, get_mask, get_alpha, composite,
- * set_alpha, draw and render do not wait; the learning state's other calls, the alternation
- * calls and the pair warning are host only. */
+ * set_alpha, draw, render and prepare do not wait; the learning state's other calls, the
+ * alternation calls and the pair warning are host only; check_pair waits as
+ * mean_luminance does. */
 #ifndef CUDACORE_CC_QUADCUT_H
 #define CUDACORE_CC_QUADCUT_H
 
@@ -238,6 +239,21 @@ int cc_quadcut_learning_restart (cc_quadcut_learning *l);
 /* Whether the plate is complete (LEARNED or IMAGE): the one to keep up to date.
  * Host only: nothing waits. */
 bool cc_quadcut_learning_done (const cc_quadcut_learning *l);
+
+/* What a frame is compared with, before its compute: ACTIVE (q's created mode): the
+ * previous frame, or the frame itself when there is none (the stream's first: distance
+ * 0, all background); PLATE: the plate (other NULL), after one frame of learning
+ * (cc_quadcut_learn_plate; with relearn, l starts again from NONE first).
+ * [in,out] q. [in] stream: NULL for the context's stream. [in,out] l: q's learning
+ * state (PLATE). [in] frame: as cc_quadcut_compute_sync's. [in] previous: the stream's
+ * previous frame, or NULL (ACTIVE). [in] relearn, step, frames: as above.
+ * [out] other: cc_quadcut_compute_sync's `other`.
+ * [out] learned: whether this frame completed the learned plate (LEARNED now, not
+ *   before).
+ * INVALID_ARGUMENT (a NULL pointer), and cc_quadcut_learn_plate's. Does not wait. */
+cc_status cc_quadcut_prepare (cc_quadcut *q, cc_stream stream, cc_quadcut_learning *l,
+    const cc_image *frame, const cc_image *previous, bool relearn, int step, int frames,
+    const cc_image **other, bool *learned);
 
 /* ---- PLATE: the plate across handles. A handle is recreated when the frames change
  * size, backend or thread count; a fully learned plate can outlive it on the host
@@ -468,6 +484,28 @@ cc_status cc_quadcut_alternation_push (cc_quadcut_alternation *a, double mean_l,
 bool cc_quadcut_pair_warning (const cc_quadcut_alternation *before, double mean_l,
     cc_quadcut_pair_check check, unsigned long long frame, char *text, size_t text_size,
     char *detail, size_t detail_size);
+
+/* The size of cc_quadcut_pair's text and detail (NUL included). */
+#define CC_QUADCUT_PAIR_TEXT 160
+
+/* One active-illumination frame's pair, for cc_quadcut_check_pair. */
+typedef struct cc_quadcut_pair {
+  cc_quadcut_pair_check check;
+  double mean_l;        /* this frame's mean L */
+  double previous_l;    /* the previous frame's; < 0: none */
+  bool warn;            /* the pair does not alternate: text and detail say so */
+  char text[CC_QUADCUT_PAIR_TEXT], detail[CC_QUADCUT_PAIR_TEXT];   /* empty: no warning */
+} cc_quadcut_pair;
+
+/* An active-illumination frame after its compute: its mean L
+ * (cc_quadcut_mean_luminance) pushed on a (cc_quadcut_alternation_push), and the
+ * warning of cc_quadcut_pair_warning when the pair does not alternate.
+ * [in] q: a compute must have happened. [in,out] a: untouched on error.
+ * [in] frame: this frame's number. [out] pair.
+ * INVALID_ARGUMENT (a NULL pointer), and the errors of cc_quadcut_mean_luminance
+ * (whose wait it shares) and cc_quadcut_alternation_push. */
+cc_status cc_quadcut_check_pair (cc_quadcut *q, cc_quadcut_alternation *a,
+    unsigned long long frame, cc_quadcut_pair *pair);
 
 #ifdef __cplusplus
 }
