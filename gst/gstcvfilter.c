@@ -484,6 +484,19 @@ ensure_core (GstCvFilter * self)
   return TRUE;
 }
 
+/* FALSE after posting the subclass's refusal of info (refuse_caps). */
+static gboolean
+caps_accepted (GstCvFilter * self, const GstVideoInfo * info)
+{
+  GstCvFilterClass *klass = GST_CV_FILTER_GET_CLASS (self);
+  const gchar *hint = "";
+  gchar *reason = klass->refuse_caps ? klass->refuse_caps (self, info, &hint) : NULL;
+  if (reason)
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, ("%s", reason), ("%s", hint));
+  g_free (reason);
+  return reason == NULL;
+}
+
 /* Runs the subclass's setup for the current info (and the staging frame). */
 static gboolean
 do_setup (GstCvFilter * self)
@@ -532,6 +545,7 @@ do_setup (GstCvFilter * self)
     p->have_previous_buffer = ok;
     p->previous_valid = FALSE;
   }
+  ok = ok && caps_accepted (self, &p->info);
   if (ok && klass->setup)
     ok = klass->setup (self, &p->info, p->core);
   p->subclass_ready = ok;
@@ -542,6 +556,19 @@ do_setup (GstCvFilter * self)
 }
 
 /* ------------------------------------------------------------- vfuncs */
+
+static gboolean
+gst_cv_filter_accept_caps (GstBaseTransform * trans, GstPadDirection direction,
+    GstCaps * caps)
+{
+  GstVideoInfo info;
+  if (GST_CV_FILTER_GET_CLASS (trans)->refuse_caps && gst_caps_is_fixed (caps)
+      && gst_video_info_from_caps (&info, caps)
+      && !caps_accepted (GST_CV_FILTER (trans), &info))
+    return FALSE;
+  return GST_BASE_TRANSFORM_CLASS (gst_cv_filter_parent_class)->accept_caps (trans,
+      direction, caps);
+}
 
 static gboolean
 gst_cv_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps, GstCaps * outcaps)
@@ -937,6 +964,7 @@ gst_cv_filter_class_init (GstCvFilterClass * klass)
 
   element_class->change_state = GST_DEBUG_FUNCPTR (gst_cv_filter_change_state);
   element_class->set_context = GST_DEBUG_FUNCPTR (gst_cv_filter_set_context);
+  trans_class->accept_caps = GST_DEBUG_FUNCPTR (gst_cv_filter_accept_caps);
   trans_class->set_caps = GST_DEBUG_FUNCPTR (gst_cv_filter_set_caps);
   trans_class->start = GST_DEBUG_FUNCPTR (gst_cv_filter_start);
   trans_class->stop = GST_DEBUG_FUNCPTR (gst_cv_filter_stop);

@@ -95,6 +95,16 @@ struct _GstCvFilterClass
    * thread, CUDA context pushed, before the first frame after a flush, a new
    * segment or stream, or a DISCONT buffer; never concurrently with process(). */
   void (*reset) (GstCvFilter * filter);
+  /* Optional: why the element, as its properties stand, refuses caps of `info` (a
+   * format a mode cannot write), or NULL when it takes them. The base posts the
+   * reason as a CORE NEGOTIATION error with *hint (what to do instead: set it to a
+   * static string when refusing) as its debug text, from accept_caps (fixed caps:
+   * refused) and before setup() (the setup fails). The caps queries are not
+   * narrowed: a link to a capsfilter of a refused format would then fail in
+   * gst_parse_launch with a bare "could not link", before any message could say
+   * why. Returns a newly allocated string. */
+  gchar *(*refuse_caps) (GstCvFilter * filter, const GstVideoInfo * info,
+      const gchar ** hint);
 };
 
 /* The previous frame of the stream (a copy where the backend computes), or NULL
