@@ -189,19 +189,21 @@ gst_quad_cut_teardown (GstCvFilter * filter)
   gst_cv_background_teardown (&self->background, gst_cv_filter_get_context (filter));
 }
 
-/* Whether output=alpha can write format's alpha channel; FALSE after posting the
- * negotiation error. */
-static gboolean
-alpha_caps_ok (GstQuadCut * self, GstVideoFormat f)
+/* output=alpha writes the alpha channel: formats without one are refused. */
+static gchar *
+gst_quad_cut_refuse_caps (GstCvFilter * filter, const GstVideoInfo * info,
+    const gchar ** hint)
 {
-  if (f == GST_VIDEO_FORMAT_RGBA || f == GST_VIDEO_FORMAT_BGRA)
-    return TRUE;
-  GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
-      ("output=alpha needs RGBA or BGRA caps, not %s: the foreground goes into the "
-          "alpha channel", gst_video_format_to_string (f)),
-      ("put videoconvert ! video/x-raw,format=RGBA before quadcut, or use "
-          "output=composite or mask"));
-  return FALSE;
+  GST_OBJECT_LOCK (filter);
+  gboolean alpha = GST_QUAD_CUT (filter)->settings.output == CC_QUADCUT_OUTPUT_ALPHA;
+  GST_OBJECT_UNLOCK (filter);
+  const GstVideoFormat f = GST_VIDEO_INFO_FORMAT (info);
+  if (!alpha || f == GST_VIDEO_FORMAT_RGBA || f == GST_VIDEO_FORMAT_BGRA)
+    return NULL;
+  *hint = "put videoconvert ! video/x-raw,format=RGBA before quadcut, or use "
+      "output=composite or mask";
+  return g_strdup_printf ("output=alpha needs RGBA or BGRA caps, not %s: the foreground "
+      "goes into the alpha channel", gst_video_format_to_string (f));
 }
 
 /* The plate of a new segmenter (plate mode): the file's, scaled to the frames, or the
@@ -231,11 +233,8 @@ gst_quad_cut_setup (GstCvFilter * filter, const GstVideoInfo * info, cc_context 
   const int w = GST_VIDEO_INFO_WIDTH (info), h = GST_VIDEO_INFO_HEIGHT (info);
   GST_OBJECT_LOCK (self);
   cc_quadcut_params params = self->settings.params;
-  const gboolean alpha = self->settings.output == CC_QUADCUT_OUTPUT_ALPHA;
   const gboolean relearn = self->relearn;
   GST_OBJECT_UNLOCK (self);
-  if (alpha && !alpha_caps_ok (self, GST_VIDEO_INFO_FORMAT (info)))
-    return FALSE;
   cc_status st = cc_quadcut_create (ctx, w, h, &params, &self->qc);
   if (st != CC_SUCCESS) {
     GST_CV_FILTER_CORE_ERROR (self, st, "creating the segmenter");
@@ -284,9 +283,8 @@ gst_quad_cut_wants_previous_frame (GstCvFilter * filter)
 /* ------------------------------------------------------------- process() steps */
 
 /* Before the run: the parameters (a mode change waits for the next setup), and what
- * the frame is compared with: active: the previous frame (*other; the frame itself
- * on the first, whose distance is 0: all background); plate: the plate, learned
- * further while learning. */
+ * the frame is compared with (cc_quadcut_prepare: the previous frame, or the plate,
+ * learned further while learning). */
 static cc_status
 prepare_run (GstQuadCut * self, cc_stream stream, const cc_image * frame,
     const QuadCutSettings * s, gboolean relearn, const cc_image ** other,
@@ -299,51 +297,38 @@ prepare_run (GstQuadCut * self, cc_stream stream, const cc_image * frame,
   cc_status st = cc_quadcut_set_params (self->qc, &params);
   if (st != CC_SUCCESS)
     return st;
-  if (params.mode == CC_QUADCUT_MODE_ACTIVE) {
-    *other = gst_cv_filter_get_previous_frame (GST_CV_FILTER (self));
-    if (!*other)
-      *other = frame;
-    return CC_SUCCESS;
-  }
-  if (relearn) {
+  if (relearn && params.mode == CC_QUADCUT_MODE_PLATE)
     GST_INFO_OBJECT (self, "relearning the plate");
-    cc_quadcut_learning_init (&self->learning, CC_QUADCUT_PLATE_NONE);
-  }
   *what = "learning the plate";
-  const gboolean learning = !cc_quadcut_learning_done (&self->learning);
-  st = cc_quadcut_learn_plate (self->qc, stream, &self->learning, frame, s->learn_step,
-      s->learn_frames);
-  if (learning && self->learning.source == CC_QUADCUT_PLATE_LEARNED)
+  bool learned = false;
+  st = cc_quadcut_prepare (self->qc, stream, &self->learning, frame,
+      gst_cv_filter_get_previous_frame (GST_CV_FILTER (self)), relearn, s->learn_step,
+      s->learn_frames, other, &learned);
+  if (learned)
     GST_INFO_OBJECT (self, "plate learned from %d frames", self->learning.learned);
   return st;
 }
 
-/* Active illumination after the run: this frame's mean L against the previous one's
- * (cc_quadcut_alternation_push), a warning the first time the frames do not alternate
- * lit and unlit; then the unchanged frame becomes the next pair's other before it is
- * drawn over (the copy replaces `other`: after the run). */
+/* Active illumination after the run: the pair's check (cc_quadcut_check_pair), a
+ * warning the first time the frames do not alternate lit and unlit; then the
+ * unchanged frame becomes the next pair's other before it is drawn over (the copy
+ * replaces `other`: after the run). */
 static cc_status
 check_alternation (GstQuadCut * self, const cc_image * frame, const gchar ** what)
 {
   GstCvFilter *filter = GST_CV_FILTER (self);
-  const cc_quadcut_alternation before = self->pair;
-  gdouble l = 0.0;
-  cc_quadcut_pair_check check;
+  const guint64 n = gst_cv_filter_get_frame_number (filter);
+  cc_quadcut_pair pair;
   *what = "measuring the mean luminance";
-  cc_status st = cc_quadcut_mean_luminance (self->qc, &l);
-  if (st == CC_SUCCESS)
-    st = cc_quadcut_alternation_push (&self->pair, l, &check);
+  cc_status st = cc_quadcut_check_pair (self->qc, &self->pair, n, &pair);
   if (st != CC_SUCCESS)
     return st;
-  const guint64 n = gst_cv_filter_get_frame_number (filter);
-  if (check != CC_QUADCUT_PAIR_FIRST)
+  if (pair.check != CC_QUADCUT_PAIR_FIRST)
     GST_LOG_OBJECT (self, "frame %" G_GUINT64_FORMAT " is the %s one of its pair (mean L "
-        "%.2f, previous %.2f)", n, l >= before.previous_l ? "lit" : "unlit", l,
-        before.previous_l);
-  gchar text[160], detail[160];
-  if (!self->warned_pair && cc_quadcut_pair_warning (&before, l, check, n, text,
-          sizeof text, detail, sizeof detail)) {
-    GST_ELEMENT_WARNING (self, STREAM, FORMAT, ("%s", text), ("%s", detail));
+        "%.2f, previous %.2f)", n, pair.mean_l >= pair.previous_l ? "lit" : "unlit",
+        pair.mean_l, pair.previous_l);
+  if (!self->warned_pair && pair.warn) {
+    GST_ELEMENT_WARNING (self, STREAM, FORMAT, ("%s", pair.text), ("%s", pair.detail));
     self->warned_pair = TRUE;
   }
   if (!gst_cv_filter_keep_frame (filter, frame)) {
@@ -413,29 +398,6 @@ gst_quad_cut_process (GstCvFilter * filter, GstBuffer * buffer, cc_image * frame
   return st;
 }
 
-/* ------------------------------------------------------------- caps */
-
-/* Fixed caps without alpha for output=alpha: refused with the reason. (The caps
- * queries are not narrowed to RGBA / BGRA: a link to a capsfilter of RGBx would then
- * fail in gst_parse_launch with a bare "could not link", before any message could
- * say why. So a videoconvert before quadcut needs its caps named, as in the launch
- * line above.) */
-static gboolean
-gst_quad_cut_accept_caps (GstBaseTransform * trans, GstPadDirection direction,
-    GstCaps * caps)
-{
-  GstQuadCut *self = GST_QUAD_CUT (trans);
-  GST_OBJECT_LOCK (self);
-  gboolean alpha = self->settings.output == CC_QUADCUT_OUTPUT_ALPHA;
-  GST_OBJECT_UNLOCK (self);
-  GstVideoInfo info;
-  if (alpha && gst_caps_is_fixed (caps) && gst_video_info_from_caps (&info, caps)
-      && !alpha_caps_ok (self, GST_VIDEO_INFO_FORMAT (&info)))
-    return FALSE;
-  return GST_BASE_TRANSFORM_CLASS (gst_quad_cut_parent_class)->accept_caps (trans, direction,
-      caps);
-}
-
 /* ------------------------------------------------------------- properties */
 
 #define N_OWN_PROPS (PROP_PARAMS - 1)
@@ -503,7 +465,7 @@ gst_quad_cut_set_property (GObject * object, guint prop_id, const GValue * value
     GParamSpec * pspec)
 {
   GstQuadCut *self = GST_QUAD_CUT (object);
-  /* a new mode needs a new segmenter; setup checks output=alpha's caps */
+  /* a new mode needs a new segmenter; output=alpha's caps are checked before setup */
   if (gst_cv_props_set_property (object, quadcut_props, G_N_ELEMENTS (quadcut_props),
           &self->settings, prop_id, value, pspec)
       && (prop_id == PROP_MODE || prop_id == PROP_OUTPUT))
@@ -570,13 +532,13 @@ gst_quad_cut_class_init (GstQuadCutClass * klass)
 
   trans_class->start = GST_DEBUG_FUNCPTR (gst_quad_cut_start);
   trans_class->stop = GST_DEBUG_FUNCPTR (gst_quad_cut_stop);
-  trans_class->accept_caps = GST_DEBUG_FUNCPTR (gst_quad_cut_accept_caps);
   filter_class->setup = gst_quad_cut_setup;
   filter_class->teardown = gst_quad_cut_teardown;
   filter_class->writes_frame = gst_quad_cut_writes_frame;
   filter_class->wants_previous_frame = gst_quad_cut_wants_previous_frame;
   filter_class->process = gst_quad_cut_process;
   filter_class->reset = gst_quad_cut_reset;
+  filter_class->refuse_caps = gst_quad_cut_refuse_caps;
   gst_type_mark_as_plugin_api (gst_quadcut_mode_get_type (), 0);
   gst_type_mark_as_plugin_api (gst_quadcut_output_get_type (), 0);
   gst_type_mark_as_plugin_api (gst_quadcut_background_get_type (), 0);
