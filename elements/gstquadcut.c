@@ -4,51 +4,44 @@
  * @title: quadcut
  *
  * Live foreground segmentation and background replacement by a minimum graph cut on
- * quadtree leaves (Quad-Cut with QuadN4tree neighbours: Vasconcelos et al.,
- * appendices C and D; the core is cc_quadcut, design in docs/quadcut.md). Pixels are
- * grouped into quadtree leaves of similar colour and background distance; the
- * leaves, weighted by their area and shared border lengths, are cut into foreground
- * and background (Boykov-Kolmogorov max-flow); the feathered result replaces the
- * background. Everything per pixel runs where the backend computes (CUDA memory in
- * and out without a host copy on the CUDA backend; only the compact leaf graph
- * crosses to the host for the cut).
+ * quadtree leaves (Quad-Cut with QuadN4tree neighbours: Vasconcelos et al., appendices C
+ * and D; core cc_quadcut, design docs/quadcut.md). Pixels group into leaves of similar
+ * colour and background distance. The leaves, weighted by area and shared border length,
+ * are cut into foreground and background (Boykov-Kolmogorov max-flow); the feathered
+ * result replaces the background. Per-pixel work runs where the backend computes (on CUDA:
+ * CUDA memory in and out, no host copy); only the compact leaf graph goes to the host.
  *
- * This element is in the plugin `cudavisiongpl` (libgstcudavisiongpl.so), licensed
- * GPL: the cut is libmaxflow (GPL-3.0-or-later). The other cudavision elements are
- * LGPL and do not link it (docs/dependencies.md).
+ * It is in the GPL plugin `cudavisiongpl` (libgstcudavisiongpl.so), as the cut is
+ * libmaxflow (GPL-3.0-or-later); the other, LGPL elements do not link it
+ * (docs/dependencies.md).
  *
  * `mode=plate` compares each frame with a background plate: the image file
- * `plate-location` (scaled to the frame with a warning when its size differs), or,
- * without a file, a plate learned from the stream's first `learn-frames` frames (a
- * running approximation of the per-pixel temporal median that moves by at most
- * `learn-step` levels a frame; while it learns, the frames are segmented against the
- * plate so far). The `relearn` action signal learns a new plate from the next frame
- * on (also replacing a file's plate). `plate-update-rate` keeps the plate up to date
- * afterwards where the cut is confidently background. Shadows (darker, same chroma)
- * count as background (`shadow-depth`).
+ * `plate-location` (scaled to the frame, with a warning, when its size differs), or else
+ * one learned from the stream's first `learn-frames` frames (a running approximation of
+ * the per-pixel temporal median, moving at most `learn-step` levels a frame; meanwhile
+ * frames are segmented against the plate so far). The `relearn` action signal learns a
+ * new plate from the next frame on, a file's replaced too. `plate-update-rate` then keeps
+ * it up to date where the cut is confidently background. Shadows (darker, same chroma)
+ * are background (`shadow-depth`).
  *
- * `mode=active-illumination`: the frames alternate lit and unlit (a light near the
- * subject flashing every other frame). Each frame is paired with the previous one;
- * the background distance is their luminance difference, which needs no order. The
- * element tells which of the two is lit by their mean luminance (the leaves' means:
- * no extra pass) and warns once when a pair differs by less than 1 L unit (the
- * illumination does not alternate). The first frame of a stream has no pair: it is
- * all background.
+ * `mode=active-illumination`: frames alternate lit and unlit (a light near the subject
+ * flashing every other frame). Each frame pairs with the previous one; the background
+ * distance is their luminance difference (no order needed). The lit one has the higher
+ * mean luminance (the leaves' means: no extra pass); one warning when a pair differs by
+ * less than 1 L unit (no alternation). A stream's first frame, unpaired, is background.
  *
- * `output`: `composite` (the frame over the background: `background-location`, an
- * image scaled to the frame, `background-color`, or `blur` of `blur-radius`);
- * `alpha` (RGBA or BGRA only: the colours unchanged and the feathered foreground in
- * the alpha channel, for GStreamer's compositor; caps without alpha fail to
- * negotiate with a message saying so: name the caps after a videoconvert); `mask`
- * (the feathered matte as an opaque grey picture: white foreground, black
+ * `output`: `composite` (the frame over `background-location`, an image scaled to the
+ * frame, `background-color`, or `blur` of `blur-radius`); `alpha` (RGBA or BGRA only:
+ * colours unchanged, the feathered foreground in alpha, for GStreamer's compositor; caps
+ * without alpha fail to negotiate with a message saying so: name the caps after a
+ * videoconvert); `mask` (the feathered matte, opaque grey: white foreground, black
  * background); `debug` (the leaves' edges coloured by level, seeds tinted red).
  *
- * A flushing seek, a new segment or stream, and a DISCONT buffer drop the temporal
- * prior and a learned plate that is still incomplete (learning restarts); a plate
- * from a file or a fully learned one stays. A caps change keeps a file's plate
- * (converted again) and a fully learned one when the size stays (relearned when it
- * changes). A missing or unreadable image file
- * fails the state change to PAUSED with an error naming the file.
+ * A flushing seek, a new segment or stream, and a DISCONT buffer drop the temporal prior
+ * and an incomplete learned plate (learning restarts); a file's or a fully learned plate
+ * stays. A caps change keeps a file's plate (converted again) and a fully learned one of
+ * the same size (relearned on a new size). A missing or unreadable image file fails the
+ * state change to PAUSED with an error naming the file.
  *
  * ## Example launch lines
  * |[
