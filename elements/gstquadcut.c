@@ -27,8 +27,9 @@
  * `mode=active-illumination`: frames alternate lit and unlit (a light near the subject
  * flashing every other frame). Each frame pairs with the previous one; the background
  * distance is their luminance difference (no order needed). The lit one has the higher
- * mean luminance (the leaves' means: no extra pass); one warning when a pair differs by
- * less than 1 L unit (no alternation). A stream's first frame, unpaired, is background.
+ * mean luminance (the leaves' means: no extra pass); one warning when the frames do not
+ * alternate (a pair's mean L within 0.05 units, or changing the same way twice in a
+ * row). A stream's first frame, unpaired, is background.
  *
  * `output`: `composite` (the frame over `background-location`, an image scaled to the
  * frame, `background-color`, or `blur` of `blur-radius`); `alpha` (RGBA or BGRA only:
