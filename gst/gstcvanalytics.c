@@ -220,14 +220,14 @@ mask_plane_release (gpointer data)
 
 struct _GstCvMaskOut {
   GstBufferPool *pool;          /* host GRAY8 buffers, or NULL (device store) */
-  GstVideoInfo info;            /* GRAY8 at the frame size (device: the plane's pitch) */
+  GstVideoInfo info;            /* GRAY8 at the frame size (device: stride[0] the
+                                   planes' pitch) */
   cc_context *ctx;
   cc_image scratch;             /* device GRAY8 for CUDA backends with a host pool */
   gboolean have_scratch;
 #if CV_HAVE_GST_CUDA_STREAM
   MaskStore *store;
   GstCudaStream *stream;
-  gsize pitch;
   MaskPlane *plane;             /* between begin and finish (device store) */
 #endif
   /* between begin and finish (host pool) */
@@ -235,6 +235,22 @@ struct _GstCvMaskOut {
   GstVideoFrame frame;
   cc_image view;                /* where the element writes */
 };
+
+#if CV_HAVE_GST_CUDA_STREAM
+/* A new GRAY8 plane of the frame size in `context`, or 0; *pitch its row pitch. */
+static CUdeviceptr
+mask_plane_alloc (GstCudaContext * context, const GstVideoInfo * info, size_t * pitch)
+{
+  CUdeviceptr plane = 0;
+  if (!gst_cuda_context_push (context))
+    return 0;
+  if (!gst_cuda_result (CuMemAllocPitch (&plane, pitch, GST_VIDEO_INFO_WIDTH (info),
+              GST_VIDEO_INFO_HEIGHT (info), 16)))
+    plane = 0;
+  gst_cuda_context_pop (NULL);
+  return plane;
+}
+#endif
 
 /* The device store of an element with a GstCudaContext and stream: TRUE when the
  * first plane could be allocated (its pitch then describes every plane). */
@@ -244,15 +260,10 @@ device_store_new (GstCvMaskOut * out, gpointer cuda_context, gpointer cuda_strea
 #if CV_HAVE_GST_CUDA_STREAM
   if (!cuda_context || !cuda_stream)
     return FALSE;
-  CUdeviceptr plane = 0;
   size_t pitch = 0;
   GstCudaContext *context = GST_CUDA_CONTEXT (cuda_context);
-  if (!gst_cuda_context_push (context))
-    return FALSE;
-  gboolean ok = gst_cuda_result (CuMemAllocPitch (&plane, &pitch,
-          GST_VIDEO_INFO_WIDTH (&out->info), GST_VIDEO_INFO_HEIGHT (&out->info), 16));
-  gst_cuda_context_pop (NULL);
-  if (!ok)
+  CUdeviceptr plane = mask_plane_alloc (context, &out->info, &pitch);
+  if (!plane)
     return FALSE;
   MaskStore *st = g_new0 (MaskStore, 1);
   st->refcount = 1;
@@ -263,7 +274,6 @@ device_store_new (GstCvMaskOut * out, gpointer cuda_context, gpointer cuda_strea
   st->total = 1;
   out->store = st;
   out->stream = gst_cuda_stream_ref (GST_CUDA_STREAM (cuda_stream));
-  out->pitch = pitch;
   out->info.stride[0] = (gint) pitch;
   out->info.size = pitch * (gsize) GST_VIDEO_INFO_HEIGHT (&out->info);
   return TRUE;
@@ -356,17 +366,16 @@ device_begin (GstCvMaskOut * out)
   if (st->free->len > 0) {
     plane = g_array_index (st->free, CUdeviceptr, st->free->len - 1);
     g_array_set_size (st->free, st->free->len - 1);
-  } else if (st->total < MASK_PLANES_MAX && gst_cuda_context_push (st->context)) {
+  } else if (st->total < MASK_PLANES_MAX) {
     size_t pitch = 0;
-    if (gst_cuda_result (CuMemAllocPitch (&plane, &pitch,
-                GST_VIDEO_INFO_WIDTH (&out->info), GST_VIDEO_INFO_HEIGHT (&out->info), 16))
-        && pitch == out->pitch)
+    plane = mask_plane_alloc (st->context, &out->info, &pitch);
+    if (plane && pitch == (size_t) out->info.stride[0])
       st->total++;
     else if (plane) {
-      CuMemFree (plane);
+      st->total++;   /* counted, then freed */
+      mask_store_free_plane (st, plane);
       plane = 0;
     }
-    gst_cuda_context_pop (NULL);
   }
   g_mutex_unlock (&st->lock);
   if (!plane) {
@@ -377,7 +386,7 @@ device_begin (GstCvMaskOut * out)
   out->plane = g_new0 (MaskPlane, 1);
   out->plane->store = st;
   out->plane->plane = plane;
-  out->view = cc_image_view ((void *) (guintptr) plane, out->pitch,
+  out->view = cc_image_view ((void *) (guintptr) plane, out->info.stride[0],
       GST_VIDEO_INFO_WIDTH (&out->info), GST_VIDEO_INFO_HEIGHT (&out->info),
       CC_FORMAT_GRAY8, CC_LOCATION_DEVICE);
   return &out->view;
