@@ -157,6 +157,8 @@ interp_seed_kernel (const cc_flow_match *matches, const int *owner, int nb,
 // no key changes; the changed keys go back. Keys of other tiles (the halo) may change
 // while they are read: those are relaxed atomic loads and stores, and any value read
 // is the length of a real path, so the fixed point is the same whatever a load sees.
+// The lanes of a warp take the same branches (out-of-frame lanes keep their key by a
+// select) and meet before each barrier, as compute-sanitizer synccheck requires.
 __global__ void __launch_bounds__ (INTERP_TILE * INTERP_TILE, INTERP_ROUND_MIN_BLOCKS)
 interp_geodesic_round_kernel (unsigned long long *keys, const float *cost, int w, int h,
     int *state, int *stamps, int tiles_x, int tiles_y, int rounds,
@@ -174,6 +176,7 @@ interp_geodesic_round_kernel (unsigned long long *keys, const float *cost, int w
   bool block_changed = false;
   for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
     const int tcx = tile % tiles_x, tcy = tile / tiles_x;
+    __syncwarp ();
     __syncthreads ();   // the previous tile is done with the buffers and s_active
     if (tid == 0) {
       int active = r == 1;
@@ -185,6 +188,7 @@ interp_geodesic_round_kernel (unsigned long long *keys, const float *cost, int w
         }
       s_active = active;
     }
+    __syncwarp ();
     __syncthreads ();
     if (!s_active)
       continue;
@@ -193,15 +197,16 @@ interp_geodesic_round_kernel (unsigned long long *keys, const float *cost, int w
         i += INTERP_TILE * INTERP_TILE) {
       int lx = i % (INTERP_TILE + 2), ly = i / (INTERP_TILE + 2);
       int gx = x0 + lx - 1, gy = y0 + ly - 1;
-      bool in = gx >= 0 && gy >= 0 && gx < w && gy < h;
-      unsigned long long k = CC_INTERP_KEY_NONE;
-      if (in)
-        k = cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> (
-            keys[(size_t) gy * w + gx]).load (cuda::memory_order_relaxed);
-      sk[0][ly][lx] = k;
-      sk[1][ly][lx] = k;
-      sc[ly][lx] = in ? cost[(size_t) gy * w + gx] : 0.0f;
+      const bool in = gx >= 0 && gy >= 0 && gx < w && gy < h;
+      const size_t at = in ? (size_t) gy * w + gx : 0;
+      const unsigned long long k = cuda::atomic_ref<unsigned long long,
+          cuda::thread_scope_device> (keys[at]).load (cuda::memory_order_relaxed);
+      const float cost_at = cost[at];
+      sk[0][ly][lx] = in ? k : CC_INTERP_KEY_NONE;
+      sk[1][ly][lx] = in ? k : CC_INTERP_KEY_NONE;
+      sc[ly][lx] = in ? cost_at : 0.0f;
     }
+    __syncwarp ();
     __syncthreads ();
     const int x = x0 + tx, y = y0 + ty;
     const bool in = x < w && y < h;
@@ -209,23 +214,21 @@ interp_geodesic_round_kernel (unsigned long long *keys, const float *cost, int w
     const float c = sc[ty + 1][tx + 1];
     int cur = 0;
     for (int it = 0; it < 2 * INTERP_TILE * INTERP_TILE; it++) {
-      int step_changed = 0;
-      if (in) {
-        unsigned long long own = sk[cur][ty + 1][tx + 1], best = own;
-        for (int dy = -1; dy <= 1; dy++)
-          for (int dx = -1; dx <= 1; dx++) {
-            if (dx == 0 && dy == 0)
-              continue;
-            unsigned long long k = cc_interp_relax (sk[cur][ty + 1 + dy][tx + 1 + dx],
-                cc_interp_step (c, sc[ty + 1 + dy][tx + 1 + dx], dx != 0 && dy != 0));
-            if (k < best)
-              best = k;
-          }
-        sk[cur ^ 1][ty + 1][tx + 1] = best;
-        step_changed = best < own;
-      }
+      const unsigned long long own = sk[cur][ty + 1][tx + 1];
+      unsigned long long best = own;
+      for (int dy = -1; dy <= 1; dy++)
+        for (int dx = -1; dx <= 1; dx++) {
+          if (dx == 0 && dy == 0)
+            continue;
+          const unsigned long long k = cc_interp_relax (sk[cur][ty + 1 + dy][tx + 1 + dx],
+              cc_interp_step (c, sc[ty + 1 + dy][tx + 1 + dx], dx != 0 && dy != 0));
+          best = k < best ? k : best;
+        }
+      best = in ? best : own;   // out of the frame: never a key
+      sk[cur ^ 1][ty + 1][tx + 1] = best;
       cur ^= 1;
-      if (!__syncthreads_or (step_changed))
+      __syncwarp ();
+      if (!__syncthreads_or (best < own))
         break;
     }
     const unsigned long long fin = sk[cur][ty + 1][tx + 1];
@@ -233,6 +236,7 @@ interp_geodesic_round_kernel (unsigned long long *keys, const float *cost, int w
     if (mine_changed)
       cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> (
           keys[(size_t) y * w + x]).store (fin, cuda::memory_order_relaxed);
+    __syncwarp ();
     if (__syncthreads_or (mine_changed)) {
       block_changed = true;
       if (tid == 0)
