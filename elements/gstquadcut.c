@@ -191,13 +191,9 @@ gst_quad_cut_refuse_caps (GstCvFilter * filter, const GstVideoInfo * info,
   GST_OBJECT_LOCK (filter);
   gboolean alpha = GST_QUAD_CUT (filter)->settings.output == CC_QUADCUT_OUTPUT_ALPHA;
   GST_OBJECT_UNLOCK (filter);
-  const GstVideoFormat f = GST_VIDEO_INFO_FORMAT (info);
-  if (!alpha || f == GST_VIDEO_FORMAT_RGBA || f == GST_VIDEO_FORMAT_BGRA)
-    return NULL;
-  *hint = "put videoconvert ! video/x-raw,format=RGBA before quadcut, or use "
-      "output=composite or mask";
-  return g_strdup_printf ("output=alpha needs RGBA or BGRA caps, not %s: the foreground "
-      "goes into the alpha channel", gst_video_format_to_string (f));
+  return alpha ? gst_cv_filter_refuse_without_alpha (info, "output=alpha", "the foreground "
+      "goes into the alpha channel", "put videoconvert ! video/x-raw,format=RGBA before "
+      "quadcut, or use output=composite or mask", hint) : NULL;
 }
 
 /* The plate of a new segmenter (plate mode): the file's, scaled to the frames, or the
@@ -256,12 +252,6 @@ gst_quad_cut_reset (GstCvFilter * filter)
     GST_DEBUG_OBJECT (self, "stream reset: the plate learned from %d frames is dropped",
         dropped);
   cc_quadcut_alternation_init (&self->pair);
-}
-
-static gboolean
-gst_quad_cut_writes_frame (GstCvFilter * filter)
-{
-  return TRUE;
 }
 
 static gboolean
@@ -397,12 +387,13 @@ gst_quad_cut_process (GstCvFilter * filter, GstBuffer * buffer, cc_image * frame
 #define N_OWN_PROPS (PROP_PARAMS - 1)
 #define S(field) G_STRUCT_OFFSET (QuadCutSettings, field)
 /* The element's own properties; the tunable cc_quadcut_params after them, as the core
- * describes them (their ranges: cc_quadcut_params_check's), filled in at class_init. */
+ * describes them (their ranges: cc_quadcut_params_check's), filled in at class_init.
+ * A new mode needs a new segmenter; output=alpha's caps are checked before setup. */
 static GstCvProp quadcut_props[N_OWN_PROPS + CC_QUADCUT_N_PARAMS] = {
   { PROP_MODE, "mode", "Mode", "Where the background distance comes from",
-    GST_CV_PROP_ENUM, S (params.mode), 0, 0, gst_quadcut_mode_get_type, FALSE },
+    GST_CV_PROP_ENUM, S (params.mode), 0, 0, gst_quadcut_mode_get_type, FALSE, TRUE },
   { PROP_OUTPUT, "output", "Output", "What the element writes into the frame",
-    GST_CV_PROP_ENUM, S (output), 0, 0, gst_quadcut_output_get_type, FALSE },
+    GST_CV_PROP_ENUM, S (output), 0, 0, gst_quadcut_output_get_type, FALSE, TRUE },
   { PROP_PLATE_LOCATION, "plate-location", "Plate location",
     "PNG or JPEG of the empty scene (mode=plate); scaled to the frame with a warning "
     "when its size differs. Unset: the plate is learned",
@@ -424,17 +415,6 @@ static GstCvProp quadcut_props[N_OWN_PROPS + CC_QUADCUT_N_PARAMS] = {
 #undef S
 
 static void
-add_param_props (void)
-{
-  const cc_quadcut_param_info *t = cc_quadcut_param_table ();
-  for (int i = 0; i < CC_QUADCUT_N_PARAMS; i++)
-    quadcut_props[N_OWN_PROPS + i] = (GstCvProp) { PROP_PARAMS + i, t[i].name, t[i].nick,
-      t[i].blurb, t[i].kind == CC_QUADCUT_PARAM_INT ? GST_CV_PROP_INT : GST_CV_PROP_FLOAT,
-      G_STRUCT_OFFSET (QuadCutSettings, params) + t[i].offset, t[i].min, t[i].max, NULL,
-      TRUE };
-}
-
-static void
 settings_default (QuadCutSettings * s)
 {
   memset (s, 0, sizeof *s);
@@ -452,26 +432,6 @@ gst_quad_cut_relearn (GstQuadCut * self)
   GST_OBJECT_LOCK (self);
   self->relearn = TRUE;
   GST_OBJECT_UNLOCK (self);
-}
-
-static void
-gst_quad_cut_set_property (GObject * object, guint prop_id, const GValue * value,
-    GParamSpec * pspec)
-{
-  GstQuadCut *self = GST_QUAD_CUT (object);
-  /* a new mode needs a new segmenter; output=alpha's caps are checked before setup */
-  if (gst_cv_props_set_property (object, quadcut_props, G_N_ELEMENTS (quadcut_props),
-          &self->settings, prop_id, value, pspec)
-      && (prop_id == PROP_MODE || prop_id == PROP_OUTPUT))
-    gst_cv_filter_request_setup (GST_CV_FILTER (self));
-}
-
-static void
-gst_quad_cut_get_property (GObject * object, guint prop_id, GValue * value,
-    GParamSpec * pspec)
-{
-  gst_cv_props_get_property (object, quadcut_props, G_N_ELEMENTS (quadcut_props),
-      &GST_QUAD_CUT (object)->settings, prop_id, value, pspec);
 }
 
 static void
@@ -495,11 +455,11 @@ gst_quad_cut_class_init (GstQuadCutClass * klass)
   settings_default (&defaults);
 
   GST_DEBUG_CATEGORY_INIT (quadcut_debug, "quadcut", 0, "Quad-Cut foreground segmentation");
-  gobject_class->set_property = gst_quad_cut_set_property;
-  gobject_class->get_property = gst_quad_cut_get_property;
   gobject_class->finalize = gst_quad_cut_finalize;
-  add_param_props ();
-  gst_cv_props_install (gobject_class, quadcut_props, G_N_ELEMENTS (quadcut_props), &defaults);
+  gst_cv_props_from_core (quadcut_props + N_OWN_PROPS, CC_QUADCUT_N_PARAMS, PROP_PARAMS,
+      G_STRUCT_OFFSET (QuadCutSettings, params), cc_quadcut_param_table ());
+  gst_cv_props_class_install (gobject_class, quadcut_props, G_N_ELEMENTS (quadcut_props),
+      &defaults, G_STRUCT_OFFSET (GstQuadCut, settings));
 
   /**
    * GstQuadCut::relearn:
@@ -528,14 +488,11 @@ gst_quad_cut_class_init (GstQuadCutClass * klass)
   trans_class->stop = GST_DEBUG_FUNCPTR (gst_quad_cut_stop);
   filter_class->setup = gst_quad_cut_setup;
   filter_class->teardown = gst_quad_cut_teardown;
-  filter_class->writes_frame = gst_quad_cut_writes_frame;
+  filter_class->writes_frame = gst_cv_filter_writes_always;
   filter_class->wants_previous_frame = gst_quad_cut_wants_previous_frame;
   filter_class->process = gst_quad_cut_process;
   filter_class->reset = gst_quad_cut_reset;
   filter_class->refuse_caps = gst_quad_cut_refuse_caps;
-  gst_type_mark_as_plugin_api (gst_quadcut_mode_get_type (), 0);
-  gst_type_mark_as_plugin_api (gst_quadcut_output_get_type (), 0);
-  gst_type_mark_as_plugin_api (gst_quadcut_background_get_type (), 0);
 }
 
 static void

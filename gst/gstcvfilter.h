@@ -107,6 +107,14 @@ struct _GstCvFilterClass
       const gchar ** hint);
 };
 
+/* A writes_frame for subclasses that write into every frame: TRUE. */
+gboolean gst_cv_filter_writes_always (GstCvFilter * filter);
+/* For refuse_caps, a mode that writes the alpha channel: NULL when the format of
+ * `info` has one (RGBA, BGRA), else the reason "<what> needs RGBA or BGRA caps, not
+ * <format>: <why>" (newly allocated), with *hint_out = hint (a static string). */
+gchar *gst_cv_filter_refuse_without_alpha (const GstVideoInfo * info, const gchar * what,
+    const gchar * why, const gchar * hint, const gchar ** hint_out);
+
 /* The previous frame of the stream (a copy where the backend computes), or NULL
  * on the first frame after a setup. Valid during process(). */
 const cc_image *gst_cv_filter_get_previous_frame (GstCvFilter * filter);

@@ -874,20 +874,20 @@ END_TEST
  * ranges cc_quadcut_params_check enforces (the bounds pass, the next value out is
  * refused with a message naming the field), and the defaults inside them. */
 static void
-set_param (cc_quadcut_params *p, const cc_quadcut_param_info *t, double v)
+set_param (cc_quadcut_params *p, const cc_param_info *t, double v)
 {
   char *field = (char *) p + t->offset;
-  if (t->kind == CC_QUADCUT_PARAM_INT)
+  if (t->kind == CC_PARAM_INT)
     *(int *) field = (int) v;
   else
     *(float *) field = (float) v;
 }
 
 static double
-get_param (const cc_quadcut_params *p, const cc_quadcut_param_info *t)
+get_param (const cc_quadcut_params *p, const cc_param_info *t)
 {
   const char *field = (const char *) p + t->offset;
-  return t->kind == CC_QUADCUT_PARAM_INT ? *(const int *) field : *(const float *) field;
+  return t->kind == CC_PARAM_INT ? *(const int *) field : *(const float *) field;
 }
 
 START_TEST (test_param_table)
@@ -895,38 +895,38 @@ START_TEST (test_param_table)
   static const struct {
     const char *name, *field;
     size_t offset;
-    cc_quadcut_param_kind kind;
+    cc_param_kind kind;
     double min, max;
   } expect[CC_QUADCUT_N_PARAMS] = {
-    { "sigma-l", "sigma_l", offsetof (cc_quadcut_params, sigma_l), CC_QUADCUT_PARAM_FLOAT,
+    { "sigma-l", "sigma_l", offsetof (cc_quadcut_params, sigma_l), CC_PARAM_FLOAT,
       0.1, 100.0 },
     { "shadow-depth", "shadow_depth", offsetof (cc_quadcut_params, shadow_depth),
-      CC_QUADCUT_PARAM_FLOAT, 0.0, 1.0 },
+      CC_PARAM_FLOAT, 0.0, 1.0 },
     { "seed-threshold", "seed_threshold", offsetof (cc_quadcut_params, seed_threshold),
-      CC_QUADCUT_PARAM_FLOAT, 0.0, 1.0 },
-    { "bins", "bins", offsetof (cc_quadcut_params, bins), CC_QUADCUT_PARAM_INT, 2, 256 },
-    { "sigma-c", "sigma_c", offsetof (cc_quadcut_params, sigma_c), CC_QUADCUT_PARAM_FLOAT,
+      CC_PARAM_FLOAT, 0.0, 1.0 },
+    { "bins", "bins", offsetof (cc_quadcut_params, bins), CC_PARAM_INT, 2, 256 },
+    { "sigma-c", "sigma_c", offsetof (cc_quadcut_params, sigma_c), CC_PARAM_FLOAT,
       0.1, 100.0 },
-    { "lambda", "lambda", offsetof (cc_quadcut_params, lambda), CC_QUADCUT_PARAM_FLOAT,
+    { "lambda", "lambda", offsetof (cc_quadcut_params, lambda), CC_PARAM_FLOAT,
       0.0, 1000.0 },
     { "similarity", "similarity", offsetof (cc_quadcut_params, similarity),
-      CC_QUADCUT_PARAM_FLOAT, 0.0, 1000.0 },
-    { "certain", "certain", offsetof (cc_quadcut_params, certain), CC_QUADCUT_PARAM_FLOAT,
+      CC_PARAM_FLOAT, 0.0, 1000.0 },
+    { "certain", "certain", offsetof (cc_quadcut_params, certain), CC_PARAM_FLOAT,
       0.0, 100.0 },
     { "max-level", "max_level", offsetof (cc_quadcut_params, max_level),
-      CC_QUADCUT_PARAM_INT, 0, CC_QUADCUT_MAX_LEVEL },
+      CC_PARAM_INT, 0, CC_QUADCUT_MAX_LEVEL },
     { "temporal", "temporal", offsetof (cc_quadcut_params, temporal),
-      CC_QUADCUT_PARAM_FLOAT, 0.0, 100.0 },
-    { "feather", "feather", offsetof (cc_quadcut_params, feather), CC_QUADCUT_PARAM_INT,
+      CC_PARAM_FLOAT, 0.0, 100.0 },
+    { "feather", "feather", offsetof (cc_quadcut_params, feather), CC_PARAM_INT,
       0, 64 },
   };
-  const cc_quadcut_param_info *table = cc_quadcut_param_table ();
+  const cc_param_info *table = cc_quadcut_param_table ();
   ck_assert_ptr_nonnull (table);
   cc_quadcut_params def;
   cc_quadcut_params_default (&def);
   CC_ASSERT_OK (cc_quadcut_params_check (&def));
   for (int i = 0; i < CC_QUADCUT_N_PARAMS; i++) {
-    const cc_quadcut_param_info *t = &table[i];
+    const cc_param_info *t = &table[i];
     ck_assert_str_eq (t->name, expect[i].name);
     ck_assert_str_eq (t->field, expect[i].field);
     ck_assert_uint_eq (t->offset, expect[i].offset);
@@ -935,12 +935,12 @@ START_TEST (test_param_table)
     ck_assert (t->nick[0] != '\0' && t->blurb[0] != '\0');
     /* the default inside the range */
     const double d = get_param (&def, t);
-    ck_assert_msg (d >= (t->kind == CC_QUADCUT_PARAM_INT ? t->min : (float) t->min)
-        && d <= (t->kind == CC_QUADCUT_PARAM_INT ? t->max : (float) t->max),
+    ck_assert_msg (d >= (t->kind == CC_PARAM_INT ? t->min : (float) t->min)
+        && d <= (t->kind == CC_PARAM_INT ? t->max : (float) t->max),
         "%s default %g", t->name, d);
     /* the bounds pass; the next representable value beyond each is refused */
     double lo = t->min, hi = t->max, below, above;
-    if (t->kind == CC_QUADCUT_PARAM_INT) {
+    if (t->kind == CC_PARAM_INT) {
       below = lo - 1;
       above = hi + 1;
     } else {

@@ -216,6 +216,26 @@ void cc_context_cancel (cc_context *ctx);
 void cc_context_resume (cc_context *ctx);
 bool cc_context_cancelled (const cc_context *ctx);
 
+/* ---------------------------------------------------------------- parameters */
+
+typedef enum cc_param_kind {
+  CC_PARAM_INT = 0,             /* an int field */
+  CC_PARAM_FLOAT                /* a float field */
+} cc_param_kind;
+
+/* One tunable field of a module's parameter struct, described for a user interface
+ * (an element builds its properties from these) and for the range check. */
+typedef struct cc_param_info {
+  const char *name;             /* the element's property name, e.g. "sigma-l" */
+  const char *field;            /* the field's C name, e.g. "sigma_l" */
+  const char *nick;             /* a short title */
+  const char *blurb;            /* what the value does, for a user */
+  cc_param_kind kind;
+  size_t offset;                /* of the field in the parameter struct */
+  double min, max;              /* the accepted range, both included (a float field:
+                                   compared as floats) */
+} cc_param_info;
+
 /* ---------------------------------------------------------------- images */
 
 typedef enum cc_location { CC_LOCATION_HOST = 0, CC_LOCATION_DEVICE } cc_location;

@@ -118,30 +118,13 @@ typedef struct cc_quadcut_params {
   int feather;            /* alpha box-filter radius in px. Default 1 */
 } cc_quadcut_params;
 
-typedef enum cc_quadcut_param_kind {
-  CC_QUADCUT_PARAM_INT = 0,     /* an int field */
-  CC_QUADCUT_PARAM_FLOAT        /* a float field */
-} cc_quadcut_param_kind;
-
-/* One tunable field of cc_quadcut_params, described for a user interface (the
- * quadcut element builds its properties from these) and for the range check. */
-typedef struct cc_quadcut_param_info {
-  const char *name;             /* the element's property name, e.g. "sigma-l" */
-  const char *field;            /* the field's C name, e.g. "sigma_l" */
-  const char *nick;             /* a short title */
-  const char *blurb;            /* what the value does, for a user */
-  cc_quadcut_param_kind kind;
-  size_t offset;                /* of the field in cc_quadcut_params */
-  double min, max;              /* the accepted range, both included (a float field:
-                                   compared as floats) */
-} cc_quadcut_param_info;
-
 #define CC_QUADCUT_N_PARAMS 11  /* the tunable fields, sigma_l to feather */
 
-/* The CC_QUADCUT_N_PARAMS tunable fields in the struct's order: the one
- * description of their ranges (cc_quadcut_params_check enforces them). Static;
+/* The CC_QUADCUT_N_PARAMS tunable fields of cc_quadcut_params in the struct's order
+ * (the quadcut element builds its properties from them): the one description of
+ * their ranges (cc_quadcut_params_check enforces them). Static;
  * nothing waits. */
-const cc_quadcut_param_info *cc_quadcut_param_table (void);
+const cc_param_info *cc_quadcut_param_table (void);
 
 /* [out] params: the defaults the field comments give. Nothing waits. */
 void cc_quadcut_params_default (cc_quadcut_params *params);
