@@ -15,14 +15,11 @@
  * libmaxflow (GPL-3.0-or-later); the other, LGPL elements do not link it
  * (docs/dependencies.md).
  *
- * `mode=plate` compares each frame with a background plate: the image file
- * `plate-location` (scaled to the frame, with a warning, when its size differs), or else
- * one learned from the stream's first `learn-frames` frames (a running approximation of
- * the per-pixel temporal median, moving at most `learn-step` levels a frame; meanwhile
- * frames are segmented against the plate so far). The `relearn` action signal learns a
- * new plate from the next frame on, a file's replaced too. `plate-update-rate` then keeps
- * it up to date where the cut is confidently background. Shadows (darker, same chroma)
- * are background (`shadow-depth`).
+ * `mode=plate` compares each frame with a background plate: the image of
+ * `plate-location`, or one learned from the stream's first frames (`learn-frames`,
+ * `learn-step`; meanwhile frames are segmented against the plate so far) or after the
+ * `relearn` action signal; `plate-update-rate` keeps it up to date. Shadows (darker,
+ * same chroma) are background (`shadow-depth`).
  *
  * `mode=active-illumination`: frames alternate lit and unlit (a light near the subject
  * flashing every other frame). Each frame pairs with the previous one; the background
@@ -31,12 +28,10 @@
  * alternate (a pair's mean L within 0.05 units, or changing the same way twice in a
  * row). A stream's first frame, unpaired, is background.
  *
- * `output`: `composite` (the frame over `background-location`, an image scaled to the
- * frame, `background-color`, or `blur` of `blur-radius`); `alpha` (RGBA or BGRA only:
- * colours unchanged, the feathered foreground in alpha, for GStreamer's compositor; caps
- * without alpha fail to negotiate with a message saying so: name the caps after a
- * videoconvert); `mask` (the feathered matte, opaque grey: white foreground, black
- * background); `debug` (the leaves' edges coloured by level, seeds tinted red).
+ * `output`: `composite` (over what `background` picks); `alpha` (colours unchanged,
+ * for GStreamer's compositor; caps without alpha fail to negotiate with a message saying
+ * so: name the caps after a videoconvert); `mask` (opaque grey); `debug` (the leaves'
+ * edges coloured by level, seeds tinted red).
  *
  * A flushing seek, a new segment or stream, and a DISCONT buffer drop the temporal prior
  * and an incomplete learned plate (learning restarts); a file's or a fully learned plate
@@ -315,27 +310,7 @@ check_alternation (GstQuadCut * self, const cc_image * frame, const gchar ** wha
     GST_ELEMENT_WARNING (self, STREAM, FORMAT, ("%s", pair.text), ("%s", pair.detail));
     self->warned_pair = TRUE;
   }
-  if (!gst_cv_filter_keep_frame (filter, frame)) {
-    *what = NULL;   /* posted */
-    return CC_ERROR_INTERNAL;
-  }
-  return CC_SUCCESS;
-}
-
-/* The output the settings ask for, written into the frame. */
-static cc_status
-write_output (GstQuadCut * self, cc_stream stream, cc_image * frame,
-    const QuadCutSettings * s)
-{
-  const GstCvBackgroundSettings *b = &s->background;
-  const cc_image *image;
-  const GstCvBackgroundKind kind = gst_cv_background_pick (&self->background, b, &image);
-  const cc_quadcut_background bg = {
-    .kind = kind == GST_CV_BACKGROUND_BLUR ? CC_QUADCUT_BG_BLUR
-        : (image ? CC_QUADCUT_BG_IMAGE : CC_QUADCUT_BG_COLOR),
-    .image = image, .r = (b->color >> 16) & 0xFF, .g = (b->color >> 8) & 0xFF,
-    .b = b->color & 0xFF, .blur_radius = b->blur_radius };
-  return cc_quadcut_render (self->qc, stream, s->output, &bg, frame);
+  return gst_cv_filter_keep_frame_status (filter, frame, what);
 }
 
 /* The cut's mask (0 background, 255 foreground) as a segmentation mtd of the
@@ -375,7 +350,8 @@ gst_quad_cut_process (GstCvFilter * filter, GstBuffer * buffer, cc_image * frame
   }
   if (st == CC_SUCCESS) {
     *what = "writing the output";
-    st = write_output (self, stream, frame, &s);
+    const cc_background bg = gst_cv_background_get (&self->background, &s.background);
+    st = cc_quadcut_render (self->qc, stream, s.output, &bg, frame);
   }
   if (st == CC_SUCCESS)
     attach_mask (self, stream, buffer);   /* the mask's download waits for the stream */

@@ -281,6 +281,16 @@ gst_cv_filter_keep_frame (GstCvFilter * filter, const cc_image * frame)
   return TRUE;
 }
 
+cc_status
+gst_cv_filter_keep_frame_status (GstCvFilter * filter, const cc_image * frame,
+    const gchar ** what)
+{
+  if (gst_cv_filter_keep_frame (filter, frame))
+    return CC_SUCCESS;
+  *what = NULL;   /* posted */
+  return CC_ERROR_INTERNAL;
+}
+
 /* Waits on the host for the element's stream (the context's, adopted). */
 static cc_status
 wait_for_stream (GstCvFilter * self)

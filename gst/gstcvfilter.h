@@ -122,6 +122,10 @@ const cc_image *gst_cv_filter_get_previous_frame (GstCvFilter * filter);
  * now (before drawing). Otherwise the base class copies it after process().
  * FALSE after posting an error. */
 gboolean gst_cv_filter_keep_frame (GstCvFilter * filter, const cc_image * frame);
+/* gst_cv_filter_keep_frame as process() reports it: CC_SUCCESS, or CC_ERROR_INTERNAL
+ * with *what = NULL (the error is posted). */
+cc_status gst_cv_filter_keep_frame_status (GstCvFilter * filter, const cc_image * frame,
+    const gchar ** what);
 
 /* Adds the sink and src templates: system memory in GST_CV_SYSTEM_FORMATS and,
  * in CUDA builds, memory:CUDAMemory in GST_CV_CUDA_FORMATS. */

@@ -810,7 +810,7 @@ START_TEST (test_alpha_and_composite)
   CC_ASSERT_OK (cv_synth_fg_plate (w, h, &back));
   CC_ASSERT_OK (cv_image_new (w, h, CC_FORMAT_RGBX8, &out));
   for (int kind = 0; kind < 3; kind++) {
-    cc_quadcut_background bg = { .kind = (cc_quadcut_background_kind) kind, .image = &back,
+    cc_background bg = { .kind = (cc_background_kind) kind, .image = &back,
                                  .r = 10, .g = 200, .b = 30, .blur_radius = br };
     CC_ASSERT_OK (cc_quadcut_composite (q, NULL, &frame, &bg, &out));
     for (int y = 0; y < h; y++)
@@ -818,9 +818,9 @@ START_TEST (test_alpha_and_composite)
         unsigned a = al[(size_t) y * alpha.pitch[0] + x];
         for (int c = 0; c < 3; c++) {
           unsigned b;
-          if (kind == CC_QUADCUT_BG_IMAGE)
+          if (kind == CC_BACKGROUND_IMAGE)
             b = px (&back, x, y, c);
-          else if (kind == CC_QUADCUT_BG_COLOR)
+          else if (kind == CC_BACKGROUND_COLOR)
             b = c == 0 ? 10 : (c == 1 ? 200 : 30);
           else {
             unsigned s = 0, n = (2 * br + 1) * (2 * br + 1);
@@ -840,7 +840,7 @@ START_TEST (test_alpha_and_composite)
       }
   }
   /* in place, blurred background: the same pixels as into another image */
-  cc_quadcut_background bg = { .kind = CC_QUADCUT_BG_BLUR, .blur_radius = br };
+  cc_background bg = { .kind = CC_BACKGROUND_BLUR, .blur_radius = br };
   CC_ASSERT_OK (cc_quadcut_composite (q, NULL, &frame, &bg, &out));
   CC_ASSERT_OK (cc_quadcut_composite (q, NULL, &frame, &bg, &frame));
   cv_test_assert_same_bits (&out, &frame, "in-place composite");
@@ -1382,7 +1382,7 @@ START_TEST (test_yuv_frames)
     ck_assert_int_gt (partial, 0);
     const int cw = (w + 1) / 2, ch = (h + 1) / 2;
     for (int kind = 0; kind < 3; kind++) {
-      cc_quadcut_background bg = { .kind = (cc_quadcut_background_kind) kind, .image = &back,
+      cc_background bg = { .kind = (cc_background_kind) kind, .image = &back,
                                    .r = 10, .g = 200, .b = 30, .blur_radius = br };
       CC_ASSERT_OK (cc_quadcut_composite (qy, NULL, &frame, &bg, &out));
       uint8_t cy, cu, cv;
@@ -1390,9 +1390,9 @@ START_TEST (test_yuv_frames)
       for (int y = 0; y < h; y++)
         for (int x = 0; x < w; x++) {
           unsigned a = al[y * alpha.pitch[0] + x], b;
-          if (kind == CC_QUADCUT_BG_IMAGE)
+          if (kind == CC_BACKGROUND_IMAGE)
             b = *cc_qc_luma (&back, x, y);
-          else if (kind == CC_QUADCUT_BG_COLOR)
+          else if (kind == CC_BACKGROUND_COLOR)
             b = cy;
           else
             b = box_mean (frame.planes[0], frame.pitch[0], 1, 0, w, h, x, y, br);
@@ -1416,9 +1416,9 @@ START_TEST (test_yuv_frames)
             cc_qc_chroma (&out, x, y, &ou, &ov);
             cc_qc_chroma (&back, x, y, &bu, &bv);
             unsigned b;
-            if (kind == CC_QUADCUT_BG_IMAGE)
+            if (kind == CC_BACKGROUND_IMAGE)
               b = c ? *bv : *bu;
-            else if (kind == CC_QUADCUT_BG_COLOR)
+            else if (kind == CC_BACKGROUND_COLOR)
               b = c ? cv : cu;
             else if (fmts[fi] == CC_FORMAT_NV12)
               b = box_mean (frame.planes[1], frame.pitch[1], 2, c, cw, ch, x, y, (br + 1) / 2);
@@ -1618,9 +1618,9 @@ compare_backends (int w, int h, int active, cc_format format)
     cc_image_free (gpu, &dg);
   }
   for (int kind = 0; kind < 3; kind++) {
-    cc_quadcut_background bh = { .kind = (cc_quadcut_background_kind) kind, .image = &host[3],
+    cc_background bh = { .kind = (cc_background_kind) kind, .image = &host[3],
                                  .r = 10, .g = 200, .b = 30, .blur_radius = 5 };
-    cc_quadcut_background bd = bh;
+    cc_background bd = bh;
     bd.image = &dev[3];
     cc_image oc, og, ogh;
     CC_ASSERT_OK (cc_image_alloc (NULL, w, h, format, CC_LOCATION_HOST, &oc));
@@ -1805,8 +1805,8 @@ START_TEST (test_render)
   memset (white_rgb.planes[0], 255, white_rgb.pitch[0] * h);
   static const cc_format fmts[] = { CC_FORMAT_RGBX8, CC_FORMAT_BGRX8, CC_FORMAT_NV12,
                                     CC_FORMAT_I420 };
-  const cc_quadcut_background black = { .kind = CC_QUADCUT_BG_COLOR };
-  const cc_quadcut_background colour = { .kind = CC_QUADCUT_BG_COLOR, .r = 10, .g = 200,
+  const cc_background black = { .kind = CC_BACKGROUND_COLOR };
+  const cc_background colour = { .kind = CC_BACKGROUND_COLOR, .r = 10, .g = 200,
                                          .b = 30 };
   for (int fi = 0; fi < 4; fi++) {
     const int yuv = fmts[fi] == CC_FORMAT_NV12 || fmts[fi] == CC_FORMAT_I420;

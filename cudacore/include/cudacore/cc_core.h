@@ -261,6 +261,20 @@ typedef struct cc_image {
   cc_location location;
 } cc_image;
 
+/* What goes behind a foreground when a module composites one over it. */
+typedef enum cc_background_kind {
+  CC_BACKGROUND_IMAGE = 0,   /* image: same size and format as the frame */
+  CC_BACKGROUND_COLOR,       /* r, g, b */
+  CC_BACKGROUND_BLUR         /* the frame under a box blur of blur_radius (1..256) */
+} cc_background_kind;
+
+typedef struct cc_background {
+  cc_background_kind kind;
+  const cc_image *image;
+  uint8_t r, g, b;
+  int blur_radius;
+} cc_background;
+
 /* "GRAY8", ...; "unknown" for a value outside the enum. Never NULL. */
 const char *cc_format_name (cc_format format);
 /* Planes of the format: 2 for NV12, 3 for I420, else 1. */

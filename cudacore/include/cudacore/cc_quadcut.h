@@ -294,19 +294,6 @@ cc_status cc_quadcut_compute_sync (cc_quadcut *q, cc_stream stream, const cc_ima
 cc_status cc_quadcut_get_mask (cc_quadcut *q, cc_stream stream, cc_image *dst);
 cc_status cc_quadcut_get_alpha (cc_quadcut *q, cc_stream stream, cc_image *dst);
 
-typedef enum cc_quadcut_background_kind {
-  CC_QUADCUT_BG_IMAGE = 0,   /* image: same size and format as the frame */
-  CC_QUADCUT_BG_COLOR,       /* r, g, b */
-  CC_QUADCUT_BG_BLUR         /* the frame under a box blur of blur_radius (1..256) */
-} cc_quadcut_background_kind;
-
-typedef struct cc_quadcut_background {
-  cc_quadcut_background_kind kind;
-  const cc_image *image;
-  uint8_t r, g, b;
-  int blur_radius;
-} cc_quadcut_background;
-
 /* out = (alpha F + (255 - alpha) B + 127) / 255 per channel, alpha the last
  * compute's feathered alpha, X bytes copied from F. NV12 / I420: luma per pixel;
  * chroma per 2x2 block with the block's rounded mean alpha; the colour by
@@ -320,7 +307,7 @@ typedef struct cc_quadcut_background {
  * [out] out: frame's size and format, where the backend computes; may be frame.
  * Does not wait. */
 cc_status cc_quadcut_composite (cc_quadcut *q, cc_stream stream, const cc_image *frame,
-    const cc_quadcut_background *bg, cc_image *out);
+    const cc_background *bg, cc_image *out);
 
 /* Writes the last compute's feathered alpha into the X byte of an RGBX8 / BGRX8
  * frame (RGBA / BGRA: the foreground in the alpha channel, for a compositor
@@ -369,7 +356,7 @@ typedef enum cc_quadcut_output {
  *   NOT_SUPPORTED), the created size, where the backend computes.
  * Does not wait. */
 cc_status cc_quadcut_render (cc_quadcut *q, cc_stream stream, cc_quadcut_output output,
-    const cc_quadcut_background *bg, cc_image *frame);
+    const cc_background *bg, cc_image *frame);
 
 /* ---- The last compute's leaf graph (what crosses to the host on a GPU backend):
  * for tests, tools and debug drawing. Pointers stay valid until the next compute. */
