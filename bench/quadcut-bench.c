@@ -172,7 +172,7 @@ bench_size (cc_context *ctx, int w, int h, int frames, int warmup, const bench_i
       || cc_quadcut_set_plate (q, NULL, &plate) != CC_SUCCESS
       || cc_context_synchronize (ctx) != CC_SUCCESS)
     return cv_fail ("create");
-  const cc_quadcut_background bg = { .kind = CC_QUADCUT_BG_COLOR, .r = 0, .g = 177, .b = 64 };
+  const cc_background bg = { .kind = CC_BACKGROUND_COLOR, .r = 0, .g = 177, .b = 64 };
   double *e2e = calloc (frames, sizeof *e2e), *comp = calloc (frames, sizeof *comp);
   double *stage = calloc ((size_t) frames * CC_QUADCUT_STAGES, sizeof *stage);
   double nodes = 0.0, edges = 0.0;

@@ -140,12 +140,6 @@ gst_cvd_mosaic_setup (GstCvFilter * filter, const GstVideoInfo * info, cc_contex
   return TRUE;
 }
 
-static gboolean
-gst_cvd_mosaic_writes_frame (GstCvFilter * filter)
-{
-  return TRUE;
-}
-
 /* The flow estimator and its field, the first time advection is asked for. */
 static gboolean
 ensure_flow (GstCvdMosaic * self, cc_context * ctx, const cc_image * frame)
@@ -363,7 +357,7 @@ gst_cvd_mosaic_class_init (GstCvdMosaicClass * klass)
 
   filter_class->setup = gst_cvd_mosaic_setup;
   filter_class->teardown = gst_cvd_mosaic_teardown;
-  filter_class->writes_frame = gst_cvd_mosaic_writes_frame;
+  filter_class->writes_frame = gst_cv_filter_writes_always;
   filter_class->process = gst_cvd_mosaic_process;
   filter_class->reset = gst_cvd_mosaic_reset;
   gst_type_mark_as_plugin_api (gst_cv_cvd_density_get_type (), 0);

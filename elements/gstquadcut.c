@@ -15,14 +15,11 @@
  * libmaxflow (GPL-3.0-or-later); the other, LGPL elements do not link it
  * (docs/dependencies.md).
  *
- * `mode=plate` compares each frame with a background plate: the image file
- * `plate-location` (scaled to the frame, with a warning, when its size differs), or else
- * one learned from the stream's first `learn-frames` frames (a running approximation of
- * the per-pixel temporal median, moving at most `learn-step` levels a frame; meanwhile
- * frames are segmented against the plate so far). The `relearn` action signal learns a
- * new plate from the next frame on, a file's replaced too. `plate-update-rate` then keeps
- * it up to date where the cut is confidently background. Shadows (darker, same chroma)
- * are background (`shadow-depth`).
+ * `mode=plate` compares each frame with a background plate: the image of
+ * `plate-location`, or one learned from the stream's first frames (`learn-frames`,
+ * `learn-step`; meanwhile frames are segmented against the plate so far) or after the
+ * `relearn` action signal; `plate-update-rate` keeps it up to date. Shadows (darker,
+ * same chroma) are background (`shadow-depth`).
  *
  * `mode=active-illumination`: frames alternate lit and unlit (a light near the subject
  * flashing every other frame). Each frame pairs with the previous one; the background
@@ -31,12 +28,10 @@
  * alternate (a pair's mean L within 0.05 units, or changing the same way twice in a
  * row). A stream's first frame, unpaired, is background.
  *
- * `output`: `composite` (the frame over `background-location`, an image scaled to the
- * frame, `background-color`, or `blur` of `blur-radius`); `alpha` (RGBA or BGRA only:
- * colours unchanged, the feathered foreground in alpha, for GStreamer's compositor; caps
- * without alpha fail to negotiate with a message saying so: name the caps after a
- * videoconvert); `mask` (the feathered matte, opaque grey: white foreground, black
- * background); `debug` (the leaves' edges coloured by level, seeds tinted red).
+ * `output`: `composite` (over what `background` picks); `alpha` (colours unchanged,
+ * for GStreamer's compositor; caps without alpha fail to negotiate with a message saying
+ * so: name the caps after a videoconvert); `mask` (opaque grey); `debug` (the leaves'
+ * edges coloured by level, seeds tinted red).
  *
  * A flushing seek, a new segment or stream, and a DISCONT buffer drop the temporal prior
  * and an incomplete learned plate (learning restarts); a file's or a fully learned plate
@@ -191,13 +186,9 @@ gst_quad_cut_refuse_caps (GstCvFilter * filter, const GstVideoInfo * info,
   GST_OBJECT_LOCK (filter);
   gboolean alpha = GST_QUAD_CUT (filter)->settings.output == CC_QUADCUT_OUTPUT_ALPHA;
   GST_OBJECT_UNLOCK (filter);
-  const GstVideoFormat f = GST_VIDEO_INFO_FORMAT (info);
-  if (!alpha || f == GST_VIDEO_FORMAT_RGBA || f == GST_VIDEO_FORMAT_BGRA)
-    return NULL;
-  *hint = "put videoconvert ! video/x-raw,format=RGBA before quadcut, or use "
-      "output=composite or mask";
-  return g_strdup_printf ("output=alpha needs RGBA or BGRA caps, not %s: the foreground "
-      "goes into the alpha channel", gst_video_format_to_string (f));
+  return alpha ? gst_cv_filter_refuse_without_alpha (info, "output=alpha", "the foreground "
+      "goes into the alpha channel", "put videoconvert ! video/x-raw,format=RGBA before "
+      "quadcut, or use output=composite or mask", hint) : NULL;
 }
 
 /* The plate of a new segmenter (plate mode): the file's, scaled to the frames, or the
@@ -256,12 +247,6 @@ gst_quad_cut_reset (GstCvFilter * filter)
     GST_DEBUG_OBJECT (self, "stream reset: the plate learned from %d frames is dropped",
         dropped);
   cc_quadcut_alternation_init (&self->pair);
-}
-
-static gboolean
-gst_quad_cut_writes_frame (GstCvFilter * filter)
-{
-  return TRUE;
 }
 
 static gboolean
@@ -325,27 +310,7 @@ check_alternation (GstQuadCut * self, const cc_image * frame, const gchar ** wha
     GST_ELEMENT_WARNING (self, STREAM, FORMAT, ("%s", pair.text), ("%s", pair.detail));
     self->warned_pair = TRUE;
   }
-  if (!gst_cv_filter_keep_frame (filter, frame)) {
-    *what = NULL;   /* posted */
-    return CC_ERROR_INTERNAL;
-  }
-  return CC_SUCCESS;
-}
-
-/* The output the settings ask for, written into the frame. */
-static cc_status
-write_output (GstQuadCut * self, cc_stream stream, cc_image * frame,
-    const QuadCutSettings * s)
-{
-  const GstCvBackgroundSettings *b = &s->background;
-  const cc_image *image;
-  const GstCvBackgroundKind kind = gst_cv_background_pick (&self->background, b, &image);
-  const cc_quadcut_background bg = {
-    .kind = kind == GST_CV_BACKGROUND_BLUR ? CC_QUADCUT_BG_BLUR
-        : (image ? CC_QUADCUT_BG_IMAGE : CC_QUADCUT_BG_COLOR),
-    .image = image, .r = (b->color >> 16) & 0xFF, .g = (b->color >> 8) & 0xFF,
-    .b = b->color & 0xFF, .blur_radius = b->blur_radius };
-  return cc_quadcut_render (self->qc, stream, s->output, &bg, frame);
+  return gst_cv_filter_keep_frame_status (filter, frame, what);
 }
 
 /* The cut's mask (0 background, 255 foreground) as a segmentation mtd of the
@@ -385,7 +350,8 @@ gst_quad_cut_process (GstCvFilter * filter, GstBuffer * buffer, cc_image * frame
   }
   if (st == CC_SUCCESS) {
     *what = "writing the output";
-    st = write_output (self, stream, frame, &s);
+    const cc_background bg = gst_cv_background_get (&self->background, &s.background);
+    st = cc_quadcut_render (self->qc, stream, s.output, &bg, frame);
   }
   if (st == CC_SUCCESS)
     attach_mask (self, stream, buffer);   /* the mask's download waits for the stream */
@@ -397,12 +363,13 @@ gst_quad_cut_process (GstCvFilter * filter, GstBuffer * buffer, cc_image * frame
 #define N_OWN_PROPS (PROP_PARAMS - 1)
 #define S(field) G_STRUCT_OFFSET (QuadCutSettings, field)
 /* The element's own properties; the tunable cc_quadcut_params after them, as the core
- * describes them (their ranges: cc_quadcut_params_check's), filled in at class_init. */
+ * describes them (their ranges: cc_quadcut_params_check's), filled in at class_init.
+ * A new mode needs a new segmenter; output=alpha's caps are checked before setup. */
 static GstCvProp quadcut_props[N_OWN_PROPS + CC_QUADCUT_N_PARAMS] = {
   { PROP_MODE, "mode", "Mode", "Where the background distance comes from",
-    GST_CV_PROP_ENUM, S (params.mode), 0, 0, gst_quadcut_mode_get_type, FALSE },
+    GST_CV_PROP_ENUM, S (params.mode), 0, 0, gst_quadcut_mode_get_type, FALSE, TRUE },
   { PROP_OUTPUT, "output", "Output", "What the element writes into the frame",
-    GST_CV_PROP_ENUM, S (output), 0, 0, gst_quadcut_output_get_type, FALSE },
+    GST_CV_PROP_ENUM, S (output), 0, 0, gst_quadcut_output_get_type, FALSE, TRUE },
   { PROP_PLATE_LOCATION, "plate-location", "Plate location",
     "PNG or JPEG of the empty scene (mode=plate); scaled to the frame with a warning "
     "when its size differs. Unset: the plate is learned",
@@ -424,17 +391,6 @@ static GstCvProp quadcut_props[N_OWN_PROPS + CC_QUADCUT_N_PARAMS] = {
 #undef S
 
 static void
-add_param_props (void)
-{
-  const cc_quadcut_param_info *t = cc_quadcut_param_table ();
-  for (int i = 0; i < CC_QUADCUT_N_PARAMS; i++)
-    quadcut_props[N_OWN_PROPS + i] = (GstCvProp) { PROP_PARAMS + i, t[i].name, t[i].nick,
-      t[i].blurb, t[i].kind == CC_QUADCUT_PARAM_INT ? GST_CV_PROP_INT : GST_CV_PROP_FLOAT,
-      G_STRUCT_OFFSET (QuadCutSettings, params) + t[i].offset, t[i].min, t[i].max, NULL,
-      TRUE };
-}
-
-static void
 settings_default (QuadCutSettings * s)
 {
   memset (s, 0, sizeof *s);
@@ -452,26 +408,6 @@ gst_quad_cut_relearn (GstQuadCut * self)
   GST_OBJECT_LOCK (self);
   self->relearn = TRUE;
   GST_OBJECT_UNLOCK (self);
-}
-
-static void
-gst_quad_cut_set_property (GObject * object, guint prop_id, const GValue * value,
-    GParamSpec * pspec)
-{
-  GstQuadCut *self = GST_QUAD_CUT (object);
-  /* a new mode needs a new segmenter; output=alpha's caps are checked before setup */
-  if (gst_cv_props_set_property (object, quadcut_props, G_N_ELEMENTS (quadcut_props),
-          &self->settings, prop_id, value, pspec)
-      && (prop_id == PROP_MODE || prop_id == PROP_OUTPUT))
-    gst_cv_filter_request_setup (GST_CV_FILTER (self));
-}
-
-static void
-gst_quad_cut_get_property (GObject * object, guint prop_id, GValue * value,
-    GParamSpec * pspec)
-{
-  gst_cv_props_get_property (object, quadcut_props, G_N_ELEMENTS (quadcut_props),
-      &GST_QUAD_CUT (object)->settings, prop_id, value, pspec);
 }
 
 static void
@@ -495,11 +431,11 @@ gst_quad_cut_class_init (GstQuadCutClass * klass)
   settings_default (&defaults);
 
   GST_DEBUG_CATEGORY_INIT (quadcut_debug, "quadcut", 0, "Quad-Cut foreground segmentation");
-  gobject_class->set_property = gst_quad_cut_set_property;
-  gobject_class->get_property = gst_quad_cut_get_property;
   gobject_class->finalize = gst_quad_cut_finalize;
-  add_param_props ();
-  gst_cv_props_install (gobject_class, quadcut_props, G_N_ELEMENTS (quadcut_props), &defaults);
+  gst_cv_props_from_core (quadcut_props + N_OWN_PROPS, CC_QUADCUT_N_PARAMS, PROP_PARAMS,
+      G_STRUCT_OFFSET (QuadCutSettings, params), cc_quadcut_param_table ());
+  gst_cv_props_class_install (gobject_class, quadcut_props, G_N_ELEMENTS (quadcut_props),
+      &defaults, G_STRUCT_OFFSET (GstQuadCut, settings));
 
   /**
    * GstQuadCut::relearn:
@@ -528,14 +464,11 @@ gst_quad_cut_class_init (GstQuadCutClass * klass)
   trans_class->stop = GST_DEBUG_FUNCPTR (gst_quad_cut_stop);
   filter_class->setup = gst_quad_cut_setup;
   filter_class->teardown = gst_quad_cut_teardown;
-  filter_class->writes_frame = gst_quad_cut_writes_frame;
+  filter_class->writes_frame = gst_cv_filter_writes_always;
   filter_class->wants_previous_frame = gst_quad_cut_wants_previous_frame;
   filter_class->process = gst_quad_cut_process;
   filter_class->reset = gst_quad_cut_reset;
   filter_class->refuse_caps = gst_quad_cut_refuse_caps;
-  gst_type_mark_as_plugin_api (gst_quadcut_mode_get_type (), 0);
-  gst_type_mark_as_plugin_api (gst_quadcut_output_get_type (), 0);
-  gst_type_mark_as_plugin_api (gst_quadcut_background_get_type (), 0);
 }
 
 static void

@@ -55,17 +55,17 @@ gst_cv_background_stop (GstCvBackground * bg)
   cc_image_host_free (&bg->picture);
 }
 
-GstCvBackgroundKind
-gst_cv_background_pick (const GstCvBackground * bg, const GstCvBackgroundSettings * s,
-    const cc_image ** image)
+cc_background
+gst_cv_background_get (const GstCvBackground * bg, const GstCvBackgroundSettings * s)
 {
-  *image = NULL;
+  cc_background out = { .kind = CC_BACKGROUND_COLOR, .r = (s->color >> 16) & 0xFF,
+    .g = (s->color >> 8) & 0xFF, .b = s->color & 0xFF, .blur_radius = s->blur_radius };
   if (s->kind == GST_CV_BACKGROUND_BLUR)
-    return GST_CV_BACKGROUND_BLUR;
-  if ((s->kind == GST_CV_BACKGROUND_IMAGE || s->kind == GST_CV_BACKGROUND_AUTO)
+    out.kind = CC_BACKGROUND_BLUR;
+  else if ((s->kind == GST_CV_BACKGROUND_IMAGE || s->kind == GST_CV_BACKGROUND_AUTO)
       && bg->frame.planes[0]) {
-    *image = &bg->frame;
-    return GST_CV_BACKGROUND_IMAGE;
+    out.kind = CC_BACKGROUND_IMAGE;
+    out.image = &bg->frame;
   }
-  return GST_CV_BACKGROUND_COLOR;
+  return out;
 }

@@ -83,10 +83,11 @@ gboolean gst_cv_background_setup (GstCvBackground * bg, GstCvFilter * filter, cc
 void gst_cv_background_teardown (GstCvBackground * bg, cc_context * ctx);
 /* At stop and finalize: the picture read at start freed. */
 void gst_cv_background_stop (GstCvBackground * bg);
-/* What goes behind for the settings `s`: BLUR, IMAGE (auto or image with a picture:
- * *image the converted one) or COLOR (*image NULL unless IMAGE). */
-GstCvBackgroundKind gst_cv_background_pick (const GstCvBackground * bg,
-    const GstCvBackgroundSettings * s, const cc_image ** image);
+/* What goes behind for the settings `s`, as the core takes it: BLUR (the settings'
+ * radius), IMAGE (auto or image with a picture: the converted one) or COLOR (the
+ * settings' colour). */
+cc_background gst_cv_background_get (const GstCvBackground * bg,
+    const GstCvBackgroundSettings * s);
 
 G_END_DECLS
 #endif

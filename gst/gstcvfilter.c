@@ -242,6 +242,23 @@ gst_cv_filter_get_cuda_stream (GstCvFilter * filter)
 #endif
 }
 
+gboolean
+gst_cv_filter_writes_always (GstCvFilter * filter)
+{
+  return TRUE;
+}
+
+gchar *
+gst_cv_filter_refuse_without_alpha (const GstVideoInfo * info, const gchar * what,
+    const gchar * why, const gchar * hint, const gchar ** hint_out)
+{
+  if (GST_VIDEO_INFO_HAS_ALPHA (info))
+    return NULL;
+  *hint_out = hint;
+  return g_strdup_printf ("%s needs RGBA or BGRA caps, not %s: %s", what,
+      GST_VIDEO_INFO_NAME (info), why);
+}
+
 const cc_image *
 gst_cv_filter_get_previous_frame (GstCvFilter * filter)
 {
@@ -262,6 +279,16 @@ gst_cv_filter_keep_frame (GstCvFilter * filter, const cc_image * frame)
   }
   p->kept_this_frame = TRUE;
   return TRUE;
+}
+
+cc_status
+gst_cv_filter_keep_frame_status (GstCvFilter * filter, const cc_image * frame,
+    const gchar ** what)
+{
+  if (gst_cv_filter_keep_frame (filter, frame))
+    return CC_SUCCESS;
+  *what = NULL;   /* posted */
+  return CC_ERROR_INTERNAL;
 }
 
 /* Waits on the host for the element's stream (the context's, adopted). */

@@ -107,6 +107,14 @@ struct _GstCvFilterClass
       const gchar ** hint);
 };
 
+/* A writes_frame for subclasses that write into every frame: TRUE. */
+gboolean gst_cv_filter_writes_always (GstCvFilter * filter);
+/* For refuse_caps, a mode that writes the alpha channel: NULL when the format of
+ * `info` has one (RGBA, BGRA), else the reason "<what> needs RGBA or BGRA caps, not
+ * <format>: <why>" (newly allocated), with *hint_out = hint (a static string). */
+gchar *gst_cv_filter_refuse_without_alpha (const GstVideoInfo * info, const gchar * what,
+    const gchar * why, const gchar * hint, const gchar ** hint_out);
+
 /* The previous frame of the stream (a copy where the backend computes), or NULL
  * on the first frame after a setup. Valid during process(). */
 const cc_image *gst_cv_filter_get_previous_frame (GstCvFilter * filter);
@@ -114,6 +122,10 @@ const cc_image *gst_cv_filter_get_previous_frame (GstCvFilter * filter);
  * now (before drawing). Otherwise the base class copies it after process().
  * FALSE after posting an error. */
 gboolean gst_cv_filter_keep_frame (GstCvFilter * filter, const cc_image * frame);
+/* gst_cv_filter_keep_frame as process() reports it: CC_SUCCESS, or CC_ERROR_INTERNAL
+ * with *what = NULL (the error is posted). */
+cc_status gst_cv_filter_keep_frame_status (GstCvFilter * filter, const cc_image * frame,
+    const gchar ** what);
 
 /* Adds the sink and src templates: system memory in GST_CV_SYSTEM_FORMATS and,
  * in CUDA builds, memory:CUDAMemory in GST_CV_CUDA_FORMATS. */

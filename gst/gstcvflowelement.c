@@ -61,10 +61,8 @@ gst_cv_flow_frame_finish (GstCvFlowFrame * f, cc_status st, GstCvFilter * filter
     GstBuffer * buffer, cc_stream stream, cc_image * frame, GstCvFlowVis * vis,
     const GstCvFlowFrameEnd * end, const gchar ** what)
 {
-  if (st == CC_SUCCESS && end->keep_frame && !gst_cv_filter_keep_frame (filter, frame)) {
-    *what = NULL;   /* posted */
-    st = CC_ERROR_INTERNAL;
-  }
+  if (st == CC_SUCCESS && end->keep_frame)
+    st = gst_cv_filter_keep_frame_status (filter, frame, what);
   if (st == CC_SUCCESS)
     st = gst_cv_flow_vis_draw (vis, filter, stream, f->vectors, f->confidence,
         end->min_confidence, end->quality_scale, frame, what);

@@ -1,11 +1,20 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "gstcvprops.h"
+#include "gstcvfilter.h"
 
 #define FIELD(settings, prop, type) ((type *) ((guint8 *) (settings) + (prop)->offset))
 
-void
-gst_cv_props_install (GObjectClass * klass, const GstCvProp * props, guint n,
-    gconstpointer defaults)
+/* What a class installed (type qdata of the class that owns the properties). */
+typedef struct {
+  const GstCvProp *props;
+  guint n;
+  gsize settings_offset;
+} PropsTable;
+
+G_DEFINE_QUARK (gst-cv-props-table, props_table)
+
+static void
+install (GObjectClass * klass, const GstCvProp * props, guint n, gconstpointer defaults)
 {
   for (guint i = 0; i < n; i++) {
     const GstCvProp *p = &props[i];
@@ -28,6 +37,7 @@ gst_cv_props_install (GObjectClass * klass, const GstCvProp * props, guint n,
       case GST_CV_PROP_ENUM:
         spec = g_param_spec_enum (p->name, p->nick, p->blurb, p->enum_type (),
             *FIELD (defaults, p, const gint), flags);
+        gst_type_mark_as_plugin_api (p->enum_type (), 0);
         break;
       case GST_CV_PROP_STRING:
         spec = g_param_spec_string (p->name, p->nick, p->blurb,
@@ -80,33 +90,58 @@ get (const GstCvProp * prop, gconstpointer settings, GValue * value)
   }
 }
 
-/* Stores value into settings (store) or reads it from there, under the object lock. */
-static gboolean
-props_access (GObject * object, const GstCvProp * props, guint n, gpointer settings,
-    guint prop_id, GValue * value, gboolean store, GParamSpec * pspec)
+/* Stores value into the settings (store) or reads it from there, under the object
+ * lock; a stored change that needs it asks for a new setup. */
+static void
+props_access (GObject * object, guint prop_id, GValue * value, gboolean store,
+    GParamSpec * pspec)
 {
-  const GstCvProp *prop = find (object, props, n, prop_id, pspec);
+  const PropsTable *t = g_type_get_qdata (pspec->owner_type, props_table_quark ());
+  const GstCvProp *prop = find (object, t->props, t->n, prop_id, pspec);
   if (!prop)
-    return FALSE;
+    return;
+  gpointer settings = (guint8 *) object + t->settings_offset;
   GST_OBJECT_LOCK (object);
   if (store)
     set (prop, settings, value);
   else
     get (prop, settings, value);
   GST_OBJECT_UNLOCK (object);
-  return TRUE;
+  if (store && prop->resetup && GST_IS_CV_FILTER (object))
+    gst_cv_filter_request_setup (GST_CV_FILTER (object));
 }
 
-gboolean
-gst_cv_props_set_property (GObject * object, const GstCvProp * props, guint n,
-    gpointer settings, guint prop_id, const GValue * value, GParamSpec * pspec)
+static void
+props_set_property (GObject * object, guint prop_id, const GValue * value,
+    GParamSpec * pspec)
 {
-  return props_access (object, props, n, settings, prop_id, (GValue *) value, TRUE, pspec);
+  props_access (object, prop_id, (GValue *) value, TRUE, pspec);
 }
 
-gboolean
-gst_cv_props_get_property (GObject * object, const GstCvProp * props, guint n,
-    gconstpointer settings, guint prop_id, GValue * value, GParamSpec * pspec)
+static void
+props_get_property (GObject * object, guint prop_id, GValue * value, GParamSpec * pspec)
 {
-  return props_access (object, props, n, (gpointer) settings, prop_id, value, FALSE, pspec);
+  props_access (object, prop_id, value, FALSE, pspec);
+}
+
+void
+gst_cv_props_class_install (GObjectClass * klass, const GstCvProp * props, guint n,
+    gconstpointer defaults, gsize settings_offset)
+{
+  PropsTable *t = g_new (PropsTable, 1);   /* the class's, for the process's life */
+  *t = (PropsTable) { props, n, settings_offset };
+  g_type_set_qdata (G_OBJECT_CLASS_TYPE (klass), props_table_quark (), t);
+  klass->set_property = props_set_property;
+  klass->get_property = props_get_property;
+  install (klass, props, n, defaults);
+}
+
+void
+gst_cv_props_from_core (GstCvProp * props, guint n, guint first_id, gsize offset,
+    const cc_param_info * table)
+{
+  for (guint i = 0; i < n; i++)
+    props[i] = (GstCvProp) { first_id + i, table[i].name, table[i].nick, table[i].blurb,
+      table[i].kind == CC_PARAM_INT ? GST_CV_PROP_INT : GST_CV_PROP_FLOAT,
+      offset + table[i].offset, table[i].min, table[i].max, NULL, TRUE, FALSE };
 }

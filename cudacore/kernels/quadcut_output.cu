@@ -258,16 +258,16 @@ cc_cuda_quadcut_back (cc_cuda_quadcut *s, cudaStream_t st, const uint8_t *labels
 
 cc_status
 cc_cuda_quadcut_composite (cc_cuda_quadcut *s, cudaStream_t st, const cc_image *frame,
-    const cc_quadcut_background *bg, cc_image *out)
+    const cc_background *bg, cc_image *out)
 {
   cc_image b;
   memset (&b, 0, sizeof b);
   int has_b = 0;
   uint8_t cy = 0, cu = 0, cv = 0;
-  if (bg->kind == CC_QUADCUT_BG_IMAGE) {
+  if (bg->kind == CC_BACKGROUND_IMAGE) {
     b = *bg->image;
     has_b = 1;
-  } else if (bg->kind == CC_QUADCUT_BG_BLUR) {
+  } else if (bg->kind == CC_BACKGROUND_BLUR) {
     CC_TRY (blur_frame (s, st, frame, bg->blur_radius, &b));
     has_b = 1;
   } else {

@@ -29,10 +29,10 @@ cc_quadcut_params_default (cc_quadcut_params *p)
 }
 
 #define QC_PARAM(kind, field, name, nick, blurb, min, max) \
-  { name, #field, nick, blurb, CC_QUADCUT_PARAM_##kind, \
+  { name, #field, nick, blurb, CC_PARAM_##kind, \
     offsetof (cc_quadcut_params, field), min, max }
 
-static const cc_quadcut_param_info param_table[CC_QUADCUT_N_PARAMS] = {
+static const cc_param_info param_table[CC_QUADCUT_N_PARAMS] = {
   QC_PARAM (FLOAT, sigma_l, "sigma-l", "Sigma L",
       "How far (Lab units) a pixel may differ from the background and still count as "
       "background: raise under noise or lighting changes (parts of the subject may be "
@@ -72,7 +72,7 @@ static const cc_quadcut_param_info param_table[CC_QUADCUT_N_PARAMS] = {
 };
 #undef QC_PARAM
 
-const cc_quadcut_param_info *
+const cc_param_info *
 cc_quadcut_param_table (void)
 {
   return param_table;
@@ -87,9 +87,9 @@ cc_quadcut_params_check (const cc_quadcut_params *p)
   CC_CHECK_ARG (p->nodes == CC_QUADCUT_NODES_LEAVES || p->nodes == CC_QUADCUT_NODES_PIXELS,
       "quadcut: unknown nodes kind %d", (int) p->nodes);
   for (int i = 0; i < CC_QUADCUT_N_PARAMS; i++) {
-    const cc_quadcut_param_info *t = &param_table[i];
+    const cc_param_info *t = &param_table[i];
     const char *field = (const char *) p + t->offset;
-    if (t->kind == CC_QUADCUT_PARAM_INT) {
+    if (t->kind == CC_PARAM_INT) {
       const int v = *(const int *) field;
       CC_CHECK_ARG (v >= (int) t->min && v <= (int) t->max,
           "quadcut: %s %d out of range %d..%d", t->field, v, (int) t->min, (int) t->max);

@@ -93,7 +93,7 @@ cc_status cc_cuda_quadcut_download_graph (cc_cuda_quadcut *s, cc_stream stream,
 cc_status cc_cuda_quadcut_back (cc_cuda_quadcut *s, cc_stream stream, const uint8_t *labels,
     int n_leaves, int feather);
 cc_status cc_cuda_quadcut_composite (cc_cuda_quadcut *s, cc_stream stream,
-    const cc_image *frame, const cc_quadcut_background *bg, cc_image *out);
+    const cc_image *frame, const cc_background *bg, cc_image *out);
 /* cc_quadcut_set_alpha on the device (RGBX8 / BGRX8). */
 cc_status cc_cuda_quadcut_set_alpha (cc_cuda_quadcut *s, cc_stream stream, cc_image *frame);
 /* The matte of cc_quadcut_render's MASK on the device, into out. */

@@ -128,7 +128,7 @@ blur_frame (cc_quadcut *q, const cc_image *f, int r, cc_image *out)
 
 cc_status
 cc_quadcut_composite (cc_quadcut *q, cc_stream stream, const cc_image *frame,
-    const cc_quadcut_background *bg, cc_image *out)
+    const cc_background *bg, cc_image *out)
 {
   const char *fn = "cc_quadcut_composite";
   CC_CHECK_ARG (q != NULL && bg != NULL, "%s: q or bg is NULL", fn);
@@ -142,19 +142,19 @@ cc_quadcut_composite (cc_quadcut *q, cc_stream stream, const cc_image *frame,
   cc_image blurred;
   uint8_t colour[4] = { 0, 0, 0, 0 }, cy = 0, cu = 0, cv = 0;
   switch (bg->kind) {
-    case CC_QUADCUT_BG_IMAGE:
+    case CC_BACKGROUND_IMAGE:
       CC_TRY (cc_qc_check_frame (q, bg->image, fn, "background image"));
       CC_CHECK_ARG (bg->image->format == frame->format, "%s: background image is %s, "
           "frame %s", fn, cc_format_name (bg->image->format), cc_format_name (frame->format));
       b = bg->image;
       break;
-    case CC_QUADCUT_BG_COLOR:
+    case CC_BACKGROUND_COLOR:
       colour[frame->format == CC_FORMAT_BGRX8 ? 2 : 0] = bg->r;
       colour[1] = bg->g;
       colour[frame->format == CC_FORMAT_BGRX8 ? 0 : 2] = bg->b;
       cc_rgb_to_yuv (bg->r, bg->g, bg->b, &cy, &cu, &cv);
       break;
-    case CC_QUADCUT_BG_BLUR:
+    case CC_BACKGROUND_BLUR:
       CC_CHECK_ARG (bg->blur_radius >= 1 && bg->blur_radius <= 256,
           "%s: blur_radius %d out of range 1..256", fn, bg->blur_radius);
       if (q->cuda)
@@ -301,7 +301,7 @@ matte (cc_quadcut *q, cc_stream stream, cc_image *out)
 
 cc_status
 cc_quadcut_render (cc_quadcut *q, cc_stream stream, cc_quadcut_output output,
-    const cc_quadcut_background *bg, cc_image *frame)
+    const cc_background *bg, cc_image *frame)
 {
   const char *fn = "cc_quadcut_render";
   CC_CHECK_ARG (q != NULL, "%s: q is NULL", fn);

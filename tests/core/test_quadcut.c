@@ -810,7 +810,7 @@ START_TEST (test_alpha_and_composite)
   CC_ASSERT_OK (cv_synth_fg_plate (w, h, &back));
   CC_ASSERT_OK (cv_image_new (w, h, CC_FORMAT_RGBX8, &out));
   for (int kind = 0; kind < 3; kind++) {
-    cc_quadcut_background bg = { .kind = (cc_quadcut_background_kind) kind, .image = &back,
+    cc_background bg = { .kind = (cc_background_kind) kind, .image = &back,
                                  .r = 10, .g = 200, .b = 30, .blur_radius = br };
     CC_ASSERT_OK (cc_quadcut_composite (q, NULL, &frame, &bg, &out));
     for (int y = 0; y < h; y++)
@@ -818,9 +818,9 @@ START_TEST (test_alpha_and_composite)
         unsigned a = al[(size_t) y * alpha.pitch[0] + x];
         for (int c = 0; c < 3; c++) {
           unsigned b;
-          if (kind == CC_QUADCUT_BG_IMAGE)
+          if (kind == CC_BACKGROUND_IMAGE)
             b = px (&back, x, y, c);
-          else if (kind == CC_QUADCUT_BG_COLOR)
+          else if (kind == CC_BACKGROUND_COLOR)
             b = c == 0 ? 10 : (c == 1 ? 200 : 30);
           else {
             unsigned s = 0, n = (2 * br + 1) * (2 * br + 1);
@@ -840,7 +840,7 @@ START_TEST (test_alpha_and_composite)
       }
   }
   /* in place, blurred background: the same pixels as into another image */
-  cc_quadcut_background bg = { .kind = CC_QUADCUT_BG_BLUR, .blur_radius = br };
+  cc_background bg = { .kind = CC_BACKGROUND_BLUR, .blur_radius = br };
   CC_ASSERT_OK (cc_quadcut_composite (q, NULL, &frame, &bg, &out));
   CC_ASSERT_OK (cc_quadcut_composite (q, NULL, &frame, &bg, &frame));
   cv_test_assert_same_bits (&out, &frame, "in-place composite");
@@ -874,20 +874,20 @@ END_TEST
  * ranges cc_quadcut_params_check enforces (the bounds pass, the next value out is
  * refused with a message naming the field), and the defaults inside them. */
 static void
-set_param (cc_quadcut_params *p, const cc_quadcut_param_info *t, double v)
+set_param (cc_quadcut_params *p, const cc_param_info *t, double v)
 {
   char *field = (char *) p + t->offset;
-  if (t->kind == CC_QUADCUT_PARAM_INT)
+  if (t->kind == CC_PARAM_INT)
     *(int *) field = (int) v;
   else
     *(float *) field = (float) v;
 }
 
 static double
-get_param (const cc_quadcut_params *p, const cc_quadcut_param_info *t)
+get_param (const cc_quadcut_params *p, const cc_param_info *t)
 {
   const char *field = (const char *) p + t->offset;
-  return t->kind == CC_QUADCUT_PARAM_INT ? *(const int *) field : *(const float *) field;
+  return t->kind == CC_PARAM_INT ? *(const int *) field : *(const float *) field;
 }
 
 START_TEST (test_param_table)
@@ -895,38 +895,38 @@ START_TEST (test_param_table)
   static const struct {
     const char *name, *field;
     size_t offset;
-    cc_quadcut_param_kind kind;
+    cc_param_kind kind;
     double min, max;
   } expect[CC_QUADCUT_N_PARAMS] = {
-    { "sigma-l", "sigma_l", offsetof (cc_quadcut_params, sigma_l), CC_QUADCUT_PARAM_FLOAT,
+    { "sigma-l", "sigma_l", offsetof (cc_quadcut_params, sigma_l), CC_PARAM_FLOAT,
       0.1, 100.0 },
     { "shadow-depth", "shadow_depth", offsetof (cc_quadcut_params, shadow_depth),
-      CC_QUADCUT_PARAM_FLOAT, 0.0, 1.0 },
+      CC_PARAM_FLOAT, 0.0, 1.0 },
     { "seed-threshold", "seed_threshold", offsetof (cc_quadcut_params, seed_threshold),
-      CC_QUADCUT_PARAM_FLOAT, 0.0, 1.0 },
-    { "bins", "bins", offsetof (cc_quadcut_params, bins), CC_QUADCUT_PARAM_INT, 2, 256 },
-    { "sigma-c", "sigma_c", offsetof (cc_quadcut_params, sigma_c), CC_QUADCUT_PARAM_FLOAT,
+      CC_PARAM_FLOAT, 0.0, 1.0 },
+    { "bins", "bins", offsetof (cc_quadcut_params, bins), CC_PARAM_INT, 2, 256 },
+    { "sigma-c", "sigma_c", offsetof (cc_quadcut_params, sigma_c), CC_PARAM_FLOAT,
       0.1, 100.0 },
-    { "lambda", "lambda", offsetof (cc_quadcut_params, lambda), CC_QUADCUT_PARAM_FLOAT,
+    { "lambda", "lambda", offsetof (cc_quadcut_params, lambda), CC_PARAM_FLOAT,
       0.0, 1000.0 },
     { "similarity", "similarity", offsetof (cc_quadcut_params, similarity),
-      CC_QUADCUT_PARAM_FLOAT, 0.0, 1000.0 },
-    { "certain", "certain", offsetof (cc_quadcut_params, certain), CC_QUADCUT_PARAM_FLOAT,
+      CC_PARAM_FLOAT, 0.0, 1000.0 },
+    { "certain", "certain", offsetof (cc_quadcut_params, certain), CC_PARAM_FLOAT,
       0.0, 100.0 },
     { "max-level", "max_level", offsetof (cc_quadcut_params, max_level),
-      CC_QUADCUT_PARAM_INT, 0, CC_QUADCUT_MAX_LEVEL },
+      CC_PARAM_INT, 0, CC_QUADCUT_MAX_LEVEL },
     { "temporal", "temporal", offsetof (cc_quadcut_params, temporal),
-      CC_QUADCUT_PARAM_FLOAT, 0.0, 100.0 },
-    { "feather", "feather", offsetof (cc_quadcut_params, feather), CC_QUADCUT_PARAM_INT,
+      CC_PARAM_FLOAT, 0.0, 100.0 },
+    { "feather", "feather", offsetof (cc_quadcut_params, feather), CC_PARAM_INT,
       0, 64 },
   };
-  const cc_quadcut_param_info *table = cc_quadcut_param_table ();
+  const cc_param_info *table = cc_quadcut_param_table ();
   ck_assert_ptr_nonnull (table);
   cc_quadcut_params def;
   cc_quadcut_params_default (&def);
   CC_ASSERT_OK (cc_quadcut_params_check (&def));
   for (int i = 0; i < CC_QUADCUT_N_PARAMS; i++) {
-    const cc_quadcut_param_info *t = &table[i];
+    const cc_param_info *t = &table[i];
     ck_assert_str_eq (t->name, expect[i].name);
     ck_assert_str_eq (t->field, expect[i].field);
     ck_assert_uint_eq (t->offset, expect[i].offset);
@@ -935,12 +935,12 @@ START_TEST (test_param_table)
     ck_assert (t->nick[0] != '\0' && t->blurb[0] != '\0');
     /* the default inside the range */
     const double d = get_param (&def, t);
-    ck_assert_msg (d >= (t->kind == CC_QUADCUT_PARAM_INT ? t->min : (float) t->min)
-        && d <= (t->kind == CC_QUADCUT_PARAM_INT ? t->max : (float) t->max),
+    ck_assert_msg (d >= (t->kind == CC_PARAM_INT ? t->min : (float) t->min)
+        && d <= (t->kind == CC_PARAM_INT ? t->max : (float) t->max),
         "%s default %g", t->name, d);
     /* the bounds pass; the next representable value beyond each is refused */
     double lo = t->min, hi = t->max, below, above;
-    if (t->kind == CC_QUADCUT_PARAM_INT) {
+    if (t->kind == CC_PARAM_INT) {
       below = lo - 1;
       above = hi + 1;
     } else {
@@ -1382,7 +1382,7 @@ START_TEST (test_yuv_frames)
     ck_assert_int_gt (partial, 0);
     const int cw = (w + 1) / 2, ch = (h + 1) / 2;
     for (int kind = 0; kind < 3; kind++) {
-      cc_quadcut_background bg = { .kind = (cc_quadcut_background_kind) kind, .image = &back,
+      cc_background bg = { .kind = (cc_background_kind) kind, .image = &back,
                                    .r = 10, .g = 200, .b = 30, .blur_radius = br };
       CC_ASSERT_OK (cc_quadcut_composite (qy, NULL, &frame, &bg, &out));
       uint8_t cy, cu, cv;
@@ -1390,9 +1390,9 @@ START_TEST (test_yuv_frames)
       for (int y = 0; y < h; y++)
         for (int x = 0; x < w; x++) {
           unsigned a = al[y * alpha.pitch[0] + x], b;
-          if (kind == CC_QUADCUT_BG_IMAGE)
+          if (kind == CC_BACKGROUND_IMAGE)
             b = *cc_qc_luma (&back, x, y);
-          else if (kind == CC_QUADCUT_BG_COLOR)
+          else if (kind == CC_BACKGROUND_COLOR)
             b = cy;
           else
             b = box_mean (frame.planes[0], frame.pitch[0], 1, 0, w, h, x, y, br);
@@ -1416,9 +1416,9 @@ START_TEST (test_yuv_frames)
             cc_qc_chroma (&out, x, y, &ou, &ov);
             cc_qc_chroma (&back, x, y, &bu, &bv);
             unsigned b;
-            if (kind == CC_QUADCUT_BG_IMAGE)
+            if (kind == CC_BACKGROUND_IMAGE)
               b = c ? *bv : *bu;
-            else if (kind == CC_QUADCUT_BG_COLOR)
+            else if (kind == CC_BACKGROUND_COLOR)
               b = c ? cv : cu;
             else if (fmts[fi] == CC_FORMAT_NV12)
               b = box_mean (frame.planes[1], frame.pitch[1], 2, c, cw, ch, x, y, (br + 1) / 2);
@@ -1618,9 +1618,9 @@ compare_backends (int w, int h, int active, cc_format format)
     cc_image_free (gpu, &dg);
   }
   for (int kind = 0; kind < 3; kind++) {
-    cc_quadcut_background bh = { .kind = (cc_quadcut_background_kind) kind, .image = &host[3],
+    cc_background bh = { .kind = (cc_background_kind) kind, .image = &host[3],
                                  .r = 10, .g = 200, .b = 30, .blur_radius = 5 };
-    cc_quadcut_background bd = bh;
+    cc_background bd = bh;
     bd.image = &dev[3];
     cc_image oc, og, ogh;
     CC_ASSERT_OK (cc_image_alloc (NULL, w, h, format, CC_LOCATION_HOST, &oc));
@@ -1805,8 +1805,8 @@ START_TEST (test_render)
   memset (white_rgb.planes[0], 255, white_rgb.pitch[0] * h);
   static const cc_format fmts[] = { CC_FORMAT_RGBX8, CC_FORMAT_BGRX8, CC_FORMAT_NV12,
                                     CC_FORMAT_I420 };
-  const cc_quadcut_background black = { .kind = CC_QUADCUT_BG_COLOR };
-  const cc_quadcut_background colour = { .kind = CC_QUADCUT_BG_COLOR, .r = 10, .g = 200,
+  const cc_background black = { .kind = CC_BACKGROUND_COLOR };
+  const cc_background colour = { .kind = CC_BACKGROUND_COLOR, .r = 10, .g = 200,
                                          .b = 30 };
   for (int fi = 0; fi < 4; fi++) {
     const int yuv = fmts[fi] == CC_FORMAT_NV12 || fmts[fi] == CC_FORMAT_I420;

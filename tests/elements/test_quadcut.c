@@ -151,7 +151,7 @@ typedef enum { OUT_COMPOSITE, OUT_ALPHA, OUT_MASK, OUT_DEBUG } Out;
  * should write: a new buffer. */
 static GstBuffer *
 ref_run (Ref * r, GstBuffer * in, GstBuffer * other, Out out,
-    const cc_quadcut_background * bg)
+    const cc_background * bg)
 {
   GstVideoFrame fv, ov, rv;
   cc_image frame = map_view (r, in, &fv, GST_MAP_READ), oimg;
@@ -175,7 +175,7 @@ ref_run (Ref * r, GstBuffer * in, GstBuffer * other, Out out,
       GstBuffer *wb = buffer_from_rgbx (&rgbx, gst_video_format_to_string (r->info.finfo->format));
       GstVideoFrame wv;
       cc_image wimg = map_view (r, wb, &wv, GST_MAP_READ);
-      cc_quadcut_background black = { .kind = CC_QUADCUT_BG_COLOR };
+      cc_background black = { .kind = CC_BACKGROUND_COLOR };
       CC_ASSERT_OK (cc_quadcut_composite (r->q, NULL, &wimg, &black, &dst));
       gst_video_frame_unmap (&wv);
       gst_buffer_unref (wb);
@@ -320,13 +320,13 @@ GST_START_TEST (test_outputs)
   cc_image back;
   CC_ASSERT_OK (cv_synth_fg_frame (40, W, H, CV_SYNTH_FG_PLAIN, 20, &back, NULL));
   gchar *back_path = save_png ("back.png", &back);
-  struct { Out out; const gchar *props; cc_quadcut_background_kind bg; } cases[] = {
-    { OUT_COMPOSITE, "background-color=0x0a141e", CC_QUADCUT_BG_COLOR },
-    { OUT_COMPOSITE, "background=blur blur-radius=4", CC_QUADCUT_BG_BLUR },
-    { OUT_COMPOSITE, "background-location=%s", CC_QUADCUT_BG_IMAGE },
-    { OUT_ALPHA, "output=alpha", CC_QUADCUT_BG_COLOR },
-    { OUT_MASK, "output=mask", CC_QUADCUT_BG_COLOR },
-    { OUT_DEBUG, "output=debug", CC_QUADCUT_BG_COLOR },
+  struct { Out out; const gchar *props; cc_background_kind bg; } cases[] = {
+    { OUT_COMPOSITE, "background-color=0x0a141e", CC_BACKGROUND_COLOR },
+    { OUT_COMPOSITE, "background=blur blur-radius=4", CC_BACKGROUND_BLUR },
+    { OUT_COMPOSITE, "background-location=%s", CC_BACKGROUND_IMAGE },
+    { OUT_ALPHA, "output=alpha", CC_BACKGROUND_COLOR },
+    { OUT_MASK, "output=mask", CC_BACKGROUND_COLOR },
+    { OUT_DEBUG, "output=debug", CC_BACKGROUND_COLOR },
   };
   const gchar *formats[] = { "RGBA", "BGRx", "NV12", "I420", "BGRA", "RGBx" };
   for (gsize f = 0; f < G_N_ELEMENTS (formats); f++)
@@ -350,7 +350,7 @@ GST_START_TEST (test_outputs)
       GstBuffer *bgb = buffer_from_rgbx (&back, formats[f]);
       GstVideoFrame bv;
       cc_image bimg = map_view (&r, bgb, &bv, GST_MAP_READ);
-      cc_quadcut_background bg = { .kind = cases[c].bg, .image = &bimg, .r = 10, .g = 20,
+      cc_background bg = { .kind = cases[c].bg, .image = &bimg, .r = 10, .g = 20,
                                    .b = 30, .blur_radius = 4 };
       for (int t = 10; t < 13; t++) {
         guint8 truth[W * H];
@@ -669,7 +669,7 @@ GST_START_TEST (test_background_scaled)
   ref_set_plate (&r, pb);
   GstBuffer *in = fg_buffer (10, W, H, CV_SYNTH_FG_PLAIN, "RGBA", NULL);
   GstBuffer *out = push (h, in);
-  cc_quadcut_background bg = { .kind = CC_QUADCUT_BG_COLOR, .r = 37, .g = 99, .b = 180 };
+  cc_background bg = { .kind = CC_BACKGROUND_COLOR, .r = 37, .g = 99, .b = 180 };
   GstBuffer *want = ref_run (&r, in, NULL, OUT_COMPOSITE, &bg);
   long d = differ (&r.info, out, want);
   fail_unless (d == 0, "the scaled uniform background differs from the colour in %ld bytes", d);

@@ -216,6 +216,26 @@ void cc_context_cancel (cc_context *ctx);
 void cc_context_resume (cc_context *ctx);
 bool cc_context_cancelled (const cc_context *ctx);
 
+/* ---------------------------------------------------------------- parameters */
+
+typedef enum cc_param_kind {
+  CC_PARAM_INT = 0,             /* an int field */
+  CC_PARAM_FLOAT                /* a float field */
+} cc_param_kind;
+
+/* One tunable field of a module's parameter struct, described for a user interface
+ * (an element builds its properties from these) and for the range check. */
+typedef struct cc_param_info {
+  const char *name;             /* the element's property name, e.g. "sigma-l" */
+  const char *field;            /* the field's C name, e.g. "sigma_l" */
+  const char *nick;             /* a short title */
+  const char *blurb;            /* what the value does, for a user */
+  cc_param_kind kind;
+  size_t offset;                /* of the field in the parameter struct */
+  double min, max;              /* the accepted range, both included (a float field:
+                                   compared as floats) */
+} cc_param_info;
+
 /* ---------------------------------------------------------------- images */
 
 typedef enum cc_location { CC_LOCATION_HOST = 0, CC_LOCATION_DEVICE } cc_location;
@@ -240,6 +260,20 @@ typedef struct cc_image {
   cc_format format;
   cc_location location;
 } cc_image;
+
+/* What goes behind a foreground when a module composites one over it. */
+typedef enum cc_background_kind {
+  CC_BACKGROUND_IMAGE = 0,   /* image: same size and format as the frame */
+  CC_BACKGROUND_COLOR,       /* r, g, b */
+  CC_BACKGROUND_BLUR         /* the frame under a box blur of blur_radius (1..256) */
+} cc_background_kind;
+
+typedef struct cc_background {
+  cc_background_kind kind;
+  const cc_image *image;
+  uint8_t r, g, b;
+  int blur_radius;
+} cc_background;
 
 /* "GRAY8", ...; "unknown" for a value outside the enum. Never NULL. */
 const char *cc_format_name (cc_format format);

@@ -118,30 +118,13 @@ typedef struct cc_quadcut_params {
   int feather;            /* alpha box-filter radius in px. Default 1 */
 } cc_quadcut_params;
 
-typedef enum cc_quadcut_param_kind {
-  CC_QUADCUT_PARAM_INT = 0,     /* an int field */
-  CC_QUADCUT_PARAM_FLOAT        /* a float field */
-} cc_quadcut_param_kind;
-
-/* One tunable field of cc_quadcut_params, described for a user interface (the
- * quadcut element builds its properties from these) and for the range check. */
-typedef struct cc_quadcut_param_info {
-  const char *name;             /* the element's property name, e.g. "sigma-l" */
-  const char *field;            /* the field's C name, e.g. "sigma_l" */
-  const char *nick;             /* a short title */
-  const char *blurb;            /* what the value does, for a user */
-  cc_quadcut_param_kind kind;
-  size_t offset;                /* of the field in cc_quadcut_params */
-  double min, max;              /* the accepted range, both included (a float field:
-                                   compared as floats) */
-} cc_quadcut_param_info;
-
 #define CC_QUADCUT_N_PARAMS 11  /* the tunable fields, sigma_l to feather */
 
-/* The CC_QUADCUT_N_PARAMS tunable fields in the struct's order: the one
- * description of their ranges (cc_quadcut_params_check enforces them). Static;
+/* The CC_QUADCUT_N_PARAMS tunable fields of cc_quadcut_params in the struct's order
+ * (the quadcut element builds its properties from them): the one description of
+ * their ranges (cc_quadcut_params_check enforces them). Static;
  * nothing waits. */
-const cc_quadcut_param_info *cc_quadcut_param_table (void);
+const cc_param_info *cc_quadcut_param_table (void);
 
 /* [out] params: the defaults the field comments give. Nothing waits. */
 void cc_quadcut_params_default (cc_quadcut_params *params);
@@ -311,19 +294,6 @@ cc_status cc_quadcut_compute_sync (cc_quadcut *q, cc_stream stream, const cc_ima
 cc_status cc_quadcut_get_mask (cc_quadcut *q, cc_stream stream, cc_image *dst);
 cc_status cc_quadcut_get_alpha (cc_quadcut *q, cc_stream stream, cc_image *dst);
 
-typedef enum cc_quadcut_background_kind {
-  CC_QUADCUT_BG_IMAGE = 0,   /* image: same size and format as the frame */
-  CC_QUADCUT_BG_COLOR,       /* r, g, b */
-  CC_QUADCUT_BG_BLUR         /* the frame under a box blur of blur_radius (1..256) */
-} cc_quadcut_background_kind;
-
-typedef struct cc_quadcut_background {
-  cc_quadcut_background_kind kind;
-  const cc_image *image;
-  uint8_t r, g, b;
-  int blur_radius;
-} cc_quadcut_background;
-
 /* out = (alpha F + (255 - alpha) B + 127) / 255 per channel, alpha the last
  * compute's feathered alpha, X bytes copied from F. NV12 / I420: luma per pixel;
  * chroma per 2x2 block with the block's rounded mean alpha; the colour by
@@ -337,7 +307,7 @@ typedef struct cc_quadcut_background {
  * [out] out: frame's size and format, where the backend computes; may be frame.
  * Does not wait. */
 cc_status cc_quadcut_composite (cc_quadcut *q, cc_stream stream, const cc_image *frame,
-    const cc_quadcut_background *bg, cc_image *out);
+    const cc_background *bg, cc_image *out);
 
 /* Writes the last compute's feathered alpha into the X byte of an RGBX8 / BGRX8
  * frame (RGBA / BGRA: the foreground in the alpha channel, for a compositor
@@ -386,7 +356,7 @@ typedef enum cc_quadcut_output {
  *   NOT_SUPPORTED), the created size, where the backend computes.
  * Does not wait. */
 cc_status cc_quadcut_render (cc_quadcut *q, cc_stream stream, cc_quadcut_output output,
-    const cc_quadcut_background *bg, cc_image *frame);
+    const cc_background *bg, cc_image *frame);
 
 /* ---- The last compute's leaf graph (what crosses to the host on a GPU backend):
  * for tests, tools and debug drawing. Pointers stay valid until the next compute. */
