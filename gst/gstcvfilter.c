@@ -362,21 +362,6 @@ reset_stream (GstCvFilter * self)
   }
 }
 
-static gboolean
-video_format_to_cc (GstVideoFormat f, cc_format * out)
-{
-  switch (f) {
-    case GST_VIDEO_FORMAT_GRAY8: *out = CC_FORMAT_GRAY8; return TRUE;
-    case GST_VIDEO_FORMAT_RGBA:
-    case GST_VIDEO_FORMAT_RGBx: *out = CC_FORMAT_RGBX8; return TRUE;
-    case GST_VIDEO_FORMAT_BGRA:
-    case GST_VIDEO_FORMAT_BGRx: *out = CC_FORMAT_BGRX8; return TRUE;
-    case GST_VIDEO_FORMAT_NV12: *out = CC_FORMAT_NV12; return TRUE;
-    case GST_VIDEO_FORMAT_I420: *out = CC_FORMAT_I420; return TRUE;
-    default: return FALSE;
-  }
-}
-
 /* Tears down the subclass, the staging frame and (when `all`) the contexts. */
 static void
 release (GstCvFilter * self, gboolean all)
@@ -551,7 +536,7 @@ do_setup (GstCvFilter * self)
   gboolean pushed = gst_cv_cuda_context_push (p->cuda_ctx);
   if (p->path == PATH_STAGED) {
     cc_format fmt = CC_FORMAT_GRAY8;
-    video_format_to_cc (GST_VIDEO_INFO_FORMAT (&p->info), &fmt);
+    gst_cv_video_format_to_cc (GST_VIDEO_INFO_FORMAT (&p->info), &fmt);
     cc_status st = cc_image_alloc (p->core, GST_VIDEO_INFO_WIDTH (&p->info),
         GST_VIDEO_INFO_HEIGHT (&p->info), fmt, CC_LOCATION_DEVICE, &p->staging);
     if (st != CC_SUCCESS) {
@@ -562,7 +547,7 @@ do_setup (GstCvFilter * self)
   }
   if (ok && klass->wants_previous_frame) {
     cc_format fmt = CC_FORMAT_GRAY8;
-    video_format_to_cc (GST_VIDEO_INFO_FORMAT (&p->info), &fmt);
+    gst_cv_video_format_to_cc (GST_VIDEO_INFO_FORMAT (&p->info), &fmt);
     cc_status st = cc_image_alloc (p->core, GST_VIDEO_INFO_WIDTH (&p->info),
         GST_VIDEO_INFO_HEIGHT (&p->info), fmt, p->location, &p->previous);
     if (st != CC_SUCCESS) {
@@ -605,7 +590,7 @@ gst_cv_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps, GstCaps * ou
   GstVideoInfo info;
   cc_format fmt;
   if (!gst_video_info_from_caps (&info, incaps)
-      || !video_format_to_cc (GST_VIDEO_INFO_FORMAT (&info), &fmt)) {
+      || !gst_cv_video_format_to_cc (GST_VIDEO_INFO_FORMAT (&info), &fmt)) {
     GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, ("unsupported caps"),
         ("%" GST_PTR_FORMAT, incaps));
     return FALSE;
@@ -739,23 +724,6 @@ gst_cv_filter_propose_allocation (GstBaseTransform * trans, GstQuery * decide_qu
   return TRUE;
 }
 
-cc_image
-gst_cv_video_frame_view (const GstVideoFrame * vf, cc_location loc)
-{
-  cc_image img = { 0 };
-  cc_format fmt = CC_FORMAT_GRAY8;
-  video_format_to_cc (GST_VIDEO_FRAME_FORMAT (vf), &fmt);
-  img.width = GST_VIDEO_FRAME_WIDTH (vf);
-  img.height = GST_VIDEO_FRAME_HEIGHT (vf);
-  img.format = fmt;
-  img.location = loc;
-  for (guint i = 0; i < GST_VIDEO_FRAME_N_PLANES (vf) && i < CC_MAX_PLANES; i++) {
-    img.planes[i] = GST_VIDEO_FRAME_PLANE_DATA (vf, i);
-    img.pitch[i] = GST_VIDEO_FRAME_PLANE_STRIDE (vf, i);
-  }
-  return img;
-}
-
 #if CV_HAVE_GST_CUDA
 /* CUDA memory on the CUDA backend: the device planes, no copy. */
 static GstFlowReturn
@@ -785,7 +753,7 @@ process_cuda_memory (GstCvFilter * self, GstBuffer * buf, gboolean writes)
     return GST_FLOW_ERROR;
   }
   cc_image img = { 0 };
-  video_format_to_cc (GST_VIDEO_INFO_FORMAT (&cmem->info), &img.format);
+  gst_cv_video_format_to_cc (GST_VIDEO_INFO_FORMAT (&cmem->info), &img.format);
   img.width = GST_VIDEO_INFO_WIDTH (&p->info);
   img.height = GST_VIDEO_INFO_HEIGHT (&p->info);
   img.location = CC_LOCATION_DEVICE;

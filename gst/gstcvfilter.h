@@ -42,6 +42,7 @@
 #include <gst/base/gstbasetransform.h>
 #include <gst/video/video.h>
 #include <cudacore/cc_core.h>
+#include "gstcvframe.h"
 
 G_BEGIN_DECLS
 
@@ -133,10 +134,6 @@ void gst_cv_filter_class_add_pad_templates (GstCvFilterClass * klass);
 /* The same with the element's own format lists (GStreamer list syntax). */
 void gst_cv_filter_class_add_pad_templates_full (GstCvFilterClass * klass,
     const gchar * system_formats, const gchar * cuda_formats);
-
-/* A cudacore view of a mapped video frame's planes (formats of GstCvFilter's caps;
- * others come out as GRAY8). */
-cc_image gst_cv_video_frame_view (const GstVideoFrame * vf, cc_location location);
 
 /* The negotiated video info (valid after caps). */
 const GstVideoInfo *gst_cv_filter_get_info (GstCvFilter * filter);
