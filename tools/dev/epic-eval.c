@@ -15,7 +15,7 @@
  * Options: --backend cpu|cuda|auto (cpu), --threads N, --video (the pair through
  * cc_epic's video mode: frame10 twice, then frame11, the second call timed),
  * --no-refine, and --k / --cell / --inner / --outer / --iterations / --step /
- * --refine-levels / --alpha / --gamma / --delta in place of
+ * --refine-levels / --alpha / --gamma / --delta / --omega in place of
  * cc_epic_params_default's to compare settings. */
 #include "cv_cli.h"
 #include "cv_imageio.h"
@@ -81,7 +81,7 @@ typedef struct {
   cc_context *ctx;
   bool refine, video;
   int k, cell, inner, outer, iterations, step, rlevels;   /* 0: cc_epic_params_default's */
-  float alpha, gamma, delta;                           /* 0: the same */
+  float alpha, gamma, delta, omega;                    /* 0: the same */
   cc_epic_preset preset;                               /* what the above change */
 } options;
 
@@ -112,6 +112,8 @@ params_of (const options *o, cc_epic_params *p)
     p->refine_params.gradient_weight = o->gamma;
   if (o->delta > 0)
     p->refine_params.color_weight = o->delta;
+  if (o->omega > 0)
+    p->refine_params.omega = o->omega;
 }
 
 /* A running mean of pair results. */
@@ -341,6 +343,7 @@ usage (FILE *out)
       "  --iterations N, --step N the matcher's rounds per level and seed spacing\n"
       "  --refine-levels N        the refinement's pyramid levels (coarse to fine)\n"
       "  --alpha A, --gamma G, --delta D  its smoothness, gradient and colour weights\n"
+      "  --omega W                its SOR relaxation factor, (0, 2)\n"
       "                           (each 0 or absent: cc_epic_params_default's)\n"
       "  -h, --help               this text\n");
 }
@@ -403,6 +406,8 @@ main (int argc, char **argv)
       ok = cv_parse_float (a, v, 0.0, 1e4, &o.gamma);
     else if (!strcmp (a, "--delta"))
       ok = cv_parse_float (a, v, 0.0, 1e4, &o.delta);
+    else if (!strcmp (a, "--omega"))
+      ok = cv_parse_float (a, v, 0.01, 1.99, &o.omega);
     else {
       fprintf (stderr, "epic-eval: unknown option %s\n", a);
       usage (stderr);

@@ -12,6 +12,10 @@
 # TESTS_ONLY EXTRA SANITIZE SANITIZE_* FRAMES ONLY BRANCHES CK_RUN_CASE CV_TEST_QUICK
 # (and COMPUTE_SANITIZER, set here to the toolkit's).
 set -uo pipefail
+# the host's own tools (mount, tar, chroot) with the host's libraries: a caller that
+# sourced tools/gpu/env.sh has the 1.22 bundle's libraries first in LD_LIBRARY_PATH,
+# whose libmount is older than mount needs
+unset LD_LIBRARY_PATH
 T=/tmp/r126; src=$PWD
 if [ ! -f $T/.unpacked ]; then mkdir -p $T && tar -C $T -xJf .gstrt126/root126.tar.xz && touch $T/.unpacked; fi
 # the root keeps mawk but not Debian's alternatives link awk -> mawk, and has no
