@@ -348,6 +348,9 @@ static const opt_def opt_defs[] = {
     "distance cost of a pixel of a flat region: larger keeps matches more local" },
   { "--edge-weight", NULL, M_EPIC, T_FLOAT, F (epic.interp.edge_weight), 0, "X",
     "extra cost per luma level of edge: larger stops motion more at image edges" },
+  { "--extrapolate", NULL, M_EPIC, T_FLOAT, F (epic.interp.extrapolate), 0, "PX",
+    "weighted mean only: where the flow leaves the frame, it follows the neighbours' "
+    "linear trend beyond PX pixels from the seed (forward camera motion); 0: off" },
   /* the refinement (refine-* of every flow element) */
   { "--refine-levels", NULL, M_ALL, T_INT, F (rf.levels), 0, "N",
     "pyramid levels refined: more correct larger errors of the input field" },

@@ -572,7 +572,7 @@ interp_fit_kernel (const cc_flow_match *matches, const int *owner, const int *of
 
 __global__ void
 interp_apply_kernel (const unsigned long long *keys, const cc_flow_match *matches,
-    const int *owner, const float *model, cc_image flow)
+    const int *owner, const float *model, float reach, cc_image flow)
 {
   int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
   if (x >= flow.width)
@@ -587,7 +587,8 @@ interp_apply_kernel (const unsigned long long *keys, const cc_flow_match *matche
   int b = cc_interp_key_label (k);
   const cc_flow_match *s = &matches[owner[b]];
   float u, v;
-  cc_interp_apply (model + CC_INTERP_MODEL * (size_t) b, s->x, s->y, x, y, &u, &v);
+  cc_interp_apply (model + CC_INTERP_MODEL * (size_t) b, s->x, s->y, x, y, flow.width,
+      flow.height, reach, &u, &v);
   out[2 * x] = u;
   out[2 * x + 1] = v;
 }
@@ -813,10 +814,10 @@ cc_cuda_interp_compute (cc_cuda_interp *st, cc_stream stream, const cc_interp_pa
 
   interp_fit_kernel<<<cc_div_up (nb, INTERP_FIT_WARPS), INTERP_FIT_WARPS * 32, 0, cs>>> (
       matches, st->owner, st->offsets, st->adj_node, st->adj_cost, nb, p->k, p->sigma,
-      p->affine ? 1 : 0, st->model);
+      cc_interp_fit_mode (p), st->model);
   CC_CUDA_LAUNCHED ("interp_fit_kernel");
   interp_apply_kernel<<<rows, INTERP_THREADS, 0, cs>>> (st->keys, matches, st->owner,
-      st->model, *flow);
+      st->model, cc_interp_reach (p), *flow);
   CC_CUDA_LAUNCHED ("interp_apply_kernel");
   return CC_SUCCESS;
 }

@@ -39,6 +39,7 @@ cc_interp_params_default (cc_interp_params *p)
   p->cell = 2;
   p->flat_cost = 0.02f;
   p->edge_weight = 0.02f;
+  p->extrapolate = 0.0f;
 }
 
 cc_status
@@ -54,6 +55,8 @@ cc_interp_params_check (const cc_interp_params *p)
       "interp: flat_cost %g out of range [0.001, 100]", p->flat_cost);
   CC_CHECK_ARG (p->edge_weight >= 0.0f && p->edge_weight <= 100.0f,
       "interp: edge_weight %g out of range [0, 100]", p->edge_weight);
+  CC_CHECK_ARG (p->extrapolate >= 0.0f && p->extrapolate <= 1e4f,
+      "interp: extrapolate %g out of range [0, 10000]", p->extrapolate);
   return CC_SUCCESS;
 }
 
@@ -390,7 +393,7 @@ static void
 cpu_fit (cc_interp *ip, const cc_flow_match *matches)
 {
   const int nb = cc_interp_blocks (ip->mod.width, ip->mod.height, ip->params.cell);
-  const int k = ip->params.k, affine = ip->params.affine;
+  const int k = ip->params.k, affine = cc_interp_fit_mode (&ip->params);
   const float sigma = ip->params.sigma;
 #pragma omp parallel for schedule(dynamic, 64) num_threads(cc_context_cpu_threads (ip->mod.ctx))
   for (int b = 0; b < nb; b++) {
@@ -449,8 +452,8 @@ cpu_run (cc_interp *ip, const cc_image *frame, const cc_flow_match *matches, int
       }
       int b = cc_interp_key_label (k);
       const cc_flow_match *s = &matches[ip->owner[b]];
-      cc_interp_apply (ip->model + CC_INTERP_MODEL * (size_t) b, s->x, s->y, x, y, &out[2 * x],
-          &out[2 * x + 1]);
+      cc_interp_apply (ip->model + CC_INTERP_MODEL * (size_t) b, s->x, s->y, x, y, w, h,
+          cc_interp_reach (&ip->params), &out[2 * x], &out[2 * x + 1]);
     }
   }
   return CC_SUCCESS;

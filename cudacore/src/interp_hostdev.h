@@ -258,11 +258,19 @@ cc_interp_weight (float dist, double inv_sigma)
   return w < 1e-30 ? 1e-30 : w;
 }
 
+/* What cc_interp_fit_points fits: the weighted mean (Nadaraya-Watson), the
+ * locally-weighted affine fit, or the mean with the affine fit's gradient (the trend
+ * that cc_interp_apply continues beyond its reach). */
+#define CC_INTERP_FIT_MEAN 0
+#define CC_INTERP_FIT_AFFINE 1
+#define CC_INTERP_FIT_MEAN_TREND 2
+
 /* The model of one seed from its neighbours' matches pts[0 .. count) (pts[0] the
  * seed's own) and their weights: flow(x, y) = c + a (x - sx) + b (y - sy)
- * per component, a locally-weighted affine fit, or the weighted mean
- * (Nadaraya-Watson) when `affine` is off, fewer than 3 neighbours count, or the fit
- * is ill-conditioned. model (CC_INTERP_MODEL floats): cu, au, bu, cv, av, bv, then
+ * per component: `affine` CC_INTERP_FIT_AFFINE, a locally-weighted affine fit;
+ * CC_INTERP_FIT_MEAN_TREND, c the weighted mean and a, b the affine fit's; else (or
+ * with fewer than 3 neighbours or an ill-conditioned fit) the weighted mean
+ * (Nadaraya-Watson), a = b = 0. model (CC_INTERP_MODEL floats): cu, au, bu, cv, av, bv, then
  * the spread and the mean match confidence of the neighbours (for the confidence).
  * The sums run in index order on both backends (the CUDA twin gathers pts and
  * weights over a warp first). */
@@ -308,7 +316,7 @@ cc_interp_fit_points (const cc_flow_match *pts, const double *weights, int count
   }
   model[6] = (float) (ss / sw);
   model[7] = (float) (sq / sw);
-  if (!affine || count < 3)
+  if (affine == CC_INTERP_FIT_MEAN || count < 3)
     return;
   /* normal equations [sxx sxy sx; sxy syy sy; sx sy sw] [a b c] = [sxu syu su] */
   double c00 = syy * sw - sy * sy, c01 = sy * sx - sxy * sw, c02 = sxy * sy - syy * sx;
@@ -327,10 +335,12 @@ cc_interp_fit_points (const cc_flow_match *pts, const double *weights, int count
   double av = (c00 * sxv + c01 * syv + c02 * sv) * inv;
   double bv = (c01 * sxv + c11 * syv + c12 * sv) * inv;
   double cv = (c02 * sxv + c12 * syv + c22 * sv) * inv;
-  model[0] = (float) cu;
+  if (affine == CC_INTERP_FIT_AFFINE) {
+    model[0] = (float) cu;
+    model[3] = (float) cv;
+  }
   model[1] = (float) au;
   model[2] = (float) bu;
-  model[3] = (float) cv;
   model[4] = (float) av;
   model[5] = (float) bv;
 }
@@ -377,11 +387,27 @@ cc_interp_pixel_confidence (const float *m, float sx, float sy, int x, int y)
   return c < 0.0f ? 0.0f : (c > 1.0f ? 1.0f : c);
 }
 
-/* Flow of pixel (x, y) in the cell of seed s (its match position sx, sy). */
+/* Flow of pixel (x, y) of a w x h frame in the cell of seed s (its match position
+ * sx, sy). reach 0: the model as it is. reach > 0 (the weighted mean with its trend,
+ * cc_interp_params.extrapolate): the mean, plus the trend over the distance from the
+ * seed beyond reach where the mean's target falls outside the frame. */
 CC_HOSTDEV void
-cc_interp_apply (const float *model, float sx, float sy, int x, int y, float *u, float *v)
+cc_interp_apply (const float *model, float sx, float sy, int x, int y, int w, int h,
+    float reach, float *u, float *v)
 {
   float dx = (float) x - sx, dy = (float) y - sy;
+  if (reach > 0.0f) {
+    /* the trend: only where the mean's target leaves the frame, and only for the
+     * distance from the seed beyond reach */
+    const float tx = (float) x + model[0], ty = (float) y + model[3];
+    float f = 0.0f;
+    if (!(tx >= 0.0f && ty >= 0.0f && tx <= (float) (w - 1) && ty <= (float) (h - 1))) {
+      const float d = sqrtf (dx * dx + dy * dy);
+      f = d > reach ? 1.0f - reach / d : 0.0f;
+    }
+    dx *= f;
+    dy *= f;
+  }
   *u = model[0] + model[1] * dx + model[2] * dy;
   *v = model[3] + model[4] * dx + model[5] * dy;
 }

@@ -49,6 +49,20 @@ cc_interp_rounds (int width, int height)
   return 2 * ((width + 31) / 32 + (height + 31) / 32) + 8;
 }
 
+/* What the seeds' models hold (CC_INTERP_FIT_*, interp_hostdev.h) and how far from its
+ * seed a pixel's flow follows the trend (cc_interp_apply's reach) under params p. */
+static inline int
+cc_interp_fit_mode (const cc_interp_params *p)
+{
+  return p->affine ? 1 : (p->extrapolate > 0.0f ? 2 : 0);
+}
+
+static inline float
+cc_interp_reach (const cc_interp_params *p)
+{
+  return p->affine ? 0.0f : p->extrapolate;
+}
+
 /* CUDA backend (kernels/interp.cu). */
 typedef struct cc_cuda_interp cc_cuda_interp;
 cc_status cc_cuda_interp_create (cc_context *ctx, int width, int height,

@@ -352,6 +352,52 @@ END_TEST
 
 /* No match, only rejected or invalid ones, a 1x1 frame: zero flow or the one match's
  * flow, no crash; bad arguments: INVALID_ARGUMENT. */
+/* extrapolate: an expanding field v = 0.25 y matched in the top rows only (as the
+ * ground under a forward-moving camera, whose bottom rows leave the frame). The
+ * weighted mean stops at the last matched rows; with the trend, the bottom rows
+ * continue the field, while the rows whose target stays in the frame are the mean's
+ * to the bit. */
+START_TEST (test_extrapolate)
+{
+  const int w = 64, h = 64, last = 36;
+  cc_image frame = textured (w, h, 5);
+  cc_flow_match m[512];
+  int n = 0;
+  for (int y = 2; y <= last; y += 4)
+    for (int x = 2; x < w; x += 4)
+      m[n++] = (cc_flow_match) { (float) x, (float) y, 0.0f, 0.25f * (float) y, 1.0f };
+  cc_interp_params p;
+  cc_interp_params_default (&p);
+  p.affine = false;
+  cc_image mean, trend;
+  interp_on (CC_BACKEND_CPU, 0, &p, &frame, m, n, &mean, NULL);
+  p.extrapolate = 2.0f;
+  interp_on (CC_BACKEND_CPU, 0, &p, &frame, m, n, &trend, NULL);
+  double err_mean = 0.0, err_trend = 0.0;
+  int same = 0, inside = 0;
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++) {
+      const float *a = flow_at (&mean, x, y), *b = flow_at (&trend, x, y);
+      if ((float) y + a[1] <= (float) (h - 1)) {
+        inside++;
+        same += a[0] == b[0] && a[1] == b[1];
+      }
+      if (y == h - 1) {
+        err_mean += fabs (a[1] - 0.25 * y) / w;
+        err_trend += fabs (b[1] - 0.25 * y) / w;
+      }
+    }
+  fprintf (stderr, "extrapolate: bottom row |error| mean %.3f px, with the trend %.3f px; "
+      "%d of %d pixels in the frame unchanged\n", err_mean, err_trend, same, inside);
+  ck_assert_msg (err_mean > 4.0, "the mean should stop at the last rows (%g)", err_mean);
+  ck_assert_msg (err_trend < 0.5 * err_mean, "trend %g vs mean %g", err_trend, err_mean);
+  ck_assert_int_eq (same, inside);
+  cv_image_free (&mean);
+  cv_image_free (&trend);
+  cv_image_free (&frame);
+}
+END_TEST
+
 START_TEST (test_bad_input)
 {
   cc_context *ctx;
@@ -407,6 +453,11 @@ START_TEST (test_bad_input)
   q.flat_cost = 0.0f;
   ck_assert_int_eq (cc_interp_params_check (&q), CC_ERROR_INVALID_ARGUMENT);
   q = p;
+  q.extrapolate = -1.0f;
+  ck_assert_int_eq (cc_interp_params_check (&q), CC_ERROR_INVALID_ARGUMENT);
+  q.extrapolate = NAN;
+  ck_assert_int_eq (cc_interp_set_params (ip, &q), CC_ERROR_INVALID_ARGUMENT);
+  q = p;
   q.edge_weight = NAN;
   ck_assert_int_eq (cc_interp_params_check (&q), CC_ERROR_INVALID_ARGUMENT);
   cc_interp *none;
@@ -461,10 +512,12 @@ START_TEST (test_gpu_matches_cpu)
     }
   cc_interp_params p;
   cc_interp_params_default (&p);
-  for (int run = 0; run < 4; run++) {
-    const int affine = run & 1;
+  /* runs 4 and 5: the weighted mean with the trend past the frame (extrapolate) */
+  for (int run = 0; run < 6; run++) {
+    const int affine = run < 4 && (run & 1);
     p.affine = affine;
-    p.cell = run < 2 ? 2 : 5;
+    p.cell = run % 4 < 2 ? 2 : 5;
+    p.extrapolate = run < 4 ? 0.0f : 4.0f;
     cc_image fc, fg;
     uint64_t *kc = malloc ((size_t) w * h * 8), *kg = malloc ((size_t) w * h * 8);
     interp_on (CC_BACKEND_CPU, 0, &p, &frame, m, n, &fc, kc);
@@ -498,6 +551,7 @@ interp_suite (void)
   tcase_add_test (tc, test_cells);
   tcase_add_test (tc, test_edges_stop_interpolation);
   tcase_add_test (tc, test_geodesic_fixed_point);
+  tcase_add_test (tc, test_extrapolate);
   tcase_add_test (tc, test_bad_input);
   tcase_add_test (tc, test_gpu_matches_cpu);
   suite_add_tcase (s, tc);
