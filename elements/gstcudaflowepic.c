@@ -49,7 +49,7 @@ GST_DEBUG_CATEGORY_STATIC (cudaflowepic_debug);
 enum {
   PROP_0, PROP_MATCH_STEP, PROP_MATCH_LEVELS, PROP_MATCH_ITERATIONS, PROP_MAX_DISPLACEMENT,
   PROP_FB_THRESHOLD, PROP_NEIGHBOURS, PROP_CELL, PROP_SIGMA, PROP_AFFINE, PROP_FLAT_COST,
-  PROP_EDGE_WEIGHT, PROP_PRESET,
+  PROP_EDGE_WEIGHT, PROP_EXTRAPOLATE, PROP_PRESET,
   PROP_VIS_FIRST,                                      /* GST_CV_VIS_N_PROPS ids */
   PROP_REFINE_FIRST = PROP_VIS_FIRST + GST_CV_VIS_N_PROPS, /* GST_CV_REFINE_N_PROPS ids */
 };
@@ -216,6 +216,7 @@ gst_cuda_flow_epic_set_property (GObject * object, guint prop_id, const GValue *
     case PROP_AFFINE: p->interp.affine = g_value_get_boolean (value); break;
     case PROP_FLAT_COST: p->interp.flat_cost = (float) g_value_get_double (value); break;
     case PROP_EDGE_WEIGHT: p->interp.edge_weight = (float) g_value_get_double (value); break;
+    case PROP_EXTRAPOLATE: p->interp.extrapolate = (float) g_value_get_double (value); break;
     case PROP_PRESET:
       /* the whole parameter set; properties set after it change it further */
       self->preset = g_value_get_enum (value);
@@ -254,6 +255,7 @@ gst_cuda_flow_epic_get_property (GObject * object, guint prop_id, GValue * value
     case PROP_AFFINE: g_value_set_boolean (value, p->interp.affine); break;
     case PROP_FLAT_COST: g_value_set_double (value, p->interp.flat_cost); break;
     case PROP_EDGE_WEIGHT: g_value_set_double (value, p->interp.edge_weight); break;
+    case PROP_EXTRAPOLATE: g_value_set_double (value, p->interp.extrapolate); break;
     case PROP_PRESET: g_value_set_enum (value, self->preset); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec); break;
   }
@@ -342,6 +344,13 @@ gst_cuda_flow_epic_class_init (GstCudaFlowEpicClass * klass)
           "outlines (texture stops it too), lower to interpolate across textured areas (0: "
           "edges ignored); no effect on the time",
           0.0, 100.0, d.interp.edge_weight, rw));
+  g_object_class_install_property (gobject_class, PROP_EXTRAPOLATE,
+      g_param_spec_double ("extrapolate", "Extrapolate",
+          "With affine=false: where the motion leaves the frame (no match can exist "
+          "there), continue the matches' linear trend beyond this many pixels from the "
+          "nearest seed instead of their mean: for forward camera motion (driving), whose "
+          "bottom rows and sides leave the frame; 0: off (docs/epicflow.md)",
+          0.0, 10000.0, d.interp.extrapolate, rw));
 
   gst_cv_flow_vis_install_properties (gobject_class, PROP_VIS_FIRST, TRUE);
   /* the refinement's properties as on cudaflowlk and cudablockmatch, with the method's
