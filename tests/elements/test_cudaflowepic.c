@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* cudaflowepic through GstHarness: a 40 px translation recovered in the meta (beyond
  * cudaflowlk's reach), the confidence type and range, the first frame not valid,
- * stream resets, visualize=quality drawing the confidence, and cudaupload ->
- * cudaflowepic -> cudadownload (CUDA memory) against the CPU backend. */
+ * stream resets, visualize=quality drawing the confidence, extrapolate continuing a
+ * stretched field past the frame's bottom, and cudaupload -> cudaflowepic ->
+ * cudadownload (CUDA memory) against the CPU backend. */
 #include "element_common.h"
 #include "gstcvflowmeta.h"
 #include <cudacore/cc_epic.h>
+#include "cv_synth.h"
 #include <math.h>
 #include <string.h>
 
@@ -293,6 +295,56 @@ GST_START_TEST (test_preset_property)
 }
 GST_END_TEST;
 
+/* extrapolate: a frame stretched downward (v = 0.25 y, u = 0: the ground under a camera
+ * moving forward), whose bottom rows leave the frame. The property reaches the core:
+ * with it the bottom rows' flow continues the trend, closer to the truth (CPU backend,
+ * 160x120: 7.98 -> 4.83 px), and the top half (matched, its targets in the frame)
+ * stays as it was (within the refinement's spread, 0.0007 px). */
+GST_START_TEST (test_extrapolate_property)
+{
+  const int w = 160, h = 120;
+  guint8 *a = g_malloc (w * h), *b = g_malloc (w * h);
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++) {
+      a[y * w + x] = (guint8) lrintf (255.0f * cv_synth_texture (x, y, 7));
+      b[y * w + x] = (guint8) lrintf (255.0f * cv_synth_texture (x, y / 1.25, 7));
+    }
+  double bottom[2] = { 0, 0 }, top_diff = 0;
+  gfloat *top0 = g_new0 (gfloat, w * (h / 2));
+  for (int run = 0; run < 2; run++) {
+    GstHarness *hn = cv_harness_new (run ? "cudaflowepic backend=cpu extrapolate=2"
+        : "cudaflowepic backend=cpu", "GRAY8", w, h);
+    GstBuffer *out = push_pair (hn, "GRAY8", a, b, w, h);
+    GstCvFlowMeta *m = gst_buffer_get_cv_flow_meta (out);
+    const gfloat *uv, *conf;
+    gsize us, cs;
+    fail_unless (m && m->valid && gst_cv_flow_meta_map_host (m, &uv, &us, &conf, &cs));
+    for (int y = h - 4; y < h; y++)
+      for (int x = 8; x < w - 8; x++)
+        bottom[run] += fabs (cv_flow_vector (uv, us, x, y)[1] - 0.25 * y) / (4 * (w - 16));
+    for (int y = 0; y < h / 2; y++)
+      for (int x = 0; x < w; x++) {
+        const gfloat v = cv_flow_vector (uv, us, x, y)[1];
+        if (run)
+          top_diff += fabs (v - top0[y * w + x]) / (w * (h / 2));
+        else
+          top0[y * w + x] = v;
+      }
+    gst_buffer_unref (out);
+    gst_harness_teardown (hn);
+  }
+  g_printerr ("extrapolate: bottom rows |error| %.3f -> %.3f px, top half moved %.4f px\n",
+      bottom[0], bottom[1], top_diff);
+  fail_unless (bottom[0] > 2.0, "the mean should stop short of the bottom (%g)", bottom[0]);
+  fail_unless (bottom[1] < 0.75 * bottom[0], "extrapolate: %g against %g", bottom[1],
+      bottom[0]);
+  fail_unless (top_diff < 0.05, "the top half moved by %g px", top_diff);
+  g_free (top0);
+  g_free (a);
+  g_free (b);
+}
+GST_END_TEST;
+
 static Suite *
 cudaflowepic_suite (void)
 {
@@ -306,6 +358,7 @@ cudaflowepic_suite (void)
   tcase_add_test (tc, test_video_mode_matches_fresh);
   tcase_add_test (tc, test_cuda_memory_matches_cpu);
   tcase_add_test (tc, test_refine_vocabulary);
+  tcase_add_test (tc, test_extrapolate_property);
   tcase_add_test (tc, test_cpu_frame_warned_and_cancelled);
   suite_add_tcase (s, tc);
   return s;
