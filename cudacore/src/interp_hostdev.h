@@ -389,24 +389,26 @@ cc_interp_pixel_confidence (const float *m, float sx, float sy, int x, int y)
 
 /* Flow of pixel (x, y) of a w x h frame in the cell of seed s (its match position
  * sx, sy). reach 0: the model as it is. reach > 0 (the weighted mean with its trend,
- * cc_interp_params.extrapolate): the mean, plus the trend over the distance from the
- * seed beyond reach where the mean's target falls outside the frame. */
+ * cc_interp_params.extrapolate): the mean plus the trend over the distance from the
+ * seed beyond reach where that flow's target falls outside the frame (no match can
+ * exist there), else the mean. */
 CC_HOSTDEV void
 cc_interp_apply (const float *model, float sx, float sy, int x, int y, int w, int h,
     float reach, float *u, float *v)
 {
   float dx = (float) x - sx, dy = (float) y - sy;
   if (reach > 0.0f) {
-    /* the trend: only where the mean's target leaves the frame, and only for the
-     * distance from the seed beyond reach */
-    const float tx = (float) x + model[0], ty = (float) y + model[3];
-    float f = 0.0f;
-    if (!(tx >= 0.0f && ty >= 0.0f && tx <= (float) (w - 1) && ty <= (float) (h - 1))) {
-      const float d = sqrtf (dx * dx + dy * dy);
-      f = d > reach ? 1.0f - reach / d : 0.0f;
-    }
-    dx *= f;
-    dy *= f;
+    /* the trend over the distance from the seed beyond reach, kept where it takes
+     * the pixel out of the frame */
+    const float d = sqrtf (dx * dx + dy * dy);
+    const float f = d > reach ? 1.0f - reach / d : 0.0f;
+    const float tu = model[0] + (model[1] * dx + model[2] * dy) * f;
+    const float tv = model[3] + (model[4] * dx + model[5] * dy) * f;
+    const float tx = (float) x + tu, ty = (float) y + tv;
+    const int out = !(tx >= 0.0f && ty >= 0.0f && tx <= (float) (w - 1)
+        && ty <= (float) (h - 1));
+    dx *= out ? f : 0.0f;
+    dy *= out ? f : 0.0f;
   }
   *u = model[0] + model[1] * dx + model[2] * dy;
   *v = model[3] + model[4] * dx + model[5] * dy;

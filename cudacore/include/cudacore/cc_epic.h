@@ -111,12 +111,12 @@ typedef struct cc_interp_params {
    * times its length, and a match's weight is exp (-D / sigma) of the summed cost D. */
   float flat_cost;      /* cost of one pixel in a flat region, 0.001..100. Default 0.02 */
   float edge_weight;    /* cost per luma level of gradient, 0..100. Default 0.02 */
-  /* Nadaraya-Watson only: where a pixel's weighted-mean target falls outside the
-   * frame (no match can exist there), it gets the mean plus the neighbours' linear
-   * trend (the affine fit's gradient) times its distance from its seed beyond this
-   * many pixels, so the field goes on growing past the frame's edge (the ground
-   * under a forward-moving camera) instead of stopping at the last seeds' mean;
-   * other pixels keep the mean. 0: off. 0..1e4. Default 0 (docs/epicflow.md) */
+  /* Nadaraya-Watson only: a pixel gets the mean plus the neighbours' linear trend
+   * (the affine fit's gradient) times its distance from its seed beyond this many
+   * pixels where that flow takes it out of the frame (no match can exist there), so
+   * the field goes on growing past the frame's edge (the ground and the sides under
+   * a forward-moving camera) instead of stopping at the last seeds' mean; other
+   * pixels keep the mean. 0: off. 0..1e4. Default 0 (docs/epicflow.md) */
   float extrapolate;
 } cc_interp_params;
 
