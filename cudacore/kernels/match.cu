@@ -111,12 +111,13 @@ match_finish_kernel (cc_match_view v0, cc_match_view v1, const uint16_t *luma0,
 __global__ void
 match_fb_kernel (const float *fwd, const float *bwd, const int *cost,
     const unsigned char *textured, int gw, int gh, int step, int w, int h, float fb_threshold,
-    cc_flow_match *out)
+    float max_disp, cc_flow_match *out)
 {
   int s = blockIdx.x * blockDim.x + threadIdx.x;
   if (s >= gw * gh)
     return;
-  out[s] = cc_match_fb (fwd, bwd, cost, textured, gw, gh, step, w, h, fb_threshold, s);
+  out[s] = cc_match_fb (fwd, bwd, cost, textured, gw, gh, step, w, h, fb_threshold, max_disp,
+      s);
 }
 
 // ------------------------------------------------------------------ host side
@@ -254,7 +255,7 @@ cc_cuda_match_compute (cc_cuda_match *st, cc_stream stream_in, const cc_match_pa
   }
   match_fb_kernel<<<seed_blocks, MATCH_THREADS, 0, stream>>> (st->fflow[0], st->fflow[1],
       st->cost[0], st->textured, L->gw, L->gh, L->step, L->full_w, L->full_h,
-      p->fb_threshold, st->matches);
+      p->fb_threshold, p->max_displacement, st->matches);
   CC_CUDA_LAUNCHED ("match_fb_kernel");
   return CC_SUCCESS;
 }

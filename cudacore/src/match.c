@@ -220,7 +220,7 @@ cpu_compute (cc_match *m)
 #pragma omp parallel for schedule(static) num_threads(nt)
   for (int s = 0; s < n; s++)
     m->matches[s] = cc_match_fb (m->fflow[0], m->fflow[1], m->cost[0], m->textured, L->gw,
-        L->gh, L->step, L->full_w, L->full_h, p->fb_threshold, s);
+        L->gh, L->step, L->full_w, L->full_h, p->fb_threshold, p->max_displacement, s);
 }
 
 static void

@@ -350,12 +350,15 @@ cc_match_confidence (int cost, float fb_error, float fb_threshold)
 }
 
 /* Final match of forward seed i from the forward (fu, fv: 2 floats per seed) and
- * backward results and the texture flags: textured, cost, local support and
- * forward-backward tests; rejected ones get zero vectors. */
+ * backward results and the texture flags: textured, cost, displacement-limit, local
+ * support and forward-backward tests; rejected ones get zero vectors. A match held
+ * at the search's displacement limit (max_disp px on an axis) stands for a motion
+ * the search could not reach, such as a target outside the frame, and its backward
+ * match, held at the limit too, passes the forward-backward test: it is rejected. */
 CC_HOSTDEV cc_flow_match
 cc_match_fb (const float *fwd, const float *bwd, const int *fwd_cost,
     const unsigned char *textured, int gw, int gh, int step, int w, int h,
-    float fb_threshold, int seed)
+    float fb_threshold, float max_disp, int seed)
 {
   cc_flow_match m;
   int gx = seed % gw, gy = seed / gw;
@@ -368,6 +371,8 @@ cc_match_fb (const float *fwd, const float *bwd, const int *fwd_cost,
   if (!textured[seed] || fwd_cost[seed] * 100 > CC_MATCH_COST_REJECT_PCT * CC_MATCH_COST_MAX)
     return m;
   float u = fwd[2 * seed], v = fwd[2 * seed + 1];
+  if (!(fabsf (u) < max_disp - 0.5f && fabsf (v) < max_disp - 0.5f))
+    return m;
   int support = 0;
   for (int dy = -1; dy <= 1; dy++)
     for (int dx = -1; dx <= 1; dx++) {

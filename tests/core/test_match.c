@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Sparse matcher (cc_match): accuracy on generated large-motion pairs with exact
  * ground truth (cv_pairs: textured layers, 40-60 px affine motions, occlusions),
- * identical / textureless / tiny frames, parameter and argument errors, the grid
+ * matches pinned at the displacement limit rejected, identical / textureless / tiny
+ * frames, parameter and argument errors, the grid
  * layout, thread-count independence, luma formats, and CUDA == CPU (identical
  * matches: both backends share every per-seed step, integer costs) when a device
  * exists. */
@@ -177,6 +178,33 @@ START_TEST (test_translation)
       inside, confident, correct);
   ck_assert_int_ge (confident, inside / 2);
   ck_assert_int_ge (correct, confident * 95 / 100);
+  free (m);
+  cv_image_free (&a);
+  cv_image_free (&b);
+}
+END_TEST
+
+/* A motion beyond max_displacement: the search stops at the limit, forward and
+ * backward alike, so the pinned matches agree with each other; none is kept (a
+ * target outside the frame pins matches the same way). */
+START_TEST (test_displacement_limit)
+{
+  cc_image a, b;
+  CC_ASSERT_OK (cv_synth_translation (240, 160, 57.0, -23.0, 5, &a, &b));
+  cc_match_params p;
+  cc_match_params_default (&p);
+  p.step = 4;
+  p.max_displacement = 16.0f;
+  int n, kept = 0, pinned = 0;
+  cc_flow_match *m = run_match (CC_BACKEND_CPU, &p, &a, &b, &n);
+  assert_well_formed (m, n, 240, 160, 4);
+  for (int i = 0; i < n; i++)
+    if (m[i].confidence > 0.0f) {
+      kept++;
+      pinned += fabsf (m[i].u) >= 15.5f || fabsf (m[i].v) >= 15.5f;
+    }
+  printf ("match: (57, -23) with a 16 px limit: %d kept, %d at the limit\n", kept, pinned);
+  ck_assert_int_eq (pinned, 0);
   free (m);
   cv_image_free (&a);
   cv_image_free (&b);
@@ -513,6 +541,7 @@ match_suite (void)
   tcase_set_timeout (tc, 300);
   tcase_add_test (tc, test_generated_pairs_accuracy);
   tcase_add_test (tc, test_translation);
+  tcase_add_test (tc, test_displacement_limit);
   tcase_add_test (tc, test_identical_frames);
   tcase_add_test (tc, test_textureless);
   tcase_add_test (tc, test_tiny_frames);
