@@ -369,10 +369,9 @@ device_begin (GstCvMaskOut * out)
   } else if (st->total < MASK_PLANES_MAX) {
     size_t pitch = 0;
     plane = mask_plane_alloc (st->context, &out->info, &pitch);
-    if (plane && pitch == (size_t) out->info.stride[0])
+    if (plane)
       st->total++;
-    else if (plane) {
-      st->total++;   /* counted, then freed */
+    if (plane && pitch != (size_t) out->info.stride[0]) {   /* one layout for all */
       mask_store_free_plane (st, plane);
       plane = 0;
     }

@@ -532,13 +532,14 @@ do_setup (GstCvFilter * self)
   p->location = on_cuda ? CC_LOCATION_DEVICE : CC_LOCATION_HOST;
   p->path = p->cuda_memory ? (on_cuda ? PATH_CUDA : PATH_CUDA_ON_HOST)
       : (on_cuda ? PATH_STAGED : PATH_HOST);
-  gboolean ok = TRUE;
+  /* the subclass's refusal first: nothing allocated for caps it will not take */
+  gboolean ok = caps_accepted (self, &p->info);
   gboolean pushed = gst_cv_cuda_context_push (p->cuda_ctx);
-  if (p->path == PATH_STAGED) {
-    cc_format fmt = CC_FORMAT_GRAY8;
-    gst_cv_video_format_to_cc (GST_VIDEO_INFO_FORMAT (&p->info), &fmt);
-    cc_status st = cc_image_alloc (p->core, GST_VIDEO_INFO_WIDTH (&p->info),
-        GST_VIDEO_INFO_HEIGHT (&p->info), fmt, CC_LOCATION_DEVICE, &p->staging);
+  cc_format fmt = CC_FORMAT_GRAY8;
+  gst_cv_video_format_to_cc (GST_VIDEO_INFO_FORMAT (&p->info), &fmt);
+  const int w = GST_VIDEO_INFO_WIDTH (&p->info), h = GST_VIDEO_INFO_HEIGHT (&p->info);
+  if (ok && p->path == PATH_STAGED) {
+    cc_status st = cc_image_alloc (p->core, w, h, fmt, CC_LOCATION_DEVICE, &p->staging);
     if (st != CC_SUCCESS) {
       GST_CV_FILTER_CORE_ERROR (self, st, "allocating the device frame");
       ok = FALSE;
@@ -546,10 +547,7 @@ do_setup (GstCvFilter * self)
     p->have_staging = ok;
   }
   if (ok && klass->wants_previous_frame) {
-    cc_format fmt = CC_FORMAT_GRAY8;
-    gst_cv_video_format_to_cc (GST_VIDEO_INFO_FORMAT (&p->info), &fmt);
-    cc_status st = cc_image_alloc (p->core, GST_VIDEO_INFO_WIDTH (&p->info),
-        GST_VIDEO_INFO_HEIGHT (&p->info), fmt, p->location, &p->previous);
+    cc_status st = cc_image_alloc (p->core, w, h, fmt, p->location, &p->previous);
     if (st != CC_SUCCESS) {
       GST_CV_FILTER_CORE_ERROR (self, st, "allocating the previous-frame copy");
       ok = FALSE;
@@ -557,7 +555,6 @@ do_setup (GstCvFilter * self)
     p->have_previous_buffer = ok;
     p->previous_valid = FALSE;
   }
-  ok = ok && caps_accepted (self, &p->info);
   if (ok && klass->setup)
     ok = klass->setup (self, &p->info, p->core);
   p->subclass_ready = ok;

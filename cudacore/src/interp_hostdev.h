@@ -396,7 +396,7 @@ CC_HOSTDEV void
 cc_interp_apply (const float *model, float sx, float sy, int x, int y, int w, int h,
     float reach, float *u, float *v)
 {
-  float dx = (float) x - sx, dy = (float) y - sy;
+  const float dx = (float) x - sx, dy = (float) y - sy;
   if (reach > 0.0f) {
     /* the trend over the distance from the seed beyond reach, kept where it takes
      * the pixel out of the frame */
@@ -407,8 +407,9 @@ cc_interp_apply (const float *model, float sx, float sy, int x, int y, int w, in
     const float tx = (float) x + tu, ty = (float) y + tv;
     const int out = !(tx >= 0.0f && ty >= 0.0f && tx <= (float) (w - 1)
         && ty <= (float) (h - 1));
-    dx *= out ? f : 0.0f;
-    dy *= out ? f : 0.0f;
+    *u = out ? tu : model[0];
+    *v = out ? tv : model[3];
+    return;
   }
   *u = model[0] + model[1] * dx + model[2] * dy;
   *v = model[3] + model[4] * dx + model[5] * dy;
