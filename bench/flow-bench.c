@@ -3,8 +3,8 @@
  * and of cc_flow_vis_draw (COLOR), one JSON object per line.
  *
  *   flow-bench [--fb-check | --no-fb-check] [--runs N] [--no-cpu] [--threads N]
- *   flow-bench --epic [--size WxH] [--cell N] [--k N] [--inner N] [--runs N] [--no-cpu]
- *              [--threads N]
+ *   flow-bench --epic [--size WxH] [--scene pair|ball] [--cell N] [--k N] [--inner N]
+ *              [--runs N] [--no-cpu] [--threads N]
  *   flow-bench --version
  *
  * --epic: the EpicFlow method (cc_epic, default parameters) instead, on a generated
@@ -15,6 +15,8 @@
  * cc_epic_compute with the confidence; video_ms: the same through
  * cc_epic_compute_video on alternating frames (each call reuses the last next frame);
  * end_to_end_ms: wall clock around cc_epic_compute + cc_context_synchronize.
+ * --scene ball: both frames a white ball on black (the repeated frame of
+ * tools/gpu/pipeline-fps.sh), the case where few seeds must reach the whole frame.
  *
  * Sizes 640x480, 1920x1080, 3840x2160 on CUDA (when a device exists); the CPU
  * backend at 640x480 only (fewer runs). LK: 5 levels, 3 iterations, 9x9 window.
@@ -38,6 +40,7 @@
 #include <cudacore/cc_flow_vis.h>
 #include <cudacore/cc_timer.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -195,6 +198,28 @@ bench_vis (bench_set *s, int warmup, int runs)
 static int epic_cell, epic_k, epic_inner, epic_w, epic_h;
 /* --preset: the parameter set the options above change (cc_epic_params_preset) */
 static cc_epic_preset epic_preset = CC_EPIC_PRESET_FAST;
+/* --scene ball: both frames one ball on black instead of the generated pair */
+static bool epic_ball;
+
+/* The first frame of `videotestsrc pattern=ball` as near as it matters here: a white
+ * disc of radius 20 px at the centre of a black frame, its rim anti-aliased. The
+ * repeated frame of tools/gpu/pipeline-fps.sh: no texture but the ball, so the
+ * interpolation's seeds sit on the ball alone. */
+static void
+draw_ball (cc_image *im)
+{
+  const float cx = im->width / 2.0f, cy = im->height / 2.0f, radius = 20.0f;
+  for (int y = 0; y < im->height; y++) {
+    uint8_t *row = (uint8_t *) im->planes[0] + (size_t) y * im->pitch[0];
+    for (int x = 0; x < im->width; x++) {
+      float d = hypotf (x + 0.5f - cx, y + 0.5f - cy);
+      float a = d <= radius - 0.5f ? 1.0f : d >= radius + 0.5f ? 0.0f : radius + 0.5f - d;
+      uint8_t v = (uint8_t) lrintf (255.0f * a);
+      row[4 * x] = row[4 * x + 1] = row[4 * x + 2] = v;
+      row[4 * x + 3] = 255;
+    }
+  }
+}
 
 static int
 bench_epic (cc_backend backend, int w, int h, int warmup, int runs)
@@ -221,6 +246,10 @@ bench_epic (cc_backend backend, int w, int h, int warmup, int runs)
   cc_timer *timer = NULL;
   if (cv_pair_make (&gp, NULL, 0, &host[0], &host[1], &truth, &occ) != CC_SUCCESS)
     return cv_fail ("generated pair");
+  if (epic_ball) {
+    draw_ball (&host[0]);
+    draw_ball (&host[1]);
+  }
   for (int i = 0; i < 2 && !rc; i++)
     if (cc_image_alloc (ctx, w, h, host[i].format, loc, &frames[i]) != CC_SUCCESS
         || cc_image_copy (ctx, NULL, &host[i], &frames[i]) != CC_SUCCESS)
@@ -275,11 +304,11 @@ bench_epic (cc_backend backend, int w, int h, int warmup, int runs)
   }
   if (!rc) {
     printf ("{\"algorithm\":\"epic\",\"width\":%d,\"height\":%d,\"backend\":\"%s\","
-        "\"preset\":\"%s\",\"refine_levels\":%d,\"outer\":%d,"
+        "\"scene\":\"%s\",\"preset\":\"%s\",\"refine_levels\":%d,\"outer\":%d,"
         "\"match_step\":%d,\"cell\":%d,\"k\":%d,\"inner\":%d,\"refine\":true,\"confidence\":true,\"runs\":%d,"
         "\"threads\":%d,\"match_ms\":%.4f,\"interp_ms\":%.4f,\"refine_ms\":%.4f,"
         "\"kernel_ms\":%.4f,\"video_ms\":%.4f,\"end_to_end_ms\":%.4f}\n", w, h,
-        cc_backend_name (backend), cc_epic_preset_name (epic_preset),
+        cc_backend_name (backend), epic_ball ? "ball" : "pair", cc_epic_preset_name (epic_preset),
         p.refine_params.levels, p.refine_params.outer_iterations,
         p.match.step, p.interp.cell, p.interp.k, p.refine_params.inner_iterations, runs, bench_threads (ctx), cv_median (mt, runs),
         cv_median (it, runs), cv_median (rt, runs), cv_median (kt, runs), cv_median (vt, runs),
@@ -328,8 +357,8 @@ bench_size (cc_backend backend, int w, int h, bool fb, int warmup, int runs)
 
 static const char help[] =
 "usage: flow-bench [--fb-check | --no-fb-check] [--runs N] [--no-cpu] [--threads N]\n"
-"       flow-bench --epic [--preset P] [--cell N] [--k N] [--inner N] [--runs N] [--no-cpu]\n"
-"                  [--threads N]\n"
+"       flow-bench --epic [--size WxH] [--scene S] [--preset P] [--cell N] [--k N] [--inner N]\n"
+"                  [--runs N] [--no-cpu] [--threads N]\n"
 "Times dense Lucas-Kanade flow (5 levels, 3 iterations, 9x9 window) and its colour\n"
 "drawing on the synthetic clip: 640x480, 1920x1080, 3840x2160 on CUDA when a device\n"
 "exists, 640x480 on the CPU; one JSON line each: kernel_ms (CUDA events, median) and\n"
@@ -339,6 +368,9 @@ static const char help[] =
 "  --epic          EpicFlow instead, on a generated large-motion pair at 1024x436 and\n"
 "                  1920x1080 (CUDA) and 1024x436 (CPU, 3 runs at most), with the\n"
 "                  stages' split (match_ms, interp_ms, refine_ms)\n"
+"  --size WxH      --epic: that size alone (CUDA; the CPU line stays 1024x436)\n"
+"  --scene S       --epic: pair (the default) or ball: both frames a white ball on black,\n"
+"                  the repeated frame of tools/gpu/pipeline-fps.sh (few seeds, far apart)\n"
 "  --cell N        --epic: the interpolation's cell size (2..8; default the library's)\n"
 "  --k N           --epic: the neighbours each pixel's interpolation uses (1..128;\n"
 "                  default the library's)\n"
@@ -382,6 +414,14 @@ main (int argc, char **argv)
     } else if (!strcmp (argv[i], "--preset") && i + 1 < argc) {
       if (!cv_parse_epic_preset ("--preset", argv[++i], &epic_preset))
         return 2;
+    } else if (!strcmp (argv[i], "--scene") && i + 1 < argc) {
+      i++;
+      if (!strcmp (argv[i], "ball") || !strcmp (argv[i], "pair"))
+        epic_ball = !strcmp (argv[i], "ball");
+      else {
+        fprintf (stderr, "flow-bench: --scene %s: want pair or ball\n", argv[i]);
+        return 2;
+      }
     } else if (!strcmp (argv[i], "--inner") && i + 1 < argc) {
       if (!cv_parse_int ("--inner", argv[++i], 1, 1000, &epic_inner))
         return 2;
@@ -390,7 +430,7 @@ main (int argc, char **argv)
         return 2;
     } else {
       fprintf (stderr, "usage: flow-bench [--fb-check | --no-fb-check | --epic [--size WxH] "
-          "[--preset P] [--cell N] [--k N] [--inner N]] [--runs N] [--no-cpu] [--threads N]\n");
+          "[--preset P] [--scene S] [--cell N] [--k N] [--inner N]] [--runs N] [--no-cpu] [--threads N]\n");
       return 2;
     }
   }

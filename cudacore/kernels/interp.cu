@@ -3,19 +3,16 @@
 // describes the algorithm). Built with -fmad=false: every float step rounds as on
 // the CPU, so the keys, graph and models are the same bits.
 //
-// Geodesic Voronoi: tiled parallel relaxation. A 32 x 32 block loads its tile and a
-// one-pixel halo of (distance, seed) keys into shared memory and relaxes its pixels
-// against their 8 neighbours by Jacobi steps between two shared buffers until no key
-// of the tile changes, then writes the changed keys back. A round is one launch of as
-// many blocks as the device runs at once, each taking tiles in turn, and relaxes only
-// the tiles next to a tile that changed in the round before. Rounds run back to
-// back in a CUDA graph's while node, built once by create: the last block of a round
-// to finish ends the loop when the round changed no key (or at the round limit), so
-// a run pays one graph launch and exactly the rounds it needs, with no host
-// synchronisation. Keys only decrease and each is
-// the value of a real path, so the rounds reach the unique fixed point the CPU's
-// Dijkstra computes, whatever the order of the updates (cc_interp_rounds () rounds at
-// most).
+// Geodesic Voronoi: tiled parallel relaxation in rounds. A block of four warps loads
+// a 32 x 32 tile and a one-pixel halo of (distance, seed) keys into shared memory,
+// relaxes them to the tile's fixed point by sweeps in the four directions (a front
+// crosses the tile in one pass) and writes the changed keys back. A round relaxes the
+// tiles next to a tile that changed in the round before (every tile in round 1), and
+// the rounds run in one cooperative launch with a grid barrier between them, until a
+// round changes no key: one launch, no host synchronisation, no graph. Keys only
+// decrease and each is the value of a real path, so the rounds reach the unique fixed
+// point the CPU's Dijkstra computes, whatever the order of the updates
+// (cc_interp_rounds () rounds at most).
 // Seed graph: an open-addressing table of (cell pair -> least cost) filled with
 // atomicCAS / atomicMin (contents independent of the order), then CSR lists by
 // a count, a CUB scan, a fill and a per-node sort by neighbour.
@@ -26,42 +23,40 @@
 #include "interp_internal.h"
 #include "interp_hostdev.h"
 
+#include <cooperative_groups.h>
 #include <cub/device/device_scan.cuh>
 #include <cuda/atomic>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
+namespace cg = cooperative_groups;
+
 #define INTERP_TILE 32
 #define INTERP_THREADS 256
 #define INTERP_FIT_WARPS 4
-// Two geodesic blocks (2 x 1,024 threads) an SM where the SM holds 2,048 threads (sm_80,
-// sm_90): at most 32 registers a thread; one elsewhere.
-#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 800 || __CUDA_ARCH__ >= 900)
-#define INTERP_ROUND_MIN_BLOCKS 2
-#else
-#define INTERP_ROUND_MIN_BLOCKS 1
-#endif
-// The geodesic rounds' state in device memory: the rounds done, the blocks of the
-// current round that finished, and whether the current round changed a key.
-#define INTERP_ROUND_DONE 0
-#define INTERP_ROUND_BLOCKS 1
-#define INTERP_ROUND_CHANGED 2
-#define INTERP_ROUND_STATE 3
+// The geodesic kernel: four warps a block, one a sweep direction (interp_tile_sweeps).
+#define INTERP_GEO_THREADS (4 * INTERP_TILE)
+// Tiles whose activity a geodesic block finds at once: 9 stamps each, a thread a stamp.
+#define INTERP_ROUND_CHUNK (INTERP_GEO_THREADS / 9)
+// Geodesic blocks an SM at most: enough to hold the front's tiles, few enough that
+// the grid barrier stays cheap and other streams' kernels find room beside them.
+#define INTERP_GEO_BLOCKS_PER_SM 4
+// The geodesic's round flags in device memory: round r's at r % 3.
+#define INTERP_ROUND_FLAGS 3
 static_assert (128 * (sizeof (cc_flow_match) + sizeof (double)) <= 8 * CC_INTERP_CANDIDATES,
     "interp: fit gather does not fit the candidate buffer");
 
 struct cc_cuda_interp {
   cc_context *ctx;
   int w, h, nb, table_size, table_bits, rounds;
-  int round_blocks;              // blocks of a geodesic round: what the device runs at once
+  int geo_blocks;                // the geodesic's grid: blocks resident at once
   int *blur_h, *blur;
   float *cost;
   unsigned long long *keys;
-  int *round_state;              // INTERP_ROUND_STATE ints (interp_geodesic_round_kernel)
+  int *round_flags;              // INTERP_ROUND_FLAGS ints (interp_geodesic_kernel)
   int *stamps;                   // 2 x tiles: the round of each tile's last change
   int tiles_x, tiles_y;
-  cudaGraphExec_t geodesic;      // the state and stamps cleared, then the rounds
   int *owner;
   unsigned long long *table_key;
   unsigned *table_cost;          // float bits (costs >= 0 order like their bits)
@@ -142,119 +137,145 @@ interp_seed_kernel (const cc_flow_match *matches, const int *owner, int nb,
   keys[(size_t) py * w + px] = cc_interp_key (0.0f, b);
 }
 
-// One geodesic round, r (1-based: the rounds done, state[INTERP_ROUND_DONE], plus
-// one), of as many blocks as the device holds at once, each taking tiles in turn. A
-// block that changed a key sets state[INTERP_ROUND_CHANGED]; the last block to finish
-// (a count of the finished blocks) sets the while node's condition `loop`: another
-// round when this one changed a key and fewer than `rounds` ran.
-//
-// A tile is relaxed when a tile of its 3 x 3 neighbourhood changed a key in the
-// previous round (stamps: the round of a tile's last change, in two arrays by the
-// parity of the round, so that a round's writes never meet its reads), every tile in
-// round 1. Its keys and a one-pixel halo are loaded into shared memory and relaxed
-// against the 8 neighbours by Jacobi steps between two buffers (each step reads one
-// and writes the other: no thread reads what another writes in the same step) until
-// no key changes; the changed keys go back. Keys of other tiles (the halo) may change
-// while they are read: those are relaxed atomic loads and stores, and any value read
-// is the length of a real path, so the fixed point is the same whatever a load sees.
-// The lanes of a warp take the same branches (out-of-frame lanes keep their key by a
-// select) and meet before each barrier, as compute-sanitizer synccheck requires.
-__global__ void __launch_bounds__ (INTERP_TILE * INTERP_TILE, INTERP_ROUND_MIN_BLOCKS)
-interp_geodesic_round_kernel (unsigned long long *keys, const float *cost, int w, int h,
-    int *state, int *stamps, int tiles_x, int tiles_y, int rounds,
-    cudaGraphConditionalHandle loop)
+// Relax the tile in sk (INTERP_TILE^2 keys and a one-pixel halo; costs in sc) to its
+// fixed point against its 8 neighbours, by sweeps: warp 0 left to right, 1 right to
+// left, 2 top to bottom, 3 bottom to top, a lane a row (a column), each cell against
+// the three cells before it in the warp's direction. The four run at once on the
+// same keys through shared-memory atomics (a cell's key only decreases, and any value
+// a load sees is the length of a real path), and passes repeat until one changes no
+// key, so every cell then holds the least of its 8 relaxations: the same fixed point
+// as the CPU's Dijkstra restricted to the tile, whatever the order. A sweep carries a
+// front across the tile in one pass, where a Jacobi step carried it one pixel.
+// Out-of-frame cells (in == false) and the halo are read, never written.
+__device__ void
+interp_tile_sweeps (unsigned long long (*sk)[INTERP_TILE + 2], const float (*sc)[INTERP_TILE + 2],
+    int x0, int y0, int w, int h)
 {
-  __shared__ unsigned long long sk[2][INTERP_TILE + 2][INTERP_TILE + 2];
-  __shared__ float sc[INTERP_TILE + 2][INTERP_TILE + 2];
-  __shared__ int s_active;
-  // the round's number: state changes only after every block has read it (below)
-  const int r = *(volatile int *) &state[INTERP_ROUND_DONE] + 1;
-  const int tiles = tiles_x * tiles_y;
-  const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * INTERP_TILE + tx;
-  const int *last = stamps + ((r - 1) & 1) * tiles;
-  int *mine = stamps + (r & 1) * tiles;
-  bool block_changed = false;
-  for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-    const int tcx = tile % tiles_x, tcy = tile / tiles_x;
-    __syncwarp ();
-    __syncthreads ();   // the previous tile is done with the buffers and s_active
-    if (tid == 0) {
-      int active = r == 1;
-      for (int dy = -1; dy <= 1 && !active; dy++)
-        for (int dx = -1; dx <= 1 && !active; dx++) {
-          int nx = tcx + dx, ny = tcy + dy;
-          if (nx >= 0 && ny >= 0 && nx < tiles_x && ny < tiles_y)
-            active = last[ny * tiles_x + nx] == r - 1;
-        }
-      s_active = active;
+  const int lane = threadIdx.x, dir = threadIdx.y;
+  const bool horizontal = dir < 2, forward = (dir & 1) == 0;
+  for (int pass = 0; pass < INTERP_TILE * INTERP_TILE; pass++) {
+    bool changed = false;
+    for (int s = 0; s < INTERP_TILE; s++) {
+      const int along = forward ? s : INTERP_TILE - 1 - s, back = forward ? -1 : 1;
+      const int x = horizontal ? along : lane, y = horizontal ? lane : along;
+      const int lx = x + 1, ly = y + 1;
+      const bool in = x0 + x < w && y0 + y < h;
+      cuda::atomic_ref<unsigned long long, cuda::thread_scope_block> own (sk[ly][lx]);
+      const unsigned long long cur = own.load (cuda::memory_order_relaxed);
+      const float c = sc[ly][lx];
+      unsigned long long best = cur;
+      for (int o = -1; o <= 1; o++) {
+        const int nx = horizontal ? lx + back : lx + o, ny = horizontal ? ly + o : ly + back;
+        const unsigned long long nk = cuda::atomic_ref<unsigned long long,
+            cuda::thread_scope_block> (sk[ny][nx]).load (cuda::memory_order_relaxed);
+        const unsigned long long k = cc_interp_relax (nk, cc_interp_step (c, sc[ny][nx], o != 0));
+        best = k < best ? k : best;
+      }
+      if (in && best < cur) {
+        own.fetch_min (best, cuda::memory_order_relaxed);
+        changed = true;
+      }
+      __syncwarp ();   // the cell is read by the lanes beside it at the next step
     }
-    __syncwarp ();
-    __syncthreads ();
-    if (!s_active)
-      continue;
-    const int x0 = tcx * INTERP_TILE, y0 = tcy * INTERP_TILE;
-    for (int i = tid; i < (INTERP_TILE + 2) * (INTERP_TILE + 2);
-        i += INTERP_TILE * INTERP_TILE) {
-      int lx = i % (INTERP_TILE + 2), ly = i / (INTERP_TILE + 2);
-      int gx = x0 + lx - 1, gy = y0 + ly - 1;
-      const bool in = gx >= 0 && gy >= 0 && gx < w && gy < h;
-      const size_t at = in ? (size_t) gy * w + gx : 0;
-      const unsigned long long k = cuda::atomic_ref<unsigned long long,
-          cuda::thread_scope_device> (keys[at]).load (cuda::memory_order_relaxed);
-      const float cost_at = cost[at];
-      sk[0][ly][lx] = in ? k : CC_INTERP_KEY_NONE;
-      sk[1][ly][lx] = in ? k : CC_INTERP_KEY_NONE;
-      sc[ly][lx] = in ? cost_at : 0.0f;
-    }
-    __syncwarp ();
-    __syncthreads ();
-    const int x = x0 + tx, y = y0 + ty;
-    const bool in = x < w && y < h;
-    const unsigned long long orig = sk[0][ty + 1][tx + 1];
-    const float c = sc[ty + 1][tx + 1];
-    int cur = 0;
-    for (int it = 0; it < 2 * INTERP_TILE * INTERP_TILE; it++) {
-      const unsigned long long own = sk[cur][ty + 1][tx + 1];
-      unsigned long long best = own;
-      for (int dy = -1; dy <= 1; dy++)
-        for (int dx = -1; dx <= 1; dx++) {
-          if (dx == 0 && dy == 0)
-            continue;
-          const unsigned long long k = cc_interp_relax (sk[cur][ty + 1 + dy][tx + 1 + dx],
-              cc_interp_step (c, sc[ty + 1 + dy][tx + 1 + dx], dx != 0 && dy != 0));
-          best = k < best ? k : best;
-        }
-      best = in ? best : own;   // out of the frame: never a key
-      sk[cur ^ 1][ty + 1][tx + 1] = best;
-      cur ^= 1;
-      __syncwarp ();
-      if (!__syncthreads_or (best < own))
-        break;
-    }
-    const unsigned long long fin = sk[cur][ty + 1][tx + 1];
-    const bool mine_changed = in && fin != orig;
-    if (mine_changed)
-      cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> (
-          keys[(size_t) y * w + x]).store (fin, cuda::memory_order_relaxed);
-    __syncwarp ();
-    if (__syncthreads_or (mine_changed)) {
-      block_changed = true;
-      if (tid == 0)
-        mine[tile] = r;
-    }
+    if (!__syncthreads_or (changed))
+      break;
   }
-  // the last block of the round to finish decides whether another round runs
-  if (tid == 0) {
-    if (block_changed)
-      atomicOr (&state[INTERP_ROUND_CHANGED], 1);
-    __threadfence ();
-    if (atomicAdd (&state[INTERP_ROUND_BLOCKS], 1) == (int) gridDim.x - 1) {
-      __threadfence ();
-      const int changed = atomicExch (&state[INTERP_ROUND_CHANGED], 0);
-      state[INTERP_ROUND_BLOCKS] = 0;
-      state[INTERP_ROUND_DONE] = r;
-      cudaGraphSetConditional (loop, changed != 0 && r < rounds);
+}
+
+// The geodesic Voronoi's rounds in one cooperative launch: a grid barrier between
+// rounds, rounds until one changes no key (or `rounds` ran). In round r (1-based) a
+// tile is relaxed when a tile of its 3 x 3 neighbourhood changed a key in round r - 1
+// (stamps: the round of a tile's last change, in two arrays by the parity of the
+// round, so that a round's writes never meet its reads), every tile in round 1. The
+// block loads the tile's keys and halo into shared memory, relaxes them
+// (interp_tile_sweeps) and writes the changed keys back. Keys of other tiles (the
+// halo) may change while they are read: those are relaxed atomic loads and stores,
+// and any value read is the length of a real path, so the fixed point is the same
+// whatever a load sees. changed[r % 3] says whether round r changed a key; block 0
+// clears the flag of round r + 1 in round r, when every block has read round r - 2's.
+__global__ void __launch_bounds__ (INTERP_GEO_THREADS)
+interp_geodesic_kernel (unsigned long long *keys, const float *cost, int w, int h,
+    int *changed, int *stamps, int tiles_x, int tiles_y, int rounds)
+{
+  __shared__ unsigned long long sk[INTERP_TILE + 2][INTERP_TILE + 2];
+  __shared__ float sc[INTERP_TILE + 2][INTERP_TILE + 2];
+  __shared__ int s_active[INTERP_ROUND_CHUNK];
+  cg::grid_group grid = cg::this_grid ();
+  const int tiles = tiles_x * tiles_y;
+  const int tid = threadIdx.y * INTERP_TILE + threadIdx.x;
+  const int stride = gridDim.x;
+  for (int r = 1; r <= rounds; r++) {
+    if (blockIdx.x == 0 && tid == 0)
+      cuda::atomic_ref<int, cuda::thread_scope_device> (changed[(r + 1) % 3]).store (0,
+          cuda::memory_order_relaxed);
+    const int *last = stamps + ((r - 1) & 1) * tiles;
+    int *mine = stamps + (r & 1) * tiles;
+    bool block_changed = false;
+    // The block's tiles (blockIdx.x, + gridDim.x, ...) in chunks: which are active is
+    // found for a whole chunk at once, a thread a (tile, neighbour) stamp.
+    for (int base = blockIdx.x; base < tiles; base += stride * INTERP_ROUND_CHUNK) {
+      __syncthreads ();   // the previous chunk is done with s_active
+      if (tid < INTERP_ROUND_CHUNK)
+        s_active[tid] = r == 1;
+      __syncthreads ();
+      if (r > 1 && tid < 9 * INTERP_ROUND_CHUNK) {
+        const int i = tid / 9, d = tid % 9;
+        const int tile = base + i * stride;
+        if (tile < tiles) {
+          const int nx = tile % tiles_x + d % 3 - 1, ny = tile / tiles_x + d / 3 - 1;
+          if (nx >= 0 && ny >= 0 && nx < tiles_x && ny < tiles_y
+              && last[ny * tiles_x + nx] == r - 1)
+            atomicOr (&s_active[i], 1);
+        }
+      }
+      __syncthreads ();
+      for (int ci = 0; ci < INTERP_ROUND_CHUNK; ci++) {
+        const int tile = base + ci * stride;
+        if (tile >= tiles || !s_active[ci])
+          continue;   // the same for every thread of the block
+        const int x0 = tile % tiles_x * INTERP_TILE, y0 = tile / tiles_x * INTERP_TILE;
+        __syncthreads ();   // the previous tile is done with the buffers
+        for (int i = tid; i < (INTERP_TILE + 2) * (INTERP_TILE + 2); i += INTERP_GEO_THREADS) {
+          const int lx = i % (INTERP_TILE + 2), ly = i / (INTERP_TILE + 2);
+          const int gx = x0 + lx - 1, gy = y0 + ly - 1;
+          const bool in = gx >= 0 && gy >= 0 && gx < w && gy < h;
+          const size_t at = in ? (size_t) gy * w + gx : 0;
+          const unsigned long long k = cuda::atomic_ref<unsigned long long,
+              cuda::thread_scope_device> (keys[at]).load (cuda::memory_order_relaxed);
+          sk[ly][lx] = in ? k : CC_INTERP_KEY_NONE;
+          sc[ly][lx] = in ? cost[at] : 0.0f;
+        }
+        __syncthreads ();
+        unsigned long long orig[INTERP_TILE * INTERP_TILE / INTERP_GEO_THREADS];
+        for (int j = 0; j < INTERP_TILE * INTERP_TILE / INTERP_GEO_THREADS; j++) {
+          const int i = tid + j * INTERP_GEO_THREADS;
+          orig[j] = sk[i / INTERP_TILE + 1][i % INTERP_TILE + 1];
+        }
+        interp_tile_sweeps (sk, sc, x0, y0, w, h);   // ends at a barrier
+        bool tile_changed = false;
+        for (int j = 0; j < INTERP_TILE * INTERP_TILE / INTERP_GEO_THREADS; j++) {
+          const int i = tid + j * INTERP_GEO_THREADS;
+          const int x = x0 + i % INTERP_TILE, y = y0 + i / INTERP_TILE;
+          const unsigned long long fin = sk[i / INTERP_TILE + 1][i % INTERP_TILE + 1];
+          if (x < w && y < h && fin != orig[j]) {
+            cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> (
+                keys[(size_t) y * w + x]).store (fin, cuda::memory_order_relaxed);
+            tile_changed = true;
+          }
+        }
+        if (__syncthreads_or (tile_changed)) {
+          block_changed = true;
+          if (tid == 0)
+            mine[tile] = r;
+        }
+      }
     }
+    if (block_changed && tid == 0)
+      atomicOr (&changed[r % 3], 1);
+    grid.sync ();
+    if (!cuda::atomic_ref<int, cuda::thread_scope_device> (changed[r % 3]).load (
+            cuda::memory_order_relaxed))
+      break;   // every block reads the same flag: they leave together
   }
 }
 
@@ -613,70 +634,12 @@ interp_confidence_kernel (const unsigned long long *keys, const cc_flow_match *m
 
 // ------------------------------------------------------------------ host side
 
-// The geodesic rounds as one graph: the round state and the stamps cleared, then a
-// while node whose body is one round (interp_geodesic_round_kernel ends the loop).
-// Their arguments never change, so create builds it once: a run launches it instead
-// of a kernel a round, whose launch cost, not their work, would dominate.
-static cc_status
-interp_build_geodesic (cc_cuda_interp *st)
-{
-  cudaGraph_t g = NULL;
-  cudaGraphNode_t clear_state, clear_stamps, kernel, loop_node;
-  cudaGraphConditionalHandle loop;
-  cudaError_t e = cudaGraphCreate (&g, 0);
-  if (e == cudaSuccess)
-    e = cudaGraphConditionalHandleCreate (&loop, g, 1, cudaGraphCondAssignDefault);
-  if (e == cudaSuccess) {
-    cudaMemsetParams m = {};
-    m.dst = st->round_state;
-    m.elementSize = sizeof (int);
-    m.width = INTERP_ROUND_STATE;
-    m.height = 1;
-    e = cudaGraphAddMemsetNode (&clear_state, g, NULL, 0, &m);
-    if (e == cudaSuccess) {
-      m.dst = st->stamps;
-      m.width = 2 * (size_t) st->tiles_x * st->tiles_y;
-      e = cudaGraphAddMemsetNode (&clear_stamps, g, &clear_state, 1, &m);
-    }
-  }
-  if (e == cudaSuccess) {
-    cudaGraphNodeParams cp = {};
-    cp.type = cudaGraphNodeTypeConditional;
-    cp.conditional.handle = loop;
-    cp.conditional.type = cudaGraphCondTypeWhile;
-    cp.conditional.size = 1;
-    e = cudaGraphAddNode (&loop_node, g, &clear_stamps, NULL, 1, &cp);
-    if (e == cudaSuccess) {
-      void *args[] = { &st->keys, &st->cost, &st->w, &st->h, &st->round_state, &st->stamps,
-        &st->tiles_x, &st->tiles_y, &st->rounds, &loop };
-      cudaKernelNodeParams kp = {};
-      kp.func = (void *) interp_geodesic_round_kernel;
-      kp.gridDim = dim3 (st->round_blocks);
-      kp.blockDim = dim3 (INTERP_TILE, INTERP_TILE);
-      kp.kernelParams = args;
-      e = cudaGraphAddKernelNode (&kernel, cp.conditional.phGraph_out[0], NULL, 0, &kp);
-    }
-  }
-  if (e == cudaSuccess)
-    e = cudaGraphInstantiate (&st->geodesic, g, 0);
-  if (g)
-    cudaGraphDestroy (g);
-  if (e != cudaSuccess) {
-    cudaGetLastError ();
-    st->geodesic = NULL;
-    return cc_set_error (CC_ERROR_CUDA, "interp: geodesic graph: %s", cudaGetErrorString (e));
-  }
-  return CC_SUCCESS;
-}
-
 extern "C" void
 cc_cuda_interp_destroy (cc_cuda_interp *st)
 {
   if (!st)
     return;
-  if (st->geodesic)
-    cudaGraphExecDestroy (st->geodesic);
-  void *bufs[] = { st->blur_h, st->blur, st->cost, st->keys, st->round_state, st->stamps, st->owner,
+  void *bufs[] = { st->blur_h, st->blur, st->cost, st->keys, st->round_flags, st->stamps, st->owner,
     st->table_key, st->table_cost, st->count, st->offsets, st->cursor, st->adj_node,
     st->adj_cost, st->model, st->scan_tmp };
   for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
@@ -710,7 +673,7 @@ cc_cuda_interp_create (cc_context *ctx, int w, int h, cc_cuda_interp **out)
   INTERP_ALLOC (st->keys, n * sizeof (unsigned long long));
   st->tiles_x = cc_div_up (w, INTERP_TILE);
   st->tiles_y = cc_div_up (h, INTERP_TILE);
-  INTERP_ALLOC (st->round_state, INTERP_ROUND_STATE * sizeof (int));
+  INTERP_ALLOC (st->round_flags, INTERP_ROUND_FLAGS * sizeof (int));
   INTERP_ALLOC (st->stamps, 2 * (size_t) st->tiles_x * st->tiles_y * sizeof (int));
   INTERP_ALLOC (st->owner, nb * sizeof (int));
   INTERP_ALLOC (st->table_key, t * sizeof (unsigned long long));
@@ -733,22 +696,29 @@ cc_cuda_interp_create (cc_context *ctx, int w, int h, cc_cuda_interp **out)
     }
   }
   if (s == CC_SUCCESS) {
-    // a round's blocks: as many as the device holds at once, at most one per tile
-    int sms = 0, per_sm = 0;
-    const int tiles = cc_div_up (w, INTERP_TILE) * cc_div_up (h, INTERP_TILE);
+    // the geodesic's grid: blocks that are resident at once (a grid barrier needs
+    // them all), at most INTERP_GEO_BLOCKS_PER_SM an SM and one a tile
+    int sms = 0, per_sm = 0, coop = 0;
+    const int tiles = st->tiles_x * st->tiles_y;
     cudaError_t e = cudaDeviceGetAttribute (&sms, cudaDevAttrMultiProcessorCount, ctx->device);
     if (e == cudaSuccess)
-      e = cudaOccupancyMaxActiveBlocksPerMultiprocessor (&per_sm,
-          interp_geodesic_round_kernel, INTERP_TILE * INTERP_TILE, 0);
+      e = cudaDeviceGetAttribute (&coop, cudaDevAttrCooperativeLaunch, ctx->device);
+    if (e == cudaSuccess)
+      e = cudaOccupancyMaxActiveBlocksPerMultiprocessor (&per_sm, interp_geodesic_kernel,
+          INTERP_GEO_THREADS, 0);
     if (e != cudaSuccess) {
       cudaGetLastError ();
       s = cc_set_error (CC_ERROR_CUDA, "interp: device query: %s", cudaGetErrorString (e));
+    } else if (!coop || per_sm < 1)
+      s = cc_set_error (CC_ERROR_NOT_SUPPORTED,
+          "interp: the device cannot run the geodesic kernel's cooperative launch");
+    else {
+      if (per_sm > INTERP_GEO_BLOCKS_PER_SM)
+        per_sm = INTERP_GEO_BLOCKS_PER_SM;
+      long long resident = (long long) sms * per_sm;
+      st->geo_blocks = (int) (resident < tiles ? resident : tiles);
     }
-    long long resident = (long long) (sms > 0 ? sms : 1) * (per_sm > 0 ? per_sm : 1);
-    st->round_blocks = (int) (resident < tiles ? resident : tiles);
   }
-  if (s == CC_SUCCESS)
-    s = interp_build_geodesic (st);
   if (s != CC_SUCCESS) {
     cc_cuda_interp_destroy (st);
     return s;
@@ -786,7 +756,25 @@ cc_cuda_interp_compute (cc_cuda_interp *st, cc_stream stream, const cc_interp_pa
     CC_CUDA_LAUNCHED ("interp_seed_kernel");
   }
 
-  CC_CUDA_TRY (cudaGraphLaunch (st->geodesic, cs), "interp: geodesic rounds");
+  CC_CUDA_TRY (cudaMemsetAsync (st->round_flags, 0, INTERP_ROUND_FLAGS * sizeof (int), cs),
+      "interp: clear round flags");
+  CC_CUDA_TRY (cudaMemsetAsync (st->stamps, 0, 2 * (size_t) st->tiles_x * st->tiles_y
+          * sizeof (int), cs), "interp: clear stamps");
+  {
+    int rounds = st->rounds, tx = st->tiles_x, ty = st->tiles_y, ww = w, hh = h;
+    void *args[] = { &st->keys, &st->cost, &ww, &hh, &st->round_flags, &st->stamps, &tx, &ty,
+      &rounds };
+    // fewer blocks when the device holds fewer at once than create found (a tool
+    // that instruments the kernel): the result does not depend on the grid
+    cudaError_t e;
+    while ((e = cudaLaunchCooperativeKernel ((const void *) interp_geodesic_kernel,
+                dim3 (st->geo_blocks), dim3 (INTERP_TILE, 4), args, 0, cs))
+        == cudaErrorCooperativeLaunchTooLarge && st->geo_blocks > 1) {
+      cudaGetLastError ();
+      st->geo_blocks /= 2;
+    }
+    CC_CUDA_TRY (e, "interp: geodesic rounds");
+  }
 
   CC_CUDA_TRY (cudaMemsetAsync (st->table_key, 0xFF, (size_t) t * sizeof (unsigned long long),
           cs), "interp: clear table");
