@@ -196,6 +196,7 @@ bench_vis (bench_set *s, int warmup, int runs)
  * refinement's inner iterations instead of the defaults (0: cc_epic_params_default's),
  * to compare settings in one run */
 static int epic_cell, epic_k, epic_inner, epic_w, epic_h;
+static float epic_robust = -1.0f;   /* < 0: the library's */
 /* --preset: the parameter set the options above change (cc_epic_params_preset) */
 static cc_epic_preset epic_preset = CC_EPIC_PRESET_FAST;
 /* --scene ball: both frames one ball on black instead of the generated pair */
@@ -239,6 +240,8 @@ bench_epic (cc_backend backend, int w, int h, int warmup, int runs)
     p.interp.k = epic_k;
   if (epic_inner)
     p.refine_params.inner_iterations = epic_inner;
+  if (epic_robust >= 0.0f)
+    p.interp.robust = epic_robust;
   cc_epic *epic = NULL;
   cc_match *match = NULL;
   cc_interp *interp = NULL;
@@ -375,6 +378,8 @@ static const char help[] =
 "  --k N           --epic: the neighbours each pixel's interpolation uses (1..128;\n"
 "                  default the library's)\n"
 "  --inner N       --epic: refinement inner iterations (1..1000; default the library's)\n"
+"  --robust PX     --epic: the interpolation's robust mean scale (0: off; default the\n"
+"                  library's)\n"
 "  --preset P      --epic: fast (the default), balanced or accurate (cc_epic_params_preset),\n"
 "                  which --cell, --k and --inner then change\n"
 "  --runs N        timed runs, the median kept (1..%d; default 50; the CPU fewer)\n"
@@ -424,6 +429,9 @@ main (int argc, char **argv)
       }
     } else if (!strcmp (argv[i], "--inner") && i + 1 < argc) {
       if (!cv_parse_int ("--inner", argv[++i], 1, 1000, &epic_inner))
+        return 2;
+    } else if (!strcmp (argv[i], "--robust") && i + 1 < argc) {
+      if (!cv_parse_float ("--robust", argv[++i], 0.0, 1e4, &epic_robust))
         return 2;
     } else if (!strcmp (argv[i], "--threads") && i + 1 < argc) {
       if (!cv_parse_int ("--threads", argv[++i], 0, CC_CONTEXT_THREADS_MAX, &cpu_threads))

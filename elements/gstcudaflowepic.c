@@ -49,7 +49,7 @@ GST_DEBUG_CATEGORY_STATIC (cudaflowepic_debug);
 enum {
   PROP_0, PROP_MATCH_STEP, PROP_MATCH_LEVELS, PROP_MATCH_ITERATIONS, PROP_MAX_DISPLACEMENT,
   PROP_FB_THRESHOLD, PROP_NEIGHBOURS, PROP_CELL, PROP_SIGMA, PROP_AFFINE, PROP_FLAT_COST,
-  PROP_EDGE_WEIGHT, PROP_EXTRAPOLATE, PROP_PRESET,
+  PROP_EDGE_WEIGHT, PROP_EXTRAPOLATE, PROP_ROBUST, PROP_PRESET,
   PROP_VIS_FIRST,                                      /* GST_CV_VIS_N_PROPS ids */
   PROP_REFINE_FIRST = PROP_VIS_FIRST + GST_CV_VIS_N_PROPS, /* GST_CV_REFINE_N_PROPS ids */
 };
@@ -217,6 +217,7 @@ gst_cuda_flow_epic_set_property (GObject * object, guint prop_id, const GValue *
     case PROP_FLAT_COST: p->interp.flat_cost = (float) g_value_get_double (value); break;
     case PROP_EDGE_WEIGHT: p->interp.edge_weight = (float) g_value_get_double (value); break;
     case PROP_EXTRAPOLATE: p->interp.extrapolate = (float) g_value_get_double (value); break;
+    case PROP_ROBUST: p->interp.robust = (float) g_value_get_double (value); break;
     case PROP_PRESET:
       /* the whole parameter set; properties set after it change it further */
       self->preset = g_value_get_enum (value);
@@ -256,6 +257,7 @@ gst_cuda_flow_epic_get_property (GObject * object, guint prop_id, GValue * value
     case PROP_FLAT_COST: g_value_set_double (value, p->interp.flat_cost); break;
     case PROP_EDGE_WEIGHT: g_value_set_double (value, p->interp.edge_weight); break;
     case PROP_EXTRAPOLATE: g_value_set_double (value, p->interp.extrapolate); break;
+    case PROP_ROBUST: g_value_set_double (value, p->interp.robust); break;
     case PROP_PRESET: g_value_set_enum (value, self->preset); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec); break;
   }
@@ -351,6 +353,14 @@ gst_cuda_flow_epic_class_init (GstCudaFlowEpicClass * klass)
           "nearest seed instead of their mean: for forward camera motion (driving), whose "
           "bottom rows and sides leave the frame; 0: off (docs/epicflow.md)",
           0.0, 10000.0, d.interp.extrapolate, rw));
+  g_object_class_install_property (gobject_class, PROP_ROBUST,
+      g_param_spec_double ("robust", "Robust",
+          "With affine=false: each seed's neighbours whose motion differs from their "
+          "weighted mean by about this many pixels or more weigh less (one Gaussian "
+          "reweighting), so a seed takes the dominant motion around it instead of a blend "
+          "across a motion boundary or of outlier matches; 0: the plain weighted mean; "
+          "little effect on the time (docs/epicflow.md)",
+          0.0, 10000.0, d.interp.robust, rw));
 
   gst_cv_flow_vis_install_properties (gobject_class, PROP_VIS_FIRST, TRUE);
   /* the refinement's properties as on cudaflowlk and cudablockmatch, with the method's

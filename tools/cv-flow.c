@@ -351,6 +351,10 @@ static const opt_def opt_defs[] = {
   { "--extrapolate", NULL, M_EPIC, T_FLOAT, F (epic.interp.extrapolate), 0, "PX",
     "weighted mean only: where the flow leaves the frame, it follows the neighbours' "
     "linear trend beyond PX pixels from the seed (forward camera motion); 0: off" },
+  { "--robust", NULL, M_EPIC, T_FLOAT, F (epic.interp.robust), 0, "PX",
+    "weighted mean only: neighbours whose motion is PX pixels or more from the mean "
+    "weigh less (Gaussian reweighting: the dominant motion, not a blend across motion "
+    "boundaries); 0: the plain weighted mean" },
   /* the refinement (refine-* of every flow element) */
   { "--refine-levels", NULL, M_ALL, T_INT, F (rf.levels), 0, "N",
     "pyramid levels refined: more correct larger errors of the input field" },

@@ -562,7 +562,7 @@ interp_warp_knn (const int *__restrict__ offsets, const int *__restrict__ adj_no
 __global__ void
 interp_fit_kernel (const cc_flow_match *matches, const int *owner, const int *offsets,
     const int *adj_node, const float *adj_cost, int nb, int k, float sigma, int affine,
-    float *model)
+    float robust, float *model)
 {
   // per warp: the candidates (knn_key words), later the gathered matches and weights
   // of the fit (128 x 20 + 128 x 8 bytes <= 8 x CC_INTERP_CANDIDATES)
@@ -588,7 +588,8 @@ interp_fit_kernel (const cc_flow_match *matches, const int *owner, const int *of
   }
   __syncwarp ();
   if (lane == 0)
-    cc_interp_fit_points (pts, weights, count, affine, model + CC_INTERP_MODEL * (size_t) b);
+    cc_interp_fit_points (pts, weights, count, affine, robust,
+        model + CC_INTERP_MODEL * (size_t) b);
 }
 
 __global__ void
@@ -802,7 +803,7 @@ cc_cuda_interp_compute (cc_cuda_interp *st, cc_stream stream, const cc_interp_pa
 
   interp_fit_kernel<<<cc_div_up (nb, INTERP_FIT_WARPS), INTERP_FIT_WARPS * 32, 0, cs>>> (
       matches, st->owner, st->offsets, st->adj_node, st->adj_cost, nb, p->k, p->sigma,
-      cc_interp_fit_mode (p), st->model);
+      cc_interp_fit_mode (p), cc_interp_robust (p), st->model);
   CC_CUDA_LAUNCHED ("interp_fit_kernel");
   interp_apply_kernel<<<rows, INTERP_THREADS, 0, cs>>> (st->keys, matches, st->owner,
       st->model, cc_interp_reach (p), *flow);

@@ -40,6 +40,7 @@ cc_interp_params_default (cc_interp_params *p)
   p->flat_cost = 0.02f;
   p->edge_weight = 0.02f;
   p->extrapolate = 0.0f;
+  p->robust = 0.0f;
 }
 
 cc_status
@@ -57,6 +58,8 @@ cc_interp_params_check (const cc_interp_params *p)
       "interp: edge_weight %g out of range [0, 100]", p->edge_weight);
   CC_CHECK_ARG (p->extrapolate >= 0.0f && p->extrapolate <= 1e4f,
       "interp: extrapolate %g out of range [0, 10000]", p->extrapolate);
+  CC_CHECK_ARG (p->robust >= 0.0f && p->robust <= 1e4f,
+      "interp: robust %g out of range [0, 10000]", p->robust);
   return CC_SUCCESS;
 }
 
@@ -394,7 +397,7 @@ cpu_fit (cc_interp *ip, const cc_flow_match *matches)
 {
   const int nb = cc_interp_blocks (ip->mod.width, ip->mod.height, ip->params.cell);
   const int k = ip->params.k, affine = cc_interp_fit_mode (&ip->params);
-  const float sigma = ip->params.sigma;
+  const float sigma = ip->params.sigma, robust = cc_interp_robust (&ip->params);
 #pragma omp parallel for schedule(dynamic, 64) num_threads(cc_context_cpu_threads (ip->mod.ctx))
   for (int b = 0; b < nb; b++) {
     if (ip->owner[b] == INT_MAX || cc_cancel_requested (ip->mod.ctx))
@@ -403,7 +406,7 @@ cpu_fit (cc_interp *ip, const cc_flow_match *matches)
     float dists[128], cand_dist[CC_INTERP_CANDIDATES];
     int count = cc_interp_knn (ip->offsets, ip->adj_node, ip->adj_cost, b, k, nodes, dists,
         cand_node, cand_dist);
-    cc_interp_fit (matches, ip->owner, nodes, dists, count, sigma, affine,
+    cc_interp_fit (matches, ip->owner, nodes, dists, count, sigma, affine, robust,
         ip->model + CC_INTERP_MODEL * (size_t) b);
   }
 }

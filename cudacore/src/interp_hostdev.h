@@ -270,13 +270,16 @@ cc_interp_weight (float dist, double inv_sigma)
  * per component: `affine` CC_INTERP_FIT_AFFINE, a locally-weighted affine fit;
  * CC_INTERP_FIT_MEAN_TREND, c the weighted mean and a, b the affine fit's; else (or
  * with fewer than 3 neighbours or an ill-conditioned fit) the weighted mean
- * (Nadaraya-Watson), a = b = 0. model (CC_INTERP_MODEL floats): cu, au, bu, cv, av, bv, then
- * the spread and the mean match confidence of the neighbours (for the confidence).
- * The sums run in index order on both backends (the CUDA twin gathers pts and
- * weights over a warp first). */
+ * (Nadaraya-Watson), a = b = 0. With robust > 0 and a mean (not CC_INTERP_FIT_AFFINE),
+ * c is the robust mean: the weights times exp (-|f_i - m|^2 / robust^2) about the
+ * weighted mean m, the mean taken again (one reweighting; all of them 0, far from
+ * m: m kept). model (CC_INTERP_MODEL floats): cu, au, bu, cv, av, bv, then
+ * the spread and the mean match confidence of the neighbours (for the confidence;
+ * about the plain weighted mean m). The sums run in index order on both backends
+ * (the CUDA twin gathers pts and weights over a warp first). */
 CC_HOSTDEV void
 cc_interp_fit_points (const cc_flow_match *pts, const double *weights, int count, int affine,
-    float *model)
+    float robust, float *model)
 {
   const cc_flow_match *s = &pts[0];
   double sw = 0, sx = 0, sy = 0, sxx = 0, sxy = 0, syy = 0;
@@ -316,6 +319,22 @@ cc_interp_fit_points (const cc_flow_match *pts, const double *weights, int count
   }
   model[6] = (float) (ss / sw);
   model[7] = (float) (sq / sw);
+  if (robust > 0.0f && affine != CC_INTERP_FIT_AFFINE) {
+    /* one reweighting about m (a Gaussian M-estimator step): neighbours on another
+     * motion or outlier matches weigh less, the seed gets the dominant motion */
+    double inv_r2 = 1.0 / ((double) robust * (double) robust), rw = 0, ru = 0, rv = 0;
+    for (int i = 0; i < count; i++) {
+      double du = (double) pts[i].u - mu, dv = (double) pts[i].v - mv;
+      double w = weights[i] * cc_interp_exp_neg ((du * du + dv * dv) * inv_r2);
+      rw += w;
+      ru += w * pts[i].u;
+      rv += w * pts[i].v;
+    }
+    if (rw > 0.0) {
+      model[0] = (float) (ru / rw);
+      model[3] = (float) (rv / rw);
+    }
+  }
   if (affine == CC_INTERP_FIT_MEAN || count < 3)
     return;
   /* normal equations [sxx sxy sx; sxy syy sy; sx sy sw] [a b c] = [sxu syu su] */
@@ -350,7 +369,7 @@ cc_interp_fit_points (const cc_flow_match *pts, const double *weights, int count
  * the matches and weights (count <= 128) and runs cc_interp_fit_points. */
 CC_HOSTDEV void
 cc_interp_fit (const cc_flow_match *matches, const int *owner, const int *nodes,
-    const float *dists, int count, float sigma, int affine, float *model)
+    const float *dists, int count, float sigma, int affine, float robust, float *model)
 {
   cc_flow_match pts[128];
   double weights[128];
@@ -359,7 +378,7 @@ cc_interp_fit (const cc_flow_match *matches, const int *owner, const int *nodes,
     pts[i] = matches[owner[nodes[i]]];
     weights[i] = cc_interp_weight (dists[i], inv_sigma);
   }
-  cc_interp_fit_points (pts, weights, count, affine, model);
+  cc_interp_fit_points (pts, weights, count, affine, robust, model);
 }
 
 /* Confidence of the interpolated flow at pixel (x, y), whose nearest seed (by

@@ -63,6 +63,13 @@ cc_interp_reach (const cc_interp_params *p)
   return p->affine ? 0.0f : p->extrapolate;
 }
 
+/* The robust mean's scale (cc_interp_fit_points) under params p: 0 with affine fits. */
+static inline float
+cc_interp_robust (const cc_interp_params *p)
+{
+  return p->affine ? 0.0f : p->robust;
+}
+
 /* CUDA backend (kernels/interp.cu). */
 typedef struct cc_cuda_interp cc_cuda_interp;
 cc_status cc_cuda_interp_create (cc_context *ctx, int width, int height,

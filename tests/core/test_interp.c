@@ -352,6 +352,49 @@ END_TEST
 
 /* No match, only rejected or invalid ones, a 1x1 frame: zero flow or the one match's
  * flow, no crash; bad arguments: INVALID_ARGUMENT. */
+/* robust: outlier matches (every 7th, u + 40) among a constant field on a flat frame
+ * pull the plain weighted mean by px; the robust mean (robust 5) stays on the field,
+ * in the outliers' own cells too. */
+START_TEST (test_robust_mean)
+{
+  const int w = 96, h = 64;
+  cc_image frame = two_regions (w, h, w);   /* flat: no edges */
+  cc_flow_match m[512];
+  int n = 0;
+  for (int y = 2; y < h; y += 4)
+    for (int x = 2; x < w; x += 4) {
+      m[n].x = (float) x;
+      m[n].y = (float) y;
+      m[n].u = 5.0f + (n % 7 == 3 ? 40.0f : 0.0f);
+      m[n].v = -2.0f;
+      m[n].confidence = 1.0f;
+      n++;
+    }
+  cc_interp_params p;
+  cc_interp_params_default (&p);
+  p.affine = false;
+  p.sigma = 10.0f;
+  cc_image plain, robust;
+  interp_on (CC_BACKEND_CPU, 0, &p, &frame, m, n, &plain, NULL);
+  p.robust = 5.0f;
+  interp_on (CC_BACKEND_CPU, 0, &p, &frame, m, n, &robust, NULL);
+  double worst_plain = 0.0, worst_robust = 0.0;
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++) {
+      const float *a = flow_at (&plain, x, y), *b = flow_at (&robust, x, y);
+      worst_plain = fmax (worst_plain, hypot (a[0] - 5.0f, a[1] + 2.0f));
+      worst_robust = fmax (worst_robust, hypot (b[0] - 5.0f, b[1] + 2.0f));
+    }
+  fprintf (stderr, "robust: worst error of the plain mean %.3f px, of the robust mean %.3f px\n",
+      worst_plain, worst_robust);
+  ck_assert_msg (worst_plain > 2.0, "plain mean: outliers pull only %g px", worst_plain);
+  ck_assert_msg (worst_robust < 0.1, "robust mean: %g px off the field", worst_robust);
+  cv_image_free (&plain);
+  cv_image_free (&robust);
+  cv_image_free (&frame);
+}
+END_TEST
+
 /* extrapolate: an expanding field v = 0.25 y matched in the top rows only (as the
  * ground under a forward-moving camera, whose bottom rows leave the frame). The
  * weighted mean stops at the last matched rows; with the trend, the bottom rows
@@ -458,6 +501,11 @@ START_TEST (test_bad_input)
   q.extrapolate = NAN;
   ck_assert_int_eq (cc_interp_set_params (ip, &q), CC_ERROR_INVALID_ARGUMENT);
   q = p;
+  q.robust = -1.0f;
+  ck_assert_int_eq (cc_interp_params_check (&q), CC_ERROR_INVALID_ARGUMENT);
+  q.robust = NAN;
+  ck_assert_int_eq (cc_interp_set_params (ip, &q), CC_ERROR_INVALID_ARGUMENT);
+  q = p;
   q.edge_weight = NAN;
   ck_assert_int_eq (cc_interp_params_check (&q), CC_ERROR_INVALID_ARGUMENT);
   cc_interp *none;
@@ -512,12 +560,14 @@ START_TEST (test_gpu_matches_cpu)
     }
   cc_interp_params p;
   cc_interp_params_default (&p);
-  /* runs 4 and 5: the weighted mean with the trend past the frame (extrapolate) */
-  for (int run = 0; run < 6; run++) {
+  /* runs 4 and 5: the weighted mean with the trend past the frame (extrapolate); 6
+   * and 7: the robust mean (robust 5), 7 with the trend too */
+  for (int run = 0; run < 8; run++) {
     const int affine = run < 4 && (run & 1);
     p.affine = affine;
     p.cell = run % 4 < 2 ? 2 : 5;
-    p.extrapolate = run < 4 ? 0.0f : 4.0f;
+    p.extrapolate = run == 4 || run == 5 || run == 7 ? 4.0f : 0.0f;
+    p.robust = run >= 6 ? 5.0f : 0.0f;
     cc_image fc, fg;
     uint64_t *kc = malloc ((size_t) w * h * 8), *kg = malloc ((size_t) w * h * 8);
     interp_on (CC_BACKEND_CPU, 0, &p, &frame, m, n, &fc, kc);
@@ -552,6 +602,7 @@ interp_suite (void)
   tcase_add_test (tc, test_edges_stop_interpolation);
   tcase_add_test (tc, test_geodesic_fixed_point);
   tcase_add_test (tc, test_extrapolate);
+  tcase_add_test (tc, test_robust_mean);
   tcase_add_test (tc, test_bad_input);
   tcase_add_test (tc, test_gpu_matches_cpu);
   suite_add_tcase (s, tc);

@@ -251,7 +251,7 @@ START_TEST (test_cv_flow_options)
     "--metric ncc|ssd|sad", "--subpixel true|false", "--flat-threshold X", "--match-step N",
     "--match-levels N", "--match-iterations N", "--max-displacement X", "--neighbours N",
     "--cell N", "--sigma X", "--affine true|false", "--flat-cost X", "--edge-weight X",
-    "--extrapolate PX",
+    "--extrapolate PX", "--robust PX",
     "--refine [variational|none]", "--refine-levels N", "--refine-outer-iterations N",
     "--refine-inner-iterations N", "--refine-omega X", "--refine-smoothness X",
     "--refine-color-weight X", "--refine-gradient-weight X", "--cpu-threads N",

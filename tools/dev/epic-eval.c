@@ -82,6 +82,7 @@ typedef struct {
   bool refine, video;
   int k, cell, inner, outer, iterations, step, rlevels;   /* 0: cc_epic_params_default's */
   float alpha, gamma, delta, omega;                    /* 0: the same */
+  float robust;                                        /* < 0: the same */
   cc_epic_preset preset;                               /* what the above change */
 } options;
 
@@ -114,6 +115,8 @@ params_of (const options *o, cc_epic_params *p)
     p->refine_params.color_weight = o->delta;
   if (o->omega > 0)
     p->refine_params.omega = o->omega;
+  if (o->robust >= 0)
+    p->interp.robust = o->robust;
 }
 
 /* A running mean of pair results. */
@@ -345,13 +348,15 @@ usage (FILE *out)
       "  --alpha A, --gamma G, --delta D  its smoothness, gradient and colour weights\n"
       "  --omega W                its SOR relaxation factor, (0, 2)\n"
       "                           (each 0 or absent: cc_epic_params_default's)\n"
+      "  --robust PX              the interpolation's robust mean scale (0: off; absent:\n"
+      "                           cc_epic_params_default's)\n"
       "  -h, --help               this text\n");
 }
 
 int
 main (int argc, char **argv)
 {
-  options o = { .refine = true, .preset = CC_EPIC_PRESET_FAST };
+  options o = { .refine = true, .robust = -1.0f, .preset = CC_EPIC_PRESET_FAST };
   cc_backend backend = CC_BACKEND_CPU;
   int threads = 0, first = argc, seq_first = 0;
   const char *pa = NULL, *pb = NULL;
@@ -408,6 +413,8 @@ main (int argc, char **argv)
       ok = cv_parse_float (a, v, 0.0, 1e4, &o.delta);
     else if (!strcmp (a, "--omega"))
       ok = cv_parse_float (a, v, 0.01, 1.99, &o.omega);
+    else if (!strcmp (a, "--robust"))
+      ok = cv_parse_float (a, v, 0.0, 1e4, &o.robust);
     else {
       fprintf (stderr, "epic-eval: unknown option %s\n", a);
       usage (stderr);

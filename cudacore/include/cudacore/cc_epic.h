@@ -118,6 +118,14 @@ typedef struct cc_interp_params {
    * a forward-moving camera) instead of stopping at the last seeds' mean; other
    * pixels keep the mean. 0: off. 0..1e4. Default 0 (docs/epicflow.md) */
   float extrapolate;
+  /* Nadaraya-Watson only: a robust mean. After the weighted mean m of a seed's
+   * neighbours, each neighbour's weight is multiplied by
+   * exp (-|f_i - m|^2 / robust^2) (f_i its flow, px) and the mean taken again, so
+   * that neighbours on another motion (across a motion boundary the edges missed)
+   * and outlier matches count less: the mean follows the neighbours' dominant
+   * motion. px, 0: off (the plain weighted mean). 0..1e4. Default 0
+   * (cc_epic_params_default: 5; docs/epicflow.md) */
+  float robust;
 } cc_interp_params;
 
 /* [out] params: the interpolation's defaults above (cc_epic_params_default sets others). */
