@@ -41,7 +41,7 @@ namespace cg = cooperative_groups;
 #define INTERP_ROUND_CHUNK (INTERP_GEO_THREADS / 9)
 // Geodesic blocks an SM at most: enough to hold the front's tiles, few enough that
 // the grid barrier stays cheap and other streams' kernels find room beside them.
-#define INTERP_GEO_BLOCKS_PER_SM 4
+#define INTERP_GEO_BLOCKS_PER_SM 8
 // The geodesic's round flags in device memory: round r's at r % 3.
 #define INTERP_ROUND_FLAGS 3
 static_assert (128 * (sizeof (cc_flow_match) + sizeof (double)) <= 8 * CC_INTERP_CANDIDATES,
@@ -142,19 +142,19 @@ interp_seed_kernel (const cc_flow_match *matches, const int *owner, int nb,
 // left, 2 top to bottom, 3 bottom to top, a lane a row (a column), each cell against
 // the three cells before it in the warp's direction. The four run at once on the
 // same keys through shared-memory atomics (a cell's key only decreases, and any value
-// a load sees is the length of a real path), and passes repeat until one changes no
-// key, so every cell then holds the least of its 8 relaxations: the same fixed point
-// as the CPU's Dijkstra restricted to the tile, whatever the order. A sweep carries a
-// front across the tile in one pass, where a Jacobi step carried it one pixel.
-// Out-of-frame cells (in == false) and the halo are read, never written.
+// a load sees is the length of a real path). After each pass every thread checks its
+// cells against all 8 neighbours at once, and passes repeat while a cell could still
+// drop, so the tile ends at the least of every cell's 8 relaxations: the same fixed
+// point as the CPU's Dijkstra restricted to the tile, whatever the order. A sweep
+// carries a front across the tile in one pass, where a Jacobi step carried it one
+// pixel. Out-of-frame cells and the halo are read, never written.
 __device__ void
 interp_tile_sweeps (unsigned long long (*sk)[INTERP_TILE + 2], const float (*sc)[INTERP_TILE + 2],
     int x0, int y0, int w, int h)
 {
-  const int lane = threadIdx.x, dir = threadIdx.y;
+  const int lane = threadIdx.x, dir = threadIdx.y, tid = dir * INTERP_TILE + lane;
   const bool horizontal = dir < 2, forward = (dir & 1) == 0;
   for (int pass = 0; pass < INTERP_TILE * INTERP_TILE; pass++) {
-    bool changed = false;
     for (int s = 0; s < INTERP_TILE; s++) {
       const int along = forward ? s : INTERP_TILE - 1 - s, back = forward ? -1 : 1;
       const int x = horizontal ? along : lane, y = horizontal ? lane : along;
@@ -171,13 +171,25 @@ interp_tile_sweeps (unsigned long long (*sk)[INTERP_TILE + 2], const float (*sc)
         const unsigned long long k = cc_interp_relax (nk, cc_interp_step (c, sc[ny][nx], o != 0));
         best = k < best ? k : best;
       }
-      if (in && best < cur) {
+      if (in && best < cur)
         own.fetch_min (best, cuda::memory_order_relaxed);
-        changed = true;
-      }
       __syncwarp ();   // the cell is read by the lanes beside it at the next step
     }
-    if (!__syncthreads_or (changed))
+    __syncthreads ();   // the sweeps are done: the check reads, nobody writes
+    bool open = false;
+    for (int j = 0; j < INTERP_TILE * INTERP_TILE / INTERP_GEO_THREADS; j++) {
+      const int i = tid + j * INTERP_GEO_THREADS;
+      const int lx = i % INTERP_TILE + 1, ly = i / INTERP_TILE + 1;
+      const unsigned long long cur = sk[ly][lx];
+      const float c = sc[ly][lx];
+      bool drops = false;
+      for (int dy = -1; dy <= 1; dy++)
+        for (int dx = -1; dx <= 1; dx++)
+          drops |= (dx != 0 || dy != 0) && cc_interp_relax (sk[ly + dy][lx + dx],
+              cc_interp_step (c, sc[ly + dy][lx + dx], dx != 0 && dy != 0)) < cur;
+      open |= drops && x0 + lx - 1 < w && y0 + ly - 1 < h;
+    }
+    if (!__syncthreads_or (open))
       break;
   }
 }
@@ -571,6 +583,7 @@ interp_fit_kernel (const cc_flow_match *matches, const int *owner, const int *of
   __shared__ float s_dists[INTERP_FIT_WARPS][128];
   __shared__ int s_hkeys[INTERP_FIT_WARPS][INTERP_HASH];
   __shared__ short s_hvals[INTERP_FIT_WARPS][INTERP_HASH];
+  __shared__ double s_rw[INTERP_FIT_WARPS][128];
   const int wid = threadIdx.x >> 5, lane = threadIdx.x & 31;
   int b = blockIdx.x * INTERP_FIT_WARPS + wid;
   if (b >= nb || owner[b] == INT_MAX)
@@ -587,8 +600,20 @@ interp_fit_kernel (const cc_flow_match *matches, const int *owner, const int *of
     weights[i] = cc_interp_weight (s_dists[wid][i], inv_sigma);
   }
   __syncwarp ();
+  // the robust weights one a lane: every lane forms the weighted mean (the same sums in
+  // the same order as lane 0's fit), then its points' weights about it
+  const double *rweights = NULL;
+  if (robust > 0.0f && affine != CC_INTERP_FIT_AFFINE) {
+    double mu, mv;
+    cc_interp_weighted_mean (pts, weights, count, &mu, &mv);
+    const double inv_r2 = cc_interp_robust_inv_r2 (robust);
+    for (int i = lane; i < count; i += 32)
+      s_rw[wid][i] = cc_interp_robust_weight (&pts[i], weights[i], mu, mv, inv_r2);
+    rweights = s_rw[wid];
+    __syncwarp ();
+  }
   if (lane == 0)
-    cc_interp_fit_points (pts, weights, count, affine, robust,
+    cc_interp_fit_points (pts, weights, count, affine, robust, rweights,
         model + CC_INTERP_MODEL * (size_t) b);
 }
 

@@ -275,11 +275,46 @@ cc_interp_weight (float dist, double inv_sigma)
  * weighted mean m, the mean taken again (one reweighting; all of them 0, far from
  * m: m kept). model (CC_INTERP_MODEL floats): cu, au, bu, cv, av, bv, then
  * the spread and the mean match confidence of the neighbours (for the confidence;
- * about the plain weighted mean m). The sums run in index order on both backends
- * (the CUDA twin gathers pts and weights over a warp first). */
+ * about the plain weighted mean m). rweights: the robust weights
+ * (cc_interp_robust_weight of each point about cc_interp_weighted_mean), or NULL to
+ * compute them here. The sums run in index order on both backends (the CUDA twin
+ * gathers pts and weights, and computes the robust weights, over a warp first). */
+/* The robust mean's scale term: 1 / robust^2 (robust > 0). */
+CC_HOSTDEV double
+cc_interp_robust_inv_r2 (float robust)
+{
+  return 1.0 / ((double) robust * (double) robust);
+}
+
+/* The weighted mean (mu, mv) of the flows of pts[0 .. count): the sums in index order,
+ * the same bits as cc_interp_fit_points's mean. */
+CC_HOSTDEV void
+cc_interp_weighted_mean (const cc_flow_match *pts, const double *weights, int count,
+    double *mu, double *mv)
+{
+  double sw = 0, su = 0, sv = 0;
+  for (int i = 0; i < count; i++) {
+    double w = weights[i], u = pts[i].u, v = pts[i].v;
+    sw += w;
+    su += w * u;
+    sv += w * v;
+  }
+  *mu = su / sw;
+  *mv = sv / sw;
+}
+
+/* The robust mean's weight of a neighbour p of weight w about the weighted mean
+ * (mu, mv): w exp (-|f - m|^2 / robust^2). */
+CC_HOSTDEV double
+cc_interp_robust_weight (const cc_flow_match *p, double w, double mu, double mv, double inv_r2)
+{
+  double du = (double) p->u - mu, dv = (double) p->v - mv;
+  return w * cc_interp_exp_neg ((du * du + dv * dv) * inv_r2);
+}
+
 CC_HOSTDEV void
 cc_interp_fit_points (const cc_flow_match *pts, const double *weights, int count, int affine,
-    float robust, float *model)
+    float robust, const double *rweights, float *model)
 {
   const cc_flow_match *s = &pts[0];
   double sw = 0, sx = 0, sy = 0, sxx = 0, sxy = 0, syy = 0;
@@ -322,10 +357,10 @@ cc_interp_fit_points (const cc_flow_match *pts, const double *weights, int count
   if (robust > 0.0f && affine != CC_INTERP_FIT_AFFINE) {
     /* one reweighting about m (a Gaussian M-estimator step): neighbours on another
      * motion or outlier matches weigh less, the seed gets the dominant motion */
-    double inv_r2 = 1.0 / ((double) robust * (double) robust), rw = 0, ru = 0, rv = 0;
+    double inv_r2 = cc_interp_robust_inv_r2 (robust), rw = 0, ru = 0, rv = 0;
     for (int i = 0; i < count; i++) {
-      double du = (double) pts[i].u - mu, dv = (double) pts[i].v - mv;
-      double w = weights[i] * cc_interp_exp_neg ((du * du + dv * dv) * inv_r2);
+      double w = rweights ? rweights[i]
+          : cc_interp_robust_weight (&pts[i], weights[i], mu, mv, inv_r2);
       rw += w;
       ru += w * pts[i].u;
       rv += w * pts[i].v;
@@ -378,7 +413,7 @@ cc_interp_fit (const cc_flow_match *matches, const int *owner, const int *nodes,
     pts[i] = matches[owner[nodes[i]]];
     weights[i] = cc_interp_weight (dists[i], inv_sigma);
   }
-  cc_interp_fit_points (pts, weights, count, affine, robust, model);
+  cc_interp_fit_points (pts, weights, count, affine, robust, NULL, model);
 }
 
 /* Confidence of the interpolated flow at pixel (x, y), whose nearest seed (by
