@@ -85,7 +85,8 @@ def rows(t):
 
     def epic(size):
         return t.val("epicflow", "kernel_ms", algorithm="epic", preset="fast", match_step=5,
-                     cell=5, k=24, inner=8, refine_levels=2, geodesic="while node", **size)
+                     cell=5, k=24, inner=8, refine_levels=2, geodesic="cooperative sweeps",
+                     scene="pair", robust=5.0, **size)
 
     def apsp(variant):
         return t.val("apsp", "kernel_ms", variant=variant, nodes=20480)
