@@ -370,6 +370,12 @@ static const opt_def opt_defs[] = {
     "weight of brightness constancy: lower it under changing light" },
   { "--refine-gradient-weight", "--gamma", M_ALL, T_FLOAT, F (rf.gradient_weight), 0, "X",
     "weight of gradient constancy (robust to lighting changes)" },
+  { "--refine-smoothness-kappa", "--kappa", M_ALL, T_FLOAT, F (rf.smoothness_kappa), 0, "X",
+    "local smoothness exp(-X |grad I|), luma 0..1: weaker smoothing across image "
+    "edges (0: constant)" },
+  { "--refine-presmooth", "--presmooth", M_ALL, T_FLOAT, F (rf.presmooth_sigma), 0, "SIGMA",
+    "Gaussian blur (px) of both frames at full resolution before the refinement's "
+    "data terms: less noise in the derivatives (0: none)" },
 };
 #undef F
 

@@ -49,6 +49,8 @@ struct cc_cuda_refine {
   float2 *flow_staging;       // host flow_in / flow_out, packed level 0
   // red-black split arrays (2 * hw * h cells at level 0; colour c at c * hw * h)
   uint4 *data;                // fp16 data terms (ix, iy, iz, ixx, ixy, iyy, ixz, iyz)
+  float *lw;                  // local smoothness weight per cell (fp32), set with the data terms
+  float *ps0, *ps1;           // level 0's luma presmoothed (presmooth_sigma > 0), natural
   float2 *wuv, *duv;          // start field, increment
   float2 *duv_alt;            // second increment buffer (a launch reads one, writes the other)
   unsigned *duv16[2];         // fp16 increments between the fp16 sweep launches of an outer iteration
@@ -105,6 +107,24 @@ rf_blur_down_kernel (const float *src, int sw, int sh, float *dst, int dw, int d
   }
 }
 
+// Gaussian taps of the presmoothing (cc_refine_presmooth_taps), passed by value.
+struct rf_taps {
+  float k[2 * CC_REFINE_PRESMOOTH_RADIUS + 1];
+  int rad;
+};
+
+// Both frames' level 0 presmoothed (cc_refine_presmooth_at, as the CPU) into d0, d1.
+__global__ void
+rf_presmooth_kernel (const float *i0, const float *i1, int w, int h, rf_taps t, float *d0,
+    float *d1)
+{
+  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x >= w || y >= h)
+    return;
+  d0[(size_t) y * w + x] = cc_refine_presmooth_at (i0, w, h, x, y, t.k, t.rad);
+  d1[(size_t) y * w + x] = cc_refine_presmooth_at (i1, w, h, x, y, t.k, t.rad);
+}
+
 __global__ void
 rf_copy_field_kernel (const float *src, size_t pitch, int w, int h, float2 *dst)
 {
@@ -138,10 +158,11 @@ rf_start_value (const float2 *init, int w, int x, int y, const float2 *coarse,
 
 // ------------------------------------------------------------------ solver
 
-// Data terms of pixel (x, y) of a level whose start field there is f.
+// Data terms of pixel (x, y) of a level whose start field there is f, and its local
+// smoothness weight (from the same neighbourhood of frame 1, as the CPU).
 static __device__ __forceinline__ cc_refine_data
 rf_data_at (const float *__restrict__ i0, const float *__restrict__ i1, int w, int h, int x,
-    int y, float2 f)
+    int y, float2 f, float kappa, float *local)
 {
   float qx = x + f.x, qy = y + f.y;
   float n0[3][3], n1[3][3];
@@ -155,14 +176,15 @@ rf_data_at (const float *__restrict__ i0, const float *__restrict__ i1, int w, i
   int valid = cc_inside (qx, qy, w, h);
   cc_refine_data d;
   cc_refine_data_terms (n0, n1, valid, &d);
+  *local = cc_refine_local_weight (n0, kappa);
   return d;
 }
 
 // Start field of pixel (x, y) (rf_start_value) into `field` (natural layout) and its
-// cell with the data terms (fp16), increment zeroed.
+// cell with the data terms (fp16) and the local smoothness weight, increment zeroed.
 __global__ void
 rf_start_data_kernel (const float *i0, const float *i1, const float2 *init, const float2 *coarse,
-    const float2 *coarse_init, int cw, int ch, float2 *field, rb_view v)
+    const float2 *coarse_init, int cw, int ch, float2 *field, float kappa, rb_view v)
 {
   int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x >= v.w || y >= v.h)
@@ -170,7 +192,9 @@ rf_start_data_kernel (const float *i0, const float *i1, const float2 *init, cons
   float2 f = rf_start_value (init, v.w, x, y, coarse, coarse_init, cw, ch);
   field[(size_t) y * v.w + x] = f;
   int i = rb_index (v, (x + y) & 1, y, x >> 1);
-  cc_refine_data d = rf_data_at (i0, i1, v.w, v.h, x, y, f);
+  float local;
+  cc_refine_data d = rf_data_at (i0, i1, v.w, v.h, x, y, f, kappa, &local);
+  v.lw[i] = local;
   __half2 h[4] = { __floats2half2_rn (d.ix, d.iy), __floats2half2_rn (d.iz, d.ixx),
       __floats2half2_rn (d.ixy, d.iyy), __floats2half2_rn (d.ixz, d.iyz) };
   v.dh[i] = *(uint4 *) h;
@@ -265,7 +289,7 @@ rf_coef_cell (const rb_view &v, int c, int y, int xs, int x, int ph, float alpha
   int i = rb_index (v, c, y, xs);
   float2 dw = v.duv[i], w0 = v.wuv[i];
   cc_refine_data d = rf_load_data (v, i);
-  float s = rf_bf16 (cc_refine_smooth_weight (rf_grad2 (v, c, y, xs, x, ph), alpha));
+  float s = rf_bf16 (cc_refine_smooth_weight (rf_grad2 (v, c, y, xs, x, ph), alpha, v.lw[i]));
   float a11, a12, a22, b1, b2;
   cc_refine_data_system (&d, dw.x, dw.y, delta, gamma, &a11, &a12, &a22, &b1, &b2);
   float sum_w = 0.0f;
@@ -274,12 +298,13 @@ rf_coef_cell (const rb_view &v, int c, int y, int xs, int x, int ph, float alpha
   if (x > 0) {
     nb[0] = rb_index (v, 1 - c, y, xs + ph - 1);
     wt[0] = rf_bf16 (cc_refine_smooth_weight (rf_grad2 (v, 1 - c, y, xs + ph - 1, x - 1,
-            1 - ph), alpha));
+            1 - ph), alpha, v.lw[nb[0]]));
   }
   if (x + 1 < v.w) { nb[1] = rb_index (v, 1 - c, y, xs + ph); wt[1] = s; }
   if (y > 0) {
     nb[2] = rb_index (v, 1 - c, y - 1, xs);
-    wt[2] = rf_bf16 (cc_refine_smooth_weight (rf_grad2 (v, 1 - c, y - 1, xs, x, ph), alpha));
+    wt[2] = rf_bf16 (cc_refine_smooth_weight (rf_grad2 (v, 1 - c, y - 1, xs, x, ph), alpha,
+          v.lw[nb[2]]));
   }
   if (y + 1 < v.h) { nb[3] = rb_index (v, 1 - c, y + 1, xs); wt[3] = s; }
   for (int k = 0; k < 4; k++)
@@ -330,7 +355,7 @@ rf_energy_kernel (rb_view v, float alpha, float delta, float gamma, double *out)
     cc_refine_data d = rf_load_data (v, i);
     float2 dw = v.duv[i];
     e = cc_refine_data_energy (&d, dw.x, dw.y, delta, gamma)
-        + cc_refine_smooth_energy (rf_grad2 (v, c, y, xs, x, ph), alpha);
+        + cc_refine_smooth_energy (rf_grad2 (v, c, y, xs, x, ph), alpha, v.lw[i]);
   }
   for (int o = 16; o > 0; o >>= 1)
     e += __shfl_xor_sync (0xFFFFFFFFu, e, o);
@@ -385,6 +410,9 @@ cc_cuda_refine_destroy (cc_cuda_refine *s)
   cudaFree (s->staging[1]);
   cudaFree (s->flow_staging);
   cudaFree (s->data);
+  cudaFree (s->lw);
+  cudaFree (s->ps0);
+  cudaFree (s->ps1);
   cudaFree (s->wuv);
   cudaFree (s->duv);
   cudaFree (s->duv_alt);
@@ -428,6 +456,9 @@ cc_cuda_refine_create (cc_context *ctx, const cc_refine_sizes *sizes, int max_ou
   RF_ALLOC (s->staging[1], s->staging_pitch * h);
   RF_ALLOC (s->flow_staging, (size_t) w * h * sizeof (float2));
   RF_ALLOC (s->data, cells * sizeof (uint4));
+  RF_ALLOC (s->lw, cells * sizeof (float));
+  RF_ALLOC (s->ps0, (size_t) w * h * sizeof (float));
+  RF_ALLOC (s->ps1, (size_t) w * h * sizeof (float));
   RF_ALLOC (s->wuv, cells * sizeof (float2));
   RF_ALLOC (s->duv, cells * sizeof (float2));
   RF_ALLOC (s->duv_alt, cells * sizeof (float2));
@@ -485,6 +516,7 @@ rf_view (cc_cuda_refine *s, int level)
   v.rhs = s->rhs;
   v.rhs16 = s->rhs16;
   v.dh = s->data;
+  v.lw = s->lw;
   return v;
 }
 
@@ -544,9 +576,12 @@ rf_level (cc_cuda_refine *s, const cc_refine_params *p, int level, double *energ
   // the coefficient kernel: both colours in blockIdx.x (rf_cell_il)
   dim3 coef_grid (2 * cc_div_up (v.hw, 32), cc_div_up (v.h, 8), 1);
   bool top = level == z->levels - 1;
-  rf_start_data_kernel<<<natural, block, 0, stream>>> (s->i0[level], s->i1[level],
-      s->init[level], top ? NULL : s->field[level + 1], top ? NULL : s->init[level + 1],
-      top ? 0 : z->width[level + 1], top ? 0 : z->height[level + 1], s->field[level], v);
+  // level 0 with presmoothing: the presmoothed luma (rf_enqueue)
+  bool ps = level == 0 && p->presmooth_sigma > 0.0f;
+  rf_start_data_kernel<<<natural, block, 0, stream>>> (ps ? s->ps0 : s->i0[level],
+      ps ? s->ps1 : s->i1[level], s->init[level], top ? NULL : s->field[level + 1],
+      top ? NULL : s->init[level + 1], top ? 0 : z->width[level + 1],
+      top ? 0 : z->height[level + 1], s->field[level], p->smoothness_kappa, v);
   CC_CUDA_LAUNCHED ("rf_start_data_kernel");
   if (energy) {
     rf_energy_kernel<<<both, block, 0, stream>>> (v, p->smoothness_weight, p->color_weight,
@@ -627,6 +662,14 @@ rf_enqueue (cc_cuda_refine *s, const cc_refine_params *p, const cc_image *prev,
     rf_blur_down_kernel<<<g, block, 0, stream>>> ((const float *) s->init[l - 1], pw, ph,
         (float *) s->init[l], z->width[l], z->height[l], 2, 0.5f);
     CC_CUDA_LAUNCHED ("rf_blur_down_kernel");
+  }
+  if (p->presmooth_sigma > 0.0f) {
+    // after the pyramid, which is built from the unsmoothed luma (as the CPU)
+    rf_taps t;
+    t.rad = cc_refine_presmooth_taps (p->presmooth_sigma, t.k);
+    rf_presmooth_kernel<<<grid_for (w, h, 1), block, 0, stream>>> (s->i0[0], s->i1[0], w, h,
+        t, s->ps0, s->ps1);
+    CC_CUDA_LAUNCHED ("rf_presmooth_kernel");
   }
   double *energy = NULL;
   if (s->track_energy) {

@@ -13,6 +13,7 @@ struct rb_view {
   float2 *rhs;                // (rhs_u, rhs_v)
   unsigned *rhs16;            // fp16 (rhs_u, rhs_v) / scale
   uint4 *dh;                  // fp16 data terms (ix, iy, iz, ixx, ixy, iyy, ixz, iyz)
+  float *lw;                  // local smoothness weight (cc_refine_local_weight; 1 at kappa 0)
 };
 
 static __device__ __forceinline__ int

@@ -11,8 +11,10 @@
  *     detail of the initial estimate is kept while large-scale errors are fixed.
  *  3. Per level, frame 2 is warped once by that start field w (bilinear, its 3x3
  *     neighbourhood too, for derivatives): eight data terms per pixel
- *     (refine_hostdev.h). The increment dw minimises the linearised energy
- *     E(dw) = sum delta Psi(rc) + gamma Psi(rg) + alpha Psi(|grad(w + dw)|^2)
+ *     (refine_hostdev.h); at level 0 both frames' luma is first presmoothed
+ *     (presmooth_sigma). Each pixel's local smoothness weight a = exp(-kappa |grad I|)
+ *     comes from frame 1's luma there. The increment dw minimises the linearised energy
+ *     E(dw) = sum delta Psi(rc) + gamma Psi(rg) + alpha a Psi(|grad(w + dw)|^2)
  *     by `outer` fixed-point iterations: each freezes the Charbonnier weights at
  *     the current dw (a quadratic majorant of E, so E cannot increase) and makes
  *     `inner` SOR sweeps on that quadratic.
@@ -39,6 +41,8 @@ cc_refine_params_default (cc_refine_params *p)
   p->smoothness_weight = 15.0f;
   p->color_weight = 5.0f;
   p->gradient_weight = 10.0f;
+  p->smoothness_kappa = 0.0f;
+  p->presmooth_sigma = 0.0f;
 }
 
 void
@@ -71,6 +75,10 @@ cc_refine_params_check (const cc_refine_params *p)
       "refine: color_weight %g out of range [0, 1e4]", p->color_weight);
   CC_CHECK_ARG (p->gradient_weight >= 0.0f && p->gradient_weight <= 1e4f,
       "refine: gradient_weight %g out of range [0, 1e4]", p->gradient_weight);
+  CC_CHECK_ARG (p->smoothness_kappa >= 0.0f && p->smoothness_kappa <= 100.0f,
+      "refine: smoothness_kappa %g out of range [0, 100]", p->smoothness_kappa);
+  CC_CHECK_ARG (p->presmooth_sigma >= 0.0f && p->presmooth_sigma <= 3.0f,
+      "refine: presmooth_sigma %g out of range [0, 3]", p->presmooth_sigma);
   return CC_SUCCESS;
 }
 
@@ -98,6 +106,7 @@ struct cc_refine {
   cc_refine_data *data;                  /* data terms, level-0 size */
   float *coef;                           /* a11 a12 a22 b1 b2 per pixel */
   float *smooth;                         /* lagged smoothness weight per pixel */
+  float *local;                          /* local smoothness weight per pixel */
   float *du, *dv;
   /* CUDA */
   cc_cuda_refine *cuda;
@@ -150,10 +159,30 @@ add_upsampled (const float *coarse, int cw, int ch, float *fine, int fw, int fh,
     }
 }
 
-/* Eight data terms per pixel, frame 2 warped by `w`. */
+/* Both frames' level 0 presmoothed in place (refine_hostdev.h), `tmp` 2 x level 0. */
+static void
+presmooth_level0 (float *i0, float *i1, int w, int h, float sigma, float *tmp, int threads)
+{
+  float k[2 * CC_REFINE_PRESMOOTH_RADIUS + 1];
+  int rad = cc_refine_presmooth_taps (sigma, k);
+  if (rad == 0)
+    return;
+  size_t n = (size_t) w * h;
+#pragma omp parallel for schedule(static) num_threads(threads)
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++) {
+      tmp[(size_t) y * w + x] = cc_refine_presmooth_at (i0, w, h, x, y, k, rad);
+      tmp[n + (size_t) y * w + x] = cc_refine_presmooth_at (i1, w, h, x, y, k, rad);
+    }
+  memcpy (i0, tmp, n * sizeof (float));
+  memcpy (i1, tmp + n, n * sizeof (float));
+}
+
+/* Eight data terms per pixel, frame 2 warped by `w`, and the local smoothness weights
+ * (from the same neighbourhood of frame 1). */
 static void
 cpu_data_terms (const float *i0, const float *i1, int w, int h, const float *field,
-    cc_refine_data *data, int threads)
+    float kappa, cc_refine_data *data, float *local, int threads)
 {
 #pragma omp parallel for schedule(static) num_threads(threads)
   for (int y = 0; y < h; y++)
@@ -168,6 +197,7 @@ cpu_data_terms (const float *i0, const float *i1, int w, int h, const float *fie
         }
       int valid = cc_inside (qx, qy, w, h);
       cc_refine_data_terms (n0, n1, valid, &data[i]);
+      local[i] = cc_refine_local_weight (n0, kappa);
     }
 }
 
@@ -200,7 +230,7 @@ cpu_energy (const cc_refine *r, const float *field, int w, int h)
       e += cc_refine_data_energy (&r->data[i], r->du[i], r->dv[i], p->color_weight,
           p->gradient_weight);
       e += cc_refine_smooth_energy (grad2_at (field, r->du, r->dv, w, h, x, y),
-          p->smoothness_weight);
+          p->smoothness_weight, r->local[i]);
     }
   return e;
 }
@@ -217,7 +247,8 @@ cpu_refine_level (cc_refine *r, int level, float *field)
   const int nt = cc_context_cpu_threads (r->mod.ctx);
   if (cc_cancel_requested (r->mod.ctx))
     return;   /* cpu_run reports it */
-  cpu_data_terms (r->i0[level], r->i1[level], w, h, field, r->data, nt);
+  cpu_data_terms (r->i0[level], r->i1[level], w, h, field, p->smoothness_kappa, r->data,
+      r->local, nt);
   memset (du, 0, n * sizeof (float));
   memset (dv, 0, n * sizeof (float));
   if (r->tuning.track_energy)
@@ -231,7 +262,7 @@ cpu_refine_level (cc_refine *r, int level, float *field)
       for (int x = 0; x < w; x++) {
         size_t i = (size_t) y * w + x;
         s[i] = cc_refine_smooth_weight (grad2_at (field, du, dv, w, h, x, y),
-            p->smoothness_weight);
+            p->smoothness_weight, r->local[i]);
       }
     /* per pixel: 1 / diag_u, 1 / diag_v, a12, rhs_u, rhs_v, with the start field's
      * smoothness term folded into the right-hand side (as the CUDA kernels) */
@@ -325,6 +356,8 @@ cpu_run (cc_refine *r, const cc_image *prev, const cc_image *next, const cc_imag
     blur_down (r->init[l - 1], pw, ph, r->init[l], s->width[l], s->height[l], 2, 0.5f, r->tmp,
         nt);
   }
+  /* after the pyramid, which is built from the unsmoothed luma */
+  presmooth_level0 (r->i0[0], r->i1[0], w, h, r->params.presmooth_sigma, r->tmp, nt);
   r->energy_count = 0;
   for (int l = s->levels - 1; l >= 0; l--) {
     size_t n = (size_t) s->width[l] * s->height[l];
@@ -355,8 +388,9 @@ cpu_free (cc_refine *r)
     free (r->i0[l]); free (r->i1[l]); free (r->init[l]); free (r->field[l]);
     r->i0[l] = r->i1[l] = r->init[l] = r->field[l] = NULL;
   }
-  free (r->tmp); free (r->data); free (r->coef); free (r->smooth); free (r->du); free (r->dv);
-  r->tmp = r->coef = r->smooth = r->du = r->dv = NULL;
+  free (r->tmp); free (r->data); free (r->coef); free (r->smooth); free (r->local); free (r->du);
+  free (r->dv);
+  r->tmp = r->coef = r->smooth = r->local = r->du = r->dv = NULL;
   r->data = NULL;
 }
 
@@ -376,6 +410,7 @@ cpu_alloc (cc_refine *r)
   ok &= (r->data = malloc (n * sizeof (cc_refine_data))) != NULL;
   ok &= (r->coef = malloc (5 * n * sizeof (float))) != NULL;
   ok &= (r->smooth = malloc (n * sizeof (float))) != NULL;
+  ok &= (r->local = malloc (n * sizeof (float))) != NULL;
   ok &= (r->du = malloc (n * sizeof (float))) != NULL;
   ok &= (r->dv = malloc (n * sizeof (float))) != NULL;
   if (!ok) {

@@ -97,17 +97,72 @@ cc_refine_data_system (const cc_refine_data *d, float du, float dv, float color_
 }
 
 /* Smoothness: the pixel's Charbonnier term on the forward differences of the
- * refined field (u + du, v + dv); its lagged weight weights both forward edges. */
+ * refined field (u + du, v + dv), times the pixel's local weight (1 with kappa 0;
+ * cc_refine_local_weight); its lagged weight weights both forward edges. */
 CC_HOSTDEV float
-cc_refine_smooth_energy (float grad2, float smoothness_weight)
+cc_refine_smooth_energy (float grad2, float smoothness_weight, float local)
 {
-  return smoothness_weight * sqrtf (grad2 + CC_REFINE_EPS2);
+  return smoothness_weight * local * sqrtf (grad2 + CC_REFINE_EPS2);
 }
 
 CC_HOSTDEV float
-cc_refine_smooth_weight (float grad2, float smoothness_weight)
+cc_refine_smooth_weight (float grad2, float smoothness_weight, float local)
 {
-  return smoothness_weight * 0.5f / sqrtf (grad2 + CC_REFINE_EPS2);
+  return smoothness_weight * local * 0.5f / sqrtf (grad2 + CC_REFINE_EPS2);
+}
+
+/* Local smoothness weight of a pixel (DeepFlow / EpicFlow): exp(-kappa |grad I|),
+ * |grad I| the central-difference gradient of frame 1's luma at that level (the
+ * presmoothed luma at level 0) in units of the full range (luma / 255): smoothing is
+ * weaker across image edges. n: frame 1's 3x3 neighbourhood (borders replicated), as
+ * the data terms read it. kappa 0: exactly 1. */
+CC_HOSTDEV float
+cc_refine_local_weight (const float n[3][3], float kappa)
+{
+  if (kappa <= 0.0f)
+    return 1.0f;
+  float gx = 0.5f * (n[1][2] - n[1][0]), gy = 0.5f * (n[2][1] - n[0][1]);
+  return expf (-kappa * (1.0f / 255.0f) * sqrtf (gx * gx + gy * gy));
+}
+
+/* Presmoothing of level 0's luma (cc_refine_params.presmooth_sigma): a Gaussian of
+ * sigma truncated at radius ceil(2 sigma) (at most CC_REFINE_PRESMOOTH_RADIUS), taps
+ * normalised to sum 1. Returns the radius (0: sigma 0, no smoothing); k[0..2 rad]. */
+#define CC_REFINE_PRESMOOTH_RADIUS 6
+CC_HOSTDEV int
+cc_refine_presmooth_taps (float sigma, float k[2 * CC_REFINE_PRESMOOTH_RADIUS + 1])
+{
+  if (!(sigma > 0.0f)) {
+    k[0] = 1.0f;
+    return 0;
+  }
+  int rad = (int) ceilf (2.0f * sigma);
+  if (rad > CC_REFINE_PRESMOOTH_RADIUS)
+    rad = CC_REFINE_PRESMOOTH_RADIUS;
+  float sum = 0.0f;
+  for (int i = -rad; i <= rad; i++) {
+    k[i + rad] = expf (-0.5f * (float) (i * i) / (sigma * sigma));
+    sum += k[i + rad];
+  }
+  for (int i = 0; i <= 2 * rad; i++)
+    k[i] /= sum;
+  return rad;
+}
+
+/* The presmoothed value of pixel (x, y) of a w x h image (borders replicated): each
+ * row's taps summed first, then the rows (the same order on both backends). */
+CC_HOSTDEV float
+cc_refine_presmooth_at (const float *src, int w, int h, int x, int y, const float *k, int rad)
+{
+  float s = 0.0f;
+  for (int i = -rad; i <= rad; i++) {
+    const float *row = src + (size_t) cc_clampi (y + i, 0, h - 1) * w;
+    float r = 0.0f;
+    for (int j = -rad; j <= rad; j++)
+      r += k[j + rad] * row[cc_clampi (x + j, 0, w - 1)];
+    s += k[i + rad] * r;
+  }
+  return s;
 }
 
 /* 1 / diagonal of a pixel's row (0 for a singular row, which keeps its value). */

@@ -219,6 +219,21 @@ START_TEST (test_invalid_parameters)
     ck_assert_msg (strstr (cc_last_error (), bad[i].field) != NULL,
         "message '%s' does not name %s", cc_last_error (), bad[i].field);
   }
+  struct { const char *field; float kappa, sigma; } bad_local[] = {
+    { "smoothness_kappa", -1.0f, 0.0f }, { "smoothness_kappa", 101.0f, 0.0f },
+    { "presmooth_sigma", 0.0f, -0.5f }, { "presmooth_sigma", 0.0f, 3.5f },
+  };
+  for (size_t i = 0; i < sizeof bad_local / sizeof bad_local[0]; i++) {
+    cc_refine_params p;
+    cc_refine_params_default (&p);
+    p.smoothness_kappa = bad_local[i].kappa;
+    p.presmooth_sigma = bad_local[i].sigma;
+    cc_refine *rf = NULL;
+    ck_assert_int_eq (cc_refine_create (ctx, 64, 64, &p, &rf), CC_ERROR_INVALID_ARGUMENT);
+    ck_assert_ptr_null (rf);
+    ck_assert_msg (strstr (cc_last_error (), bad_local[i].field) != NULL,
+        "message '%s' does not name %s", cc_last_error (), bad_local[i].field);
+  }
   cc_refine *rf;
   CC_ASSERT_OK (cc_refine_create (ctx, 64, 48, NULL, &rf));
   cc_refine_tuning q = { .precision = (cc_refine_precision) 7 };

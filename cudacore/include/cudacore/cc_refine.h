@@ -42,6 +42,15 @@ typedef struct cc_refine_params {
   float smoothness_weight; /* alpha: Charbonnier smoothness weight, > 0, <= 1e4. Default 15 */
   float color_weight;      /* delta: normalised brightness-constancy weight, >= 0, <= 1e4. Default 5 */
   float gradient_weight;   /* gamma: normalised gradient-constancy weight, >= 0, <= 1e4. Default 10 */
+  float smoothness_kappa;  /* kappa: the smoothness weight of each pixel is alpha times
+                              exp(-kappa |grad I|), I frame 1's luma at that level in 0..1
+                              (as DeepFlow / EpicFlow): weaker smoothing across image edges.
+                              0..100; 0: a constant weight. Default 0 */
+  float presmooth_sigma;   /* Gaussian sigma (px) of the frames' luma at level 0 (full
+                              resolution) before the data terms and local weights there (the
+                              coarser levels are blurred by the pyramid, built from the
+                              unsmoothed luma): less noise in the derivatives. 0..3, 0: none.
+                              Default 0 */
 } cc_refine_params;
 
 /* [out] params: the defaults above. cc_epic_params_default sets other values for the
