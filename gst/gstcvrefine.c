@@ -88,6 +88,17 @@ gst_cv_refine_install_properties_full (GObjectClass * klass, guint id,
           "changes leave alone: raise under changing light, lower on noisy video; no "
           "effect on the time", 0.0, 10000.0,
           d.gradient_weight, rw));
+  g_object_class_install_property (klass, id + GST_CV_REFINE_PROP_KAPPA,
+      g_param_spec_double ("refine-smoothness-kappa", "Refine smoothness kappa",
+          "How much weaker the smoothing gets across image edges: each pixel's smoothness "
+          "weight is refine-smoothness times exp(-kappa |grad I|), I the luma in 0..1 (as "
+          "DeepFlow and EpicFlow); 0: the same weight everywhere; no effect on the time",
+          0.0, 100.0, d.smoothness_kappa, rw));
+  g_object_class_install_property (klass, id + GST_CV_REFINE_PROP_PRESMOOTH,
+      g_param_spec_double ("refine-presmooth", "Refine presmoothing",
+          "Gaussian blur (sigma, px) of both frames' luma at full resolution before the "
+          "refinement reads their derivatives there: less noise in them; 0: none",
+          0.0, 3.0, d.presmooth_sigma, rw));
   gst_type_mark_as_plugin_api (GST_TYPE_CV_REFINE_MODE, 0);
 }
 
@@ -111,6 +122,8 @@ gst_cv_refine_set_property (GstCvRefine * r, guint first_id, guint prop_id,
     case GST_CV_REFINE_PROP_SMOOTHNESS: p->smoothness_weight = (float) g_value_get_double (value); break;
     case GST_CV_REFINE_PROP_COLOR: p->color_weight = (float) g_value_get_double (value); break;
     case GST_CV_REFINE_PROP_GRADIENT: p->gradient_weight = (float) g_value_get_double (value); break;
+    case GST_CV_REFINE_PROP_KAPPA: p->smoothness_kappa = (float) g_value_get_double (value); break;
+    case GST_CV_REFINE_PROP_PRESMOOTH: p->presmooth_sigma = (float) g_value_get_double (value); break;
   }
   r->changed = TRUE;
   return TRUE;
@@ -133,6 +146,8 @@ gst_cv_refine_get_property (GstCvRefine * r, guint first_id, guint prop_id, GVal
     case GST_CV_REFINE_PROP_SMOOTHNESS: g_value_set_double (value, p->smoothness_weight); break;
     case GST_CV_REFINE_PROP_COLOR: g_value_set_double (value, p->color_weight); break;
     case GST_CV_REFINE_PROP_GRADIENT: g_value_set_double (value, p->gradient_weight); break;
+    case GST_CV_REFINE_PROP_KAPPA: g_value_set_double (value, p->smoothness_kappa); break;
+    case GST_CV_REFINE_PROP_PRESMOOTH: g_value_set_double (value, p->presmooth_sigma); break;
   }
   return TRUE;
 }

@@ -39,8 +39,9 @@ namespace cg = cooperative_groups;
 #define INTERP_GEO_THREADS (4 * INTERP_TILE)
 // Tiles whose activity a geodesic block finds at once: 9 stamps each, a thread a stamp.
 #define INTERP_ROUND_CHUNK (INTERP_GEO_THREADS / 9)
-// Geodesic blocks an SM at most: enough to hold the front's tiles, few enough that
-// the grid barrier stays cheap and other streams' kernels find room beside them.
+// Geodesic blocks an SM at most (a cooperative grid must be resident at once; the
+// occupancy of its 72 registers a thread holds 7 on sm_90; 2 and 4 were slower on
+// the H100: docs/epicflow.md).
 #define INTERP_GEO_BLOCKS_PER_SM 8
 // The geodesic's round flags in device memory: round r's at r % 3.
 #define INTERP_ROUND_FLAGS 3

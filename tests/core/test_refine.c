@@ -373,41 +373,55 @@ END_TEST
 /* CUDA and CPU (red-black SOR on both) reach the same field: mean difference <= 0.02
  * px, on a clip pair with occlusions, from a perturbed start. Both CUDA sweep
  * precisions: the default fp16 register tiles (rf_sor_h2_kernel) and the fp32 ones
- * (CC_REFINE_PRECISION_FP32, rf_sor_regs_kernel), which differ by <= 0.005 px. */
+ * (CC_REFINE_PRECISION_FP32, rf_sor_regs_kernel), which differ by <= 0.005 px. Two
+ * energies: the module's defaults, and the presets' EpicFlow energy (a local
+ * smoothness weight, kappa 5; level 0 presmoothed, sigma 0.8; no brightness
+ * constancy), which runs rf_presmooth_kernel and the per-cell local weights. */
 START_TEST (test_gpu_matches_cpu)
 {
   CV_SKIP_WITHOUT_GPU ("refine gpu_matches_cpu");
   const int w = 321, h = 181;
   clip_case cc = clip_case_new (5, w, h, 0.5f);
-  cc_refine_params p;
-  cc_refine_params_default (&p);
-  cc_image fc;
-  refine_pair (CC_BACKEND_CPU, &p, &cc.f0, &cc.f1, &cc.init, &fc, NULL, 0, NULL);
-  cc_flow_metrics mc;
-  CC_ASSERT_OK (cc_flow_compare (&fc, &cc.gt, 4, &mc));
-  static const char *names[2] = { "fp16", "fp32" };
-  static const cc_refine_precision precision[2] = { CC_REFINE_PRECISION_AUTO,
-    CC_REFINE_PRECISION_FP32 };
-  cc_image fg[2];
-  for (int path = 0; path < 2; path++) {
-    clip_case_cuda (&cc, &p, precision[path], &fg[path]);
-    double d = cv_test_mean_abs_diff (&fc, &fg[path]);
-    cc_flow_metrics mg;
-    CC_ASSERT_OK (cc_flow_compare (&fg[path], &cc.gt, 4, &mg));
-    printf ("refine GPU (%s sweeps) vs CPU: mean |diff| %.4f px; EPE CPU %.3f, GPU %.3f\n",
-        names[path], d, mc.epe, mg.epe);
+  static const char *energies[2] = { "module defaults", "kappa 5, presmooth 0.8, delta 0" };
+  for (int energy = 0; energy < 2; energy++) {
+    cc_refine_params p;
+    cc_refine_params_default (&p);
+    if (energy == 1) {
+      p.smoothness_kappa = 5.0f;
+      p.presmooth_sigma = 0.8f;
+      p.color_weight = 0.0f;
+    }
+    cc_image fc;
+    refine_pair (CC_BACKEND_CPU, &p, &cc.f0, &cc.f1, &cc.init, &fc, NULL, 0, NULL);
+    cc_flow_metrics mc;
+    CC_ASSERT_OK (cc_flow_compare (&fc, &cc.gt, 4, &mc));
+    static const char *names[2] = { "fp16", "fp32" };
+    static const cc_refine_precision precision[2] = { CC_REFINE_PRECISION_AUTO,
+      CC_REFINE_PRECISION_FP32 };
+    cc_image fg[2];
+    for (int path = 0; path < 2; path++) {
+      clip_case_cuda (&cc, &p, precision[path], &fg[path]);
+      double d = cv_test_mean_abs_diff (&fc, &fg[path]);
+      cc_flow_metrics mg;
+      CC_ASSERT_OK (cc_flow_compare (&fg[path], &cc.gt, 4, &mg));
+      printf ("refine GPU (%s sweeps, %s) vs CPU: mean |diff| %.4f px; EPE CPU %.3f, "
+          "GPU %.3f\n", names[path], energies[energy], d, mc.epe, mg.epe);
+      fflush (stdout);
+      ck_assert_msg (d <= 0.02, "GPU (%s sweeps, %s) and CPU differ by %.4f px mean",
+          names[path], energies[energy], d);
+    }
+    /* the fp16 tiles: the same sweeps with an 11-bit significand (measured 0.001 px) */
+    double dh = cv_test_mean_abs_diff (&fg[0], &fg[1]);
+    printf ("refine GPU fp16 vs fp32 sweeps (%s): mean |diff| %.2g px\n", energies[energy],
+        dh);
     fflush (stdout);
-    ck_assert_msg (d <= 0.02, "GPU (%s sweeps) and CPU differ by %.4f px mean", names[path], d);
+    ck_assert_msg (dh <= 0.005, "fp16 and fp32 sweeps differ by %g px mean (%s)", dh,
+        energies[energy]);
+    cv_image_free (&fc);
+    for (int path = 0; path < 2; path++)
+      cv_image_free (&fg[path]);
   }
-  /* the fp16 tiles: the same sweeps with an 11-bit significand (measured 0.001 px) */
-  double dh = cv_test_mean_abs_diff (&fg[0], &fg[1]);
-  printf ("refine GPU fp16 vs fp32 sweeps: mean |diff| %.2g px\n", dh);
-  fflush (stdout);
-  ck_assert_msg (dh <= 0.005, "fp16 and fp32 sweeps differ by %g px mean", dh);
   clip_case_free (&cc);
-  cv_image_free (&fc);
-  for (int path = 0; path < 2; path++)
-    cv_image_free (&fg[path]);
 }
 END_TEST
 
