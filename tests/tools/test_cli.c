@@ -254,7 +254,8 @@ START_TEST (test_cv_flow_options)
     "--extrapolate PX", "--robust PX",
     "--refine [variational|none]", "--refine-levels N", "--refine-outer-iterations N",
     "--refine-inner-iterations N", "--refine-omega X", "--refine-smoothness X",
-    "--refine-color-weight X", "--refine-gradient-weight X", "--cpu-threads N",
+    "--refine-color-weight X", "--refine-gradient-weight X", "--refine-smoothness-kappa X",
+    "--refine-presmooth SIGMA", "--cpu-threads N",
     "[also --k]", "[also --max-motion]", "[also --levels]" };
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
     ck_assert_msg (strstr (out, names[i]), "cv-flow --help lacks '%s'", names[i]);
