@@ -55,10 +55,10 @@ enum {
 };
 
 /* CPU time of one frame (the whole method with its confidence, default parameters):
- * about 4 s per megapixel on 2 threads of the 2-core dev machine, idle (1024x436:
- * 1.89 s, docs/epicflow.md, 2026-11-25; 3840x2160: 28 s and 7680x4320: 137 s, issue
- * 32, 2026-11-27). The CPU-time warning of setup() is scaled from it. */
-#define EPIC_CPU_SECONDS_PER_MEGAPIXEL 4.0
+ * about 1.9 s per megapixel on 2 threads of the 2-core dev machine, idle (1024x436:
+ * 0.39 s, 3840x2160: 15.7 s; docs/epicflow.md, 2026-11-28). The CPU-time warning of
+ * setup() is scaled from it. */
+#define EPIC_CPU_SECONDS_PER_MEGAPIXEL 1.9
 #define EPIC_CPU_MEASURED_THREADS 2
 
 struct _GstCudaFlowEpic {
