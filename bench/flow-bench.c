@@ -3,8 +3,9 @@
  * and of cc_flow_vis_draw (COLOR), one JSON object per line.
  *
  *   flow-bench [--fb-check | --no-fb-check] [--runs N] [--no-cpu] [--threads N]
- *   flow-bench --epic [--size WxH] [--scene pair|ball] [--cell N] [--k N] [--inner N]
- *              [--runs N] [--no-cpu] [--threads N]
+ *   flow-bench --epic [--size WxH] [--scene pair|ball] [--preset P] [--cell N] [--k N]
+ *              [--inner N] [--outer N] [--robust PX] [--omega W] [--kappa K]
+ *              [--presmooth S] [--delta D] [--runs N] [--no-cpu] [--threads N]
  *   flow-bench --version
  *
  * --epic: the EpicFlow method (cc_epic, default parameters) instead, on a generated
@@ -192,11 +193,13 @@ bench_vis (bench_set *s, int warmup, int runs)
   (cc_timer_start (timer, NULL) == CC_SUCCESS && (call) == CC_SUCCESS \
       && cv_timer_stop_ms ((timer), &(ms_out)) == CC_SUCCESS)
 
-/* --cell / --k / --inner: the interpolation's seed cell and neighbour count and the
- * refinement's inner iterations instead of the defaults (0: cc_epic_params_default's),
- * to compare settings in one run */
-static int epic_cell, epic_k, epic_inner, epic_w, epic_h;
-static float epic_robust = -1.0f;   /* < 0: the library's */
+/* --cell / --k / --inner / --outer: the interpolation's seed cell and neighbour count
+ * and the refinement's inner and outer iterations instead of the preset's (0: the
+ * preset's), to compare settings in one run */
+static int epic_cell, epic_k, epic_inner, epic_outer, epic_w, epic_h;
+/* --robust / --omega / --kappa / --presmooth / --delta (< 0: the preset's) */
+static float epic_robust = -1.0f, epic_omega = -1.0f, epic_kappa = -1.0f,
+    epic_presmooth = -1.0f, epic_delta = -1.0f;
 /* --preset: the parameter set the options above change (cc_epic_params_preset) */
 static cc_epic_preset epic_preset = CC_EPIC_PRESET_FAST;
 /* --scene ball: both frames one ball on black instead of the generated pair */
@@ -240,8 +243,18 @@ bench_epic (cc_backend backend, int w, int h, int warmup, int runs)
     p.interp.k = epic_k;
   if (epic_inner)
     p.refine_params.inner_iterations = epic_inner;
+  if (epic_outer)
+    p.refine_params.outer_iterations = epic_outer;
   if (epic_robust >= 0.0f)
     p.interp.robust = epic_robust;
+  if (epic_omega >= 0.0f)
+    p.refine_params.omega = epic_omega;
+  if (epic_kappa >= 0.0f)
+    p.refine_params.smoothness_kappa = epic_kappa;
+  if (epic_presmooth >= 0.0f)
+    p.refine_params.presmooth_sigma = epic_presmooth;
+  if (epic_delta >= 0.0f)
+    p.refine_params.color_weight = epic_delta;
   cc_epic *epic = NULL;
   cc_match *match = NULL;
   cc_interp *interp = NULL;
@@ -308,12 +321,15 @@ bench_epic (cc_backend backend, int w, int h, int warmup, int runs)
   if (!rc) {
     printf ("{\"algorithm\":\"epic\",\"width\":%d,\"height\":%d,\"backend\":\"%s\","
         "\"scene\":\"%s\",\"preset\":\"%s\",\"refine_levels\":%d,\"outer\":%d,"
-        "\"match_step\":%d,\"cell\":%d,\"k\":%d,\"inner\":%d,\"refine\":true,\"confidence\":true,\"runs\":%d,"
+        "\"match_step\":%d,\"cell\":%d,\"k\":%d,\"inner\":%d,\"omega\":%g,\"kappa\":%g,\"presmooth\":%g,"
+        "\"color_weight\":%g,\"robust\":%g,\"refine\":true,\"confidence\":true,\"runs\":%d,"
         "\"threads\":%d,\"match_ms\":%.4f,\"interp_ms\":%.4f,\"refine_ms\":%.4f,"
         "\"kernel_ms\":%.4f,\"video_ms\":%.4f,\"end_to_end_ms\":%.4f}\n", w, h,
         cc_backend_name (backend), epic_ball ? "ball" : "pair", cc_epic_preset_name (epic_preset),
         p.refine_params.levels, p.refine_params.outer_iterations,
-        p.match.step, p.interp.cell, p.interp.k, p.refine_params.inner_iterations, runs, bench_threads (ctx), cv_median (mt, runs),
+        p.match.step, p.interp.cell, p.interp.k, p.refine_params.inner_iterations,
+        p.refine_params.omega, p.refine_params.smoothness_kappa, p.refine_params.presmooth_sigma,
+        p.refine_params.color_weight, p.interp.robust, runs, bench_threads (ctx), cv_median (mt, runs),
         cv_median (it, runs), cv_median (rt, runs), cv_median (kt, runs), cv_median (vt, runs),
         cv_median (et, runs));
     fflush (stdout);
@@ -361,7 +377,8 @@ bench_size (cc_backend backend, int w, int h, bool fb, int warmup, int runs)
 static const char help[] =
 "usage: flow-bench [--fb-check | --no-fb-check] [--runs N] [--no-cpu] [--threads N]\n"
 "       flow-bench --epic [--size WxH] [--scene S] [--preset P] [--cell N] [--k N] [--inner N]\n"
-"                  [--runs N] [--no-cpu] [--threads N]\n"
+"                  [--outer N] [--robust PX] [--omega W] [--kappa K] [--presmooth S]\n"
+"                  [--delta D] [--runs N] [--no-cpu] [--threads N]\n"
 "Times dense Lucas-Kanade flow (5 levels, 3 iterations, 9x9 window) and its colour\n"
 "drawing on the synthetic clip: 640x480, 1920x1080, 3840x2160 on CUDA when a device\n"
 "exists, 640x480 on the CPU; one JSON line each: kernel_ms (CUDA events, median) and\n"
@@ -378,10 +395,15 @@ static const char help[] =
 "  --k N           --epic: the neighbours each pixel's interpolation uses (1..128;\n"
 "                  default the library's)\n"
 "  --inner N       --epic: refinement inner iterations (1..1000; default the library's)\n"
+"  --outer N       --epic: refinement outer iterations (1..50; default the library's)\n"
 "  --robust PX     --epic: the interpolation's robust mean scale (0: off; default the\n"
 "                  library's)\n"
+"  --omega W       --epic: the refinement's SOR factor (0.01..1.99)\n"
+"  --kappa K       --epic: its local smoothness exp(-K |grad I|) (0..100; 0 constant)\n"
+"  --presmooth S   --epic: its presmoothing of the full-resolution luma (0..3 px)\n"
+"  --delta D       --epic: its colour (brightness constancy) weight (0..1000)\n"
 "  --preset P      --epic: fast (the default), balanced or accurate (cc_epic_params_preset),\n"
-"                  which --cell, --k and --inner then change\n"
+"                  which the options above then change (absent: the preset's)\n"
 "  --runs N        timed runs, the median kept (1..%d; default 50; the CPU fewer)\n"
 "  --no-cpu        CUDA only\n"
 "  --threads N     CPU threads (0..256; 0, the default: all cores)\n"
@@ -430,15 +452,32 @@ main (int argc, char **argv)
     } else if (!strcmp (argv[i], "--inner") && i + 1 < argc) {
       if (!cv_parse_int ("--inner", argv[++i], 1, 1000, &epic_inner))
         return 2;
+    } else if (!strcmp (argv[i], "--outer") && i + 1 < argc) {
+      if (!cv_parse_int ("--outer", argv[++i], 1, 50, &epic_outer))
+        return 2;
     } else if (!strcmp (argv[i], "--robust") && i + 1 < argc) {
       if (!cv_parse_float ("--robust", argv[++i], 0.0, 1e4, &epic_robust))
+        return 2;
+    } else if (!strcmp (argv[i], "--omega") && i + 1 < argc) {
+      if (!cv_parse_float ("--omega", argv[++i], 0.01, 1.99, &epic_omega))
+        return 2;
+    } else if (!strcmp (argv[i], "--kappa") && i + 1 < argc) {
+      if (!cv_parse_float ("--kappa", argv[++i], 0.0, 100.0, &epic_kappa))
+        return 2;
+    } else if (!strcmp (argv[i], "--presmooth") && i + 1 < argc) {
+      if (!cv_parse_float ("--presmooth", argv[++i], 0.0, 3.0, &epic_presmooth))
+        return 2;
+    } else if (!strcmp (argv[i], "--delta") && i + 1 < argc) {
+      if (!cv_parse_float ("--delta", argv[++i], 0.0, 1000.0, &epic_delta))
         return 2;
     } else if (!strcmp (argv[i], "--threads") && i + 1 < argc) {
       if (!cv_parse_int ("--threads", argv[++i], 0, CC_CONTEXT_THREADS_MAX, &cpu_threads))
         return 2;
     } else {
       fprintf (stderr, "usage: flow-bench [--fb-check | --no-fb-check | --epic [--size WxH] "
-          "[--preset P] [--scene S] [--cell N] [--k N] [--inner N]] [--runs N] [--no-cpu] [--threads N]\n");
+          "[--preset P] [--scene S] [--cell N] [--k N] [--inner N] [--outer N] [--robust PX] "
+          "[--omega W] [--kappa K] [--presmooth S] [--delta D]] [--runs N] [--no-cpu] "
+          "[--threads N]\n");
       return 2;
     }
   }

@@ -177,8 +177,8 @@ gst_cuda_flow_epic_process (GstCvFilter * filter, GstBuffer * buffer, cc_image *
 #define GST_TYPE_CV_EPIC_PRESET (gst_cv_epic_preset_get_type ())
 GST_CV_DEFINE_ENUM (gst_cv_epic_preset_get_type, "GstCvEpicPreset",
     { CC_EPIC_PRESET_FAST, "The defaults, real time: seeds every 5 px, 24 neighbours, "
-          "refinement levels of 5 x 8 (docs/epicflow.md has each preset's measured "
-          "accuracy and time)", "fast" },
+          "refinement levels of 3 x 10 with EpicFlow's energy (docs/epicflow.md has each "
+          "preset's measured accuracy and time)", "fast" },
     { CC_EPIC_PRESET_BALANCED, "Seeds every 4 px, 32 neighbours, refinement levels of "
           "5 x 15", "balanced" },
     { CC_EPIC_PRESET_ACCURATE, "Balanced with refinement levels of 5 x 30", "accurate" })
@@ -364,7 +364,7 @@ gst_cuda_flow_epic_class_init (GstCudaFlowEpicClass * klass)
 
   gst_cv_flow_vis_install_properties (gobject_class, PROP_VIS_FIRST, TRUE);
   /* the refinement's properties as on cudaflowlk and cudablockmatch, with the method's
-   * defaults (refine=variational, two levels of 5 x 15) */
+   * defaults (refine=variational, two levels of 3 x 10, EpicFlow's energy, SOR 1.8) */
   gst_cv_refine_install_properties_full (gobject_class, PROP_REFINE_FIRST, &d.refine_params,
       d.refine);
 

@@ -113,16 +113,45 @@ struct rf_taps {
   int rad;
 };
 
-// Both frames' level 0 presmoothed (cc_refine_presmooth_at, as the CPU) into d0, d1.
-__global__ void
+// Both frames' level 0 presmoothed into d0, d1 (blockIdx.z: the frame). A 32 x 8 block
+// stages its tile and a halo of rad rows and columns (borders replicated) in shared
+// memory, sums each staged row's taps for its 32 columns, then each pixel's rows: the
+// operations of cc_refine_presmooth_at in its order (the CPU's), a tenth of its loads.
+#define RF_PS_BX 32
+#define RF_PS_BY 8
+#define RF_PS_TW (RF_PS_BX + 2 * CC_REFINE_PRESMOOTH_RADIUS)
+#define RF_PS_TH (RF_PS_BY + 2 * CC_REFINE_PRESMOOTH_RADIUS)
+__global__ void __launch_bounds__ (RF_PS_BX * RF_PS_BY)
 rf_presmooth_kernel (const float *i0, const float *i1, int w, int h, rf_taps t, float *d0,
     float *d1)
 {
-  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+  __shared__ float tile[RF_PS_TH][RF_PS_TW];
+  __shared__ float rows[RF_PS_TH][RF_PS_BX];
+  const float *src = blockIdx.z ? i1 : i0;
+  float *dst = blockIdx.z ? d1 : d0;
+  const int rad = t.rad, th = RF_PS_BY + 2 * rad, tw = RF_PS_BX + 2 * rad;
+  const int x0 = blockIdx.x * RF_PS_BX - rad, y0 = blockIdx.y * RF_PS_BY - rad;
+  const int tid = threadIdx.y * RF_PS_BX + threadIdx.x;
+  for (int k = tid; k < th * tw; k += RF_PS_BX * RF_PS_BY) {
+    int ty = k / tw, tx = k - ty * tw;
+    tile[ty][tx] = __ldg (src + (size_t) cc_clampi (y0 + ty, 0, h - 1) * w
+        + cc_clampi (x0 + tx, 0, w - 1));
+  }
+  __syncthreads ();
+  for (int ty = threadIdx.y; ty < th; ty += RF_PS_BY) {
+    float r = 0.0f;
+    for (int j = 0; j <= 2 * rad; j++)
+      r += t.k[j] * tile[ty][threadIdx.x + j];
+    rows[ty][threadIdx.x] = r;
+  }
+  __syncthreads ();
+  int x = blockIdx.x * RF_PS_BX + threadIdx.x, y = blockIdx.y * RF_PS_BY + threadIdx.y;
   if (x >= w || y >= h)
     return;
-  d0[(size_t) y * w + x] = cc_refine_presmooth_at (i0, w, h, x, y, t.k, t.rad);
-  d1[(size_t) y * w + x] = cc_refine_presmooth_at (i1, w, h, x, y, t.k, t.rad);
+  float acc = 0.0f;
+  for (int i = 0; i <= 2 * rad; i++)
+    acc += t.k[i] * rows[threadIdx.y + i][threadIdx.x];
+  dst[(size_t) y * w + x] = acc;
 }
 
 __global__ void
@@ -194,7 +223,8 @@ rf_start_data_kernel (const float *i0, const float *i1, const float2 *init, cons
   int i = rb_index (v, (x + y) & 1, y, x >> 1);
   float local;
   cc_refine_data d = rf_data_at (i0, i1, v.w, v.h, x, y, f, kappa, &local);
-  v.lw[i] = local;
+  if (v.lw)
+    v.lw[i] = local;
   __half2 h[4] = { __floats2half2_rn (d.ix, d.iy), __floats2half2_rn (d.iz, d.ixx),
       __floats2half2_rn (d.ixy, d.iyy), __floats2half2_rn (d.ixz, d.iyz) };
   v.dh[i] = *(uint4 *) h;
@@ -289,7 +319,8 @@ rf_coef_cell (const rb_view &v, int c, int y, int xs, int x, int ph, float alpha
   int i = rb_index (v, c, y, xs);
   float2 dw = v.duv[i], w0 = v.wuv[i];
   cc_refine_data d = rf_load_data (v, i);
-  float s = rf_bf16 (cc_refine_smooth_weight (rf_grad2 (v, c, y, xs, x, ph), alpha, v.lw[i]));
+  float s = rf_bf16 (cc_refine_smooth_weight (rf_grad2 (v, c, y, xs, x, ph), alpha,
+        rb_lw (v, i)));
   float a11, a12, a22, b1, b2;
   cc_refine_data_system (&d, dw.x, dw.y, delta, gamma, &a11, &a12, &a22, &b1, &b2);
   float sum_w = 0.0f;
@@ -298,13 +329,13 @@ rf_coef_cell (const rb_view &v, int c, int y, int xs, int x, int ph, float alpha
   if (x > 0) {
     nb[0] = rb_index (v, 1 - c, y, xs + ph - 1);
     wt[0] = rf_bf16 (cc_refine_smooth_weight (rf_grad2 (v, 1 - c, y, xs + ph - 1, x - 1,
-            1 - ph), alpha, v.lw[nb[0]]));
+            1 - ph), alpha, rb_lw (v, nb[0])));
   }
   if (x + 1 < v.w) { nb[1] = rb_index (v, 1 - c, y, xs + ph); wt[1] = s; }
   if (y > 0) {
     nb[2] = rb_index (v, 1 - c, y - 1, xs);
     wt[2] = rf_bf16 (cc_refine_smooth_weight (rf_grad2 (v, 1 - c, y - 1, xs, x, ph), alpha,
-          v.lw[nb[2]]));
+          rb_lw (v, nb[2])));
   }
   if (y + 1 < v.h) { nb[3] = rb_index (v, 1 - c, y + 1, xs); wt[3] = s; }
   for (int k = 0; k < 4; k++)
@@ -355,7 +386,7 @@ rf_energy_kernel (rb_view v, float alpha, float delta, float gamma, double *out)
     cc_refine_data d = rf_load_data (v, i);
     float2 dw = v.duv[i];
     e = cc_refine_data_energy (&d, dw.x, dw.y, delta, gamma)
-        + cc_refine_smooth_energy (rf_grad2 (v, c, y, xs, x, ph), alpha, v.lw[i]);
+        + cc_refine_smooth_energy (rf_grad2 (v, c, y, xs, x, ph), alpha, rb_lw (v, i));
   }
   for (int o = 16; o > 0; o >>= 1)
     e += __shfl_xor_sync (0xFFFFFFFFu, e, o);
@@ -572,6 +603,8 @@ rf_level (cc_cuda_refine *s, const cc_refine_params *p, int level, double *energ
   cudaStream_t stream = s->stream;
   const cc_refine_sizes *z = &s->sizes;
   rb_view v = rf_view (s, level);
+  if (!(p->smoothness_kappa > 0.0f))
+    v.lw = NULL;   // a constant weight of 1: no local weights written or read
   dim3 block (32, 8), natural = grid_for (v.w, v.h, 1), both = grid_for (v.hw, v.h, 2);
   // the coefficient kernel: both colours in blockIdx.x (rf_cell_il)
   dim3 coef_grid (2 * cc_div_up (v.hw, 32), cc_div_up (v.h, 8), 1);
@@ -667,8 +700,9 @@ rf_enqueue (cc_cuda_refine *s, const cc_refine_params *p, const cc_image *prev,
     // after the pyramid, which is built from the unsmoothed luma (as the CPU)
     rf_taps t;
     t.rad = cc_refine_presmooth_taps (p->presmooth_sigma, t.k);
-    rf_presmooth_kernel<<<grid_for (w, h, 1), block, 0, stream>>> (s->i0[0], s->i1[0], w, h,
-        t, s->ps0, s->ps1);
+    dim3 pg (cc_div_up (w, RF_PS_BX), cc_div_up (h, RF_PS_BY), 2);
+    rf_presmooth_kernel<<<pg, dim3 (RF_PS_BX, RF_PS_BY), 0, stream>>> (s->i0[0], s->i1[0], w,
+        h, t, s->ps0, s->ps1);
     CC_CUDA_LAUNCHED ("rf_presmooth_kernel");
   }
   double *energy = NULL;

@@ -13,8 +13,16 @@ struct rb_view {
   float2 *rhs;                // (rhs_u, rhs_v)
   unsigned *rhs16;            // fp16 (rhs_u, rhs_v) / scale
   uint4 *dh;                  // fp16 data terms (ix, iy, iz, ixx, ixy, iyy, ixz, iyz)
-  float *lw;                  // local smoothness weight (cc_refine_local_weight; 1 at kappa 0)
+  float *lw;                  // local smoothness weight (cc_refine_local_weight); NULL at
+                              // kappa 0, where it is 1 and neither written nor read
 };
+
+// The local smoothness weight of cell i (rb_view.lw).
+static __device__ __forceinline__ float
+rb_lw (const rb_view &v, int i)
+{
+  return v.lw ? v.lw[i] : 1.0f;
+}
 
 static __device__ __forceinline__ int
 rb_index (const rb_view &v, int c, int y, int xs)

@@ -104,7 +104,13 @@ START_TEST (test_presets)
   ck_assert_int_eq (d.interp.cell, 5);
   ck_assert_int_eq (d.interp.k, 24);
   ck_assert_int_eq (d.refine_params.levels, 2);
-  ck_assert_int_eq (d.refine_params.inner_iterations, 8);
+  ck_assert_int_eq (d.refine_params.outer_iterations, 3);
+  ck_assert_int_eq (d.refine_params.inner_iterations, 10);
+  /* EpicFlow's refinement energy and the SOR factor 1.8 in every preset */
+  ck_assert_float_eq (d.refine_params.omega, 1.8f);
+  ck_assert_float_eq (d.refine_params.color_weight, 0.0f);
+  ck_assert_float_eq (d.refine_params.smoothness_kappa, 5.0f);
+  ck_assert_float_eq (d.refine_params.presmooth_sigma, 0.8f);
   memset (&p, 0xff, sizeof p);
   CC_ASSERT_OK (cc_epic_params_preset (&p, CC_EPIC_PRESET_FAST));
   /* field by field (the struct has padding) */
@@ -117,17 +123,26 @@ START_TEST (test_presets)
       && p.interp.edge_weight == d.interp.edge_weight && p.refine == d.refine
       && p.refine_params.levels == d.refine_params.levels
       && p.refine_params.outer_iterations == d.refine_params.outer_iterations
-      && p.refine_params.inner_iterations == d.refine_params.inner_iterations);
+      && p.refine_params.inner_iterations == d.refine_params.inner_iterations
+      && p.refine_params.omega == d.refine_params.omega
+      && p.refine_params.color_weight == d.refine_params.color_weight
+      && p.refine_params.smoothness_kappa == d.refine_params.smoothness_kappa
+      && p.refine_params.presmooth_sigma == d.refine_params.presmooth_sigma);
   CC_ASSERT_OK (cc_epic_params_preset (&p, CC_EPIC_PRESET_BALANCED));
   CC_ASSERT_OK (cc_epic_params_check (&p));
   ck_assert_int_eq (p.match.step, 4);
   ck_assert_int_eq (p.interp.cell, 4);
   ck_assert_int_eq (p.interp.k, 32);
   ck_assert_int_eq (p.refine_params.levels, d.refine_params.levels);
+  ck_assert_int_eq (p.refine_params.outer_iterations, 5);
   ck_assert_int_eq (p.refine_params.inner_iterations, 15);
+  ck_assert_float_eq (p.refine_params.smoothness_kappa, d.refine_params.smoothness_kappa);
+  ck_assert_float_eq (p.refine_params.presmooth_sigma, d.refine_params.presmooth_sigma);
+  ck_assert_float_eq (p.refine_params.omega, d.refine_params.omega);
   CC_ASSERT_OK (cc_epic_params_preset (&p, CC_EPIC_PRESET_ACCURATE));
   CC_ASSERT_OK (cc_epic_params_check (&p));
   ck_assert_int_eq (p.refine_params.inner_iterations, 30);
+  ck_assert_int_eq (p.refine_params.outer_iterations, 5);
   ck_assert_int_eq (p.refine_params.levels, d.refine_params.levels);
   ck_assert_int_eq (p.match.step, 4);
   ck_assert_int_eq (p.interp.k, 32);

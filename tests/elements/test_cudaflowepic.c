@@ -154,8 +154,11 @@ GST_START_TEST (test_refine_vocabulary)
   }
   GstElement *e = gst_element_factory_make ("cudaflowepic", NULL);
   gint levels, outer, inner;
+  gdouble omega, kappa, presmooth, color;
   g_object_get (e, "refine-levels", &levels, "refine-outer-iterations", &outer,
-      "refine-inner-iterations", &inner, NULL);
+      "refine-inner-iterations", &inner, "refine-omega", &omega,
+      "refine-smoothness-kappa", &kappa, "refine-presmooth", &presmooth,
+      "refine-color-weight", &color, NULL);
   /* the method's own refinement defaults (cc_epic_params_default), not cudaflowlk's */
   cc_epic_params d;
   cc_epic_params_default (&d);
@@ -163,7 +166,11 @@ GST_START_TEST (test_refine_vocabulary)
   ck_assert_int_eq (outer, d.refine_params.outer_iterations);
   ck_assert_int_eq (inner, d.refine_params.inner_iterations);
   ck_assert_int_eq (levels, 2);
-  ck_assert_int_eq (inner, 8);
+  ck_assert_int_eq (outer, 3);
+  ck_assert_int_eq (inner, 10);
+  /* EpicFlow's energy and SOR factor, not cudaflowlk's constant smoothness */
+  ck_assert (fabs (omega - 1.8) < 1e-6 && fabs (kappa - 5.0) < 1e-6);
+  ck_assert (fabs (presmooth - 0.8) < 1e-6 && color == 0.0);
   gst_object_unref (e);
 }
 GST_END_TEST;

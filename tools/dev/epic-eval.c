@@ -15,7 +15,7 @@
  * Options: --backend cpu|cuda|auto (cpu), --threads N, --video (the pair through
  * cc_epic's video mode: frame10 twice, then frame11, the second call timed),
  * --no-refine, and --k / --cell / --inner / --outer / --iterations / --step /
- * --refine-levels / --alpha / --gamma / --delta / --omega in place of
+ * --refine-levels / --alpha / --gamma / --delta / --omega / --kappa / --presmooth in place of
  * cc_epic_params_default's to compare settings. */
 #include "cv_cli.h"
 #include "cv_imageio.h"
@@ -81,8 +81,8 @@ typedef struct {
   cc_context *ctx;
   bool refine, video;
   int k, cell, inner, outer, iterations, step, rlevels;   /* 0: cc_epic_params_default's */
-  float alpha, gamma, delta, omega;                    /* 0: the same */
-  float robust;                                        /* < 0: the same */
+  float omega;                                         /* 0: the same */
+  float alpha, gamma, delta, kappa, presmooth, robust; /* < 0: the same */
   cc_epic_preset preset;                               /* what the above change */
 } options;
 
@@ -107,14 +107,18 @@ params_of (const options *o, cc_epic_params *p)
     p->match.step = o->step;
   if (o->rlevels)
     p->refine_params.levels = o->rlevels;
-  if (o->alpha > 0)
+  if (o->alpha >= 0)
     p->refine_params.smoothness_weight = o->alpha;
-  if (o->gamma > 0)
+  if (o->gamma >= 0)
     p->refine_params.gradient_weight = o->gamma;
-  if (o->delta > 0)
+  if (o->delta >= 0)
     p->refine_params.color_weight = o->delta;
   if (o->omega > 0)
     p->refine_params.omega = o->omega;
+  if (o->kappa >= 0)
+    p->refine_params.smoothness_kappa = o->kappa;
+  if (o->presmooth >= 0)
+    p->refine_params.presmooth_sigma = o->presmooth;
   if (o->robust >= 0)
     p->interp.robust = o->robust;
 }
@@ -347,7 +351,9 @@ usage (FILE *out)
       "  --refine-levels N        the refinement's pyramid levels (coarse to fine)\n"
       "  --alpha A, --gamma G, --delta D  its smoothness, gradient and colour weights\n"
       "  --omega W                its SOR relaxation factor, (0, 2)\n"
-      "                           (each 0 or absent: cc_epic_params_default's)\n"
+      "  --kappa K                its local smoothness exp(-K |grad I|) (0: constant)\n"
+      "  --presmooth SIGMA        its presmoothing of level 0's luma (0: none)\n"
+      "                           (each absent: the preset's)\n"
       "  --robust PX              the interpolation's robust mean scale (0: off; absent:\n"
       "                           cc_epic_params_default's)\n"
       "  -h, --help               this text\n");
@@ -356,7 +362,8 @@ usage (FILE *out)
 int
 main (int argc, char **argv)
 {
-  options o = { .refine = true, .robust = -1.0f, .preset = CC_EPIC_PRESET_FAST };
+  options o = { .refine = true, .alpha = -1.0f, .gamma = -1.0f, .delta = -1.0f,
+    .kappa = -1.0f, .presmooth = -1.0f, .robust = -1.0f, .preset = CC_EPIC_PRESET_FAST };
   cc_backend backend = CC_BACKEND_CPU;
   int threads = 0, first = argc, seq_first = 0;
   const char *pa = NULL, *pb = NULL;
@@ -413,6 +420,10 @@ main (int argc, char **argv)
       ok = cv_parse_float (a, v, 0.0, 1e4, &o.delta);
     else if (!strcmp (a, "--omega"))
       ok = cv_parse_float (a, v, 0.01, 1.99, &o.omega);
+    else if (!strcmp (a, "--kappa"))
+      ok = cv_parse_float (a, v, 0.0, 100.0, &o.kappa);
+    else if (!strcmp (a, "--presmooth"))
+      ok = cv_parse_float (a, v, 0.0, 3.0, &o.presmooth);
     else if (!strcmp (a, "--robust"))
       ok = cv_parse_float (a, v, 0.0, 1e4, &o.robust);
     else {

@@ -28,7 +28,7 @@ done
 echo "=== flow-bench --epic"
 timeout 200 "$B/bench/flow-bench" --epic --no-cpu --runs 30 2>&1 | tee "$OUT/bench-epic.json"
 # the other two presets (cudaflowepic preset=, cc_epic_params_preset)
-for preset in fast accurate; do
+for preset in balanced accurate; do
   timeout 200 "$B/bench/flow-bench" --epic --no-cpu --runs 30 --preset $preset 2>&1 | tee -a "$OUT/bench-epic.json"
 done
 [ -n "${EPIC_BENCH_EXTRA:-}" ] && timeout 200 "$B/bench/flow-bench" --epic --no-cpu --runs 30 $EPIC_BENCH_EXTRA 2>&1 | tee -a "$OUT/bench-epic.json"

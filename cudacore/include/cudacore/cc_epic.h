@@ -177,10 +177,11 @@ typedef struct cc_epic_params {
 } cc_epic_params;
 
 /* [out] params: the method's own defaults, which override its parts' (each part's
- * cc_*_params_default first, then these; docs/epicflow.md says why): match.step 4;
- * interp.cell 4, k 32, sigma 10, affine false, edge_weight 0.01; refine true with
- * refine_params.levels 2, outer_iterations 5, inner_iterations 15. Every other field
- * is its part's default. */
+ * cc_*_params_default first, then these; docs/epicflow.md says why): match.step 5;
+ * interp.cell 5, k 24, sigma 10, affine false, edge_weight 0.01, robust 5; refine
+ * true with refine_params.levels 2, outer_iterations 3, inner_iterations 10, omega
+ * 1.8 and EpicFlow's energy: color_weight 0, smoothness_kappa 5, presmooth_sigma 0.8.
+ * Every other field is its part's default. */
 void cc_epic_params_default (cc_epic_params *params);
 /* Checks the three parts as their own _params_check do. Returns CC_SUCCESS or
  * CC_ERROR_INVALID_ARGUMENT (NULL, or the first field out of range). */
@@ -189,9 +190,9 @@ cc_status cc_epic_params_check (const cc_epic_params *params);
 /* Quality presets, in the manner of DIS's: each sets the whole of cc_epic_params
  * (docs/epicflow.md has each one's measured accuracy and time):
  *  - FAST: cc_epic_params_default (seeds every 5 px, 24 neighbours, refinement
- *    levels of 5 x 8 sweeps): the real-time one;
+ *    levels of 3 x 10 sweeps): the real-time one;
  *  - BALANCED: seeds every 4 px (cell 4, 1.56x FAST's seeds), 32 neighbours, 5 x 15
- *    sweeps a level;
+ *    sweeps a level (the rest FAST's);
  *  - ACCURATE: BALANCED with 5 x 30 sweeps a level (twice BALANCED's). */
 typedef enum cc_epic_preset {
   CC_EPIC_PRESET_FAST,
