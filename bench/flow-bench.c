@@ -193,13 +193,10 @@ bench_vis (bench_set *s, int warmup, int runs)
   (cc_timer_start (timer, NULL) == CC_SUCCESS && (call) == CC_SUCCESS \
       && cv_timer_stop_ms ((timer), &(ms_out)) == CC_SUCCESS)
 
-/* --cell / --k / --inner / --outer: the interpolation's seed cell and neighbour count
- * and the refinement's inner and outer iterations instead of the preset's (0: the
- * preset's), to compare settings in one run */
-static int epic_cell, epic_k, epic_inner, epic_outer, epic_w, epic_h;
-/* --robust / --omega / --kappa / --presmooth / --delta (< 0: the preset's) */
-static float epic_robust = -1.0f, epic_omega = -1.0f, epic_kappa = -1.0f,
-    epic_presmooth = -1.0f, epic_delta = -1.0f;
+/* --cell / --k / --inner / --outer / --robust / --omega / --kappa / --presmooth /
+ * --delta: settings instead of the preset's, to compare them in one run */
+static cv_epic_overrides epic_set = CV_EPIC_OVERRIDES_NONE;
+static int epic_w, epic_h;
 /* --preset: the parameter set the options above change (cc_epic_params_preset) */
 static cc_epic_preset epic_preset = CC_EPIC_PRESET_FAST;
 /* --scene ball: both frames one ball on black instead of the generated pair */
@@ -237,24 +234,7 @@ bench_epic (cc_backend backend, int w, int h, int warmup, int runs)
   cc_image host[2], truth, occ, frames[2], flow, conf, tmp;
   cc_epic_params p;
   cc_epic_params_preset (&p, epic_preset);
-  if (epic_cell)
-    p.interp.cell = epic_cell;
-  if (epic_k)
-    p.interp.k = epic_k;
-  if (epic_inner)
-    p.refine_params.inner_iterations = epic_inner;
-  if (epic_outer)
-    p.refine_params.outer_iterations = epic_outer;
-  if (epic_robust >= 0.0f)
-    p.interp.robust = epic_robust;
-  if (epic_omega >= 0.0f)
-    p.refine_params.omega = epic_omega;
-  if (epic_kappa >= 0.0f)
-    p.refine_params.smoothness_kappa = epic_kappa;
-  if (epic_presmooth >= 0.0f)
-    p.refine_params.presmooth_sigma = epic_presmooth;
-  if (epic_delta >= 0.0f)
-    p.refine_params.color_weight = epic_delta;
+  cv_epic_overrides_apply (&epic_set, &p);
   cc_epic *epic = NULL;
   cc_match *match = NULL;
   cc_interp *interp = NULL;
@@ -427,10 +407,10 @@ main (int argc, char **argv)
     else if (!strcmp (argv[i], "--epic"))
       epic = true;
     else if (!strcmp (argv[i], "--cell") && i + 1 < argc) {
-      if (!cv_parse_int ("--cell", argv[++i], 2, 8, &epic_cell))
+      if (!cv_parse_int ("--cell", argv[++i], 2, 8, &epic_set.cell))
         return 2;
     } else if (!strcmp (argv[i], "--k") && i + 1 < argc) {
-      if (!cv_parse_int ("--k", argv[++i], 1, 128, &epic_k))
+      if (!cv_parse_int ("--k", argv[++i], 1, 128, &epic_set.k))
         return 2;
     } else if (!strcmp (argv[i], "--size") && i + 1 < argc) {
       if (sscanf (argv[++i], "%dx%d", &epic_w, &epic_h) != 2 || epic_w < 16 || epic_h < 16
@@ -450,25 +430,25 @@ main (int argc, char **argv)
         return 2;
       }
     } else if (!strcmp (argv[i], "--inner") && i + 1 < argc) {
-      if (!cv_parse_int ("--inner", argv[++i], 1, 1000, &epic_inner))
+      if (!cv_parse_int ("--inner", argv[++i], 1, 1000, &epic_set.inner))
         return 2;
     } else if (!strcmp (argv[i], "--outer") && i + 1 < argc) {
-      if (!cv_parse_int ("--outer", argv[++i], 1, 50, &epic_outer))
+      if (!cv_parse_int ("--outer", argv[++i], 1, 50, &epic_set.outer))
         return 2;
     } else if (!strcmp (argv[i], "--robust") && i + 1 < argc) {
-      if (!cv_parse_float ("--robust", argv[++i], 0.0, 1e4, &epic_robust))
+      if (!cv_parse_float ("--robust", argv[++i], 0.0, 1e4, &epic_set.robust))
         return 2;
     } else if (!strcmp (argv[i], "--omega") && i + 1 < argc) {
-      if (!cv_parse_float ("--omega", argv[++i], 0.01, 1.99, &epic_omega))
+      if (!cv_parse_float ("--omega", argv[++i], 0.01, 1.99, &epic_set.omega))
         return 2;
     } else if (!strcmp (argv[i], "--kappa") && i + 1 < argc) {
-      if (!cv_parse_float ("--kappa", argv[++i], 0.0, 100.0, &epic_kappa))
+      if (!cv_parse_float ("--kappa", argv[++i], 0.0, 100.0, &epic_set.kappa))
         return 2;
     } else if (!strcmp (argv[i], "--presmooth") && i + 1 < argc) {
-      if (!cv_parse_float ("--presmooth", argv[++i], 0.0, 3.0, &epic_presmooth))
+      if (!cv_parse_float ("--presmooth", argv[++i], 0.0, 3.0, &epic_set.presmooth))
         return 2;
     } else if (!strcmp (argv[i], "--delta") && i + 1 < argc) {
-      if (!cv_parse_float ("--delta", argv[++i], 0.0, 1000.0, &epic_delta))
+      if (!cv_parse_float ("--delta", argv[++i], 0.0, 1000.0, &epic_set.delta))
         return 2;
     } else if (!strcmp (argv[i], "--threads") && i + 1 < argc) {
       if (!cv_parse_int ("--threads", argv[++i], 0, CC_CONTEXT_THREADS_MAX, &cpu_threads))

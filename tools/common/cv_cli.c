@@ -159,6 +159,39 @@ cv_parse_epic_preset (const char *opt, const char *s, cc_epic_preset *out)
   return cv_option_error (opt, s, "one of fast, balanced, accurate");
 }
 
+void
+cv_epic_overrides_apply (const cv_epic_overrides *o, cc_epic_params *p)
+{
+  if (o->k)
+    p->interp.k = o->k;
+  if (o->cell)
+    p->interp.cell = o->cell;
+  if (o->step)
+    p->match.step = o->step;
+  if (o->iterations)
+    p->match.iterations = o->iterations;
+  if (o->levels)
+    p->refine_params.levels = o->levels;
+  if (o->outer)
+    p->refine_params.outer_iterations = o->outer;
+  if (o->inner)
+    p->refine_params.inner_iterations = o->inner;
+  if (o->alpha >= 0.0f)
+    p->refine_params.smoothness_weight = o->alpha;
+  if (o->gamma >= 0.0f)
+    p->refine_params.gradient_weight = o->gamma;
+  if (o->delta >= 0.0f)
+    p->refine_params.color_weight = o->delta;
+  if (o->omega >= 0.0f)
+    p->refine_params.omega = o->omega;
+  if (o->kappa >= 0.0f)
+    p->refine_params.smoothness_kappa = o->kappa;
+  if (o->presmooth >= 0.0f)
+    p->refine_params.presmooth_sigma = o->presmooth;
+  if (o->robust >= 0.0f)
+    p->interp.robust = o->robust;
+}
+
 bool
 cv_parse_size (const char *opt, const char *s, int max, int *width, int *height)
 {

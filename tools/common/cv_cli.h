@@ -47,6 +47,20 @@ bool cv_parse_backend (const char *opt, const char *s, bool allow_auto, cc_backe
 /* Parses s as an EpicFlow preset name (cc_epic_preset_name: fast, balanced,
  * accurate); false after "... is not one of fast, balanced, accurate" otherwise. */
 bool cv_parse_epic_preset (const char *opt, const char *s, cc_epic_preset *out);
+/* Settings of cc_epic_params that the developer tools (epic-eval, flow-bench) change
+ * from the command line to compare against a preset: an integer 0 or a float < 0
+ * leaves the preset's value (CV_EPIC_OVERRIDES_NONE: none changed). */
+typedef struct cv_epic_overrides {
+  int k, cell, step, iterations;           /* interp.k, interp.cell, match.step, .iterations */
+  int levels, outer, inner;                /* refine_params.levels, outer/inner_iterations */
+  float alpha, gamma, delta, omega;        /* refine_params.smoothness/gradient/color_weight, omega */
+  float kappa, presmooth;                  /* refine_params.smoothness_kappa, presmooth_sigma */
+  float robust;                            /* interp.robust */
+} cv_epic_overrides;
+#define CV_EPIC_OVERRIDES_NONE { .alpha = -1.0f, .gamma = -1.0f, .delta = -1.0f, \
+    .omega = -1.0f, .kappa = -1.0f, .presmooth = -1.0f, .robust = -1.0f }
+/* Writes the changed settings of o into p. */
+void cv_epic_overrides_apply (const cv_epic_overrides *o, cc_epic_params *p);
 /* Parses s as a size "WxH", each in 1..max; false after "... is not a size WxH in
  * 1..MAX" otherwise. */
 bool cv_parse_size (const char *opt, const char *s, int max, int *width, int *height);

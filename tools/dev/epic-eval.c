@@ -80,9 +80,7 @@ px1 (const cc_image *f, int x, int y)
 typedef struct {
   cc_context *ctx;
   bool refine, video;
-  int k, cell, inner, outer, iterations, step, rlevels;   /* 0: cc_epic_params_default's */
-  float omega;                                         /* 0: the same */
-  float alpha, gamma, delta, kappa, presmooth, robust; /* < 0: the same */
+  cv_epic_overrides set;                               /* what the options change */
   cc_epic_preset preset;                               /* what the above change */
 } options;
 
@@ -93,34 +91,7 @@ params_of (const options *o, cc_epic_params *p)
 {
   cc_epic_params_preset (p, o->preset);
   p->refine = o->refine;
-  if (o->k)
-    p->interp.k = o->k;
-  if (o->cell)
-    p->interp.cell = o->cell;
-  if (o->inner)
-    p->refine_params.inner_iterations = o->inner;
-  if (o->outer)
-    p->refine_params.outer_iterations = o->outer;
-  if (o->iterations)
-    p->match.iterations = o->iterations;
-  if (o->step)
-    p->match.step = o->step;
-  if (o->rlevels)
-    p->refine_params.levels = o->rlevels;
-  if (o->alpha >= 0)
-    p->refine_params.smoothness_weight = o->alpha;
-  if (o->gamma >= 0)
-    p->refine_params.gradient_weight = o->gamma;
-  if (o->delta >= 0)
-    p->refine_params.color_weight = o->delta;
-  if (o->omega > 0)
-    p->refine_params.omega = o->omega;
-  if (o->kappa >= 0)
-    p->refine_params.smoothness_kappa = o->kappa;
-  if (o->presmooth >= 0)
-    p->refine_params.presmooth_sigma = o->presmooth;
-  if (o->robust >= 0)
-    p->interp.robust = o->robust;
+  cv_epic_overrides_apply (&o->set, p);
 }
 
 /* A running mean of pair results. */
@@ -362,8 +333,7 @@ usage (FILE *out)
 int
 main (int argc, char **argv)
 {
-  options o = { .refine = true, .alpha = -1.0f, .gamma = -1.0f, .delta = -1.0f,
-    .kappa = -1.0f, .presmooth = -1.0f, .robust = -1.0f, .preset = CC_EPIC_PRESET_FAST };
+  options o = { .refine = true, .set = CV_EPIC_OVERRIDES_NONE, .preset = CC_EPIC_PRESET_FAST };
   cc_backend backend = CC_BACKEND_CPU;
   int threads = 0, first = argc, seq_first = 0;
   const char *pa = NULL, *pb = NULL;
@@ -399,33 +369,33 @@ main (int argc, char **argv)
     else if (!strcmp (a, "--preset"))
       ok = cv_parse_epic_preset (a, v, &o.preset);
     else if (!strcmp (a, "--k"))
-      ok = cv_parse_int (a, v, 0, 128, &o.k);
+      ok = cv_parse_int (a, v, 0, 128, &o.set.k);
     else if (!strcmp (a, "--cell"))
-      ok = cv_parse_int (a, v, 0, 8, &o.cell);
+      ok = cv_parse_int (a, v, 0, 8, &o.set.cell);
     else if (!strcmp (a, "--inner"))
-      ok = cv_parse_int (a, v, 0, 500, &o.inner);
+      ok = cv_parse_int (a, v, 0, 500, &o.set.inner);
     else if (!strcmp (a, "--outer"))
-      ok = cv_parse_int (a, v, 0, 50, &o.outer);
+      ok = cv_parse_int (a, v, 0, 50, &o.set.outer);
     else if (!strcmp (a, "--iterations"))
-      ok = cv_parse_int (a, v, 0, 32, &o.iterations);
+      ok = cv_parse_int (a, v, 0, 32, &o.set.iterations);
     else if (!strcmp (a, "--step"))
-      ok = cv_parse_int (a, v, 0, 32, &o.step);
+      ok = cv_parse_int (a, v, 0, 32, &o.set.step);
     else if (!strcmp (a, "--refine-levels"))
-      ok = cv_parse_int (a, v, 0, 6, &o.rlevels);
+      ok = cv_parse_int (a, v, 0, 6, &o.set.levels);
     else if (!strcmp (a, "--alpha"))
-      ok = cv_parse_float (a, v, 0.0, 1e4, &o.alpha);
+      ok = cv_parse_float (a, v, 0.0, 1e4, &o.set.alpha);
     else if (!strcmp (a, "--gamma"))
-      ok = cv_parse_float (a, v, 0.0, 1e4, &o.gamma);
+      ok = cv_parse_float (a, v, 0.0, 1e4, &o.set.gamma);
     else if (!strcmp (a, "--delta"))
-      ok = cv_parse_float (a, v, 0.0, 1e4, &o.delta);
+      ok = cv_parse_float (a, v, 0.0, 1e4, &o.set.delta);
     else if (!strcmp (a, "--omega"))
-      ok = cv_parse_float (a, v, 0.01, 1.99, &o.omega);
+      ok = cv_parse_float (a, v, 0.01, 1.99, &o.set.omega);
     else if (!strcmp (a, "--kappa"))
-      ok = cv_parse_float (a, v, 0.0, 100.0, &o.kappa);
+      ok = cv_parse_float (a, v, 0.0, 100.0, &o.set.kappa);
     else if (!strcmp (a, "--presmooth"))
-      ok = cv_parse_float (a, v, 0.0, 3.0, &o.presmooth);
+      ok = cv_parse_float (a, v, 0.0, 3.0, &o.set.presmooth);
     else if (!strcmp (a, "--robust"))
-      ok = cv_parse_float (a, v, 0.0, 1e4, &o.robust);
+      ok = cv_parse_float (a, v, 0.0, 1e4, &o.set.robust);
     else {
       fprintf (stderr, "epic-eval: unknown option %s\n", a);
       usage (stderr);
